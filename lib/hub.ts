@@ -1,0 +1,82 @@
+// One bridge and one long-poll loop per bot token per process, shared by every plugin instance
+// (OpenCode creates one per directory, sometimes two). The last instance to leave stops them.
+import { Bridge } from "./bridge.ts";
+import type { HermesConfig } from "./config.ts";
+import type { Logger } from "./log.ts";
+import { Registry } from "./registry/registry.ts";
+import { createTelegramApi, type TelegramApi } from "./telegram/api.ts";
+import { startPoller, type Poller } from "./telegram/poller.ts";
+
+export interface HubOptions {
+  config: Pick<HermesConfig, "token" | "apiRoot" | "chatId" | "allowedUsers" | "questionTtlMs">;
+  logger: Logger;
+  /** Shown to the user (an OpenCode toast) when something needs their attention. */
+  notify?: (message: string) => void;
+  telegram?: TelegramApi;
+}
+
+export interface BridgeLease {
+  bridge: Bridge;
+  /** Gives the lease back; the last one stops polling and settles what is still pending. */
+  release(): Promise<void>;
+}
+
+interface Running {
+  bridge: Bridge;
+  poller: Poller;
+  leases: number;
+}
+
+const STOP_TIMEOUT_MS = 5_000;
+// On globalThis so that a plugin module loaded twice (per instance) still shares one bridge.
+const HUBS_KEY = Symbol.for("hermes.hubs");
+const hubs: Map<string, Running> = ((globalThis as Record<symbol, unknown>)[HUBS_KEY] ??= new Map()) as Map<string, Running>;
+
+export function acquireBridge(options: HubOptions): BridgeLease {
+  const { config, logger } = options;
+  let running = hubs.get(config.token);
+  if (!running) {
+    const telegram = options.telegram ?? createTelegramApi(config.token, config.apiRoot);
+    const bridge = new Bridge({
+      telegram,
+      registry: new Registry(),
+      logger,
+      access: { chatId: config.chatId, allowedUsers: config.allowedUsers },
+      questionTtlMs: config.questionTtlMs,
+    });
+    const poller = startPoller({
+      api: telegram,
+      logger,
+      onUpdate: (update) => bridge.handleUpdate(update),
+      onConflict: () => options.notify?.("Another program is polling this Telegram bot (409 Conflict). Hermes keeps retrying."),
+    });
+    running = { bridge, poller, leases: 0 };
+    hubs.set(config.token, running);
+    logger.info({ chatId: config.chatId }, "Telegram bridge started");
+  }
+  running.leases++;
+  const lease = running;
+  let released = false;
+  return {
+    bridge: lease.bridge,
+    async release() {
+      if (released) return;
+      released = true;
+      lease.leases--;
+      if (lease.leases > 0) return;
+      hubs.delete(config.token);
+      await withTimeout(Promise.all([lease.bridge.stop(), lease.poller.stop()]), STOP_TIMEOUT_MS);
+      logger.info("Telegram bridge stopped");
+    },
+  };
+}
+
+function withTimeout(work: Promise<unknown>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    void work.finally(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}

@@ -1,0 +1,97 @@
+// What one plugin instance (one OpenCode directory instance) does: read the config, join the
+// process' bridge, feed it this instance's events, and leave it on dispose.
+import type { Hooks, PluginInput } from "@opencode-ai/plugin";
+import { readConfig, type LogSettings } from "./config.ts";
+import { acquireBridge } from "./hub.ts";
+import { createLogger, type Logger } from "./log.ts";
+import { OpencodeApi } from "./opencode/api.ts";
+import { pluginClientTransport } from "./opencode/transport.ts";
+import { parseEvent } from "./sse/parse.ts";
+import { describe } from "./telegram/poller.ts";
+
+const TOAST_DELAY_MS = 2_000;
+const STATE_KEY = Symbol.for("hermes.process");
+interface ProcessState {
+  loggers: Map<string, Logger>;
+  reportedProblems: boolean;
+}
+const processState: ProcessState = ((globalThis as Record<symbol, unknown>)[STATE_KEY] ??= {
+  loggers: new Map(),
+  reportedProblems: false,
+}) as ProcessState;
+
+export function startPlugin(input: PluginInput, env: Record<string, string | undefined> = process.env): Hooks {
+  const result = readConfig(env);
+  const logger = loggerFor(result.ok ? result.config.log : result.log, result.ok ? result.config.token : result.setupToken);
+
+  if (!result.ok) {
+    if (!processState.reportedProblems) {
+      processState.reportedProblems = true;
+      const message = `Hermes is off: ${result.problems.join("; ")}`;
+      logger.error({ problems: result.problems }, message);
+      toast(input, logger, message, "error");
+    }
+    if (!result.setupToken) return {};
+    // Only the chat is missing: answer /start so the user can find their chat id.
+    const lease = acquireBridge({ config: { token: result.setupToken, apiRoot: result.apiRoot, chatId: Number.NaN, allowedUsers: [], questionTtlMs: 0 }, logger });
+    return { dispose: () => lease.release() };
+  }
+
+  const transport = pluginClientTransport(input.client);
+  if (!transport) {
+    logger.error("this OpenCode's plugin client has no raw transport (client._client); Hermes stays off");
+    return {};
+  }
+  const lease = acquireBridge({
+    config: result.config,
+    logger,
+    notify: (message) => toast(input, logger, `Hermes: ${message}`, "warning"),
+  });
+  const link = { directory: input.directory, opencode: new OpencodeApi(transport) };
+  lease.bridge.attach(link);
+  logger.info({ directory: input.directory }, "plugin instance started");
+
+  let disposed = false;
+  return {
+    async event({ event }) {
+      try {
+        const parsed = parseEvent(event);
+        if (parsed) lease.bridge.handleEvent(parsed.directory ?? input.directory, parsed.event);
+      } catch (error) {
+        logger.error({ err: describe(error) }, "event handling failed");
+      }
+    },
+    async dispose() {
+      if (disposed) return;
+      disposed = true;
+      try {
+        logger.info({ directory: input.directory }, "plugin instance disposed");
+        await lease.bridge.detach(link);
+        await lease.release();
+      } catch (error) {
+        logger.error({ err: describe(error) }, "dispose failed");
+      }
+    },
+  };
+}
+
+function loggerFor(settings: LogSettings, token: string | undefined): Logger {
+  const id = `${settings.file}|${settings.level}`;
+  let logger = processState.loggers.get(id);
+  if (!logger) {
+    const secrets = token ? [token, token.split(":")[1] ?? ""] : [];
+    logger = createLogger(settings, secrets);
+    processState.loggers.set(id, logger);
+  }
+  return logger;
+}
+
+/** Later, not now: the TUI subscribes to events after plugins load, and start-up must not wait. */
+function toast(input: PluginInput, logger: Logger, message: string, variant: "error" | "warning"): void {
+  const timer = setTimeout(() => {
+    Promise.resolve()
+      .then(() => input.client.tui.showToast({ body: { title: "Hermes", message, variant, duration: 10_000 } }))
+      .catch((error) => logger.debug({ err: describe(error) }, "could not show a toast"));
+  }, TOAST_DELAY_MS);
+  timer.unref?.();
+}

@@ -1,0 +1,125 @@
+// One pending question request and the answers the user is building for it on the phone.
+// Pure state transitions; the bridge decides when to call them and what to send.
+import type { QuestionInfo, QuestionRequest } from "../sse/events.ts";
+
+/** Where a prompt ended up. `pending` is the only state in which it can be answered. */
+export type PromptState =
+  | "pending"
+  | "answered" // from Telegram
+  | "answered_elsewhere" // the TUI, web, or another client replied
+  | "dismissed" // rejected from Telegram
+  | "dismissed_elsewhere"
+  | "expired"
+  | "gone"; // OpenCode dropped it (instance disposed) or no longer knows it
+
+export interface MessageRef {
+  chatId: number;
+  messageId: number;
+}
+
+export interface QuestionPrompt {
+  kind: "question";
+  /** Short random id carried in callback data (requestIDs are long and must not leak into buttons). */
+  key: string;
+  requestID: string;
+  sessionID: string;
+  directory: string;
+  questions: QuestionInfo[];
+  createdAt: number;
+  state: PromptState;
+  /** Confirmed answer per question, in order. */
+  answers: (string[] | undefined)[];
+  /** Options ticked so far on multiple-choice questions (indexes), before "Done". */
+  ticked: Set<number>[];
+  dismissArmed: boolean;
+  /** A reply or reject is on its way to OpenCode; taps wait. */
+  busy: boolean;
+  /** What was last sent for a reply we made, to recognise our own `question.replied`. */
+  sentAnswers?: string[][];
+  /** Answers OpenCode reports (ours or another client's). */
+  finalAnswers?: string[][];
+  /** Shown under the prompt after a failed reply, until the next change. */
+  notice?: string;
+  message?: MessageRef;
+}
+
+export function createQuestionPrompt(request: QuestionRequest, directory: string, key: string, now: number): QuestionPrompt {
+  return {
+    kind: "question",
+    key,
+    requestID: request.id,
+    sessionID: request.sessionID,
+    directory,
+    questions: request.questions,
+    createdAt: now,
+    state: "pending",
+    answers: request.questions.map(() => undefined),
+    ticked: request.questions.map(() => new Set<number>()),
+    dismissArmed: false,
+    busy: false,
+  };
+}
+
+/** The question the keyboard is for: the first one without an answer, or -1 when all are answered. */
+export function currentQuestion(prompt: QuestionPrompt): number {
+  return prompt.answers.findIndex((answer) => answer === undefined);
+}
+
+export function isComplete(prompt: QuestionPrompt): boolean {
+  return currentQuestion(prompt) === -1;
+}
+
+export type TapResult = { ok: true; note: string } | { ok: false; note: string };
+
+/** A tap on option `optionIndex` of question `questionIndex`: single choice answers, multiple choice toggles. */
+export function tapOption(prompt: QuestionPrompt, questionIndex: number, optionIndex: number): TapResult {
+  const question = prompt.questions[questionIndex];
+  const option = question?.options[optionIndex];
+  if (!question || !option || questionIndex !== currentQuestion(prompt)) return { ok: false, note: "That choice is no longer open" };
+  prompt.dismissArmed = false;
+  prompt.notice = undefined;
+  if (!question.multiple) {
+    prompt.answers[questionIndex] = [option.label];
+    return { ok: true, note: `Chosen: ${option.label}` };
+  }
+  const ticked = prompt.ticked[questionIndex]!;
+  if (ticked.has(optionIndex)) ticked.delete(optionIndex);
+  else ticked.add(optionIndex);
+  return { ok: true, note: ticked.has(optionIndex) ? `Selected: ${option.label}` : `Unselected: ${option.label}` };
+}
+
+/** "Done" on a multiple-choice question: its ticked options become its answer. */
+export function confirmTicked(prompt: QuestionPrompt, questionIndex: number): TapResult {
+  const question = prompt.questions[questionIndex];
+  if (!question || questionIndex !== currentQuestion(prompt)) return { ok: false, note: "That choice is no longer open" };
+  const ticked = [...prompt.ticked[questionIndex]!].sort((a, b) => a - b);
+  if (ticked.length === 0) return { ok: false, note: "Pick at least one option, or type an answer" };
+  prompt.dismissArmed = false;
+  prompt.notice = undefined;
+  prompt.answers[questionIndex] = ticked.map((index) => question.options[index]!.label);
+  return { ok: true, note: "Done" };
+}
+
+/** Typed text answers a question; on a multiple-choice question it joins the ticked options. */
+export function typeAnswer(prompt: QuestionPrompt, questionIndex: number, text: string): TapResult {
+  const question = prompt.questions[questionIndex];
+  const answer = text.trim();
+  if (!question || questionIndex !== currentQuestion(prompt)) return { ok: false, note: "That question is already answered" };
+  if (!question.custom) return { ok: false, note: "This question only accepts its options" };
+  if (!answer) return { ok: false, note: "An empty answer can't be sent" };
+  prompt.dismissArmed = false;
+  prompt.notice = undefined;
+  const ticked = question.multiple ? [...prompt.ticked[questionIndex]!].sort((a, b) => a - b).map((index) => question.options[index]!.label) : [];
+  prompt.answers[questionIndex] = [...ticked, answer];
+  return { ok: true, note: "Answer received" };
+}
+
+/** Takes back the last answer so a failed reply can be retried with one more tap. */
+export function reopenLastAnswer(prompt: QuestionPrompt): void {
+  for (let index = prompt.answers.length - 1; index >= 0; index--) {
+    if (prompt.answers[index] !== undefined) {
+      prompt.answers[index] = undefined;
+      return;
+    }
+  }
+}

@@ -1,0 +1,100 @@
+// The in-memory map from OpenCode requestID to everything Hermes tracks about that prompt.
+// One per process (shared by every plugin instance). No I/O here.
+import { randomBytes } from "node:crypto";
+import type { QuestionRequest } from "../sse/events.ts";
+import { createQuestionPrompt, type MessageRef, type QuestionPrompt } from "./question-prompt.ts";
+import { SessionIndex } from "./sessions.ts";
+
+export type Prompt = QuestionPrompt;
+
+/** A "Type an answer" request waiting for the user's text. */
+export interface TextInput {
+  key: string;
+  questionIndex: number;
+  /** The force-reply message the user answers to. */
+  message: MessageRef;
+}
+
+const KEY_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+export const KEY_LENGTH = 8;
+
+/** Random, so a button from before a restart can never match a new prompt. */
+export function newPromptKey(random: (size: number) => Uint8Array = randomBytes): string {
+  return Array.from(random(KEY_LENGTH), (byte) => KEY_ALPHABET[byte % KEY_ALPHABET.length]).join("");
+}
+
+export class Registry {
+  readonly sessions = new SessionIndex();
+  readonly #byRequest = new Map<string, Prompt>();
+  readonly #byKey = new Map<string, Prompt>();
+  readonly #inputs = new Map<string, TextInput>();
+  readonly #newKey: () => string;
+
+  constructor(newKey: () => string = () => newPromptKey()) {
+    this.#newKey = newKey;
+  }
+
+  /** Adds a question unless it is known already (two plugin instances can report the same event). */
+  addQuestion(request: QuestionRequest, directory: string, now: number): QuestionPrompt | undefined {
+    if (this.#byRequest.has(request.id)) return undefined;
+    let key = this.#newKey();
+    while (this.#byKey.has(key)) key = this.#newKey();
+    const prompt = createQuestionPrompt(request, directory, key, now);
+    this.#byRequest.set(request.id, prompt);
+    this.#byKey.set(key, prompt);
+    return prompt;
+  }
+
+  byRequest(requestID: string): Prompt | undefined {
+    return this.#byRequest.get(requestID);
+  }
+
+  byKey(key: string): Prompt | undefined {
+    return this.#byKey.get(key);
+  }
+
+  all(): Prompt[] {
+    return [...this.#byRequest.values()];
+  }
+
+  pending(): Prompt[] {
+    return this.all().filter((prompt) => prompt.state === "pending");
+  }
+
+  pendingIn(directory: string): Prompt[] {
+    return this.pending().filter((prompt) => prompt.directory === directory);
+  }
+
+  /** Forgets a finished prompt and its inputs; its message already shows the outcome. */
+  forget(prompt: Prompt): void {
+    this.#byRequest.delete(prompt.requestID);
+    this.#byKey.delete(prompt.key);
+    for (const [id, input] of this.#inputs) if (input.key === prompt.key) this.#inputs.delete(id);
+  }
+
+  armInput(input: TextInput): void {
+    this.#inputs.set(messageId(input.message), input);
+  }
+
+  inputFor(message: MessageRef): TextInput | undefined {
+    return this.#inputs.get(messageId(message));
+  }
+
+  inputsIn(chatId: number): TextInput[] {
+    return [...this.#inputs.values()].filter((input) => input.message.chatId === chatId);
+  }
+
+  disarmInputs(key: string): TextInput[] {
+    const removed: TextInput[] = [];
+    for (const [id, input] of this.#inputs) {
+      if (input.key !== key) continue;
+      this.#inputs.delete(id);
+      removed.push(input);
+    }
+    return removed;
+  }
+}
+
+function messageId(message: MessageRef): string {
+  return `${message.chatId}:${message.messageId}`;
+}

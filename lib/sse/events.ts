@@ -1,0 +1,54 @@
+// The event vocabulary Hermes understands. Everything OpenCode sends is narrowed here, once;
+// every other module sees only these typed events.
+
+export interface QuestionOption {
+  label: string;
+  description: string;
+}
+
+export interface QuestionInfo {
+  question: string;
+  header: string;
+  options: QuestionOption[];
+  multiple: boolean;
+  /** Free text allowed: OpenCode treats a missing `custom` as true. */
+  custom: boolean;
+}
+
+export interface QuestionRequest {
+  id: string;
+  sessionID: string;
+  questions: QuestionInfo[];
+}
+
+export type PermissionReply = "once" | "always" | "reject";
+
+export interface PermissionRequest {
+  id: string;
+  sessionID: string;
+  permission: string;
+  patterns: string[];
+  metadata: Record<string, unknown>;
+  always: string[];
+}
+
+export interface SessionInfo {
+  id: string;
+  title?: string;
+  directory?: string;
+  parentID?: string;
+}
+
+export type HermesEvent =
+  | { type: "question.asked"; request: QuestionRequest }
+  | { type: "question.replied"; sessionID: string; requestID: string; answers: string[][] }
+  | { type: "question.rejected"; sessionID: string; requestID: string }
+  | { type: "permission.asked"; request: PermissionRequest }
+  | { type: "permission.replied"; sessionID: string; requestID: string; reply: PermissionReply }
+  | { type: "session.upserted"; info: SessionInfo }
+  | { type: "session.deleted"; sessionID: string }
+  | { type: "session.status"; sessionID: string; status: string }
+  | { type: "session.idle"; sessionID: string }
+  | { type: "instance.disposed"; directory: string };
+
+export type HermesEventType = HermesEvent["type"];

@@ -1,0 +1,138 @@
+// Turns any raw event shape into a typed HermesEvent, or undefined for what Hermes doesn't use.
+// Shapes: the plugin hook's `{id?, type, properties}`, an SSE `data:` line of `/event` (the same),
+// and `/global/event`'s `{directory, project, payload}` envelope (whose `sync` duplicates are dropped).
+// Input is untrusted: anything malformed is dropped, never thrown.
+import type { HermesEvent, PermissionReply, QuestionInfo, QuestionOption, SessionInfo } from "./events.ts";
+
+export interface ParsedEvent {
+  /** Directory named by a `/global/event` envelope; the hook and `/event` leave it to the caller. */
+  directory?: string;
+  event: HermesEvent;
+}
+
+type Json = Record<string, unknown>;
+
+export function parseEvent(raw: unknown): ParsedEvent | undefined {
+  if (!isObject(raw)) return undefined;
+  if (isObject(raw.payload)) {
+    const event = narrow(raw.payload);
+    if (!event) return undefined;
+    const directory = typeof raw.directory === "string" && raw.directory !== "global" ? raw.directory : undefined;
+    return directory === undefined ? { event } : { directory, event };
+  }
+  const event = narrow(raw);
+  return event ? { event } : undefined;
+}
+
+/** Parses one SSE `data:` payload (JSON text). */
+export function parseEventData(data: string): ParsedEvent | undefined {
+  try {
+    return parseEvent(JSON.parse(data));
+  } catch {
+    return undefined;
+  }
+}
+
+function narrow(raw: Json): HermesEvent | undefined {
+  const type = raw.type;
+  const p = raw.properties;
+  if (typeof type !== "string" || !isObject(p)) return undefined;
+  switch (type) {
+    case "question.asked": {
+      const questions = Array.isArray(p.questions) ? p.questions.map(narrowQuestion) : [];
+      if (!isId(p.id) || !isId(p.sessionID) || questions.length === 0 || questions.some((q) => !q)) return undefined;
+      return { type, request: { id: p.id, sessionID: p.sessionID, questions: questions as QuestionInfo[] } };
+    }
+    case "question.replied": {
+      if (!isId(p.requestID) || !isId(p.sessionID) || !isAnswerList(p.answers)) return undefined;
+      return { type, sessionID: p.sessionID, requestID: p.requestID, answers: p.answers };
+    }
+    case "question.rejected":
+      if (!isId(p.requestID) || !isId(p.sessionID)) return undefined;
+      return { type, sessionID: p.sessionID, requestID: p.requestID };
+    case "permission.asked": {
+      if (!isId(p.id) || !isId(p.sessionID) || typeof p.permission !== "string") return undefined;
+      return {
+        type,
+        request: {
+          id: p.id,
+          sessionID: p.sessionID,
+          permission: p.permission,
+          patterns: stringList(p.patterns),
+          metadata: isObject(p.metadata) ? p.metadata : {},
+          always: stringList(p.always),
+        },
+      };
+    }
+    case "permission.replied": {
+      const reply = p.reply;
+      if (!isId(p.requestID) || !isId(p.sessionID) || !isPermissionReply(reply)) return undefined;
+      return { type, sessionID: p.sessionID, requestID: p.requestID, reply };
+    }
+    case "session.created":
+    case "session.updated": {
+      const info = narrowSession(p.info);
+      return info ? { type: "session.upserted", info } : undefined;
+    }
+    case "session.deleted": {
+      const info = narrowSession(p.info);
+      const sessionID = info?.id ?? (isId(p.sessionID) ? p.sessionID : undefined);
+      return sessionID ? { type, sessionID } : undefined;
+    }
+    case "session.status": {
+      const status = isObject(p.status) && typeof p.status.type === "string" ? p.status.type : undefined;
+      return isId(p.sessionID) && status ? { type, sessionID: p.sessionID, status } : undefined;
+    }
+    case "session.idle":
+      return isId(p.sessionID) ? { type, sessionID: p.sessionID } : undefined;
+    case "server.instance.disposed":
+      return typeof p.directory === "string" && p.directory ? { type: "instance.disposed", directory: p.directory } : undefined;
+    default:
+      return undefined;
+  }
+}
+
+function narrowQuestion(raw: unknown): QuestionInfo | undefined {
+  if (!isObject(raw) || typeof raw.question !== "string") return undefined;
+  const options: QuestionOption[] = [];
+  for (const option of Array.isArray(raw.options) ? raw.options : []) {
+    if (!isObject(option) || typeof option.label !== "string" || option.label === "") return undefined;
+    options.push({ label: option.label, description: typeof option.description === "string" ? option.description : "" });
+  }
+  return {
+    question: raw.question,
+    header: typeof raw.header === "string" ? raw.header : "",
+    options,
+    multiple: raw.multiple === true,
+    custom: raw.custom !== false,
+  };
+}
+
+function narrowSession(raw: unknown): SessionInfo | undefined {
+  if (!isObject(raw) || !isId(raw.id)) return undefined;
+  const info: SessionInfo = { id: raw.id };
+  if (typeof raw.title === "string") info.title = raw.title;
+  if (typeof raw.directory === "string") info.directory = raw.directory;
+  if (isId(raw.parentID)) info.parentID = raw.parentID;
+  return info;
+}
+
+function isObject(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isId(value: unknown): value is string {
+  return typeof value === "string" && value.length > 0 && value.length <= 200;
+}
+
+function isAnswerList(value: unknown): value is string[][] {
+  return Array.isArray(value) && value.every((answer) => Array.isArray(answer) && answer.every((item) => typeof item === "string"));
+}
+
+function isPermissionReply(value: unknown): value is PermissionReply {
+  return value === "once" || value === "always" || value === "reject";
+}
+
+function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
+}

@@ -1,0 +1,120 @@
+// The Telegram calls Hermes makes, behind a small interface so tests can swap in fakes.
+// The telegraf-backed implementation is the only place that knows telegraf.
+import { Telegram, TelegramError } from "telegraf";
+import type { InlineButton } from "./render.ts";
+
+export interface SendOptions {
+  keyboard?: InlineButton[][];
+  /** Ask the client to open a reply to this message (free-text answers). */
+  forceReply?: { placeholder: string };
+  replyTo?: number;
+  silent?: boolean;
+}
+
+export interface TelegramApi {
+  getUpdates(offset: number, timeoutSeconds: number, signal: AbortSignal): Promise<unknown[]>;
+  sendMessage(chatId: number, html: string, options?: SendOptions): Promise<{ messageId: number }>;
+  /** Replaces text and keyboard; an empty keyboard removes the buttons. */
+  editMessage(chatId: number, messageId: number, html: string, keyboard: InlineButton[][]): Promise<void>;
+  removeKeyboard(chatId: number, messageId: number): Promise<void>;
+  deleteMessage(chatId: number, messageId: number): Promise<void>;
+  answerCallback(callbackQueryId: string, text?: string, showAlert?: boolean): Promise<void>;
+  getMe(): Promise<{ id: number; username?: string }>;
+}
+
+/** A failed Bot API call, normalised: `code` 0 means the request never got an answer. */
+export class TelegramApiError extends Error {
+  readonly code: number;
+  readonly retryAfterSeconds?: number;
+
+  constructor(code: number, description: string, retryAfterSeconds?: number) {
+    super(code ? `Telegram ${code}: ${description}` : `Telegram unreachable: ${description}`);
+    this.name = "TelegramApiError";
+    this.code = code;
+    if (retryAfterSeconds !== undefined) this.retryAfterSeconds = retryAfterSeconds;
+  }
+
+  /** Edits that change nothing are not failures. */
+  get isNotModified(): boolean {
+    return this.code === 400 && /message is not modified/i.test(this.message);
+  }
+
+  get isMessageGone(): boolean {
+    return this.code === 400 && /message to (edit|delete) not found|message can't be (edited|deleted)/i.test(this.message);
+  }
+
+  /** Worth trying again later: flood control, server trouble, or no answer at all. */
+  get isTransient(): boolean {
+    return this.code === 0 || this.code === 429 || this.code >= 500;
+  }
+}
+
+export function createTelegramApi(token: string, apiRoot: string): TelegramApi {
+  const telegram = new Telegram(token, { apiRoot, webhookReply: false });
+  const call = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (error) {
+      throw normaliseError(error);
+    }
+  };
+  const markup = (keyboard: InlineButton[][]) => ({ inline_keyboard: keyboard });
+
+  return {
+    getUpdates: (offset, timeout, signal) =>
+      call(() => telegram.callApi("getUpdates", { offset, timeout, allowed_updates: ["message", "callback_query"] }, { signal: signal as never }) as Promise<unknown[]>),
+    async sendMessage(chatId, html, options = {}) {
+      const reply_markup = options.forceReply
+        ? { force_reply: true as const, input_field_placeholder: options.forceReply.placeholder.slice(0, 64) }
+        : options.keyboard?.length
+          ? markup(options.keyboard)
+          : undefined;
+      const sent = await call(() =>
+        telegram.sendMessage(chatId, html, {
+          parse_mode: "HTML",
+          link_preview_options: { is_disabled: true },
+          ...(reply_markup ? { reply_markup } : {}),
+          ...(options.replyTo ? { reply_parameters: { message_id: options.replyTo, allow_sending_without_reply: true } } : {}),
+          ...(options.silent ? { disable_notification: true } : {}),
+        }),
+      );
+      return { messageId: sent.message_id };
+    },
+    async editMessage(chatId, messageId, html, keyboard) {
+      await call(() =>
+        telegram.editMessageText(chatId, messageId, undefined, html, {
+          parse_mode: "HTML",
+          link_preview_options: { is_disabled: true },
+          reply_markup: markup(keyboard),
+        }),
+      ).catch(ignoreNotModified);
+    },
+    async removeKeyboard(chatId, messageId) {
+      await call(() => telegram.editMessageReplyMarkup(chatId, messageId, undefined, markup([]))).catch(ignoreNotModified);
+    },
+    async deleteMessage(chatId, messageId) {
+      await call(() => telegram.deleteMessage(chatId, messageId));
+    },
+    async answerCallback(id, text, showAlert) {
+      await call(() => telegram.answerCbQuery(id, text?.slice(0, 200), { show_alert: showAlert ?? false }));
+    },
+    async getMe() {
+      const me = await call(() => telegram.getMe());
+      return me.username === undefined ? { id: me.id } : { id: me.id, username: me.username };
+    },
+  };
+}
+
+function ignoreNotModified(error: unknown): void {
+  if (error instanceof TelegramApiError && error.isNotModified) return;
+  throw error;
+}
+
+function normaliseError(error: unknown): TelegramApiError {
+  if (error instanceof TelegramApiError) return error;
+  if (error instanceof TelegramError) {
+    return new TelegramApiError(error.code, error.description, error.parameters?.retry_after);
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new TelegramApiError(0, message);
+}

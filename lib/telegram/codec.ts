@@ -1,0 +1,41 @@
+// Callback data for inline buttons. Telegram allows 64 bytes; ours stay near 20 and never carry
+// labels or request ids: a prompt key (random), an action and small indexes.
+
+export type CallbackAction =
+  | "option" // tap an option of question q: o
+  | "done" // confirm the ticked options of question q
+  | "type" // answer question q with typed text
+  | "dismiss" // first tap of Dismiss: asks for confirmation
+  | "confirm"; // second tap: reject the question
+
+export interface CallbackData {
+  key: string;
+  action: CallbackAction;
+  question: number;
+  option: number;
+}
+
+const ACTION_CODES: Record<CallbackAction, string> = { option: "o", done: "d", type: "t", dismiss: "x", confirm: "c" };
+const CODE_ACTIONS = new Map(Object.entries(ACTION_CODES).map(([action, code]) => [code, action as CallbackAction]));
+const PREFIX = "h1";
+export const CALLBACK_DATA_LIMIT = 64;
+const PATTERN = /^h1:([A-Za-z0-9]{4,16}):([a-z])(?::(\d{1,3}))?(?::(\d{1,3}))?$/;
+
+export function encodeCallback(data: CallbackData): string {
+  const parts = [PREFIX, data.key, ACTION_CODES[data.action]];
+  if (data.action === "option") parts.push(String(data.question), String(data.option));
+  else if (data.action === "done" || data.action === "type") parts.push(String(data.question));
+  const encoded = parts.join(":");
+  if (Buffer.byteLength(encoded) > CALLBACK_DATA_LIMIT) throw new Error(`callback data over ${CALLBACK_DATA_LIMIT} bytes`);
+  return encoded;
+}
+
+/** Undefined for anything that isn't ours or is malformed (callback data is untrusted input). */
+export function decodeCallback(text: unknown): CallbackData | undefined {
+  if (typeof text !== "string") return undefined;
+  const match = PATTERN.exec(text);
+  if (!match) return undefined;
+  const action = CODE_ACTIONS.get(match[2]!);
+  if (!action) return undefined;
+  return { key: match[1]!, action, question: Number(match[3] ?? 0), option: Number(match[4] ?? 0) };
+}

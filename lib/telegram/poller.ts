@@ -1,0 +1,102 @@
+// The long-poll loop: fetches updates, hands each to `onUpdate`, and survives every error.
+// A stalled request is abandoned after the poll timeout plus a grace period (watchdog).
+import type { Logger } from "../log.ts";
+import { TelegramApiError, type TelegramApi } from "./api.ts";
+
+export interface PollerOptions {
+  api: TelegramApi;
+  logger: Logger;
+  onUpdate: (update: unknown) => Promise<void> | void;
+  /** Told once when another consumer holds the token (409), so the user can see it. */
+  onConflict?: () => void;
+  timeoutSeconds?: number;
+  graceMs?: number;
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+export interface Poller {
+  stop(): Promise<void>;
+  readonly running: Promise<void>;
+}
+
+const MAX_BACKOFF_MS = 30_000;
+
+export function startPoller(options: PollerOptions): Poller {
+  const { api, logger, onUpdate } = options;
+  const timeoutSeconds = options.timeoutSeconds ?? 25;
+  const graceMs = options.graceMs ?? 10_000;
+  const sleep = options.sleep ?? abortableSleep;
+  const stopped = new AbortController();
+  let offset = 0;
+  let failures = 0;
+  let conflictReported = false;
+
+  async function loop(): Promise<void> {
+    while (!stopped.signal.aborted) {
+      const request = AbortSignal.any([stopped.signal, AbortSignal.timeout(timeoutSeconds * 1000 + graceMs)]);
+      let updates: unknown[];
+      try {
+        updates = await api.getUpdates(offset, timeoutSeconds, request);
+        failures = 0;
+      } catch (error) {
+        if (stopped.signal.aborted) return;
+        failures++;
+        const delay = backoffFor(error, failures);
+        if (error instanceof TelegramApiError && error.code === 409) {
+          if (!conflictReported) options.onConflict?.();
+          conflictReported = true;
+          logger.warn({ delayMs: delay }, "another process is polling this bot token (409 Conflict); retrying");
+        } else {
+          logger.warn({ err: describe(error), delayMs: delay, failures }, "getUpdates failed; retrying");
+        }
+        await sleep(delay, stopped.signal).catch(() => undefined);
+        continue;
+      }
+      conflictReported = false;
+      for (const update of Array.isArray(updates) ? updates : []) {
+        const id = (update as { update_id?: unknown })?.update_id;
+        if (typeof id === "number" && id >= offset) offset = id + 1;
+        try {
+          await onUpdate(update);
+        } catch (error) {
+          logger.error({ err: describe(error) }, "update handler failed; polling goes on");
+        }
+      }
+    }
+  }
+
+  const running = loop().catch((error) => logger.error({ err: describe(error) }, "poller stopped unexpectedly"));
+  return {
+    running,
+    async stop() {
+      stopped.abort();
+      await running;
+    },
+  };
+}
+
+/** Exponential backoff, honouring Telegram's `retry_after` exactly when it gives one. */
+export function backoffFor(error: unknown, failures: number): number {
+  if (error instanceof TelegramApiError && error.retryAfterSeconds !== undefined) return error.retryAfterSeconds * 1000;
+  const base = error instanceof TelegramApiError && error.code === 409 ? 5_000 : 500;
+  return Math.min(MAX_BACKOFF_MS, base * 2 ** Math.min(failures - 1, 10));
+}
+
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+export function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}

@@ -1,0 +1,45 @@
+// Narrows a raw Telegram update (untrusted) to the few things Hermes acts on. Pure.
+
+export interface Sender {
+  userId: number;
+  chatId: number;
+  chatType: string;
+}
+
+export type Intent =
+  | { kind: "callback"; id: string; from: Sender; messageId?: number; data: string }
+  | { kind: "command"; name: string; args: string; from: Sender; messageId: number }
+  | { kind: "text"; text: string; from: Sender; messageId: number; replyTo?: number };
+
+export function parseUpdate(update: unknown): Intent | undefined {
+  if (!isObject(update)) return undefined;
+  const callback = update.callback_query;
+  if (isObject(callback)) {
+    const userId = isObject(callback.from) ? callback.from.id : undefined;
+    const message = isObject(callback.message) ? callback.message : undefined;
+    const chat = message && isObject(message.chat) ? message.chat : undefined;
+    if (typeof callback.id !== "string" || typeof userId !== "number") return undefined;
+    const from: Sender = { userId, chatId: typeof chat?.id === "number" ? chat.id : NaN, chatType: typeof chat?.type === "string" ? chat.type : "" };
+    const intent: Intent = { kind: "callback", id: callback.id, from, data: typeof callback.data === "string" ? callback.data : "" };
+    if (typeof message?.message_id === "number") intent.messageId = message.message_id;
+    return intent;
+  }
+  const message = update.message;
+  if (!isObject(message) || !isObject(message.from) || !isObject(message.chat)) return undefined;
+  const { from: user, chat } = message;
+  if (typeof user.id !== "number" || typeof chat.id !== "number" || typeof message.message_id !== "number") return undefined;
+  if (user.is_bot === true) return undefined;
+  const from: Sender = { userId: user.id, chatId: chat.id, chatType: typeof chat.type === "string" ? chat.type : "" };
+  const text = typeof message.text === "string" ? message.text : undefined;
+  if (text === undefined) return undefined;
+  const command = /^\/([a-z0-9_]{1,32})(?:@[A-Za-z0-9_]+)?(?:\s+([\s\S]*))?$/i.exec(text);
+  if (command) return { kind: "command", name: command[1]!.toLowerCase(), args: (command[2] ?? "").trim(), from, messageId: message.message_id };
+  const replyTo = isObject(message.reply_to_message) && typeof message.reply_to_message.message_id === "number" ? message.reply_to_message.message_id : undefined;
+  return replyTo === undefined
+    ? { kind: "text", text, from, messageId: message.message_id }
+    : { kind: "text", text, from, messageId: message.message_id, replyTo };
+}
+
+function isObject(value: unknown): value is Record<string, any> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
