@@ -199,6 +199,8 @@ export class Bridge {
     }
     const data = decodeCallback(intent.data);
     const prompt = data ? this.#registry.byKey(data.key) : undefined;
+    // A tap can race the sendMessage response that tells us the message id.
+    if (prompt && !prompt.message) await this.#delivering.get(prompt.key);
     const sameMessage = prompt?.message?.messageId === intent.messageId && prompt?.message?.chatId === intent.from.chatId;
     if (!data || !prompt || !sameMessage || prompt.state !== "pending") {
       await this.#answerCallback(intent.id, NOT_PENDING);

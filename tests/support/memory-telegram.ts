@@ -1,0 +1,67 @@
+// An in-memory TelegramApi for unit tests of the bridge: records messages and their edits.
+import type { SendOptions, TelegramApi } from "../../lib/telegram/api.ts";
+import type { InlineButton } from "../../lib/telegram/render.ts";
+
+export interface MemoryMessage {
+  chatId: number;
+  messageId: number;
+  text: string;
+  keyboard: InlineButton[][];
+  forceReply: boolean;
+  replyTo?: number;
+  deleted: boolean;
+  edits: number;
+}
+
+export class MemoryTelegram implements TelegramApi {
+  readonly messages: MemoryMessage[] = [];
+  readonly callbackAnswers: Array<{ id: string; text?: string; alert?: boolean }> = [];
+  #nextId = 1;
+
+  async getUpdates(): Promise<unknown[]> {
+    return [];
+  }
+
+  async sendMessage(chatId: number, html: string, options: SendOptions = {}) {
+    const message: MemoryMessage = { chatId, messageId: this.#nextId++, text: html, keyboard: options.keyboard ?? [], forceReply: !!options.forceReply, deleted: false, edits: 0 };
+    if (options.replyTo !== undefined) message.replyTo = options.replyTo;
+    this.messages.push(message);
+    return { messageId: message.messageId };
+  }
+
+  async editMessage(chatId: number, messageId: number, html: string, keyboard: InlineButton[][]) {
+    const message = this.#find(chatId, messageId);
+    message.text = html;
+    message.keyboard = keyboard;
+    message.edits++;
+  }
+
+  async removeKeyboard(chatId: number, messageId: number) {
+    this.#find(chatId, messageId).keyboard = [];
+  }
+
+  async deleteMessage(chatId: number, messageId: number) {
+    this.#find(chatId, messageId).deleted = true;
+  }
+
+  async answerCallback(id: string, text?: string, alert?: boolean) {
+    this.callbackAnswers.push({ id, ...(text !== undefined ? { text } : {}), ...(alert !== undefined ? { alert } : {}) });
+  }
+
+  async getMe() {
+    return { id: 42, username: "hermes_test_bot" };
+  }
+
+  /** The button of `message` whose text is `text` (throws with the available ones). */
+  button(message: MemoryMessage, text: string): InlineButton {
+    const found = message.keyboard.flat().find((button) => button.text === text);
+    if (!found) throw new Error(`no button "${text}" in [${message.keyboard.flat().map((b) => b.text).join(", ")}]`);
+    return found;
+  }
+
+  #find(chatId: number, messageId: number): MemoryMessage {
+    const message = this.messages.find((m) => m.chatId === chatId && m.messageId === messageId && !m.deleted);
+    if (!message) throw new Error(`message ${chatId}:${messageId} not found`);
+    return message;
+  }
+}

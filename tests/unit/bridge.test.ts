@@ -1,0 +1,356 @@
+import pino from "pino";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { Bridge, type InstanceLink } from "../../lib/bridge.ts";
+import { OpencodeApi } from "../../lib/opencode/api.ts";
+import type { HttpResult, OpencodeTransport } from "../../lib/opencode/transport.ts";
+import { Registry } from "../../lib/registry/registry.ts";
+import type { QuestionInfo, QuestionRequest } from "../../lib/sse/events.ts";
+import { MemoryTelegram, type MemoryMessage } from "../support/memory-telegram.ts";
+
+const CHAT = 1001;
+const OWNER = 1001;
+const DIRECTORY = "/home/dev/project";
+
+class FakeOpencode implements OpencodeTransport {
+  readonly posts: Array<{ url: string; path?: Record<string, string>; body?: unknown }> = [];
+  pending: unknown[] = [];
+  replyStatus = 200;
+  titles = new Map<string, string>();
+  async request(method: "GET" | "POST", url: string, options: { path?: Record<string, string>; body?: unknown } = {}): Promise<HttpResult> {
+    if (method === "GET" && url === "/question") return { status: 200, data: this.pending };
+    if (method === "GET" && url === "/session/{sessionID}") {
+      const title = this.titles.get(options.path?.sessionID ?? "");
+      return title ? { status: 200, data: { title } } : { status: 404, data: {} };
+    }
+    this.posts.push({ url, ...(options.path ? { path: options.path } : {}), ...(options.body !== undefined ? { body: options.body } : {}) });
+    return { status: this.replyStatus, data: this.replyStatus === 200 ? true : { name: "Error", data: { message: "boom" } } };
+  }
+}
+
+const question = (overrides: Partial<QuestionInfo> = {}): QuestionInfo => ({
+  question: "Which color?",
+  header: "Color",
+  options: [
+    { label: "Red", description: "warm" },
+    { label: "Blue", description: "cool" },
+  ],
+  multiple: false,
+  custom: true,
+  ...overrides,
+});
+
+let counter = 0;
+const request = (questions: QuestionInfo[] = [question()]): QuestionRequest => ({ id: `que_${++counter}`, sessionID: "ses_1", questions });
+
+function setup(options: { ttlMs?: number; allowedUsers?: number[] } = {}) {
+  const telegram = new MemoryTelegram();
+  const opencode = new FakeOpencode();
+  const bridge = new Bridge({
+    telegram,
+    registry: new Registry(),
+    logger: pino({ level: "silent" }),
+    access: { chatId: CHAT, allowedUsers: options.allowedUsers ?? [] },
+    questionTtlMs: options.ttlMs ?? 0,
+    textQuietMs: 20,
+  });
+  const link: InstanceLink = { directory: DIRECTORY, opencode: new OpencodeApi(opencode, { retries: 1, minTimeout: 1, maxTimeout: 1 }) };
+  bridge.attach(link);
+  let updateId = 0;
+  let callbackId = 0;
+  const tap = async (message: MemoryMessage, text: string, from = OWNER) => {
+    const id = `cb${++callbackId}`;
+    await bridge.handleUpdate({
+      update_id: ++updateId,
+      callback_query: { id, from: { id: from, first_name: "U" }, data: telegram.button(message, text).callback_data, message: { message_id: message.messageId, chat: { id: message.chatId, type: "private" } } },
+    });
+    return id;
+  };
+  const say = (text: string, replyTo?: number, from = OWNER) =>
+    bridge.handleUpdate({
+      update_id: ++updateId,
+      message: { message_id: 900 + updateId, from: { id: from, first_name: "U" }, chat: { id: CHAT, type: "private" }, text, ...(replyTo ? { reply_to_message: { message_id: replyTo } } : {}) },
+    });
+  const ask = async (req: QuestionRequest) => {
+    bridge.handleEvent(DIRECTORY, { type: "question.asked", request: req });
+    return vi.waitFor(() => {
+      const message = telegram.messages.find((m) => m.text.includes(req.questions[0]!.question) && m.keyboard.length > 0);
+      if (!message) throw new Error("question not delivered");
+      return message;
+    });
+  };
+  const settled = (message: MemoryMessage, status: string) =>
+    vi.waitFor(() => {
+      expect(message.text).toContain(status);
+      expect(message.keyboard).toEqual([]);
+    });
+  return { telegram, opencode, bridge, link, tap, say, ask, settled };
+}
+
+afterEach(() => vi.useRealTimers());
+
+describe("Bridge: questions", () => {
+  it("delivers a question once even when two instances report it, and a tap answers it", async () => {
+    const { telegram, opencode, bridge, tap, ask, settled } = setup();
+    const req = request();
+    const message = await ask(req);
+    bridge.handleEvent(DIRECTORY, { type: "question.asked", request: req });
+    expect(telegram.messages).toHaveLength(1);
+    expect(message.text).toContain("Which color?");
+    expect(message.text).toContain("warm");
+    expect(message.keyboard.flat().map((b) => b.text)).toEqual(["Red", "Blue", "Type an answer", "Dismiss"]);
+
+    await tap(message, "Blue");
+    await settled(message, "Answered from Telegram");
+    expect(opencode.posts).toEqual([{ url: "/question/{requestID}/reply", path: { requestID: req.id }, body: { answers: [["Blue"]] } }]);
+    expect(message.text).toContain("→ Blue");
+    expect(telegram.callbackAnswers[0]?.text).toBe("Chosen: Blue");
+  });
+
+  it("multiple choice toggles with ✅ and sends on Done", async () => {
+    const { telegram, opencode, tap, ask, settled } = setup();
+    const req = request([question({ multiple: true, header: "Sizes", question: "Which sizes?", options: [{ label: "S", description: "" }, { label: "M", description: "" }, { label: "L", description: "" }] })]);
+    const message = await ask(req);
+    await tap(message, "L");
+    await vi.waitFor(() => expect(message.keyboard.flat().map((b) => b.text)).toContain("✅ L"));
+    await tap(message, "S");
+    await vi.waitFor(() => expect(message.keyboard.flat().map((b) => b.text)).toContain("✅ S"));
+    await tap(message, "✅ L"); // untick
+    await vi.waitFor(() => expect(message.keyboard.flat().map((b) => b.text)).toContain("L"));
+    await tap(message, "M");
+    await vi.waitFor(() => expect(message.keyboard.flat().map((b) => b.text)).toContain("✅ M"));
+    expect(opencode.posts).toHaveLength(0);
+    await tap(message, "Done");
+    await settled(message, "Answered from Telegram");
+    expect(opencode.posts[0]?.body).toEqual({ answers: [["S", "M"]] });
+    expect(telegram.messages).toHaveLength(1);
+  });
+
+  it("Done with nothing ticked is refused and nothing is sent", async () => {
+    const { telegram, opencode, tap, ask } = setup();
+    const message = await ask(request([question({ multiple: true })]));
+    await tap(message, "Done");
+    expect(telegram.callbackAnswers.at(-1)?.text).toMatch(/at least one/);
+    expect(opencode.posts).toHaveLength(0);
+  });
+
+  it("several questions: nothing is sent until every one is answered, in order", async () => {
+    const { opencode, tap, ask, settled } = setup();
+    const req = request([question(), question({ header: "Sizes", question: "Which sizes?", multiple: true, options: [{ label: "S", description: "" }, { label: "L", description: "" }] })]);
+    const message = await ask(req);
+    expect(message.text).toContain("1/2 · Color");
+    await tap(message, "Red");
+    await vi.waitFor(() => expect(message.keyboard.flat().map((b) => b.text)).toEqual(["S", "L", "Done", "Type an answer", "Dismiss"]));
+    expect(opencode.posts).toHaveLength(0);
+    expect(message.text).toContain("→ Red");
+    await tap(message, "S");
+    await vi.waitFor(() => expect(message.keyboard.flat().map((b) => b.text)).toContain("✅ S"));
+    await tap(message, "Done");
+    await settled(message, "Answered from Telegram");
+    expect(opencode.posts[0]?.body).toEqual({ answers: [["Red"], ["S"]] });
+  });
+
+  it("a tap on an earlier question's button after it moved on is refused", async () => {
+    const { telegram, opencode, bridge, ask } = setup();
+    const req = request([question(), question({ header: "Second" })]);
+    const message = await ask(req);
+    const redData = telegram.button(message, "Red").callback_data;
+    for (const id of ["a", "b"]) {
+      await bridge.handleUpdate({ update_id: 1, callback_query: { id, from: { id: OWNER }, data: redData, message: { message_id: message.messageId, chat: { id: CHAT, type: "private" } } } });
+    }
+    await vi.waitFor(() => expect(telegram.callbackAnswers).toHaveLength(2));
+    expect(telegram.callbackAnswers[1]?.text).toMatch(/no longer open/);
+    expect(opencode.posts).toHaveLength(0);
+  });
+
+  it("free text: 'Type an answer' arms a force reply, and the reply (split in two) becomes the answer", async () => {
+    const { telegram, opencode, tap, ask, say, settled } = setup();
+    const message = await ask(request());
+    await tap(message, "Type an answer");
+    const prompt = await vi.waitFor(() => {
+      const found = telegram.messages.find((m) => m.forceReply);
+      if (!found) throw new Error("no force reply");
+      return found;
+    });
+    expect(prompt.replyTo).toBe(message.messageId);
+    await say("first part of a long answer", prompt.messageId);
+    await say("second part");
+    await settled(message, "Answered from Telegram");
+    expect(opencode.posts[0]?.body).toEqual({ answers: [["first part of a long answer\nsecond part"]] });
+    expect(prompt.deleted).toBe(true);
+  });
+
+  it("free text is not offered when custom is false", async () => {
+    const { ask } = setup();
+    const message = await ask(request([question({ custom: false })]));
+    expect(message.keyboard.flat().map((b) => b.text)).toEqual(["Red", "Blue", "Dismiss"]);
+  });
+
+  it("an answer given in the terminal edits the message and removes the buttons", async () => {
+    const { opencode, bridge, ask, settled } = setup();
+    const req = request();
+    const message = await ask(req);
+    bridge.handleEvent(DIRECTORY, { type: "question.replied", sessionID: "ses_1", requestID: req.id, answers: [["Red"]] });
+    await settled(message, "Answered in the terminal");
+    expect(message.text).toContain("→ Red");
+    expect(opencode.posts).toHaveLength(0);
+  });
+
+  it("a dismissal in the terminal edits the message", async () => {
+    const { bridge, ask, settled } = setup();
+    const req = request();
+    const message = await ask(req);
+    bridge.handleEvent(DIRECTORY, { type: "question.rejected", sessionID: "ses_1", requestID: req.id });
+    await settled(message, "Dismissed in the terminal");
+  });
+
+  it("our own reply echoing back as question.replied still reads 'from Telegram'", async () => {
+    const { opencode, bridge, tap, ask, settled } = setup();
+    const req = request();
+    const message = await ask(req);
+    const original = opencode.request.bind(opencode);
+    opencode.request = async (method, url, options) => {
+      if (method === "POST") bridge.handleEvent(DIRECTORY, { type: "question.replied", sessionID: "ses_1", requestID: req.id, answers: [["Red"]] });
+      return original(method, url, options);
+    };
+    await tap(message, "Red");
+    await settled(message, "Answered from Telegram");
+  });
+
+  it("Dismiss needs a second tap on Confirm before the question is rejected", async () => {
+    const { opencode, tap, ask, settled } = setup();
+    const req = request();
+    const message = await ask(req);
+    await tap(message, "Dismiss");
+    await vi.waitFor(() => expect(message.keyboard.flat().map((b) => b.text)).toContain("Confirm"));
+    expect(message.text).toContain("Tap <b>Confirm</b>");
+    expect(opencode.posts).toHaveLength(0);
+    await tap(message, "Confirm");
+    await settled(message, "Dismissed from Telegram");
+    expect(opencode.posts).toEqual([{ url: "/question/{requestID}/reject", path: { requestID: req.id } }]);
+  });
+
+  it("choosing an option after Dismiss disarms it", async () => {
+    const { opencode, tap, ask, settled } = setup();
+    const message = await ask(request());
+    await tap(message, "Dismiss");
+    await vi.waitFor(() => expect(message.keyboard.flat().map((b) => b.text)).toContain("Confirm"));
+    await tap(message, "Red");
+    await settled(message, "Answered from Telegram");
+    expect(opencode.posts[0]?.url).toBe("/question/{requestID}/reply");
+  });
+
+  it("expires after the TTL: the question is rejected and the message says so", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const { opencode, bridge, telegram } = setup({ ttlMs: 60_000 });
+    const req = request();
+    bridge.handleEvent(DIRECTORY, { type: "question.asked", request: req });
+    await vi.advanceTimersByTimeAsync(10);
+    const message = telegram.messages[0]!;
+    await vi.advanceTimersByTimeAsync(59_000);
+    expect(opencode.posts).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(opencode.posts).toEqual([{ url: "/question/{requestID}/reject", path: { requestID: req.id } }]);
+    expect(message.text).toContain("Expired");
+    expect(message.keyboard).toEqual([]);
+  });
+
+  it("ignores taps from users who are not allowed, answering 'Not authorized'", async () => {
+    const { telegram, opencode, tap, ask } = setup({ allowedUsers: [OWNER] });
+    const message = await ask(request());
+    await tap(message, "Red", 666);
+    expect(telegram.callbackAnswers.at(-1)).toEqual({ id: "cb1", text: "Not authorized", alert: true });
+    expect(opencode.posts).toHaveLength(0);
+    expect(message.keyboard.length).toBeGreaterThan(0);
+  });
+
+  it("ignores typed answers from strangers", async () => {
+    const { telegram, opencode, tap, ask, say } = setup({ allowedUsers: [OWNER] });
+    const message = await ask(request());
+    await tap(message, "Type an answer");
+    const prompt = await vi.waitFor(() => telegram.messages.find((m) => m.forceReply) ?? Promise.reject(new Error("none")));
+    await say("intruder", prompt.messageId, 666);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(opencode.posts).toHaveLength(0);
+  });
+
+  it("a tap on a finished prompt answers 'no longer pending' and strips the stale keyboard", async () => {
+    const { telegram, bridge, tap, ask, settled } = setup();
+    const req = request();
+    const message = await ask(req);
+    const stale = { ...message, keyboard: message.keyboard };
+    bridge.handleEvent(DIRECTORY, { type: "question.replied", sessionID: "ses_1", requestID: req.id, answers: [["Red"]] });
+    await settled(message, "Answered in the terminal");
+    message.keyboard = stale.keyboard; // as if the edit never reached this phone
+    await tap(message, "Blue");
+    expect(telegram.callbackAnswers.at(-1)?.text).toBe("This question is no longer pending");
+    await vi.waitFor(() => expect(message.keyboard).toEqual([]));
+  });
+
+  it("a reply that 404s means answered elsewhere: no longer pending", async () => {
+    const { opencode, tap, ask, settled } = setup();
+    opencode.replyStatus = 404;
+    const message = await ask(request());
+    await tap(message, "Red");
+    await settled(message, "No longer pending");
+  });
+
+  it("a reply that keeps failing is reported on the phone and the question stays answerable", async () => {
+    const { opencode, tap, ask, settled } = setup();
+    opencode.replyStatus = 500;
+    const message = await ask(request());
+    await tap(message, "Red");
+    await vi.waitFor(() => expect(message.text).toContain("Could not reach OpenCode"));
+    expect(opencode.posts.length).toBe(2); // first try + one retry
+    expect(message.keyboard.flat().map((b) => b.text)).toContain("Red");
+    opencode.replyStatus = 200;
+    await tap(message, "Red");
+    await settled(message, "Answered from Telegram");
+  });
+
+  it("a disposed instance closes its pending prompts with no buttons left", async () => {
+    const { bridge, ask, settled } = setup();
+    const message = await ask(request());
+    bridge.handleEvent(DIRECTORY, { type: "instance.disposed", directory: DIRECTORY });
+    await settled(message, "No longer pending");
+  });
+
+  it("detaching the last instance of a directory closes its prompts", async () => {
+    const { bridge, link, ask, settled } = setup();
+    const message = await ask(request());
+    await bridge.detach(link);
+    await settled(message, "No longer pending");
+  });
+
+  it("re-attaches questions that were already pending when it starts", async () => {
+    const telegram = new MemoryTelegram();
+    const opencode = new FakeOpencode();
+    opencode.pending = [{ id: "que_old", sessionID: "ses_1", questions: [{ question: "Left over?", header: "Old", options: [{ label: "Yes", description: "" }] }] }];
+    const bridge = new Bridge({ telegram, registry: new Registry(), logger: pino({ level: "silent" }), access: { chatId: CHAT, allowedUsers: [] }, questionTtlMs: 0 });
+    bridge.attach({ directory: DIRECTORY, opencode: new OpencodeApi(opencode) });
+    await vi.waitFor(() => expect(telegram.messages[0]?.text).toContain("Left over?"));
+  });
+
+  it("shows the session title from session events, and looks it up when unknown", async () => {
+    const { opencode, bridge, ask } = setup();
+    opencode.titles.set("ses_1", "Refactor <auth>");
+    const message = await ask(request());
+    await vi.waitFor(() => expect(message.text).toContain("Refactor &lt;auth&gt;"));
+    bridge.handleEvent(DIRECTORY, { type: "session.upserted", info: { id: "ses_1", title: "Renamed" } });
+    await vi.waitFor(() => expect(message.text).toContain("Renamed"));
+    expect(message.text).toContain("<code>project</code>");
+  });
+
+  it("answers /start with the chat id", async () => {
+    const { telegram, bridge } = setup();
+    await bridge.handleUpdate({ update_id: 1, message: { message_id: 5, from: { id: 77 }, chat: { id: 77, type: "private" }, text: "/start" } });
+    expect(telegram.messages[0]?.text).toContain("<code>77</code>");
+    expect(telegram.messages[0]?.text).toContain("HERMES_TELEGRAM_CHAT_ID=77");
+  });
+
+  it("stop() leaves no live buttons behind", async () => {
+    const { bridge, ask, settled } = setup();
+    const message = await ask(request());
+    await bridge.stop();
+    await settled(message, "No longer pending");
+  });
+});
