@@ -16,7 +16,7 @@ export function validateAnswers(questions: readonly QuestionInfo[], answers: rea
     if (cleaned.some((item) => item === "")) return { ok: false, error: `"${label}" has an empty answer` };
     if (!question.multiple && cleaned.length > 1) return { ok: false, error: `"${label}" takes one answer, got ${cleaned.length}` };
     if (!question.custom) {
-      const labels = new Set(question.options.map((option) => option.label));
+      const labels = new Set(question.options.map((option) => option.label.trim()));
       const foreign = cleaned.find((item) => !labels.has(item));
       if (foreign !== undefined) return { ok: false, error: `"${label}" only accepts its options` };
     }

@@ -19,9 +19,13 @@ const ACTION_CODES: Record<CallbackAction, string> = { option: "o", done: "d", t
 const CODE_ACTIONS = new Map(Object.entries(ACTION_CODES).map(([action, code]) => [code, action as CallbackAction]));
 const PREFIX = "h1";
 export const CALLBACK_DATA_LIMIT = 64;
-const PATTERN = /^h1:([A-Za-z0-9]{4,16}):([a-z])(?::(\d{1,3}))?(?::(\d{1,3}))?$/;
+const INDEX = "(0|[1-9]\\d{0,2})";
+const PATTERN = new RegExp(`^h1:([A-Za-z0-9]{4,16}):([a-z])(?::${INDEX})?(?::${INDEX})?$`);
+/** How many indexes each action carries: anything else is malformed. */
+const INDEX_COUNT: Record<CallbackAction, number> = { option: 2, done: 1, type: 1, dismiss: 0, confirm: 0 };
 
 export function encodeCallback(data: CallbackData): string {
+  if (![data.question, data.option].every((index) => Number.isInteger(index) && index >= 0 && index < 1000)) throw new Error("callback index out of range");
   const parts = [PREFIX, data.key, ACTION_CODES[data.action]];
   if (data.action === "option") parts.push(String(data.question), String(data.option));
   else if (data.action === "done" || data.action === "type") parts.push(String(data.question));
@@ -37,5 +41,7 @@ export function decodeCallback(text: unknown): CallbackData | undefined {
   if (!match) return undefined;
   const action = CODE_ACTIONS.get(match[2]!);
   if (!action) return undefined;
+  const indexes = [match[3], match[4]].filter((value) => value !== undefined).length;
+  if (indexes !== INDEX_COUNT[action]) return undefined;
   return { key: match[1]!, action, question: Number(match[3] ?? 0), option: Number(match[4] ?? 0) };
 }

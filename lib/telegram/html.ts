@@ -20,20 +20,30 @@ export function cutText(text: string, max: number): string {
 export function cutHtml(html: string, max: number = MESSAGE_LIMIT): string {
   if (html.length <= max) return html;
   const ellipsis = "…";
+  const markup = /<\/?([a-z-]+)[^>]*>|&[#a-z0-9]+;/iy;
   const open: string[] = [];
-  let out = "";
+  const closers = () => open.map((tag) => `</${tag}>`).reverse().join("");
+  let closingLength = 0;
+  let end = 0;
   let index = 0;
   while (index < html.length) {
-    const rest = html.slice(index);
-    const token = /^<\/?[a-z-]+[^>]*>|^&[#a-z0-9]+;/i.exec(rest)?.[0] ?? Array.from(rest)[0]!;
-    const isTag = token.startsWith("<");
-    const name = isTag ? /^<\/?([a-z-]+)/i.exec(token)![1]!.toLowerCase() : "";
-    const nextOpen = isTag ? (token.startsWith("</") ? open.slice(0, open.lastIndexOf(name)) : [...open, name]) : open;
-    const closing = nextOpen.slice().reverse().map((tag) => `</${tag}>`).join("");
-    if (out.length + token.length + closing.length + ellipsis.length > max) break;
-    out += token;
+    markup.lastIndex = index;
+    const match = markup.exec(html);
+    const token = match ? match[0] : String.fromCodePoint(html.codePointAt(index)!);
+    const tag = match?.[1]?.toLowerCase();
+    let nextOpen = open;
+    if (tag && token.startsWith("</")) {
+      const at = open.lastIndexOf(tag);
+      nextOpen = at === -1 ? open : open.slice(0, at);
+    } else if (tag) {
+      nextOpen = [...open, tag];
+    }
+    const nextClosing = nextOpen === open ? closingLength : nextOpen.reduce((sum, name) => sum + name.length + 3, 0);
+    if (index + token.length + nextClosing + ellipsis.length > max) break;
     open.splice(0, open.length, ...nextOpen);
+    closingLength = nextClosing;
     index += token.length;
+    end = index;
   }
-  return out + ellipsis + open.slice().reverse().map((tag) => `</${tag}>`).join("");
+  return html.slice(0, end) + ellipsis + closers();
 }

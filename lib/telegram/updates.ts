@@ -8,7 +8,8 @@ export interface Sender {
 
 export type Intent =
   | { kind: "callback"; id: string; from: Sender; messageId?: number; data: string }
-  | { kind: "command"; name: string; args: string; from: Sender; messageId: number }
+  /** `bot`: the @username a command names in groups ("/start@my_bot"), when it names one. */
+  | { kind: "command"; name: string; args: string; from: Sender; messageId: number; bot?: string }
   | { kind: "text"; text: string; from: Sender; messageId: number; replyTo?: number };
 
 export function parseUpdate(update: unknown): Intent | undefined {
@@ -32,9 +33,14 @@ export function parseUpdate(update: unknown): Intent | undefined {
   const from: Sender = { userId: user.id, chatId: chat.id, chatType: typeof chat.type === "string" ? chat.type : "" };
   const text = typeof message.text === "string" ? message.text : undefined;
   if (text === undefined) return undefined;
-  const command = /^\/([a-z0-9_]{1,32})(?:@[A-Za-z0-9_]+)?(?:\s+([\s\S]*))?$/i.exec(text);
-  if (command) return { kind: "command", name: command[1]!.toLowerCase(), args: (command[2] ?? "").trim(), from, messageId: message.message_id };
   const replyTo = isObject(message.reply_to_message) && typeof message.reply_to_message.message_id === "number" ? message.reply_to_message.message_id : undefined;
+  // A reply is an answer even when it starts with "/" (a path like /tmp): only plain messages are commands.
+  const command = replyTo === undefined ? /^\/([a-z0-9_]{1,32})(?:@([A-Za-z0-9_]+))?(?:\s+([\s\S]*))?$/i.exec(text) : null;
+  if (command) {
+    const intent: Intent = { kind: "command", name: command[1]!.toLowerCase(), args: (command[3] ?? "").trim(), from, messageId: message.message_id };
+    if (command[2]) intent.bot = command[2];
+    return intent;
+  }
   return replyTo === undefined
     ? { kind: "text", text, from, messageId: message.message_id }
     : { kind: "text", text, from, messageId: message.message_id, replyTo };

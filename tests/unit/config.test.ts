@@ -1,0 +1,326 @@
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { DEFAULT_API_ROOT, DEFAULT_QUESTION_TTL_MS, defaultLogFile, readConfig, readLogSettings, type ConfigResult, type HermesConfig } from "../../lib/config.ts";
+
+const TOKEN = "123456789:AAF-abc_DEF123xyz";
+const BASE = { HOME: "/home/tester", HERMES_TELEGRAM_TOKEN: TOKEN, HERMES_TELEGRAM_CHAT_ID: "42" };
+
+function ok(result: ConfigResult): HermesConfig {
+  if (!result.ok) throw new Error(`expected ok, got problems: ${result.problems.join(" | ")}`);
+  return result.config;
+}
+
+function problems(result: ConfigResult): string[] {
+  if (result.ok) throw new Error("expected problems, got ok");
+  return result.problems;
+}
+
+describe("readConfig: complete and default settings", () => {
+  it("accepts the minimal env and fills every default", () => {
+    expect(readConfig(BASE)).toEqual({
+      ok: true,
+      config: {
+        token: TOKEN,
+        chatId: 42,
+        allowedUsers: [],
+        apiRoot: DEFAULT_API_ROOT,
+        questionTtlMs: DEFAULT_QUESTION_TTL_MS,
+        log: { file: "/home/tester/.local/state/hermes/hermes.log", level: "info" },
+      },
+    });
+  });
+
+  it("exposes the documented defaults", () => {
+    expect(DEFAULT_API_ROOT).toBe("https://api.telegram.org");
+    expect(DEFAULT_QUESTION_TTL_MS).toBe(1_800_000);
+  });
+
+  it("reads every variable", () => {
+    const config = ok(
+      readConfig({
+        HERMES_TELEGRAM_TOKEN: TOKEN,
+        HERMES_TELEGRAM_CHAT_ID: "-1001234567890",
+        HERMES_TELEGRAM_ALLOWED_USERS: "11,22",
+        HERMES_TELEGRAM_API_ROOT: "http://localhost:8081",
+        HERMES_QUESTION_TTL: "2h",
+        HERMES_LOG_FILE: "/var/log/hermes.log",
+        HERMES_LOG_LEVEL: "debug",
+      }),
+    );
+    expect(config).toEqual({
+      token: TOKEN,
+      chatId: -1001234567890,
+      allowedUsers: [11, 22],
+      apiRoot: "http://localhost:8081",
+      questionTtlMs: 7_200_000,
+      log: { file: "/var/log/hermes.log", level: "debug" },
+    });
+  });
+
+  it("trims whitespace around every value", () => {
+    const config = ok(
+      readConfig({
+        HOME: "/h",
+        HERMES_TELEGRAM_TOKEN: `  ${TOKEN}\n`,
+        HERMES_TELEGRAM_CHAT_ID: " 42 ",
+        HERMES_TELEGRAM_ALLOWED_USERS: " 7 , 8 ",
+        HERMES_TELEGRAM_API_ROOT: " https://example.org/tg ",
+        HERMES_QUESTION_TTL: " 90s ",
+        HERMES_LOG_FILE: " /tmp/x.log ",
+        HERMES_LOG_LEVEL: " warn ",
+      }),
+    );
+    expect(config.token).toBe(TOKEN);
+    expect(config.chatId).toBe(42);
+    expect(config.allowedUsers).toEqual([7, 8]);
+    expect(config.apiRoot).toBe("https://example.org/tg");
+    expect(config.questionTtlMs).toBe(90_000);
+    expect(config.log).toEqual({ file: "/tmp/x.log", level: "warn" });
+  });
+});
+
+describe("readConfig: token", () => {
+  it("reports a missing token", () => {
+    const list = problems(readConfig({ ...BASE, HERMES_TELEGRAM_TOKEN: undefined }));
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatch(/HERMES_TELEGRAM_TOKEN is not set/);
+    expect(list[0]).toMatch(/BotFather/);
+  });
+
+  it("treats a blank token as missing", () => {
+    expect(problems(readConfig({ ...BASE, HERMES_TELEGRAM_TOKEN: "   " }))[0]).toMatch(/HERMES_TELEGRAM_TOKEN is not set/);
+  });
+
+  it.each(["abc", "123456", ":ABC", "123456:", "abc:DEF", "123 456:ABC", "123456:AB C", "123456:ABC/../x", "123456:ABC?x=1"])("rejects the malformed token %j", (token) => {
+    const list = problems(readConfig({ ...BASE, HERMES_TELEGRAM_TOKEN: token }));
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatch(/HERMES_TELEGRAM_TOKEN does not look like a bot token/);
+  });
+
+  it("never echoes a malformed token back in a problem", () => {
+    const token = "123456:secret value";
+    const list = problems(readConfig({ ...BASE, HERMES_TELEGRAM_TOKEN: token }));
+    expect(list.join("\n")).not.toContain("secret value");
+  });
+});
+
+describe("readConfig: chat id", () => {
+  it.each([
+    ["42", 42],
+    ["-42", -42],
+    ["-1001234567890", -1001234567890],
+    ["9007199254740991", Number.MAX_SAFE_INTEGER],
+  ])("accepts %j", (raw, id) => {
+    expect(ok(readConfig({ ...BASE, HERMES_TELEGRAM_CHAT_ID: raw })).chatId).toBe(id);
+  });
+
+  it.each(["abc", "12.5", "1e5", "+42", "0x2a", "42abc", "- 42", "--42", "9007199254740993", "4 2", "@channel"])("rejects %j with a clear problem", (raw) => {
+    const list = problems(readConfig({ ...BASE, HERMES_TELEGRAM_CHAT_ID: raw }));
+    expect(list).toEqual([`HERMES_TELEGRAM_CHAT_ID must be a numeric chat id (got "${raw}")`]);
+  });
+
+  it("reports a missing chat id with the /start hint", () => {
+    const list = problems(readConfig({ ...BASE, HERMES_TELEGRAM_CHAT_ID: undefined }));
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatch(/HERMES_TELEGRAM_CHAT_ID is not set/);
+    expect(list[0]).toMatch(/\/start/);
+  });
+});
+
+describe("readConfig: setupToken", () => {
+  it("is set when only the chat id is missing", () => {
+    const result = readConfig({ ...BASE, HERMES_TELEGRAM_CHAT_ID: "" });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.setupToken).toBe(TOKEN);
+    expect(result.apiRoot).toBe(DEFAULT_API_ROOT);
+    expect(result.log).toEqual({ file: "/home/tester/.local/state/hermes/hermes.log", level: "info" });
+  });
+
+  it("is the trimmed token", () => {
+    const result = readConfig({ ...BASE, HERMES_TELEGRAM_TOKEN: ` ${TOKEN} `, HERMES_TELEGRAM_CHAT_ID: "  " });
+    expect(result.ok === false && result.setupToken).toBe(TOKEN);
+  });
+
+  it("carries the configured api root so /start goes to the right server", () => {
+    const result = readConfig({ ...BASE, HERMES_TELEGRAM_CHAT_ID: undefined, HERMES_TELEGRAM_API_ROOT: "http://127.0.0.1:8081/" });
+    expect(result.ok === false && result.setupToken).toBe(TOKEN);
+    expect(result.ok === false && result.apiRoot).toBe("http://127.0.0.1:8081");
+  });
+
+  it.each<[string, Record<string, string | undefined>]>([
+    ["the token is missing too", { HERMES_TELEGRAM_TOKEN: undefined, HERMES_TELEGRAM_CHAT_ID: undefined }],
+    ["the token is malformed", { HERMES_TELEGRAM_TOKEN: "nope", HERMES_TELEGRAM_CHAT_ID: undefined }],
+    ["the chat id is invalid rather than missing", { HERMES_TELEGRAM_CHAT_ID: "abc" }],
+    ["allowed users are invalid too", { HERMES_TELEGRAM_CHAT_ID: undefined, HERMES_TELEGRAM_ALLOWED_USERS: "x" }],
+    ["the api root is invalid too", { HERMES_TELEGRAM_CHAT_ID: undefined, HERMES_TELEGRAM_API_ROOT: "ftp://x" }],
+    ["the TTL is invalid too", { HERMES_TELEGRAM_CHAT_ID: undefined, HERMES_QUESTION_TTL: "soon" }],
+    ["the log level is invalid too", { HERMES_TELEGRAM_CHAT_ID: undefined, HERMES_LOG_LEVEL: "loud" }],
+  ])("is absent when %s", (_name, overrides) => {
+    const result = readConfig({ ...BASE, ...overrides });
+    expect(result.ok).toBe(false);
+    expect(result).not.toHaveProperty("setupToken");
+  });
+
+  it("never appears on success", () => {
+    expect(readConfig(BASE)).not.toHaveProperty("setupToken");
+  });
+});
+
+describe("readConfig: allowed users", () => {
+  it.each([
+    ["", []],
+    ["   ", []],
+    [",,,", []],
+    ["5", [5]],
+    ["1,2,3", [1, 2, 3]],
+    [" 1 , 2 ,, 3 ,", [1, 2, 3]],
+    ["9007199254740991", [Number.MAX_SAFE_INTEGER]],
+  ])("parses %j", (raw, users) => {
+    expect(ok(readConfig({ ...BASE, HERMES_TELEGRAM_ALLOWED_USERS: raw })).allowedUsers).toEqual(users);
+  });
+
+  it.each(["abc", "-5", "1.5", "1e3", "1;2", "1 2", "@bob", "9007199254740993"])("rejects the bad entry %j", (entry) => {
+    const list = problems(readConfig({ ...BASE, HERMES_TELEGRAM_ALLOWED_USERS: `1,${entry}` }));
+    expect(list).toEqual([`HERMES_TELEGRAM_ALLOWED_USERS must be comma-separated numeric user ids (bad entry "${entry}")`]);
+  });
+
+  it("reports every bad entry", () => {
+    const list = problems(readConfig({ ...BASE, HERMES_TELEGRAM_ALLOWED_USERS: "x,1,y" }));
+    expect(list).toHaveLength(2);
+    expect(list[0]).toContain('"x"');
+    expect(list[1]).toContain('"y"');
+  });
+});
+
+describe("readConfig: api root", () => {
+  it.each([
+    ["https://api.telegram.org/", "https://api.telegram.org"],
+    ["https://api.telegram.org///", "https://api.telegram.org"],
+    ["http://localhost:8081/", "http://localhost:8081"],
+    ["https://proxy.example/tg/", "https://proxy.example/tg"],
+    ["HTTPS://EXAMPLE.ORG", "HTTPS://EXAMPLE.ORG"],
+  ])("normalises %j to %j", (raw, root) => {
+    expect(ok(readConfig({ ...BASE, HERMES_TELEGRAM_API_ROOT: raw })).apiRoot).toBe(root);
+  });
+
+  it("falls back to the default when blank", () => {
+    expect(ok(readConfig({ ...BASE, HERMES_TELEGRAM_API_ROOT: "  " })).apiRoot).toBe(DEFAULT_API_ROOT);
+  });
+
+  it.each(["ftp://example.org", "example.org", "not a url", "file:///etc/passwd", "javascript:alert(1)", "/relative"])("rejects %j", (raw) => {
+    const list = problems(readConfig({ ...BASE, HERMES_TELEGRAM_API_ROOT: raw }));
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatch(/^HERMES_TELEGRAM_API_ROOT must be an http\(s\) URL/);
+    expect(list[0]).toContain(raw);
+  });
+});
+
+describe("readConfig: question TTL", () => {
+  it.each([
+    ["0", 0],
+    ["0s", 0],
+    ["1500", 1500],
+    ["90s", 90_000],
+    ["30m", 1_800_000],
+    ["2h", 7_200_000],
+  ])("reads %j as %i ms", (raw, ms) => {
+    expect(ok(readConfig({ ...BASE, HERMES_QUESTION_TTL: raw })).questionTtlMs).toBe(ms);
+  });
+
+  it("keeps 0 (never expire) instead of falling back to the default", () => {
+    expect(ok(readConfig({ ...BASE, HERMES_QUESTION_TTL: "0" })).questionTtlMs).toBe(0);
+  });
+
+  it("uses the default when blank", () => {
+    expect(ok(readConfig({ ...BASE, HERMES_QUESTION_TTL: " " })).questionTtlMs).toBe(DEFAULT_QUESTION_TTL_MS);
+  });
+
+  it.each(["soon", "-1", "1d", "30 minutes", "1h30m"])("rejects %j with a clear problem", (raw) => {
+    const list = problems(readConfig({ ...BASE, HERMES_QUESTION_TTL: raw }));
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatch(/^HERMES_QUESTION_TTL must be milliseconds or a duration like 90s, 30m, 2h; 0 = never/);
+    expect(list[0]).toContain(`(got "${raw}")`);
+  });
+});
+
+describe("readConfig: several problems", () => {
+  it("reports all of them at once, in a stable order", () => {
+    const list = problems(
+      readConfig({
+        HOME: "/h",
+        HERMES_LOG_LEVEL: "loud",
+        HERMES_TELEGRAM_TOKEN: "bad",
+        HERMES_TELEGRAM_CHAT_ID: "x",
+        HERMES_TELEGRAM_ALLOWED_USERS: "y",
+        HERMES_TELEGRAM_API_ROOT: "ftp://z",
+        HERMES_QUESTION_TTL: "w",
+      }),
+    );
+    expect(list.map((line) => line.split(" ")[0])).toEqual([
+      "HERMES_LOG_LEVEL",
+      "HERMES_TELEGRAM_TOKEN",
+      "HERMES_TELEGRAM_CHAT_ID",
+      "HERMES_TELEGRAM_ALLOWED_USERS",
+      "HERMES_TELEGRAM_API_ROOT",
+      "HERMES_QUESTION_TTL",
+    ]);
+  });
+
+  it("still returns the log settings so problems can be logged", () => {
+    const result = readConfig({ HERMES_LOG_FILE: "/tmp/h.log", HERMES_LOG_LEVEL: "error" });
+    expect(result.ok).toBe(false);
+    expect(result.ok === false && result.log).toEqual({ file: "/tmp/h.log", level: "error" });
+  });
+});
+
+describe("readLogSettings", () => {
+  it.each(["fatal", "error", "warn", "info", "debug", "trace", "silent"])("accepts the level %j", (level) => {
+    const list: string[] = [];
+    expect(readLogSettings({ HOME: "/h", HERMES_LOG_LEVEL: level }, list).level).toBe(level);
+    expect(list).toEqual([]);
+  });
+
+  it("is case-insensitive", () => {
+    const list: string[] = [];
+    expect(readLogSettings({ HOME: "/h", HERMES_LOG_LEVEL: "DEBUG" }, list).level).toBe("debug");
+    expect(list).toEqual([]);
+  });
+
+  it("defaults to info", () => {
+    expect(readLogSettings({ HOME: "/h" }).level).toBe("info");
+    expect(readLogSettings({ HOME: "/h", HERMES_LOG_LEVEL: "  " }).level).toBe("info");
+  });
+
+  it.each(["verbose", "warning", "10", "info,debug"])("falls back to info and reports %j", (level) => {
+    const list: string[] = [];
+    expect(readLogSettings({ HOME: "/h", HERMES_LOG_LEVEL: level }, list).level).toBe("info");
+    expect(list).toEqual([`HERMES_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "${level}")`]);
+  });
+
+  it("uses HERMES_LOG_FILE when set, else the default", () => {
+    expect(readLogSettings({ HOME: "/h", HERMES_LOG_FILE: "/x/y.log" }).file).toBe("/x/y.log");
+    expect(readLogSettings({ HOME: "/h", HERMES_LOG_FILE: "   " }).file).toBe("/h/.local/state/hermes/hermes.log");
+  });
+});
+
+describe("defaultLogFile", () => {
+  it("honours XDG_STATE_HOME", () => {
+    expect(defaultLogFile({ XDG_STATE_HOME: "/state", HOME: "/home/u" })).toBe("/state/hermes/hermes.log");
+  });
+
+  it("falls back to HOME/.local/state", () => {
+    expect(defaultLogFile({ HOME: "/home/u" })).toBe("/home/u/.local/state/hermes/hermes.log");
+    expect(defaultLogFile({ XDG_STATE_HOME: "", HOME: "/home/u" })).toBe("/home/u/.local/state/hermes/hermes.log");
+  });
+
+  it("falls back to the OS home directory when HOME is unset", () => {
+    expect(defaultLogFile({})).toBe(path.join(os.homedir(), ".local", "state", "hermes", "hermes.log"));
+  });
+
+  it("is what readConfig uses", () => {
+    const result = readConfig({ ...BASE, XDG_STATE_HOME: "/xdg" });
+    expect(ok(result).log.file).toBe("/xdg/hermes/hermes.log");
+  });
+});

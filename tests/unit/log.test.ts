@@ -1,0 +1,151 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createLogger, makeScrubber } from "../../lib/log.ts";
+
+const TOKEN = "123456789:AAF-secret_TOKEN-value";
+
+describe("makeScrubber", () => {
+  it("removes the token from a line", () => {
+    const scrub = makeScrubber([TOKEN]);
+    expect(scrub(`GET https://api.telegram.org/bot${TOKEN}/getUpdates failed`)).toBe("GET https://api.telegram.org/bot[redacted]/getUpdates failed");
+  });
+
+  it("removes every occurrence", () => {
+    const scrub = makeScrubber([TOKEN]);
+    expect(scrub(`${TOKEN}${TOKEN} and ${TOKEN}`)).toBe("[redacted][redacted] and [redacted]");
+  });
+
+  it("removes several secrets", () => {
+    const scrub = makeScrubber(["alpha-secret", "beta-secret"]);
+    expect(scrub("x alpha-secret y beta-secret z")).toBe("x [redacted] y [redacted] z");
+  });
+
+  it("treats secrets literally, not as patterns", () => {
+    const scrub = makeScrubber(["a.b*c+d(e)[f]$"]);
+    expect(scrub("1 a.b*c+d(e)[f]$ 2")).toBe("1 [redacted] 2");
+    expect(scrub("aXbbbcdde")).toBe("aXbbbcdde");
+  });
+
+  it("leaves lines without secrets untouched", () => {
+    const scrub = makeScrubber([TOKEN]);
+    const line = '{"level":30,"msg":"hello"}\n';
+    expect(scrub(line)).toBe(line);
+  });
+
+  it("is the identity without secrets", () => {
+    const scrub = makeScrubber([]);
+    expect(scrub(`x ${TOKEN}`)).toBe(`x ${TOKEN}`);
+  });
+
+  it("ignores empty and very short secrets (they would shred every line)", () => {
+    const scrub = makeScrubber(["", "a", "12345"]);
+    expect(scrub("a 12345 line")).toBe("a 12345 line");
+    expect(makeScrubber(["123456"])("x123456x")).toBe("x[redacted]x");
+  });
+});
+
+describe("createLogger", () => {
+  let dir: string;
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "hermes-log-"));
+  });
+
+  afterEach(() => {
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  function readLines(file: string): Record<string, unknown>[] {
+    return fs
+      .readFileSync(file, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  }
+
+  it("writes JSON lines to the file, creating missing directories", () => {
+    const file = path.join(dir, "deep", "er", "hermes.log");
+    const logger = createLogger({ file, level: "info" });
+    logger.info({ answer: 42 }, "hello");
+    const lines = readLines(file);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ msg: "hello", answer: 42, level: 30, pid: process.pid });
+  });
+
+  it("honours the level", () => {
+    const file = path.join(dir, "hermes.log");
+    const logger = createLogger({ file, level: "warn" });
+    logger.info("dropped");
+    logger.debug("dropped too");
+    logger.warn("kept");
+    logger.error("kept too");
+    expect(readLines(file).map((line) => line.msg)).toEqual(["kept", "kept too"]);
+  });
+
+  it("appends to an existing file", () => {
+    const file = path.join(dir, "hermes.log");
+    fs.writeFileSync(file, '{"msg":"before"}\n');
+    createLogger({ file, level: "info" }).info("after");
+    expect(readLines(file).map((line) => line.msg)).toEqual(["before", "after"]);
+  });
+
+  it("never writes the bot token, wherever it appears", () => {
+    const file = path.join(dir, "hermes.log");
+    const logger = createLogger({ file, level: "trace" }, [TOKEN]);
+    const url = `https://api.telegram.org/bot${TOKEN}/getUpdates`;
+    logger.info(`plain message with ${TOKEN}`);
+    logger.info({ token: TOKEN }, "token key");
+    logger.info({ config: { token: TOKEN, chatId: 1 } }, "config.token");
+    logger.info({ telegram: { token: TOKEN } }, "nested token key");
+    logger.info({ a: { b: { c: { apiKey: TOKEN } } } }, "deep value");
+    logger.info({ url }, "url field");
+    logger.error({ err: new Error(`request to ${url} failed, reason: ECONNRESET`) }, "error object");
+    const withCause = new Error("outer", { cause: new Error(`inner ${url}`) });
+    logger.error({ err: withCause }, "error with cause");
+    logger.warn({ list: [TOKEN, { token: TOKEN }] }, "array");
+    logger.info("format %s", TOKEN);
+    logger.child({ token: TOKEN }).info("child bindings");
+    logger.child({ url }).info("child url");
+
+    const text = fs.readFileSync(file, "utf8");
+    const lines = text.split("\n").filter(Boolean);
+    expect(lines).toHaveLength(12);
+    expect(text).not.toContain(TOKEN);
+    expect(text).not.toContain("AAF-secret_TOKEN-value");
+    for (const line of lines) expect(line).toContain("[redacted]");
+    // The rest of each line survives: only the secret goes.
+    expect(text).toContain("https://api.telegram.org/bot[redacted]/getUpdates");
+    expect(text).toContain("ECONNRESET");
+    expect(lines.map((line) => (JSON.parse(line) as { msg: string }).msg)).toContain("plain message with [redacted]");
+  });
+
+  it("keeps lines valid JSON after scrubbing", () => {
+    const file = path.join(dir, "hermes.log");
+    const logger = createLogger({ file, level: "info" }, [TOKEN]);
+    logger.info({ token: TOKEN, nested: { url: `x${TOKEN}y` } }, "m");
+    const [line] = readLines(file);
+    expect(line).toMatchObject({ token: "[redacted]", nested: { url: "x[redacted]y" } });
+  });
+
+  it("redacts token keys even without secrets to scrub", () => {
+    const file = path.join(dir, "hermes.log");
+    const logger = createLogger({ file, level: "info" });
+    logger.info({ token: "tok-1", config: { token: "tok-2" } }, "m");
+    const text = fs.readFileSync(file, "utf8");
+    expect(text).not.toContain("tok-1");
+    expect(text).not.toContain("tok-2");
+    expect(readLines(file)[0]).toMatchObject({ token: "[redacted]", config: { token: "[redacted]" } });
+  });
+
+  it("returns a silent logger when the file can't be created, and never throws", () => {
+    const blocker = path.join(dir, "not-a-dir");
+    fs.writeFileSync(blocker, "x");
+    const file = path.join(blocker, "sub", "hermes.log");
+    const logger = createLogger({ file, level: "info" }, [TOKEN]);
+    expect(logger.level).toBe("silent");
+    expect(() => logger.error("nothing")).not.toThrow();
+    expect(fs.existsSync(file)).toBe(false);
+  });
+});
