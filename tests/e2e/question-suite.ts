@@ -1,0 +1,217 @@
+// The question bridge end to end: the real `opencode serve` with Hermes loaded from plugin.ts,
+// a scripted LLM, and a fake Telegram Bot API. Run once per supported OpenCode version.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_CHAT_ID, startFakeTelegram, type FakeTelegram, type SentMessage } from "../support/fake-telegram.ts";
+import { directive, startMockLlm, type MockLlm } from "../support/mock-llm.ts";
+import { startOpencode, type OpencodeServer, type OpencodeVersion } from "../support/opencode.ts";
+
+export const PLUGIN_PATH = path.resolve(import.meta.dirname, "../../plugin.ts");
+const STRANGER = { id: 666, first_name: "Stranger" };
+
+export interface Rig {
+  telegram: FakeTelegram;
+  llm: MockLlm;
+  opencode: OpencodeServer;
+  logFile: string;
+  stop(): Promise<void>;
+}
+
+export async function startRig(version: OpencodeVersion, env: Record<string, string> = {}): Promise<Rig> {
+  const telegram = await startFakeTelegram();
+  const llm = await startMockLlm();
+  const logFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "hermes-log-")), "hermes.log");
+  const opencode = await startOpencode({
+    version,
+    llmBaseURL: llm.baseURL,
+    plugins: [PLUGIN_PATH],
+    env: {
+      HERMES_TELEGRAM_TOKEN: telegram.token,
+      HERMES_TELEGRAM_CHAT_ID: String(DEFAULT_CHAT_ID),
+      HERMES_TELEGRAM_API_ROOT: telegram.apiRoot,
+      HERMES_TELEGRAM_ALLOWED_USERS: String(DEFAULT_CHAT_ID),
+      HERMES_LOG_FILE: logFile,
+      HERMES_LOG_LEVEL: "debug",
+      ...env,
+    },
+  });
+  return {
+    telegram,
+    llm,
+    opencode,
+    logFile,
+    async stop() {
+      await opencode.stop();
+      await llm.close();
+      await telegram.close();
+    },
+  };
+}
+
+const color = { question: "Which color?", header: "Color", options: [{ label: "Red", description: "warm" }, { label: "Blue", description: "cool" }] };
+const sizes = { question: "Which sizes?", header: "Sizes", multiple: true, options: [{ label: "S", description: "small" }, { label: "M", description: "medium" }, { label: "L", description: "large" }] };
+
+/** Starts a session whose LLM calls the question tool with `questions`; resolves with its Telegram message. */
+export async function askOnPhone(rig: Rig, questions: unknown[], marker: string, directory?: string): Promise<{ sessionID: string; message: SentMessage }> {
+  const session = await rig.opencode.createSession(directory ? { directory } : {});
+  const tagged = (questions as Array<{ question: string }>).map((q, index) => (index === 0 ? { ...q, question: `${q.question} [${marker}]` } : q));
+  await rig.opencode.prompt(session.id, directive({ tool: "question", args: { questions: tagged } }), directory ? { directory } : {});
+  const message = await rig.telegram.waitForMessage((m) => m.text.includes(`[${marker}]`) && rig.telegram.buttons(m).length > 0, { timeoutMs: 60_000, what: `question ${marker} on the phone` });
+  return { sessionID: session.id, message };
+}
+
+function current(rig: Rig, message: SentMessage): SentMessage {
+  return rig.telegram.messages().find((m) => m.messageId === message.messageId && m.chatId === message.chatId)!;
+}
+
+async function waitForButton(rig: Rig, message: SentMessage, text: string): Promise<void> {
+  await rig.telegram.waitFor(() => rig.telegram.buttons(current(rig, message)).some((b) => b.text === text), { what: `button "${text}"` });
+}
+
+async function settledAs(rig: Rig, message: SentMessage, status: string): Promise<SentMessage> {
+  return rig.telegram.waitFor(
+    () => {
+      const now = current(rig, message);
+      return now.text.includes(status) && rig.telegram.buttons(now).length === 0 ? now : undefined;
+    },
+    { timeoutMs: 30_000, what: `message settled as "${status}"` },
+  );
+}
+
+export function questionSuite(version: OpencodeVersion): void {
+  describe(`questions over Telegram on OpenCode ${version}`, () => {
+    let rig: Rig;
+    beforeAll(async () => {
+      rig = await startRig(version);
+    }, 120_000);
+    afterAll(async () => {
+      await rig?.stop();
+    });
+
+    it("single choice: a tap answers, the LLM receives the label", async () => {
+      const { message } = await askOnPhone(rig, [color], "single");
+      expect(message.text).toContain("Which color?");
+      expect(message.text).toContain("warm");
+      expect(rig.telegram.buttons(message).map((b) => b.text)).toEqual(["Red", "Blue", "Type an answer", "Dismiss"]);
+      expect(rig.telegram.buttons(message).every((b) => Buffer.byteLength(b.callback_data ?? "") <= 64)).toBe(true);
+      await rig.telegram.tapButton(message, "Blue");
+      const result = await rig.llm.waitForToolResult((r) => r.content.includes("single"), { what: "tool result" });
+      expect(result.content).toContain('"Blue"');
+      const final = await settledAs(rig, message, "Answered from Telegram");
+      expect(final.text).toContain("→ Blue");
+    });
+
+    it("multiple choice: taps toggle and Done sends every ticked option", async () => {
+      const { message } = await askOnPhone(rig, [sizes], "multi");
+      await rig.telegram.tapButton(message, "S");
+      await waitForButton(rig, message, "✅ S");
+      await rig.telegram.tapButton(current(rig, message), "L");
+      await waitForButton(rig, message, "✅ L");
+      await rig.telegram.tapButton(current(rig, message), "Done");
+      const result = await rig.llm.waitForToolResult((r) => r.content.includes("multi"), { what: "tool result" });
+      expect(result.content).toMatch(/"S, L"|S, L/);
+      await settledAs(rig, message, "Answered from Telegram");
+    });
+
+    it("two questions in one call: nothing is sent until both are answered", async () => {
+      const { message } = await askOnPhone(rig, [color, sizes], "two");
+      await rig.telegram.tapButton(message, "Red");
+      await waitForButton(rig, message, "Done");
+      expect(await rig.opencode.pendingQuestions()).toHaveLength(1);
+      await rig.telegram.tapButton(current(rig, message), "M");
+      await waitForButton(rig, message, "✅ M");
+      await rig.telegram.tapButton(current(rig, message), "Done");
+      const result = await rig.llm.waitForToolResult((r) => r.content.includes("two"), { what: "tool result" });
+      expect(result.content).toContain('"Red"');
+      expect(result.content).toContain('"M"');
+    });
+
+    it("free text: the reply to the force-reply prompt becomes the answer", async () => {
+      const { message } = await askOnPhone(rig, [color], "free");
+      await rig.telegram.tapButton(message, "Type an answer");
+      const ask = await rig.telegram.waitForMessage((m) => m.replyMarkup?.force_reply === true, { what: "force reply prompt" });
+      rig.telegram.sendText(DEFAULT_CHAT_ID, "teal, like <the sea> & sky", { replyTo: ask.messageId });
+      const result = await rig.llm.waitForToolResult((r) => r.content.includes("free"), { what: "tool result" });
+      expect(result.content).toContain("teal, like <the sea> & sky");
+      const final = await settledAs(rig, message, "Answered from Telegram");
+      expect(final.text).toContain("teal, like &lt;the sea&gt; &amp; sky");
+    });
+
+    it("answered in the TUI: the phone's message is edited and loses its buttons", async () => {
+      const { message } = await askOnPhone(rig, [color], "tui");
+      const [pending] = await rig.opencode.pendingQuestions();
+      const reply = await rig.opencode.request("POST", `/question/${pending.id}/reply`, { body: { answers: [["Red"]] } });
+      expect(reply.status).toBe(200);
+      const final = await settledAs(rig, message, "Answered in the terminal");
+      expect(final.text).toContain("→ Red");
+      const result = await rig.llm.waitForToolResult((r) => r.content.includes("tui"), { what: "tool result" });
+      expect(result.content).toContain('"Red"');
+    });
+
+    it("dismiss asks for confirmation, then the LLM receives the dismissal", async () => {
+      const { message, sessionID } = await askOnPhone(rig, [color], "dismiss");
+      await rig.telegram.tapButton(message, "Dismiss");
+      await waitForButton(rig, message, "Confirm");
+      expect(await rig.opencode.pendingQuestions()).toHaveLength(1);
+      await rig.telegram.tapButton(current(rig, message), "Confirm");
+      await settledAs(rig, message, "Dismissed from Telegram");
+      // A dismissal ends the agent's turn; the LLM sees it in the history of the next turn.
+      await rig.opencode.prompt(sessionID, "what happened?");
+      const result = await rig.llm.waitForToolResult((r) => /dismissed this question/i.test(r.content), { what: "dismissal" });
+      expect(result.content).toMatch(/dismissed this question/i);
+      expect(await rig.opencode.pendingQuestions()).toHaveLength(0);
+    });
+
+    it("a tap from an unauthorized user is refused and changes nothing", async () => {
+      const { message } = await askOnPhone(rig, [color], "stranger");
+      const callback = await rig.telegram.tapButton(message, "Red", STRANGER);
+      const answer = await rig.telegram.waitForCallbackAnswer(callback);
+      expect(answer.text).toBe("Not authorized");
+      expect(await rig.opencode.pendingQuestions()).toHaveLength(1);
+      expect(rig.telegram.buttons(current(rig, message)).length).toBeGreaterThan(0);
+      await rig.telegram.tapButton(current(rig, message), "Red");
+      const result = await rig.llm.waitForToolResult((r) => r.content.includes("stranger"), { what: "tool result" });
+      expect(result.content).toContain('"Red"');
+    });
+
+    it("instance dispose while pending: the message loses its buttons, and the recreated instance answers the next question", async () => {
+      const { message } = await askOnPhone(rig, [color], "dispose");
+      const disposed = await rig.opencode.request("POST", "/instance/dispose");
+      expect(disposed.status).toBe(200);
+      await settledAs(rig, message, "No longer pending");
+      const next = await askOnPhone(rig, [color], "after-dispose");
+      await rig.telegram.tapButton(next.message, "Red");
+      const result = await rig.llm.waitForToolResult((r) => r.content.includes("after-dispose"), { what: "tool result after dispose" });
+      expect(result.content).toContain('"Red"');
+      await settledAs(rig, next.message, "Answered from Telegram");
+    });
+
+    it("the bot token never reaches the log file", async () => {
+      const log = fs.readFileSync(rig.logFile, "utf8");
+      expect(log).toContain("question delivered");
+      expect(log).not.toContain(rig.telegram.token);
+      expect(log).not.toContain(rig.telegram.token.split(":")[1]);
+    });
+  });
+
+  describe(`question expiry on OpenCode ${version}`, () => {
+    let rig: Rig;
+    beforeAll(async () => {
+      rig = await startRig(version, { HERMES_QUESTION_TTL: "3s" });
+    }, 120_000);
+    afterAll(async () => {
+      await rig?.stop();
+    });
+
+    it("an unanswered question expires: rejected in OpenCode, marked expired on the phone", async () => {
+      const { message, sessionID } = await askOnPhone(rig, [color], "expire");
+      await settledAs(rig, message, "Expired");
+      await rig.opencode.prompt(sessionID, "what happened?");
+      const result = await rig.llm.waitForToolResult((r) => /dismissed this question/i.test(r.content), { what: "dismissal by expiry" });
+      expect(result.content).toMatch(/dismissed/i);
+      expect(await rig.opencode.pendingQuestions()).toHaveLength(0);
+    });
+  });
+}

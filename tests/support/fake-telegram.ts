@@ -1,0 +1,181 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { listenLoopback, sendJson } from './loopback-server.ts';
+import { pollUntil } from './wait.ts';
+import { botMethods } from './telegram/bot-methods.ts';
+import { ChatStore } from './telegram/chat-store.ts';
+import type { BotState, MethodHandler } from './telegram/context.ts';
+import { FaultInjector } from './telegram/faults.ts';
+import { callbackQueryUpdate, messageUpdate, newCallbackQueryId } from './telegram/human.ts';
+import { LongPoll, type ConflictMode } from './telegram/long-poll.ts';
+import { messageMethods } from './telegram/message-methods.ts';
+import { readApiRequest } from './telegram/request-body.ts';
+import { TelegramApiError, type ApiCall, type Fault, type SentMessage, type TgUser } from './telegram/types.ts';
+import { UpdateQueue } from './telegram/update-queue.ts';
+
+/**
+ * A fake Telegram Bot API on 127.0.0.1 (random port): `POST|GET /bot<token>/<method>`,
+ * answering in the real `{ok, result}` / `{ok:false, error_code, description}` shape.
+ * The test plays the human with sendText / tapButton and inspects what the bot sent.
+ */
+export type { ApiCall, Fault, SentMessage, TgUser } from './telegram/types.ts';
+export { parseTelegramHtml, escapeHtml } from './telegram/html.ts';
+
+export interface FakeTelegram {
+  apiRoot: string;
+  token: string;
+  calls: ApiCall[];
+  callbackAnswers: Array<{ callbackQueryId: string; text?: string; showAlert?: boolean }>;
+  maxConcurrentGetUpdates: number;
+  messages(chatId?: number): SentMessage[];
+  waitFor<T>(check: () => T | undefined | false, opts?: { timeoutMs?: number; what?: string }): Promise<T>;
+  waitForMessage(pred: (m: SentMessage) => boolean, opts?: { timeoutMs?: number; what?: string }): Promise<SentMessage>;
+  buttons(m: SentMessage): Array<{ text: string; callback_data?: string }>;
+  tapButton(m: SentMessage, buttonText: string, from?: TgUser): Promise<string>;
+  waitForCallbackAnswer(callbackQueryId: string, opts?: { timeoutMs?: number }): Promise<{ text?: string; showAlert?: boolean }>;
+  sendText(chatId: number, text: string, opts?: { replyTo?: number; from?: TgUser; chatType?: 'private' | 'group' | 'supergroup' }): { messageId: number };
+  pushUpdate(update: any): void;
+  setFault(fault: null | Fault): void;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_USER: TgUser = { id: 1001, is_bot: false, first_name: 'Owner', username: 'owner' };
+export const DEFAULT_CHAT_ID = 1001;
+export const DEFAULT_TOKEN = '123456:TEST-token-abcdefghijklmnopqrstuv';
+
+export interface FakeTelegramOptions {
+  token?: string;
+  /** Who loses when two getUpdates overlap: 'reject-new' (default) or 'terminate-old' (api.telegram.org). */
+  conflict?: ConflictMode;
+}
+
+export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise<FakeTelegram> {
+  const token = opts.token ?? DEFAULT_TOKEN;
+  const bot: TgUser = { id: Number(token.split(':')[0]) || 123456, is_bot: true, first_name: 'Hermes Test Bot', username: 'hermes_test_bot' };
+  const queue = new UpdateQueue();
+  const state: BotState = {
+    store: new ChatStore(bot),
+    poll: new LongPoll(queue, opts.conflict ?? 'reject-new'),
+    callbackAnswers: [],
+    issuedCallbackIds: new Set(),
+    answeredCallbackIds: new Set(),
+    commands: [],
+  };
+  const handlers = new Map<string, MethodHandler>(
+    Object.entries({ ...botMethods, ...messageMethods }).map(([name, h]) => [name.toLowerCase(), h]),
+  );
+  const calls: ApiCall[] = [];
+  const faults = new FaultInjector();
+
+  const recentCalls = () =>
+    `last Bot API calls: ${calls.slice(-8).map((c) => `${c.method}→${c.status || 'pending'}`).join(', ') || '(none)'}`;
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const route = /^\/bot([^/]+)\/([A-Za-z0-9_]+)\/?$/.exec(url.pathname);
+    if (!route) return sendJson(res, 404, { ok: false, error_code: 404, description: 'Not Found' });
+    const call: ApiCall = { method: route[2]!, payload: {}, at: Date.now(), status: 0 };
+    calls.push(call);
+    const answer = (status: number, body: unknown) => {
+      call.status = status;
+      sendJson(res, status, body);
+    };
+    const fail = (err: TelegramApiError) =>
+      answer(err.code, { ok: false, error_code: err.code, description: err.description, ...(err.parameters ? { parameters: err.parameters } : {}) });
+
+    if (decodeURIComponent(route[1]!) !== token) return fail(new TelegramApiError(401, 'Unauthorized'));
+    let request;
+    try {
+      request = await readApiRequest(req, url);
+    } catch (err) {
+      return fail(new TelegramApiError(400, `Bad Request: ${err instanceof Error ? err.message : String(err)}`));
+    }
+    call.payload = request.payload;
+    const handler = handlers.get(call.method.toLowerCase());
+    if (!handler) return fail(new TelegramApiError(404, 'Not Found'));
+
+    const fault = faults.take(call.method);
+    if (fault?.kind === 'hang') return; // held until close() destroys the socket
+    if (fault?.kind === '429') {
+      return fail(new TelegramApiError(429, `Too Many Requests: retry after ${fault.retryAfter}`, { retry_after: fault.retryAfter }));
+    }
+    if (fault?.kind === '500') return fail(new TelegramApiError(500, 'Internal Server Error'));
+
+    const gone = new AbortController();
+    res.on('close', () => gone.abort());
+    try {
+      const result = await handler({ ...request, state, signal: gone.signal });
+      answer(200, { ok: true, result });
+    } catch (err) {
+      if (err instanceof TelegramApiError) return fail(err);
+      throw err;
+    }
+  }
+
+  const server = await listenLoopback(handle);
+
+  const findButton = (m: SentMessage, text: string) => fake.buttons(m).find((b) => b.text === text);
+
+  const fake: FakeTelegram = {
+    apiRoot: server.origin,
+    token,
+    calls,
+    callbackAnswers: state.callbackAnswers,
+    get maxConcurrentGetUpdates() {
+      return state.poll.maxConcurrent;
+    },
+    messages(chatId?: number) {
+      return state.store.botMessages.filter((m) => chatId === undefined || m.chatId === chatId);
+    },
+    waitFor<T>(check: () => T | undefined | false, o: { timeoutMs?: number; what?: string } = {}) {
+      return pollUntil(check, { ...o, context: recentCalls });
+    },
+    waitForMessage(pred, o = {}) {
+      return fake.waitFor(() => state.store.botMessages.find((m) => pred(m)), { what: 'a matching bot message', ...o });
+    },
+    buttons(m) {
+      const keyboard: unknown = m.replyMarkup?.inline_keyboard;
+      if (!Array.isArray(keyboard)) return [];
+      return keyboard.flat().map((b: any) => ({ text: String(b.text), ...(b.callback_data !== undefined ? { callback_data: String(b.callback_data) } : {}) }));
+    },
+    async tapButton(m, buttonText, from = DEFAULT_USER) {
+      if (m.deleted) throw new Error(`tapButton: message ${m.messageId} in chat ${m.chatId} was deleted`);
+      const button = findButton(m, buttonText);
+      if (!button) {
+        const names = fake.buttons(m).map((b) => JSON.stringify(b.text)).join(', ') || '(no buttons)';
+        throw new Error(`tapButton: no button ${JSON.stringify(buttonText)} on message ${m.messageId}; available: ${names}`);
+      }
+      const id = newCallbackQueryId();
+      state.issuedCallbackIds.add(id);
+      queue.push(callbackQueryUpdate(state.store, m, button.callback_data, from, id));
+      return id;
+    },
+    waitForCallbackAnswer(callbackQueryId, o = {}) {
+      return fake.waitFor(
+        () => {
+          const a = state.callbackAnswers.find((x) => x.callbackQueryId === callbackQueryId);
+          return a ? { ...(a.text !== undefined ? { text: a.text } : {}), ...(a.showAlert !== undefined ? { showAlert: a.showAlert } : {}) } : undefined;
+        },
+        { what: `answerCallbackQuery for ${callbackQueryId}`, ...o },
+      );
+    },
+    sendText(chatId, text, o = {}) {
+      const { update, messageId } = messageUpdate(state.store, chatId, text, {
+        from: o.from ?? DEFAULT_USER,
+        chatType: o.chatType ?? (chatId > 0 ? 'private' : 'supergroup'),
+        ...(o.replyTo !== undefined ? { replyTo: o.replyTo } : {}),
+      });
+      queue.push(update);
+      return { messageId };
+    },
+    pushUpdate(update) {
+      queue.push(update);
+    },
+    setFault(fault) {
+      faults.set(fault);
+    },
+    close() {
+      return server.close();
+    },
+  };
+  return fake;
+}

@@ -1,0 +1,58 @@
+import { contentText, type ChatMessage } from './chat-request.ts';
+
+/**
+ * The scripting protocol: a user message containing `HERMES_TEST {json}` tells the mock what
+ * to answer. `{ "tool": name, "args": {...}, "then": [step, ...] }` calls a tool, then after
+ * each tool result performs the next `then` step; `{ "text": "..." }` answers text.
+ */
+export type Step = { tool: string; args: unknown; then?: unknown[] } | { text: string };
+
+export const MARKER = 'HERMES_TEST';
+
+export function directive(step: Step): string {
+  return `${MARKER} ${JSON.stringify(step)}`;
+}
+
+/** Parses the JSON object following the marker (balanced-brace scan, strings respected). */
+export function parseDirective(text: string): Step | undefined {
+  const at = text.indexOf(MARKER);
+  if (at === -1) return undefined;
+  const start = text.indexOf('{', at + MARKER.length);
+  if (start === -1) return undefined;
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const ch = text[i];
+    if (inString) {
+      if (ch === '\\') i++;
+      else if (ch === '"') inString = false;
+    } else if (ch === '"') inString = true;
+    else if (ch === '{') depth++;
+    else if (ch === '}' && --depth === 0) return asStep(JSON.parse(text.slice(start, i + 1)));
+  }
+  return undefined;
+}
+
+export function asStep(value: unknown): Step | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const v = value as Record<string, unknown>;
+  if (typeof v.tool === 'string') return { tool: v.tool, args: v.args ?? {}, ...(Array.isArray(v.then) ? { then: v.then } : {}) };
+  if (typeof v.text === 'string') return { text: v.text };
+  return undefined;
+}
+
+/**
+ * After a tool result: the directive of the last scripted user message, and how many tool-call
+ * rounds the assistant has made since it (1 = the directive's own call, 2 = then[0], ...).
+ */
+export function scriptProgress(messages: ChatMessage[]): { step: Step; rounds: number } | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.role !== 'user') continue;
+    const step = parseDirective(contentText(m.content));
+    if (!step) continue; // e.g. a synthetic user message OpenCode inserted
+    const rounds = messages.slice(i + 1).filter((x) => x.role === 'assistant' && (x.tool_calls?.length ?? 0) > 0).length;
+    return { step, rounds };
+  }
+  return undefined;
+}

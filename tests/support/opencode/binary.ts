@@ -1,0 +1,47 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The pinned OpenCode binaries, resolved inside the repo's node_modules (npm does not run
+ * opencode-ai's postinstall, so node_modules/.bin/opencode is not usable). The platform
+ * package is looked up nested under the right opencode-ai package first, then hoisted, and
+ * its package.json version must match (the hoisted copies mix versions).
+ */
+export type OpencodeVersion = '1.18.33' | '1.1.53';
+
+export const OPENCODE_VERSIONS: OpencodeVersion[] = ['1.18.33', '1.1.53'];
+
+export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url)).replace(/\/$/, '');
+
+const WRAPPER_PACKAGE: Record<OpencodeVersion, string> = {
+  '1.18.33': 'opencode-ai',
+  '1.1.53': 'opencode-ai-1.1.53',
+};
+
+function platformPackage(): string {
+  const os = process.platform === 'win32' ? 'windows' : process.platform;
+  return `opencode-${os}-${process.arch}`;
+}
+
+export function opencodeBinary(version: OpencodeVersion): string {
+  const pkg = platformPackage();
+  const exe = process.platform === 'win32' ? 'opencode.exe' : 'opencode';
+  const candidates = [
+    join(REPO_ROOT, 'node_modules', WRAPPER_PACKAGE[version], 'node_modules', pkg),
+    join(REPO_ROOT, 'node_modules', pkg),
+  ];
+  for (const dir of candidates) {
+    const bin = join(dir, 'bin', exe);
+    if (existsSync(bin) && packageVersion(dir) === version) return bin;
+  }
+  throw new Error(`OpenCode ${version} binary not found; looked for ${pkg}@${version} in:\n  ${candidates.join('\n  ')}`);
+}
+
+function packageVersion(dir: string): string | undefined {
+  try {
+    return (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version?: string }).version;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,22 @@
+import type { ChatStore } from './chat-store.ts';
+import type { LongPoll } from './long-poll.ts';
+
+/** Everything a Bot API method handler can see. */
+export interface BotState {
+  store: ChatStore;
+  poll: LongPoll;
+  callbackAnswers: Array<{ callbackQueryId: string; text?: string; showAlert?: boolean }>;
+  issuedCallbackIds: Set<string>;
+  answeredCallbackIds: Set<string>;
+  commands: unknown[];
+}
+
+export interface MethodContext {
+  payload: Record<string, any>;
+  files: Record<string, { filename: string; bytes: number }>;
+  state: BotState;
+  /** Aborts when the client disconnects. */
+  signal: AbortSignal;
+}
+
+export type MethodHandler = (ctx: MethodContext) => unknown;

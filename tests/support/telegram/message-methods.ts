@@ -1,0 +1,98 @@
+import type { MethodContext, MethodHandler } from './context.ts';
+import { badRequest, type SentMessage } from './types.ts';
+import {
+  checkCaption, checkMessageText, checkReplyMarkup, requireChatId, requireMessageId, sameMarkup,
+} from './validate.ts';
+
+/** sendMessage, sendDocument, editMessageText, editMessageReplyMarkup, deleteMessage. */
+
+const NOT_MODIFIED = 'message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message';
+
+function replyToId(payload: Record<string, any>): number | undefined {
+  const id = payload.reply_parameters?.message_id ?? payload.reply_to_message_id;
+  return id === undefined ? undefined : Number(id);
+}
+
+function record(ctx: MethodContext, chatId: number, init: Omit<SentMessage, 'chatId' | 'messageId' | 'deleted' | 'history'>): unknown {
+  const { store } = ctx.state;
+  const replyTo = replyToId(ctx.payload);
+  if (replyTo !== undefined && !store.replyTarget(chatId, replyTo) && !ctx.payload.reply_parameters?.allow_sending_without_reply && !ctx.payload.allow_sending_without_reply) {
+    throw badRequest('message to be replied not found');
+  }
+  const message: SentMessage = {
+    chatId,
+    messageId: store.nextMessageId(chatId),
+    ...init,
+    deleted: false,
+    history: [{ text: init.text, replyMarkup: init.replyMarkup, at: Date.now() }],
+    ...(replyTo !== undefined ? { replyToMessageId: replyTo } : {}),
+  };
+  store.botMessages.push(message);
+  const obj = store.botMessageObject(message);
+  const target = replyTo !== undefined ? store.replyTarget(chatId, replyTo) : undefined;
+  if (target) obj.reply_to_message = target;
+  return obj;
+}
+
+const sendMessage: MethodHandler = (ctx) => {
+  const chatId = requireChatId(ctx.payload);
+  const text = checkMessageText(ctx.payload.text, ctx.payload.parse_mode);
+  const replyMarkup = checkReplyMarkup(ctx.payload.reply_markup);
+  return record(ctx, chatId, { text, parseMode: ctx.payload.parse_mode, replyMarkup });
+};
+
+const sendDocument: MethodHandler = (ctx) => {
+  const chatId = requireChatId(ctx.payload);
+  const caption = checkCaption(ctx.payload.caption, ctx.payload.parse_mode);
+  const replyMarkup = checkReplyMarkup(ctx.payload.reply_markup);
+  const file = ctx.files.document;
+  const ref = ctx.payload.document;
+  if (!file && (typeof ref !== 'string' || ref.length === 0)) throw badRequest('there is no document in the request');
+  const document = {
+    filename: file?.filename ?? String(ref),
+    bytes: file?.bytes ?? 0,
+    ...(caption !== undefined ? { caption } : {}),
+  };
+  return record(ctx, chatId, { text: caption ?? '', parseMode: ctx.payload.parse_mode, replyMarkup, document });
+};
+
+function editable(ctx: MethodContext): SentMessage {
+  const m = ctx.state.store.findBotMessage(requireChatId(ctx.payload), requireMessageId(ctx.payload));
+  if (!m || m.deleted) throw badRequest('message to edit not found');
+  return m;
+}
+
+function applyEdit(ctx: MethodContext, m: SentMessage, text: string, parseMode: string | undefined, replyMarkup: any): unknown {
+  if (text === m.text && parseMode === m.parseMode && sameMarkup(replyMarkup, m.replyMarkup)) throw badRequest(NOT_MODIFIED);
+  m.text = text;
+  m.parseMode = parseMode;
+  m.replyMarkup = replyMarkup;
+  if (m.document) m.document.caption = text;
+  m.history.push({ text, replyMarkup, at: Date.now() });
+  return ctx.state.store.botMessageObject(m);
+}
+
+const editMessageText: MethodHandler = (ctx) => {
+  const m = editable(ctx);
+  const text = checkMessageText(ctx.payload.text, ctx.payload.parse_mode);
+  const replyMarkup = checkReplyMarkup(ctx.payload.reply_markup);
+  return applyEdit(ctx, m, text, ctx.payload.parse_mode, replyMarkup);
+};
+
+const editMessageReplyMarkup: MethodHandler = (ctx) => {
+  const m = editable(ctx);
+  return applyEdit(ctx, m, m.text, m.parseMode, checkReplyMarkup(ctx.payload.reply_markup));
+};
+
+const deleteMessage: MethodHandler = (ctx) => {
+  const chatId = requireChatId(ctx.payload);
+  const messageId = requireMessageId(ctx.payload);
+  const target = ctx.state.store.findBotMessage(chatId, messageId) ?? ctx.state.store.findHumanMessage(chatId, messageId);
+  if (!target || target.deleted) throw badRequest('message to delete not found');
+  target.deleted = true;
+  return true;
+};
+
+export const messageMethods: Record<string, MethodHandler> = {
+  sendMessage, sendDocument, editMessageText, editMessageReplyMarkup, deleteMessage,
+};

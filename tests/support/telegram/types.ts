@@ -1,0 +1,51 @@
+/** Public data shapes of the fake Telegram Bot API (re-exported by fake-telegram.ts). */
+
+export interface TgUser {
+  id: number;
+  is_bot?: boolean;
+  first_name: string;
+  username?: string;
+}
+
+export interface SentMessage {
+  chatId: number;
+  messageId: number;
+  /** Current text (for a document: its caption, or ''). */
+  text: string;
+  parseMode?: string;
+  /** Current markup; undefined once removed (edit without reply_markup, or an empty keyboard). */
+  replyMarkup?: any;
+  deleted: boolean;
+  /** Every version of the message, the original first, then one entry per successful edit. */
+  history: Array<{ text: string; replyMarkup?: any; at: number }>;
+  replyToMessageId?: number;
+  document?: { filename: string; bytes: number; caption?: string };
+}
+
+export interface ApiCall {
+  method: string;
+  payload: any;
+  at: number;
+  /** HTTP status of the answer; 0 while the request is still held (long poll, 'hang' fault). */
+  status: number;
+}
+
+export type Fault =
+  | { kind: '429'; retryAfter: number; methods?: string[]; times?: number }
+  | { kind: '500'; methods?: string[]; times?: number }
+  | { kind: 'hang'; methods?: string[]; times?: number };
+
+/** A Bot API error: becomes `{ ok: false, error_code, description, parameters? }`. */
+export class TelegramApiError extends Error {
+  constructor(
+    readonly code: number,
+    readonly description: string,
+    readonly parameters?: Record<string, unknown>,
+  ) {
+    super(description);
+  }
+}
+
+export function badRequest(detail: string): TelegramApiError {
+  return new TelegramApiError(400, `Bad Request: ${detail}`);
+}

@@ -1,0 +1,80 @@
+import { parseTelegramHtml } from './html.ts';
+import { badRequest } from './types.ts';
+
+/** Checks Telegram applies to message text, captions and inline keyboards. */
+
+export const MAX_TEXT = 4096;
+export const MAX_CAPTION = 1024;
+export const MAX_CALLBACK_DATA_BYTES = 64;
+
+/** Validates text + parse_mode and returns the visible text (throws a 400 TelegramApiError). */
+export function visibleText(text: string, parseMode: unknown): string {
+  if (typeof parseMode === 'string' && parseMode.toLowerCase() === 'html') {
+    const parsed = parseTelegramHtml(text);
+    if (!parsed.ok) throw badRequest(`can't parse entities: ${parsed.error}`);
+    return parsed.plain;
+  }
+  return text;
+}
+
+export function checkMessageText(text: unknown, parseMode: unknown): string {
+  if (typeof text !== 'string' || text.length === 0) throw badRequest('message text is empty');
+  const plain = visibleText(text, parseMode);
+  if (plain.trim().length === 0) throw badRequest('message text is empty');
+  if (plain.length > MAX_TEXT) throw badRequest('message is too long');
+  return text;
+}
+
+export function checkCaption(caption: unknown, parseMode: unknown): string | undefined {
+  if (caption === undefined || caption === null) return undefined;
+  const text = String(caption);
+  if (visibleText(text, parseMode).length > MAX_CAPTION) throw badRequest('message caption is too long');
+  return text;
+}
+
+/** Validates reply_markup; returns the normalized markup (undefined = no markup). */
+export function checkReplyMarkup(markup: unknown): any {
+  if (markup === undefined || markup === null || markup === '') return undefined;
+  if (typeof markup !== 'object') throw badRequest("can't parse reply keyboard markup JSON object");
+  const keyboard = (markup as { inline_keyboard?: unknown }).inline_keyboard;
+  if (keyboard === undefined) return markup;
+  if (!Array.isArray(keyboard)) throw badRequest('field "inline_keyboard" of the InlineKeyboardMarkup should be an Array of Arrays');
+  for (const row of keyboard) {
+    if (!Array.isArray(row)) throw badRequest('field "inline_keyboard" of the InlineKeyboardMarkup should be an Array of Arrays');
+    for (const button of row) checkButton(button);
+  }
+  return keyboard.every((row) => row.length === 0) ? undefined : markup;
+}
+
+function checkButton(button: any): void {
+  if (!button || typeof button.text !== 'string' || button.text.length === 0) {
+    throw badRequest("can't parse inline keyboard button: Text must be non-empty");
+  }
+  if ('callback_data' in button) {
+    const data = button.callback_data;
+    const bytes = typeof data === 'string' ? Buffer.byteLength(data) : -1;
+    if (bytes < 1 || bytes > MAX_CALLBACK_DATA_BYTES) throw badRequest('BUTTON_DATA_INVALID');
+    return;
+  }
+  const actions = ['url', 'login_url', 'switch_inline_query', 'switch_inline_query_current_chat', 'switch_inline_query_chosen_chat', 'copy_text', 'web_app', 'callback_game', 'pay'];
+  if (!actions.some((a) => a in button)) {
+    throw badRequest("can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard");
+  }
+}
+
+export function sameMarkup(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+}
+
+export function requireChatId(payload: Record<string, any>): number {
+  const id = payload.chat_id;
+  const n = typeof id === 'number' ? id : typeof id === 'string' && /^-?\d+$/.test(id) ? Number(id) : NaN;
+  if (!Number.isFinite(n)) throw badRequest('chat not found');
+  return n;
+}
+
+export function requireMessageId(payload: Record<string, any>): number {
+  const n = Number(payload.message_id);
+  if (!Number.isInteger(n)) throw badRequest('message identifier is not specified');
+  return n;
+}
