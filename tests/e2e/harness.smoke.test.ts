@@ -89,6 +89,28 @@ describe("fake Telegram Bot API", () => {
     expect((await call(tg, "editMessageText", { chat_id, message_id, text: "again" })).body.description).toBe("Bad Request: message to edit not found");
   });
 
+  it("injects faults: 429 with retry_after, 500, and a hang that only close() ends", async () => {
+    const chat_id = DEFAULT_CHAT_ID;
+    tg.setFault({ kind: "429", retryAfter: 3, methods: ["sendMessage"], times: 1 });
+    expect((await call(tg, "getMe")).status).toBe(200);
+    expect(await call(tg, "sendMessage", { chat_id, text: "a" })).toEqual({
+      status: 429,
+      body: { ok: false, error_code: 429, description: "Too Many Requests: retry after 3", parameters: { retry_after: 3 } },
+    });
+    expect((await call(tg, "sendMessage", { chat_id, text: "a" })).status).toBe(200);
+    tg.setFault({ kind: "500", times: 1 });
+    expect((await call(tg, "getMe")).status).toBe(500);
+    const hanging = await startFakeTelegram();
+    hanging.setFault({ kind: "hang", methods: ["getMe"] });
+    const pending = call(hanging, "getMe").then(
+      () => "answered",
+      () => "failed",
+    );
+    await hanging.waitFor(() => hanging.calls.length === 1, { what: "the hanging call" });
+    await hanging.close();
+    expect(await pending).toBe("failed");
+  });
+
   it("serves a real telegraf bot: launch, keyboard tap, command, multipart sendDocument", async () => {
     const fake = await startFakeTelegram();
     const bot = new Telegraf(fake.token, { telegram: { apiRoot: fake.apiRoot } });
@@ -114,6 +136,44 @@ describe("fake Telegram Bot API", () => {
       bot.stop("test over");
       await fake.close();
     }
+  });
+});
+
+describe("mock LLM", () => {
+  let llm: MockLlm;
+  beforeAll(async () => {
+    llm = await startMockLlm();
+  });
+  afterAll(() => llm.close());
+
+  const complete = async (messages: unknown[], extra: Record<string, unknown> = {}) => {
+    const res = await fetch(`${llm.baseURL}/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "mock-model", stream: false, messages, tools: [{ type: "function", function: { name: "question" } }], ...extra }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    return { status: res.status, body: (await res.json()) as any };
+  };
+
+  it("follows a directive: tool call, then the `then` steps, then echoes the tool result", async () => {
+    const user = { role: "user", content: [{ type: "text", text: directive({ tool: "bash", args: { command: "ls" }, then: [{ tool: "read", args: { path: "x" } }] }) }] };
+    const first = (await complete([user])).body.choices[0];
+    expect(first.finish_reason).toBe("tool_calls");
+    const call1 = first.message.tool_calls[0];
+    expect(call1.function).toEqual({ name: "bash", arguments: '{"command":"ls"}' });
+    const afterOne = [user, { role: "assistant", tool_calls: [call1] }, { role: "tool", tool_call_id: call1.id, content: "file-a" }];
+    const call2 = (await complete(afterOne)).body.choices[0].message.tool_calls[0];
+    expect(call2.function.name).toBe("read");
+    const afterTwo = [...afterOne, { role: "assistant", tool_calls: [call2] }, { role: "tool", tool_call_id: call2.id, content: "content-x" }];
+    expect((await complete(afterTwo)).body.choices[0].message.content).toBe("LLM received: content-x");
+    expect(llm.toolResults.map((r) => r.content)).toEqual(["file-a", "content-x"]);
+    const title = await complete([{ role: "system", content: "You are a title generator." }, user], { tools: undefined });
+    expect(title.body.choices[0].message.content).toBe("Mock title");
+    expect((await complete([{ role: "user", content: "hello" }])).body.choices[0].message.content).toBe("ok");
+    llm.setFailure({ status: 500, times: 1 });
+    expect((await complete([{ role: "user", content: "hello" }])).status).toBe(500);
+    expect((await complete([{ role: "user", content: "hello" }])).status).toBe(200);
   });
 });
 

@@ -19,14 +19,14 @@ export interface Rig {
   stop(): Promise<void>;
 }
 
-export async function startRig(version: OpencodeVersion, env: Record<string, string> = {}): Promise<Rig> {
+export async function startRig(version: OpencodeVersion, env: Record<string, string> = {}, pluginPath: string = PLUGIN_PATH): Promise<Rig> {
   const telegram = await startFakeTelegram();
   const llm = await startMockLlm();
   const logFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "hermes-log-")), "hermes.log");
   const opencode = await startOpencode({
     version,
     llmBaseURL: llm.baseURL,
-    plugins: [PLUGIN_PATH],
+    plugins: [pluginPath],
     env: {
       HERMES_TELEGRAM_TOKEN: telegram.token,
       HERMES_TELEGRAM_CHAT_ID: String(DEFAULT_CHAT_ID),

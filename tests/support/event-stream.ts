@@ -1,0 +1,30 @@
+// Records OpenCode's SSE stream (`GET /event?directory=…`) so tests can see bus events such as toasts.
+import { createParser } from "eventsource-parser";
+
+export interface EventRecorder {
+  events: Array<{ type: string; properties: any }>;
+  close(): void;
+}
+
+export async function recordEvents(baseUrl: string, directory: string): Promise<EventRecorder> {
+  const events: EventRecorder["events"] = [];
+  const abort = new AbortController();
+  const url = new URL("/event", baseUrl);
+  url.searchParams.set("directory", directory);
+  const response = await fetch(url, { signal: AbortSignal.any([abort.signal, AbortSignal.timeout(120_000)]) });
+  const parser = createParser({
+    onEvent(message) {
+      try {
+        const event = JSON.parse(message.data);
+        if (typeof event?.type === "string") events.push(event);
+      } catch {
+        // not JSON: not an OpenCode event
+      }
+    },
+  });
+  void (async () => {
+    const decoder = new TextDecoder();
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) parser.feed(decoder.decode(chunk, { stream: true }));
+  })().catch(() => undefined);
+  return { events, close: () => abort.abort() };
+}
