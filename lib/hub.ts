@@ -1,6 +1,6 @@
 // One bridge and one long-poll loop per bot token per process, shared by every plugin instance
 // (OpenCode creates one per directory, sometimes two). The last instance to leave stops them.
-import { Bridge } from "./bridge.ts";
+import { Bridge } from "./bridge/bridge.ts";
 import type { HermesConfig } from "./config.ts";
 import type { Logger } from "./log.ts";
 import { Registry } from "./registry/registry.ts";

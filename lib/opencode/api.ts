@@ -1,6 +1,6 @@
 // The only place that knows OpenCode's routes. Replies retry network and 5xx errors, never a 4xx.
 import pRetry, { AbortError } from "p-retry";
-import type { QuestionRequest } from "../sse/events.ts";
+import type { PermissionReply, PermissionRequest, QuestionRequest, SessionInfo } from "../sse/events.ts";
 import { parseEvent } from "../sse/parse.ts";
 import type { OpencodeTransport } from "./transport.ts";
 
@@ -33,22 +33,41 @@ export class OpencodeApi {
     return this.#send("/question/{requestID}/reject", { requestID });
   }
 
+  replyPermission(requestID: string, decision: { reply: PermissionReply; message?: string }): Promise<Outcome> {
+    const body = decision.message ? { reply: decision.reply, message: decision.message } : { reply: decision.reply };
+    return this.#send("/permission/{requestID}/reply", { requestID }, body);
+  }
+
   /** Questions already pending when Hermes starts (or reconnects). */
   async listQuestions(): Promise<QuestionRequest[]> {
-    const result = await this.#transport.request("GET", "/question", { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
-    if (result.status !== 200 || !Array.isArray(result.data)) return [];
     const requests: QuestionRequest[] = [];
-    for (const raw of result.data) {
+    for (const raw of await this.#list("/question")) {
       const parsed = parseEvent({ type: "question.asked", properties: raw });
       if (parsed?.event.type === "question.asked") requests.push(parsed.event.request);
     }
     return requests;
   }
 
-  async sessionTitle(sessionID: string): Promise<string | undefined> {
+  async listPermissions(): Promise<PermissionRequest[]> {
+    const requests: PermissionRequest[] = [];
+    for (const raw of await this.#list("/permission")) {
+      const parsed = parseEvent({ type: "permission.asked", properties: raw });
+      if (parsed?.event.type === "permission.asked") requests.push(parsed.event.request);
+    }
+    return requests;
+  }
+
+  /** A session's title and parent, for sessions created before Hermes started. */
+  async session(sessionID: string): Promise<SessionInfo | undefined> {
     const result = await this.#transport.request("GET", "/session/{sessionID}", { path: { sessionID }, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
-    const title = (result.data as { title?: unknown } | undefined)?.title;
-    return result.status === 200 && typeof title === "string" ? title : undefined;
+    if (result.status !== 200) return undefined;
+    const parsed = parseEvent({ type: "session.updated", properties: { info: result.data } });
+    return parsed?.event.type === "session.upserted" ? parsed.event.info : undefined;
+  }
+
+  async #list(url: string): Promise<unknown[]> {
+    const result = await this.#transport.request("GET", url, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+    return result.status === 200 && Array.isArray(result.data) ? result.data : [];
   }
 
   async #send(url: string, path: Record<string, string>, body?: unknown): Promise<Outcome> {

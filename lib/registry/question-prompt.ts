@@ -1,46 +1,22 @@
 // One pending question request and the answers the user is building for it on the phone.
 // Pure state transitions; the bridge decides when to call them and what to send.
 import type { QuestionInfo, QuestionRequest } from "../sse/events.ts";
+import type { PromptBase } from "./prompt.ts";
 
-/** Where a prompt ended up. `pending` is the only state in which it can be answered. */
-export type PromptState =
-  | "pending"
-  | "answered" // from Telegram
-  | "answered_elsewhere" // the TUI, web, or another client replied
-  | "dismissed" // rejected from Telegram
-  | "dismissed_elsewhere"
-  | "expired"
-  | "gone"; // OpenCode dropped it (instance disposed) or no longer knows it
+export type { MessageRef, PromptState } from "./prompt.ts";
 
-export interface MessageRef {
-  chatId: number;
-  messageId: number;
-}
-
-export interface QuestionPrompt {
+export interface QuestionPrompt extends PromptBase {
   kind: "question";
-  /** Short random id carried in callback data (requestIDs are long and must not leak into buttons). */
-  key: string;
-  requestID: string;
-  sessionID: string;
-  directory: string;
   questions: QuestionInfo[];
-  createdAt: number;
-  state: PromptState;
   /** Confirmed answer per question, in order. */
   answers: (string[] | undefined)[];
   /** Options ticked so far on multiple-choice questions (indexes), before "Done". */
   ticked: Set<number>[];
   dismissArmed: boolean;
-  /** A reply or reject is on its way to OpenCode; taps wait. */
-  busy: boolean;
   /** What was last sent for a reply we made, to recognise our own `question.replied`. */
   sentAnswers?: string[][];
   /** Answers OpenCode reports (ours or another client's). */
   finalAnswers?: string[][];
-  /** Shown under the prompt after a failed reply, until the next change. */
-  notice?: string;
-  message?: MessageRef;
 }
 
 export function createQuestionPrompt(request: QuestionRequest, directory: string, key: string, now: number): QuestionPrompt {

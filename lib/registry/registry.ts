@@ -1,15 +1,18 @@
 // The in-memory map from OpenCode requestID to everything Hermes tracks about that prompt.
 // One per process (shared by every plugin instance). No I/O here.
 import { randomBytes } from "node:crypto";
-import type { QuestionRequest } from "../sse/events.ts";
-import { createQuestionPrompt, type MessageRef, type QuestionPrompt } from "./question-prompt.ts";
+import type { PermissionRequest, QuestionRequest } from "../sse/events.ts";
+import { createPermissionPrompt, type PermissionPrompt } from "./permission-prompt.ts";
+import type { MessageRef } from "./prompt.ts";
+import { createQuestionPrompt, type QuestionPrompt } from "./question-prompt.ts";
 import { SessionIndex } from "./sessions.ts";
 
-export type Prompt = QuestionPrompt;
+export type Prompt = QuestionPrompt | PermissionPrompt;
 
-/** A "Type an answer" request waiting for the user's text. */
+/** A request for typed text (a free-text answer, or a reject's feedback) waiting for the user. */
 export interface TextInput {
   key: string;
+  /** Which question of a question prompt the text answers (0 for a permission's feedback). */
   questionIndex: number;
   /** The force-reply message the user answers to. */
   message: MessageRef;
@@ -36,11 +39,19 @@ export class Registry {
 
   /** Adds a question unless it is known already (two plugin instances can report the same event). */
   addQuestion(request: QuestionRequest, directory: string, now: number): QuestionPrompt | undefined {
-    if (this.#byRequest.has(request.id)) return undefined;
+    return this.#add(request.id, (key) => createQuestionPrompt(request, directory, key, now));
+  }
+
+  addPermission(request: PermissionRequest, directory: string, now: number): PermissionPrompt | undefined {
+    return this.#add(request.id, (key) => createPermissionPrompt(request, directory, key, now));
+  }
+
+  #add<T extends Prompt>(requestID: string, create: (key: string) => T): T | undefined {
+    if (this.#byRequest.has(requestID)) return undefined;
     let key = this.#newKey();
     while (this.#byKey.has(key)) key = this.#newKey();
-    const prompt = createQuestionPrompt(request, directory, key, now);
-    this.#byRequest.set(request.id, prompt);
+    const prompt = create(key);
+    this.#byRequest.set(requestID, prompt);
     this.#byKey.set(key, prompt);
     return prompt;
   }

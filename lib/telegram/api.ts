@@ -18,6 +18,8 @@ export interface TelegramApi {
   editMessage(chatId: number, messageId: number, html: string, keyboard: InlineButton[][]): Promise<void>;
   removeKeyboard(chatId: number, messageId: number): Promise<void>;
   deleteMessage(chatId: number, messageId: number): Promise<void>;
+  /** Sends text as a file (a diff too long to show inline). */
+  sendDocument(chatId: number, filename: string, content: string, options?: { caption?: string; replyTo?: number }): Promise<{ messageId: number }>;
   answerCallback(callbackQueryId: string, text?: string, showAlert?: boolean): Promise<void>;
   getMe(): Promise<{ id: number; username?: string }>;
 }
@@ -94,6 +96,19 @@ export function createTelegramApi(token: string, apiRoot: string): TelegramApi {
     },
     async deleteMessage(chatId, messageId) {
       await call(() => telegram.deleteMessage(chatId, messageId));
+    },
+    async sendDocument(chatId, filename, content, options = {}) {
+      const sent = await call(() =>
+        telegram.sendDocument(
+          chatId,
+          { source: Buffer.from(content, "utf8"), filename },
+          {
+            ...(options.caption ? { caption: options.caption.slice(0, 1024), parse_mode: "HTML" as const } : {}),
+            ...(options.replyTo ? { reply_parameters: { message_id: options.replyTo, allow_sending_without_reply: true } } : {}),
+          },
+        ),
+      );
+      return { messageId: sent.message_id };
     },
     async answerCallback(id, text, showAlert) {
       await call(() => telegram.answerCbQuery(id, text?.slice(0, 200), { show_alert: showAlert ?? false }));

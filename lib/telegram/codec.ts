@@ -6,7 +6,11 @@ export type CallbackAction =
   | "done" // confirm the ticked options of question q
   | "type" // answer question q with typed text
   | "dismiss" // first tap of Dismiss: asks for confirmation
-  | "confirm"; // second tap: reject the question
+  | "confirm" // second tap: reject the question
+  | "once" // allow a permission this time
+  | "always" // allow it and what its `always` patterns cover
+  | "reject" // reject a permission (the agent stops)
+  | "feedback"; // reject with typed feedback (the agent continues with it)
 
 export interface CallbackData {
   key: string;
@@ -15,14 +19,14 @@ export interface CallbackData {
   option: number;
 }
 
-const ACTION_CODES: Record<CallbackAction, string> = { option: "o", done: "d", type: "t", dismiss: "x", confirm: "c" };
+const ACTION_CODES: Record<CallbackAction, string> = { option: "o", done: "d", type: "t", dismiss: "x", confirm: "c", once: "a", always: "w", reject: "r", feedback: "f" };
 const CODE_ACTIONS = new Map(Object.entries(ACTION_CODES).map(([action, code]) => [code, action as CallbackAction]));
 const PREFIX = "h1";
 export const CALLBACK_DATA_LIMIT = 64;
 const INDEX = "(0|[1-9]\\d{0,2})";
 const PATTERN = new RegExp(`^h1:([A-Za-z0-9]{4,16}):([a-z])(?::${INDEX})?(?::${INDEX})?$`);
 /** How many indexes each action carries: anything else is malformed. */
-const INDEX_COUNT: Record<CallbackAction, number> = { option: 2, done: 1, type: 1, dismiss: 0, confirm: 0 };
+const INDEX_COUNT: Record<CallbackAction, number> = { option: 2, done: 1, type: 1, dismiss: 0, confirm: 0, once: 0, always: 0, reject: 0, feedback: 0 };
 
 export function encodeCallback(data: CallbackData): string {
   if (![data.question, data.option].every((index) => Number.isInteger(index) && index >= 0 && index < 1000)) throw new Error("callback index out of range");

@@ -3,6 +3,7 @@ import type { QuestionPrompt } from "../registry/question-prompt.ts";
 import { currentQuestion } from "../registry/question-prompt.ts";
 import { encodeCallback } from "./codec.ts";
 import { cutHtml, cutText, escapeHtml } from "./html.ts";
+import { contextLine, type PromptContext } from "./render-context.ts";
 
 export interface InlineButton {
   text: string;
@@ -15,10 +16,7 @@ export interface RenderedMessage {
   keyboard: InlineButton[][];
 }
 
-export interface PromptContext {
-  project: string;
-  sessionTitle?: string;
-}
+export type { PromptContext } from "./render-context.ts";
 
 export const BUTTON = {
   done: "Done",
@@ -27,7 +25,7 @@ export const BUTTON = {
   confirm: "Confirm",
 } as const;
 
-const LIMITS = { question: 1500, header: 100, label: 200, description: 300, answer: 600, title: 120, button: 60 };
+const LIMITS = { question: 1500, header: 100, label: 200, description: 300, answer: 600, button: 60 };
 
 export function renderQuestion(prompt: QuestionPrompt, context: PromptContext): RenderedMessage {
   const lines: string[] = [statusLine(prompt), contextLine(context), ""];
@@ -72,11 +70,6 @@ function statusLine(prompt: QuestionPrompt): string {
     case "gone":
       return "⚪ <b>No longer pending</b>: OpenCode closed this question";
   }
-}
-
-function contextLine(context: PromptContext): string {
-  const title = context.sessionTitle ? ` · ${escapeHtml(cutText(context.sessionTitle, LIMITS.title))}` : "";
-  return `📁 <code>${escapeHtml(cutText(context.project, LIMITS.title))}</code>${title}`;
 }
 
 /** The answer shown under a question: what OpenCode recorded if known, else what the user picked. */

@@ -190,7 +190,7 @@ export function questionSuite(version: OpencodeVersion): void {
 
     it("the bot token never reaches the log file", async () => {
       const log = fs.readFileSync(rig.logFile, "utf8");
-      expect(log).toContain("question delivered");
+      expect(log).toContain("prompt delivered");
       expect(log).not.toContain(rig.telegram.token);
       expect(log).not.toContain(rig.telegram.token.split(":")[1]);
     });

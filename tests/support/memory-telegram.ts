@@ -44,6 +44,13 @@ export class MemoryTelegram implements TelegramApi {
     this.#find(chatId, messageId).deleted = true;
   }
 
+  readonly documents: Array<{ chatId: number; filename: string; content: string; caption?: string; replyTo?: number }> = [];
+
+  async sendDocument(chatId: number, filename: string, content: string, options: { caption?: string; replyTo?: number } = {}) {
+    this.documents.push({ chatId, filename, content, ...options });
+    return { messageId: this.#nextId++ };
+  }
+
   async answerCallback(id: string, text?: string, alert?: boolean) {
     this.callbackAnswers.push({ id, ...(text !== undefined ? { text } : {}), ...(alert !== undefined ? { alert } : {}) });
   }

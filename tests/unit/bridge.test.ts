@@ -1,90 +1,10 @@
 import pino from "pino";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { Bridge, type InstanceLink } from "../../lib/bridge.ts";
+import { Bridge } from "../../lib/bridge/bridge.ts";
 import { OpencodeApi } from "../../lib/opencode/api.ts";
-import type { HttpResult, OpencodeTransport } from "../../lib/opencode/transport.ts";
 import { Registry } from "../../lib/registry/registry.ts";
-import type { QuestionInfo, QuestionRequest } from "../../lib/sse/events.ts";
-import { MemoryTelegram, type MemoryMessage } from "../support/memory-telegram.ts";
-
-const CHAT = 1001;
-const OWNER = 1001;
-const DIRECTORY = "/home/dev/project";
-
-class FakeOpencode implements OpencodeTransport {
-  readonly posts: Array<{ url: string; path?: Record<string, string>; body?: unknown }> = [];
-  pending: unknown[] = [];
-  replyStatus = 200;
-  titles = new Map<string, string>();
-  async request(method: "GET" | "POST", url: string, options: { path?: Record<string, string>; body?: unknown } = {}): Promise<HttpResult> {
-    if (method === "GET" && url === "/question") return { status: 200, data: this.pending };
-    if (method === "GET" && url === "/session/{sessionID}") {
-      const title = this.titles.get(options.path?.sessionID ?? "");
-      return title ? { status: 200, data: { title } } : { status: 404, data: {} };
-    }
-    this.posts.push({ url, ...(options.path ? { path: options.path } : {}), ...(options.body !== undefined ? { body: options.body } : {}) });
-    return { status: this.replyStatus, data: this.replyStatus === 200 ? true : { name: "Error", data: { message: "boom" } } };
-  }
-}
-
-const question = (overrides: Partial<QuestionInfo> = {}): QuestionInfo => ({
-  question: "Which color?",
-  header: "Color",
-  options: [
-    { label: "Red", description: "warm" },
-    { label: "Blue", description: "cool" },
-  ],
-  multiple: false,
-  custom: true,
-  ...overrides,
-});
-
-let counter = 0;
-const request = (questions: QuestionInfo[] = [question()]): QuestionRequest => ({ id: `que_${++counter}`, sessionID: "ses_1", questions });
-
-function setup(options: { ttlMs?: number; allowedUsers?: number[] } = {}) {
-  const telegram = new MemoryTelegram();
-  const opencode = new FakeOpencode();
-  const bridge = new Bridge({
-    telegram,
-    registry: new Registry(),
-    logger: pino({ level: "silent" }),
-    access: { chatId: CHAT, allowedUsers: options.allowedUsers ?? [] },
-    questionTtlMs: options.ttlMs ?? 0,
-    textQuietMs: 20,
-  });
-  const link: InstanceLink = { directory: DIRECTORY, opencode: new OpencodeApi(opencode, { retries: 1, minTimeout: 1, maxTimeout: 1 }) };
-  bridge.attach(link);
-  let updateId = 0;
-  let callbackId = 0;
-  const tap = async (message: MemoryMessage, text: string, from = OWNER) => {
-    const id = `cb${++callbackId}`;
-    await bridge.handleUpdate({
-      update_id: ++updateId,
-      callback_query: { id, from: { id: from, first_name: "U" }, data: telegram.button(message, text).callback_data, message: { message_id: message.messageId, chat: { id: message.chatId, type: "private" } } },
-    });
-    return id;
-  };
-  const say = (text: string, replyTo?: number, from = OWNER) =>
-    bridge.handleUpdate({
-      update_id: ++updateId,
-      message: { message_id: 900 + updateId, from: { id: from, first_name: "U" }, chat: { id: CHAT, type: "private" }, text, ...(replyTo ? { reply_to_message: { message_id: replyTo } } : {}) },
-    });
-  const ask = async (req: QuestionRequest) => {
-    bridge.handleEvent(DIRECTORY, { type: "question.asked", request: req });
-    return vi.waitFor(() => {
-      const message = telegram.messages.find((m) => m.text.includes(req.questions[0]!.question) && m.keyboard.length > 0);
-      if (!message) throw new Error("question not delivered");
-      return message;
-    });
-  };
-  const settled = (message: MemoryMessage, status: string) =>
-    vi.waitFor(() => {
-      expect(message.text).toContain(status);
-      expect(message.keyboard).toEqual([]);
-    });
-  return { telegram, opencode, bridge, link, tap, say, ask, settled };
-}
+import { CHAT, DIRECTORY, FakeOpencode, OWNER, question, request, setup } from "../support/bridge-rig.ts";
+import { MemoryTelegram } from "../support/memory-telegram.ts";
 
 afterEach(() => vi.useRealTimers());
 

@@ -171,10 +171,10 @@ describe("OpencodeApi: listQuestions", () => {
   });
 });
 
-describe("OpencodeApi: sessionTitle", () => {
-  it("gets the session and returns its title", async () => {
-    const { transport, request } = fakeTransport({ status: 200, data: { id: "ses_1", title: "Fix the bug" } });
-    await expect(new OpencodeApi(transport, FAST).sessionTitle("ses_1")).resolves.toBe("Fix the bug");
+describe("OpencodeApi: session", () => {
+  it("gets the session and returns its title and parent", async () => {
+    const { transport, request } = fakeTransport({ status: 200, data: { id: "ses_1", title: "Fix the bug", parentID: "ses_0", directory: "/p" } });
+    await expect(new OpencodeApi(transport, FAST).session("ses_1")).resolves.toEqual({ id: "ses_1", title: "Fix the bug", parentID: "ses_0", directory: "/p" });
     const [method, url, options] = request.mock.calls[0]!;
     expect(method).toBe("GET");
     expect(url).toBe("/session/{sessionID}");
@@ -183,26 +183,25 @@ describe("OpencodeApi: sessionTitle", () => {
   });
 
   it.each<[string, HttpResult]>([
-    ["a 404", { status: 404, data: { title: "error page" } }],
-    ["a 500", { status: 500, data: { title: "x" } }],
-    ["no title", { status: 200, data: { id: "ses_1" } }],
-    ["a numeric title", { status: 200, data: { title: 5 } }],
+    ["a 404", { status: 404, data: { id: "ses_1", title: "error page" } }],
+    ["a 500", { status: 500, data: { id: "ses_1", title: "x" } }],
+    ["no id", { status: 200, data: { title: "x" } }],
     ["no body", { status: 200, data: undefined }],
     ["a null body", { status: 200, data: null }],
     ["a string body", { status: 200, data: "title" }],
   ])("returns undefined for %s", async (_name, result) => {
     const { transport } = fakeTransport(result);
-    await expect(new OpencodeApi(transport, FAST).sessionTitle("ses_1")).resolves.toBeUndefined();
+    await expect(new OpencodeApi(transport, FAST).session("ses_1")).resolves.toBeUndefined();
   });
 
-  it("returns an empty title as is", async () => {
-    const { transport } = fakeTransport({ status: 200, data: { title: "" } });
-    await expect(new OpencodeApi(transport, FAST).sessionTitle("ses_1")).resolves.toBe("");
+  it("drops a title that is not a string", async () => {
+    const { transport } = fakeTransport({ status: 200, data: { id: "ses_1", title: 5 } });
+    await expect(new OpencodeApi(transport, FAST).session("ses_1")).resolves.toEqual({ id: "ses_1" });
   });
 
   it("lets transport errors through for the caller to ignore", async () => {
     const { transport, request } = fakeTransport(new Error("down"));
-    await expect(new OpencodeApi(transport, FAST).sessionTitle("ses_1")).rejects.toThrow("down");
+    await expect(new OpencodeApi(transport, FAST).session("ses_1")).rejects.toThrow("down");
     expect(request).toHaveBeenCalledTimes(1);
   });
 });

@@ -33,6 +33,7 @@ function fakeApi(script: Step[]) {
     editMessage: unused,
     removeKeyboard: unused,
     deleteMessage: unused,
+    sendDocument: unused,
     answerCallback: unused,
     getMe: unused,
   };

@@ -1,0 +1,417 @@
+// The bridge routes: OpenCode events become Telegram messages, Telegram taps and replies become
+// OpenCode replies. What a tap means is decided per prompt kind (questions.ts, permissions.ts);
+// this file owns delivery, edits, settling, expiry and ordering. It opens no sockets itself.
+import path from "node:path";
+import type { Logger } from "../log.ts";
+import type { PermissionPrompt } from "../registry/permission-prompt.ts";
+import type { PromptState } from "../registry/prompt.ts";
+import type { Prompt, Registry, TextInput } from "../registry/registry.ts";
+import type { HermesEvent, PermissionReply } from "../sse/events.ts";
+import { mayAct, type AccessPolicy } from "../telegram/access.ts";
+import type { TelegramApi } from "../telegram/api.ts";
+import { decodeCallback } from "../telegram/codec.ts";
+import { cutText, escapeHtml } from "../telegram/html.ts";
+import { describe } from "../telegram/poller.ts";
+import type { PromptContext } from "../telegram/render-context.ts";
+import { diffTooLongToShow, renderPermission } from "../telegram/render-permission.ts";
+import { renderQuestion, type RenderedMessage } from "../telegram/render.ts";
+import { sendWithRetry } from "../telegram/send.ts";
+import { TextJoiner } from "../telegram/text-joiner.ts";
+import { parseUpdate, type Intent, type Sender } from "../telegram/updates.ts";
+import type { Desk, InstanceLink, Tap } from "./desk.ts";
+import { expirePermission, isOwnPermissionEcho, tapPermission, typePermissionFeedback } from "./permissions.ts";
+import { expireQuestion, isOwnQuestionEcho, tapQuestion, typeQuestionAnswer } from "./questions.ts";
+
+export type { InstanceLink } from "./desk.ts";
+
+export interface BridgeOptions {
+  telegram: TelegramApi;
+  registry: Registry;
+  logger: Logger;
+  access: AccessPolicy;
+  /** 0 means questions never expire. */
+  questionTtlMs: number;
+  /** 0 (the default) means permission requests never expire. */
+  permissionTtlMs?: number;
+  /** How long to wait for the rest of a typed answer Telegram split into several messages. */
+  textQuietMs?: number;
+  /** How long to wait for OpenCode's event confirming a reply before checking its pending list. */
+  confirmTimeoutMs?: number;
+  now?: () => number;
+}
+
+const NOT_PENDING = "This question is no longer pending";
+/** Replies OpenCode makes on its own for related requests arrive right after the one that caused them. */
+const CASCADE_WINDOW_MS = 5_000;
+
+export class Bridge implements Desk {
+  readonly telegram: TelegramApi;
+  readonly registry: Registry;
+  readonly log: Logger;
+  readonly chatId: number;
+  readonly #access: AccessPolicy;
+  readonly #ttl: { question: number; permission: number };
+  readonly #confirmTimeoutMs: number;
+  readonly #now: () => number;
+  readonly #instances = new Set<InstanceLink>();
+  readonly #expiry = new Map<string, ReturnType<typeof setTimeout>>();
+  readonly #queues = new Map<string, Promise<void>>();
+  readonly #delivering = new Map<string, Promise<void>>();
+  readonly #confirmations = new Map<string, () => void>();
+  /** The last permission decision per session, to tell OpenCode's own cascades from other clients. */
+  readonly #lastDecision = new Map<string, { requestID: string; reply: PermissionReply; at: number }>();
+  readonly #joiner: TextJoiner<TextInput>;
+  #stopped = false;
+
+  constructor(options: BridgeOptions) {
+    this.telegram = options.telegram;
+    this.registry = options.registry;
+    this.log = options.logger;
+    this.#access = options.access;
+    this.chatId = options.access.chatId;
+    this.#ttl = { question: options.questionTtlMs, permission: options.permissionTtlMs ?? 0 };
+    this.#confirmTimeoutMs = options.confirmTimeoutMs ?? 3_000;
+    this.#now = options.now ?? Date.now;
+    this.#joiner = new TextJoiner(options.textQuietMs ?? 700, (input, text) => this.#onTypedText(input, text));
+  }
+
+  // ── OpenCode side ──────────────────────────────────────────────────────────────────────────
+
+  /** Links an OpenCode instance; its already-pending prompts are picked up in the background. */
+  attach(link: InstanceLink): void {
+    this.#instances.add(link);
+    const directory = link.directory;
+    void Promise.all([link.opencode.listQuestions(), link.opencode.listPermissions()])
+      .then(([questions, permissions]) => {
+        for (const request of questions) this.handleEvent(directory, { type: "question.asked", request });
+        for (const request of permissions) this.handleEvent(directory, { type: "permission.asked", request });
+      })
+      .catch((error) => this.log.warn({ err: describe(error), directory }, "could not list pending prompts"));
+  }
+
+  /** Unlinks an instance. When it was the last one for its directory, that directory's prompts are dropped. */
+  detach(link: InstanceLink): Promise<void> {
+    this.#instances.delete(link);
+    if (this.linkFor(link.directory)) return Promise.resolve();
+    return this.#closeDirectory(link.directory);
+  }
+
+  handleEvent(directory: string, event: HermesEvent): void {
+    if (this.#stopped) return;
+    switch (event.type) {
+      case "question.asked":
+        return this.#track(this.registry.addQuestion(event.request, directory, this.#now()));
+      case "permission.asked":
+        return this.#track(this.registry.addPermission(event.request, directory, this.#now()));
+      case "question.replied":
+      case "question.rejected": {
+        const prompt = this.registry.byRequest(event.requestID);
+        if (prompt?.kind !== "question" || prompt.state !== "pending") return;
+        const answers = event.type === "question.replied" ? event.answers : undefined;
+        if (isOwnQuestionEcho(prompt, answers)) return this.#confirmations.get(prompt.requestID)?.();
+        if (answers) prompt.finalAnswers = answers;
+        void this.#enqueue(prompt, () => this.settle(prompt, answers ? "answered_elsewhere" : "dismissed_elsewhere"));
+        return;
+      }
+      case "permission.replied":
+        return this.#onPermissionReplied(event.sessionID, event.requestID, event.reply);
+      case "session.upserted": {
+        const before = this.registry.sessions.get(event.info.id);
+        this.registry.sessions.upsert(event.info);
+        if (event.info.title !== before?.title || event.info.parentID !== before?.parentID) this.#refreshSession(event.info.id);
+        return;
+      }
+      case "session.deleted":
+        return this.registry.sessions.delete(event.sessionID);
+      case "instance.disposed":
+        void this.#closeDirectory(event.directory);
+        return;
+      default:
+        return;
+    }
+  }
+
+  #track(prompt: Prompt | undefined): void {
+    if (!prompt) return; // known already: another instance of the same directory reported it
+    this.log.info({ kind: prompt.kind, requestID: prompt.requestID, sessionID: prompt.sessionID, directory: prompt.directory }, "prompt asked");
+    const ttl = this.#ttl[prompt.kind];
+    if (ttl > 0) {
+      const timer = setTimeout(() => this.#enqueue(prompt, () => (prompt.kind === "question" ? expireQuestion(this, prompt) : expirePermission(this, prompt))), ttl);
+      timer.unref?.();
+      this.#expiry.set(prompt.key, timer);
+    }
+    const delivery = this.#deliver(prompt).finally(() => this.#delivering.delete(prompt.key));
+    this.#delivering.set(prompt.key, delivery);
+  }
+
+  #onPermissionReplied(sessionID: string, requestID: string, reply: PermissionReply): void {
+    const prompt = this.registry.byRequest(requestID);
+    const previous = this.#lastDecision.get(sessionID);
+    const cascade =
+      previous !== undefined &&
+      previous.requestID !== requestID &&
+      this.#now() - previous.at <= CASCADE_WINDOW_MS &&
+      (previous.reply === "reject") === (reply === "reject");
+    if (!cascade) this.#lastDecision.set(sessionID, { requestID, reply, at: this.#now() });
+    if (prompt?.kind !== "permission" || prompt.state !== "pending") return;
+    if (isOwnPermissionEcho(prompt, reply)) return this.#confirmations.get(prompt.requestID)?.();
+    prompt.final = { reply, by: cascade ? "cascade" : "elsewhere" };
+    void this.#enqueue(prompt, () => this.settle(prompt, "answered_elsewhere"));
+  }
+
+  /** Sends the prompt first; a missing session title is looked up afterwards and filled in by an edit. */
+  async #deliver(prompt: Prompt): Promise<void> {
+    if (prompt.state !== "pending") return this.registry.forget(prompt); // settled before it reached the phone: nothing to send
+    const rendered = this.#render(prompt);
+    try {
+      const sent = await sendWithRetry(() => this.telegram.sendMessage(this.chatId, rendered.text, { keyboard: rendered.keyboard }), this.log);
+      prompt.message = { chatId: this.chatId, messageId: sent.messageId };
+      this.log.info({ requestID: prompt.requestID, messageId: sent.messageId }, "prompt delivered");
+    } catch (error) {
+      this.log.error({ err: describe(error), requestID: prompt.requestID }, "could not deliver prompt to Telegram");
+      return;
+    }
+    if (prompt.kind === "permission") void this.#attachLongDiff(prompt);
+    // Anything that changed while the message was on its way is shown now.
+    if (this.#render(prompt).text !== rendered.text) await this.refresh(prompt);
+    if (prompt.state !== "pending") this.registry.forget(prompt);
+    void this.#lookUpSession(prompt.directory, prompt.sessionID);
+  }
+
+  async #attachLongDiff(prompt: PermissionPrompt): Promise<void> {
+    const diff = diffTooLongToShow(prompt);
+    if (!diff || !prompt.message) return;
+    const file = String(prompt.request.metadata.filepath ?? prompt.request.metadata.filePath ?? "change");
+    const name = `${path.basename(file).replace(/[^\w.-]+/g, "_") || "change"}.diff`;
+    await sendWithRetry(() => this.telegram.sendDocument(this.chatId, name, diff, { replyTo: prompt.message!.messageId, caption: `Full diff of <code>${escapeHtml(cutText(file, 200))}</code>` }), this.log).catch((error) =>
+      this.log.warn({ err: describe(error) }, "could not attach the full diff"),
+    );
+  }
+
+  /** Title and parent of a session (and the parent's title) that no session event told us about. */
+  async #lookUpSession(directory: string, sessionID: string): Promise<void> {
+    const opencode = this.linkFor(directory)?.opencode;
+    if (!opencode) return;
+    let known = this.registry.sessions.get(sessionID);
+    if (!known?.title) {
+      const info = await opencode.session(sessionID).catch(() => undefined);
+      if (!info) return;
+      this.registry.sessions.upsert(info);
+      known = this.registry.sessions.get(sessionID);
+    }
+    if (known?.parentID && !this.registry.sessions.title(known.parentID)) {
+      const parent = await opencode.session(known.parentID).catch(() => undefined);
+      if (parent) this.registry.sessions.upsert(parent);
+    }
+    this.#refreshSession(sessionID);
+  }
+
+  #closeDirectory(directory: string): Promise<void> {
+    const prompts = this.registry.pendingIn(directory);
+    return Promise.all(prompts.map((prompt) => this.#enqueue(prompt, () => this.settle(prompt, "gone")))).then(() => undefined);
+  }
+
+  #refreshSession(sessionID: string): void {
+    for (const prompt of this.registry.pending()) {
+      const session = this.registry.sessions.get(prompt.sessionID);
+      if ((prompt.sessionID === sessionID || session?.parentID === sessionID) && prompt.message) void this.#enqueue(prompt, () => this.refresh(prompt));
+    }
+  }
+
+  // ── Telegram side ──────────────────────────────────────────────────────────────────────────
+
+  /** Handles one update without waiting for OpenCode: the poller must keep polling. */
+  async handleUpdate(update: unknown): Promise<void> {
+    if (this.#stopped) return;
+    const intent = parseUpdate(update);
+    if (!intent) return;
+    switch (intent.kind) {
+      case "callback":
+        return this.#onCallback(intent);
+      case "command":
+        return this.#onCommand(intent);
+      case "text":
+        return this.#onText(intent);
+    }
+  }
+
+  async #onCallback(intent: Extract<Intent, { kind: "callback" }>): Promise<void> {
+    if (!mayAct(this.#access, intent.from)) {
+      this.log.warn({ userId: intent.from.userId, chatId: intent.from.chatId }, "ignored a button tap from an unauthorized user or chat");
+      return this.#answerCallback(intent.id, "Not authorized", true);
+    }
+    const data = decodeCallback(intent.data);
+    const prompt = data ? this.registry.byKey(data.key) : undefined;
+    // A tap can race the sendMessage response that tells us the message id.
+    if (prompt && !prompt.message) await this.#delivering.get(prompt.key);
+    const sameMessage = prompt?.message?.messageId === intent.messageId && prompt?.message?.chatId === intent.from.chatId;
+    if (!data || !prompt || !sameMessage || prompt.state !== "pending") {
+      await this.#answerCallback(intent.id, prompt?.kind === "permission" ? "This request is no longer pending" : NOT_PENDING);
+      // Strip the buttons only from a stale message: a live prompt's own buttons stay.
+      if (intent.messageId !== undefined && !(prompt && sameMessage)) void this.telegram.removeKeyboard(intent.from.chatId, intent.messageId).catch(() => undefined);
+      return;
+    }
+    if (prompt.busy) return this.#answerCallback(intent.id, "Sending your answer…");
+    const tap: Tap = prompt.kind === "question" ? tapQuestion(this, prompt, data) : tapPermission(this, prompt, data);
+    await this.#answerCallback(intent.id, tap.note, tap.alert);
+    if (tap.then) await this.#enqueue(prompt, tap.then);
+  }
+
+  async #onCommand(intent: Extract<Intent, { kind: "command" }>): Promise<void> {
+    if (intent.name !== "start") return;
+    const configured = intent.from.chatId === this.chatId;
+    const lines = [
+      `👋 This is <b>Hermes</b>, the OpenCode bridge.`,
+      `This chat's id is <code>${intent.from.chatId}</code> and your user id is <code>${intent.from.userId}</code>.`,
+      configured
+        ? "✅ This chat is configured: OpenCode's questions will appear here."
+        : `Set <code>HERMES_TELEGRAM_CHAT_ID=${intent.from.chatId}</code> to receive OpenCode's questions in this chat.`,
+    ];
+    await this.telegram.sendMessage(intent.from.chatId, lines.join("\n"), { replyTo: intent.messageId }).catch((error) => {
+      this.log.warn({ err: describe(error) }, "could not answer /start");
+    });
+  }
+
+  async #onText(intent: Extract<Intent, { kind: "text" }>): Promise<void> {
+    if (!mayAct(this.#access, intent.from)) {
+      this.log.debug({ userId: intent.from.userId, chatId: intent.from.chatId }, "ignored a message from an unauthorized user or chat");
+      return;
+    }
+    const sender = senderKey(intent.from);
+    const replied = intent.replyTo === undefined ? undefined : this.registry.inputFor({ chatId: intent.from.chatId, messageId: intent.replyTo });
+    if (replied) return this.#joiner.start(sender, replied, intent.text);
+    if (this.#joiner.append(sender, intent.text)) return;
+    // A plain message while exactly one answer is awaited in this chat is that answer.
+    const awaited = this.registry.inputsIn(intent.from.chatId);
+    if (intent.replyTo === undefined && awaited.length === 1) return this.#joiner.start(sender, awaited[0]!, intent.text);
+  }
+
+  #onTypedText(input: TextInput, text: string): void {
+    const prompt = this.registry.byKey(input.key);
+    if (!prompt || prompt.state !== "pending") return;
+    void this.#enqueue(prompt, async () => {
+      if (prompt.state !== "pending" || !this.registry.inputFor(input.message)) return;
+      this.registry.disarmInputs(prompt.key);
+      void this.telegram.deleteMessage(input.message.chatId, input.message.messageId).catch(() => undefined);
+      if (prompt.kind === "question") await typeQuestionAnswer(this, prompt, input.questionIndex, text, input.message.messageId);
+      else await typePermissionFeedback(this, prompt, text);
+    });
+  }
+
+  // ── Desk: what the prompt kinds may do ─────────────────────────────────────────────────────
+
+  async askForText(prompt: Prompt, questionIndex: number, label: string): Promise<void> {
+    if (prompt.state !== "pending") return;
+    const what = prompt.kind === "question" ? `answer to <b>${escapeHtml(cutText(label, 200))}</b>` : "feedback: the agent gets it instead of running the command";
+    const text = `✍️ Reply to this message with your ${what}.`;
+    const sent = await sendWithRetry(
+      () => this.telegram.sendMessage(this.chatId, text, { forceReply: { placeholder: cutText(label, 60) }, ...(prompt.message ? { replyTo: prompt.message.messageId } : {}) }),
+      this.log,
+    ).catch((error) => {
+      this.log.warn({ err: describe(error) }, "could not ask for typed text");
+      return undefined;
+    });
+    if (!sent || prompt.state !== "pending") return;
+    for (const old of this.registry.disarmInputs(prompt.key)) void this.telegram.deleteMessage(old.message.chatId, old.message.messageId).catch(() => undefined);
+    this.registry.armInput({ key: prompt.key, questionIndex, message: { chatId: this.chatId, messageId: sent.messageId } });
+  }
+
+  confirm(prompt: Prompt): Promise<boolean> {
+    return new Promise((resolve) => {
+      const done = (confirmed: boolean) => {
+        clearTimeout(timer);
+        this.#confirmations.delete(prompt.requestID);
+        resolve(confirmed);
+      };
+      const timer = setTimeout(() => void this.#stillPending(prompt).then((pending) => done(!pending)), this.#confirmTimeoutMs);
+      this.#confirmations.set(prompt.requestID, () => done(true));
+    });
+  }
+
+  async #stillPending(prompt: Prompt): Promise<boolean> {
+    const opencode = this.linkFor(prompt.directory)?.opencode;
+    if (!opencode) return false;
+    const pending = await (prompt.kind === "question" ? opencode.listQuestions() : opencode.listPermissions()).catch(() => []);
+    return pending.some((request) => request.id === prompt.requestID);
+  }
+
+  async settle(prompt: Prompt, state: PromptState): Promise<void> {
+    if (prompt.state !== "pending") return;
+    prompt.state = state;
+    prompt.busy = false;
+    prompt.notice = undefined;
+    clearTimeout(this.#expiry.get(prompt.key));
+    this.#expiry.delete(prompt.key);
+    for (const input of this.registry.disarmInputs(prompt.key)) void this.telegram.deleteMessage(input.message.chatId, input.message.messageId).catch(() => undefined);
+    this.log.info({ kind: prompt.kind, requestID: prompt.requestID, state }, "prompt settled");
+    // Still on its way to the phone: delivery shows the final state (or skips sending).
+    if (!prompt.message) return;
+    await this.refresh(prompt);
+    this.registry.forget(prompt);
+  }
+
+  async refresh(prompt: Prompt): Promise<void> {
+    if (!prompt.message) return;
+    const { chatId, messageId } = prompt.message;
+    const rendered = this.#render(prompt);
+    try {
+      await sendWithRetry(() => this.telegram.editMessage(chatId, messageId, rendered.text, rendered.keyboard), this.log);
+    } catch (error) {
+      this.log.warn({ err: describe(error), requestID: prompt.requestID }, "could not update the Telegram message");
+    }
+  }
+
+  linkFor(directory: string): InstanceLink | undefined {
+    let found: InstanceLink | undefined;
+    for (const link of this.#instances) if (link.directory === directory) found = link; // the newest wins
+    return found;
+  }
+
+  #render(prompt: Prompt): RenderedMessage {
+    const context = this.#contextOf(prompt);
+    return prompt.kind === "question" ? renderQuestion(prompt, context) : renderPermission(prompt, context);
+  }
+
+  #contextOf(prompt: Prompt): PromptContext {
+    const session = this.registry.sessions.get(prompt.sessionID);
+    const context: PromptContext = { project: path.basename(prompt.directory) || prompt.directory };
+    if (session?.title) context.sessionTitle = session.title;
+    if (session?.parentID) context.parentTitle = this.registry.sessions.title(session.parentID) ?? session.parentID;
+    return context;
+  }
+
+  // ── Plumbing ───────────────────────────────────────────────────────────────────────────────
+
+  /** Runs work for one prompt strictly in order, so two quick taps can't race. */
+  #enqueue(prompt: Prompt, work: () => Promise<void>): Promise<void> {
+    const previous = this.#queues.get(prompt.key) ?? Promise.resolve();
+    const next = previous
+      .then(work)
+      .catch((error) => this.log.error({ err: describe(error), requestID: prompt.requestID }, "prompt handling failed"))
+      .finally(() => {
+        if (this.#queues.get(prompt.key) === next) this.#queues.delete(prompt.key);
+      });
+    this.#queues.set(prompt.key, next);
+    return next;
+  }
+
+  async #answerCallback(id: string, text?: string, alert?: boolean): Promise<void> {
+    await this.telegram.answerCallback(id, text, alert).catch((error) => this.log.warn({ err: describe(error) }, "could not answer a callback query"));
+  }
+
+  /** Settles every pending prompt as no longer pending (their buttons go) and stops all timers. */
+  async stop(): Promise<void> {
+    if (this.#stopped) return;
+    await Promise.all([...this.#delivering.values()]);
+    const pending = this.registry.pending();
+    await Promise.all(pending.map((prompt) => this.#enqueue(prompt, () => this.settle(prompt, "gone"))));
+    this.#stopped = true;
+    this.#joiner.clear();
+    for (const timer of this.#expiry.values()) clearTimeout(timer);
+    this.#expiry.clear();
+  }
+}
+
+function senderKey(sender: Sender): string {
+  return `${sender.chatId}:${sender.userId}`;
+}

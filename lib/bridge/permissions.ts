@@ -1,0 +1,66 @@
+// Permission prompts: Allow once, Always, Reject, or Reject with feedback (the agent goes on with it).
+import type { Outcome } from "../opencode/api.ts";
+import type { PermissionDecision, PermissionPrompt } from "../registry/permission-prompt.ts";
+import type { CallbackData } from "../telegram/codec.ts";
+import type { Desk, Tap } from "./desk.ts";
+
+export function tapPermission(desk: Desk, prompt: PermissionPrompt, data: CallbackData): Tap {
+  switch (data.action) {
+    case "once":
+      return { ok: true, note: "Allowed once", then: () => decidePermission(desk, prompt, { reply: "once" }) };
+    case "always":
+      if (prompt.request.always.length === 0) return { ok: false, note: "This request has nothing to allow always" };
+      return { ok: true, note: "Always allowed", then: () => decidePermission(desk, prompt, { reply: "always" }) };
+    case "reject":
+      return { ok: true, note: "Rejected", then: () => decidePermission(desk, prompt, { reply: "reject" }) };
+    case "feedback":
+      return { ok: true, note: "Reply to the next message with your feedback", then: () => desk.askForText(prompt, 0, "feedback for the agent") };
+    default:
+      return { ok: false, note: "That button does not belong to a permission request" };
+  }
+}
+
+/** Typed feedback rejects the request with a message: the agent continues with it instead of stopping. */
+export function typePermissionFeedback(desk: Desk, prompt: PermissionPrompt, text: string): Promise<void> {
+  const message = text.trim();
+  if (!message) return decidePermission(desk, prompt, { reply: "reject" });
+  return decidePermission(desk, prompt, { reply: "reject", message });
+}
+
+export async function decidePermission(desk: Desk, prompt: PermissionPrompt, decision: PermissionDecision): Promise<void> {
+  if (prompt.state !== "pending") return;
+  const link = desk.linkFor(prompt.directory);
+  if (!link) return desk.settle(prompt, "gone");
+  prompt.busy = true;
+  prompt.sent = decision;
+  await desk.refresh(prompt);
+  let outcome: Outcome = await link.opencode.replyPermission(prompt.requestID, decision);
+  if (outcome.ok && !(await desk.confirm(prompt))) outcome = { ok: false, gone: false, error: "OpenCode accepted the decision but did not apply it" };
+  prompt.busy = false;
+  desk.log.info({ requestID: prompt.requestID, reply: decision.reply, outcome }, "permission decision sent");
+  if (prompt.state !== "pending") return; // settled meanwhile by an event
+  if (outcome.ok) {
+    prompt.final = { ...decision, by: "telegram" };
+    return desk.settle(prompt, "answered");
+  }
+  if (outcome.gone) return desk.settle(prompt, "gone");
+  prompt.notice = `Could not reach OpenCode (${outcome.error}). Tap again to retry.`;
+  await desk.refresh(prompt);
+}
+
+export async function expirePermission(desk: Desk, prompt: PermissionPrompt): Promise<void> {
+  if (prompt.state !== "pending") return;
+  const link = desk.linkFor(prompt.directory);
+  const outcome: Outcome = link ? await link.opencode.replyPermission(prompt.requestID, { reply: "reject" }) : { ok: false, gone: true };
+  desk.log.info({ requestID: prompt.requestID, outcome }, "permission expired");
+  if (!outcome.ok && !outcome.gone) {
+    prompt.notice = `It expired, but rejecting it failed: ${outcome.error}`;
+    return desk.refresh(prompt);
+  }
+  await desk.settle(prompt, outcome.ok ? "expired" : "gone");
+}
+
+/** Whether a `permission.replied` event is the echo of what we sent. */
+export function isOwnPermissionEcho(prompt: PermissionPrompt, reply: string): boolean {
+  return prompt.busy && prompt.sent?.reply === reply;
+}

@@ -1,0 +1,110 @@
+// Question prompts: taps build the answers, a complete set goes to OpenCode, Dismiss rejects.
+import type { Outcome } from "../opencode/api.ts";
+import { validateAnswers } from "../registry/answers.ts";
+import {
+  confirmTicked,
+  currentQuestion,
+  isComplete,
+  reopenLastAnswer,
+  tapOption,
+  typeAnswer,
+  type QuestionPrompt,
+} from "../registry/question-prompt.ts";
+import type { CallbackData } from "../telegram/codec.ts";
+import { escapeHtml } from "../telegram/html.ts";
+import type { Desk, Tap } from "./desk.ts";
+
+export function tapQuestion(desk: Desk, prompt: QuestionPrompt, data: CallbackData): Tap {
+  const proceed = () => (isComplete(prompt) ? submitQuestion(desk, prompt) : desk.refresh(prompt));
+  switch (data.action) {
+    case "option": {
+      const result = tapOption(prompt, data.question, data.option);
+      return result.ok ? { ...result, then: proceed } : result;
+    }
+    case "done": {
+      const result = confirmTicked(prompt, data.question);
+      return result.ok ? { ...result, then: proceed } : result;
+    }
+    case "type": {
+      const question = prompt.questions[data.question];
+      if (data.question !== currentQuestion(prompt) || !question?.custom) return { ok: false, note: "That question is already answered" };
+      return { ok: true, note: "Reply to the next message with your answer", then: () => desk.askForText(prompt, data.question, question.header || question.question) };
+    }
+    case "dismiss":
+      prompt.dismissArmed = true;
+      return { ok: true, note: "Tap Confirm to dismiss the question", then: () => desk.refresh(prompt) };
+    case "confirm":
+      if (!prompt.dismissArmed) return { ok: false, note: "Tap Dismiss first" };
+      return { ok: true, note: "Dismissing…", then: () => dismissQuestion(desk, prompt) };
+    default:
+      return { ok: false, note: "That button does not belong to a question" };
+  }
+}
+
+export async function typeQuestionAnswer(desk: Desk, prompt: QuestionPrompt, questionIndex: number, text: string, replyTo: number): Promise<void> {
+  const result = typeAnswer(prompt, questionIndex, text);
+  if (!result.ok) {
+    await desk.telegram.sendMessage(desk.chatId, `⚠️ ${escapeHtml(result.note)}`, { replyTo }).catch(() => undefined);
+    return;
+  }
+  await (isComplete(prompt) ? submitQuestion(desk, prompt) : desk.refresh(prompt));
+}
+
+async function submitQuestion(desk: Desk, prompt: QuestionPrompt): Promise<void> {
+  if (prompt.state !== "pending") return;
+  const checked = validateAnswers(prompt.questions, prompt.answers);
+  if (!checked.ok) {
+    prompt.notice = checked.error;
+    reopenLastAnswer(prompt);
+    return desk.refresh(prompt);
+  }
+  prompt.sentAnswers = checked.answers;
+  await send(desk, prompt, "reply", (link) => link.opencode.replyQuestion(prompt.requestID, checked.answers));
+}
+
+async function dismissQuestion(desk: Desk, prompt: QuestionPrompt): Promise<void> {
+  if (prompt.state !== "pending") return;
+  prompt.sentAnswers = undefined;
+  prompt.dismissArmed = false;
+  await send(desk, prompt, "dismiss", (link) => link.opencode.rejectQuestion(prompt.requestID));
+}
+
+export async function expireQuestion(desk: Desk, prompt: QuestionPrompt): Promise<void> {
+  if (prompt.state !== "pending") return;
+  const link = desk.linkFor(prompt.directory);
+  const outcome: Outcome = link ? await link.opencode.rejectQuestion(prompt.requestID) : { ok: false, gone: true };
+  desk.log.info({ requestID: prompt.requestID, outcome }, "question expired");
+  if (!outcome.ok && !outcome.gone) {
+    prompt.notice = `It expired, but dismissing it failed: ${outcome.error}`;
+    return desk.refresh(prompt);
+  }
+  await desk.settle(prompt, outcome.ok ? "expired" : "gone");
+}
+
+/** Sends a reply or a dismissal, waits for OpenCode to confirm it, and shows the outcome. */
+async function send(desk: Desk, prompt: QuestionPrompt, what: "reply" | "dismiss", call: (link: NonNullable<ReturnType<Desk["linkFor"]>>) => Promise<Outcome>): Promise<void> {
+  const link = desk.linkFor(prompt.directory);
+  if (!link) return desk.settle(prompt, "gone");
+  prompt.busy = true;
+  await desk.refresh(prompt);
+  let outcome = await call(link);
+  if (outcome.ok && !(await desk.confirm(prompt))) outcome = { ok: false, gone: false, error: "OpenCode accepted the answer but did not apply it" };
+  prompt.busy = false;
+  desk.log.info({ requestID: prompt.requestID, what, outcome }, "question answer sent");
+  if (prompt.state !== "pending") return; // settled meanwhile by an event
+  if (outcome.ok) {
+    if (what === "reply") prompt.finalAnswers = prompt.sentAnswers;
+    return desk.settle(prompt, what === "reply" ? "answered" : "dismissed");
+  }
+  if (outcome.gone) return desk.settle(prompt, "gone");
+  // Keep it answerable: the user sees why and can tap again.
+  prompt.notice = `Could not reach OpenCode (${outcome.error}). Tap again to retry.`;
+  if (what === "reply") reopenLastAnswer(prompt);
+  await desk.refresh(prompt);
+}
+
+/** Whether a `question.replied` / `question.rejected` event is the echo of what we sent. */
+export function isOwnQuestionEcho(prompt: QuestionPrompt, answers: string[][] | undefined): boolean {
+  if (!prompt.busy) return false;
+  return answers === undefined ? prompt.sentAnswers === undefined : JSON.stringify(prompt.sentAnswers ?? null) === JSON.stringify(answers);
+}

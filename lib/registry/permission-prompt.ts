@@ -1,0 +1,34 @@
+// One pending permission request ("may I run this command?") and how it was decided. Pure.
+import type { PermissionReply, PermissionRequest } from "../sse/events.ts";
+import type { PromptBase } from "./prompt.ts";
+
+export interface PermissionDecision {
+  reply: PermissionReply;
+  /** Feedback sent with a reject: the agent continues with it instead of stopping. */
+  message?: string;
+}
+
+/** Who decided: the phone, another client (TUI, web), or OpenCode itself resolving related asks. */
+export type DecidedBy = "telegram" | "elsewhere" | "cascade";
+
+export interface PermissionPrompt extends PromptBase {
+  kind: "permission";
+  request: PermissionRequest;
+  /** What we sent, to recognise our own `permission.replied`. */
+  sent?: PermissionDecision;
+  final?: PermissionDecision & { by: DecidedBy };
+}
+
+export function createPermissionPrompt(request: PermissionRequest, directory: string, key: string, now: number): PermissionPrompt {
+  return {
+    kind: "permission",
+    key,
+    requestID: request.id,
+    sessionID: request.sessionID,
+    directory,
+    createdAt: now,
+    state: "pending",
+    busy: false,
+    request,
+  };
+}

@@ -1,0 +1,129 @@
+// A Bridge wired to an in-memory Telegram and a fake OpenCode, for unit tests of the bridge.
+import pino from "pino";
+import { expect, vi } from "vitest";
+import { Bridge, type InstanceLink } from "../../lib/bridge/bridge.ts";
+import { OpencodeApi } from "../../lib/opencode/api.ts";
+import type { HttpResult, OpencodeTransport } from "../../lib/opencode/transport.ts";
+import { Registry } from "../../lib/registry/registry.ts";
+import type { HermesEvent, PermissionRequest, QuestionInfo, QuestionRequest } from "../../lib/sse/events.ts";
+import { MemoryTelegram, type MemoryMessage } from "./memory-telegram.ts";
+
+export const CHAT = 1001;
+export const OWNER = 1001;
+export const DIRECTORY = "/home/dev/project";
+
+/** Plays OpenCode: answers the routes, and like OpenCode announces accepted replies as events. */
+export class FakeOpencode implements OpencodeTransport {
+  readonly posts: Array<{ url: string; path?: Record<string, string>; body?: unknown }> = [];
+  pending: unknown[] = [];
+  permissions: unknown[] = [];
+  /** Set by setup(): where accepted replies are announced. */
+  announce: (event: HermesEvent) => void = () => undefined;
+  replyStatus = 200;
+  titles = new Map<string, string>();
+  sessions = new Map<string, { id: string; title?: string; parentID?: string }>();
+  async request(method: "GET" | "POST", url: string, options: { path?: Record<string, string>; body?: unknown } = {}): Promise<HttpResult> {
+    if (method === "GET" && url === "/question") return { status: 200, data: this.pending };
+    if (method === "GET" && url === "/permission") return { status: 200, data: this.permissions };
+    if (method === "GET" && url === "/session/{sessionID}") {
+      const session = this.sessions.get(options.path?.sessionID ?? "");
+      if (session) return { status: 200, data: session };
+      const title = this.titles.get(options.path?.sessionID ?? "");
+      return title ? { status: 200, data: { id: options.path?.sessionID, title } } : { status: 404, data: {} };
+    }
+    this.posts.push({ url, ...(options.path ? { path: options.path } : {}), ...(options.body !== undefined ? { body: options.body } : {}) });
+    if (this.replyStatus === 200) this.#announce(url, options.path?.requestID ?? "", options.body);
+    return { status: this.replyStatus, data: this.replyStatus === 200 ? true : { name: "Error", data: { message: "boom" } } };
+  }
+
+  #announce(url: string, requestID: string, body: any): void {
+    if (url === "/question/{requestID}/reply") this.announce({ type: "question.replied", sessionID: "ses_1", requestID, answers: body.answers });
+    if (url === "/question/{requestID}/reject") this.announce({ type: "question.rejected", sessionID: "ses_1", requestID });
+    if (url === "/permission/{requestID}/reply") this.announce({ type: "permission.replied", sessionID: "ses_1", requestID, reply: body.reply });
+  }
+}
+
+export const question = (overrides: Partial<QuestionInfo> = {}): QuestionInfo => ({
+  question: "Which color?",
+  header: "Color",
+  options: [
+    { label: "Red", description: "warm" },
+    { label: "Blue", description: "cool" },
+  ],
+  multiple: false,
+  custom: true,
+  ...overrides,
+});
+
+let counter = 0;
+export const request = (questions: QuestionInfo[] = [question()]): QuestionRequest => ({ id: `que_${++counter}`, sessionID: "ses_1", questions });
+
+export function setup(options: { ttlMs?: number; permissionTtlMs?: number; allowedUsers?: number[]; announce?: boolean } = {}) {
+  const telegram = new MemoryTelegram();
+  const opencode = new FakeOpencode();
+  const bridge = new Bridge({
+    telegram,
+    registry: new Registry(),
+    logger: pino({ level: "silent" }),
+    access: { chatId: CHAT, allowedUsers: options.allowedUsers ?? [] },
+    questionTtlMs: options.ttlMs ?? 0,
+    permissionTtlMs: options.permissionTtlMs ?? 0,
+    textQuietMs: 20,
+    confirmTimeoutMs: 50,
+  });
+  if (options.announce !== false) opencode.announce = (event) => bridge.handleEvent(DIRECTORY, event);
+  const link: InstanceLink = { directory: DIRECTORY, opencode: new OpencodeApi(opencode, { retries: 1, minTimeout: 1, maxTimeout: 1 }) };
+  bridge.attach(link);
+  let updateId = 0;
+  let callbackId = 0;
+  const tap = async (message: MemoryMessage, text: string, from = OWNER) => {
+    const id = `cb${++callbackId}`;
+    await bridge.handleUpdate({
+      update_id: ++updateId,
+      callback_query: { id, from: { id: from, first_name: "U" }, data: telegram.button(message, text).callback_data, message: { message_id: message.messageId, chat: { id: message.chatId, type: "private" } } },
+    });
+    return id;
+  };
+  const say = (text: string, replyTo?: number, from = OWNER) =>
+    bridge.handleUpdate({
+      update_id: ++updateId,
+      message: { message_id: 900 + updateId, from: { id: from, first_name: "U" }, chat: { id: CHAT, type: "private" }, text, ...(replyTo ? { reply_to_message: { message_id: replyTo } } : {}) },
+    });
+  const askPermission = async (req: PermissionRequest) => {
+    bridge.handleEvent(DIRECTORY, { type: "permission.asked", request: req });
+    return vi.waitFor(() => {
+      const message = telegram.messages.find((m) => m.text.includes(escape(req.patterns[0] ?? req.permission)) && m.keyboard.length > 0);
+      if (!message) throw new Error("permission not delivered");
+      return message;
+    });
+  };
+  const ask = async (req: QuestionRequest) => {
+    bridge.handleEvent(DIRECTORY, { type: "question.asked", request: req });
+    return vi.waitFor(() => {
+      const message = telegram.messages.find((m) => m.text.includes(req.questions[0]!.question) && m.keyboard.length > 0);
+      if (!message) throw new Error("question not delivered");
+      return message;
+    });
+  };
+  const settled = (message: MemoryMessage, status: string) =>
+    vi.waitFor(() => {
+      expect(message.text).toContain(status);
+      expect(message.keyboard).toEqual([]);
+    });
+  return { telegram, opencode, bridge, link, tap, say, ask, askPermission, settled };
+}
+
+
+export const permission = (overrides: Partial<PermissionRequest> = {}): PermissionRequest => ({
+  id: `per_${++counter}`,
+  sessionID: "ses_1",
+  permission: "bash",
+  patterns: ["echo hello"],
+  metadata: { command: "echo hello" },
+  always: ["echo *"],
+  ...overrides,
+});
+
+function escape(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}
