@@ -22,6 +22,8 @@ export interface HermesConfig {
   apiRoot: string;
   /** 0 means questions never expire. */
   questionTtlMs: number;
+  /** 0 (the default) means permission requests never expire. */
+  permissionTtlMs: number;
   log: LogSettings;
 }
 
@@ -70,19 +72,22 @@ export function readConfig(env: Env = process.env): ConfigResult {
   const apiRoot = (env.HERMES_TELEGRAM_API_ROOT?.trim() || DEFAULT_API_ROOT).replace(/\/+$/, "");
   if (!isHttpUrl(apiRoot)) problems.push(`HERMES_TELEGRAM_API_ROOT must be an http(s) URL (got "${apiRoot}")`);
 
-  let questionTtlMs = DEFAULT_QUESTION_TTL_MS;
-  const rawTtl = env.HERMES_QUESTION_TTL?.trim();
-  if (rawTtl) {
-    const parsed = parseDuration(rawTtl);
-    if (parsed === undefined) problems.push(`HERMES_QUESTION_TTL must be milliseconds or a duration like 90s, 30m, 2h; 0 = never (got "${rawTtl}")`);
-    else questionTtlMs = parsed;
-  }
+  const questionTtlMs = readDuration(env, "HERMES_QUESTION_TTL", DEFAULT_QUESTION_TTL_MS, problems);
+  const permissionTtlMs = readDuration(env, "HERMES_PERMISSION_TTL", 0, problems);
 
   if (problems.length > 0) {
     const onlyChatMissing = chatMissing && problems.length === 1 && token !== "";
     return { ok: false, problems, log, apiRoot, ...(onlyChatMissing ? { setupToken: token } : {}) };
   }
-  return { ok: true, config: { token, chatId, allowedUsers, apiRoot, questionTtlMs, log } };
+  return { ok: true, config: { token, chatId, allowedUsers, apiRoot, questionTtlMs, permissionTtlMs, log } };
+}
+
+function readDuration(env: Env, name: string, fallback: number, problems: string[]): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const parsed = parseDuration(raw);
+  if (parsed === undefined) problems.push(`${name} must be milliseconds or a duration like 90s, 30m, 2h; 0 = never (got "${raw}")`);
+  return parsed ?? fallback;
 }
 
 function isHttpUrl(text: string): boolean {

@@ -8,7 +8,7 @@ import { createTelegramApi, type TelegramApi } from "./telegram/api.ts";
 import { startPoller, type Poller } from "./telegram/poller.ts";
 
 export interface HubOptions {
-  config: Pick<HermesConfig, "token" | "apiRoot" | "chatId" | "allowedUsers" | "questionTtlMs">;
+  config: Pick<HermesConfig, "token" | "apiRoot" | "chatId" | "allowedUsers" | "questionTtlMs" | "permissionTtlMs">;
   logger: Logger;
   /** Shown to the user (an OpenCode toast) when something needs their attention. */
   notify?: (message: string) => void;
@@ -43,6 +43,7 @@ export function acquireBridge(options: HubOptions): BridgeLease {
       logger,
       access: { chatId: config.chatId, allowedUsers: config.allowedUsers },
       questionTtlMs: config.questionTtlMs,
+      permissionTtlMs: config.permissionTtlMs,
     });
     const poller = startPoller({
       api: telegram,

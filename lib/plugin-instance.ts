@@ -33,7 +33,7 @@ export function startPlugin(input: PluginInput, env: Record<string, string | und
     }
     if (!result.setupToken) return {};
     // Only the chat is missing: answer /start so the user can find their chat id.
-    const lease = acquireBridge({ config: { token: result.setupToken, apiRoot: result.apiRoot, chatId: Number.NaN, allowedUsers: [], questionTtlMs: 0 }, logger });
+    const lease = acquireBridge({ config: { token: result.setupToken, apiRoot: result.apiRoot, chatId: Number.NaN, allowedUsers: [], questionTtlMs: 0, permissionTtlMs: 0 }, logger });
     return { dispose: () => lease.release() };
   }
 

@@ -26,6 +26,7 @@ describe("readConfig: complete and default settings", () => {
         allowedUsers: [],
         apiRoot: DEFAULT_API_ROOT,
         questionTtlMs: DEFAULT_QUESTION_TTL_MS,
+        permissionTtlMs: 0,
         log: { file: "/home/tester/.local/state/hermes/hermes.log", level: "info" },
       },
     });
@@ -44,6 +45,7 @@ describe("readConfig: complete and default settings", () => {
         HERMES_TELEGRAM_ALLOWED_USERS: "11,22",
         HERMES_TELEGRAM_API_ROOT: "http://localhost:8081",
         HERMES_QUESTION_TTL: "2h",
+        HERMES_PERMISSION_TTL: "10m",
         HERMES_LOG_FILE: "/var/log/hermes.log",
         HERMES_LOG_LEVEL: "debug",
       }),
@@ -54,6 +56,7 @@ describe("readConfig: complete and default settings", () => {
       allowedUsers: [11, 22],
       apiRoot: "http://localhost:8081",
       questionTtlMs: 7_200_000,
+      permissionTtlMs: 600_000,
       log: { file: "/var/log/hermes.log", level: "debug" },
     });
   });
@@ -235,6 +238,12 @@ describe("readConfig: question TTL", () => {
 
   it("uses the default when blank", () => {
     expect(ok(readConfig({ ...BASE, HERMES_QUESTION_TTL: " " })).questionTtlMs).toBe(DEFAULT_QUESTION_TTL_MS);
+  });
+
+  it("reads HERMES_PERMISSION_TTL the same way, off by default", () => {
+    expect(ok(readConfig(BASE)).permissionTtlMs).toBe(0);
+    expect(ok(readConfig({ ...BASE, HERMES_PERMISSION_TTL: "90s" })).permissionTtlMs).toBe(90_000);
+    expect(problems(readConfig({ ...BASE, HERMES_PERMISSION_TTL: "later" }))[0]).toMatch(/^HERMES_PERMISSION_TTL must be milliseconds/);
   });
 
   it.each(["soon", "-1", "1d", "30 minutes", "1h30m"])("rejects %j with a clear problem", (raw) => {
