@@ -175,6 +175,56 @@ describe("mock LLM", () => {
     expect((await complete([{ role: "user", content: "hello" }])).status).toBe(500);
     expect((await complete([{ role: "user", content: "hello" }])).status).toBe(200);
   });
+
+  it("answers a `tools` step with one turn of parallel calls, then runs `then` once all results are in", async () => {
+    const step = {
+      tools: [
+        { tool: "bash", args: { command: "echo a" } },
+        { tool: "bash", args: { command: "echo b" } },
+      ],
+      then: [{ tools: [{ tool: "read", args: { path: "x" } }, { tool: "read", args: { path: "y" } }] }, { text: "done" }],
+    };
+    const user = { role: "user", content: directive(step) };
+    const first = (await complete([user])).body.choices[0];
+    expect(first.finish_reason).toBe("tool_calls");
+    expect(first.message.tool_calls.map((c: any) => c.function)).toEqual([
+      { name: "bash", arguments: '{"command":"echo a"}' },
+      { name: "bash", arguments: '{"command":"echo b"}' },
+    ]);
+    const ids = first.message.tool_calls.map((c: any) => c.id);
+    expect(new Set(ids).size).toBe(2);
+    const afterOne = [
+      user,
+      { role: "assistant", tool_calls: first.message.tool_calls },
+      { role: "tool", tool_call_id: ids[0], content: "a" },
+      { role: "tool", tool_call_id: ids[1], content: "b" },
+    ];
+    const second = (await complete(afterOne)).body.choices[0].message.tool_calls;
+    expect(second.map((c: any) => c.function.arguments)).toEqual(['{"path":"x"}', '{"path":"y"}']);
+    const afterTwo = [
+      ...afterOne,
+      { role: "assistant", tool_calls: second },
+      ...second.map((c: any, i: number) => ({ role: "tool", tool_call_id: c.id, content: `r${i}` })),
+    ];
+    expect((await complete(afterTwo)).body.choices[0].message.content).toBe("done");
+
+    // Streamed: one chunk per call with indexes 0..n-1, then finish_reason tool_calls.
+    const res = await fetch(`${llm.baseURL}/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "mock-model", stream: true, messages: [user], tools: [{ type: "function", function: { name: "bash" } }] }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    const chunks = (await res.text())
+      .split("\n\n")
+      .filter((l) => l.startsWith("data: {"))
+      .map((l) => JSON.parse(l.slice(6)).choices[0]);
+    expect(chunks.flatMap((c) => (c.delta.tool_calls ?? []).map((t: any) => [t.index, t.function.arguments]))).toEqual([
+      [0, '{"command":"echo a"}'],
+      [1, '{"command":"echo b"}'],
+    ]);
+    expect(chunks.at(-1).finish_reason).toBe("tool_calls");
+  });
 });
 
 const colour = {

@@ -3,14 +3,14 @@ import { randomBytes } from 'node:crypto';
 import { listenLoopback, readBody, sendJson } from './loopback-server.ts';
 import { pollUntil } from './wait.ts';
 import { contentText, isTitleRequest, messagesOf } from './llm/chat-request.ts';
-import { asStep, parseDirective, scriptProgress, type Step } from './llm/directive.ts';
+import { asStep, parseDirective, scriptProgress, stepCalls, stepThen, type Step } from './llm/directive.ts';
 import { writeReply, type Reply } from './llm/openai-stream.ts';
 
 /**
  * A scripted OpenAI-compatible chat-completions server on 127.0.0.1 (random port).
  * Script a run through the prompt text with `directive(...)` (see llm/directive.ts).
  */
-export { directive, type Step } from './llm/directive.ts';
+export { directive, type Step, type ToolCallSpec } from './llm/directive.ts';
 
 export interface ToolResult {
   toolCallId: string;
@@ -35,10 +35,12 @@ export async function startMockLlm(): Promise<MockLlm> {
   let failure: { status: number; remaining: number } | null = null;
   let callCounter = 0;
 
-  const stepReply = (step: Step): Reply =>
-    'tool' in step
-      ? { kind: 'tool', name: step.tool, args: step.args, callId: `call_${++callCounter}_${randomBytes(4).toString('hex')}` }
-      : { kind: 'text', text: step.text };
+  const callId = () => `call_${++callCounter}_${randomBytes(4).toString('hex')}`;
+  const stepReply = (step: Step): Reply => {
+    if ('text' in step) return { kind: 'text', text: step.text };
+    if ('tool' in step) return { kind: 'tool', name: step.tool, args: step.args, callId: callId() };
+    return { kind: 'tools', calls: stepCalls(step).map((c) => ({ name: c.tool, args: c.args, callId: callId() })) };
+  };
 
   function decide(body: any): Reply {
     if (isTitleRequest(body)) return { kind: 'text', text: 'Mock title' };
@@ -50,7 +52,7 @@ export async function startMockLlm(): Promise<MockLlm> {
     }
     if (last?.role === 'tool') {
       const progress = scriptProgress(messages);
-      const then = progress && 'tool' in progress.step ? progress.step.then : undefined;
+      const then = progress ? stepThen(progress.step) : undefined;
       const next = then ? asStep(then[progress!.rounds - 1]) : undefined;
       return next ? stepReply(next) : { kind: 'text', text: `LLM received: ${contentText(last.content)}` };
     }

@@ -4,8 +4,20 @@ import { contentText, type ChatMessage } from './chat-request.ts';
  * The scripting protocol: a user message containing `HERMES_TEST {json}` tells the mock what
  * to answer. `{ "tool": name, "args": {...}, "then": [step, ...] }` calls a tool, then after
  * each tool result performs the next `then` step; `{ "text": "..." }` answers text.
+ * `{ "tools": [{ "tool": name, "args": {...} }, ...], "then"?: [...] }` answers one assistant
+ * turn with several parallel tool calls (indexes 0..n-1, unique ids). A turn counts as one
+ * round however many calls it holds, so `then[0]` runs after all its results came back; a
+ * `then` entry may itself be a parallel `tools` step.
  */
-export type Step = { tool: string; args: unknown; then?: unknown[] } | { text: string };
+export interface ToolCallSpec {
+  tool: string;
+  args: unknown;
+}
+
+export type Step =
+  | { tool: string; args: unknown; then?: unknown[] }
+  | { tools: ToolCallSpec[]; then?: unknown[] }
+  | { text: string };
 
 export const MARKER = 'HERMES_TEST';
 
@@ -36,9 +48,33 @@ export function parseDirective(text: string): Step | undefined {
 export function asStep(value: unknown): Step | undefined {
   if (!value || typeof value !== 'object') return undefined;
   const v = value as Record<string, unknown>;
-  if (typeof v.tool === 'string') return { tool: v.tool, args: v.args ?? {}, ...(Array.isArray(v.then) ? { then: v.then } : {}) };
+  const then = Array.isArray(v.then) ? { then: v.then } : {};
+  if (typeof v.tool === 'string') return { tool: v.tool, args: v.args ?? {}, ...then };
+  if (Array.isArray(v.tools)) {
+    const tools = v.tools.map(asCallSpec);
+    if (tools.length > 0 && tools.every((t): t is ToolCallSpec => t !== undefined)) return { tools, ...then };
+    return undefined;
+  }
   if (typeof v.text === 'string') return { text: v.text };
   return undefined;
+}
+
+function asCallSpec(value: unknown): ToolCallSpec | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const v = value as Record<string, unknown>;
+  return typeof v.tool === 'string' ? { tool: v.tool, args: v.args ?? {} } : undefined;
+}
+
+/** The tool calls a step makes in its one assistant turn (none for a text step). */
+export function stepCalls(step: Step): ToolCallSpec[] {
+  if ('tools' in step) return step.tools;
+  if ('tool' in step) return [{ tool: step.tool, args: step.args }];
+  return [];
+}
+
+/** The steps scripted to follow a tool-calling step. */
+export function stepThen(step: Step): unknown[] | undefined {
+  return 'text' in step ? undefined : step.then;
 }
 
 /**

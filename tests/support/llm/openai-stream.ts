@@ -2,23 +2,39 @@ import type { ServerResponse } from 'node:http';
 
 /** Writes an OpenAI chat-completions answer, streamed (SSE ending in [DONE]) or not. */
 
+export interface ReplyToolCall {
+  name: string;
+  args: unknown;
+  callId: string;
+}
+
+/** `tool` is one call; `tools` is one assistant turn with several parallel calls. */
 export type Reply =
   | { kind: 'text'; text: string }
-  | { kind: 'tool'; name: string; args: unknown; callId: string };
+  | ({ kind: 'tool' } & ReplyToolCall)
+  | { kind: 'tools'; calls: ReplyToolCall[] };
+
+function replyCalls(reply: Reply): ReplyToolCall[] {
+  if (reply.kind === 'tool') return [reply];
+  if (reply.kind === 'tools') return reply.calls;
+  return [];
+}
 
 const USAGE = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
 
 export function writeReply(res: ServerResponse, reply: Reply, stream: boolean, model: string): void {
   const id = `chatcmpl-mock-${Date.now().toString(36)}`;
   const created = Math.floor(Date.now() / 1000);
-  const toolCall = reply.kind === 'tool'
-    ? { id: reply.callId, type: 'function', function: { name: reply.name, arguments: JSON.stringify(reply.args ?? {}) } }
-    : undefined;
-  const finish = reply.kind === 'tool' ? 'tool_calls' : 'stop';
+  const toolCalls = replyCalls(reply).map((c) => ({
+    id: c.callId,
+    type: 'function',
+    function: { name: c.name, arguments: JSON.stringify(c.args ?? {}) },
+  }));
+  const finish = toolCalls.length > 0 ? 'tool_calls' : 'stop';
 
   if (!stream) {
-    const message = toolCall
-      ? { role: 'assistant', content: null, tool_calls: [toolCall] }
+    const message = toolCalls.length > 0
+      ? { role: 'assistant', content: null, tool_calls: toolCalls }
       : { role: 'assistant', content: reply.kind === 'text' ? reply.text : '' };
     const body = JSON.stringify({ id, object: 'chat.completion', created, model, choices: [{ index: 0, message, finish_reason: finish }], usage: USAGE });
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
@@ -29,8 +45,11 @@ export function writeReply(res: ServerResponse, reply: Reply, stream: boolean, m
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   const chunk = (delta: unknown, finishReason: string | null, usage?: unknown) =>
     res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finishReason }], ...(usage ? { usage } : {}) })}\n\n`);
-  if (toolCall) {
-    chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, ...toolCall }] }, null);
+  if (toolCalls.length > 0) {
+    // One chunk per call, each complete, with its own index (as OpenAI streams parallel calls).
+    toolCalls.forEach((call, index) =>
+      chunk({ ...(index === 0 ? { role: 'assistant', content: null } : {}), tool_calls: [{ index, ...call }] }, null),
+    );
   } else if (reply.kind === 'text') {
     chunk({ role: 'assistant', content: '' }, null);
     chunk({ content: reply.text }, null);
