@@ -58,6 +58,8 @@ export class Bridge implements Desk {
   readonly #queues = new Map<string, Promise<void>>();
   readonly #delivering = new Map<string, Promise<void>>();
   readonly #confirmations = new Map<string, () => void>();
+  /** Requests whose own echo arrived before anyone waited for it (in-process events can beat the HTTP answer). */
+  readonly #echoed = new Set<string>();
   /** The last permission decision per session, to tell OpenCode's own cascades from other clients. */
   readonly #lastDecision = new Map<string, { requestID: string; reply: PermissionReply; at: number }>();
   readonly #joiner: TextJoiner<TextInput>;
@@ -108,7 +110,7 @@ export class Bridge implements Desk {
         const prompt = this.registry.byRequest(event.requestID);
         if (prompt?.kind !== "question" || prompt.state !== "pending") return;
         const answers = event.type === "question.replied" ? event.answers : undefined;
-        if (isOwnQuestionEcho(prompt, answers)) return this.#confirmations.get(prompt.requestID)?.();
+        if (isOwnQuestionEcho(prompt, answers)) return this.#onEcho(prompt.requestID);
         if (answers) prompt.finalAnswers = answers;
         void this.#enqueue(prompt, () => this.settle(prompt, answers ? "answered_elsewhere" : "dismissed_elsewhere"));
         return;
@@ -154,7 +156,7 @@ export class Bridge implements Desk {
       (previous.reply === "reject") === (reply === "reject");
     if (!cascade) this.#lastDecision.set(sessionID, { requestID, reply, at: this.#now() });
     if (prompt?.kind !== "permission" || prompt.state !== "pending") return;
-    if (isOwnPermissionEcho(prompt, reply)) return this.#confirmations.get(prompt.requestID)?.();
+    if (isOwnPermissionEcho(prompt, reply)) return this.#onEcho(prompt.requestID);
     prompt.final = { reply, by: cascade ? "cascade" : "elsewhere" };
     void this.#enqueue(prompt, () => this.settle(prompt, "answered_elsewhere"));
   }
@@ -316,7 +318,14 @@ export class Bridge implements Desk {
     this.registry.armInput({ key: prompt.key, questionIndex, message: { chatId: this.chatId, messageId: sent.messageId } });
   }
 
+  #onEcho(requestID: string): void {
+    const waiting = this.#confirmations.get(requestID);
+    if (waiting) waiting();
+    else this.#echoed.add(requestID);
+  }
+
   confirm(prompt: Prompt): Promise<boolean> {
+    if (this.#echoed.delete(prompt.requestID)) return Promise.resolve(true);
     return new Promise((resolve) => {
       const done = (confirmed: boolean) => {
         clearTimeout(timer);
@@ -339,6 +348,7 @@ export class Bridge implements Desk {
     if (prompt.state !== "pending") return;
     prompt.state = state;
     prompt.busy = false;
+    this.#echoed.delete(prompt.requestID);
     prompt.notice = undefined;
     clearTimeout(this.#expiry.get(prompt.key));
     this.#expiry.delete(prompt.key);

@@ -19,7 +19,12 @@ export interface Rig {
   stop(): Promise<void>;
 }
 
-export async function startRig(version: OpencodeVersion, env: Record<string, string> = {}, pluginPath: string = PLUGIN_PATH): Promise<Rig> {
+export async function startRig(
+  version: OpencodeVersion,
+  env: Record<string, string> = {},
+  pluginPath: string = PLUGIN_PATH,
+  config: { permission?: unknown; extraConfig?: Record<string, unknown> } = {},
+): Promise<Rig> {
   const telegram = await startFakeTelegram();
   const llm = await startMockLlm();
   const logFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "hermes-log-")), "hermes.log");
@@ -27,6 +32,7 @@ export async function startRig(version: OpencodeVersion, env: Record<string, str
     version,
     llmBaseURL: llm.baseURL,
     plugins: [pluginPath],
+    ...config,
     env: {
       HERMES_TELEGRAM_TOKEN: telegram.token,
       HERMES_TELEGRAM_CHAT_ID: String(DEFAULT_CHAT_ID),

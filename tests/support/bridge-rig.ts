@@ -69,7 +69,8 @@ export function setup(options: { ttlMs?: number; permissionTtlMs?: number; allow
     questionTtlMs: options.ttlMs ?? 0,
     permissionTtlMs: options.permissionTtlMs ?? 0,
     textQuietMs: 20,
-    confirmTimeoutMs: 50,
+    // Long unless the fake stays silent: a reply must be confirmed by its echo, not by the timeout.
+    confirmTimeoutMs: options.announce === false ? 50 : 10_000,
   });
   if (options.announce !== false) opencode.announce = (event) => bridge.handleEvent(DIRECTORY, event);
   const link: InstanceLink = { directory: DIRECTORY, opencode: new OpencodeApi(opencode, { retries: 1, minTimeout: 1, maxTimeout: 1 }) };

@@ -1,0 +1,391 @@
+// Attach mode: the same bridge as the plugin, fed by a running `opencode serve` over HTTP instead
+// of from inside it. One Hermes covers every directory of that server:
+//
+//   GET /global/event ──stream.ts──▶ per directory: check, link, feed ──▶ Bridge (hub.ts, shared)
+//                                                                           │
+//   replies, pending lists ◀── OpencodeApi over http-transport.ts ◀─────────┘
+//
+// Directories: the server's own (`GET /path`), those given with --directory, those of sessions
+// updated lately (`GET /session?start=…`), and every directory an event names. Each gets one
+// InstanceLink, unless the Hermes plugin is loaded there (then the plugin bridges it).
+// After a reconnect every known directory is resynced from OpenCode's pending lists.
+import { acquireBridge, type BridgeLease } from "../hub.ts";
+import { readConfig, type HermesConfig } from "../config.ts";
+import { createLogger, type Logger } from "../log.ts";
+import type { InstanceLink } from "../bridge/bridge.ts";
+import { authHeaders, serverUrl, type ServerAuth } from "../opencode/http-transport.ts";
+import type { HermesEvent } from "../sse/events.ts";
+import type { ParsedEvent } from "../sse/parse.ts";
+import { openEventStream, StreamError, type EventStream, type EventStreamOptions } from "../sse/stream.ts";
+import type { TelegramApi } from "../telegram/api.ts";
+import { describe } from "../telegram/poller.ts";
+import { httpLink, serverTransport, type ServerTarget } from "./link.ts";
+import { hermesPluginIn } from "./plugin-check.ts";
+import { resyncDirectory } from "./resync.ts";
+
+type Env = Record<string, string | undefined>;
+
+export interface AttachOptions {
+  /** Base URL of `opencode serve` / `opencode web`, e.g. http://127.0.0.1:4096 */
+  url: string;
+  auth?: ServerAuth | undefined;
+  /** Directories to bridge from the start, besides the server's own. */
+  directories?: string[];
+  /** Hermes' settings (HERMES_*). Default: process.env. */
+  env?: Env;
+  /** Short status lines for a human (the CLI prints them on stderr). Everything also goes to the log. */
+  report?: (line: string) => void;
+  logger?: Logger;
+  /** Tests: a Telegram client instead of the real Bot API one. */
+  telegram?: TelegramApi;
+  /** Tuning of the event stream (timeouts, backoff). */
+  stream?: Pick<EventStreamOptions, "connectTimeoutMs" | "heartbeatTimeoutMs" | "backoff">;
+  /** Sessions updated this recently name directories to bridge at each (re)connect. Default 30 min; 0 turns it off. */
+  recentSessionsMs?: number;
+  fetch?: typeof fetch;
+}
+
+export type AttachFailure = "config" | "auth" | "not-found" | "plugin-loaded";
+
+export class AttachError extends Error {
+  override readonly name = "AttachError";
+  readonly kind: AttachFailure;
+
+  constructor(kind: AttachFailure, message: string) {
+    super(message);
+    this.kind = kind;
+  }
+}
+
+export interface AttachHandle {
+  /** Resolves once connected and the first directories are linked (or at once in setup mode). */
+  readonly ready: Promise<void>;
+  /** Resolves after stop(); rejects with an AttachError when attach mode can't run. */
+  readonly done: Promise<void>;
+  /** Directories bridged now. */
+  attached(): string[];
+  /** Directories left to the Hermes plugin loaded there. */
+  skipped(): string[];
+  stop(): Promise<void>;
+}
+
+interface DirectoryState {
+  status: "checking" | "attached" | "skipped";
+  link?: InstanceLink;
+  /** Events that arrived while the directory was being checked, in order. */
+  queue: HermesEvent[];
+  /** Checks and resyncs of this directory run one after the other. */
+  work: Promise<void>;
+}
+
+const DEFAULT_RECENT_SESSIONS_MS = 30 * 60_000;
+const LIST_TIMEOUT_MS = 15_000;
+
+export function startAttach(options: AttachOptions): AttachHandle {
+  const env = options.env ?? process.env;
+  const report = options.report ?? (() => undefined);
+  const result = readConfig(env);
+  const secrets = [options.auth?.password ?? ""];
+  if (!result.ok) {
+    const token = result.setupToken;
+    const logger = options.logger ?? createLogger(result.log, [...secrets, ...tokenSecrets(token)]);
+    const message = `Hermes is off: ${result.problems.join("; ")}`;
+    logger.error({ problems: result.problems }, message);
+    if (!token) return failed(new AttachError("config", message));
+    // Only the chat is missing: answer /start so the user can find their chat id.
+    const lease = acquireBridge({
+      config: { token, apiRoot: result.apiRoot, chatId: Number.NaN, allowedUsers: [], questionTtlMs: 0, permissionTtlMs: 0 },
+      logger,
+      ...(options.telegram ? { telegram: options.telegram } : {}),
+    });
+    report("Hermes: HERMES_TELEGRAM_CHAT_ID is not set. Send /start to your bot: it replies with the chat id. (Ctrl-C to stop)");
+    return setupMode(lease);
+  }
+  const logger = options.logger ?? createLogger(result.config.log, [...secrets, ...tokenSecrets(result.config.token)]);
+  return new Attachment(options, result.config, logger, report).handle;
+}
+
+class Attachment {
+  readonly handle: AttachHandle;
+  readonly #options: AttachOptions;
+  readonly #config: HermesConfig;
+  readonly #log: Logger;
+  readonly #report: (line: string) => void;
+  readonly #server: ServerTarget;
+  readonly #lease: BridgeLease;
+  readonly #stream: EventStream;
+  readonly #dirs = new Map<string, DirectoryState>();
+  readonly #ready: Deferred;
+  readonly #done: Deferred;
+  #stopping: Promise<void> | undefined;
+  #waitingReported = false;
+
+  constructor(options: AttachOptions, config: HermesConfig, logger: Logger, report: (line: string) => void) {
+    this.#options = options;
+    this.#config = config;
+    this.#log = logger;
+    this.#report = (line) => {
+      logger.info(line);
+      report(line);
+    };
+    this.#server = { url: options.url, auth: options.auth, fetch: options.fetch };
+    this.#ready = deferred();
+    this.#done = deferred();
+    this.#lease = acquireBridge({
+      config,
+      logger,
+      notify: (message) => this.#report(`Hermes: ${message}`),
+      ...(options.telegram ? { telegram: options.telegram } : {}),
+    });
+    this.#stream = openEventStream({
+      url: serverUrl(options.url, "/global/event").href,
+      headers: authHeaders(this.#server.auth),
+      ...options.stream,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      onEvent: (parsed) => this.#onEvent(parsed),
+      onConnect: ({ reconnect }) => void this.#onConnect(reconnect),
+      onDisconnect: (reason) => this.#report(`Hermes: lost the event stream of ${options.url} (${reason}); reconnecting`),
+      onConnectFailed: ({ attempt, error }) => {
+        this.#log.warn({ attempt, err: error.message }, "could not open the event stream");
+        if (this.#waitingReported) return;
+        this.#waitingReported = true;
+        this.#report(`Hermes: waiting for OpenCode at ${options.url} (${error.message})`);
+      },
+    });
+    this.#stream.done.then(
+      () => undefined,
+      (error: unknown) => void this.#fail(toAttachError(error, options.url)),
+    );
+    this.handle = {
+      ready: this.#ready.promise,
+      done: this.#done.promise,
+      attached: () => this.#list("attached"),
+      skipped: () => this.#list("skipped"),
+      stop: () => this.#stop(),
+    };
+    this.#log.info({ url: options.url, auth: Boolean(options.auth) }, "attach mode started");
+  }
+
+  get #bridge() {
+    return this.#lease.bridge;
+  }
+
+  #list(status: DirectoryState["status"]): string[] {
+    return [...this.#dirs].filter(([, state]) => state.status === status).map(([directory]) => directory);
+  }
+
+  #onEvent(parsed: ParsedEvent): void {
+    const directory = parsed.directory;
+    if (!directory || this.#stopping) return;
+    const state = this.#dirs.get(directory) ?? this.#visit(directory, false);
+    if (state.status === "checking") state.queue.push(parsed.event);
+    else if (state.status === "attached") this.#feed(directory, parsed.event);
+  }
+
+  #feed(directory: string, event: HermesEvent): void {
+    try {
+      this.#bridge.handleEvent(directory, event);
+    } catch (error) {
+      this.#log.error({ err: describe(error), directory }, "event handling failed");
+    }
+  }
+
+  async #onConnect(reconnect: boolean): Promise<void> {
+    this.#waitingReported = false;
+    try {
+      const found = await this.#discover();
+      const known = [...this.#dirs.keys()];
+      const visits = [...new Set([...found, ...known])].map((directory) => this.#visit(directory, reconnect).work);
+      await Promise.all(visits);
+      if (this.#stopping) return;
+      if (!reconnect) return this.#onFirstConnect(found);
+      this.#report(`Hermes: reconnected to ${this.#options.url}; resynced ${this.#list("attached").length} director${this.#list("attached").length === 1 ? "y" : "ies"}`);
+    } catch (error) {
+      this.#log.error({ err: describe(error) }, "could not set up the directories after connecting");
+      if (!reconnect) this.#ready.resolve();
+    }
+  }
+
+  #onFirstConnect(found: string[]): void {
+    const initial = found.filter((directory) => this.#dirs.has(directory));
+    if (initial.length > 0 && initial.every((directory) => this.#dirs.get(directory)?.status === "skipped")) {
+      void this.#fail(
+        new AttachError(
+          "plugin-loaded",
+          `Hermes: the Hermes plugin is already loaded in the OpenCode server at ${this.#options.url} (${initial.join(", ")}); it bridges that server itself, so attach mode exits.`,
+        ),
+      );
+      return;
+    }
+    const attached = this.#list("attached");
+    const where = attached.length > 0 ? `bridging ${attached.join(", ")}` : "bridging every directory that becomes active";
+    this.#report(`Hermes attached to ${this.#options.url}: ${where} to Telegram chat ${this.#config.chatId}`);
+    this.#ready.resolve();
+  }
+
+  /** The server's own directory, the configured ones, and those of recently active sessions. */
+  async #discover(): Promise<string[]> {
+    const found = new Set(this.#options.directories ?? []);
+    const server = serverTransport(this.#server);
+    try {
+      const path = await server.request("GET", "/path", { signal: AbortSignal.timeout(LIST_TIMEOUT_MS) });
+      const directory = (path.data as { directory?: unknown } | undefined)?.directory;
+      if (path.status === 200 && typeof directory === "string" && directory) found.add(directory);
+    } catch (error) {
+      this.#log.warn({ err: describe(error) }, "GET /path failed");
+    }
+    const recentMs = this.#options.recentSessionsMs ?? DEFAULT_RECENT_SESSIONS_MS;
+    if (recentMs > 0) {
+      try {
+        const sessions = await server.request("GET", `/session?start=${Date.now() - recentMs}&limit=100`, { signal: AbortSignal.timeout(LIST_TIMEOUT_MS) });
+        if (sessions.status === 200 && Array.isArray(sessions.data)) {
+          for (const session of sessions.data as Array<{ directory?: unknown }>) {
+            if (typeof session?.directory === "string" && session.directory) found.add(session.directory);
+          }
+        }
+      } catch (error) {
+        this.#log.warn({ err: describe(error) }, "GET /session failed");
+      }
+    }
+    return [...found];
+  }
+
+  /** Checks the directory (plugin loaded?), then links it, or resyncs it after a reconnect. */
+  #visit(directory: string, reconnect: boolean): DirectoryState {
+    let state = this.#dirs.get(directory);
+    if (!state) {
+      state = { status: "checking", queue: [], work: Promise.resolve() };
+      this.#dirs.set(directory, state);
+    }
+    const current = state;
+    current.work = current.work
+      .then(() => this.#check(directory, current, reconnect))
+      .catch((error: unknown) => this.#log.error({ err: describe(error), directory }, "could not link the directory"));
+    return current;
+  }
+
+  async #check(directory: string, state: DirectoryState, reconnect: boolean): Promise<void> {
+    if (this.#stopping) return;
+    const check = await hermesPluginIn(serverTransport(this.#server, directory));
+    if (this.#stopping) return;
+    if (check.loaded === undefined) this.#log.warn({ directory, err: check.error }, "could not read the directory's config; bridging it anyway");
+    if (check.loaded) {
+      const link = state.link;
+      state.link = undefined;
+      state.queue = [];
+      if (state.status !== "skipped") this.#report(`Hermes: the Hermes plugin is loaded in OpenCode for ${directory} (${check.spec}); leaving that directory to it`);
+      state.status = "skipped";
+      if (link) await this.#bridge.detach(link);
+      return;
+    }
+    if (!state.link) {
+      const wasSkipped = state.status === "skipped";
+      state.link = httpLink(this.#server, directory);
+      this.#bridge.attach(state.link); // lists what is already pending, in the background
+      state.status = "attached";
+      for (const event of state.queue.splice(0)) this.#feed(directory, event);
+      this.#log.info({ directory }, "directory linked");
+      if (this.#ready.settled || wasSkipped) this.#report(`Hermes: now bridging ${directory}`);
+      return;
+    }
+    if (reconnect) {
+      const { pending, closed } = await resyncDirectory(this.#bridge, state.link);
+      this.#log.info({ directory, pending, closed }, "directory resynced");
+    }
+  }
+
+  async #fail(error: AttachError): Promise<void> {
+    if (this.#stopping) return;
+    this.#report(error.message);
+    await this.#stop(error);
+  }
+
+  #stop(failure?: AttachError): Promise<void> {
+    this.#stopping ??= (async () => {
+      await this.#stream.stop();
+      await Promise.all([...this.#dirs.values()].map((state) => state.work));
+      for (const state of this.#dirs.values()) {
+        if (!state.link) continue;
+        await this.#bridge.detach(state.link).catch(() => undefined);
+      }
+      await this.#lease.release();
+      this.#log.info({ url: this.#options.url, failure: failure?.kind }, "attach mode stopped");
+      if (failure) {
+        this.#ready.reject(failure);
+        this.#done.reject(failure);
+      } else {
+        this.#ready.resolve(); // a stop before the first connect is not a failure
+        this.#done.resolve();
+      }
+    })();
+    return this.#stopping;
+  }
+}
+
+function toAttachError(error: unknown, url: string): AttachError {
+  if (error instanceof StreamError && (error.status === 401 || error.status === 403)) {
+    return new AttachError(
+      "auth",
+      `Hermes: OpenCode at ${url} refused the credentials (HTTP ${error.status}). Set OPENCODE_SERVER_PASSWORD (and OPENCODE_SERVER_USERNAME if it is not "opencode"), or pass --password / --username.`,
+    );
+  }
+  if (error instanceof StreamError && error.status === 404) {
+    return new AttachError("not-found", `Hermes: ${url} has no /global/event (HTTP 404). Is it an OpenCode server (opencode serve or opencode web, 1.1.53 or later)?`);
+  }
+  return new AttachError("not-found", `Hermes: the event stream of ${url} failed for good: ${describe(error)}`);
+}
+
+function tokenSecrets(token: string | undefined): string[] {
+  return token ? [token, token.split(":")[1] ?? ""] : [];
+}
+
+function failed(error: AttachError): AttachHandle {
+  const done = Promise.reject(error);
+  done.catch(() => undefined);
+  return { ready: done, done, attached: () => [], skipped: () => [], stop: async () => undefined };
+}
+
+function setupMode(lease: BridgeLease): AttachHandle {
+  const done = deferred();
+  let stopping: Promise<void> | undefined;
+  return {
+    ready: Promise.resolve(),
+    done: done.promise,
+    attached: () => [],
+    skipped: () => [],
+    stop() {
+      stopping ??= lease.release().then(() => done.resolve());
+      return stopping;
+    },
+  };
+}
+
+interface Deferred {
+  promise: Promise<void>;
+  settled: boolean;
+  resolve(): void;
+  reject(error: Error): void;
+}
+
+function deferred(): Deferred {
+  let resolve!: () => void;
+  let reject!: (error: Error) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  promise.catch(() => undefined); // rejections are read through `done`/`ready` by whoever cares
+  const result: Deferred = {
+    promise,
+    settled: false,
+    resolve() {
+      result.settled = true;
+      resolve();
+    },
+    reject(error) {
+      result.settled = true;
+      reject(error);
+    },
+  };
+  return result;
+}

@@ -1,0 +1,249 @@
+// The SSE client for attach mode: `GET /global/event` (or `/event`) of a running `opencode serve`,
+// read with fetch and eventsource-parser, narrowed by parse.ts. It owns the connection only:
+// connect timeout, heartbeat watchdog, reconnect with backoff. It knows nothing of the bridge.
+//
+// - Every connect has its own timeout, counted until the first byte of the body: a stream opened
+//   while the server is still starting can hang without sending anything (OpenCode sends
+//   `server.connected` at once).
+// - A stream that goes silent (no byte for `heartbeatTimeoutMs`; OpenCode sends
+//   `server.heartbeat` every 10 s) is dropped and reopened.
+// - A stream that ends (OpenCode ends `/event` after `server.instance.disposed`) or breaks after
+//   it was open is reopened after `minTimeout`; failed connects back off (p-retry) up to
+//   `maxTimeout`. 401/403/404 stop the stream: retrying can't fix a password or a missing route.
+import { createParser } from "eventsource-parser";
+import pRetry, { AbortError } from "p-retry";
+import { parseEventData, type ParsedEvent } from "./parse.ts";
+
+export interface EventStreamOptions {
+  /** Full URL of the SSE endpoint, e.g. `http://127.0.0.1:4096/global/event`. */
+  url: string;
+  /** Extra request headers (authorization). */
+  headers?: Record<string, string>;
+  /** Every event Hermes understands, with the directory its `/global/event` envelope named. */
+  onEvent(parsed: ParsedEvent): void;
+  /** Each time a connection delivers its first byte; `reconnect` is false only the first time. */
+  onConnect?(info: { reconnect: boolean }): void;
+  /** A connection opened after an earlier one was lost: whatever happened in between was missed. */
+  onReconnect?(): void;
+  /** An open connection was lost (ended, broke or went silent); a reconnect follows. */
+  onDisconnect?(reason: string): void;
+  /** A connect attempt failed; the next one follows after `delayMs`. */
+  onConnectFailed?(info: { attempt: number; error: Error; delayMs: number }): void;
+  /** Until the first byte of the body. Default 10 s. */
+  connectTimeoutMs?: number;
+  /** Longest silence of an open stream. Default 30 s (OpenCode's heartbeat comes every 10 s). */
+  heartbeatTimeoutMs?: number;
+  /** Backoff between failed connects (p-retry: minTimeout · factor^n, at most maxTimeout, randomized). */
+  backoff?: { minTimeout?: number; maxTimeout?: number; factor?: number; randomize?: boolean };
+  signal?: AbortSignal;
+  fetch?: typeof fetch;
+}
+
+export interface EventStream {
+  /** True while a connection is open (it delivered a byte and has not been lost). */
+  readonly connected: boolean;
+  /** Resolves when stopped; rejects with a StreamError when the server refuses for good (401/403/404). */
+  readonly done: Promise<void>;
+  stop(): Promise<void>;
+}
+
+export class StreamError extends Error {
+  override readonly name = "StreamError";
+  /** HTTP status when the server answered with one. */
+  readonly status: number | undefined;
+  /** Retrying can't help (bad credentials, no such route). */
+  readonly fatal: boolean;
+
+  constructor(message: string, options: { status?: number; fatal?: boolean; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.status = options.status;
+    this.fatal = options.fatal ?? false;
+  }
+}
+
+const FATAL_STATUSES = new Set([401, 403, 404]);
+const DEFAULTS = { connectTimeoutMs: 10_000, heartbeatTimeoutMs: 30_000, minTimeout: 500, maxTimeout: 15_000, factor: 2 };
+
+export function openEventStream(options: EventStreamOptions): EventStream {
+  const fetchImpl = options.fetch ?? fetch;
+  const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs;
+  const heartbeatTimeoutMs = options.heartbeatTimeoutMs ?? DEFAULTS.heartbeatTimeoutMs;
+  const minTimeout = options.backoff?.minTimeout ?? DEFAULTS.minTimeout;
+  const maxTimeout = options.backoff?.maxTimeout ?? DEFAULTS.maxTimeout;
+  const factor = options.backoff?.factor ?? DEFAULTS.factor;
+  const randomize = options.backoff?.randomize ?? true;
+
+  const stopper = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, stopper.signal]) : stopper.signal;
+  let connected = false;
+  let opened = 0;
+
+  /** One connection: resolves with why it was lost once it was open; throws when it never opened. */
+  async function connectOnce(): Promise<string> {
+    const attempt = new AbortController();
+    let failure: StreamError | undefined;
+    const fail = (error: StreamError) => {
+      failure ??= error;
+      attempt.abort(error);
+    };
+    const onStop = () => attempt.abort(signal.reason);
+    signal.addEventListener("abort", onStop, { once: true });
+    let lastByteAt = Date.now();
+    let timer: ReturnType<typeof setTimeout> | undefined = setTimeout(
+      () => fail(new StreamError(`no answer within ${connectTimeoutMs} ms of connecting`)),
+      connectTimeoutMs,
+    );
+    const watch = (delay: number) => {
+      timer = setTimeout(() => {
+        const silent = Date.now() - lastByteAt;
+        if (silent >= heartbeatTimeoutMs) fail(new StreamError(`no data for ${Math.round(silent / 1000)} s`));
+        else watch(heartbeatTimeoutMs - silent);
+      }, delay);
+    };
+    let open = false;
+    try {
+      let response: Response;
+      try {
+        response = await fetchImpl(options.url, {
+          headers: { accept: "text/event-stream", "cache-control": "no-cache", ...options.headers },
+          signal: attempt.signal,
+        });
+      } catch (error) {
+        throw failure ?? new StreamError(`could not connect: ${describeCause(error)}`, { cause: error });
+      }
+      if (!response.ok) {
+        await response.body?.cancel().catch(() => undefined);
+        const status = response.status;
+        throw new StreamError(`${options.url} answered HTTP ${status}${response.statusText ? ` ${response.statusText}` : ""}`, { status, fatal: FATAL_STATUSES.has(status) });
+      }
+      if (!response.body) throw new StreamError(`${options.url} answered without a body`);
+      const type = response.headers.get("content-type") ?? "";
+      if (!type.includes("text/event-stream")) {
+        await response.body.cancel().catch(() => undefined);
+        throw new StreamError(`${options.url} is not an event stream (content-type "${type}")`);
+      }
+      const parser = createParser({
+        onEvent: (message) => {
+          const parsed = parseEventData(message.data);
+          if (!parsed) return;
+          try {
+            options.onEvent(parsed);
+          } catch {
+            // The consumer's error must not break the stream.
+          }
+        },
+      });
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      try {
+        for (;;) {
+          let chunk: ReadableStreamReadResult<string>;
+          try {
+            chunk = await reader.read();
+          } catch (error) {
+            throw failure ?? new StreamError(`the stream broke: ${describeCause(error)}`, { cause: error });
+          }
+          if (chunk.done) {
+            if (!open) throw new StreamError("the stream ended before it sent anything");
+            return "the stream ended";
+          }
+          lastByteAt = Date.now();
+          if (!open) {
+            open = true;
+            clearTimeout(timer);
+            watch(heartbeatTimeoutMs);
+            connected = true;
+            const reconnect = opened++ > 0;
+            safely(() => options.onConnect?.({ reconnect }));
+            if (reconnect) safely(() => options.onReconnect?.());
+          }
+          parser.feed(chunk.value);
+        }
+      } finally {
+        reader.cancel().catch(() => undefined);
+      }
+    } catch (error) {
+      if (signal.aborted) throw signal.reason;
+      if (open) return error instanceof Error ? error.message : String(error);
+      const streamError = error instanceof StreamError ? error : new StreamError(describeCause(error), { cause: error });
+      throw streamError.fatal ? new AbortError(streamError) : streamError;
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onStop);
+      attempt.abort();
+      connected = false;
+    }
+  }
+
+  const done = (async () => {
+    while (!signal.aborted) {
+      let reason: string;
+      try {
+        reason = await pRetry(connectOnce, {
+          retries: Number.POSITIVE_INFINITY,
+          minTimeout,
+          maxTimeout,
+          factor,
+          randomize,
+          signal,
+          onFailedAttempt: ({ error, attemptNumber, retriesConsumed }) => {
+            if (signal.aborted) return;
+            const delayMs = Math.min(maxTimeout, minTimeout * factor ** retriesConsumed);
+            safely(() => options.onConnectFailed?.({ attempt: attemptNumber, error, delayMs }));
+          },
+        });
+      } catch (error) {
+        if (signal.aborted) return;
+        // p-retry rethrows an AbortError's original error: the StreamError with fatal set.
+        throw error instanceof StreamError ? error : new StreamError(describeCause(error), { cause: error, fatal: true });
+      }
+      if (signal.aborted) return;
+      safely(() => options.onDisconnect?.(reason));
+      // It was open: reconnect soon, but never in a tight loop against a flapping server.
+      if (!(await pause(minTimeout, signal))) return;
+    }
+  })();
+  done.catch(() => undefined); // callers may only await stop()
+
+  return {
+    get connected() {
+      return connected;
+    },
+    done,
+    async stop() {
+      stopper.abort(new StreamError("stopped"));
+      await done.catch(() => undefined);
+    },
+  };
+}
+
+/** Waits `ms`; false when the signal aborted first. The timer never outlives the wait. */
+function pause(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve(true);
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+function safely(callback: () => void): void {
+  try {
+    callback();
+  } catch {
+    // A consumer's callback must not break the stream.
+  }
+}
+
+function describeCause(error: unknown): string {
+  if (error instanceof StreamError) return error.message;
+  if (!(error instanceof Error)) return String(error);
+  const cause = (error as { cause?: unknown }).cause;
+  const detail = cause instanceof Error ? cause.message : typeof cause === "object" && cause && "code" in cause ? String((cause as { code: unknown }).code) : "";
+  return detail && !error.message.includes(detail) ? `${error.message} (${detail})` : error.message;
+}

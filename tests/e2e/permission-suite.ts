@@ -1,0 +1,130 @@
+// Permission prompts end to end: the real `opencode serve` with Hermes from plugin.ts, bash and edit
+// set to "ask", a scripted LLM, and the fake Telegram. Run once per supported OpenCode version.
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SentMessage } from "../support/fake-telegram.ts";
+import { DEFAULT_CHAT_ID } from "../support/fake-telegram.ts";
+import { directive } from "../support/mock-llm.ts";
+import type { OpencodeVersion } from "../support/opencode.ts";
+import { startRig, type Rig } from "./question-suite.ts";
+
+/** 1.1.53 requires `description`; 1.18.33 ignores it. */
+const bash = (command: string) => ({ tool: "bash", args: { command, description: `run ${command}` } });
+
+export function permissionSuite(version: OpencodeVersion): void {
+  describe(`permissions over Telegram on OpenCode ${version}`, () => {
+    let rig: Rig;
+    beforeAll(async () => {
+      rig = await startRig(version, {}, undefined, { permission: { bash: "ask", edit: "ask" } });
+    }, 120_000);
+    afterAll(async () => {
+      await rig?.stop();
+    });
+
+    const current = (message: SentMessage) => rig.telegram.messages().find((m) => m.messageId === message.messageId)!;
+    const onPhone = (marker: string) =>
+      rig.telegram.waitForMessage((m) => m.text.includes(marker) && rig.telegram.buttons(m).length > 0, { timeoutMs: 60_000, what: `permission for ${marker}` });
+    const settledAs = (message: SentMessage, status: string) =>
+      rig.telegram.waitFor(() => (current(message).text.includes(status) && rig.telegram.buttons(current(message)).length === 0 ? current(message) : undefined), {
+        timeoutMs: 30_000,
+        what: `permission message settled as "${status}"`,
+      });
+    async function run(text: string): Promise<string> {
+      const session = await rig.opencode.createSession();
+      await rig.opencode.prompt(session.id, text);
+      return session.id;
+    }
+
+    it("Allow once: the command runs and the LLM sees its output", async () => {
+      await run(directive(bash("echo allowed-once-output")));
+      const message = await onPhone("echo allowed-once-output");
+      expect(message.text).toContain("Permission: bash");
+      expect(message.text).toContain("<code>echo *</code>");
+      expect(rig.telegram.buttons(message).map((b) => b.text)).toEqual(["Allow once", "Always", "Reject", "Reject with feedback"]);
+      await rig.telegram.tapButton(message, "Allow once");
+      const result = await rig.llm.waitForToolResult((r) => r.content.includes("allowed-once-output"), { what: "bash output" });
+      expect(result.content.trim()).toBe("allowed-once-output");
+      await settledAs(message, "Allowed once</b> from Telegram");
+    });
+
+    it("Always: a second identical command runs with no new prompt", async () => {
+      const sessionID = await run(directive(bash("printf always-first")));
+      const message = await onPhone("printf always-first");
+      await rig.telegram.tapButton(message, "Always");
+      await rig.llm.waitForToolResult((r) => r.content.includes("always-first"), { what: "first output" });
+      await settledAs(message, "Always allowed</b> from Telegram");
+      const before = rig.telegram.messages().length;
+      await rig.opencode.prompt(sessionID, directive(bash("printf always-second")));
+      await rig.llm.waitForToolResult((r) => r.content.includes("always-second"), { what: "second output, unasked" });
+      expect(rig.telegram.messages().slice(before).filter((m) => m.text.includes("always-second"))).toHaveLength(0);
+    });
+
+    it("Reject: the run stops, and the LLM sees the rejection", async () => {
+      const sessionID = await run(directive({ ...bash("date -u +rejected"), then: [{ text: "should not run" }] }));
+      const message = await onPhone("date -u +rejected");
+      const requests = rig.llm.requests.length;
+      await rig.telegram.tapButton(message, "Reject");
+      await settledAs(message, "Rejected</b> from Telegram");
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(rig.llm.requests.length).toBe(requests); // the agent loop stopped: no further LLM call
+      await rig.opencode.prompt(sessionID, "what happened?");
+      const result = await rig.llm.waitForToolResult((r) => /rejected permission/i.test(r.content) && !/feedback/.test(r.content), { what: "rejection in history" });
+      expect(result.content).toMatch(/rejected permission to use this specific tool call/);
+    });
+
+    it("Reject with feedback: the LLM receives the feedback and carries on", async () => {
+      await run(directive(bash("uname -a")));
+      const message = await onPhone("uname -a");
+      await rig.telegram.tapButton(message, "Reject with feedback");
+      const ask = await rig.telegram.waitForMessage((m) => m.replyMarkup?.force_reply === true && m.text.includes("feedback"), { what: "feedback prompt" });
+      rig.telegram.sendText(DEFAULT_CHAT_ID, "use <printf> & not uname", { replyTo: ask.messageId });
+      const result = await rig.llm.waitForToolResult((r) => r.content.includes("use <printf> & not uname"), { what: "feedback at the LLM" });
+      expect(result.content).toMatch(/with the following feedback: use <printf> & not uname/);
+      const final = await settledAs(message, "Rejected with feedback</b> from Telegram");
+      expect(final.text).toContain("use &lt;printf&gt; &amp; not uname");
+    });
+
+    it("answered in the TUI: the message is edited and loses its buttons", async () => {
+      await run(directive(bash("hostname")));
+      const message = await onPhone("hostname");
+      const [pending] = (await rig.opencode.request<any[]>("GET", "/permission")).body;
+      expect((await rig.opencode.request("POST", `/permission/${pending.id}/reply`, { body: { reply: "once" } })).status).toBe(200);
+      await settledAs(message, "Allowed once</b> in the terminal");
+    });
+
+    it("reject cascade: every pending message of the session is updated", async () => {
+      await run(directive({ tools: [bash("whoami"), bash("id -g")] }));
+      const first = await onPhone("whoami");
+      const second = await onPhone("id -g");
+      await rig.telegram.tapButton(first, "Reject");
+      await settledAs(first, "Rejected</b> from Telegram");
+      await settledAs(second, "Rejected</b> together with another request");
+    });
+
+    it("a permission from a sub-agent session is forwarded and labelled", async () => {
+      const child = directive({ ...bash("ls -d /tmp"), then: [{ text: "child done" }] });
+      await run(directive({ tool: "task", args: { description: "child bash", subagent_type: "general", prompt: child }, then: [{ text: "parent done" }] }));
+      const message = await onPhone("ls -d /tmp");
+      await rig.telegram.waitFor(() => /sub-agent of <i>[^<]+<\/i>/.test(current(message).text) || undefined, { what: "sub-agent label" });
+      expect(current(message).text).toContain("child bash");
+      await rig.telegram.tapButton(current(message), "Allow once");
+      await rig.llm.waitForToolResult((r) => r.content.includes("child done"), { what: "task result at the parent" });
+    });
+
+    it("an edit with HTML characters and a diff over 4096 characters is rendered safely", async () => {
+      const content = Array.from({ length: 300 }, (_, i) => `<b>line ${i} & "quoted" </b>`).join("\n");
+      const file = path.join(rig.opencode.directory, "big-change.html");
+      await run(directive({ tool: "write", args: { filePath: file, content } }));
+      const message = await onPhone("big-change.html");
+      expect(message.text.length).toBeLessThanOrEqual(4096);
+      expect(message.text).toContain("&lt;b&gt;line 0 &amp; &quot;quoted&quot; &lt;/b&gt;");
+      expect(message.text).toContain("whole diff is attached");
+      const attached = await rig.telegram.waitForMessage((m) => m.document?.filename === "big-change.html.diff", { what: "diff attachment" });
+      expect(attached.document!.bytes).toBeGreaterThan(4096);
+      await rig.telegram.tapButton(message, "Allow once");
+      await rig.llm.waitForToolResult((r) => /Wrote file successfully/.test(r.content), { what: "write result" });
+      expect(fs.readFileSync(file, "utf8")).toBe(content);
+    });
+  });
+}
