@@ -49,13 +49,13 @@ export function permissionSuite(version: OpencodeVersion): void {
     });
 
     it("Always: a second identical command runs with no new prompt", async () => {
-      const sessionID = await run(directive(bash("printf always-first")));
+      await run(directive(bash("printf always-first")));
       const message = await onPhone("printf always-first");
       await rig.telegram.tapButton(message, "Always");
       await rig.llm.waitForToolResult((r) => r.content.includes("always-first"), { what: "first output" });
       await settledAs(message, "Always allowed</b> from Telegram");
       const before = rig.telegram.messages().length;
-      await rig.opencode.prompt(sessionID, directive(bash("printf always-second")));
+      await run(directive(bash("printf always-second"))); // a new session: the rule holds project-wide
       await rig.llm.waitForToolResult((r) => r.content.includes("always-second"), { what: "second output, unasked" });
       expect(rig.telegram.messages().slice(before).filter((m) => m.text.includes("always-second"))).toHaveLength(0);
     });
@@ -100,6 +100,15 @@ export function permissionSuite(version: OpencodeVersion): void {
       await rig.telegram.tapButton(first, "Reject");
       await settledAs(first, "Rejected</b> from Telegram");
       await settledAs(second, "Rejected</b> together with another request");
+    });
+
+    it("always cascade: a pending request the new rule covers is shown as auto-approved", async () => {
+      await run(directive({ tools: [bash("expr 1 + 1"), bash("expr 2 + 2")] }));
+      const first = await onPhone("expr 1 + 1");
+      const second = await onPhone("expr 2 + 2");
+      await rig.telegram.tapButton(first, "Always");
+      await settledAs(first, "Always allowed</b> from Telegram");
+      await settledAs(second, "Auto-approved");
     });
 
     it("a permission from a sub-agent session is forwarded and labelled", async () => {
