@@ -222,41 +222,63 @@ export class Bridge implements Desk {
 
   // ── Telegram side ──────────────────────────────────────────────────────────────────────────
 
-  /** Handles one update without waiting for OpenCode: the poller must keep polling. */
-  async handleUpdate(update: unknown): Promise<void> {
-    if (this.#stopped) return;
+  /**
+   * Handles an update if it concerns this process (one of its prompts or awaited texts), and says
+   * whether it did. Several processes can share one bot: the poller offers each update to each of
+   * them until one claims it, then `handleUnclaimed` covers the rest. Never waits for OpenCode.
+   */
+  async claimUpdate(update: unknown): Promise<boolean> {
+    if (this.#stopped) return false;
     const intent = parseUpdate(update);
-    if (!intent) return;
-    switch (intent.kind) {
-      case "callback":
-        return this.#onCallback(intent);
-      case "command":
-        return this.#onCommand(intent);
-      case "text":
-        return this.#onText(intent);
-    }
+    if (intent?.kind === "callback") return this.#claimCallback(intent);
+    if (intent?.kind === "text") return this.#claimText(intent);
+    return false;
   }
 
-  async #onCallback(intent: Extract<Intent, { kind: "callback" }>): Promise<void> {
+  /** What nobody claimed: taps on stale messages, strangers' taps, and commands (answered once). */
+  async handleUnclaimed(update: unknown): Promise<void> {
+    if (this.#stopped) return;
+    const intent = parseUpdate(update);
+    if (intent?.kind === "command") return this.#onCommand(intent);
+    if (intent?.kind !== "callback") return;
     if (!mayAct(this.#access, intent.from)) {
       this.log.warn({ userId: intent.from.userId, chatId: intent.from.chatId }, "ignored a button tap from an unauthorized user or chat");
       return this.#answerCallback(intent.id, "Not authorized", true);
     }
+    await this.#answerCallback(intent.id, "This is no longer pending");
+    if (intent.messageId !== undefined) void this.telegram.removeKeyboard(intent.from.chatId, intent.messageId).catch(() => undefined);
+  }
+
+  /** One process on its own: claim, else handle as unclaimed. */
+  async handleUpdate(update: unknown): Promise<void> {
+    if (!(await this.claimUpdate(update))) await this.handleUnclaimed(update);
+  }
+
+  async #claimCallback(intent: Extract<Intent, { kind: "callback" }>): Promise<boolean> {
     const data = decodeCallback(intent.data);
     const prompt = data ? this.registry.byKey(data.key) : undefined;
-    // A tap can race the sendMessage response that tells us the message id.
-    if (prompt && !prompt.message) await this.#delivering.get(prompt.key);
-    const sameMessage = prompt?.message?.messageId === intent.messageId && prompt?.message?.chatId === intent.from.chatId;
-    if (!data || !prompt || !sameMessage || prompt.state !== "pending") {
-      await this.#answerCallback(intent.id, prompt?.kind === "permission" ? "This request is no longer pending" : NOT_PENDING);
-      // Strip the buttons only from a stale message: a live prompt's own buttons stay.
-      if (intent.messageId !== undefined && !(prompt && sameMessage)) void this.telegram.removeKeyboard(intent.from.chatId, intent.messageId).catch(() => undefined);
-      return;
+    if (!data || !prompt) return false;
+    if (!mayAct(this.#access, intent.from)) {
+      this.log.warn({ userId: intent.from.userId, chatId: intent.from.chatId }, "ignored a button tap from an unauthorized user or chat");
+      await this.#answerCallback(intent.id, "Not authorized", true);
+      return true;
     }
-    if (prompt.busy) return this.#answerCallback(intent.id, "Sending your answer…");
+    // A tap can race the sendMessage response that tells us the message id.
+    if (!prompt.message) await this.#delivering.get(prompt.key);
+    const sameMessage = prompt.message?.messageId === intent.messageId && prompt.message?.chatId === intent.from.chatId;
+    if (!sameMessage) return false;
+    if (prompt.state !== "pending") {
+      await this.#answerCallback(intent.id, prompt.kind === "permission" ? "This request is no longer pending" : NOT_PENDING);
+      return true;
+    }
+    if (prompt.busy) {
+      await this.#answerCallback(intent.id, "Sending your answer…");
+      return true;
+    }
     const tap: Tap = prompt.kind === "question" ? tapQuestion(this, prompt, data) : tapPermission(this, prompt, data);
     await this.#answerCallback(intent.id, tap.note, tap.alert);
-    if (tap.then) await this.#enqueue(prompt, tap.then);
+    if (tap.then) void this.#enqueue(prompt, tap.then);
+    return true;
   }
 
   async #onCommand(intent: Extract<Intent, { kind: "command" }>): Promise<void> {
@@ -274,18 +296,20 @@ export class Bridge implements Desk {
     });
   }
 
-  async #onText(intent: Extract<Intent, { kind: "text" }>): Promise<void> {
-    if (!mayAct(this.#access, intent.from)) {
-      this.log.debug({ userId: intent.from.userId, chatId: intent.from.chatId }, "ignored a message from an unauthorized user or chat");
-      return;
-    }
+  async #claimText(intent: Extract<Intent, { kind: "text" }>): Promise<boolean> {
+    if (!mayAct(this.#access, intent.from)) return false;
     const sender = senderKey(intent.from);
     const replied = intent.replyTo === undefined ? undefined : this.registry.inputFor({ chatId: intent.from.chatId, messageId: intent.replyTo });
-    if (replied) return this.#joiner.start(sender, replied, intent.text);
-    if (this.#joiner.append(sender, intent.text)) return;
+    if (replied) {
+      this.#joiner.start(sender, replied, intent.text);
+      return true;
+    }
+    if (this.#joiner.append(sender, intent.text)) return true;
     // A plain message while exactly one answer is awaited in this chat is that answer.
     const awaited = this.registry.inputsIn(intent.from.chatId);
-    if (intent.replyTo === undefined && awaited.length === 1) return this.#joiner.start(sender, awaited[0]!, intent.text);
+    if (intent.replyTo !== undefined || awaited.length !== 1) return false;
+    this.#joiner.start(sender, awaited[0]!, intent.text);
+    return true;
   }
 
   #onTypedText(input: TextInput, text: string): void {

@@ -111,7 +111,14 @@ export function setup(options: { ttlMs?: number; permissionTtlMs?: number; allow
       expect(message.text).toContain(status);
       expect(message.keyboard).toEqual([]);
     });
-  return { telegram, opencode, bridge, link, tap, say, ask, askPermission, settled };
+  /** The force-reply message, once the bridge listens for replies to it. */
+  const forceReply = () =>
+    vi.waitFor(() => {
+      const message = telegram.messages.find((m) => m.forceReply && !m.deleted);
+      if (!message || !bridge.registry.inputFor({ chatId: message.chatId, messageId: message.messageId })) throw new Error("no armed force reply");
+      return message;
+    });
+  return { telegram, opencode, bridge, link, tap, say, ask, askPermission, settled, forceReply };
 }
 
 

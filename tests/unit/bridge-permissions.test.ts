@@ -33,11 +33,11 @@ describe("Bridge: permissions", () => {
   });
 
   it("Reject with feedback sends the typed text as the reject message", async () => {
-    const { telegram, opencode, tap, askPermission, say, settled } = setup();
+    const { opencode, tap, askPermission, say, settled, forceReply } = setup();
     const req = permission();
     const message = await askPermission(req);
     await tap(message, "Reject with feedback");
-    const prompt = await vi.waitFor(() => telegram.messages.find((m) => m.forceReply) ?? Promise.reject(new Error("no force reply")));
+    const prompt = await forceReply();
     await say("use printf, not echo", prompt.messageId);
     await settled(message, "Rejected with feedback</b> from Telegram");
     expect(opencode.posts[0]?.body).toEqual({ reply: "reject", message: "use printf, not echo" });

@@ -83,14 +83,10 @@ describe("Bridge: questions", () => {
   });
 
   it("free text: 'Type an answer' arms a force reply, and the reply (split in two) becomes the answer", async () => {
-    const { telegram, opencode, tap, ask, say, settled } = setup();
+    const { opencode, tap, ask, say, settled, forceReply } = setup();
     const message = await ask(request());
     await tap(message, "Type an answer");
-    const prompt = await vi.waitFor(() => {
-      const found = telegram.messages.find((m) => m.forceReply);
-      if (!found) throw new Error("no force reply");
-      return found;
-    });
+    const prompt = await forceReply();
     expect(prompt.replyTo).toBe(message.messageId);
     await say("first part of a long answer", prompt.messageId);
     await say("second part");
@@ -184,10 +180,10 @@ describe("Bridge: questions", () => {
   });
 
   it("ignores typed answers from strangers", async () => {
-    const { telegram, opencode, tap, ask, say } = setup({ allowedUsers: [OWNER] });
+    const { opencode, tap, ask, say, forceReply } = setup({ allowedUsers: [OWNER] });
     const message = await ask(request());
     await tap(message, "Type an answer");
-    const prompt = await vi.waitFor(() => telegram.messages.find((m) => m.forceReply) ?? Promise.reject(new Error("none")));
+    const prompt = await forceReply();
     await say("intruder", prompt.messageId, 666);
     await new Promise((resolve) => setTimeout(resolve, 60));
     expect(opencode.posts).toHaveLength(0);
@@ -202,7 +198,7 @@ describe("Bridge: questions", () => {
     await settled(message, "Answered in the terminal");
     message.keyboard = stale.keyboard; // as if the edit never reached this phone
     await tap(message, "Blue");
-    expect(telegram.callbackAnswers.at(-1)?.text).toBe("This question is no longer pending");
+    expect(telegram.callbackAnswers.at(-1)?.text).toBe("This is no longer pending");
     await vi.waitFor(() => expect(message.keyboard).toEqual([]));
   });
 
@@ -272,5 +268,32 @@ describe("Bridge: questions", () => {
     const message = await ask(request());
     await bridge.stop();
     await settled(message, "No longer pending");
+  });
+
+  it("claims only updates about its own prompts, so several processes can share one bot", async () => {
+    const { telegram, bridge, ask } = setup();
+    const message = await ask(request());
+    const own = { update_id: 1, callback_query: { id: "own", from: { id: OWNER }, data: telegram.button(message, "Red").callback_data, message: { message_id: message.messageId, chat: { id: CHAT, type: "private" } } } };
+    const foreign = { update_id: 2, callback_query: { id: "foreign", from: { id: OWNER }, data: "h1:ZZZZZZZZ:o:0:0", message: { message_id: 999, chat: { id: CHAT, type: "private" } } } };
+    const command = { update_id: 3, message: { message_id: 7, from: { id: OWNER }, chat: { id: CHAT, type: "private" }, text: "/start" } };
+    const chatter = { update_id: 4, message: { message_id: 8, from: { id: OWNER }, chat: { id: CHAT, type: "private" }, text: "hello" } };
+    expect(await bridge.claimUpdate(foreign)).toBe(false);
+    expect(await bridge.claimUpdate(command)).toBe(false);
+    expect(await bridge.claimUpdate(chatter)).toBe(false);
+    expect(telegram.callbackAnswers).toEqual([]);
+    expect(await bridge.claimUpdate(own)).toBe(true);
+    expect(telegram.callbackAnswers).toEqual([{ id: "own", text: "Chosen: Red" }]);
+  });
+
+  it("answers what nobody claimed: stale taps lose their keyboard, strangers are refused", async () => {
+    const { telegram, bridge } = setup({ allowedUsers: [OWNER] });
+    const stale = await telegram.sendMessage(CHAT, "old", { keyboard: [[{ text: "Red", callback_data: "h1:ZZZZZZZZ:o:0:0" }]] });
+    await bridge.handleUnclaimed({ update_id: 1, callback_query: { id: "s", from: { id: OWNER }, data: "h1:ZZZZZZZZ:o:0:0", message: { message_id: stale.messageId, chat: { id: CHAT, type: "private" } } } });
+    await bridge.handleUnclaimed({ update_id: 2, callback_query: { id: "x", from: { id: 666 }, data: "h1:ZZZZZZZZ:o:0:0", message: { message_id: stale.messageId, chat: { id: CHAT, type: "private" } } } });
+    expect(telegram.callbackAnswers).toEqual([
+      { id: "s", text: "This is no longer pending" },
+      { id: "x", text: "Not authorized", alert: true },
+    ]);
+    await vi.waitFor(() => expect(telegram.messages[0]?.keyboard).toEqual([]));
   });
 });
