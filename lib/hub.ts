@@ -1,11 +1,13 @@
-// One bridge and one long-poll loop per bot token per process, shared by every plugin instance
-// (OpenCode creates one per directory, sometimes two). The last instance to leave stops them.
+// One bridge per bot token per process, shared by every plugin instance (OpenCode creates one per
+// directory, sometimes two), and one relay that takes part in the machine-wide election of the
+// process that polls Telegram. The last instance to leave stops both.
 import { Bridge } from "./bridge/bridge.ts";
 import type { HermesConfig } from "./config.ts";
 import type { Logger } from "./log.ts";
+import { relayAddress } from "./relay/address.ts";
+import { Relay } from "./relay/relay.ts";
 import { Registry } from "./registry/registry.ts";
 import { createTelegramApi, type TelegramApi } from "./telegram/api.ts";
-import { startPoller, type Poller } from "./telegram/poller.ts";
 
 export interface HubOptions {
   config: Pick<HermesConfig, "token" | "apiRoot" | "chatId" | "allowedUsers" | "questionTtlMs" | "permissionTtlMs">;
@@ -13,17 +15,20 @@ export interface HubOptions {
   /** Shown to the user (an OpenCode toast) when something needs their attention. */
   notify?: (message: string) => void;
   telegram?: TelegramApi;
+  /** The relay's socket; by default derived from the token. */
+  relayAddress?: string;
 }
 
 export interface BridgeLease {
   bridge: Bridge;
+  relay: Relay;
   /** Gives the lease back; the last one stops polling and settles what is still pending. */
   release(): Promise<void>;
 }
 
 interface Running {
   bridge: Bridge;
-  poller: Poller;
+  relay: Relay;
   leases: number;
 }
 
@@ -45,13 +50,15 @@ export function acquireBridge(options: HubOptions): BridgeLease {
       questionTtlMs: config.questionTtlMs,
       permissionTtlMs: config.permissionTtlMs,
     });
-    const poller = startPoller({
-      api: telegram,
+    const relay = new Relay({
+      address: options.relayAddress ?? relayAddress(config.token, config.apiRoot),
+      telegram,
+      handler: bridge,
       logger,
-      onUpdate: (update) => bridge.handleUpdate(update),
       onConflict: () => options.notify?.("Another program is polling this Telegram bot (409 Conflict). Hermes keeps retrying."),
     });
-    running = { bridge, poller, leases: 0 };
+    relay.start();
+    running = { bridge, relay, leases: 0 };
     hubs.set(config.token, running);
     logger.info({ chatId: config.chatId }, "Telegram bridge started");
   }
@@ -60,13 +67,16 @@ export function acquireBridge(options: HubOptions): BridgeLease {
   let released = false;
   return {
     bridge: lease.bridge,
+    relay: lease.relay,
     async release() {
       if (released) return;
       released = true;
       lease.leases--;
       if (lease.leases > 0) return;
       hubs.delete(config.token);
-      await withTimeout(Promise.all([lease.bridge.stop(), lease.poller.stop()]), STOP_TIMEOUT_MS);
+      // Settle prompts first (their edits need no poller), then hand polling over.
+      await withTimeout(lease.bridge.stop(), STOP_TIMEOUT_MS);
+      await withTimeout(lease.relay.stop(), STOP_TIMEOUT_MS);
       logger.info("Telegram bridge stopped");
     },
   };

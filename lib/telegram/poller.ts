@@ -7,6 +7,10 @@ export interface PollerOptions {
   api: TelegramApi;
   logger: Logger;
   onUpdate: (update: unknown) => Promise<void> | void;
+  /** Called after each update is handled, with the offset that confirms it. */
+  onHandled?: (nextOffset: number) => void;
+  /** Where to resume (a previous leader's last confirmed offset). */
+  initialOffset?: number;
   /** Told once when another consumer holds the token (409), so the user can see it. */
   onConflict?: () => void;
   timeoutSeconds?: number;
@@ -27,7 +31,7 @@ export function startPoller(options: PollerOptions): Poller {
   const graceMs = options.graceMs ?? 10_000;
   const sleep = options.sleep ?? abortableSleep;
   const stopped = new AbortController();
-  let offset = 0;
+  let offset = options.initialOffset ?? 0;
   let failures = 0;
   let conflictReported = false;
 
@@ -61,6 +65,7 @@ export function startPoller(options: PollerOptions): Poller {
         } catch (error) {
           logger.error({ err: describe(error) }, "update handler failed; polling goes on");
         }
+        options.onHandled?.(offset);
       }
     }
   }

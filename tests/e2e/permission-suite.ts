@@ -7,7 +7,7 @@ import type { SentMessage } from "../support/fake-telegram.ts";
 import { DEFAULT_CHAT_ID } from "../support/fake-telegram.ts";
 import { directive } from "../support/mock-llm.ts";
 import type { OpencodeVersion } from "../support/opencode.ts";
-import { startRig, type Rig } from "./question-suite.ts";
+import { promptWhenIdle, startRig, type Rig } from "./question-suite.ts";
 
 /** 1.1.53 requires `description`; 1.18.33 ignores it. */
 const bash = (command: string) => ({ tool: "bash", args: { command, description: `run ${command}` } });
@@ -68,7 +68,7 @@ export function permissionSuite(version: OpencodeVersion): void {
       await settledAs(message, "Rejected</b> from Telegram");
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(rig.llm.requests.length).toBe(requests); // the agent loop stopped: no further LLM call
-      await rig.opencode.prompt(sessionID, "what happened?");
+      await promptWhenIdle(rig, sessionID, "what happened?");
       const result = await rig.llm.waitForToolResult((r) => /rejected permission/i.test(r.content) && !/feedback/.test(r.content), { what: "rejection in history" });
       expect(result.content).toMatch(/rejected permission to use this specific tool call/);
     });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_CHAT_ID, startFakeTelegram, type FakeTelegram, type SentMessage } from "../support/fake-telegram.ts";
 import { directive, startMockLlm, type MockLlm } from "../support/mock-llm.ts";
 import { startOpencode, type OpencodeServer, type OpencodeVersion } from "../support/opencode.ts";
+import { pollUntil } from "../support/wait.ts";
 
 export const PLUGIN_PATH = path.resolve(import.meta.dirname, "../../plugin.ts");
 const STRANGER = { id: 666, first_name: "Stranger" };
@@ -66,6 +67,18 @@ export async function askOnPhone(rig: Rig, questions: unknown[], marker: string,
   await rig.opencode.prompt(session.id, directive({ tool: "question", args: { questions: tagged } }), directory ? { directory } : {});
   const message = await rig.telegram.waitForMessage((m) => m.text.includes(`[${marker}]`) && rig.telegram.buttons(m).length > 0, { timeoutMs: 60_000, what: `question ${marker} on the phone` });
   return { sessionID: session.id, message };
+}
+
+/** Prompts a session once it is idle: a prompt sent while the turn is still ending can be dropped. */
+export async function promptWhenIdle(rig: Rig, sessionID: string, text: string): Promise<void> {
+  await pollUntil(
+    async () => {
+      const status = await rig.opencode.request<Record<string, { type: string }>>("GET", "/session/status");
+      return status.body?.[sessionID] === undefined || status.body[sessionID]?.type === "idle";
+    },
+    { what: `session ${sessionID} idle`, intervalMs: 50 },
+  );
+  await rig.opencode.prompt(sessionID, text);
 }
 
 function current(rig: Rig, message: SentMessage): SentMessage {
@@ -164,7 +177,7 @@ export function questionSuite(version: OpencodeVersion): void {
       await rig.telegram.tapButton(current(rig, message), "Confirm");
       await settledAs(rig, message, "Dismissed from Telegram");
       // A dismissal ends the agent's turn; the LLM sees it in the history of the next turn.
-      await rig.opencode.prompt(sessionID, "what happened?");
+      await promptWhenIdle(rig, sessionID, "what happened?");
       const result = await rig.llm.waitForToolResult((r) => /dismissed this question/i.test(r.content), { what: "dismissal" });
       expect(result.content).toMatch(/dismissed this question/i);
       expect(await rig.opencode.pendingQuestions()).toHaveLength(0);
@@ -214,7 +227,7 @@ export function questionSuite(version: OpencodeVersion): void {
     it("an unanswered question expires: rejected in OpenCode, marked expired on the phone", async () => {
       const { message, sessionID } = await askOnPhone(rig, [color], "expire");
       await settledAs(rig, message, "Expired");
-      await rig.opencode.prompt(sessionID, "what happened?");
+      await promptWhenIdle(rig, sessionID, "what happened?");
       const result = await rig.llm.waitForToolResult((r) => /dismissed this question/i.test(r.content), { what: "dismissal by expiry" });
       expect(result.content).toMatch(/dismissed/i);
       expect(await rig.opencode.pendingQuestions()).toHaveLength(0);
