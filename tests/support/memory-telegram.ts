@@ -18,7 +18,7 @@ export class MemoryTelegram implements TelegramApi {
   readonly callbackAnswers: Array<{ id: string; text?: string; alert?: boolean }> = [];
   #nextId = 1;
 
-  async getUpdates(): Promise<unknown[]> {
+  async getUpdates(_offset: number, _timeoutSeconds: number, _signal: AbortSignal): Promise<unknown[]> {
     return [];
   }
 

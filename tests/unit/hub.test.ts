@@ -1,0 +1,54 @@
+import { randomBytes } from "node:crypto";
+import pino from "pino";
+import { describe, expect, it, vi } from "vitest";
+import { acquireBridge } from "../../lib/hub.ts";
+import { MemoryTelegram } from "../support/memory-telegram.ts";
+
+/** Counts long polls in flight; each waits until aborted. */
+class PollCountingTelegram extends MemoryTelegram {
+  inFlight = 0;
+  override getUpdates(_offset: number, _timeout: number, signal: AbortSignal): Promise<unknown[]> {
+    this.inFlight++;
+    return new Promise((resolve) =>
+      signal.addEventListener("abort", () => {
+        this.inFlight--;
+        resolve([]);
+      }, { once: true }),
+    );
+  }
+}
+
+const config = (token: string) => ({ token, apiRoot: "http://127.0.0.1:1", chatId: 1, allowedUsers: [], questionTtlMs: 0, permissionTtlMs: 0 });
+
+describe("acquireBridge", () => {
+  it("shares one bridge per token; only the last release stops polling", async () => {
+    const telegram = new PollCountingTelegram();
+    const token = `1:${randomBytes(8).toString("hex")}`;
+    const options = { config: config(token), logger: pino({ level: "silent" }), telegram, relayAddress: `\0hermes-hub-${randomBytes(6).toString("hex")}` };
+    const first = acquireBridge(options);
+    const second = acquireBridge(options);
+    expect(second.bridge).toBe(first.bridge);
+    await vi.waitFor(() => expect(telegram.inFlight).toBe(1));
+
+    await first.release();
+    await first.release(); // twice is harmless
+    expect(second.relay.role).toBe("leader");
+    expect(telegram.inFlight).toBe(1);
+
+    await second.release();
+    expect(second.relay.role).toBe("stopped");
+    expect(telegram.inFlight).toBe(0);
+
+    const third = acquireBridge(options);
+    expect(third.bridge).not.toBe(first.bridge);
+    await third.release();
+  });
+
+  it("keeps separate bridges for separate tokens", async () => {
+    const logger = pino({ level: "silent" });
+    const a = acquireBridge({ config: config(`1:${randomBytes(8).toString("hex")}`), logger, telegram: new PollCountingTelegram(), relayAddress: `\0hermes-hub-${randomBytes(6).toString("hex")}` });
+    const b = acquireBridge({ config: config(`2:${randomBytes(8).toString("hex")}`), logger, telegram: new PollCountingTelegram(), relayAddress: `\0hermes-hub-${randomBytes(6).toString("hex")}` });
+    expect(a.bridge).not.toBe(b.bridge);
+    await Promise.all([a.release(), b.release()]);
+  });
+});
