@@ -47,9 +47,14 @@ export function startPoller(options: PollerOptions): Poller {
         failures++;
         const delay = backoffFor(error, failures);
         if (error instanceof TelegramApiError && error.code === 409) {
-          if (!conflictReported) options.onConflict?.();
+          // One clear line (and one toast) per conflict; the retries after it are quiet.
+          if (!conflictReported) {
+            options.onConflict?.();
+            logger.warn("another program outside this machine is polling this bot token (Telegram answers 409 Conflict); Hermes keeps retrying with backoff");
+          } else {
+            logger.debug({ delayMs: delay }, "still 409 Conflict; retrying");
+          }
           conflictReported = true;
-          logger.warn({ delayMs: delay }, "another process is polling this bot token (409 Conflict); retrying");
         } else {
           logger.warn({ err: describe(error), delayMs: delay, failures }, "getUpdates failed; retrying");
         }

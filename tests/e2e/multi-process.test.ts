@@ -112,3 +112,64 @@ describe("several OpenCode processes, one bot token", () => {
     }
   });
 });
+
+describe("a poller outside this machine holds the bot token (409 Conflict)", () => {
+  let telegram: FakeTelegram;
+  let llm: MockLlm;
+  let server: OpencodeServer;
+  let foreign: AbortController;
+  let foreignLoop: Promise<void>;
+  const logFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "hermes-409-")), "hermes.log");
+
+  beforeAll(async () => {
+    telegram = await startFakeTelegram();
+    llm = await startMockLlm();
+    foreign = new AbortController();
+    // Another bot program: polls the same token back to back.
+    foreignLoop = (async () => {
+      while (!foreign.signal.aborted) {
+        await fetch(`${telegram.apiRoot}/bot${telegram.token}/getUpdates?timeout=1&offset=-1`, { signal: foreign.signal }).catch(() => undefined);
+      }
+    })();
+    await pollUntil(() => telegram.calls.some((call) => call.method === "getUpdates"), { what: "the foreign poller" });
+    server = await startOpencode({
+      version: "1.18.33",
+      llmBaseURL: llm.baseURL,
+      plugins: [PLUGIN_PATH],
+      env: { HERMES_TELEGRAM_TOKEN: telegram.token, HERMES_TELEGRAM_CHAT_ID: String(DEFAULT_CHAT_ID), HERMES_TELEGRAM_API_ROOT: telegram.apiRoot, HERMES_LOG_FILE: logFile },
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    foreign?.abort();
+    await foreignLoop;
+    await server?.stop();
+    await llm?.close();
+    await telegram?.close();
+  });
+
+  it("backs off with one clear log line and a toast, never spins, and takes over once the other poller stops", async () => {
+    const { recordEvents } = await import("../support/event-stream.ts");
+    const stream = await recordEvents(server.url, server.directory);
+    try {
+      const toast = await pollUntil(() => stream.events.find((event) => event.type === "tui.toast.show"), { timeoutMs: 20_000, what: "a toast about the conflict" });
+      expect(toast.properties.message).toMatch(/409 Conflict/);
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      const lines = fs.readFileSync(logFile, "utf8").split("\n").filter((line) => /409 Conflict/.test(line) && /"level":40/.test(line));
+      expect(lines).toHaveLength(1);
+      const conflicts = telegram.calls.filter((call) => call.method === "getUpdates" && call.status === 409);
+      expect(conflicts.length).toBeLessThanOrEqual(4); // backoff from 5 s: no spinning
+
+      foreign.abort();
+      await foreignLoop;
+      const session = await server.createSession();
+      await server.prompt(session.id, directive({ tool: "question", args: { questions: [question("after-conflict")] } }));
+      const message = await telegram.waitForMessage((m) => m.text.includes("[after-conflict]"), { timeoutMs: 30_000, what: "the question after the conflict" });
+      await telegram.tapButton(message, "Left");
+      const result = await llm.waitForToolResult((r) => r.content.includes("[after-conflict]"), { timeoutMs: 40_000, what: "the answer, once Hermes polls again" });
+      expect(result.content).toContain('"Left"');
+    } finally {
+      stream.close();
+    }
+  }, 90_000);
+});
