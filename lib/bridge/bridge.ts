@@ -15,7 +15,8 @@ import { describe } from "../telegram/poller.ts";
 import type { PromptContext } from "../telegram/render-context.ts";
 import { diffTooLongToShow, renderPermission } from "../telegram/render-permission.ts";
 import { renderQuestion, type RenderedMessage } from "../telegram/render.ts";
-import { sendWithRetry } from "../telegram/send.ts";
+import { Outbox } from "../telegram/outbox.ts";
+import type { PaceLimits } from "../telegram/pacer.ts";
 import { TextJoiner } from "../telegram/text-joiner.ts";
 import { parseUpdate, type Intent, type Sender } from "../telegram/updates.ts";
 import type { Desk, InstanceLink, Tap } from "./desk.ts";
@@ -37,6 +38,8 @@ export interface BridgeOptions {
   textQuietMs?: number;
   /** How long to wait for OpenCode's event confirming a reply before checking its pending list. */
   confirmTimeoutMs?: number;
+  /** Telegram's flood limits; `false` turns pacing off (tests with an in-memory Telegram). */
+  pacing?: PaceLimits | false;
   now?: () => number;
 }
 
@@ -49,6 +52,7 @@ export class Bridge implements Desk {
   readonly registry: Registry;
   readonly log: Logger;
   readonly chatId: number;
+  readonly #outbox: Outbox;
   readonly #access: AccessPolicy;
   readonly #ttl: { question: number; permission: number };
   readonly #confirmTimeoutMs: number;
@@ -74,6 +78,7 @@ export class Bridge implements Desk {
     this.#ttl = { question: options.questionTtlMs, permission: options.permissionTtlMs ?? 0 };
     this.#confirmTimeoutMs = options.confirmTimeoutMs ?? 3_000;
     this.#now = options.now ?? Date.now;
+    this.#outbox = new Outbox({ logger: this.log, ...(options.pacing !== undefined ? { limits: options.pacing } : {}) });
     this.#joiner = new TextJoiner(options.textQuietMs ?? 700, (input, text) => this.#onTypedText(input, text));
   }
 
@@ -163,10 +168,15 @@ export class Bridge implements Desk {
 
   /** Sends the prompt first; a missing session title is looked up afterwards and filled in by an edit. */
   async #deliver(prompt: Prompt): Promise<void> {
-    if (prompt.state !== "pending") return this.registry.forget(prompt); // settled before it reached the phone: nothing to send
-    const rendered = this.#render(prompt);
+    let rendered: RenderedMessage | undefined;
     try {
-      const sent = await sendWithRetry(() => this.telegram.sendMessage(this.chatId, rendered.text, { keyboard: rendered.keyboard }), this.log);
+      // Rendered when it can go out: a prompt settled while Telegram was away is not sent at all.
+      const sent = await this.#outbox.send(this.chatId, () => {
+        if (prompt.state !== "pending") return undefined;
+        const message = (rendered = this.#render(prompt));
+        return () => this.telegram.sendMessage(this.chatId, message.text, { keyboard: message.keyboard });
+      });
+      if (!sent || !rendered) return this.registry.forget(prompt);
       prompt.message = { chatId: this.chatId, messageId: sent.messageId };
       this.log.info({ requestID: prompt.requestID, messageId: sent.messageId }, "prompt delivered");
     } catch (error) {
@@ -185,7 +195,8 @@ export class Bridge implements Desk {
     if (!diff || !prompt.message) return;
     const file = String(prompt.request.metadata.filepath ?? prompt.request.metadata.filePath ?? "change");
     const name = `${path.basename(file).replace(/[^\w.-]+/g, "_") || "change"}.diff`;
-    await sendWithRetry(() => this.telegram.sendDocument(this.chatId, name, diff, { replyTo: prompt.message!.messageId, caption: `Full diff of <code>${escapeHtml(cutText(file, 200))}</code>` }), this.log).catch((error) =>
+    const replyTo = prompt.message.messageId;
+    await this.#outbox.chore(this.chatId, () => this.telegram.sendDocument(this.chatId, name, diff, { replyTo, caption: `Full diff of <code>${escapeHtml(cutText(file, 200))}</code>` })).catch((error) =>
       this.log.warn({ err: describe(error) }, "could not attach the full diff"),
     );
   }
@@ -246,7 +257,8 @@ export class Bridge implements Desk {
       return this.#answerCallback(intent.id, "Not authorized", true);
     }
     await this.#answerCallback(intent.id, "This is no longer pending");
-    if (intent.messageId !== undefined) void this.telegram.removeKeyboard(intent.from.chatId, intent.messageId).catch(() => undefined);
+    const { messageId } = intent;
+    if (messageId !== undefined) void this.#outbox.chore(intent.from.chatId, () => this.telegram.removeKeyboard(intent.from.chatId, messageId)).catch(() => undefined);
   }
 
   /** One process on its own: claim, else handle as unclaimed. */
@@ -291,7 +303,7 @@ export class Bridge implements Desk {
         ? "✅ This chat is configured: OpenCode's questions will appear here."
         : `Set <code>HERMES_TELEGRAM_CHAT_ID=${intent.from.chatId}</code> to receive OpenCode's questions in this chat.`,
     ];
-    await this.telegram.sendMessage(intent.from.chatId, lines.join("\n"), { replyTo: intent.messageId }).catch((error) => {
+    await this.#outbox.send(intent.from.chatId, () => () => this.telegram.sendMessage(intent.from.chatId, lines.join("\n"), { replyTo: intent.messageId })).catch((error) => {
       this.log.warn({ err: describe(error) }, "could not answer /start");
     });
   }
@@ -318,7 +330,7 @@ export class Bridge implements Desk {
     void this.#enqueue(prompt, async () => {
       if (prompt.state !== "pending" || !this.registry.inputFor(input.message)) return;
       this.registry.disarmInputs(prompt.key);
-      void this.telegram.deleteMessage(input.message.chatId, input.message.messageId).catch(() => undefined);
+      this.#deleteMessage(input.message);
       if (prompt.kind === "question") await typeQuestionAnswer(this, prompt, input.questionIndex, text, input.message.messageId);
       else await typePermissionFeedback(this, prompt, text);
     });
@@ -330,15 +342,13 @@ export class Bridge implements Desk {
     if (prompt.state !== "pending") return;
     const what = prompt.kind === "question" ? `answer to <b>${escapeHtml(cutText(label, 200))}</b>` : "feedback: the agent gets it instead of running the command";
     const text = `✍️ Reply to this message with your ${what}.`;
-    const sent = await sendWithRetry(
-      () => this.telegram.sendMessage(this.chatId, text, { forceReply: { placeholder: cutText(label, 60) }, ...(prompt.message ? { replyTo: prompt.message.messageId } : {}) }),
-      this.log,
-    ).catch((error) => {
+    const options = { forceReply: { placeholder: cutText(label, 60) }, ...(prompt.message ? { replyTo: prompt.message.messageId } : {}) };
+    const sent = await this.#outbox.send(this.chatId, () => (prompt.state === "pending" ? () => this.telegram.sendMessage(this.chatId, text, options) : undefined)).catch((error) => {
       this.log.warn({ err: describe(error) }, "could not ask for typed text");
       return undefined;
     });
     if (!sent || prompt.state !== "pending") return;
-    for (const old of this.registry.disarmInputs(prompt.key)) void this.telegram.deleteMessage(old.message.chatId, old.message.messageId).catch(() => undefined);
+    for (const old of this.registry.disarmInputs(prompt.key)) this.#deleteMessage(old.message);
     this.registry.armInput({ key: prompt.key, questionIndex, message: { chatId: this.chatId, messageId: sent.messageId } });
   }
 
@@ -376,7 +386,7 @@ export class Bridge implements Desk {
     prompt.notice = undefined;
     clearTimeout(this.#expiry.get(prompt.key));
     this.#expiry.delete(prompt.key);
-    for (const input of this.registry.disarmInputs(prompt.key)) void this.telegram.deleteMessage(input.message.chatId, input.message.messageId).catch(() => undefined);
+    for (const input of this.registry.disarmInputs(prompt.key)) this.#deleteMessage(input.message);
     this.log.info({ kind: prompt.kind, requestID: prompt.requestID, state }, "prompt settled");
     // Still on its way to the phone: delivery shows the final state (or skips sending).
     if (!prompt.message) return;
@@ -387,9 +397,12 @@ export class Bridge implements Desk {
   async refresh(prompt: Prompt): Promise<void> {
     if (!prompt.message) return;
     const { chatId, messageId } = prompt.message;
-    const rendered = this.#render(prompt);
     try {
-      await sendWithRetry(() => this.telegram.editMessage(chatId, messageId, rendered.text, rendered.keyboard), this.log);
+      // Rendered when it goes out, so edits queued behind flood control collapse into the latest state.
+      await this.#outbox.edit(chatId, messageId, () => {
+        const rendered = this.#render(prompt);
+        return () => this.telegram.editMessage(chatId, messageId, rendered.text, rendered.keyboard);
+      });
     } catch (error) {
       this.log.warn({ err: describe(error), requestID: prompt.requestID }, "could not update the Telegram message");
     }
@@ -429,18 +442,32 @@ export class Bridge implements Desk {
     return next;
   }
 
+  async reply(text: string, replyTo: number): Promise<void> {
+    await this.#outbox.send(this.chatId, () => () => this.telegram.sendMessage(this.chatId, text, { replyTo })).catch(() => undefined);
+  }
+
+  #deleteMessage(message: { chatId: number; messageId: number }): void {
+    void this.#outbox.chore(message.chatId, () => this.telegram.deleteMessage(message.chatId, message.messageId)).catch(() => undefined);
+  }
+
   async #answerCallback(id: string, text?: string, alert?: boolean): Promise<void> {
     await this.telegram.answerCallback(id, text, alert).catch((error) => this.log.warn({ err: describe(error) }, "could not answer a callback query"));
   }
 
   /** Settles every pending prompt as no longer pending (their buttons go) and stops all timers. */
-  async stop(): Promise<void> {
+  async stop(graceMs = 3_000): Promise<void> {
     if (this.#stopped) return;
-    await Promise.all([...this.#delivering.values()]);
-    const pending = this.registry.pending();
-    await Promise.all(pending.map((prompt) => this.#enqueue(prompt, () => this.settle(prompt, "gone"))));
+    const settleAll = (async () => {
+      await Promise.all([...this.#delivering.values()]);
+      await Promise.all(this.registry.pending().map((prompt) => this.#enqueue(prompt, () => this.settle(prompt, "gone"))));
+    })();
+    // Telegram may be unreachable: don't wait forever, the outbox gives up below.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([settleAll, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+    clearTimeout(timer);
     this.#stopped = true;
     this.#joiner.clear();
+    await this.#outbox.stop();
     for (const timer of this.#expiry.values()) clearTimeout(timer);
     this.#expiry.clear();
   }

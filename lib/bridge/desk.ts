@@ -30,6 +30,8 @@ export interface Desk {
   refresh(prompt: Prompt): Promise<void>;
   /** Final state: the message shows the outcome with no live buttons, and the prompt is forgotten. */
   settle(prompt: Prompt, state: PromptState): Promise<void>;
+  /** A short message in reply to `replyTo` (a problem with what the user typed). */
+  reply(text: string, replyTo: number): Promise<void>;
   /** Sends a force-reply message; the user's reply to it comes back as typed text. */
   askForText(prompt: Prompt, questionIndex: number, label: string): Promise<void>;
   /**

@@ -44,7 +44,7 @@ export function tapQuestion(desk: Desk, prompt: QuestionPrompt, data: CallbackDa
 export async function typeQuestionAnswer(desk: Desk, prompt: QuestionPrompt, questionIndex: number, text: string, replyTo: number): Promise<void> {
   const result = typeAnswer(prompt, questionIndex, text);
   if (!result.ok) {
-    await desk.telegram.sendMessage(desk.chatId, `⚠️ ${escapeHtml(result.note)}`, { replyTo }).catch(() => undefined);
+    await desk.reply(`⚠️ ${escapeHtml(result.note)}`, replyTo);
     return;
   }
   await (isComplete(prompt) ? submitQuestion(desk, prompt) : desk.refresh(prompt));

@@ -69,6 +69,7 @@ export function setup(options: { ttlMs?: number; permissionTtlMs?: number; allow
     questionTtlMs: options.ttlMs ?? 0,
     permissionTtlMs: options.permissionTtlMs ?? 0,
     textQuietMs: 20,
+    pacing: false,
     // Long unless the fake stays silent: a reply must be confirmed by its echo, not by the timeout.
     confirmTimeoutMs: options.announce === false ? 50 : 10_000,
   });

@@ -1,0 +1,207 @@
+// The one way out to Telegram for messages. It paces per chat and overall (pacer.ts), waits out
+// 429s exactly as told, retries server trouble and outages until Telegram is back (a prompt that
+// never reaches the phone is the worst failure Hermes can have), sends new prompts ahead of edits,
+// and collapses queued edits of one message into one (the latest state wins).
+import type { Logger } from "../log.ts";
+import { TelegramApiError } from "./api.ts";
+import { describe } from "./poller.ts";
+import { Pacer, TELEGRAM_LIMITS, type PaceLimits } from "./pacer.ts";
+
+export interface OutboxOptions {
+  logger: Logger;
+  /** `false` turns pacing off (tests with an in-memory Telegram). */
+  limits?: PaceLimits | false;
+  now?: () => number;
+  /** A call without an answer after this long counts as failed (and is retried). */
+  callTimeoutMs?: number;
+  retryMinMs?: number;
+  retryMaxMs?: number;
+}
+
+/** Highest first: a new prompt must not wait behind edits of old ones. */
+export enum Priority {
+  Prompt = 0,
+  Edit = 1,
+  Chore = 2,
+}
+
+/** Builds the call at the moment it can go out, or says it is no longer wanted (undefined). */
+export type Prepare<T> = () => (() => Promise<T>) | undefined;
+
+interface Job {
+  chatId: number;
+  priority: Priority;
+  seq: number;
+  key?: string;
+  prepare: Prepare<unknown>;
+  /** Retry transient failures for as long as the job is wanted (prompts and their edits). */
+  persistent: boolean;
+  attempts: number;
+  notBefore: number;
+  settle: Array<{ resolve(value: unknown): void; reject(error: unknown): void }>;
+}
+
+const HOUSEKEEPING_ATTEMPTS = 5;
+
+export class Outbox {
+  readonly #log: Logger;
+  readonly #pacer?: Pacer;
+  readonly #now: () => number;
+  readonly #callTimeoutMs: number;
+  readonly #retry: { min: number; max: number };
+  readonly #queue: Job[] = [];
+  readonly #queuedEdits = new Map<string, Job>();
+  #seq = 0;
+  #wake?: () => void;
+  #stopped = false;
+  readonly #loop: Promise<void>;
+
+  constructor(options: OutboxOptions) {
+    this.#log = options.logger;
+    this.#now = options.now ?? Date.now;
+    if (options.limits !== false) this.#pacer = new Pacer(options.limits ?? TELEGRAM_LIMITS, this.#now());
+    this.#callTimeoutMs = options.callTimeoutMs ?? 30_000;
+    this.#retry = { min: options.retryMinMs ?? 500, max: options.retryMaxMs ?? 30_000 };
+    this.#loop = this.#run();
+  }
+
+  /** A new message; resolves undefined when `prepare` decided it is no longer wanted. */
+  send<T>(chatId: number, prepare: Prepare<T>, priority: Priority = Priority.Prompt): Promise<T | undefined> {
+    return this.#enqueue({ chatId, priority, prepare, persistent: priority === Priority.Prompt });
+  }
+
+  /** An edit of `messageId`; a queued edit of the same message is replaced by this one. */
+  edit(chatId: number, messageId: number, prepare: Prepare<void>): Promise<void> {
+    const key = `${chatId}:${messageId}`;
+    const queued = this.#queuedEdits.get(key);
+    if (queued) {
+      queued.prepare = prepare;
+      return new Promise((resolve, reject) => queued.settle.push({ resolve: () => resolve(), reject }));
+    }
+    return this.#enqueue({ chatId, priority: Priority.Edit, prepare, persistent: true, key }).then(() => undefined);
+  }
+
+  /** Best effort: deleting a helper message, stripping a stale keyboard, attaching a file. */
+  chore<T>(chatId: number, call: () => Promise<T>): Promise<T | undefined> {
+    return this.#enqueue({ chatId, priority: Priority.Chore, prepare: () => call, persistent: false });
+  }
+
+  /** Ends the loop; what is still queued fails with "outbox stopped". */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#wake?.();
+    await this.#loop;
+    for (const job of this.#queue.splice(0)) for (const waiter of job.settle) waiter.reject(new Error("outbox stopped"));
+    this.#queuedEdits.clear();
+  }
+
+  get pending(): number {
+    return this.#queue.length;
+  }
+
+  #enqueue<T>(spec: Pick<Job, "chatId" | "priority" | "prepare" | "persistent"> & { key?: string }): Promise<T | undefined> {
+    if (this.#stopped) return Promise.reject(new Error("outbox stopped"));
+    return new Promise((resolve, reject) => {
+      const job: Job = { ...spec, seq: this.#seq++, attempts: 0, notBefore: 0, settle: [{ resolve: resolve as (value: unknown) => void, reject }] };
+      this.#queue.push(job);
+      if (job.key) this.#queuedEdits.set(job.key, job);
+      this.#wake?.();
+    });
+  }
+
+  async #run(): Promise<void> {
+    while (!this.#stopped) {
+      const now = this.#now();
+      const { job, wakeAt } = this.#next(now);
+      if (!job) {
+        await this.#sleep(wakeAt === undefined ? undefined : wakeAt - now);
+        continue;
+      }
+      this.#queue.splice(this.#queue.indexOf(job), 1);
+      if (job.key) this.#queuedEdits.delete(job.key);
+      const call = job.prepare();
+      if (!call) {
+        for (const waiter of job.settle) waiter.resolve(undefined);
+        continue;
+      }
+      this.#pacer?.take(job.chatId, now);
+      try {
+        const result = await withTimeout(call(), this.#callTimeoutMs);
+        for (const waiter of job.settle) waiter.resolve(result);
+      } catch (error) {
+        this.#failed(job, error);
+      }
+    }
+  }
+
+  /** The most urgent job that may go out now, or when to look again. */
+  #next(now: number): { job?: Job; wakeAt?: number } {
+    let best: Job | undefined;
+    let wakeAt: number | undefined;
+    for (const job of this.#queue) {
+      const at = Math.max(job.notBefore, this.#pacer?.readyAt(job.chatId, now) ?? now);
+      if (at > now) {
+        wakeAt = wakeAt === undefined ? at : Math.min(wakeAt, at);
+        continue;
+      }
+      if (!best || job.priority < best.priority || (job.priority === best.priority && job.seq < best.seq)) best = job;
+    }
+    return best ? { job: best } : wakeAt === undefined ? {} : { wakeAt };
+  }
+
+  #failed(job: Job, error: unknown): void {
+    const transient = !(error instanceof TelegramApiError) || error.isTransient;
+    job.attempts++;
+    if (!transient || (!job.persistent && job.attempts >= HOUSEKEEPING_ATTEMPTS) || this.#stopped) {
+      for (const waiter of job.settle) waiter.reject(error);
+      return;
+    }
+    const now = this.#now();
+    if (error instanceof TelegramApiError && error.retryAfterSeconds !== undefined) {
+      this.#pacer?.block(job.chatId, error.retryAfterSeconds, now);
+      job.notBefore = now + error.retryAfterSeconds * 1000;
+      this.#log.warn({ chatId: job.chatId, retryAfter: error.retryAfterSeconds }, "Telegram flood control: waiting as told");
+    } else {
+      const delay = Math.min(this.#retry.max, this.#retry.min * 2 ** Math.min(job.attempts - 1, 16));
+      job.notBefore = now + delay;
+      this.#log.warn({ err: describe(error), attempt: job.attempts, delayMs: delay }, "Telegram call failed; retrying");
+    }
+    // Back in line: a newer edit of the same message may already be queued and wins.
+    if (job.key && this.#queuedEdits.has(job.key)) {
+      this.#queuedEdits.get(job.key)!.settle.push(...job.settle);
+      return;
+    }
+    this.#queue.push(job);
+    if (job.key) this.#queuedEdits.set(job.key, job);
+  }
+
+  #sleep(ms: number | undefined): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = ms === undefined ? undefined : setTimeout(done, Math.max(0, ms));
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.#wake = () => {
+        this.#wake = undefined;
+        done();
+      };
+    });
+  }
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new TelegramApiError(0, `no answer within ${ms} ms`)), ms);
+    work.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}

@@ -1,0 +1,148 @@
+import pino from "pino";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { TelegramApiError } from "../../lib/telegram/api.ts";
+import { Outbox, Priority } from "../../lib/telegram/outbox.ts";
+import { TELEGRAM_LIMITS } from "../../lib/telegram/pacer.ts";
+
+const logger = pino({ level: "silent" });
+let outbox: Outbox | undefined;
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+});
+afterEach(async () => {
+  await outbox?.stop();
+  outbox = undefined;
+  vi.useRealTimers();
+});
+
+function make(limits: typeof TELEGRAM_LIMITS | false = false) {
+  outbox = new Outbox({ logger, limits, retryMinMs: 100, retryMaxMs: 1_000 });
+  return outbox;
+}
+
+describe("Outbox", () => {
+  it("sends new prompts ahead of queued edits", async () => {
+    const box = make({ ...TELEGRAM_LIMITS, privateBurst: 1 });
+    const order: string[] = [];
+    const call = (name: string) => () => async () => void order.push(name);
+    void box.send(1, call("first prompt"));
+    void box.edit(1, 10, call("edit"));
+    void box.send(1, call("second prompt"));
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(order).toEqual(["first prompt", "second prompt", "edit"]);
+  });
+
+  it("collapses queued edits of one message: only the latest state goes out", async () => {
+    const box = make({ ...TELEGRAM_LIMITS, privateBurst: 1 });
+    const sent: string[] = [];
+    void box.send(1, () => async () => void sent.push("prompt"));
+    const edits = ["v1", "v2", "v3"].map((version) => box.edit(1, 10, () => async () => void sent.push(version)));
+    await vi.advanceTimersByTimeAsync(3_000);
+    await Promise.all(edits);
+    expect(sent).toEqual(["prompt", "v3"]);
+  });
+
+  it("waits exactly retry_after after a 429, then sends once", async () => {
+    const box = make(TELEGRAM_LIMITS);
+    const attempts: number[] = [];
+    const result = box.send(1, () => async () => {
+      attempts.push(Date.now());
+      if (attempts.length === 1) throw new TelegramApiError(429, "Too Many Requests: retry after 5", 5);
+      return "ok";
+    });
+    await vi.advanceTimersByTimeAsync(4_999);
+    expect(attempts).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await result).toBe("ok");
+    expect(attempts[1]! - attempts[0]!).toBe(5_000);
+  });
+
+  it("keeps retrying a prompt through a long outage and delivers it once Telegram is back", async () => {
+    const box = make();
+    let calls = 0;
+    const result = box.send(1, () => async () => {
+      if (++calls <= 20) throw new TelegramApiError(0, "connect ECONNREFUSED");
+      return { messageId: 7 };
+    });
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(await result).toEqual({ messageId: 7 });
+    expect(calls).toBe(21);
+  });
+
+  it("does not send what is no longer wanted when its turn comes", async () => {
+    const box = make();
+    let wanted = true;
+    let calls = 0;
+    const result = box.send(1, () => {
+      if (!wanted) return undefined;
+      return async () => {
+        calls++;
+        throw new TelegramApiError(503, "Service Unavailable");
+      };
+    });
+    await vi.advanceTimersByTimeAsync(10);
+    wanted = false; // answered in the terminal meanwhile
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(await result).toBeUndefined();
+    expect(calls).toBe(1);
+  });
+
+  it("fails at once on a request Telegram rejects (400), without retrying", async () => {
+    const box = make();
+    let calls = 0;
+    const result = box.send(1, () => async () => {
+      calls++;
+      throw new TelegramApiError(400, "Bad Request: can't parse entities");
+    });
+    await expect(result).rejects.toThrow(/can't parse entities/);
+    expect(calls).toBe(1);
+  });
+
+  it("gives up on chores after a few attempts", async () => {
+    const box = make();
+    let calls = 0;
+    const result = box.chore(1, async () => {
+      calls++;
+      throw new TelegramApiError(502, "Bad Gateway");
+    });
+    result.catch(() => undefined);
+    await vi.advanceTimersByTimeAsync(60_000);
+    await expect(result).rejects.toThrow(/Bad Gateway/);
+    expect(calls).toBe(5);
+  });
+
+  it("paces one chat without holding up another", async () => {
+    const box = make({ ...TELEGRAM_LIMITS, privateBurst: 1 });
+    const sent: Array<[number, number]> = [];
+    for (const chat of [1, 1, 1, 2]) void box.send(chat, () => async () => void sent.push([chat, Date.now()]), Priority.Prompt);
+    await vi.advanceTimersByTimeAsync(5_000);
+    const start = sent[0]![1];
+    expect(sent.map(([chat, at]) => [chat, at - start])).toEqual([
+      [1, 0],
+      [2, 0],
+      [1, 1000],
+      [1, 2000],
+    ]);
+  });
+
+  it("a call with no answer counts as failed and is retried", async () => {
+    outbox = new Outbox({ logger, limits: false, callTimeoutMs: 1_000, retryMinMs: 100 });
+    let calls = 0;
+    const result = outbox.send(1, () => () => (++calls === 1 ? new Promise<string>(() => undefined) : Promise.resolve("late but sent")));
+    await vi.advanceTimersByTimeAsync(1_200);
+    expect(await result).toBe("late but sent");
+    expect(calls).toBe(2);
+  });
+
+  it("stop() fails what is still queued", async () => {
+    const box = make();
+    const result = box.send(1, () => async () => {
+      throw new TelegramApiError(500, "down");
+    });
+    await vi.advanceTimersByTimeAsync(10);
+    outbox = undefined;
+    await box.stop();
+    await expect(result).rejects.toThrow(/outbox stopped|down/);
+  });
+});
