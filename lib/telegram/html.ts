@@ -13,6 +13,19 @@ export function cutText(text: string, max: number): string {
   return chars.slice(0, Math.max(0, max - 1)).join("") + "…";
 }
 
+/** Escapes `text` for HTML, cut (on code points, marked "…") so the escaped result is at most `max` long. */
+export function escapeWithin(text: string, max: number): string {
+  const escaped = escapeHtml(text);
+  if (escaped.length <= max) return escaped;
+  let out = "";
+  for (const char of text) {
+    const next = escapeHtml(char);
+    if (out.length + next.length + 1 > max) break;
+    out += next;
+  }
+  return out + "…";
+}
+
 /**
  * Cuts Telegram HTML to at most `max` UTF-16 units (Telegram counts those): never inside a tag,
  * an entity or a surrogate pair, and closes every tag still open at the cut.

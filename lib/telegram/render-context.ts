@@ -1,5 +1,5 @@
 // The line every prompt message starts its body with: project, session, and sub-agent parentage.
-import { cutText, escapeHtml } from "./html.ts";
+import { escapeWithin } from "./html.ts";
 
 export interface PromptContext {
   project: string;
@@ -8,10 +8,11 @@ export interface PromptContext {
   parentTitle?: string;
 }
 
-const TITLE_LIMIT = 120;
+/** Escaped length. */
+const TITLE_LIMIT = 160;
 
 export function contextLine(context: PromptContext): string {
-  const title = context.sessionTitle ? ` · ${escapeHtml(cutText(context.sessionTitle, TITLE_LIMIT))}` : "";
-  const parent = context.parentTitle ? `\n🤖 sub-agent of <i>${escapeHtml(cutText(context.parentTitle, TITLE_LIMIT))}</i>` : "";
-  return `📁 <code>${escapeHtml(cutText(context.project, TITLE_LIMIT))}</code>${title}${parent}`;
+  const title = context.sessionTitle ? ` · ${escapeWithin(context.sessionTitle, TITLE_LIMIT)}` : "";
+  const parent = context.parentTitle ? `\n🤖 sub-agent of <i>${escapeWithin(context.parentTitle, TITLE_LIMIT)}</i>` : "";
+  return `📁 <code>${escapeWithin(context.project, TITLE_LIMIT)}</code>${title}${parent}`;
 }

@@ -2,7 +2,7 @@
 import type { QuestionPrompt } from "../registry/question-prompt.ts";
 import { currentQuestion } from "../registry/question-prompt.ts";
 import { encodeCallback } from "./codec.ts";
-import { cutHtml, cutText, escapeHtml } from "./html.ts";
+import { cutHtml, cutText, escapeHtml, escapeWithin } from "./html.ts";
 import { contextLine, type PromptContext } from "./render-context.ts";
 
 export interface InlineButton {
@@ -25,23 +25,41 @@ export const BUTTON = {
   confirm: "Confirm",
 } as const;
 
-const LIMITS = { question: 1500, header: 100, label: 200, description: 300, answer: 600, button: 60 };
+// Escaped lengths: entities count, so text full of "<&>" can't overflow the message.
+const LIMITS = { question: 1200, header: 200, label: 200, description: 300, answer: 600, button: 60 };
+/** Characters (escaped) shared by every option line of a prompt, so 50 options still fit one message. */
+const OPTIONS_BUDGET = 2000;
+/** "• <b>12. </b> — " and the newline around each option's own text. */
+const OPTION_LINE_MARKUP = 20;
+/** Labels this short sit several to a row. */
+const SHORT_LABEL = 12;
 
 export function renderQuestion(prompt: QuestionPrompt, context: PromptContext): RenderedMessage {
   const lines: string[] = [statusLine(prompt), contextLine(context), ""];
   const current = prompt.state === "pending" && !prompt.busy ? currentQuestion(prompt) : -1;
   const count = prompt.questions.length;
 
+  // Long prompts share the message fairly: every question and option keeps a visible line.
+  const optionCount = prompt.questions.reduce((sum, question) => sum + question.options.length, 0);
+  const perOption = (optionCount > 0 ? Math.floor(OPTIONS_BUDGET / optionCount) : OPTIONS_BUDGET) - OPTION_LINE_MARKUP;
+  const withDescriptions = perOption * 0.6 >= 16;
+  const labelMax = Math.min(LIMITS.label, Math.max(12, Math.floor(withDescriptions ? perOption * 0.4 : perOption)));
+  const descriptionMax = withDescriptions ? Math.min(LIMITS.description, Math.floor(perOption * 0.6)) : 0;
+  const questionMax = Math.max(300, Math.floor(LIMITS.question / count));
+
   prompt.questions.forEach((question, index) => {
     const number = count > 1 ? `${index + 1}/${count} · ` : "";
     const marker = index === current && count > 1 ? "▶ " : "";
     const hint = question.multiple ? " <i>(choose any, then Done)</i>" : "";
-    lines.push(`${marker}<b>${escapeHtml(number + cutText(question.header || "Question", LIMITS.header))}</b>${hint}`);
-    lines.push(escapeHtml(cutText(question.question, LIMITS.question)));
-    for (const option of question.options) {
-      const description = option.description ? ` — ${escapeHtml(cutText(option.description, LIMITS.description))}` : "";
-      lines.push(`• <b>${escapeHtml(cutText(option.label, LIMITS.label))}</b>${description}`);
-    }
+    lines.push(`${marker}<b>${escapeHtml(number)}${escapeWithin(question.header || "Question", LIMITS.header)}</b>${hint}`);
+    const text = escapeWithin(question.question, questionMax);
+    lines.push(text + (text === escapeHtml(question.question) ? "" : " <i>(cut: the full question is in the terminal)</i>"));
+    const numbered = isNumbered(question);
+    question.options.forEach((option, optionIndex) => {
+      const description = option.description && withDescriptions ? ` — ${escapeWithin(option.description, descriptionMax)}` : "";
+      const prefix = numbered ? `${optionIndex + 1}. ` : "";
+      lines.push(`• <b>${prefix}${escapeWithin(option.label, labelMax)}</b>${description}`);
+    });
     const answer = answerFor(prompt, index);
     if (answer) lines.push(`<b>→ ${escapeHtml(cutText(answer.join(", "), LIMITS.answer))}</b>`);
     lines.push("");
@@ -77,13 +95,23 @@ function answerFor(prompt: QuestionPrompt, index: number): string[] | undefined 
   return prompt.finalAnswers?.[index] ?? prompt.answers[index];
 }
 
+/** Many options, or labels too long for a button, get numbers so text and buttons match up. */
+function isNumbered(question: QuestionPrompt["questions"][number]): boolean {
+  return question.options.length > 8 || question.options.some((option) => Array.from(option.label).length > LIMITS.button);
+}
+
 function keyboardFor(prompt: QuestionPrompt, index: number): InlineButton[][] {
   const question = prompt.questions[index]!;
   const key = prompt.key;
-  const rows: InlineButton[][] = question.options.map((option, optionIndex) => {
+  const numbered = isNumbered(question);
+  const buttons = question.options.map((option, optionIndex): InlineButton => {
     const ticked = question.multiple && prompt.ticked[index]!.has(optionIndex) ? "✅ " : "";
-    return [{ text: ticked + cutText(option.label, LIMITS.button), callback_data: encodeCallback({ key, action: "option", question: index, option: optionIndex }) }];
+    const prefix = numbered ? `${optionIndex + 1}. ` : "";
+    return { text: ticked + prefix + cutText(option.label, LIMITS.button), callback_data: encodeCallback({ key, action: "option", question: index, option: optionIndex }) };
   });
+  const perRow = question.options.length > 4 && question.options.every((option) => Array.from(option.label).length <= SHORT_LABEL) ? 3 : 1;
+  const rows: InlineButton[][] = [];
+  for (let start = 0; start < buttons.length; start += perRow) rows.push(buttons.slice(start, start + perRow));
   const last: InlineButton[] = [];
   if (question.multiple) last.push({ text: BUTTON.done, callback_data: encodeCallback({ key, action: "done", question: index, option: 0 }) });
   if (question.custom) last.push({ text: BUTTON.type, callback_data: encodeCallback({ key, action: "type", question: index, option: 0 }) });

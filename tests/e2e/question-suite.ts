@@ -207,6 +207,18 @@ export function questionSuite(version: OpencodeVersion): void {
       await settledAs(rig, next.message, "Answered from Telegram");
     });
 
+    it("50 options with long labels in any script stay usable", async () => {
+      const scripts = ["Ελληνικά", "中文选项", "עברית", "emoji 🚀🎉", "<b>&amp;</b>"];
+      const options = Array.from({ length: 50 }, (_, index) => ({ label: `${index} ${scripts[index % scripts.length]!.repeat(20)}`, description: "why ".repeat(40) }));
+      const { message } = await askOnPhone(rig, [{ question: "Pick one of many", header: "Many", options }], "many");
+      expect(message.text.length).toBeLessThanOrEqual(4096);
+      expect(rig.telegram.buttons(message)).toHaveLength(52); // 50 options, Type an answer, Dismiss
+      const target = rig.telegram.buttons(message).find((button) => button.text.startsWith("38. 37 "))!;
+      await rig.telegram.tapButton(message, target.text);
+      const result = await rig.llm.waitForToolResult((r) => r.content.includes("[many]"), { what: "tool result" });
+      expect(result.content).toContain(options[37]!.label);
+    });
+
     it("the bot token never reaches the log file", async () => {
       const log = fs.readFileSync(rig.logFile, "utf8");
       expect(log).toContain("prompt delivered");

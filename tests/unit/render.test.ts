@@ -290,13 +290,22 @@ describe("renderQuestion: limits", () => {
     p.ticked[0]!.add(49);
     const message = renderQuestion(p, { project: huge(500, "p&"), sessionTitle: huge(500, "t<") });
     checkLimits(message);
-    expect(message.text.endsWith("…</b>") || message.text.endsWith("…")).toBe(true);
+    // By design, not blind truncation: every option keeps a numbered line in the text.
+    for (let index = 1; index <= 50; index++) expect(message.text).toContain(`<b>${index}. ${index - 1}:label`);
+    expect(message.text).toContain("(cut: the full question is in the terminal)");
     expect(message.keyboard).toHaveLength(52);
     expect(decoded(message)[49]).toEqual({ key: KEY, action: "option", question: 0, option: 49 });
-    // Long button labels are cut, on code points, to 60 characters.
-    expect(Array.from(message.keyboard[0]![0]!.text)).toHaveLength(60);
+    // Long button labels are numbered and cut, on code points, to 60 characters.
+    expect(message.keyboard[0]![0]!.text.startsWith("1. 0:label")).toBe(true);
+    expect(Array.from(message.keyboard[0]![0]!.text)).toHaveLength(63);
     expect(message.keyboard[0]![0]!.text.endsWith("…")).toBe(true);
-    expect(message.keyboard[49]![0]!.text.startsWith("✅ 49:")).toBe(true);
+    expect(message.keyboard[49]![0]!.text.startsWith("✅ 50. 49:")).toBe(true);
+  });
+
+  it("puts short labels several to a row", () => {
+    const options = Array.from({ length: 7 }, (_, index) => ({ label: `Opt ${index}`, description: "" }));
+    const message = renderQuestion(prompt([q({ options })]), CONTEXT);
+    expect(message.keyboard.slice(0, 3).map((row) => row.map((button) => button.text))).toEqual([["Opt 0", "Opt 1", "Opt 2"], ["Opt 3", "Opt 4", "Opt 5"], ["Opt 6"]]);
   });
 
   it("stays within limits with many questions full of emoji and entities", () => {
@@ -322,11 +331,11 @@ describe("renderQuestion: limits", () => {
     expect(message.text).toMatch(/…(<\/[a-z]+>)*$/);
   });
 
-  it("cuts long fields before escaping so entities are never split", () => {
+  it("cuts long fields by their escaped length, so entities are never split", () => {
     const message = renderQuestion(prompt([q({ question: "&".repeat(5000) })]), CONTEXT);
     expect(message.text).not.toMatch(/&(?!amp;|lt;|gt;|quot;)/);
     expect(message.text.length).toBeLessThanOrEqual(MESSAGE_LIMIT);
     const header = renderQuestion(prompt([q({ header: "&".repeat(200) })]), CONTEXT);
-    expect(header.text).toContain(`<b>${"&amp;".repeat(99)}…</b>`);
+    expect(header.text).toContain(`<b>${"&amp;".repeat(39)}…</b>`); // 200 characters once escaped
   });
 });
