@@ -2,9 +2,12 @@
 import os from "node:os";
 import path from "node:path";
 import { parseDuration } from "./duration.ts";
+import type { NoticeLevel } from "./registry/activity.ts";
 
 export const DEFAULT_API_ROOT = "https://api.telegram.org";
 export const DEFAULT_QUESTION_TTL_MS = 30 * 60_000;
+export const DEFAULT_DONE_AFTER_MS = 30_000;
+const NOTICE_LEVELS = ["all", "errors", "off"] as const;
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -24,6 +27,10 @@ export interface HermesConfig {
   questionTtlMs: number;
   /** 0 (the default) means permission requests never expire. */
   permissionTtlMs: number;
+  /** Which run endings get a message: `all` (done and failed), `errors`, or `off`. */
+  notify: NoticeLevel;
+  /** How long a run must have worked before "Done" is worth a message. */
+  doneAfterMs: number;
   log: LogSettings;
 }
 
@@ -74,12 +81,16 @@ export function readConfig(env: Env = process.env): ConfigResult {
 
   const questionTtlMs = readDuration(env, "HERMES_QUESTION_TTL", DEFAULT_QUESTION_TTL_MS, problems);
   const permissionTtlMs = readDuration(env, "HERMES_PERMISSION_TTL", 0, problems);
+  const doneAfterMs = readDuration(env, "HERMES_DONE_AFTER", DEFAULT_DONE_AFTER_MS, problems);
+  const rawNotify = env.HERMES_NOTIFY?.trim().toLowerCase() || "all";
+  const notify = (NOTICE_LEVELS as readonly string[]).includes(rawNotify) ? (rawNotify as NoticeLevel) : "all";
+  if (notify !== rawNotify) problems.push(`HERMES_NOTIFY must be one of ${NOTICE_LEVELS.join(", ")} (got "${env.HERMES_NOTIFY}")`);
 
   if (problems.length > 0) {
     const onlyChatMissing = chatMissing && problems.length === 1 && token !== "";
     return { ok: false, problems, log, apiRoot, ...(onlyChatMissing ? { setupToken: token } : {}) };
   }
-  return { ok: true, config: { token, chatId, allowedUsers, apiRoot, questionTtlMs, permissionTtlMs, log } };
+  return { ok: true, config: { token, chatId, allowedUsers, apiRoot, questionTtlMs, permissionTtlMs, notify, doneAfterMs, log } };
 }
 
 function readDuration(env: Env, name: string, fallback: number, problems: string[]): number {

@@ -2,7 +2,7 @@
 // directory, sometimes two), and one relay that takes part in the machine-wide election of the
 // process that polls Telegram. The last instance to leave stops both.
 import { Bridge } from "./bridge/bridge.ts";
-import type { HermesConfig } from "./config.ts";
+import { DEFAULT_DONE_AFTER_MS, type HermesConfig } from "./config.ts";
 import type { Logger } from "./log.ts";
 import { relayAddress } from "./relay/address.ts";
 import { Relay } from "./relay/relay.ts";
@@ -10,7 +10,7 @@ import { Registry } from "./registry/registry.ts";
 import { createTelegramApi, type TelegramApi } from "./telegram/api.ts";
 
 export interface HubOptions {
-  config: Pick<HermesConfig, "token" | "apiRoot" | "chatId" | "allowedUsers" | "questionTtlMs" | "permissionTtlMs">;
+  config: Pick<HermesConfig, "token" | "apiRoot" | "chatId" | "allowedUsers" | "questionTtlMs" | "permissionTtlMs"> & Partial<Pick<HermesConfig, "notify" | "doneAfterMs">>;
   logger: Logger;
   /** Shown to the user (an OpenCode toast) when something needs their attention. */
   notify?: (message: string) => void;
@@ -49,6 +49,7 @@ export function acquireBridge(options: HubOptions): BridgeLease {
       access: { chatId: config.chatId, allowedUsers: config.allowedUsers },
       questionTtlMs: config.questionTtlMs,
       permissionTtlMs: config.permissionTtlMs,
+      notices: { level: config.notify ?? "all", doneAfterMs: config.doneAfterMs ?? DEFAULT_DONE_AFTER_MS },
     });
     const relay = new Relay({
       address: options.relayAddress ?? relayAddress(config.token, config.apiRoot),

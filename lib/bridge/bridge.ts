@@ -5,7 +5,8 @@ import path from "node:path";
 import type { Logger } from "../log.ts";
 import type { PermissionPrompt } from "../registry/permission-prompt.ts";
 import type { PromptState } from "../registry/prompt.ts";
-import type { Prompt, Registry, TextInput } from "../registry/registry.ts";
+import { ActivityTracker, type Notice, type NoticePolicy } from "../registry/activity.ts";
+import type { MessageOwner, Prompt, Registry, TextInput } from "../registry/registry.ts";
 import type { HermesEvent, PermissionReply } from "../sse/events.ts";
 import { mayAct, type AccessPolicy } from "../telegram/access.ts";
 import type { TelegramApi } from "../telegram/api.ts";
@@ -14,8 +15,9 @@ import { cutText, escapeHtml } from "../telegram/html.ts";
 import { describe } from "../telegram/poller.ts";
 import type { PromptContext } from "../telegram/render-context.ts";
 import { diffTooLongToShow, renderPermission } from "../telegram/render-permission.ts";
+import { renderNotice } from "../telegram/render-notice.ts";
 import { renderQuestion, type RenderedMessage } from "../telegram/render.ts";
-import { Outbox } from "../telegram/outbox.ts";
+import { Outbox, Priority } from "../telegram/outbox.ts";
 import type { PaceLimits } from "../telegram/pacer.ts";
 import { TextJoiner } from "../telegram/text-joiner.ts";
 import { parseUpdate, type Intent, type Sender } from "../telegram/updates.ts";
@@ -40,10 +42,16 @@ export interface BridgeOptions {
   confirmTimeoutMs?: number;
   /** Telegram's flood limits; `false` turns pacing off (tests with an in-memory Telegram). */
   pacing?: PaceLimits | false;
+  /** Which run endings are worth a message. Default: done (after 30 s of work) and failed. */
+  notices?: NoticePolicy;
   now?: () => number;
 }
 
 const NOT_PENDING = "This question is no longer pending";
+export const DEFAULT_NOTICES: NoticePolicy = { level: "all", doneAfterMs: 30_000 };
+
+/** Typed text is for an awaited answer, or a message for a session (a reply to any of its messages). */
+type TextTarget = { input: TextInput } | { owner: MessageOwner; userMessage: { chatId: number; messageId: number } };
 /** Replies OpenCode makes on its own for related requests arrive right after the one that caused them. */
 const CASCADE_WINDOW_MS = 5_000;
 
@@ -66,7 +74,8 @@ export class Bridge implements Desk {
   readonly #echoed = new Set<string>();
   /** The last permission decision per session, to tell OpenCode's own cascades from other clients. */
   readonly #lastDecision = new Map<string, { requestID: string; reply: PermissionReply; at: number }>();
-  readonly #joiner: TextJoiner<TextInput>;
+  readonly #joiner: TextJoiner<TextTarget>;
+  readonly #activity: ActivityTracker;
   #stopped = false;
 
   constructor(options: BridgeOptions) {
@@ -79,7 +88,8 @@ export class Bridge implements Desk {
     this.#confirmTimeoutMs = options.confirmTimeoutMs ?? 3_000;
     this.#now = options.now ?? Date.now;
     this.#outbox = new Outbox({ logger: this.log, ...(options.pacing !== undefined ? { limits: options.pacing } : {}) });
-    this.#joiner = new TextJoiner(options.textQuietMs ?? 700, (input, text) => this.#onTypedText(input, text));
+    this.#activity = new ActivityTracker(options.notices ?? DEFAULT_NOTICES);
+    this.#joiner = new TextJoiner(options.textQuietMs ?? 700, (target, text) => ("input" in target ? this.#onTypedText(target.input, text) : void this.#talkBack(target.owner, target.userMessage, text)));
   }
 
   // ── OpenCode side ──────────────────────────────────────────────────────────────────────────
@@ -129,7 +139,17 @@ export class Bridge implements Desk {
         return;
       }
       case "session.deleted":
+        this.#activity.observe(event, this.#now(), () => true);
         return this.registry.sessions.delete(event.sessionID);
+      case "session.status":
+      case "session.idle":
+      case "session.error":
+      case "message.role":
+      case "message.text": {
+        const notice = this.#activity.observe(event, this.#now(), (sessionID) => !this.registry.sessions.get(sessionID)?.parentID);
+        if (notice) void this.#sendNotice(directory, notice);
+        return;
+      }
       case "instance.disposed":
         void this.#closeDirectory(event.directory);
         return;
@@ -178,6 +198,7 @@ export class Bridge implements Desk {
       });
       if (!sent || !rendered) return this.registry.forget(prompt);
       prompt.message = { chatId: this.chatId, messageId: sent.messageId };
+      this.registry.noteMessage(prompt.message, { sessionID: prompt.sessionID, directory: prompt.directory });
       this.log.info({ requestID: prompt.requestID, messageId: sent.messageId }, "prompt delivered");
     } catch (error) {
       this.log.error({ err: describe(error), requestID: prompt.requestID }, "could not deliver prompt to Telegram");
@@ -311,16 +332,23 @@ export class Bridge implements Desk {
   async #claimText(intent: Extract<Intent, { kind: "text" }>): Promise<boolean> {
     if (!mayAct(this.#access, intent.from)) return false;
     const sender = senderKey(intent.from);
-    const replied = intent.replyTo === undefined ? undefined : this.registry.inputFor({ chatId: intent.from.chatId, messageId: intent.replyTo });
+    const replyTo = intent.replyTo === undefined ? undefined : { chatId: intent.from.chatId, messageId: intent.replyTo };
+    const replied = replyTo ? this.registry.inputFor(replyTo) : undefined;
     if (replied) {
-      this.#joiner.start(sender, replied, intent.text);
+      this.#joiner.start(sender, { input: replied }, intent.text);
+      return true;
+    }
+    // A reply to any other message of a session is a new instruction for that session.
+    const owner = replyTo ? this.registry.ownerOf(replyTo) : undefined;
+    if (owner) {
+      this.#joiner.start(sender, { owner, userMessage: { chatId: intent.from.chatId, messageId: intent.messageId } }, intent.text);
       return true;
     }
     if (this.#joiner.append(sender, intent.text)) return true;
     // A plain message while exactly one answer is awaited in this chat is that answer.
     const awaited = this.registry.inputsIn(intent.from.chatId);
     if (intent.replyTo !== undefined || awaited.length !== 1) return false;
-    this.#joiner.start(sender, awaited[0]!, intent.text);
+    this.#joiner.start(sender, { input: awaited[0]! }, intent.text);
     return true;
   }
 
@@ -334,6 +362,36 @@ export class Bridge implements Desk {
       if (prompt.kind === "question") await typeQuestionAnswer(this, prompt, input.questionIndex, text, input.message.messageId);
       else await typePermissionFeedback(this, prompt, text);
     });
+  }
+
+  /** Sends typed text to a session as its next instruction, and says so quietly (or says why not). */
+  async #talkBack(owner: MessageOwner, userMessage: { chatId: number; messageId: number }, text: string): Promise<void> {
+    const link = this.linkFor(owner.directory);
+    const busy = this.#activity.isBusy(owner.sessionID);
+    const outcome = link ? await link.opencode.promptAsync(owner.sessionID, text) : ({ ok: false, gone: false, error: "that project's OpenCode is not running" } as const);
+    this.log.info({ sessionID: owner.sessionID, outcome, busy }, "message from the phone sent to a session");
+    if (outcome.ok) {
+      this.#activity.markFromPhone(owner.sessionID);
+      void this.#outbox.chore(userMessage.chatId, () => this.telegram.react(userMessage.chatId, userMessage.messageId, "👍")).catch(() => undefined);
+      if (busy) await this.reply("⏳ The agent is busy: your message is queued, and it reads it as soon as the current step ends.", userMessage.messageId);
+      return;
+    }
+    const why = outcome.gone ? "that session no longer exists" : outcome.error;
+    await this.reply(`⚠️ Not sent to the agent (${escapeHtml(why)}). Your message:\n<blockquote>${escapeHtml(cutText(text, 3000))}</blockquote>`, userMessage.messageId);
+  }
+
+  async #sendNotice(directory: string, notice: Notice): Promise<void> {
+    const session = this.registry.sessions.get(notice.sessionID);
+    const context: PromptContext = { project: path.basename(directory) || directory };
+    if (session?.title) context.sessionTitle = session.title;
+    const text = renderNotice(notice, context);
+    try {
+      const sent = await this.#outbox.send(this.chatId, () => () => this.telegram.sendMessage(this.chatId, text, {}), Priority.Edit);
+      if (sent) this.registry.noteMessage({ chatId: this.chatId, messageId: sent.messageId }, { sessionID: notice.sessionID, directory });
+      this.log.info({ kind: notice.kind, sessionID: notice.sessionID }, "notice sent");
+    } catch (error) {
+      this.log.warn({ err: describe(error), kind: notice.kind }, "could not send a notice");
+    }
   }
 
   // ── Desk: what the prompt kinds may do ─────────────────────────────────────────────────────

@@ -38,6 +38,11 @@ export class OpencodeApi {
     return this.#send("/permission/{requestID}/reply", { requestID }, body);
   }
 
+  /** Sends the user's text to a session as a new message (queued by OpenCode when the session is busy). */
+  promptAsync(sessionID: string, text: string): Promise<Outcome> {
+    return this.#send("/session/{sessionID}/prompt_async", { sessionID }, { parts: [{ type: "text", text }] });
+  }
+
   /** Questions already pending when Hermes starts (or reconnects). */
   async listQuestions(): Promise<QuestionRequest[]> {
     const requests: QuestionRequest[] = [];

@@ -18,6 +18,13 @@ export interface TextInput {
   message: MessageRef;
 }
 
+/** Which session a Hermes message belongs to, so a reply to it can reach that session. */
+export interface MessageOwner {
+  sessionID: string;
+  directory: string;
+}
+
+const REMEMBERED_MESSAGES = 2_000;
 const KEY_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 export const KEY_LENGTH = 8;
 
@@ -31,6 +38,7 @@ export class Registry {
   readonly #byRequest = new Map<string, Prompt>();
   readonly #byKey = new Map<string, Prompt>();
   readonly #inputs = new Map<string, TextInput>();
+  readonly #owners = new Map<string, MessageOwner>();
   readonly #newKey: () => string;
 
   constructor(newKey: () => string = () => newPromptKey()) {
@@ -81,6 +89,18 @@ export class Registry {
     this.#byRequest.delete(prompt.requestID);
     this.#byKey.delete(prompt.key);
     for (const [id, input] of this.#inputs) if (input.key === prompt.key) this.#inputs.delete(id);
+  }
+
+  /** Remembers the session of a message Hermes sent (the oldest are forgotten past a bound). */
+  noteMessage(message: MessageRef, owner: MessageOwner): void {
+    const id = messageId(message);
+    this.#owners.delete(id);
+    this.#owners.set(id, owner);
+    if (this.#owners.size > REMEMBERED_MESSAGES) this.#owners.delete(this.#owners.keys().next().value!);
+  }
+
+  ownerOf(message: MessageRef): MessageOwner | undefined {
+    return this.#owners.get(messageId(message));
   }
 
   armInput(input: TextInput): void {

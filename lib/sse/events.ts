@@ -47,7 +47,10 @@ export type HermesEvent =
   | { type: "permission.replied"; sessionID: string; requestID: string; reply: PermissionReply }
   | { type: "session.upserted"; info: SessionInfo }
   | { type: "session.deleted"; sessionID: string }
-  | { type: "session.status"; sessionID: string; status: string }
+  | { type: "session.status"; sessionID: string; status: string; attempt?: number; message?: string }
+  | { type: "session.error"; sessionID: string; name: string; message: string }
+  | { type: "message.role"; sessionID: string; messageID: string; role: string }
+  | { type: "message.text"; sessionID: string; messageID: string; partID: string; text: string }
   | { type: "session.idle"; sessionID: string }
   | { type: "instance.disposed"; directory: string };
 

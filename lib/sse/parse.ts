@@ -81,7 +81,30 @@ function narrow(raw: Json): HermesEvent | undefined {
     }
     case "session.status": {
       const status = isObject(p.status) && typeof p.status.type === "string" ? p.status.type : undefined;
-      return isId(p.sessionID) && status ? { type, sessionID: p.sessionID, status } : undefined;
+      if (!isId(p.sessionID) || !status) return undefined;
+      const event: HermesEvent = { type, sessionID: p.sessionID, status };
+      if (isObject(p.status) && typeof p.status.attempt === "number") event.attempt = p.status.attempt;
+      if (isObject(p.status) && typeof p.status.message === "string") event.message = p.status.message;
+      return event;
+    }
+    case "session.error": {
+      if (!isId(p.sessionID)) return undefined; // errors outside a session are not the agent's run failing
+      const error = isObject(p.error) ? p.error : {};
+      const data = isObject(error.data) ? error.data : {};
+      const name = typeof error.name === "string" ? error.name : "UnknownError";
+      const message = typeof data.message === "string" ? data.message : typeof error.message === "string" ? error.message : "";
+      return { type, sessionID: p.sessionID, name, message };
+    }
+    case "message.updated": {
+      const info = isObject(p.info) ? p.info : undefined;
+      if (!info || !isId(info.id) || !isId(info.sessionID) || typeof info.role !== "string") return undefined;
+      return { type: "message.role", sessionID: info.sessionID, messageID: info.id, role: info.role };
+    }
+    case "message.part.updated": {
+      const part = isObject(p.part) ? p.part : undefined;
+      if (!part || part.type !== "text" || typeof part.text !== "string" || !isId(part.messageID) || !isId(part.sessionID) || !isId(part.id)) return undefined;
+      if (part.synthetic === true) return undefined;
+      return { type: "message.text", sessionID: part.sessionID, messageID: part.messageID, partID: part.id, text: part.text };
     }
     case "session.idle":
       return isId(p.sessionID) ? { type, sessionID: p.sessionID } : undefined;

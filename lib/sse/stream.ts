@@ -5,14 +5,17 @@
 // - Every connect has its own timeout, counted until the first byte of the body: a stream opened
 //   while the server is still starting can hang without sending anything (OpenCode sends
 //   `server.connected` at once).
-// - A stream that goes silent (no byte for `heartbeatTimeoutMs`; OpenCode sends
-//   `server.heartbeat` every 10 s) is dropped and reopened.
+// - A stream that goes silent (no byte for `heartbeatTimeoutMs`) is dropped and reopened.
+//   OpenCode 1.18.33 sends `server.heartbeat` every 10 s; 1.1.53 sends none on `/global/event`
+//   (measured), so there silence is normal: until a heartbeat has been seen from the server, a
+//   silent stream is still reopened (a dead connection can't be told from a quiet one), but the
+//   disconnect is reported as `idle` so that the caller can keep quiet about it.
 // - A stream that ends (OpenCode ends `/event` after `server.instance.disposed`) or breaks after
 //   it was open is reopened after `minTimeout`; failed connects back off (p-retry) up to
 //   `maxTimeout`. 401/403/404 stop the stream: retrying can't fix a password or a missing route.
 import { createParser } from "eventsource-parser";
 import pRetry, { AbortError } from "p-retry";
-import { parseEventData, type ParsedEvent } from "./parse.ts";
+import { parseEvent, type ParsedEvent } from "./parse.ts";
 
 export interface EventStreamOptions {
   /** Full URL of the SSE endpoint, e.g. `http://127.0.0.1:4096/global/event`. */
@@ -25,8 +28,11 @@ export interface EventStreamOptions {
   onConnect?(info: { reconnect: boolean }): void;
   /** A connection opened after an earlier one was lost: whatever happened in between was missed. */
   onReconnect?(): void;
-  /** An open connection was lost (ended, broke or went silent); a reconnect follows. */
-  onDisconnect?(reason: string): void;
+  /**
+   * An open connection was lost (ended, broke or went silent); a reconnect follows. `idle`: it
+   * only went silent, on a server that never sent a heartbeat (routine, nothing looks wrong).
+   */
+  onDisconnect?(reason: string, info: { idle: boolean }): void;
   /** A connect attempt failed; the next one follows after `delayMs`. */
   onConnectFailed?(info: { attempt: number; error: Error; delayMs: number }): void;
   /** Until the first byte of the body. Default 10 s. */
@@ -77,9 +83,16 @@ export function openEventStream(options: EventStreamOptions): EventStream {
   const signal = options.signal ? AbortSignal.any([options.signal, stopper.signal]) : stopper.signal;
   let connected = false;
   let opened = 0;
+  /** The server sends heartbeats (so a silent stream is a dead one). */
+  let heartbeats = false;
+
+  interface Lost {
+    reason: string;
+    idle: boolean;
+  }
 
   /** One connection: resolves with why it was lost once it was open; throws when it never opened. */
-  async function connectOnce(): Promise<string> {
+  async function connectOnce(): Promise<Lost> {
     const attempt = new AbortController();
     let failure: StreamError | undefined;
     const fail = (error: StreamError) => {
@@ -93,11 +106,13 @@ export function openEventStream(options: EventStreamOptions): EventStream {
       () => fail(new StreamError(`no answer within ${connectTimeoutMs} ms of connecting`)),
       connectTimeoutMs,
     );
+    let idle = false;
     const watch = (delay: number) => {
       timer = setTimeout(() => {
         const silent = Date.now() - lastByteAt;
-        if (silent >= heartbeatTimeoutMs) fail(new StreamError(`no data for ${Math.round(silent / 1000)} s`));
-        else watch(heartbeatTimeoutMs - silent);
+        if (silent < heartbeatTimeoutMs) return watch(heartbeatTimeoutMs - silent);
+        idle = !heartbeats;
+        fail(new StreamError(`no data for ${Math.round(silent / 1000)} s`));
       }, delay);
     };
     let open = false;
@@ -124,7 +139,14 @@ export function openEventStream(options: EventStreamOptions): EventStream {
       }
       const parser = createParser({
         onEvent: (message) => {
-          const parsed = parseEventData(message.data);
+          let raw: unknown;
+          try {
+            raw = JSON.parse(message.data);
+          } catch {
+            return;
+          }
+          if (eventType(raw) === "server.heartbeat") heartbeats = true;
+          const parsed = parseEvent(raw);
           if (!parsed) return;
           try {
             options.onEvent(parsed);
@@ -144,7 +166,7 @@ export function openEventStream(options: EventStreamOptions): EventStream {
           }
           if (chunk.done) {
             if (!open) throw new StreamError("the stream ended before it sent anything");
-            return "the stream ended";
+            return { reason: "the stream ended", idle: false };
           }
           lastByteAt = Date.now();
           if (!open) {
@@ -163,7 +185,7 @@ export function openEventStream(options: EventStreamOptions): EventStream {
       }
     } catch (error) {
       if (signal.aborted) throw signal.reason;
-      if (open) return error instanceof Error ? error.message : String(error);
+      if (open) return { reason: error instanceof Error ? error.message : String(error), idle };
       const streamError = error instanceof StreamError ? error : new StreamError(describeCause(error), { cause: error });
       throw streamError.fatal ? new AbortError(streamError) : streamError;
     } finally {
@@ -176,9 +198,9 @@ export function openEventStream(options: EventStreamOptions): EventStream {
 
   const done = (async () => {
     while (!signal.aborted) {
-      let reason: string;
+      let lost: Lost;
       try {
-        reason = await pRetry(connectOnce, {
+        lost = await pRetry(connectOnce, {
           retries: Number.POSITIVE_INFINITY,
           minTimeout,
           maxTimeout,
@@ -197,7 +219,7 @@ export function openEventStream(options: EventStreamOptions): EventStream {
         throw error instanceof StreamError ? error : new StreamError(describeCause(error), { cause: error, fatal: true });
       }
       if (signal.aborted) return;
-      safely(() => options.onDisconnect?.(reason));
+      safely(() => options.onDisconnect?.(lost.reason, { idle: lost.idle }));
       // It was open: reconnect soon, but never in a tight loop against a flapping server.
       if (!(await pause(minTimeout, signal))) return;
     }
@@ -214,6 +236,12 @@ export function openEventStream(options: EventStreamOptions): EventStream {
       await done.catch(() => undefined);
     },
   };
+}
+
+/** `type` of a plain event or of a `/global/event` envelope's payload. */
+function eventType(raw: unknown): unknown {
+  const event = raw as { type?: unknown; payload?: { type?: unknown } } | null;
+  return event?.payload?.type ?? event?.type;
 }
 
 /** Waits `ms`; false when the signal aborted first. The timer never outlives the wait. */

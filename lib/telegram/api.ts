@@ -21,6 +21,8 @@ export interface TelegramApi {
   /** Sends text as a file (a diff too long to show inline). */
   sendDocument(chatId: number, filename: string, content: string, options?: { caption?: string; replyTo?: number }): Promise<{ messageId: number }>;
   answerCallback(callbackQueryId: string, text?: string, showAlert?: boolean): Promise<void>;
+  /** A quiet receipt on the user's own message. */
+  react(chatId: number, messageId: number, emoji: string): Promise<void>;
   getMe(): Promise<{ id: number; username?: string }>;
 }
 
@@ -109,6 +111,9 @@ export function createTelegramApi(token: string, apiRoot: string): TelegramApi {
         ),
       );
       return { messageId: sent.message_id };
+    },
+    async react(chatId, messageId, emoji) {
+      await call(() => telegram.setMessageReaction(chatId, messageId, [{ type: "emoji", emoji: emoji as "👍" }]));
     },
     async answerCallback(id, text, showAlert) {
       await call(() => telegram.answerCbQuery(id, text?.slice(0, 200), { show_alert: showAlert ?? false }));

@@ -67,7 +67,7 @@ export class Outbox {
 
   /** A new message; resolves undefined when `prepare` decided it is no longer wanted. */
   send<T>(chatId: number, prepare: Prepare<T>, priority: Priority = Priority.Prompt): Promise<T | undefined> {
-    return this.#enqueue({ chatId, priority, prepare, persistent: priority === Priority.Prompt });
+    return this.#enqueue({ chatId, priority, prepare, persistent: true });
   }
 
   /** An edit of `messageId`; a queued edit of the same message is replaced by this one. */

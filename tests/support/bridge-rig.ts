@@ -4,6 +4,7 @@ import { expect, vi } from "vitest";
 import { Bridge, type InstanceLink } from "../../lib/bridge/bridge.ts";
 import { OpencodeApi } from "../../lib/opencode/api.ts";
 import type { HttpResult, OpencodeTransport } from "../../lib/opencode/transport.ts";
+import type { NoticePolicy } from "../../lib/registry/activity.ts";
 import { Registry } from "../../lib/registry/registry.ts";
 import type { HermesEvent, PermissionRequest, QuestionInfo, QuestionRequest } from "../../lib/sse/events.ts";
 import { MemoryTelegram, type MemoryMessage } from "./memory-telegram.ts";
@@ -33,7 +34,9 @@ export class FakeOpencode implements OpencodeTransport {
     }
     this.posts.push({ url, ...(options.path ? { path: options.path } : {}), ...(options.body !== undefined ? { body: options.body } : {}) });
     if (this.replyStatus === 200) this.#announce(url, options.path?.requestID ?? "", options.body);
-    return { status: this.replyStatus, data: this.replyStatus === 200 ? true : { name: "Error", data: { message: "boom" } } };
+    const ok = this.replyStatus === 200;
+    if (ok && url === "/session/{sessionID}/prompt_async") return { status: 204, data: {} };
+    return { status: this.replyStatus, data: ok ? true : { name: "Error", data: { message: "boom" } } };
   }
 
   #announce(url: string, requestID: string, body: any): void {
@@ -58,7 +61,7 @@ export const question = (overrides: Partial<QuestionInfo> = {}): QuestionInfo =>
 let counter = 0;
 export const request = (questions: QuestionInfo[] = [question()]): QuestionRequest => ({ id: `que_${++counter}`, sessionID: "ses_1", questions });
 
-export function setup(options: { ttlMs?: number; permissionTtlMs?: number; allowedUsers?: number[]; announce?: boolean } = {}) {
+export function setup(options: { ttlMs?: number; permissionTtlMs?: number; allowedUsers?: number[]; announce?: boolean; notices?: NoticePolicy } = {}) {
   const telegram = new MemoryTelegram();
   const opencode = new FakeOpencode();
   const bridge = new Bridge({
@@ -70,6 +73,7 @@ export function setup(options: { ttlMs?: number; permissionTtlMs?: number; allow
     permissionTtlMs: options.permissionTtlMs ?? 0,
     textQuietMs: 20,
     pacing: false,
+    ...(options.notices ? { notices: options.notices } : {}),
     // Long unless the fake stays silent: a reply must be confirmed by its echo, not by the timeout.
     confirmTimeoutMs: options.announce === false ? 50 : 10_000,
   });

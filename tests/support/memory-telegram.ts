@@ -51,6 +51,12 @@ export class MemoryTelegram implements TelegramApi {
     return { messageId: this.#nextId++ };
   }
 
+  readonly reactions: Array<{ chatId: number; messageId: number; emoji: string }> = [];
+
+  async react(chatId: number, messageId: number, emoji: string) {
+    this.reactions.push({ chatId, messageId, emoji });
+  }
+
   async answerCallback(id: string, text?: string, alert?: boolean) {
     this.callbackAnswers.push({ id, ...(text !== undefined ? { text } : {}), ...(alert !== undefined ? { alert } : {}) });
   }

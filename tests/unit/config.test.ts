@@ -27,6 +27,8 @@ describe("readConfig: complete and default settings", () => {
         apiRoot: DEFAULT_API_ROOT,
         questionTtlMs: DEFAULT_QUESTION_TTL_MS,
         permissionTtlMs: 0,
+        notify: "all",
+        doneAfterMs: 30_000,
         log: { file: "/home/tester/.local/state/hermes/hermes.log", level: "info" },
       },
     });
@@ -46,6 +48,8 @@ describe("readConfig: complete and default settings", () => {
         HERMES_TELEGRAM_API_ROOT: "http://localhost:8081",
         HERMES_QUESTION_TTL: "2h",
         HERMES_PERMISSION_TTL: "10m",
+        HERMES_NOTIFY: "errors",
+        HERMES_DONE_AFTER: "2m",
         HERMES_LOG_FILE: "/var/log/hermes.log",
         HERMES_LOG_LEVEL: "debug",
       }),
@@ -57,6 +61,8 @@ describe("readConfig: complete and default settings", () => {
       apiRoot: "http://localhost:8081",
       questionTtlMs: 7_200_000,
       permissionTtlMs: 600_000,
+      notify: "errors",
+      doneAfterMs: 120_000,
       log: { file: "/var/log/hermes.log", level: "debug" },
     });
   });
@@ -238,6 +244,11 @@ describe("readConfig: question TTL", () => {
 
   it("uses the default when blank", () => {
     expect(ok(readConfig({ ...BASE, HERMES_QUESTION_TTL: " " })).questionTtlMs).toBe(DEFAULT_QUESTION_TTL_MS);
+  });
+
+  it("reads HERMES_NOTIFY (all, errors, off) and rejects anything else", () => {
+    expect(ok(readConfig({ ...BASE, HERMES_NOTIFY: "OFF" })).notify).toBe("off");
+    expect(problems(readConfig({ ...BASE, HERMES_NOTIFY: "loud" }))[0]).toMatch(/^HERMES_NOTIFY must be one of all, errors, off/);
   });
 
   it("reads HERMES_PERMISSION_TTL the same way, off by default", () => {

@@ -45,6 +45,8 @@ const EXPECTED_COUNTS = {
   "session.upserted": 25,
   "session.status": 30,
   "session.idle": 6,
+  "message.role": 52,
+  "message.text": 14,
 };
 
 describe("recorded stream: /event (sse_event.sse)", () => {

@@ -34,6 +34,7 @@ function fakeApi(script: Step[]) {
     removeKeyboard: unused,
     deleteMessage: unused,
     sendDocument: unused,
+    react: unused,
     answerCallback: unused,
     getMe: unused,
   };

@@ -1,0 +1,120 @@
+// What each session is doing, and which of its changes deserve a notice on the phone. Pure.
+// Low noise on purpose: a bridge that spams gets muted, and then its prompts are missed too.
+import type { HermesEvent } from "../sse/events.ts";
+
+/** `all`: done and failed; `errors`: failed only; `off`: nothing but prompts. */
+export type NoticeLevel = "all" | "errors" | "off";
+
+export interface NoticePolicy {
+  level: NoticeLevel;
+  /** A run must have been busy this long before "Done" is worth a message (unless the phone started it). */
+  doneAfterMs: number;
+}
+
+export type Notice =
+  | { kind: "done"; sessionID: string; busyMs: number; lastText?: string }
+  | { kind: "failed"; sessionID: string; name: string; message: string }
+  | { kind: "retrying"; sessionID: string; attempt?: number; message?: string };
+
+interface SessionActivity {
+  busySince?: number;
+  /** The run was started (or continued) from the phone: its end is always worth telling. */
+  fromPhone: boolean;
+  retryReported: boolean;
+  /** The run failed or was aborted: no "Done" for it. */
+  ended: boolean;
+  assistantMessages: string[];
+  lastText?: string;
+}
+
+const REMEMBERED_MESSAGES = 20;
+const ABORTED = "MessageAbortedError";
+
+export class ActivityTracker {
+  readonly #policy: NoticePolicy;
+  readonly #sessions = new Map<string, SessionActivity>();
+
+  constructor(policy: NoticePolicy) {
+    this.#policy = policy;
+  }
+
+  /** Feeds one event; returns the notice it calls for, if any. `isRoot` tells sub-agent sessions apart. */
+  observe(event: HermesEvent, now: number, isRoot: (sessionID: string) => boolean): Notice | undefined {
+    switch (event.type) {
+      case "session.status": {
+        if (event.status === "idle") return this.#idle(event.sessionID, now, isRoot);
+        const session = this.#session(event.sessionID);
+        session.busySince ??= now;
+        if (event.status !== "retry" || session.retryReported || this.#policy.level === "off" || !isRoot(event.sessionID)) return undefined;
+        session.retryReported = true;
+        return { kind: "retrying", sessionID: event.sessionID, ...(event.attempt !== undefined ? { attempt: event.attempt } : {}), ...(event.message ? { message: event.message } : {}) };
+      }
+      case "session.idle":
+        return this.#idle(event.sessionID, now, isRoot);
+      case "session.error": {
+        const session = this.#session(event.sessionID);
+        session.ended = true;
+        if (event.name === ABORTED || this.#policy.level === "off" || !isRoot(event.sessionID)) return undefined;
+        return { kind: "failed", sessionID: event.sessionID, name: event.name, message: event.message };
+      }
+      case "message.role": {
+        if (event.role !== "assistant") return undefined;
+        const session = this.#session(event.sessionID);
+        if (!session.assistantMessages.includes(event.messageID)) session.assistantMessages = [...session.assistantMessages, event.messageID].slice(-REMEMBERED_MESSAGES);
+        return undefined;
+      }
+      case "message.text": {
+        const session = this.#sessions.get(event.sessionID);
+        if (session?.assistantMessages.includes(event.messageID) && event.text.trim()) session.lastText = event.text;
+        return undefined;
+      }
+      case "session.deleted":
+        this.#sessions.delete(event.sessionID);
+        return undefined;
+      default:
+        return undefined;
+    }
+  }
+
+  /** A prompt from the phone starts (or queues) work whose end the user wants to hear about. */
+  markFromPhone(sessionID: string): void {
+    this.#session(sessionID).fromPhone = true;
+  }
+
+  isBusy(sessionID: string): boolean {
+    return this.#sessions.get(sessionID)?.busySince !== undefined;
+  }
+
+  /** Every session seen, busy first. */
+  summary(): Array<{ sessionID: string; busy: boolean; busyMs?: number }> {
+    const now = Date.now();
+    return [...this.#sessions.entries()]
+      .map(([sessionID, session]) => (session.busySince === undefined ? { sessionID, busy: false } : { sessionID, busy: true, busyMs: now - session.busySince }))
+      .sort((a, b) => Number(b.busy) - Number(a.busy));
+  }
+
+  #idle(sessionID: string, now: number, isRoot: (sessionID: string) => boolean): Notice | undefined {
+    const session = this.#sessions.get(sessionID);
+    if (!session || session.busySince === undefined) return undefined; // idle anyway: nothing happened
+    const busyMs = now - session.busySince;
+    const worthIt = session.fromPhone || busyMs >= this.#policy.doneAfterMs;
+    const notice: Notice | undefined =
+      this.#policy.level === "all" && !session.ended && worthIt && isRoot(sessionID)
+        ? { kind: "done", sessionID, busyMs, ...(session.lastText ? { lastText: session.lastText } : {}) }
+        : undefined;
+    session.busySince = undefined;
+    session.fromPhone = false;
+    session.retryReported = false;
+    session.ended = false;
+    return notice;
+  }
+
+  #session(sessionID: string): SessionActivity {
+    let session = this.#sessions.get(sessionID);
+    if (!session) {
+      session = { fromPhone: false, retryReported: false, ended: false, assistantMessages: [] };
+      this.#sessions.set(sessionID, session);
+    }
+    return session;
+  }
+}
