@@ -44,6 +44,8 @@ export interface BridgeOptions {
   pacing?: PaceLimits | false;
   /** Which run endings are worth a message. Default: done (after 30 s of work) and failed. */
   notices?: NoticePolicy;
+  /** How long "Done" waits for a late abort (OpenCode 1.1.53 reports Esc just after the idle). */
+  doneGraceMs?: number;
   now?: () => number;
 }
 
@@ -54,6 +56,7 @@ export const DEFAULT_NOTICES: NoticePolicy = { level: "all", doneAfterMs: 30_000
 type TextTarget = { input: TextInput } | { owner: MessageOwner; userMessage: { chatId: number; messageId: number } };
 /** Replies OpenCode makes on its own for related requests arrive right after the one that caused them. */
 const CASCADE_WINDOW_MS = 5_000;
+const DONE_GRACE_MS = 1_000;
 
 export class Bridge implements Desk {
   readonly telegram: TelegramApi;
@@ -76,6 +79,8 @@ export class Bridge implements Desk {
   readonly #lastDecision = new Map<string, { requestID: string; reply: PermissionReply; at: number }>();
   readonly #joiner: TextJoiner<TextTarget>;
   readonly #activity: ActivityTracker;
+  readonly #pendingDone = new Map<string, ReturnType<typeof setTimeout>>();
+  readonly #doneGraceMs: number;
   #stopped = false;
 
   constructor(options: BridgeOptions) {
@@ -89,6 +94,7 @@ export class Bridge implements Desk {
     this.#now = options.now ?? Date.now;
     this.#outbox = new Outbox({ logger: this.log, ...(options.pacing !== undefined ? { limits: options.pacing } : {}) });
     this.#activity = new ActivityTracker(options.notices ?? DEFAULT_NOTICES);
+    this.#doneGraceMs = options.doneGraceMs ?? DONE_GRACE_MS;
     this.#joiner = new TextJoiner(options.textQuietMs ?? 700, (target, text) => ("input" in target ? this.#onTypedText(target.input, text) : void this.#talkBack(target.owner, target.userMessage, text)));
   }
 
@@ -146,8 +152,10 @@ export class Bridge implements Desk {
       case "session.error":
       case "message.role":
       case "message.text": {
+        if (event.type === "session.error" && event.name === "MessageAbortedError") this.#cancelDone(event.sessionID);
         const notice = this.#activity.observe(event, this.#now(), (sessionID) => !this.registry.sessions.get(sessionID)?.parentID);
-        if (notice) void this.#sendNotice(directory, notice);
+        if (notice?.kind === "done") this.#scheduleDone(directory, notice);
+        else if (notice) void this.#sendNotice(directory, notice);
         return;
       }
       case "instance.disposed":
@@ -380,6 +388,22 @@ export class Bridge implements Desk {
     await this.reply(`⚠️ Not sent to the agent (${escapeHtml(why)}). Your message:\n<blockquote>${escapeHtml(cutText(text, 3000))}</blockquote>`, userMessage.messageId);
   }
 
+  /** OpenCode 1.1.53 reports an abort (Esc) just after the idle that ends the run: wait a moment. */
+  #scheduleDone(directory: string, notice: Notice): void {
+    this.#cancelDone(notice.sessionID);
+    const timer = setTimeout(() => {
+      this.#pendingDone.delete(notice.sessionID);
+      void this.#sendNotice(directory, notice);
+    }, this.#doneGraceMs);
+    timer.unref?.();
+    this.#pendingDone.set(notice.sessionID, timer);
+  }
+
+  #cancelDone(sessionID: string): void {
+    clearTimeout(this.#pendingDone.get(sessionID));
+    this.#pendingDone.delete(sessionID);
+  }
+
   async #sendNotice(directory: string, notice: Notice): Promise<void> {
     const session = this.registry.sessions.get(notice.sessionID);
     const context: PromptContext = { project: path.basename(directory) || directory };
@@ -526,8 +550,9 @@ export class Bridge implements Desk {
     this.#stopped = true;
     this.#joiner.clear();
     await this.#outbox.stop();
-    for (const timer of this.#expiry.values()) clearTimeout(timer);
+    for (const timer of [...this.#expiry.values(), ...this.#pendingDone.values()]) clearTimeout(timer);
     this.#expiry.clear();
+    this.#pendingDone.clear();
   }
 }
 

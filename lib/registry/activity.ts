@@ -25,10 +25,12 @@ interface SessionActivity {
   ended: boolean;
   assistantMessages: string[];
   lastText?: string;
+  failedAt?: number;
 }
 
 const REMEMBERED_MESSAGES = 20;
 const ABORTED = "MessageAbortedError";
+const REPEATED_ERROR_MS = 10_000;
 
 export class ActivityTracker {
   readonly #policy: NoticePolicy;
@@ -53,8 +55,11 @@ export class ActivityTracker {
         return this.#idle(event.sessionID, now, isRoot);
       case "session.error": {
         const session = this.#session(event.sessionID);
-        session.ended = true;
-        if (event.name === ABORTED || this.#policy.level === "off" || !isRoot(event.sessionID)) return undefined;
+        // OpenCode 1.18 repeats an error just after the run went idle (with a stack trace): one notice.
+        const repeated = session.busySince === undefined && session.failedAt !== undefined && now - session.failedAt < REPEATED_ERROR_MS;
+        session.ended = session.busySince !== undefined;
+        if (repeated || event.name === ABORTED || this.#policy.level === "off" || !isRoot(event.sessionID)) return undefined;
+        session.failedAt = now;
         return { kind: "failed", sessionID: event.sessionID, name: event.name, message: event.message };
       }
       case "message.role": {

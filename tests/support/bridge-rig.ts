@@ -73,6 +73,7 @@ export function setup(options: { ttlMs?: number; permissionTtlMs?: number; allow
     permissionTtlMs: options.permissionTtlMs ?? 0,
     textQuietMs: 20,
     pacing: false,
+    doneGraceMs: 10,
     ...(options.notices ? { notices: options.notices } : {}),
     // Long unless the fake stays silent: a reply must be confirmed by its echo, not by the timeout.
     confirmTimeoutMs: options.announce === false ? 50 : 10_000,

@@ -56,6 +56,12 @@ describe("ActivityTracker: the noise policy", () => {
     expect(notices).toEqual([{ kind: "failed", sessionID: "s", name: "ProviderAuthError", message: "bad key" }]);
   });
 
+  it("reports an error repeated just after the idle once (OpenCode 1.18), and one outside a run (1.1.53)", () => {
+    const error: HermesEvent = { type: "session.error", sessionID: "s", name: "UnknownError", message: "Model not found" };
+    expect(run(all, [[0, status("busy")], [1, error], [2, idle], [3, error]]).notices).toHaveLength(1);
+    expect(run(all, [[0, error]]).notices).toEqual([{ kind: "failed", sessionID: "s", name: "UnknownError", message: "Model not found" }]);
+  });
+
   it("says nothing when the user pressed Esc (MessageAbortedError)", () => {
     expect(run(all, [[0, status("busy")], [50_000, { type: "session.error", sessionID: "s", name: "MessageAbortedError", message: "aborted" }], [50_001, idle]]).notices).toEqual([]);
   });

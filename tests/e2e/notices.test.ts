@@ -1,0 +1,117 @@
+// Run notices and talking back, end to end on the real OpenCode: "Done" after real work, silence
+// after short runs and Esc, one notice for a provider retry loop, "Failed" for other errors, and a
+// reply on the phone arriving at the mock LLM as the right session's next user message.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_CHAT_ID } from "../support/fake-telegram.ts";
+import { directive } from "../support/mock-llm.ts";
+import { OPENCODE_VERSIONS } from "../support/opencode.ts";
+import { pollUntil, sleep } from "../support/wait.ts";
+import { startRig, type Rig } from "./question-suite.ts";
+
+describe.each(OPENCODE_VERSIONS)("notices and talking back on OpenCode %s", (version) => {
+  let rig: Rig;
+  beforeAll(async () => {
+    rig = await startRig(version, { HERMES_DONE_AFTER: "1500ms" });
+  }, 120_000);
+  afterAll(async () => {
+    await rig?.stop();
+  });
+
+  const notices = () => rig.telegram.messages().filter((m) => /<b>(Done|Failed|OpenCode keeps retrying)<\/b>/.test(m.text));
+  async function idle(sessionID: string): Promise<void> {
+    await pollUntil(
+      async () => {
+        const status = await rig.opencode.request<Record<string, { type: string }>>("GET", "/session/status");
+        return status.body?.[sessionID] === undefined || status.body[sessionID]?.type === "idle";
+      },
+      { timeoutMs: 30_000, intervalMs: 100, what: `session ${sessionID} idle` },
+    );
+  }
+
+  it("a short run sends nothing", async () => {
+    const session = await rig.opencode.createSession();
+    await rig.opencode.prompt(session.id, directive({ text: "quick answer" }));
+    await pollUntil(() => rig.llm.requests.some((r) => JSON.stringify(r).includes("quick answer")), { what: "the LLM call" });
+    await idle(session.id);
+    await sleep(1_000);
+    expect(notices()).toEqual([]);
+  });
+
+  it("a run that works longer than the threshold sends Done with the last text", async () => {
+    const session = await rig.opencode.createSession();
+    await rig.opencode.prompt(session.id, directive({ tool: "bash", args: { command: "sleep 2", description: "wait" }, then: [{ text: "Finished the long job <safely> & well." }] }));
+    const done = await rig.telegram.waitForMessage((m) => m.text.includes("<b>Done</b>"), { timeoutMs: 30_000, what: "Done" });
+    expect(done.text).toContain("Finished the long job &lt;safely&gt; &amp; well.");
+    expect(done.text).toContain("Mock title");
+  });
+
+  it("a reply to the notice reaches the mock LLM as that session's next user message", async () => {
+    const done = rig.telegram.messages().find((m) => m.text.includes("<b>Done</b>"))!;
+    rig.telegram.sendText(DEFAULT_CHAT_ID, "now run the linter please", { replyTo: done.messageId });
+    await pollUntil(() => rig.llm.userMessages().includes("now run the linter please"), { timeoutMs: 20_000, what: "the phone's message at the LLM" });
+    const request = rig.llm.requests.find((r) => JSON.stringify(r.messages ?? []).includes("now run the linter please"));
+    expect(JSON.stringify(request.messages)).toContain("Finished the long job"); // same session: its history is there
+    // A run started from the phone always reports its end, however short.
+    await pollUntil(() => notices().filter((m) => m.text.includes("<b>Done</b>")).length === 2, { timeoutMs: 20_000, what: "Done for the phone's run" });
+  });
+
+  it("two sessions: each reply goes to its own session", async () => {
+    const a = await rig.opencode.createSession();
+    const b = await rig.opencode.createSession();
+    for (const [session, tag] of [[a, "alpha"], [b, "beta"]] as const) {
+      await rig.opencode.prompt(session.id, directive({ tool: "bash", args: { command: "sleep 2", description: "wait" }, then: [{ text: `session ${tag} finished` }] }));
+    }
+    const doneA = await rig.telegram.waitForMessage((m) => m.text.includes("session alpha finished"), { timeoutMs: 30_000, what: "Done alpha" });
+    const doneB = await rig.telegram.waitForMessage((m) => m.text.includes("session beta finished"), { timeoutMs: 30_000, what: "Done beta" });
+    rig.telegram.sendText(DEFAULT_CHAT_ID, "follow-up for beta", { replyTo: doneB.messageId });
+    rig.telegram.sendText(DEFAULT_CHAT_ID, "follow-up for alpha", { replyTo: doneA.messageId });
+    for (const [text, own, other] of [["follow-up for beta", "session beta finished", "session alpha finished"], ["follow-up for alpha", "session alpha finished", "session beta finished"]] as const) {
+      const request = await pollUntil(() => rig.llm.requests.find((r) => JSON.stringify(r.messages ?? []).includes(text)), { timeoutMs: 20_000, what: text });
+      expect(JSON.stringify(request.messages)).toContain(own);
+      expect(JSON.stringify(request.messages)).not.toContain(other);
+    }
+    await Promise.all([a.id, b.id].map(idle));
+    await pollUntil(() => notices().filter((m) => m.text.includes("<b>Done</b>")).length === 6, { timeoutMs: 20_000, what: "Done for both phone runs" });
+  });
+
+  it("Esc (abort) sends nothing", async () => {
+    const before = notices().length;
+    const session = await rig.opencode.createSession();
+    await rig.opencode.prompt(session.id, directive({ tool: "bash", args: { command: "sleep 5", description: "wait" } }));
+    await sleep(2_500);
+    const aborted = await rig.opencode.request("POST", `/session/${session.id}/abort`);
+    expect(aborted.status).toBe(200);
+    await idle(session.id);
+    await sleep(1_500);
+    expect(notices()).toHaveLength(before);
+  });
+
+  it("a provider that keeps failing is reported once, not at every retry", async () => {
+    const before = notices().length;
+    rig.llm.setFailure({ status: 500, times: 1_000 });
+    const session = await rig.opencode.createSession();
+    await rig.opencode.prompt(session.id, "this will fail");
+    await pollUntil(() => rig.llm.requests.length > 0 && rig.telegram.messages().some((m) => m.text.includes("keeps retrying")), { timeoutMs: 30_000, what: "the retry notice" });
+    await sleep(4_000); // more attempts happen meanwhile
+    expect(notices().slice(before).filter((m) => m.text.includes("keeps retrying"))).toHaveLength(1);
+    await rig.opencode.request("POST", `/session/${session.id}/abort`);
+    await idle(session.id);
+    rig.llm.setFailure(null);
+  });
+
+  it("an error OpenCode does not retry sends Failed", async () => {
+    // Measured: 1.18 retries every provider HTTP error but fails for good on an unknown model;
+    // 1.1.53 fails for good on a 401 (and says nothing at all for an unknown model).
+    const session = await rig.opencode.createSession();
+    const model = version === "1.1.53" ? undefined : { providerID: "mock", modelID: "no-such-model" };
+    if (!model) rig.llm.setFailure({ status: 401, times: 1_000 });
+    const body = { parts: [{ type: "text", text: "this fails for good" }], ...(model ? { model } : {}) };
+    expect((await rig.opencode.request("POST", `/session/${session.id}/prompt_async`, { body })).status).toBeLessThan(300);
+    const failed = await rig.telegram.waitForMessage((m) => m.text.includes("<b>Failed</b>"), { timeoutMs: 30_000, what: "Failed" });
+    expect(failed.text).toContain(model ? "no-such-model" : "HTTP 401");
+    rig.llm.setFailure(null);
+    await idle(session.id);
+    await sleep(1_500);
+    expect(rig.telegram.messages().filter((m) => m.text.includes("<b>Failed</b>"))).toHaveLength(1);
+  });
+});
