@@ -37,6 +37,11 @@ const STOP_TIMEOUT_MS = 5_000;
 const HUBS_KEY = Symbol.for("hermes.hubs");
 const hubs: Map<string, Running> = ((globalThis as Record<symbol, unknown>)[HUBS_KEY] ??= new Map()) as Map<string, Running>;
 
+/** The bridge for a token whose chat is not configured yet: it only answers /start with the chat id. */
+export function setupOnlyConfig(token: string, apiRoot: string): HubOptions["config"] {
+  return { token, apiRoot, chatId: Number.NaN, allowedUsers: [], questionTtlMs: 0, permissionTtlMs: 0 };
+}
+
 export function acquireBridge(options: HubOptions): BridgeLease {
   const { config, logger } = options;
   let running = hubs.get(config.token);

@@ -30,6 +30,11 @@ export function createLogger(settings: LogSettings, secrets: string[] = []): Log
   }
 }
 
+/** What must never reach a log: the bot token (and its secret half), plus any other secrets given. */
+export function secretsOf(token: string | undefined, ...others: Array<string | undefined>): string[] {
+  return [token ?? "", token?.split(":")[1] ?? "", ...others.map((other) => other ?? "")].filter((secret) => secret !== "");
+}
+
 export function makeScrubber(secrets: string[]): (line: string) => string {
   const parts = secrets.filter((secret) => secret.length >= 6);
   if (parts.length === 0) return (line) => line;

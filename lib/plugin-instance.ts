@@ -2,8 +2,8 @@
 // process' bridge, feed it this instance's events, and leave it on dispose.
 import type { Hooks, PluginInput } from "@opencode-ai/plugin";
 import { readConfig, type LogSettings } from "./config.ts";
-import { acquireBridge } from "./hub.ts";
-import { createLogger, type Logger } from "./log.ts";
+import { acquireBridge, setupOnlyConfig } from "./hub.ts";
+import { createLogger, secretsOf, type Logger } from "./log.ts";
 import { OpencodeApi } from "./opencode/api.ts";
 import { pluginClientTransport } from "./opencode/transport.ts";
 import { parseEvent } from "./sse/parse.ts";
@@ -33,7 +33,7 @@ export function startPlugin(input: PluginInput, env: Record<string, string | und
     }
     if (!result.setupToken) return {};
     // Only the chat is missing: answer /start so the user can find their chat id.
-    const lease = acquireBridge({ config: { token: result.setupToken, apiRoot: result.apiRoot, chatId: Number.NaN, allowedUsers: [], questionTtlMs: 0, permissionTtlMs: 0 }, logger });
+    const lease = acquireBridge({ config: setupOnlyConfig(result.setupToken, result.apiRoot), logger });
     return { dispose: () => lease.release() };
   }
 
@@ -79,8 +79,7 @@ function loggerFor(settings: LogSettings, token: string | undefined): Logger {
   const id = `${settings.file}|${settings.level}`;
   let logger = processState.loggers.get(id);
   if (!logger) {
-    const secrets = token ? [token, token.split(":")[1] ?? ""] : [];
-    logger = createLogger(settings, secrets);
+    logger = createLogger(settings, secretsOf(token));
     processState.loggers.set(id, logger);
   }
   return logger;

@@ -83,14 +83,15 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
     io.out(USAGE);
     return EXIT.ok;
   }
-  const url = values.url ?? "http://127.0.0.1:4096";
-  if (!isHttpUrl(url)) {
-    io.err(`hermes: --url must be an http(s) URL (got "${url}")`);
+  const parsed = parseUrl(values.url ?? "http://127.0.0.1:4096");
+  if (!parsed) {
+    io.err(`hermes: --url must be an http(s) URL (got "${values.url}")`);
     return EXIT.usage;
   }
+  // Credentials in the URL (http://user:pass@host) become Basic auth: fetch refuses such URLs.
   const options: AttachOptions = {
-    url,
-    auth: serverAuthFrom(io.env, { username: values.username, password: values.password }),
+    url: parsed.url,
+    auth: serverAuthFrom(io.env, { username: values.username ?? parsed.username, password: values.password ?? parsed.password }),
     directories: values.directory ?? [],
     env: io.env,
     report: io.err,
@@ -122,11 +123,17 @@ function version(): string {
   }
 }
 
-function isHttpUrl(text: string): boolean {
+function parseUrl(text: string): { url: string; username?: string; password?: string } | undefined {
+  let url: URL;
   try {
-    const url = new URL(text);
-    return url.protocol === "http:" || url.protocol === "https:";
+    url = new URL(text);
   } catch {
-    return false;
+    return undefined;
   }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return undefined;
+  const username = url.username ? decodeURIComponent(url.username) : undefined;
+  const password = url.password ? decodeURIComponent(url.password) : undefined;
+  url.username = "";
+  url.password = "";
+  return { url: url.href.replace(/\/$/, ""), ...(username ? { username } : {}), ...(password ? { password } : {}) };
 }

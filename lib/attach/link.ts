@@ -12,7 +12,7 @@ export interface ServerTarget {
 }
 
 export function httpLink(server: ServerTarget, directory: string): InstanceLink {
-  return { directory, opencode: new OpencodeApi(strictGets(serverTransport(server, directory))) };
+  return { directory, opencode: new OpencodeApi(serverTransport(server, directory)) };
 }
 
 export function serverTransport(server: ServerTarget, directory?: string): OpencodeTransport {
@@ -22,19 +22,4 @@ export function serverTransport(server: ServerTarget, directory?: string): Openc
     ...(server.auth ? { auth: server.auth } : {}),
     ...(server.fetch ? { fetch: server.fetch } : {}),
   });
-}
-
-/**
- * A GET that OpenCode does not answer with 200 throws. OpencodeApi reads any other answer to
- * `GET /question` as "nothing pending", which a resync would take as "everything was resolved";
- * the Bridge already catches a throwing list or session lookup.
- */
-export function strictGets(transport: OpencodeTransport): OpencodeTransport {
-  return {
-    async request(method, url, options) {
-      const result = await transport.request(method, url, options);
-      if (method === "GET" && result.status !== 200) throw new Error(`OpenCode answered ${result.status} to GET ${url}`);
-      return result;
-    },
-  };
 }

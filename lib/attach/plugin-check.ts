@@ -28,7 +28,7 @@ export function isHermesSpec(spec: unknown, ownPlugin: string = OWN_PLUGIN): boo
     return false;
   }
   const normalized = file.replace(/\\/g, "/").replace(/\/+$/, "");
-  if (!normalized.includes("/")) return false;
+  if (!/^(\/|\.{1,2}\/|~\/|[A-Za-z]:\/)/.test(normalized)) return false; // another npm package (maybe scoped)
   if (/\/(opencode-)?hermes(\/plugin\.ts)?$/.test(normalized)) return true; // a clone or node_modules/opencode-hermes
   const own = ownPlugin.replace(/\\/g, "/");
   if (normalized === own || normalized === path.posix.dirname(own)) return true;

@@ -9,9 +9,9 @@
 // updated lately (`GET /session?start=…`), and every directory an event names. Each gets one
 // InstanceLink, unless the Hermes plugin is loaded there (then the plugin bridges it).
 // After a reconnect every known directory is resynced from OpenCode's pending lists.
-import { acquireBridge, type BridgeLease } from "../hub.ts";
+import { acquireBridge, setupOnlyConfig, type BridgeLease } from "../hub.ts";
 import { readConfig, type HermesConfig } from "../config.ts";
-import { createLogger, type Logger } from "../log.ts";
+import { createLogger, secretsOf, type Logger } from "../log.ts";
 import type { InstanceLink } from "../bridge/bridge.ts";
 import { authHeaders, serverUrl, type ServerAuth } from "../opencode/http-transport.ts";
 import type { HermesEvent } from "../sse/events.ts";
@@ -21,7 +21,6 @@ import type { TelegramApi } from "../telegram/api.ts";
 import { describe } from "../telegram/poller.ts";
 import { httpLink, serverTransport, type ServerTarget } from "./link.ts";
 import { hermesPluginIn } from "./plugin-check.ts";
-import { resyncDirectory } from "./resync.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -85,23 +84,22 @@ export function startAttach(options: AttachOptions): AttachHandle {
   const env = options.env ?? process.env;
   const report = options.report ?? (() => undefined);
   const result = readConfig(env);
-  const secrets = [options.auth?.password ?? ""];
   if (!result.ok) {
     const token = result.setupToken;
-    const logger = options.logger ?? createLogger(result.log, [...secrets, ...tokenSecrets(token)]);
+    const logger = options.logger ?? createLogger(result.log, secretsOf(token, options.auth?.password));
     const message = `Hermes is off: ${result.problems.join("; ")}`;
     logger.error({ problems: result.problems }, message);
     if (!token) return failed(new AttachError("config", message));
     // Only the chat is missing: answer /start so the user can find their chat id.
     const lease = acquireBridge({
-      config: { token, apiRoot: result.apiRoot, chatId: Number.NaN, allowedUsers: [], questionTtlMs: 0, permissionTtlMs: 0 },
+      config: setupOnlyConfig(token, result.apiRoot),
       logger,
       ...(options.telegram ? { telegram: options.telegram } : {}),
     });
     report("Hermes: HERMES_TELEGRAM_CHAT_ID is not set. Send /start to your bot: it replies with the chat id. (Ctrl-C to stop)");
     return setupMode(lease);
   }
-  const logger = options.logger ?? createLogger(result.config.log, [...secrets, ...tokenSecrets(result.config.token)]);
+  const logger = options.logger ?? createLogger(result.config.log, secretsOf(result.config.token, options.auth?.password));
   return new Attachment(options, result.config, logger, report).handle;
 }
 
@@ -119,6 +117,7 @@ class Attachment {
   readonly #done: Deferred;
   #stopping: Promise<void> | undefined;
   #waitingReported = false;
+  #quietReconnect = false;
 
   constructor(options: AttachOptions, config: HermesConfig, logger: Logger, report: (line: string) => void) {
     this.#options = options;
@@ -144,7 +143,12 @@ class Attachment {
       ...(options.fetch ? { fetch: options.fetch } : {}),
       onEvent: (parsed) => this.#onEvent(parsed),
       onConnect: ({ reconnect }) => void this.#onConnect(reconnect),
-      onDisconnect: (reason) => this.#report(`Hermes: lost the event stream of ${options.url} (${reason}); reconnecting`),
+      onDisconnect: (reason, { idle }) => {
+        // A server without heartbeats (1.1.53) has its quiet stream reopened now and then: routine.
+        this.#quietReconnect = idle;
+        if (idle) this.#log.info({ reason }, "event stream silent (this server sends no heartbeat); reopening it");
+        else this.#report(`Hermes: lost the event stream of ${options.url} (${reason}); reconnecting`);
+      },
       onConnectFailed: ({ attempt, error }) => {
         this.#log.warn({ attempt, err: error.message }, "could not open the event stream");
         if (this.#waitingReported) return;
@@ -191,6 +195,7 @@ class Attachment {
   }
 
   async #onConnect(reconnect: boolean): Promise<void> {
+    if (this.#waitingReported) this.#quietReconnect = false; // it was not routine after all
     this.#waitingReported = false;
     try {
       const found = await this.#discover();
@@ -199,7 +204,10 @@ class Attachment {
       await Promise.all(visits);
       if (this.#stopping) return;
       if (!reconnect) return this.#onFirstConnect(found);
-      this.#report(`Hermes: reconnected to ${this.#options.url}; resynced ${this.#list("attached").length} director${this.#list("attached").length === 1 ? "y" : "ies"}`);
+      const count = this.#list("attached").length;
+      const line = `Hermes: reconnected to ${this.#options.url}; resynced ${count} director${count === 1 ? "y" : "ies"}`;
+      if (this.#quietReconnect) this.#log.info(line);
+      else this.#report(line);
     } catch (error) {
       this.#log.error({ err: describe(error) }, "could not set up the directories after connecting");
       if (!reconnect) this.#ready.resolve();
@@ -218,8 +226,10 @@ class Attachment {
       return;
     }
     const attached = this.#list("attached");
+    const skipped = this.#list("skipped");
     const where = attached.length > 0 ? `bridging ${attached.join(", ")}` : "bridging every directory that becomes active";
-    this.#report(`Hermes attached to ${this.#options.url}: ${where} to Telegram chat ${this.#config.chatId}`);
+    const left = skipped.length > 0 ? `; leaving ${skipped.join(", ")} to the Hermes plugin loaded there` : "";
+    this.#report(`Hermes attached to ${this.#options.url}: ${where} to Telegram chat ${this.#config.chatId}${left}`);
     this.#ready.resolve();
   }
 
@@ -273,7 +283,10 @@ class Attachment {
       const link = state.link;
       state.link = undefined;
       state.queue = [];
-      if (state.status !== "skipped") this.#report(`Hermes: the Hermes plugin is loaded in OpenCode for ${directory} (${check.spec}); leaving that directory to it`);
+      const news = state.status !== "skipped";
+      if (news) this.#log.info({ directory, spec: check.spec }, "the Hermes plugin is loaded there; leaving the directory to it");
+      // At start-up the summary line says it.
+      if (news && this.#ready.settled) this.#report(`Hermes: the Hermes plugin is loaded in OpenCode for ${directory} (${check.spec}); leaving that directory to it`);
       state.status = "skipped";
       if (link) await this.#bridge.detach(link);
       return;
@@ -289,7 +302,7 @@ class Attachment {
       return;
     }
     if (reconnect) {
-      const { pending, closed } = await resyncDirectory(this.#bridge, state.link);
+      const { pending, closed } = await this.#bridge.resync(state.link);
       this.#log.info({ directory, pending, closed }, "directory resynced");
     }
   }
@@ -333,10 +346,6 @@ function toAttachError(error: unknown, url: string): AttachError {
     return new AttachError("not-found", `Hermes: ${url} has no /global/event (HTTP 404). Is it an OpenCode server (opencode serve or opencode web, 1.1.53 or later)?`);
   }
   return new AttachError("not-found", `Hermes: the event stream of ${url} failed for good: ${describe(error)}`);
-}
-
-function tokenSecrets(token: string | undefined): string[] {
-  return token ? [token, token.split(":")[1] ?? ""] : [];
 }
 
 function failed(error: AttachError): AttachHandle {

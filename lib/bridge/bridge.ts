@@ -112,6 +112,25 @@ export class Bridge implements Desk {
       .catch((error) => this.log.warn({ err: describe(error), directory }, "could not list pending prompts"));
   }
 
+  /**
+   * After a gap in the event stream: prompts raised meanwhile are delivered, and prompts OpenCode no
+   * longer has are closed ("No longer pending": how they ended can't be known).
+   */
+  async resync(link: InstanceLink): Promise<{ pending: number; closed: number }> {
+    const directory = link.directory;
+    // Only prompts known before asking can be judged by the answer: a newer one is not on the lists yet.
+    const before = this.registry.pendingIn(directory);
+    const [questions, permissions] = await Promise.all([link.opencode.listQuestions(), link.opencode.listPermissions()]);
+    for (const request of questions) this.handleEvent(directory, { type: "question.asked", request });
+    for (const request of permissions) this.handleEvent(directory, { type: "permission.asked", request });
+    const live = new Set<string>([...questions, ...permissions].map((request) => request.id));
+    // A prompt with a reply in flight is left to that reply, which settles it itself.
+    const gone = before.filter((prompt) => !live.has(prompt.requestID) && !prompt.busy);
+    await Promise.all(gone.map((prompt) => this.#enqueue(prompt, async () => (prompt.state === "pending" && !prompt.busy ? this.settle(prompt, "gone") : undefined))));
+    if (gone.length > 0) this.log.info({ directory, closed: gone.length }, "closed prompts resolved while the event stream was down");
+    return { pending: live.size, closed: gone.length };
+  }
+
   /** Unlinks an instance. When it was the last one for its directory, that directory's prompts are dropped. */
   detach(link: InstanceLink): Promise<void> {
     this.#instances.delete(link);

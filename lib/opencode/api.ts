@@ -70,9 +70,11 @@ export class OpencodeApi {
     return parsed?.event.type === "session.upserted" ? parsed.event.info : undefined;
   }
 
+  /** Throws unless OpenCode answered with a list: "could not read" must never look like "nothing pending". */
   async #list(url: string): Promise<unknown[]> {
     const result = await this.#transport.request("GET", url, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
-    return result.status === 200 && Array.isArray(result.data) ? result.data : [];
+    if (result.status !== 200 || !Array.isArray(result.data)) throw new Error(`OpenCode answered ${result.status} to GET ${url}`);
+    return result.data;
   }
 
   async #send(url: string, path: Record<string, string>, body?: unknown): Promise<Outcome> {

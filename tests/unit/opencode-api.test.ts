@@ -158,11 +158,15 @@ describe("OpencodeApi: listQuestions", () => {
     ["a 404", { status: 404, data: [rawQuestion("que_1")] }],
     ["a non-array body", { status: 200, data: { 0: rawQuestion("que_1") } }],
     ["no body", { status: 200, data: undefined }],
-    ["an empty list", { status: 200, data: [] }],
-  ])("returns nothing for %s", async (_name, result) => {
+  ])("throws for %s: an unreadable list must not read as 'nothing pending'", async (_name, result) => {
     const { transport, request } = fakeTransport(result);
-    await expect(new OpencodeApi(transport, FAST).listQuestions()).resolves.toEqual([]);
+    await expect(new OpencodeApi(transport, FAST).listQuestions()).rejects.toThrow(/GET \/question/);
     expect(request).toHaveBeenCalledTimes(1);
+  });
+
+  it("returns nothing for an empty list", async () => {
+    const { transport } = fakeTransport({ status: 200, data: [] });
+    await expect(new OpencodeApi(transport, FAST).listQuestions()).resolves.toEqual([]);
   });
 
   it("lets transport errors through for the caller to log", async () => {

@@ -1,0 +1,3 @@
+import { attachSuite } from "./attach-suite.ts";
+
+attachSuite("1.1.53");
