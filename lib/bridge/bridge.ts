@@ -16,6 +16,7 @@ import { describe } from "../telegram/poller.ts";
 import type { PromptContext } from "../telegram/render-context.ts";
 import { diffTooLongToShow, renderPermission } from "../telegram/render-permission.ts";
 import { renderNotice } from "../telegram/render-notice.ts";
+import { COMMANDS, renderHelp, renderStatus, type StatusPart } from "../telegram/render-status.ts";
 import { renderQuestion, type RenderedMessage } from "../telegram/render.ts";
 import { Outbox, Priority } from "../telegram/outbox.ts";
 import type { PaceLimits } from "../telegram/pacer.ts";
@@ -82,6 +83,7 @@ export class Bridge implements Desk {
   readonly #pendingDone = new Map<string, ReturnType<typeof setTimeout>>();
   readonly #doneGraceMs: number;
   #stopped = false;
+  #botName?: string;
 
   constructor(options: BridgeOptions) {
     this.telegram = options.telegram;
@@ -295,10 +297,10 @@ export class Bridge implements Desk {
   }
 
   /** What nobody claimed: taps on stale messages, strangers' taps, and commands (answered once). */
-  async handleUnclaimed(update: unknown): Promise<void> {
+  async handleUnclaimed(update: unknown, parts?: unknown[]): Promise<void> {
     if (this.#stopped) return;
     const intent = parseUpdate(update);
-    if (intent?.kind === "command") return this.#onCommand(intent);
+    if (intent?.kind === "command") return this.#onCommand(intent, parts as StatusPart[] | undefined);
     if (intent?.kind !== "callback") return;
     if (!mayAct(this.#access, intent.from)) {
       this.log.warn({ userId: intent.from.userId, chatId: intent.from.chatId }, "ignored a button tap from an unauthorized user or chat");
@@ -311,7 +313,64 @@ export class Bridge implements Desk {
 
   /** One process on its own: claim, else handle as unclaimed. */
   async handleUpdate(update: unknown): Promise<void> {
-    if (!(await this.claimUpdate(update))) await this.handleUnclaimed(update);
+    if (await this.claimUpdate(update)) return;
+    await this.handleUnclaimed(update, this.gathers(update) ? [await this.partFor(update)] : undefined);
+  }
+
+  /** /status and /pending need every process sharing the bot: each adds its own sessions and prompts. */
+  gathers(update: unknown): boolean {
+    const intent = parseUpdate(update);
+    return intent?.kind === "command" && (intent.name === "status" || intent.name === "pending") && mayAct(this.#access, intent.from) && this.#addressedToUs(intent);
+  }
+
+  async partFor(update: unknown): Promise<StatusPart | undefined> {
+    const intent = parseUpdate(update);
+    if (intent?.kind !== "command" || !this.gathers(update)) return undefined;
+    if (intent.name === "pending") await Promise.all(this.registry.pending().map((prompt) => this.#enqueue(prompt, () => this.#sendAgain(prompt))));
+    return this.#statusPart();
+  }
+
+  /** Registers the commands in Telegram's menu and learns the bot's name (for "/status@bot" in groups). */
+  onLead(): void {
+    void this.telegram.setCommands(COMMANDS).catch((error) => this.log.warn({ err: describe(error) }, "could not register the bot's commands"));
+    void this.telegram
+      .getMe()
+      .then((me) => (this.#botName = me.username?.toLowerCase()))
+      .catch(() => undefined);
+  }
+
+  #addressedToUs(intent: Extract<Intent, { kind: "command" }>): boolean {
+    return !intent.bot || !this.#botName || intent.bot.toLowerCase() === this.#botName;
+  }
+
+  #statusPart(): StatusPart {
+    const sessions = this.#activity.summary().map(({ sessionID, busy, busyMs }) => {
+      const info = this.registry.sessions.get(sessionID);
+      return { busy, ...(busyMs !== undefined ? { busyMs } : {}), ...(info?.title ? { title: info.title } : {}), ...(info?.directory ? { project: path.basename(info.directory) } : {}) };
+    });
+    const prompts = this.registry.pending().map((prompt) => {
+      const title = this.registry.sessions.title(prompt.sessionID);
+      const summary = prompt.kind === "question" ? prompt.questions[0]?.question ?? "question" : `${prompt.request.permission}: ${prompt.request.patterns[0] ?? ""}`;
+      return { kind: prompt.kind, summary, project: path.basename(prompt.directory), chatId: this.chatId, ...(title ? { title } : {}), ...(prompt.message ? { messageId: prompt.message.messageId } : {}) };
+    });
+    return { sessions, prompts };
+  }
+
+  /** /pending: the prompt again as a fresh message at the bottom of the chat; the old one loses its buttons. */
+  async #sendAgain(prompt: Prompt): Promise<void> {
+    const old = prompt.message;
+    if (prompt.state !== "pending" || !old) return;
+    const sent = await this.#outbox
+      .send(this.chatId, () => {
+        if (prompt.state !== "pending") return undefined;
+        const rendered = this.#render(prompt);
+        return () => this.telegram.sendMessage(this.chatId, rendered.text, { keyboard: rendered.keyboard });
+      })
+      .catch(() => undefined);
+    if (!sent) return;
+    prompt.message = { chatId: this.chatId, messageId: sent.messageId };
+    this.registry.noteMessage(prompt.message, { sessionID: prompt.sessionID, directory: prompt.directory });
+    void this.#outbox.chore(old.chatId, () => this.telegram.editMessage(old.chatId, old.messageId, "⤵️ <i>Sent again below.</i>", [])).catch(() => undefined);
   }
 
   async #claimCallback(intent: Extract<Intent, { kind: "callback" }>): Promise<boolean> {
@@ -341,8 +400,21 @@ export class Bridge implements Desk {
     return true;
   }
 
-  async #onCommand(intent: Extract<Intent, { kind: "command" }>): Promise<void> {
-    if (intent.name !== "start") return;
+  async #onCommand(intent: Extract<Intent, { kind: "command" }>, parts: StatusPart[] | undefined): Promise<void> {
+    if (!this.#addressedToUs(intent)) return;
+    if (intent.name !== "start") {
+      if (!mayAct(this.#access, intent.from)) return void this.log.warn({ userId: intent.from.userId, command: intent.name }, "ignored a command from an unauthorized user or chat");
+      const text =
+        intent.name === "status"
+          ? renderStatus(parts ?? [])
+          : intent.name === "pending"
+            ? (parts ?? []).some((part) => part.prompts.length > 0)
+              ? undefined // the prompts themselves are the answer
+              : "Nothing is waiting for you."
+            : renderHelp();
+      if (text) await this.#outbox.send(intent.from.chatId, () => () => this.telegram.sendMessage(intent.from.chatId, text, { replyTo: intent.messageId })).catch(() => undefined);
+      return;
+    }
     const configured = intent.from.chatId === this.chatId;
     const lines = [
       `👋 This is <b>Hermes</b>, the OpenCode bridge.`,

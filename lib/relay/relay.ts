@@ -14,7 +14,14 @@ import { encode, LineDecoder, type RelayMessage } from "./wire.ts";
 /** What one process does with updates: the Bridge. */
 export interface UpdateHandler {
   claimUpdate(update: unknown): Promise<boolean>;
-  handleUnclaimed(update: unknown): Promise<void>;
+  /** Whether an unclaimed update is a command answered once with every process' part (/status). */
+  gathers?(update: unknown): boolean;
+  /** This process' part of such an answer (its sessions and prompts), JSON-serialisable. */
+  partFor?(update: unknown): Promise<unknown>;
+  /** Answers what nobody claimed, with the parts gathered from every process for a command. */
+  handleUnclaimed(update: unknown, parts?: unknown[]): Promise<void>;
+  /** This process became the one that polls (a good moment to register the bot's commands). */
+  onLead?(): void;
 }
 
 export interface RelayOptions {
@@ -34,6 +41,7 @@ export type RelayRole = "electing" | "leader" | "follower" | "stopped";
 interface Follower {
   socket: net.Socket;
   pending: Map<number, (claimed: boolean) => void>;
+  parts: Map<number, (part: unknown) => void>;
 }
 
 export class Relay {
@@ -113,6 +121,7 @@ export class Relay {
   #becomeLeader(): void {
     this.#role = "leader";
     this.#log.info({ offset: this.#offset }, "this process polls Telegram for the bot (relay leader)");
+    this.#options.handler.onLead?.();
     this.#poller = startPoller({
       api: this.#options.telegram,
       logger: this.#log,
@@ -149,6 +158,11 @@ export class Relay {
       this.#offset = Math.max(this.#offset, message.offset);
       return;
     }
+    if (message.t === "gather") {
+      const part = await this.#partFor(message.update);
+      if (!socket.destroyed) socket.write(encode({ t: "part", id: message.id, part: part ?? null }));
+      return;
+    }
     if (message.t !== "offer") return;
     const claimed = await this.#claimOnce(message.update);
     if (!socket.destroyed) socket.write(encode({ t: "claim", id: message.id, claimed }));
@@ -157,19 +171,21 @@ export class Relay {
   // ── Leading ────────────────────────────────────────────────────────────────────────────────
 
   #acceptFollower(socket: net.Socket): void {
-    const follower: Follower = { socket, pending: new Map() };
+    const follower: Follower = { socket, pending: new Map(), parts: new Map() };
     this.#followers.add(follower);
     const decoder = new LineDecoder();
     socket.setEncoding("utf8");
     socket.on("data", (chunk: string) => {
       for (const message of decoder.push(chunk)) {
         if (message.t === "claim") follower.pending.get(message.id)?.(message.claimed);
+        if (message.t === "part") follower.parts.get(message.id)?.(message.part);
       }
     });
     socket.on("error", () => undefined);
     socket.on("close", () => {
       this.#followers.delete(follower);
       for (const answer of follower.pending.values()) answer(false);
+      for (const answer of follower.parts.values()) answer(undefined);
     });
     // A newcomer learns where polling stands, in case it has to take over.
     socket.write(encode({ t: "offset", offset: this.#offset }));
@@ -181,7 +197,33 @@ export class Relay {
     for (const follower of [...this.#followers]) {
       if (await this.#offer(follower, update)) return;
     }
-    await this.#options.handler.handleUnclaimed(update);
+    if (!this.#options.handler.gathers?.(update)) return this.#options.handler.handleUnclaimed(update);
+    // A command answered once for every process: each adds its part (its sessions, its prompts).
+    const parts = await Promise.all([this.#partFor(update), ...[...this.#followers].map((follower) => this.#gather(follower, update))]);
+    await this.#options.handler.handleUnclaimed(update, parts.filter((part) => part !== undefined && part !== null));
+  }
+
+  async #partFor(update: unknown): Promise<unknown> {
+    try {
+      return await this.#options.handler.partFor?.(update);
+    } catch (error) {
+      this.#log.warn({ err: describe(error) }, "could not gather this process' part of a command");
+      return undefined;
+    }
+  }
+
+  #gather(follower: Follower, update: unknown): Promise<unknown> {
+    const id = this.#nextOfferId++;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => answer(undefined), this.#options.offerTimeoutMs ?? 2_000);
+      const answer = (part: unknown) => {
+        clearTimeout(timer);
+        follower.parts.delete(id);
+        resolve(part);
+      };
+      follower.parts.set(id, answer);
+      follower.socket.write(encode({ t: "gather", id, update }), (error) => error && answer(undefined));
+    });
   }
 
   #offer(follower: Follower, update: unknown): Promise<boolean> {

@@ -6,7 +6,11 @@ export type RelayMessage =
   /** follower → leader: the answer to an offer */
   | { t: "claim"; id: number; claimed: boolean }
   /** leader → followers: every update below this id has been handled */
-  | { t: "offset"; offset: number };
+  | { t: "offset"; offset: number }
+  /** leader → follower: a command answered once for all; what do you add to it? */
+  | { t: "gather"; id: number; update: unknown }
+  /** follower → leader: that process' part of the answer */
+  | { t: "part"; id: number; part: unknown };
 
 const MAX_LINE = 1_000_000;
 
@@ -46,5 +50,7 @@ export function decode(line: string): RelayMessage | undefined {
   if (message.t === "offer" && Number.isSafeInteger(message.id) && "update" in message) return { t: "offer", id: message.id as number, update: message.update };
   if (message.t === "claim" && Number.isSafeInteger(message.id) && typeof message.claimed === "boolean") return { t: "claim", id: message.id as number, claimed: message.claimed };
   if (message.t === "offset" && Number.isSafeInteger(message.offset)) return { t: "offset", offset: message.offset as number };
+  if (message.t === "gather" && Number.isSafeInteger(message.id) && "update" in message) return { t: "gather", id: message.id as number, update: message.update };
+  if (message.t === "part" && Number.isSafeInteger(message.id)) return { t: "part", id: message.id as number, part: message.part };
   return undefined;
 }

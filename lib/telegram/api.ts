@@ -24,6 +24,7 @@ export interface TelegramApi {
   /** A quiet receipt on the user's own message. */
   react(chatId: number, messageId: number, emoji: string): Promise<void>;
   getMe(): Promise<{ id: number; username?: string }>;
+  setCommands(commands: ReadonlyArray<{ command: string; description: string }>): Promise<void>;
 }
 
 /** A failed Bot API call, normalised: `code` 0 means the request never got an answer. */
@@ -117,6 +118,9 @@ export function createTelegramApi(token: string, apiRoot: string): TelegramApi {
     },
     async answerCallback(id, text, showAlert) {
       await call(() => telegram.answerCbQuery(id, text?.slice(0, 200), { show_alert: showAlert ?? false }));
+    },
+    async setCommands(commands) {
+      await call(() => telegram.setMyCommands(commands.map((entry) => ({ ...entry }))));
     },
     async getMe() {
       const me = await call(() => telegram.getMe());

@@ -91,6 +91,35 @@ describe("several OpenCode processes, one bot token", () => {
     expect(members.filter(isLeader)).toHaveLength(1);
   });
 
+  it("/status is answered once for all processes, and /pending re-sends every process' prompts", async () => {
+    const asked: Array<{ member: Member; marker: string }> = [
+      { member: members[0]!, marker: "status-alpha" },
+      { member: members[1]!, marker: "status-beta" },
+    ];
+    for (const { member, marker } of asked) {
+      const session = await member.server.createSession();
+      await member.server.prompt(session.id, directive({ tool: "question", args: { questions: [question(marker)] } }));
+      await telegram.waitForMessage((m) => m.text.includes(`[${marker}]`) && telegram.buttons(m).length > 0, { timeoutMs: 30_000, what: marker });
+    }
+    telegram.sendText(DEFAULT_CHAT_ID, "/status");
+    const status = await telegram.waitForMessage((m) => m.text.includes("Hermes status"), { timeoutMs: 20_000, what: "/status" });
+    expect(status.text).toContain("Waiting for you</b> (2)");
+    expect(status.text).toContain("status-alpha");
+    expect(status.text).toContain("status-beta");
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(telegram.messages().filter((m) => m.text.includes("Hermes status"))).toHaveLength(1);
+
+    telegram.sendText(DEFAULT_CHAT_ID, "/pending");
+    for (const { marker } of asked) {
+      const copies = await telegram.waitFor(() => {
+        const found = telegram.messages().filter((m) => m.text.includes(`[${marker}]`));
+        return found.length === 2 && telegram.buttons(found[1]!).length > 0 && telegram.buttons(found[0]!).length === 0 ? found : undefined;
+      }, { timeoutMs: 20_000, what: `${marker} sent again` });
+      await telegram.tapButton(copies[1]!, "Left");
+      await llm.waitForToolResult((r) => r.content.includes(`[${marker}]`), { timeoutMs: 30_000, what: `answer ${marker}` });
+    }
+  });
+
   it("kill -9 the leader: a survivor takes over, and its next prompts are delivered and answered", async () => {
     const leader = members.find(isLeader)!;
     process.kill(leader.server.pid, "SIGKILL");

@@ -61,6 +61,12 @@ export class MemoryTelegram implements TelegramApi {
     this.callbackAnswers.push({ id, ...(text !== undefined ? { text } : {}), ...(alert !== undefined ? { alert } : {}) });
   }
 
+  commands: Array<{ command: string; description: string }> = [];
+
+  async setCommands(commands: ReadonlyArray<{ command: string; description: string }>) {
+    this.commands = [...commands];
+  }
+
   async getMe() {
     return { id: 42, username: "hermes_test_bot" };
   }

@@ -35,6 +35,7 @@ function fakeApi(script: Step[]) {
     deleteMessage: unused,
     sendDocument: unused,
     react: unused,
+    setCommands: unused,
     answerCallback: unused,
     getMe: unused,
   };

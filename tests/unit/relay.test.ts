@@ -182,6 +182,25 @@ describe("Relay", () => {
     expect(b.claimed).toEqual(["once"]);
   });
 
+  it("a command is answered once, with every process' part gathered by the leader", async () => {
+    const address = uniqueAddress();
+    const telegram = new QueueTelegram();
+    const answers: unknown[][] = [];
+    const gathering = (name: string): UpdateHandler => ({
+      claimUpdate: async () => false,
+      gathers: (update) => (update as { tag: string }).tag === "/status",
+      partFor: async () => ({ from: name }),
+      handleUnclaimed: async (_update, parts) => void answers.push(parts ?? []),
+    });
+    const leader = relay(address, telegram, gathering("leader"));
+    await vi.waitFor(() => expect(leader.role).toBe("leader"));
+    const follower = relay(address, telegram, gathering("follower"));
+    await vi.waitFor(() => expect(follower.role).toBe("follower"));
+    telegram.push("/status");
+    await vi.waitFor(() => expect(answers).toHaveLength(1));
+    expect(answers[0]).toEqual([{ from: "leader" }, { from: "follower" }]);
+  });
+
   it("stop() ends polling and frees the address for the next process", async () => {
     const address = uniqueAddress();
     const telegram = new QueueTelegram();

@@ -1,9 +1,14 @@
-// The `hermes` command line. Unlike the plugin, it runs in a terminal of its own: status lines go
-// to stderr (one per change), details to the log file (HERMES_LOG_FILE).
-import fs from "node:fs";
+// `hermes attach`: bridges a running `opencode serve` from outside. Unlike the plugin, it runs in a
+// terminal of its own: status lines go to stderr (one per change), details to the log file
+// (HERMES_LOG_FILE). lib/cli/main.ts dispatches to it.
 import { parseArgs } from "node:util";
+import { AttachError, startAttach, type AttachHandle, type AttachOptions } from "../attach/runner.ts";
 import { serverAuthFrom } from "../opencode/http-transport.ts";
-import { AttachError, startAttach, type AttachHandle, type AttachOptions } from "./runner.ts";
+import { EXIT, type CliIo } from "./io.ts";
+
+export { EXIT, processIo, type CliIo } from "./io.ts";
+/** The whole command line (it used to live here, in lib/attach/cli.ts). */
+export { main } from "./main.ts";
 
 export const USAGE = `Usage: hermes attach [--url URL] [--username USER] [--password PASS] [--directory DIR]...
 
@@ -19,52 +24,12 @@ Telegram settings come from the same variables as the plugin: HERMES_TELEGRAM_TO
 HERMES_TELEGRAM_CHAT_ID, … (see README). Exit status: 0 stopped (Ctrl-C), 1 error,
 2 the Hermes plugin is already loaded in that server, 64 usage.`;
 
-export const EXIT = { ok: 0, error: 1, pluginLoaded: 2, usage: 64 } as const;
-
-export interface CliIo {
-  env: Record<string, string | undefined>;
-  /** One line for the user (no trailing newline). */
-  err(line: string): void;
-  out(line: string): void;
-  /** Calls `stop` on SIGINT/SIGTERM; returns a function that removes the handlers. */
-  onSignal(stop: () => void): () => void;
-  /** Tests: adjust what startAttach gets. */
-  tune?(options: AttachOptions): AttachOptions;
-}
-
-export const processIo: CliIo = {
-  env: process.env,
-  err: (line) => process.stderr.write(`${line}\n`),
-  out: (line) => process.stdout.write(`${line}\n`),
-  onSignal(stop) {
-    const handler = () => stop();
-    process.on("SIGINT", handler);
-    process.on("SIGTERM", handler);
-    return () => {
-      process.off("SIGINT", handler);
-      process.off("SIGTERM", handler);
-    };
-  },
-};
-
-export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
-  const [command, ...rest] = argv;
-  if (command === undefined || command === "help" || command === "--help" || command === "-h") {
-    (command === undefined ? io.err : io.out)(USAGE);
-    return command === undefined ? EXIT.usage : EXIT.ok;
-  }
-  if (command === "--version" || command === "version") {
-    io.out(version());
-    return EXIT.ok;
-  }
-  if (command !== "attach") {
-    io.err(`hermes: unknown command "${command}"\n\n${USAGE}`);
-    return EXIT.usage;
-  }
+/** `hermes attach [options]`: `args` are the arguments after "attach". */
+export async function attach(args: string[], io: CliIo): Promise<number> {
   let values: { url?: string; username?: string; password?: string; directory?: string[]; help?: boolean };
   try {
     ({ values } = parseArgs({
-      args: rest,
+      args,
       options: {
         url: { type: "string" },
         username: { type: "string" },
@@ -111,15 +76,6 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
     return error.kind === "plugin-loaded" ? EXIT.pluginLoaded : EXIT.error;
   } finally {
     removeHandlers();
-  }
-}
-
-function version(): string {
-  try {
-    const pkg = JSON.parse(fs.readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { name?: string; version?: string };
-    return `${pkg.name ?? "hermes"} ${pkg.version ?? "?"}`;
-  } catch {
-    return "hermes";
   }
 }
 
