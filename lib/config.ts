@@ -2,6 +2,7 @@
 import os from "node:os";
 import path from "node:path";
 import { parseDuration } from "./duration.ts";
+import { languageOf, type Language } from "./i18n/catalog.ts";
 import type { NoticeLevel } from "./registry/activity.ts";
 
 export const DEFAULT_API_ROOT = "https://api.telegram.org";
@@ -31,6 +32,8 @@ export interface HermesConfig {
   notify: NoticeLevel;
   /** How long a run must have worked before "Done" is worth a message. */
   doneAfterMs: number;
+  /** The language of everything Hermes writes to Telegram. */
+  language: Language;
   log: LogSettings;
 }
 
@@ -82,6 +85,8 @@ export function readConfig(env: Env = process.env): ConfigResult {
   const questionTtlMs = readDuration(env, "HERMES_QUESTION_TTL", DEFAULT_QUESTION_TTL_MS, problems);
   const permissionTtlMs = readDuration(env, "HERMES_PERMISSION_TTL", 0, problems);
   const doneAfterMs = readDuration(env, "HERMES_DONE_AFTER", DEFAULT_DONE_AFTER_MS, problems);
+  const language = languageOf(env.HERMES_LANGUAGE) ?? "en";
+  if (!languageOf(env.HERMES_LANGUAGE)) problems.push(`HERMES_LANGUAGE must be en or zh (zh-CN) (got "${env.HERMES_LANGUAGE}")`);
   const rawNotify = env.HERMES_NOTIFY?.trim().toLowerCase() || "all";
   const notify = (NOTICE_LEVELS as readonly string[]).includes(rawNotify) ? (rawNotify as NoticeLevel) : "all";
   if (notify !== rawNotify) problems.push(`HERMES_NOTIFY must be one of ${NOTICE_LEVELS.join(", ")} (got "${env.HERMES_NOTIFY}")`);
@@ -90,7 +95,7 @@ export function readConfig(env: Env = process.env): ConfigResult {
     const onlyChatMissing = chatMissing && problems.length === 1 && token !== "";
     return { ok: false, problems, log, apiRoot, ...(onlyChatMissing ? { setupToken: token } : {}) };
   }
-  return { ok: true, config: { token, chatId, allowedUsers, apiRoot, questionTtlMs, permissionTtlMs, notify, doneAfterMs, log } };
+  return { ok: true, config: { token, chatId, allowedUsers, apiRoot, questionTtlMs, permissionTtlMs, notify, doneAfterMs, language, log } };
 }
 
 function readDuration(env: Env, name: string, fallback: number, problems: string[]): number {

@@ -10,7 +10,7 @@ import { Registry } from "./registry/registry.ts";
 import { createTelegramApi, type TelegramApi } from "./telegram/api.ts";
 
 export interface HubOptions {
-  config: Pick<HermesConfig, "token" | "apiRoot" | "chatId" | "allowedUsers" | "questionTtlMs" | "permissionTtlMs"> & Partial<Pick<HermesConfig, "notify" | "doneAfterMs">>;
+  config: Pick<HermesConfig, "token" | "apiRoot" | "chatId" | "allowedUsers" | "questionTtlMs" | "permissionTtlMs"> & Partial<Pick<HermesConfig, "notify" | "doneAfterMs" | "language">>;
   logger: Logger;
   /** Shown to the user (an OpenCode toast) when something needs their attention. */
   notify?: (message: string) => void;
@@ -55,6 +55,7 @@ export function acquireBridge(options: HubOptions): BridgeLease {
       questionTtlMs: config.questionTtlMs,
       permissionTtlMs: config.permissionTtlMs,
       notices: { level: config.notify ?? "all", doneAfterMs: config.doneAfterMs ?? DEFAULT_DONE_AFTER_MS },
+      language: config.language ?? "en",
     });
     const relay = new Relay({
       address: options.relayAddress ?? relayAddress(config.token, config.apiRoot),

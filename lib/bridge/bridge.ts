@@ -2,6 +2,7 @@
 // OpenCode replies. What a tap means is decided per prompt kind (questions.ts, permissions.ts);
 // this file owns delivery, edits, settling, expiry and ordering. It opens no sockets itself.
 import path from "node:path";
+import { CATALOGS, type Language, type Strings } from "../i18n/catalog.ts";
 import type { Logger } from "../log.ts";
 import type { PermissionPrompt } from "../registry/permission-prompt.ts";
 import type { PromptState } from "../registry/prompt.ts";
@@ -16,7 +17,7 @@ import { describe } from "../telegram/poller.ts";
 import type { PromptContext } from "../telegram/render-context.ts";
 import { diffTooLongToShow, renderPermission } from "../telegram/render-permission.ts";
 import { renderNotice } from "../telegram/render-notice.ts";
-import { COMMANDS, renderHelp, renderStatus, type StatusPart } from "../telegram/render-status.ts";
+import { commandsFor, renderHelp, renderStatus, type StatusPart } from "../telegram/render-status.ts";
 import { renderQuestion, type RenderedMessage } from "../telegram/render.ts";
 import { Outbox, Priority } from "../telegram/outbox.ts";
 import type { PaceLimits } from "../telegram/pacer.ts";
@@ -47,10 +48,11 @@ export interface BridgeOptions {
   notices?: NoticePolicy;
   /** How long "Done" waits for a late abort (OpenCode 1.1.53 reports Esc just after the idle). */
   doneGraceMs?: number;
+  /** The chat's language (English by default). */
+  language?: Language;
   now?: () => number;
 }
 
-const NOT_PENDING = "This question is no longer pending";
 export const DEFAULT_NOTICES: NoticePolicy = { level: "all", doneAfterMs: 30_000 };
 
 /** Typed text is for an awaited answer, or a message for a session (a reply to any of its messages). */
@@ -64,6 +66,7 @@ export class Bridge implements Desk {
   readonly registry: Registry;
   readonly log: Logger;
   readonly chatId: number;
+  readonly t: Strings;
   readonly #outbox: Outbox;
   readonly #access: AccessPolicy;
   readonly #ttl: { question: number; permission: number };
@@ -91,6 +94,7 @@ export class Bridge implements Desk {
     this.log = options.logger;
     this.#access = options.access;
     this.chatId = options.access.chatId;
+    this.t = CATALOGS[options.language ?? "en"];
     this.#ttl = { question: options.questionTtlMs, permission: options.permissionTtlMs ?? 0 };
     this.#confirmTimeoutMs = options.confirmTimeoutMs ?? 3_000;
     this.#now = options.now ?? Date.now;
@@ -246,7 +250,7 @@ export class Bridge implements Desk {
     const file = String(prompt.request.metadata.filepath ?? prompt.request.metadata.filePath ?? "change");
     const name = `${path.basename(file).replace(/[^\w.-]+/g, "_") || "change"}.diff`;
     const replyTo = prompt.message.messageId;
-    await this.#outbox.chore(this.chatId, () => this.telegram.sendDocument(this.chatId, name, diff, { replyTo, caption: `Full diff of <code>${escapeHtml(cutText(file, 200))}</code>` })).catch((error) =>
+    await this.#outbox.chore(this.chatId, () => this.telegram.sendDocument(this.chatId, name, diff, { replyTo, caption: this.t.permission.diffCaption(escapeHtml(cutText(file, 200))) })).catch((error) =>
       this.log.warn({ err: describe(error) }, "could not attach the full diff"),
     );
   }
@@ -304,9 +308,9 @@ export class Bridge implements Desk {
     if (intent?.kind !== "callback") return;
     if (!mayAct(this.#access, intent.from)) {
       this.log.warn({ userId: intent.from.userId, chatId: intent.from.chatId }, "ignored a button tap from an unauthorized user or chat");
-      return this.#answerCallback(intent.id, "Not authorized", true);
+      return this.#answerCallback(intent.id, this.t.note.notAuthorized, true);
     }
-    await this.#answerCallback(intent.id, "This is no longer pending");
+    await this.#answerCallback(intent.id, this.t.note.notPending);
     const { messageId } = intent;
     if (messageId !== undefined) void this.#outbox.chore(intent.from.chatId, () => this.telegram.removeKeyboard(intent.from.chatId, messageId)).catch(() => undefined);
   }
@@ -332,7 +336,7 @@ export class Bridge implements Desk {
 
   /** Registers the commands in Telegram's menu and learns the bot's name (for "/status@bot" in groups). */
   onLead(): void {
-    void this.telegram.setCommands(COMMANDS).catch((error) => this.log.warn({ err: describe(error) }, "could not register the bot's commands"));
+    void this.telegram.setCommands(commandsFor(this.t)).catch((error) => this.log.warn({ err: describe(error) }, "could not register the bot's commands"));
     void this.telegram
       .getMe()
       .then((me) => (this.#botName = me.username?.toLowerCase()))
@@ -370,7 +374,7 @@ export class Bridge implements Desk {
     if (!sent) return;
     prompt.message = { chatId: this.chatId, messageId: sent.messageId };
     this.registry.noteMessage(prompt.message, { sessionID: prompt.sessionID, directory: prompt.directory });
-    void this.#outbox.chore(old.chatId, () => this.telegram.editMessage(old.chatId, old.messageId, "⤵️ <i>Sent again below.</i>", [])).catch(() => undefined);
+    void this.#outbox.chore(old.chatId, () => this.telegram.editMessage(old.chatId, old.messageId, this.t.status.sentAgain, [])).catch(() => undefined);
   }
 
   async #claimCallback(intent: Extract<Intent, { kind: "callback" }>): Promise<boolean> {
@@ -379,7 +383,7 @@ export class Bridge implements Desk {
     if (!data || !prompt) return false;
     if (!mayAct(this.#access, intent.from)) {
       this.log.warn({ userId: intent.from.userId, chatId: intent.from.chatId }, "ignored a button tap from an unauthorized user or chat");
-      await this.#answerCallback(intent.id, "Not authorized", true);
+      await this.#answerCallback(intent.id, this.t.note.notAuthorized, true);
       return true;
     }
     // A tap can race the sendMessage response that tells us the message id.
@@ -387,15 +391,15 @@ export class Bridge implements Desk {
     const sameMessage = prompt.message?.messageId === intent.messageId && prompt.message?.chatId === intent.from.chatId;
     if (!sameMessage) return false;
     if (prompt.state !== "pending") {
-      await this.#answerCallback(intent.id, prompt.kind === "permission" ? "This request is no longer pending" : NOT_PENDING);
+      await this.#answerCallback(intent.id, this.t.note.notPending);
       return true;
     }
     if (prompt.busy) {
-      await this.#answerCallback(intent.id, "Sending your answer…");
+      await this.#answerCallback(intent.id, this.t.note.sending);
       return true;
     }
     const tap: Tap = prompt.kind === "question" ? tapQuestion(this, prompt, data) : tapPermission(this, prompt, data);
-    await this.#answerCallback(intent.id, tap.note, tap.alert);
+    await this.#answerCallback(intent.id, tap.note(this.t), tap.alert);
     if (tap.then) void this.#enqueue(prompt, tap.then);
     return true;
   }
@@ -406,22 +410,20 @@ export class Bridge implements Desk {
       if (!mayAct(this.#access, intent.from)) return void this.log.warn({ userId: intent.from.userId, command: intent.name }, "ignored a command from an unauthorized user or chat");
       const text =
         intent.name === "status"
-          ? renderStatus(parts ?? [])
+          ? renderStatus(parts ?? [], this.t)
           : intent.name === "pending"
             ? (parts ?? []).some((part) => part.prompts.length > 0)
               ? undefined // the prompts themselves are the answer
-              : "Nothing is waiting for you."
-            : renderHelp();
+              : this.t.status.nothingWaiting
+            : renderHelp(this.t);
       if (text) await this.#outbox.send(intent.from.chatId, () => () => this.telegram.sendMessage(intent.from.chatId, text, { replyTo: intent.messageId })).catch(() => undefined);
       return;
     }
     const configured = intent.from.chatId === this.chatId;
     const lines = [
-      `👋 This is <b>Hermes</b>, the OpenCode bridge.`,
-      `This chat's id is <code>${intent.from.chatId}</code> and your user id is <code>${intent.from.userId}</code>.`,
-      configured
-        ? "✅ This chat is configured: OpenCode's questions will appear here."
-        : `Set <code>HERMES_TELEGRAM_CHAT_ID=${intent.from.chatId}</code> to receive OpenCode's questions in this chat.`,
+      this.t.start.hello,
+      this.t.start.ids(intent.from.chatId, intent.from.userId),
+      configured ? this.t.start.configured : this.t.start.setChat(intent.from.chatId),
     ];
     await this.#outbox.send(intent.from.chatId, () => () => this.telegram.sendMessage(intent.from.chatId, lines.join("\n"), { replyTo: intent.messageId })).catch((error) => {
       this.log.warn({ err: describe(error) }, "could not answer /start");
@@ -467,16 +469,16 @@ export class Bridge implements Desk {
   async #talkBack(owner: MessageOwner, userMessage: { chatId: number; messageId: number }, text: string): Promise<void> {
     const link = this.linkFor(owner.directory);
     const busy = this.#activity.isBusy(owner.sessionID);
-    const outcome = link ? await link.opencode.promptAsync(owner.sessionID, text) : ({ ok: false, gone: false, error: "that project's OpenCode is not running" } as const);
+    const outcome = link ? await link.opencode.promptAsync(owner.sessionID, text) : ({ ok: false, gone: false, error: this.t.talk.notRunning } as const);
     this.log.info({ sessionID: owner.sessionID, outcome, busy }, "message from the phone sent to a session");
     if (outcome.ok) {
       this.#activity.markFromPhone(owner.sessionID);
       void this.#outbox.chore(userMessage.chatId, () => this.telegram.react(userMessage.chatId, userMessage.messageId, "👍")).catch(() => undefined);
-      if (busy) await this.reply("⏳ The agent is busy: your message is queued, and it reads it as soon as the current step ends.", userMessage.messageId);
+      if (busy) await this.reply(this.t.talk.queued, userMessage.messageId);
       return;
     }
-    const why = outcome.gone ? "that session no longer exists" : outcome.error;
-    await this.reply(`⚠️ Not sent to the agent (${escapeHtml(why)}). Your message:\n<blockquote>${escapeHtml(cutText(text, 3000))}</blockquote>`, userMessage.messageId);
+    const why = outcome.gone ? this.t.talk.sessionGone : outcome.error;
+    await this.reply(this.t.talk.notSent(escapeHtml(why), escapeHtml(cutText(text, 3000))), userMessage.messageId);
   }
 
   /** OpenCode 1.1.53 reports an abort (Esc) just after the idle that ends the run: wait a moment. */
@@ -497,7 +499,7 @@ export class Bridge implements Desk {
 
   async #sendNotice(directory: string, notice: Notice): Promise<void> {
     const session = this.registry.sessions.get(notice.sessionID);
-    const context: PromptContext = { project: path.basename(directory) || directory };
+    const context: PromptContext = { project: path.basename(directory) || directory, t: this.t };
     if (session?.title) context.sessionTitle = session.title;
     const text = renderNotice(notice, context);
     try {
@@ -513,8 +515,7 @@ export class Bridge implements Desk {
 
   async askForText(prompt: Prompt, questionIndex: number, label: string): Promise<void> {
     if (prompt.state !== "pending") return;
-    const what = prompt.kind === "question" ? `answer to <b>${escapeHtml(cutText(label, 200))}</b>` : "feedback: the agent gets it instead of running the command";
-    const text = `✍️ Reply to this message with your ${what}.`;
+    const text = prompt.kind === "question" ? this.t.input.answerTo(escapeHtml(cutText(label, 200))) : this.t.input.feedback;
     const options = { forceReply: { placeholder: cutText(label, 60) }, ...(prompt.message ? { replyTo: prompt.message.messageId } : {}) };
     const sent = await this.#outbox.send(this.chatId, () => (prompt.state === "pending" ? () => this.telegram.sendMessage(this.chatId, text, options) : undefined)).catch((error) => {
       this.log.warn({ err: describe(error) }, "could not ask for typed text");
@@ -594,7 +595,7 @@ export class Bridge implements Desk {
 
   #contextOf(prompt: Prompt): PromptContext {
     const session = this.registry.sessions.get(prompt.sessionID);
-    const context: PromptContext = { project: path.basename(prompt.directory) || prompt.directory };
+    const context: PromptContext = { project: path.basename(prompt.directory) || prompt.directory, t: this.t };
     if (session?.title) context.sessionTitle = session.title;
     if (session?.parentID) context.parentTitle = this.registry.sessions.title(session.parentID) ?? session.parentID;
     return context;

@@ -1,5 +1,6 @@
 // What the prompt-kind handlers (questions, permissions) may do: the bridge's shared services.
 // Handlers decide; the desk sends, edits, settles and waits.
+import type { Strings, Text } from "../i18n/catalog.ts";
 import type { Logger } from "../log.ts";
 import type { OpencodeApi } from "../opencode/api.ts";
 import type { PromptState } from "../registry/prompt.ts";
@@ -15,7 +16,7 @@ export interface InstanceLink {
 /** The reaction to a button tap: the callback answer, and the work to run (in order) if any. */
 export interface Tap {
   ok: boolean;
-  note: string;
+  note: Text;
   alert?: boolean;
   then?: () => Promise<void>;
 }
@@ -25,6 +26,8 @@ export interface Desk {
   readonly registry: Registry;
   readonly log: Logger;
   readonly chatId: number;
+  /** The chat's language. */
+  readonly t: Strings;
   linkFor(directory: string): InstanceLink | undefined;
   /** Re-renders the prompt's message. */
   refresh(prompt: Prompt): Promise<void>;

@@ -7,16 +7,16 @@ import type { Desk, Tap } from "./desk.ts";
 export function tapPermission(desk: Desk, prompt: PermissionPrompt, data: CallbackData): Tap {
   switch (data.action) {
     case "once":
-      return { ok: true, note: "Allowed once", then: () => decidePermission(desk, prompt, { reply: "once" }) };
+      return { ok: true, note: (t) => t.note.allowedOnce, then: () => decidePermission(desk, prompt, { reply: "once" }) };
     case "always":
-      if (prompt.request.always.length === 0) return { ok: false, note: "This request has nothing to allow always" };
-      return { ok: true, note: "Always allowed", then: () => decidePermission(desk, prompt, { reply: "always" }) };
+      if (prompt.request.always.length === 0) return { ok: false, note: (t) => t.note.nothingToAllowAlways };
+      return { ok: true, note: (t) => t.note.alwaysAllowed, then: () => decidePermission(desk, prompt, { reply: "always" }) };
     case "reject":
-      return { ok: true, note: "Rejected", then: () => decidePermission(desk, prompt, { reply: "reject" }) };
+      return { ok: true, note: (t) => t.note.rejected, then: () => decidePermission(desk, prompt, { reply: "reject" }) };
     case "feedback":
-      return { ok: true, note: "Reply to the next message with your feedback", then: () => desk.askForText(prompt, 0, "feedback for the agent") };
+      return { ok: true, note: (t) => t.note.replyWithFeedback, then: () => desk.askForText(prompt, 0, desk.t.input.feedbackPlaceholder) };
     default:
-      return { ok: false, note: "That button does not belong to a permission request" };
+      return { ok: false, note: (t) => t.note.wrongButton };
   }
 }
 
@@ -35,7 +35,7 @@ export async function decidePermission(desk: Desk, prompt: PermissionPrompt, dec
   prompt.sent = decision;
   await desk.refresh(prompt);
   let outcome: Outcome = await link.opencode.replyPermission(prompt.requestID, decision);
-  if (outcome.ok && !(await desk.confirm(prompt))) outcome = { ok: false, gone: false, error: "OpenCode accepted the decision but did not apply it" };
+  if (outcome.ok && !(await desk.confirm(prompt))) outcome = { ok: false, gone: false, error: desk.t.note.notApplied };
   prompt.busy = false;
   desk.log.info({ requestID: prompt.requestID, reply: decision.reply, outcome }, "permission decision sent");
   if (prompt.state !== "pending") return; // settled meanwhile by an event
@@ -44,7 +44,8 @@ export async function decidePermission(desk: Desk, prompt: PermissionPrompt, dec
     return desk.settle(prompt, "answered");
   }
   if (outcome.gone) return desk.settle(prompt, "gone");
-  prompt.notice = `Could not reach OpenCode (${outcome.error}). Tap again to retry.`;
+  const error = outcome.error;
+  prompt.notice = (t) => t.note.unreachable(error);
   await desk.refresh(prompt);
 }
 
@@ -54,7 +55,8 @@ export async function expirePermission(desk: Desk, prompt: PermissionPrompt): Pr
   const outcome: Outcome = link ? await link.opencode.replyPermission(prompt.requestID, { reply: "reject" }) : { ok: false, gone: true };
   desk.log.info({ requestID: prompt.requestID, outcome }, "permission expired");
   if (!outcome.ok && !outcome.gone) {
-    prompt.notice = `It expired, but rejecting it failed: ${outcome.error}`;
+    const error = outcome.error;
+    prompt.notice = (t) => t.note.expiredButFailed(error);
     return desk.refresh(prompt);
   }
   await desk.settle(prompt, outcome.ok ? "expired" : "gone");

@@ -27,24 +27,24 @@ export function tapQuestion(desk: Desk, prompt: QuestionPrompt, data: CallbackDa
     }
     case "type": {
       const question = prompt.questions[data.question];
-      if (data.question !== currentQuestion(prompt) || !question?.custom) return { ok: false, note: "That question is already answered" };
-      return { ok: true, note: "Reply to the next message with your answer", then: () => desk.askForText(prompt, data.question, question.header || question.question) };
+      if (data.question !== currentQuestion(prompt) || !question?.custom) return { ok: false, note: (t) => t.note.alreadyAnswered };
+      return { ok: true, note: (t) => t.note.replyWithAnswer, then: () => desk.askForText(prompt, data.question, question.header || question.question) };
     }
     case "dismiss":
       prompt.dismissArmed = true;
-      return { ok: true, note: "Tap Confirm to dismiss the question", then: () => desk.refresh(prompt) };
+      return { ok: true, note: (t) => t.note.tapConfirm, then: () => desk.refresh(prompt) };
     case "confirm":
-      if (!prompt.dismissArmed) return { ok: false, note: "Tap Dismiss first" };
-      return { ok: true, note: "Dismissing…", then: () => dismissQuestion(desk, prompt) };
+      if (!prompt.dismissArmed) return { ok: false, note: (t) => t.note.tapDismissFirst };
+      return { ok: true, note: (t) => t.note.dismissing, then: () => dismissQuestion(desk, prompt) };
     default:
-      return { ok: false, note: "That button does not belong to a question" };
+      return { ok: false, note: (t) => t.note.wrongButton };
   }
 }
 
 export async function typeQuestionAnswer(desk: Desk, prompt: QuestionPrompt, questionIndex: number, text: string, replyTo: number): Promise<void> {
   const result = typeAnswer(prompt, questionIndex, text);
   if (!result.ok) {
-    await desk.reply(`⚠️ ${escapeHtml(result.note)}`, replyTo);
+    await desk.reply(`⚠️ ${escapeHtml(result.note(desk.t))}`, replyTo);
     return;
   }
   await (isComplete(prompt) ? submitQuestion(desk, prompt) : desk.refresh(prompt));
@@ -54,7 +54,8 @@ async function submitQuestion(desk: Desk, prompt: QuestionPrompt): Promise<void>
   if (prompt.state !== "pending") return;
   const checked = validateAnswers(prompt.questions, prompt.answers);
   if (!checked.ok) {
-    prompt.notice = checked.error;
+    const detail = checked.error;
+    prompt.notice = (t) => t.note.invalidAnswer(detail);
     reopenLastAnswer(prompt);
     return desk.refresh(prompt);
   }
@@ -75,7 +76,8 @@ export async function expireQuestion(desk: Desk, prompt: QuestionPrompt): Promis
   const outcome: Outcome = link ? await link.opencode.rejectQuestion(prompt.requestID) : { ok: false, gone: true };
   desk.log.info({ requestID: prompt.requestID, outcome }, "question expired");
   if (!outcome.ok && !outcome.gone) {
-    prompt.notice = `It expired, but dismissing it failed: ${outcome.error}`;
+    const error = outcome.error;
+    prompt.notice = (t) => t.note.expiredButFailed(error);
     return desk.refresh(prompt);
   }
   await desk.settle(prompt, outcome.ok ? "expired" : "gone");
@@ -88,7 +90,7 @@ async function send(desk: Desk, prompt: QuestionPrompt, what: "reply" | "dismiss
   prompt.busy = true;
   await desk.refresh(prompt);
   let outcome = await call(link);
-  if (outcome.ok && !(await desk.confirm(prompt))) outcome = { ok: false, gone: false, error: "OpenCode accepted the answer but did not apply it" };
+  if (outcome.ok && !(await desk.confirm(prompt))) outcome = { ok: false, gone: false, error: desk.t.note.notApplied };
   prompt.busy = false;
   desk.log.info({ requestID: prompt.requestID, what, outcome }, "question answer sent");
   if (prompt.state !== "pending") return; // settled meanwhile by an event
@@ -98,7 +100,8 @@ async function send(desk: Desk, prompt: QuestionPrompt, what: "reply" | "dismiss
   }
   if (outcome.gone) return desk.settle(prompt, "gone");
   // Keep it answerable: the user sees why and can tap again.
-  prompt.notice = `Could not reach OpenCode (${outcome.error}). Tap again to retry.`;
+  const error = outcome.error;
+  prompt.notice = (t) => t.note.unreachable(error);
   if (what === "reply") reopenLastAnswer(prompt);
   await desk.refresh(prompt);
 }

@@ -1,4 +1,5 @@
 // What every prompt Hermes tracks has in common, whatever OpenCode asked (a question, a permission).
+import type { Text } from "../i18n/catalog.ts";
 
 /** Where a prompt ended up. `pending` is the only state in which it can be answered. */
 export type PromptState =
@@ -26,6 +27,6 @@ export interface PromptBase {
   /** A reply is on its way to OpenCode; taps wait. */
   busy: boolean;
   /** Shown under the prompt after a failed reply, until the next change. */
-  notice?: string;
+  notice?: Text;
   message?: MessageRef;
 }

@@ -1,6 +1,7 @@
 // One pending question request and the answers the user is building for it on the phone.
 // Pure state transitions; the bridge decides when to call them and what to send.
 import type { QuestionInfo, QuestionRequest } from "../sse/events.ts";
+import type { Text } from "../i18n/catalog.ts";
 import type { PromptBase } from "./prompt.ts";
 
 export type { MessageRef, PromptState } from "./prompt.ts";
@@ -45,49 +46,50 @@ export function isComplete(prompt: QuestionPrompt): boolean {
   return currentQuestion(prompt) === -1;
 }
 
-export type TapResult = { ok: true; note: string } | { ok: false; note: string };
+/** `note` is what the tap's callback answer says. */
+export type TapResult = { ok: boolean; note: Text };
 
 /** A tap on option `optionIndex` of question `questionIndex`: single choice answers, multiple choice toggles. */
 export function tapOption(prompt: QuestionPrompt, questionIndex: number, optionIndex: number): TapResult {
   const question = prompt.questions[questionIndex];
   const option = question?.options[optionIndex];
-  if (!question || !option || questionIndex !== currentQuestion(prompt)) return { ok: false, note: "That choice is no longer open" };
+  if (!question || !option || questionIndex !== currentQuestion(prompt)) return { ok: false, note: (t) => t.note.choiceClosed };
   prompt.dismissArmed = false;
   prompt.notice = undefined;
   if (!question.multiple) {
     prompt.answers[questionIndex] = [option.label];
-    return { ok: true, note: `Chosen: ${option.label}` };
+    return { ok: true, note: (t) => t.note.chosen(option.label) };
   }
   const ticked = prompt.ticked[questionIndex]!;
   if (ticked.has(optionIndex)) ticked.delete(optionIndex);
   else ticked.add(optionIndex);
-  return { ok: true, note: ticked.has(optionIndex) ? `Selected: ${option.label}` : `Unselected: ${option.label}` };
+  return { ok: true, note: (t) => (ticked.has(optionIndex) ? t.note.selected(option.label) : t.note.unselected(option.label)) };
 }
 
 /** "Done" on a multiple-choice question: its ticked options become its answer. */
 export function confirmTicked(prompt: QuestionPrompt, questionIndex: number): TapResult {
   const question = prompt.questions[questionIndex];
-  if (!question || questionIndex !== currentQuestion(prompt)) return { ok: false, note: "That choice is no longer open" };
+  if (!question || questionIndex !== currentQuestion(prompt)) return { ok: false, note: (t) => t.note.choiceClosed };
   const ticked = [...prompt.ticked[questionIndex]!].sort((a, b) => a - b);
-  if (ticked.length === 0) return { ok: false, note: "Pick at least one option, or type an answer" };
+  if (ticked.length === 0) return { ok: false, note: (t) => t.note.pickOne };
   prompt.dismissArmed = false;
   prompt.notice = undefined;
   prompt.answers[questionIndex] = ticked.map((index) => question.options[index]!.label);
-  return { ok: true, note: "Done" };
+  return { ok: true, note: (t) => t.note.done };
 }
 
 /** Typed text answers a question; on a multiple-choice question it joins the ticked options. */
 export function typeAnswer(prompt: QuestionPrompt, questionIndex: number, text: string): TapResult {
   const question = prompt.questions[questionIndex];
   const answer = text.trim();
-  if (!question || questionIndex !== currentQuestion(prompt)) return { ok: false, note: "That question is already answered" };
-  if (!question.custom) return { ok: false, note: "This question only accepts its options" };
-  if (!answer) return { ok: false, note: "An empty answer can't be sent" };
+  if (!question || questionIndex !== currentQuestion(prompt)) return { ok: false, note: (t) => t.note.alreadyAnswered };
+  if (!question.custom) return { ok: false, note: (t) => t.note.onlyOptions };
+  if (!answer) return { ok: false, note: (t) => t.note.emptyAnswer };
   prompt.dismissArmed = false;
   prompt.notice = undefined;
   const ticked = question.multiple ? [...prompt.ticked[questionIndex]!].sort((a, b) => a - b).map((index) => question.options[index]!.label) : [];
   prompt.answers[questionIndex] = [...ticked, answer];
-  return { ok: true, note: "Answer received" };
+  return { ok: true, note: (t) => t.note.answerReceived };
 }
 
 /** Takes back the last answer so a failed reply can be retried with one more tap. */

@@ -3,15 +3,9 @@
 import type { PermissionPrompt } from "../registry/permission-prompt.ts";
 import { encodeCallback } from "./codec.ts";
 import { cutHtml, cutText, escapeHtml } from "./html.ts";
-import { contextLine, type PromptContext } from "./render-context.ts";
+import type { Strings } from "../i18n/catalog.ts";
+import { contextLine, stringsOf, type PromptContext } from "./render-context.ts";
 import type { InlineButton, RenderedMessage } from "./render.ts";
-
-export const PERMISSION_BUTTON = {
-  once: "Allow once",
-  always: "Always",
-  reject: "Reject",
-  feedback: "Reject with feedback",
-} as const;
 
 /** Room for the diff inside one message; a longer diff also goes out as a file. */
 export const DIFF_PREVIEW_LIMIT = 2500;
@@ -19,28 +13,29 @@ const LIMITS = { command: 1500, path: 300, pattern: 200, patterns: 10, feedback:
 
 export function renderPermission(prompt: PermissionPrompt, context: PromptContext): RenderedMessage {
   const { request } = prompt;
-  const lines = [statusLine(prompt), contextLine(context), ""];
-  lines.push(`🔐 <b>Permission: ${escapeHtml(cutText(request.permission, 60))}</b>`);
+  const t = stringsOf(context);
+  const lines = [statusLine(prompt, t), contextLine(context), ""];
+  lines.push(t.permission.title(escapeHtml(cutText(request.permission, 60))));
 
   const command = stringField(request.metadata, "command");
   const file = stringField(request.metadata, "filepath") ?? stringField(request.metadata, "filePath") ?? stringField(request.metadata, "path");
   if (command) lines.push(`<pre>${escapeHtml(cutText(command, LIMITS.command))}</pre>`);
-  if (file) lines.push(`File: <code>${escapeHtml(cutText(file, LIMITS.path))}</code>`);
+  if (file) lines.push(`${t.permission.file}: <code>${escapeHtml(cutText(file, LIMITS.path))}</code>`);
   const diff = diffOf(prompt);
   if (diff) {
     const preview = escapedPreview(diff, DIFF_PREVIEW_LIMIT);
-    if (preview.cut) lines.push("<i>The diff is longer than this preview: the whole diff is attached below.</i>");
+    if (preview.cut) lines.push(t.permission.diffCut);
     lines.push(`<pre><code class="language-diff">${preview.html}</code></pre>`);
   }
   if (request.patterns.length > 0 && (!command || request.patterns.some((pattern) => pattern !== command))) {
-    lines.push(`Patterns: ${codeList(request.patterns)}`);
+    lines.push(`${t.permission.patterns}: ${codeList(request.patterns, t)}`);
   }
-  if (request.always.length > 0) lines.push(`<b>Always</b> also allows, from now on in this project: ${codeList(request.always)}`);
+  if (request.always.length > 0) lines.push(`${t.permission.alwaysAllows} ${codeList(request.always, t)}`);
 
-  if (prompt.final?.message) lines.push("", `💬 Feedback: <i>${escapeHtml(cutText(prompt.final.message, LIMITS.feedback))}</i>`);
-  if (prompt.notice) lines.push("", `⚠️ ${escapeHtml(prompt.notice)}`);
+  if (prompt.final?.message) lines.push("", `${t.permission.feedback} <i>${escapeHtml(cutText(prompt.final.message, LIMITS.feedback))}</i>`);
+  if (prompt.notice) lines.push("", `⚠️ ${escapeHtml(prompt.notice(t))}`);
   const live = prompt.state === "pending" && !prompt.busy;
-  return { text: cutHtml(lines.join("\n").trim()), keyboard: live ? keyboardFor(prompt) : [] };
+  return { text: cutHtml(lines.join("\n").trim()), keyboard: live ? keyboardFor(prompt, t) : [] };
 }
 
 /** Escapes whole lines of `text` while the escaped result fits in `max` (entities make it grow). */
@@ -65,40 +60,38 @@ export function diffTooLongToShow(prompt: PermissionPrompt): string | undefined 
   return diff && escapedPreview(diff, DIFF_PREVIEW_LIMIT).cut ? diff : undefined;
 }
 
-function statusLine(prompt: PermissionPrompt): string {
+function statusLine(prompt: PermissionPrompt, t: Strings): string {
   const final = prompt.final;
   switch (prompt.state) {
     case "pending":
-      return prompt.busy ? "⏳ <b>Sending your decision…</b>" : "❓ <b>OpenCode asks for permission</b>";
+      return prompt.busy ? t.permission.sending : t.permission.asking;
     case "expired":
-      return "⌛ <b>Expired</b>: rejected because nobody answered in time";
+      return t.permission.expired;
     case "gone":
-      return "⚪ <b>No longer pending</b>: OpenCode closed this request";
+      return t.permission.gone;
     default:
       break;
   }
   const reply = final?.reply ?? "reject";
-  if (final?.by === "cascade") {
-    return reply === "reject" ? "🚫 <b>Rejected</b> together with another request of this session" : "✅ <b>Auto-approved</b>: an earlier “Always” covers it";
-  }
-  const where = final?.by === "telegram" ? "from Telegram" : "in the terminal";
-  const verdict = reply === "once" ? "✅ <b>Allowed once</b>" : reply === "always" ? "✅ <b>Always allowed</b>" : final?.message ? "↩️ <b>Rejected with feedback</b>" : "🚫 <b>Rejected</b>";
+  if (final?.by === "cascade") return reply === "reject" ? t.permission.cascadeRejected : t.permission.cascadeApproved;
+  const where = final?.by === "telegram" ? t.permission.fromTelegram : t.permission.inTerminal;
+  const verdict = reply === "once" ? t.permission.allowedOnce : reply === "always" ? t.permission.alwaysAllowed : final?.message ? t.permission.rejectedWithFeedback : t.permission.rejected;
   return `${verdict} ${where}`;
 }
 
-function keyboardFor(prompt: PermissionPrompt): InlineButton[][] {
+function keyboardFor(prompt: PermissionPrompt, t: Strings): InlineButton[][] {
   const button = (text: string, action: "once" | "always" | "reject" | "feedback"): InlineButton => ({
     text,
     callback_data: encodeCallback({ key: prompt.key, action, question: 0, option: 0 }),
   });
-  const first = [button(PERMISSION_BUTTON.once, "once")];
-  if (prompt.request.always.length > 0) first.push(button(PERMISSION_BUTTON.always, "always"));
-  return [first, [button(PERMISSION_BUTTON.reject, "reject"), button(PERMISSION_BUTTON.feedback, "feedback")]];
+  const first = [button(t.button.once, "once")];
+  if (prompt.request.always.length > 0) first.push(button(t.button.always, "always"));
+  return [first, [button(t.button.reject, "reject"), button(t.button.feedback, "feedback")]];
 }
 
-function codeList(items: string[]): string {
+function codeList(items: string[], t: Strings): string {
   const shown = items.slice(0, LIMITS.patterns).map((item) => `<code>${escapeHtml(cutText(item, LIMITS.pattern))}</code>`);
-  const more = items.length > LIMITS.patterns ? ` and ${items.length - LIMITS.patterns} more` : "";
+  const more = items.length > LIMITS.patterns ? t.permission.more(items.length - LIMITS.patterns) : "";
   return shown.join(", ") + more;
 }
 

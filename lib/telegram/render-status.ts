@@ -1,4 +1,5 @@
 // Renders the answers to /status, /help and /pending. Pure.
+import { CATALOGS, type Strings } from "../i18n/catalog.ts";
 import { escapeWithin } from "./html.ts";
 import { formatDuration } from "./render-notice.ts";
 
@@ -8,51 +9,41 @@ export interface StatusPart {
   prompts: Array<{ kind: "question" | "permission"; summary: string; project: string; title?: string; chatId: number; messageId?: number }>;
 }
 
-export const COMMANDS = [
-  { command: "status", description: "Sessions and pending prompts" },
-  { command: "pending", description: "Send every pending prompt again" },
-  { command: "help", description: "What Hermes does and how to use it" },
-  { command: "start", description: "This chat's id and a setup check" },
-] as const;
+/** The bot's command menu, in the chat's language. */
+export function commandsFor(t: Strings): Array<{ command: string; description: string }> {
+  return (["status", "pending", "help", "start"] as const).map((command) => ({ command, description: t.commands[command] }));
+}
 
-export function renderStatus(parts: StatusPart[]): string {
+export function renderStatus(parts: StatusPart[], t: Strings = CATALOGS.en): string {
   const sessions = parts.flatMap((part) => part.sessions);
   const prompts = parts.flatMap((part) => part.prompts);
-  const lines = ["📊 <b>Hermes status</b>", ""];
-  if (sessions.length === 0) lines.push("No sessions seen yet.");
+  const lines = [t.status.title, ""];
+  if (sessions.length === 0) lines.push(t.status.noSessions);
   else {
-    lines.push(`<b>Sessions</b> (${sessions.length})`);
+    lines.push(t.status.sessions(sessions.length));
     for (const session of sessions.slice(0, 20)) {
-      const state = session.busy ? `🟢 busy${session.busyMs !== undefined ? ` for ${formatDuration(session.busyMs)}` : ""}` : "⚪ idle";
-      lines.push(`• ${state} · <code>${escapeWithin(session.project ?? "?", 80)}</code> · ${escapeWithin(session.title ?? "untitled", 80)}`);
+      const state = session.busy ? (session.busyMs !== undefined ? t.status.busyFor(formatDuration(session.busyMs, t)) : t.status.busy) : t.status.idle;
+      lines.push(`• ${state} · <code>${escapeWithin(session.project ?? "?", 80)}</code> · ${escapeWithin(session.title ?? t.status.untitled, 80)}`);
     }
-    if (sessions.length > 20) lines.push(`… and ${sessions.length - 20} more`);
+    if (sessions.length > 20) lines.push(t.status.andMore(sessions.length - 20));
   }
   lines.push("");
-  if (prompts.length === 0) lines.push("Nothing is waiting for you.");
+  if (prompts.length === 0) lines.push(t.status.nothingWaiting);
   else {
-    lines.push(`<b>Waiting for you</b> (${prompts.length})`);
+    lines.push(t.status.waiting(prompts.length));
     for (const prompt of prompts.slice(0, 20)) {
       const icon = prompt.kind === "question" ? "❓" : "🔐";
       const summary = escapeWithin(prompt.summary, 100);
       const link = messageLink(prompt.chatId, prompt.messageId);
       lines.push(`• ${icon} ${link ? `<a href="${link}">${summary}</a>` : summary} · <code>${escapeWithin(prompt.project, 60)}</code>`);
     }
-    lines.push("", "<i>/pending sends them all again, at the bottom of the chat.</i>");
+    lines.push("", t.status.pendingHint);
   }
   return lines.join("\n");
 }
 
-export function renderHelp(): string {
-  return [
-    "🪽 <b>Hermes</b> puts OpenCode's questions and permission prompts on this chat.",
-    "",
-    "• Tap a button to answer; the agent carries on. Answers given in the terminal show up here too.",
-    "• <b>Type an answer</b> and <b>Reject with feedback</b> ask for a reply with your text.",
-    "• Reply to any Hermes message to send that session your next instruction.",
-    "",
-    ...COMMANDS.map((entry) => `/${entry.command} — ${entry.description}`),
-  ].join("\n");
+export function renderHelp(t: Strings = CATALOGS.en): string {
+  return [...t.help.lines, "", ...commandsFor(t).map((entry) => `/${entry.command} — ${entry.description}`)].join("\n");
 }
 
 /** Telegram links to a message exist for supergroups and channels only ("-100…" ids). */

@@ -3,7 +3,8 @@ import type { QuestionPrompt } from "../registry/question-prompt.ts";
 import { currentQuestion } from "../registry/question-prompt.ts";
 import { encodeCallback } from "./codec.ts";
 import { cutHtml, cutText, escapeHtml, escapeWithin } from "./html.ts";
-import { contextLine, type PromptContext } from "./render-context.ts";
+import type { Strings } from "../i18n/catalog.ts";
+import { contextLine, stringsOf, type PromptContext } from "./render-context.ts";
 
 export interface InlineButton {
   text: string;
@@ -18,12 +19,6 @@ export interface RenderedMessage {
 
 export type { PromptContext } from "./render-context.ts";
 
-export const BUTTON = {
-  done: "Done",
-  type: "Type an answer",
-  dismiss: "Dismiss",
-  confirm: "Confirm",
-} as const;
 
 // Escaped lengths: entities count, so text full of "<&>" can't overflow the message.
 const LIMITS = { question: 1200, header: 200, label: 200, description: 300, answer: 600, button: 60 };
@@ -35,7 +30,8 @@ const OPTION_LINE_MARKUP = 20;
 const SHORT_LABEL = 12;
 
 export function renderQuestion(prompt: QuestionPrompt, context: PromptContext): RenderedMessage {
-  const lines: string[] = [statusLine(prompt), contextLine(context), ""];
+  const t = stringsOf(context);
+  const lines: string[] = [statusLine(prompt, t), contextLine(context), ""];
   const current = prompt.state === "pending" && !prompt.busy ? currentQuestion(prompt) : -1;
   const count = prompt.questions.length;
 
@@ -50,10 +46,10 @@ export function renderQuestion(prompt: QuestionPrompt, context: PromptContext): 
   prompt.questions.forEach((question, index) => {
     const number = count > 1 ? `${index + 1}/${count} · ` : "";
     const marker = index === current && count > 1 ? "▶ " : "";
-    const hint = question.multiple ? " <i>(choose any, then Done)</i>" : "";
-    lines.push(`${marker}<b>${escapeHtml(number)}${escapeWithin(question.header || "Question", LIMITS.header)}</b>${hint}`);
+    const hint = question.multiple ? t.question.chooseAny : "";
+    lines.push(`${marker}<b>${escapeHtml(number)}${escapeWithin(question.header || t.question.defaultHeader, LIMITS.header)}</b>${hint}`);
     const text = escapeWithin(question.question, questionMax);
-    lines.push(text + (text === escapeHtml(question.question) ? "" : " <i>(cut: the full question is in the terminal)</i>"));
+    lines.push(text + (text === escapeHtml(question.question) ? "" : t.question.cut));
     const numbered = isNumbered(question);
     question.options.forEach((option, optionIndex) => {
       const description = option.description && withDescriptions ? ` — ${escapeWithin(option.description, descriptionMax)}` : "";
@@ -65,28 +61,28 @@ export function renderQuestion(prompt: QuestionPrompt, context: PromptContext): 
     lines.push("");
   });
 
-  if (prompt.notice) lines.push(`⚠️ ${escapeHtml(prompt.notice)}`);
-  if (current !== -1 && prompt.dismissArmed) lines.push("⚠️ Dismissing stops the agent's run. Tap <b>Confirm</b> to dismiss, or pick an answer.");
+  if (prompt.notice) lines.push(`⚠️ ${escapeHtml(prompt.notice(t))}`);
+  if (current !== -1 && prompt.dismissArmed) lines.push(t.question.dismissWarning);
   const text = cutHtml(lines.join("\n").trim());
-  return { text, keyboard: current === -1 ? [] : keyboardFor(prompt, current) };
+  return { text, keyboard: current === -1 ? [] : keyboardFor(prompt, current, t) };
 }
 
-function statusLine(prompt: QuestionPrompt): string {
+function statusLine(prompt: QuestionPrompt, t: Strings): string {
   switch (prompt.state) {
     case "pending":
-      return prompt.busy ? "⏳ <b>Sending your answer…</b>" : "❓ <b>OpenCode is asking</b>";
+      return prompt.busy ? t.question.sending : t.question.asking;
     case "answered":
-      return "✅ <b>Answered from Telegram</b>";
+      return t.question.answered;
     case "answered_elsewhere":
-      return "✅ <b>Answered in the terminal</b>";
+      return t.question.answeredElsewhere;
     case "dismissed":
-      return "🚫 <b>Dismissed from Telegram</b>";
+      return t.question.dismissed;
     case "dismissed_elsewhere":
-      return "🚫 <b>Dismissed in the terminal</b>";
+      return t.question.dismissedElsewhere;
     case "expired":
-      return "⌛ <b>Expired</b>: nobody answered in time, so the question was dismissed";
+      return t.question.expired;
     case "gone":
-      return "⚪ <b>No longer pending</b>: OpenCode closed this question";
+      return t.question.gone;
   }
 }
 
@@ -100,7 +96,7 @@ function isNumbered(question: QuestionPrompt["questions"][number]): boolean {
   return question.options.length > 8 || question.options.some((option) => Array.from(option.label).length > LIMITS.button);
 }
 
-function keyboardFor(prompt: QuestionPrompt, index: number): InlineButton[][] {
+function keyboardFor(prompt: QuestionPrompt, index: number, t: Strings): InlineButton[][] {
   const question = prompt.questions[index]!;
   const key = prompt.key;
   const numbered = isNumbered(question);
@@ -113,13 +109,13 @@ function keyboardFor(prompt: QuestionPrompt, index: number): InlineButton[][] {
   const rows: InlineButton[][] = [];
   for (let start = 0; start < buttons.length; start += perRow) rows.push(buttons.slice(start, start + perRow));
   const last: InlineButton[] = [];
-  if (question.multiple) last.push({ text: BUTTON.done, callback_data: encodeCallback({ key, action: "done", question: index, option: 0 }) });
-  if (question.custom) last.push({ text: BUTTON.type, callback_data: encodeCallback({ key, action: "type", question: index, option: 0 }) });
+  if (question.multiple) last.push({ text: t.button.done, callback_data: encodeCallback({ key, action: "done", question: index, option: 0 }) });
+  if (question.custom) last.push({ text: t.button.type, callback_data: encodeCallback({ key, action: "type", question: index, option: 0 }) });
   if (last.length) rows.push(last);
   rows.push([
     prompt.dismissArmed
-      ? { text: BUTTON.confirm, callback_data: encodeCallback({ key, action: "confirm", question: 0, option: 0 }) }
-      : { text: BUTTON.dismiss, callback_data: encodeCallback({ key, action: "dismiss", question: 0, option: 0 }) },
+      ? { text: t.button.confirm, callback_data: encodeCallback({ key, action: "confirm", question: 0, option: 0 }) }
+      : { text: t.button.dismiss, callback_data: encodeCallback({ key, action: "dismiss", question: 0, option: 0 }) },
   ]);
   return rows;
 }

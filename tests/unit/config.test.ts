@@ -29,6 +29,7 @@ describe("readConfig: complete and default settings", () => {
         permissionTtlMs: 0,
         notify: "all",
         doneAfterMs: 30_000,
+        language: "en",
         log: { file: "/home/tester/.local/state/hermes/hermes.log", level: "info" },
       },
     });
@@ -50,6 +51,7 @@ describe("readConfig: complete and default settings", () => {
         HERMES_PERMISSION_TTL: "10m",
         HERMES_NOTIFY: "errors",
         HERMES_DONE_AFTER: "2m",
+        HERMES_LANGUAGE: "zh-CN",
         HERMES_LOG_FILE: "/var/log/hermes.log",
         HERMES_LOG_LEVEL: "debug",
       }),
@@ -63,6 +65,7 @@ describe("readConfig: complete and default settings", () => {
       permissionTtlMs: 600_000,
       notify: "errors",
       doneAfterMs: 120_000,
+      language: "zh",
       log: { file: "/var/log/hermes.log", level: "debug" },
     });
   });
@@ -244,6 +247,12 @@ describe("readConfig: question TTL", () => {
 
   it("uses the default when blank", () => {
     expect(ok(readConfig({ ...BASE, HERMES_QUESTION_TTL: " " })).questionTtlMs).toBe(DEFAULT_QUESTION_TTL_MS);
+  });
+
+  it("reads HERMES_LANGUAGE (en, zh, zh-CN…) and rejects anything else", () => {
+    expect(ok(readConfig(BASE)).language).toBe("en");
+    expect(ok(readConfig({ ...BASE, HERMES_LANGUAGE: "zh_Hans" })).language).toBe("zh");
+    expect(problems(readConfig({ ...BASE, HERMES_LANGUAGE: "fr" }))[0]).toMatch(/^HERMES_LANGUAGE must be en or zh/);
   });
 
   it("reads HERMES_NOTIFY (all, errors, off) and rejects anything else", () => {

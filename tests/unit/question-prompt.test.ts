@@ -10,6 +10,11 @@ import {
   type QuestionPrompt,
 } from "../../lib/registry/question-prompt.ts";
 import type { QuestionInfo, QuestionRequest } from "../../lib/sse/events.ts";
+import { CATALOGS } from "../../lib/i18n/catalog.ts";
+import type { TapResult } from "../../lib/registry/question-prompt.ts";
+
+/** The tap's note, worded in English. */
+const worded = (result: TapResult) => ({ ok: result.ok, note: result.note(CATALOGS.en) });
 
 const single: QuestionInfo = { question: "Which color?", header: "Color", options: [{ label: "Red", description: "" }, { label: "Blue", description: "" }], multiple: false, custom: true };
 const multi: QuestionInfo = { question: "Which sizes?", header: "Sizes", options: [{ label: "S", description: "" }, { label: "M", description: "" }, { label: "L", description: "" }], multiple: true, custom: true };
@@ -70,17 +75,17 @@ describe("currentQuestion / isComplete", () => {
 describe("tapOption", () => {
   it("answers a single-choice question with the option label", () => {
     const prompt = make([single, multi]);
-    expect(tapOption(prompt, 0, 1)).toEqual({ ok: true, note: "Chosen: Blue" });
+    expect(worded(tapOption(prompt, 0, 1))).toEqual({ ok: true, note: "Chosen: Blue" });
     expect(prompt.answers).toEqual([["Blue"], undefined]);
     expect(currentQuestion(prompt)).toBe(1);
   });
 
   it("toggles options of a multiple-choice question without answering it", () => {
     const prompt = make([multi]);
-    expect(tapOption(prompt, 0, 2)).toEqual({ ok: true, note: "Selected: L" });
-    expect(tapOption(prompt, 0, 0)).toEqual({ ok: true, note: "Selected: S" });
+    expect(worded(tapOption(prompt, 0, 2))).toEqual({ ok: true, note: "Selected: L" });
+    expect(worded(tapOption(prompt, 0, 0))).toEqual({ ok: true, note: "Selected: S" });
     expect([...prompt.ticked[0]!].sort()).toEqual([0, 2]);
-    expect(tapOption(prompt, 0, 2)).toEqual({ ok: true, note: "Unselected: L" });
+    expect(worded(tapOption(prompt, 0, 2))).toEqual({ ok: true, note: "Unselected: L" });
     expect([...prompt.ticked[0]!]).toEqual([0]);
     expect(prompt.answers).toEqual([undefined]);
   });
@@ -88,7 +93,7 @@ describe("tapOption", () => {
   it("disarms Dismiss and clears the notice", () => {
     const prompt = make([single]);
     prompt.dismissArmed = true;
-    prompt.notice = "failed";
+    prompt.notice = () => "failed";
     tapOption(prompt, 0, 0);
     expect(prompt.dismissArmed).toBe(false);
     expect(prompt.notice).toBeUndefined();
@@ -108,7 +113,7 @@ describe("tapOption", () => {
     prompt.answers[0] = ["Red"];
     prompt.dismissArmed = true;
     const before = structuredClone(prompt);
-    expect(tapOption(prompt, question, option)).toEqual({ ok: false, note: "That choice is no longer open" });
+    expect(worded(tapOption(prompt, question, option))).toEqual({ ok: false, note: "That choice is no longer open" });
     expect(prompt).toEqual(before);
   });
 });
@@ -119,7 +124,7 @@ describe("confirmTicked", () => {
     tapOption(prompt, 0, 2);
     tapOption(prompt, 0, 0);
     prompt.dismissArmed = true;
-    expect(confirmTicked(prompt, 0)).toEqual({ ok: true, note: "Done" });
+    expect(worded(confirmTicked(prompt, 0))).toEqual({ ok: true, note: "Done" });
     expect(prompt.answers[0]).toEqual(["S", "L"]);
     expect(prompt.dismissArmed).toBe(false);
     expect(currentQuestion(prompt)).toBe(1);
@@ -127,15 +132,15 @@ describe("confirmTicked", () => {
 
   it("needs at least one ticked option", () => {
     const prompt = make([multi]);
-    expect(confirmTicked(prompt, 0)).toEqual({ ok: false, note: "Pick at least one option, or type an answer" });
+    expect(worded(confirmTicked(prompt, 0))).toEqual({ ok: false, note: "Pick at least one option, or type an answer" });
     expect(prompt.answers[0]).toBeUndefined();
   });
 
   it("refuses a question that is not current", () => {
     const prompt = make([multi, multi]);
     prompt.ticked[1]!.add(0);
-    expect(confirmTicked(prompt, 1)).toEqual({ ok: false, note: "That choice is no longer open" });
-    expect(confirmTicked(prompt, 7)).toEqual({ ok: false, note: "That choice is no longer open" });
+    expect(worded(confirmTicked(prompt, 1))).toEqual({ ok: false, note: "That choice is no longer open" });
+    expect(worded(confirmTicked(prompt, 7))).toEqual({ ok: false, note: "That choice is no longer open" });
     expect(prompt.answers).toEqual([undefined, undefined]);
   });
 
@@ -151,9 +156,9 @@ describe("confirmTicked", () => {
 describe("typeAnswer", () => {
   it("answers with the trimmed text", () => {
     const prompt = make([single]);
-    prompt.notice = "x";
+    prompt.notice = () => "x";
     prompt.dismissArmed = true;
-    expect(typeAnswer(prompt, 0, "  Green \n")).toEqual({ ok: true, note: "Answer received" });
+    expect(worded(typeAnswer(prompt, 0, "  Green \n"))).toEqual({ ok: true, note: "Answer received" });
     expect(prompt.answers[0]).toEqual(["Green"]);
     expect(prompt.notice).toBeUndefined();
     expect(prompt.dismissArmed).toBe(false);
@@ -175,20 +180,20 @@ describe("typeAnswer", () => {
 
   it("refuses free text when custom is false", () => {
     const prompt = make([closed]);
-    expect(typeAnswer(prompt, 0, "Green")).toEqual({ ok: false, note: "This question only accepts its options" });
+    expect(worded(typeAnswer(prompt, 0, "Green"))).toEqual({ ok: false, note: "This question only accepts its options" });
     expect(prompt.answers[0]).toBeUndefined();
   });
 
   it.each(["", "   ", "\n\t"])("refuses the empty answer %j", (text) => {
     const prompt = make([single]);
-    expect(typeAnswer(prompt, 0, text)).toEqual({ ok: false, note: "An empty answer can't be sent" });
+    expect(worded(typeAnswer(prompt, 0, text))).toEqual({ ok: false, note: "An empty answer can't be sent" });
     expect(prompt.answers[0]).toBeUndefined();
   });
 
   it("refuses an answered, later or missing question", () => {
     const prompt = make([single, single]);
     typeAnswer(prompt, 0, "first");
-    expect(typeAnswer(prompt, 0, "again")).toEqual({ ok: false, note: "That question is already answered" });
+    expect(worded(typeAnswer(prompt, 0, "again"))).toEqual({ ok: false, note: "That question is already answered" });
     expect(prompt.answers[0]).toEqual(["first"]);
     const fresh = make([single, single]);
     expect(typeAnswer(fresh, 1, "skip ahead").ok).toBe(false);

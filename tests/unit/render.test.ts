@@ -3,7 +3,10 @@ import { createQuestionPrompt, tapOption, type PromptState, type QuestionPrompt 
 import type { QuestionInfo } from "../../lib/sse/events.ts";
 import { CALLBACK_DATA_LIMIT, decodeCallback } from "../../lib/telegram/codec.ts";
 import { MESSAGE_LIMIT } from "../../lib/telegram/html.ts";
-import { BUTTON, renderQuestion, type RenderedMessage } from "../../lib/telegram/render.ts";
+import { CATALOGS } from "../../lib/i18n/catalog.ts";
+import { renderQuestion, type RenderedMessage } from "../../lib/telegram/render.ts";
+
+const BUTTON = CATALOGS.en.button;
 
 const KEY = "Kx7Yz2Qa";
 const CONTEXT = { project: "project", sessionTitle: "Fix the bug" };
@@ -202,7 +205,7 @@ describe("renderQuestion: dismiss", () => {
   });
 
   it("shows a notice, escaped", () => {
-    const text = renderQuestion(prompt([q()], { notice: "Reply failed: <500>" }), CONTEXT).text;
+    const text = renderQuestion(prompt([q()], { notice: () => "Reply failed: <500>" }), CONTEXT).text;
     expect(text).toContain("⚠️ Reply failed: &lt;500&gt;");
   });
 });
@@ -312,7 +315,7 @@ describe("renderQuestion: limits", () => {
     const questions = Array.from({ length: 6 }, (_, index) =>
       q({ header: huge(200, "😀&"), question: huge(3000, "漢<字>"), options: Array.from({ length: 10 }, (_, option) => ({ label: `${index}.${option} ${huge(300, "👍🏽<")}`, description: huge(400, "&😀") })) }),
     );
-    const p = prompt(questions, { dismissArmed: true, notice: huge(300, "oops <x> ") });
+    const p = prompt(questions, { dismissArmed: true, notice: () => huge(300, "oops <x> ") });
     for (let index = 0; index < 5; index++) p.answers[index] = [huge(2000, "answer & 😀")];
     const message = renderQuestion(p, CONTEXT);
     checkLimits(message);

@@ -1,0 +1,362 @@
+// Every user-facing string, in English and Simplified Chinese (HERMES_LANGUAGE picks one).
+// Strings that go out as Telegram HTML may contain Hermes' own tags; parameters are escaped by the
+// caller before they are passed in, unless a parameter's name says it is plain text.
+
+export type Language = "en" | "zh";
+
+/** A text decided now and worded later, in the chat's language. */
+export type Text = (t: Strings) => string;
+
+export interface Strings {
+  button: { done: string; type: string; dismiss: string; confirm: string; once: string; always: string; reject: string; feedback: string };
+  question: {
+    asking: string;
+    sending: string;
+    answered: string;
+    answeredElsewhere: string;
+    dismissed: string;
+    dismissedElsewhere: string;
+    expired: string;
+    gone: string;
+    defaultHeader: string;
+    chooseAny: string;
+    cut: string;
+    dismissWarning: string;
+  };
+  permission: {
+    asking: string;
+    sending: string;
+    expired: string;
+    gone: string;
+    title: (name: string) => string;
+    file: string;
+    diffCut: string;
+    patterns: string;
+    alwaysAllows: string;
+    more: (count: number) => string;
+    feedback: string;
+    cascadeRejected: string;
+    cascadeApproved: string;
+    allowedOnce: string;
+    alwaysAllowed: string;
+    rejected: string;
+    rejectedWithFeedback: string;
+    fromTelegram: string;
+    inTerminal: string;
+    diffCaption: (file: string) => string;
+  };
+  context: { subagentOf: string };
+  notice: {
+    done: (duration: string) => string;
+    failed: (name: string) => string;
+    retrying: (attempt: string) => string;
+    attempt: (n: number) => string;
+    retryOnce: string;
+    replyHint: string;
+    seconds: (n: number) => string;
+    minutes: (m: number, s: number) => string;
+    hours: (h: number, m: number) => string;
+  };
+  note: {
+    chosen: (label: string) => string;
+    selected: (label: string) => string;
+    unselected: (label: string) => string;
+    done: string;
+    choiceClosed: string;
+    pickOne: string;
+    alreadyAnswered: string;
+    onlyOptions: string;
+    emptyAnswer: string;
+    answerReceived: string;
+    replyWithAnswer: string;
+    tapConfirm: string;
+    tapDismissFirst: string;
+    dismissing: string;
+    wrongButton: string;
+    allowedOnce: string;
+    alwaysAllowed: string;
+    rejected: string;
+    replyWithFeedback: string;
+    nothingToAllowAlways: string;
+    notPending: string;
+    notAuthorized: string;
+    sending: string;
+    invalidAnswer: (detail: string) => string;
+    expiredButFailed: (error: string) => string;
+    unreachable: (error: string) => string;
+    notApplied: string;
+  };
+  input: { answerTo: (header: string) => string; feedback: string; feedbackPlaceholder: string };
+  talk: { queued: string; notSent: (why: string, text: string) => string; notRunning: string; sessionGone: string };
+  start: { hello: string; ids: (chatId: number, userId: number) => string; configured: string; setChat: (chatId: number) => string };
+  status: {
+    title: string;
+    noSessions: string;
+    sessions: (count: number) => string;
+    busy: string;
+    busyFor: (duration: string) => string;
+    idle: string;
+    untitled: string;
+    andMore: (count: number) => string;
+    nothingWaiting: string;
+    waiting: (count: number) => string;
+    pendingHint: string;
+    sentAgain: string;
+  };
+  help: { lines: string[] };
+  commands: { status: string; pending: string; help: string; start: string };
+}
+
+const en: Strings = {
+  button: { done: "Done", type: "Type an answer", dismiss: "Dismiss", confirm: "Confirm", once: "Allow once", always: "Always", reject: "Reject", feedback: "Reject with feedback" },
+  question: {
+    asking: "❓ <b>OpenCode is asking</b>",
+    sending: "⏳ <b>Sending your answer…</b>",
+    answered: "✅ <b>Answered from Telegram</b>",
+    answeredElsewhere: "✅ <b>Answered in the terminal</b>",
+    dismissed: "🚫 <b>Dismissed from Telegram</b>",
+    dismissedElsewhere: "🚫 <b>Dismissed in the terminal</b>",
+    expired: "⌛ <b>Expired</b>: nobody answered in time, so the question was dismissed",
+    gone: "⚪ <b>No longer pending</b>: OpenCode closed this question",
+    defaultHeader: "Question",
+    chooseAny: " <i>(choose any, then Done)</i>",
+    cut: " <i>(cut: the full question is in the terminal)</i>",
+    dismissWarning: "⚠️ Dismissing stops the agent's run. Tap <b>Confirm</b> to dismiss, or pick an answer.",
+  },
+  permission: {
+    asking: "❓ <b>OpenCode asks for permission</b>",
+    sending: "⏳ <b>Sending your decision…</b>",
+    expired: "⌛ <b>Expired</b>: rejected because nobody answered in time",
+    gone: "⚪ <b>No longer pending</b>: OpenCode closed this request",
+    title: (name) => `🔐 <b>Permission: ${name}</b>`,
+    file: "File",
+    diffCut: "<i>The diff is longer than this preview: the whole diff is attached below.</i>",
+    patterns: "Patterns",
+    alwaysAllows: "<b>Always</b> also allows, from now on in this project:",
+    more: (count) => ` and ${count} more`,
+    feedback: "💬 Feedback:",
+    cascadeRejected: "🚫 <b>Rejected</b> together with another request of this session",
+    cascadeApproved: "✅ <b>Auto-approved</b>: an earlier “Always” covers it",
+    allowedOnce: "✅ <b>Allowed once</b>",
+    alwaysAllowed: "✅ <b>Always allowed</b>",
+    rejected: "🚫 <b>Rejected</b>",
+    rejectedWithFeedback: "↩️ <b>Rejected with feedback</b>",
+    fromTelegram: "from Telegram",
+    inTerminal: "in the terminal",
+    diffCaption: (file) => `Full diff of <code>${file}</code>`,
+  },
+  context: { subagentOf: "🤖 sub-agent of" },
+  notice: {
+    done: (duration) => `✅ <b>Done</b> after ${duration}`,
+    failed: (name) => `❌ <b>Failed</b>: ${name}`,
+    retrying: (attempt) => `⏳ <b>OpenCode keeps retrying</b>${attempt}: the provider is failing or rate-limiting`,
+    attempt: (n) => ` (attempt ${n})`,
+    retryOnce: "<i>This is reported once per run; the agent carries on by itself when the provider recovers.</i>",
+    replyHint: "<i>Reply to this message to send the agent your next instruction.</i>",
+    seconds: (n) => `${n} s`,
+    minutes: (m, s) => `${m} min ${s} s`,
+    hours: (h, m) => `${h} h ${m} min`,
+  },
+  note: {
+    chosen: (label) => `Chosen: ${label}`,
+    selected: (label) => `Selected: ${label}`,
+    unselected: (label) => `Unselected: ${label}`,
+    done: "Done",
+    choiceClosed: "That choice is no longer open",
+    pickOne: "Pick at least one option, or type an answer",
+    alreadyAnswered: "That question is already answered",
+    onlyOptions: "This question only accepts its options",
+    emptyAnswer: "An empty answer can't be sent",
+    answerReceived: "Answer received",
+    replyWithAnswer: "Reply to the next message with your answer",
+    tapConfirm: "Tap Confirm to dismiss the question",
+    tapDismissFirst: "Tap Dismiss first",
+    dismissing: "Dismissing…",
+    wrongButton: "That button does not belong here",
+    allowedOnce: "Allowed once",
+    alwaysAllowed: "Always allowed",
+    rejected: "Rejected",
+    replyWithFeedback: "Reply to the next message with your feedback",
+    nothingToAllowAlways: "This request has nothing to allow always",
+    notPending: "This is no longer pending",
+    notAuthorized: "Not authorized",
+    sending: "Sending your answer…",
+    invalidAnswer: (detail) => `That answer can't be sent: ${detail}`,
+    expiredButFailed: (error) => `It expired, but dismissing it failed: ${error}`,
+    unreachable: (error) => `Could not reach OpenCode (${error}). Tap again to retry.`,
+    notApplied: "OpenCode accepted the answer but did not apply it",
+  },
+  input: {
+    answerTo: (header) => `✍️ Reply to this message with your answer to <b>${header}</b>.`,
+    feedback: "✍️ Reply to this message with your feedback: the agent gets it instead of running the command.",
+    feedbackPlaceholder: "feedback for the agent",
+  },
+  talk: {
+    queued: "⏳ The agent is busy: your message is queued, and it reads it as soon as the current step ends.",
+    notSent: (why, text) => `⚠️ Not sent to the agent (${why}). Your message:\n<blockquote>${text}</blockquote>`,
+    notRunning: "that project's OpenCode is not running",
+    sessionGone: "that session no longer exists",
+  },
+  start: {
+    hello: "👋 This is <b>Hermes</b>, the OpenCode bridge.",
+    ids: (chatId, userId) => `This chat's id is <code>${chatId}</code> and your user id is <code>${userId}</code>.`,
+    configured: "✅ This chat is configured: OpenCode's questions will appear here.",
+    setChat: (chatId) => `Set <code>HERMES_TELEGRAM_CHAT_ID=${chatId}</code> to receive OpenCode's questions in this chat.`,
+  },
+  status: {
+    title: "📊 <b>Hermes status</b>",
+    noSessions: "No sessions seen yet.",
+    sessions: (count) => `<b>Sessions</b> (${count})`,
+    busy: "🟢 busy",
+    busyFor: (duration) => `🟢 busy for ${duration}`,
+    idle: "⚪ idle",
+    untitled: "untitled",
+    andMore: (count) => `… and ${count} more`,
+    nothingWaiting: "Nothing is waiting for you.",
+    waiting: (count) => `<b>Waiting for you</b> (${count})`,
+    pendingHint: "<i>/pending sends them all again, at the bottom of the chat.</i>",
+    sentAgain: "⤵️ <i>Sent again below.</i>",
+  },
+  help: {
+    lines: [
+      "🪽 <b>Hermes</b> puts OpenCode's questions and permission prompts on this chat.",
+      "",
+      "• Tap a button to answer; the agent carries on. Answers given in the terminal show up here too.",
+      "• <b>Type an answer</b> and <b>Reject with feedback</b> ask for a reply with your text.",
+      "• Reply to any Hermes message to send that session your next instruction.",
+    ],
+  },
+  commands: { status: "Sessions and pending prompts", pending: "Send every pending prompt again", help: "What Hermes does and how to use it", start: "This chat's id and a setup check" },
+};
+
+const zh: Strings = {
+  button: { done: "完成", type: "输入回答", dismiss: "忽略", confirm: "确认", once: "允许一次", always: "始终允许", reject: "拒绝", feedback: "拒绝并说明" },
+  question: {
+    asking: "❓ <b>OpenCode 在提问</b>",
+    sending: "⏳ <b>正在发送你的回答…</b>",
+    answered: "✅ <b>已在 Telegram 回答</b>",
+    answeredElsewhere: "✅ <b>已在终端回答</b>",
+    dismissed: "🚫 <b>已在 Telegram 忽略</b>",
+    dismissedElsewhere: "🚫 <b>已在终端忽略</b>",
+    expired: "⌛ <b>已过期</b>：无人及时回答，问题已被忽略",
+    gone: "⚪ <b>不再等待</b>：OpenCode 已关闭这个问题",
+    defaultHeader: "问题",
+    chooseAny: " <i>（可多选，选好后点“完成”）</i>",
+    cut: " <i>（已截断：完整问题见终端）</i>",
+    dismissWarning: "⚠️ 忽略会停止智能体的运行。点<b>确认</b>以忽略，或选择一个回答。",
+  },
+  permission: {
+    asking: "❓ <b>OpenCode 请求权限</b>",
+    sending: "⏳ <b>正在发送你的决定…</b>",
+    expired: "⌛ <b>已过期</b>：无人及时回答，已拒绝",
+    gone: "⚪ <b>不再等待</b>：OpenCode 已关闭这个请求",
+    title: (name) => `🔐 <b>权限：${name}</b>`,
+    file: "文件",
+    diffCut: "<i>差异比预览更长：完整差异见下方附件。</i>",
+    patterns: "匹配模式",
+    alwaysAllows: "<b>始终允许</b>还会在此项目中自动放行：",
+    more: (count) => ` 等另外 ${count} 项`,
+    feedback: "💬 说明：",
+    cascadeRejected: "🚫 <b>已拒绝</b>：与本会话的另一个请求一起被拒绝",
+    cascadeApproved: "✅ <b>已自动允许</b>：之前的“始终允许”覆盖了它",
+    allowedOnce: "✅ <b>已允许一次</b>",
+    alwaysAllowed: "✅ <b>已始终允许</b>",
+    rejected: "🚫 <b>已拒绝</b>",
+    rejectedWithFeedback: "↩️ <b>已拒绝并附说明</b>",
+    fromTelegram: "（来自 Telegram）",
+    inTerminal: "（在终端）",
+    diffCaption: (file) => `<code>${file}</code> 的完整差异`,
+  },
+  context: { subagentOf: "🤖 子智能体，隶属于" },
+  notice: {
+    done: (duration) => `✅ <b>完成</b>，用时 ${duration}`,
+    failed: (name) => `❌ <b>失败</b>：${name}`,
+    retrying: (attempt) => `⏳ <b>OpenCode 正在反复重试</b>${attempt}：模型服务出错或被限流`,
+    attempt: (n) => `（第 ${n} 次）`,
+    retryOnce: "<i>每次运行只提醒一次；服务恢复后智能体会自动继续。</i>",
+    replyHint: "<i>回复这条消息即可给智能体发送下一条指令。</i>",
+    seconds: (n) => `${n} 秒`,
+    minutes: (m, s) => `${m} 分 ${s} 秒`,
+    hours: (h, m) => `${h} 小时 ${m} 分`,
+  },
+  note: {
+    chosen: (label) => `已选择：${label}`,
+    selected: (label) => `已勾选：${label}`,
+    unselected: (label) => `已取消：${label}`,
+    done: "完成",
+    choiceClosed: "这个选项已不可用",
+    pickOne: "请至少选择一项，或输入回答",
+    alreadyAnswered: "这个问题已经回答过了",
+    onlyOptions: "这个问题只接受给定选项",
+    emptyAnswer: "不能发送空回答",
+    answerReceived: "已收到回答",
+    replyWithAnswer: "请回复下一条消息输入你的回答",
+    tapConfirm: "点“确认”以忽略这个问题",
+    tapDismissFirst: "请先点“忽略”",
+    dismissing: "正在忽略…",
+    wrongButton: "这个按钮不属于这里",
+    allowedOnce: "已允许一次",
+    alwaysAllowed: "已始终允许",
+    rejected: "已拒绝",
+    replyWithFeedback: "请回复下一条消息写下你的说明",
+    nothingToAllowAlways: "这个请求没有可以始终允许的内容",
+    notPending: "这已不再等待回答",
+    notAuthorized: "无权操作",
+    sending: "正在发送你的回答…",
+    invalidAnswer: (detail) => `这个回答无法发送：${detail}`,
+    expiredButFailed: (error) => `已过期，但忽略失败：${error}`,
+    unreachable: (error) => `无法连接 OpenCode（${error}）。再点一次重试。`,
+    notApplied: "OpenCode 接受了回答但没有生效",
+  },
+  input: {
+    answerTo: (header) => `✍️ 回复这条消息，写下你对 <b>${header}</b> 的回答。`,
+    feedback: "✍️ 回复这条消息写下你的说明：智能体会收到它，而不是执行这条命令。",
+    feedbackPlaceholder: "给智能体的说明",
+  },
+  talk: {
+    queued: "⏳ 智能体正忙：你的消息已排队，当前步骤结束后它就会读到。",
+    notSent: (why, text) => `⚠️ 未能发送给智能体（${why}）。你的消息：\n<blockquote>${text}</blockquote>`,
+    notRunning: "该项目的 OpenCode 没有在运行",
+    sessionGone: "该会话已不存在",
+  },
+  start: {
+    hello: "👋 这里是 <b>Hermes</b>，OpenCode 的 Telegram 桥接。",
+    ids: (chatId, userId) => `这个聊天的 id 是 <code>${chatId}</code>，你的用户 id 是 <code>${userId}</code>。`,
+    configured: "✅ 这个聊天已配置好：OpenCode 的问题会显示在这里。",
+    setChat: (chatId) => `设置 <code>HERMES_TELEGRAM_CHAT_ID=${chatId}</code> 即可在这个聊天接收 OpenCode 的问题。`,
+  },
+  status: {
+    title: "📊 <b>Hermes 状态</b>",
+    noSessions: "还没有看到任何会话。",
+    sessions: (count) => `<b>会话</b>（${count}）`,
+    busy: "🟢 运行中",
+    busyFor: (duration) => `🟢 已运行 ${duration}`,
+    idle: "⚪ 空闲",
+    untitled: "未命名",
+    andMore: (count) => `… 另有 ${count} 个`,
+    nothingWaiting: "没有等待你回答的内容。",
+    waiting: (count) => `<b>等待你回答</b>（${count}）`,
+    pendingHint: "<i>/pending 会把它们全部重新发送到聊天底部。</i>",
+    sentAgain: "⤵️ <i>已在下方重新发送。</i>",
+  },
+  help: {
+    lines: [
+      "🪽 <b>Hermes</b> 把 OpenCode 的提问和权限请求发到这个聊天。",
+      "",
+      "• 点按钮即可回答，智能体会继续工作。在终端里的回答也会同步到这里。",
+      "• <b>输入回答</b>和<b>拒绝并说明</b>会请你回复一段文字。",
+      "• 回复任意一条 Hermes 消息，即可给对应会话发送下一条指令。",
+    ],
+  },
+  commands: { status: "会话与待回答的请求", pending: "重新发送所有待回答的请求", help: "Hermes 的用途与用法", start: "本聊天的 id 与配置检查" },
+};
+
+export const CATALOGS: Record<Language, Strings> = { en, zh };
+
+/** "zh", "zh-CN", "zh_Hans"… pick Chinese; anything else unknown is undefined. */
+export function languageOf(text: string | undefined): Language | undefined {
+  const value = (text ?? "").trim().toLowerCase();
+  if (value === "" || value.startsWith("en")) return "en";
+  if (value.startsWith("zh")) return "zh";
+  return undefined;
+}
