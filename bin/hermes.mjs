@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// `hermes`: the command line of Hermes (attach mode: `hermes attach --url http://127.0.0.1:4096`).
+// `hermes`: the command line of Hermes (`hermes setup`, `hermes attach --url http://127.0.0.1:4096`).
 // Hermes is TypeScript (OpenCode's Bun runs it as is); Node 20 can't, so this launcher registers
-// tsx (installed by `npm ci` in a clone of Hermes) and then loads lib/attach/cli.ts. Without tsx
+// tsx (installed by `npm ci` in a clone of Hermes) and then loads lib/cli/main.ts. Without tsx
 // it tries Node's own type stripping (Node 22.18+ / 23.6+, for a clone outside node_modules).
-const cli = new URL("../lib/attach/cli.ts", import.meta.url);
+const cli = new URL("../lib/cli/main.ts", import.meta.url);
 
 let viaTsx = false;
 try {

@@ -1,7 +1,8 @@
-// The `hermes` command line (lib/attach/cli.ts): arguments, auth sources, exit statuses. The CLI
-// is also spawned for real in tests/e2e/attach-suite.ts.
+// `hermes attach` (lib/cli/attach.ts, through lib/cli/main.ts): arguments, auth sources, exit
+// statuses. The CLI is also spawned for real in tests/e2e/attach-suite.ts.
 import { describe, expect, it } from "vitest";
-import { EXIT, main, type CliIo } from "../../lib/attach/cli.ts";
+import { EXIT, type CliIo } from "../../lib/cli/attach.ts";
+import { main } from "../../lib/cli/main.ts";
 import type { AttachOptions } from "../../lib/attach/runner.ts";
 
 function io(env: Record<string, string | undefined> = {}) {
@@ -23,12 +24,13 @@ describe("hermes CLI", () => {
   it("prints usage for --help (status 0) and without a command (status 64)", async () => {
     const a = io();
     expect(await main(["--help"], a.io)).toBe(EXIT.ok);
-    expect(a.out[0]).toMatch(/^Usage: hermes attach/);
+    expect(a.out[0]).toMatch(/^Usage: hermes <command>/);
     const b = io();
     expect(await main([], b.io)).toBe(EXIT.usage);
-    expect(b.err[0]).toMatch(/^Usage: hermes attach/);
+    expect(b.err[0]).toMatch(/^Usage: hermes <command>/);
     const c = io();
     expect(await main(["attach", "--help"], c.io)).toBe(EXIT.ok);
+    expect(c.out[0]).toMatch(/^Usage: hermes attach/);
   });
 
   it("refuses unknown commands, unknown flags and a URL that is not http(s)", async () => {

@@ -1,0 +1,244 @@
+// `hermes setup` (lib/cli/setup.ts) against the fake Telegram Bot API: the test plays the human who
+// presses Start. The real launcher is spawned in tests/e2e/setup-cli.test.ts.
+import net from "node:net";
+import path from "node:path";
+import { PassThrough } from "node:stream";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { CliIo } from "../../lib/cli/io.ts";
+import { setup, TEST_MESSAGE, type SetupTuning } from "../../lib/cli/setup.ts";
+import { relayAddress } from "../../lib/relay/address.ts";
+import { createTelegramApi, TelegramApiError } from "../../lib/telegram/api.ts";
+import { DEFAULT_USER, parseTelegramHtml, startFakeTelegram, type FakeTelegram, type SentMessage, type TgUser } from "../support/fake-telegram.ts";
+import { freePort } from "../support/free-port.ts";
+import { pollUntil } from "../support/wait.ts";
+
+const REPO = path.resolve(import.meta.dirname, "../..");
+const GROUP_USER: TgUser = { id: 2002, is_bot: false, first_name: "Grace", username: "grace" };
+
+let fake: FakeTelegram;
+beforeEach(async () => {
+  fake = await startFakeTelegram();
+});
+afterEach(async () => {
+  await fake.close();
+});
+
+function terminal(env: Record<string, string | undefined> = {}, tuning: SetupTuning = {}, input?: CliIo["input"]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIo = {
+    env,
+    out: (line) => out.push(line),
+    err: (line) => err.push(line),
+    onSignal: () => () => undefined,
+    ...(input ? { input, prompt: new PassThrough() } : {}),
+    setup: { timeoutMs: 15_000, pollSeconds: 1, ...tuning },
+  };
+  return { io, out, err, all: () => [...out, ...err].join("\n") };
+}
+
+const args = (...extra: string[]) => ["--token", fake.token, "--api-root", fake.apiRoot, ...extra];
+const waitingFor = (lines: string[]) => pollUntil(() => lines.some((line) => line.includes("press Start")), { what: "the instructions", context: () => lines.join("\n") });
+/** What the user sees of a bot message (its HTML parsed the way Telegram does). */
+const plain = (m: SentMessage) => {
+  const parsed = parseTelegramHtml(m.text);
+  return parsed.ok ? parsed.plain : `(bad HTML: ${parsed.error})`;
+};
+const getUpdatesCalls = () => fake.calls.filter((call) => call.method === "getUpdates");
+
+/** What Telegram would deliver to a Hermes started now (nothing, when setup confirmed its /start). */
+async function pendingUpdates(): Promise<unknown[]> {
+  const response = await fetch(`${fake.apiRoot}/bot${fake.token}/getUpdates`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ offset: 0, timeout: 0 }) });
+  return ((await response.json()) as { result: unknown[] }).result;
+}
+
+describe("hermes setup", () => {
+  it("private chat: finds the chat on /start, prints the exact env lines and opencode.json entry, and checks the bot can post", async () => {
+    const t = terminal();
+    const status = setup(args(), t.io);
+    await waitingFor(t.out);
+    expect(t.out).toContain(`✅ The token works: the bot is @hermes_test_bot.`);
+    expect(t.out).toContain("Now open https://t.me/hermes_test_bot and press Start (or send /start in the group you want to use).");
+    fake.sendText(DEFAULT_USER.id, "/start");
+    expect(await status, t.all()).toBe(0);
+
+    expect(t.out).toContain(`export HERMES_TELEGRAM_TOKEN=${fake.token}`);
+    expect(t.out).toContain(`export HERMES_TELEGRAM_CHAT_ID=${DEFAULT_USER.id}`);
+    expect(t.out).toContain(`export HERMES_TELEGRAM_API_ROOT=${fake.apiRoot}`);
+    expect(t.all()).not.toContain("HERMES_TELEGRAM_ALLOWED_USERS=");
+    expect(t.out).toContain(`{ "plugin": [${JSON.stringify(path.join(REPO, "plugin.ts"))}] }`);
+    expect(t.out.some((line) => line.includes(`Your user id: ${DEFAULT_USER.id}`))).toBe(true);
+    expect(t.out.at(-1)).toMatch(/^✅ The bot can post in that chat/);
+    expect(t.err).toEqual([]);
+
+    const sent = fake.messages(DEFAULT_USER.id);
+    expect(sent).toHaveLength(2);
+    expect(plain(sent[0]!)).toContain(`✅ Found this chat: ${DEFAULT_USER.id}.`);
+    expect(sent[0]!.replyToMessageId).toBeDefined();
+    expect(plain(sent[1]!)).toBe(TEST_MESSAGE);
+    // The /start was confirmed: a Hermes started later doesn't get it (and answer it) again.
+    expect(await pendingUpdates()).toEqual([]);
+    expect(fake.maxConcurrentGetUpdates).toBe(1);
+  });
+
+  it("group chat: negative id, ALLOWED_USERS for the user who sent /start; skips other messages", async () => {
+    const group = -1001234567890;
+    const t = terminal();
+    const status = setup(args(), t.io);
+    await waitingFor(t.out);
+    fake.sendText(group, "hello everyone", { from: GROUP_USER, chatType: "supergroup" });
+    fake.sendText(group, "/start@some_other_bot", { from: GROUP_USER, chatType: "supergroup" });
+    fake.sendText(group, "/start@hermes_test_bot", { from: GROUP_USER, chatType: "supergroup" });
+    expect(await status, t.all()).toBe(0);
+
+    expect(t.out).toContain(`export HERMES_TELEGRAM_TOKEN=${fake.token}`);
+    expect(t.out).toContain(`export HERMES_TELEGRAM_CHAT_ID=${group}`);
+    expect(t.out).toContain(`export HERMES_TELEGRAM_ALLOWED_USERS=${GROUP_USER.id}`);
+    expect(t.out.filter((line) => line.includes("not /start"))).toHaveLength(1);
+    const sent = fake.messages(group);
+    expect(sent.map(plain)).toEqual([expect.stringContaining(`✅ Found this chat: ${group}.`), TEST_MESSAGE]);
+    expect(fake.messages(DEFAULT_USER.id)).toEqual([]);
+  });
+
+  it("a wrong token: Telegram's 401 becomes a clear message and status 1", async () => {
+    const t = terminal();
+    expect(await setup(["--token", "999:wrong-token", "--api-root", fake.apiRoot], t.io)).toBe(1);
+    expect(t.err.join("\n")).toMatch(/Telegram rejected the token \(Telegram 401: Unauthorized\): the token is wrong/);
+    expect(t.err.join("\n")).not.toContain("999:wrong-token");
+    expect(getUpdatesCalls()).toEqual([]);
+  });
+
+  it("409 Conflict from a running poller: explains that Hermes answers /start itself, status 1, takes nothing", async () => {
+    const held = new AbortController();
+    const poll = fetch(`${fake.apiRoot}/bot${fake.token}/getUpdates`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ offset: 0, timeout: 30 }),
+      signal: held.signal,
+    }).catch(() => undefined);
+    await pollUntil(() => getUpdatesCalls().some((call) => call.status === 0), { what: "the other poller's long poll" });
+    try {
+      const t = terminal();
+      expect(await setup(args(), t.io), t.all()).toBe(1);
+      const text = t.err.join("\n");
+      expect(text).toContain("Another program is already polling this bot (Telegram answers 409 Conflict): most likely a running OpenCode with Hermes.");
+      expect(text).toContain("Send /start to @hermes_test_bot in Telegram instead");
+      expect(text).toContain("Hermes itself answers /start with the chat id");
+      expect(fake.messages()).toEqual([]);
+    } finally {
+      held.abort();
+      await poll;
+    }
+  });
+
+  it("a Hermes polling on this machine (its relay socket answers): refuses before any getUpdates", async () => {
+    const relay = net.createServer((socket) => socket.end());
+    await new Promise<void>((resolve) => relay.listen(relayAddress(fake.token, fake.apiRoot), resolve));
+    try {
+      const t = terminal();
+      expect(await setup(args(), t.io)).toBe(1);
+      expect(t.err.join("\n")).toMatch(/A running OpenCode with Hermes .* on this machine is already polling this bot/);
+      expect(t.err.join("\n")).toContain("Hermes itself answers /start with the chat id");
+      expect(getUpdatesCalls()).toEqual([]);
+    } finally {
+      await new Promise((resolve) => relay.close(resolve));
+    }
+  });
+
+  it("nobody presses Start: gives up after the timeout with a clear message, status 1", async () => {
+    const t = terminal({}, { timeoutMs: 1_500 });
+    const began = Date.now();
+    expect(await setup(args(), t.io)).toBe(1);
+    expect(Date.now() - began).toBeLessThan(5_000);
+    expect(t.out).toContain("Waiting up to 1.5 s for /start… (Ctrl-C to stop)");
+    expect(t.err[0]).toBe("Nobody sent /start to @hermes_test_bot within 1.5 s.");
+    expect(t.err[1]).toContain("open https://t.me/hermes_test_bot and press Start");
+    expect(t.out.join("\n")).not.toContain("export ");
+  });
+
+  it("--timeout overrides the default", async () => {
+    const t = terminal({}, { timeoutMs: 60_000 });
+    expect(await setup(args("--timeout", "1s"), t.io)).toBe(1);
+    expect(t.err[0]).toBe("Nobody sent /start to @hermes_test_bot within 1 s.");
+  });
+
+  it("Telegram unreachable: says which API root it could not reach", async () => {
+    const root = `http://127.0.0.1:${await freePort()}`;
+    const t = terminal();
+    expect(await setup(["--token", fake.token, "--api-root", root], t.io)).toBe(1);
+    expect(t.err.join("\n")).toContain(`can't reach Telegram at ${root}`);
+    expect(t.err.join("\n")).not.toContain(fake.token.split(":")[1]!);
+  });
+
+  it("takes the token and API root from the environment", async () => {
+    const t = terminal({ HERMES_TELEGRAM_TOKEN: fake.token, HERMES_TELEGRAM_API_ROOT: `${fake.apiRoot}/` });
+    const status = setup([], t.io);
+    await waitingFor(t.out);
+    fake.sendText(DEFAULT_USER.id, "/start");
+    expect(await status, t.all()).toBe(0);
+    expect(t.out).toContain(`export HERMES_TELEGRAM_TOKEN=${fake.token}`);
+  });
+
+  it("asks for the token on a terminal; without one and no terminal: status 64", async () => {
+    const input = Object.assign(new PassThrough(), { isTTY: true });
+    const t = terminal({}, {}, input);
+    const status = setup(["--api-root", fake.apiRoot], t.io);
+    input.write("not a token\n");
+    input.write(`${fake.token}\n`);
+    await waitingFor(t.out);
+    expect(t.out.some((line) => line.startsWith("That does not look like a bot token"))).toBe(true);
+    fake.sendText(DEFAULT_USER.id, "/start");
+    expect(await status, t.all()).toBe(0);
+    expect(t.out).toContain(`export HERMES_TELEGRAM_TOKEN=${fake.token}`);
+
+    const piped = terminal({}, {}, new PassThrough());
+    expect(await setup(["--api-root", fake.apiRoot], piped.io)).toBe(64);
+    expect(piped.err[0]).toMatch(/^hermes setup: no bot token\. Pass --token/);
+
+    const bad = terminal({ HERMES_TELEGRAM_TOKEN: "nonsense" });
+    expect(await setup([], bad.io)).toBe(64);
+    expect(bad.err[0]).toMatch(/HERMES_TELEGRAM_TOKEN does not look like a bot token/);
+  });
+
+  it("the bot can't post in the chat: reports Telegram's error with a hint, status 1", async () => {
+    const api = (token: string, root: string) => {
+      const real = createTelegramApi(token, root);
+      return {
+        ...real,
+        sendMessage: () => Promise.reject(new TelegramApiError(403, "Forbidden: bot was kicked from the supergroup chat")),
+      };
+    };
+    const t = terminal({}, { api });
+    const status = setup(args(), t.io);
+    await waitingFor(t.out);
+    fake.sendText(-100777, "/start", { from: GROUP_USER, chatType: "supergroup" });
+    expect(await status, t.all()).toBe(1);
+    expect(t.out).toContain("export HERMES_TELEGRAM_CHAT_ID=-100777");
+    expect(t.err[0]).toBe("❌ The bot could not post in chat -100777: Telegram 403: Forbidden: bot was kicked from the supergroup chat.");
+    expect(t.err[1]).toBe("Add @hermes_test_bot to the group again, then run hermes setup again.");
+  });
+
+  it("Ctrl-C while waiting: stops the long poll at once, status 130", async () => {
+    const t = terminal();
+    let interrupt: (() => void) | undefined;
+    t.io.onSignal = (stop) => ((interrupt = stop), () => (interrupt = undefined));
+    const status = setup(args(), t.io);
+    await waitingFor(t.out);
+    await pollUntil(() => getUpdatesCalls().some((call) => call.status === 0), { what: "setup's long poll" });
+    interrupt!();
+    expect(await status).toBe(130);
+    expect(t.err).toEqual(["hermes setup: stopped."]);
+    expect(interrupt).toBeUndefined();
+  });
+
+  it("usage errors: unknown flags, positionals, a bad --timeout or API root", async () => {
+    for (const argv of [["--bogus"], ["extra"], ["--token", "1:a", "--timeout", "soon"], ["--token", "1:a", "--api-root", "ftp://x"]]) {
+      const t = terminal();
+      expect(await setup(argv, t.io), argv.join(" ")).toBe(64);
+      expect(t.err[0]).toMatch(/^hermes/);
+    }
+    const help = terminal();
+    expect(await setup(["--help"], help.io)).toBe(0);
+    expect(help.out[0]).toMatch(/^Usage: hermes setup/);
+  });
+});
