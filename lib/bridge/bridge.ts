@@ -84,6 +84,8 @@ export class Bridge implements Desk {
   readonly #joiner: TextJoiner<TextTarget>;
   readonly #activity: ActivityTracker;
   readonly #pendingDone = new Map<string, ReturnType<typeof setTimeout>>();
+  /** What each prompt's message shows now, so edits that change nothing are skipped. */
+  readonly #shown = new Map<string, string>();
   readonly #doneGraceMs: number;
   #stopped = false;
   #botName?: string;
@@ -230,6 +232,7 @@ export class Bridge implements Desk {
         return () => this.telegram.sendMessage(this.chatId, message.text, { keyboard: message.keyboard });
       });
       if (!sent || !rendered) return this.registry.forget(prompt);
+      this.#shown.set(prompt.key, shownAs(rendered));
       prompt.message = { chatId: this.chatId, messageId: sent.messageId };
       this.registry.noteMessage(prompt.message, { sessionID: prompt.sessionID, directory: prompt.directory });
       this.log.info({ requestID: prompt.requestID, messageId: sent.messageId }, "prompt delivered");
@@ -260,17 +263,20 @@ export class Bridge implements Desk {
     const opencode = this.linkFor(directory)?.opencode;
     if (!opencode) return;
     let known = this.registry.sessions.get(sessionID);
+    let changed = false;
     if (!known?.title) {
       const info = await opencode.session(sessionID).catch(() => undefined);
       if (!info) return;
       this.registry.sessions.upsert(info);
       known = this.registry.sessions.get(sessionID);
+      changed = true;
     }
     if (known?.parentID && !this.registry.sessions.title(known.parentID)) {
       const parent = await opencode.session(known.parentID).catch(() => undefined);
       if (parent) this.registry.sessions.upsert(parent);
+      changed ||= parent !== undefined;
     }
-    this.#refreshSession(sessionID);
+    if (changed) this.#refreshSession(sessionID);
   }
 
   #closeDirectory(directory: string): Promise<void> {
@@ -373,6 +379,7 @@ export class Bridge implements Desk {
       .catch(() => undefined);
     if (!sent) return;
     prompt.message = { chatId: this.chatId, messageId: sent.messageId };
+    this.#shown.delete(prompt.key);
     this.registry.noteMessage(prompt.message, { sessionID: prompt.sessionID, directory: prompt.directory });
     void this.#outbox.chore(old.chatId, () => this.telegram.editMessage(old.chatId, old.messageId, this.t.status.sentAgain, [])).catch(() => undefined);
   }
@@ -399,8 +406,9 @@ export class Bridge implements Desk {
       return true;
     }
     const tap: Tap = prompt.kind === "question" ? tapQuestion(this, prompt, data) : tapPermission(this, prompt, data);
-    await this.#answerCallback(intent.id, tap.note(this.t), tap.alert);
+    // The reply to OpenCode does not wait for Telegram's acknowledgement of the tap.
     if (tap.then) void this.#enqueue(prompt, tap.then);
+    await this.#answerCallback(intent.id, tap.note(this.t), tap.alert);
     return true;
   }
 
@@ -566,16 +574,23 @@ export class Bridge implements Desk {
     if (!prompt.message) return;
     await this.refresh(prompt);
     this.registry.forget(prompt);
+    this.#shown.delete(prompt.key);
   }
 
   async refresh(prompt: Prompt): Promise<void> {
     if (!prompt.message) return;
     const { chatId, messageId } = prompt.message;
     try {
-      // Rendered when it goes out, so edits queued behind flood control collapse into the latest state.
+      // Rendered when it goes out, so edits queued behind flood control collapse into the latest
+      // state; an edit that would change nothing is not sent (it would cost a flood-limit slot).
       await this.#outbox.edit(chatId, messageId, () => {
         const rendered = this.#render(prompt);
-        return () => this.telegram.editMessage(chatId, messageId, rendered.text, rendered.keyboard);
+        const shown = shownAs(rendered);
+        if (this.#shown.get(prompt.key) === shown) return undefined;
+        return async () => {
+          await this.telegram.editMessage(chatId, messageId, rendered.text, rendered.keyboard);
+          this.#shown.set(prompt.key, shown);
+        };
       });
     } catch (error) {
       this.log.warn({ err: describe(error), requestID: prompt.requestID }, "could not update the Telegram message");
@@ -646,6 +661,10 @@ export class Bridge implements Desk {
     this.#expiry.clear();
     this.#pendingDone.clear();
   }
+}
+
+function shownAs(rendered: RenderedMessage): string {
+  return JSON.stringify([rendered.text, rendered.keyboard]);
 }
 
 function senderKey(sender: Sender): string {

@@ -33,7 +33,7 @@ export async function decidePermission(desk: Desk, prompt: PermissionPrompt, dec
   if (!link) return desk.settle(prompt, "gone");
   prompt.busy = true;
   prompt.sent = decision;
-  await desk.refresh(prompt);
+  void desk.refresh(prompt); // "Sending…" goes out meanwhile; OpenCode does not wait for Telegram
   let outcome: Outcome = await link.opencode.replyPermission(prompt.requestID, decision);
   if (outcome.ok && !(await desk.confirm(prompt))) outcome = { ok: false, gone: false, error: desk.t.note.notApplied };
   prompt.busy = false;

@@ -88,7 +88,7 @@ async function send(desk: Desk, prompt: QuestionPrompt, what: "reply" | "dismiss
   const link = desk.linkFor(prompt.directory);
   if (!link) return desk.settle(prompt, "gone");
   prompt.busy = true;
-  await desk.refresh(prompt);
+  void desk.refresh(prompt); // "Sending…" goes out meanwhile; OpenCode does not wait for Telegram
   let outcome = await call(link);
   if (outcome.ok && !(await desk.confirm(prompt))) outcome = { ok: false, gone: false, error: desk.t.note.notApplied };
   prompt.busy = false;

@@ -12,9 +12,10 @@ export interface PaceLimits {
 
 export const TELEGRAM_LIMITS: PaceLimits = {
   privatePerSecond: 1,
-  privateBurst: 4,
+  privateBurst: 3,
   groupPerMinute: 20,
-  groupBurst: 3,
+  // With a burst of one, no sixty seconds ever see more than twenty-one messages.
+  groupBurst: 1,
   globalPerSecond: 25,
   globalBurst: 25,
 };

@@ -11,7 +11,7 @@ import { startRig, type Rig } from "./question-suite.ts";
 describe.each(OPENCODE_VERSIONS)("notices and talking back on OpenCode %s", (version) => {
   let rig: Rig;
   beforeAll(async () => {
-    rig = await startRig(version, { HERMES_DONE_AFTER: "1500ms" });
+    rig = await startRig(version, { HERMES_DONE_AFTER: "4s" });
   }, 120_000);
   afterAll(async () => {
     await rig?.stop();
@@ -39,7 +39,7 @@ describe.each(OPENCODE_VERSIONS)("notices and talking back on OpenCode %s", (ver
 
   it("a run that works longer than the threshold sends Done with the last text", async () => {
     const session = await rig.opencode.createSession();
-    await rig.opencode.prompt(session.id, directive({ tool: "bash", args: { command: "sleep 2", description: "wait" }, then: [{ text: "Finished the long job <safely> & well." }] }));
+    await rig.opencode.prompt(session.id, directive({ tool: "bash", args: { command: "sleep 5", description: "wait" }, then: [{ text: "Finished the long job <safely> & well." }] }));
     const done = await rig.telegram.waitForMessage((m) => m.text.includes("<b>Done</b>"), { timeoutMs: 30_000, what: "Done" });
     expect(done.text).toContain("Finished the long job &lt;safely&gt; &amp; well.");
     expect(done.text).toContain("Mock title");
@@ -59,7 +59,7 @@ describe.each(OPENCODE_VERSIONS)("notices and talking back on OpenCode %s", (ver
     const a = await rig.opencode.createSession();
     const b = await rig.opencode.createSession();
     for (const [session, tag] of [[a, "alpha"], [b, "beta"]] as const) {
-      await rig.opencode.prompt(session.id, directive({ tool: "bash", args: { command: "sleep 2", description: "wait" }, then: [{ text: `session ${tag} finished` }] }));
+      await rig.opencode.prompt(session.id, directive({ tool: "bash", args: { command: "sleep 5", description: "wait" }, then: [{ text: `session ${tag} finished` }] }));
     }
     const doneA = await rig.telegram.waitForMessage((m) => m.text.includes("session alpha finished"), { timeoutMs: 30_000, what: "Done alpha" });
     const doneB = await rig.telegram.waitForMessage((m) => m.text.includes("session beta finished"), { timeoutMs: 30_000, what: "Done beta" });
@@ -77,8 +77,8 @@ describe.each(OPENCODE_VERSIONS)("notices and talking back on OpenCode %s", (ver
   it("Esc (abort) sends nothing", async () => {
     const before = notices().length;
     const session = await rig.opencode.createSession();
-    await rig.opencode.prompt(session.id, directive({ tool: "bash", args: { command: "sleep 5", description: "wait" } }));
-    await sleep(2_500);
+    await rig.opencode.prompt(session.id, directive({ tool: "bash", args: { command: "sleep 10", description: "wait" } }));
+    await sleep(5_000); // past the 4 s threshold: without Esc this run would earn a Done
     const aborted = await rig.opencode.request("POST", `/session/${session.id}/abort`);
     expect(aborted.status).toBe(200);
     await idle(session.id);

@@ -5,6 +5,7 @@ import { botMethods } from './telegram/bot-methods.ts';
 import { ChatStore } from './telegram/chat-store.ts';
 import type { BotState, MethodHandler } from './telegram/context.ts';
 import { FaultInjector } from './telegram/faults.ts';
+import { FloodLimiter, floodChatOf, type FloodLimitsOption, type FloodStats } from './telegram/flood.ts';
 import { callbackQueryUpdate, messageUpdate, newCallbackQueryId } from './telegram/human.ts';
 import { LongPoll, type ConflictMode } from './telegram/long-poll.ts';
 import { messageMethods } from './telegram/message-methods.ts';
@@ -19,6 +20,7 @@ import { UpdateQueue } from './telegram/update-queue.ts';
  */
 export type { ApiCall, Fault, SentMessage, TgUser } from './telegram/types.ts';
 export { parseTelegramHtml, escapeHtml } from './telegram/html.ts';
+export { TELEGRAM_FLOOD_LIMITS, FLOOD_COUNTED_METHODS, type FloodLimits, type FloodLimitsOption, type FloodStats, type RetryAfterViolation } from './telegram/flood.ts';
 
 export interface FakeTelegram {
   apiRoot: string;
@@ -34,7 +36,28 @@ export interface FakeTelegram {
   waitForCallbackAnswer(callbackQueryId: string, opts?: { timeoutMs?: number }): Promise<{ text?: string; showAlert?: boolean }>;
   sendText(chatId: number, text: string, opts?: { replyTo?: number; from?: TgUser; chatType?: 'private' | 'group' | 'supergroup' }): { messageId: number };
   pushUpdate(update: any): void;
-  setFault(fault: null | Fault): void;
+  /**
+   * Arms a fault (replacing the previous one; null clears). Resolves once it is in effect: for
+   * 'down' when the socket is closed, for clearing 'down' when the fake listens again.
+   * `forMs` clears it by itself after that long.
+   */
+  setFault(fault: null | Fault): Promise<void>;
+  /** The armed fault, if any. */
+  readonly fault: Fault | null;
+  /** Whether the fake is refusing connections (a 'down' fault). */
+  readonly down: boolean;
+  /** Resolves when the fake is not down (now, or when the 'down' fault is cleared). */
+  whenUp(): Promise<void>;
+  /** Turns Telegram's flood limits on (true, or overrides) or off (false/null); resets the limiter, not the counters. */
+  setFloodLimits(limits: FloodLimitsOption | null): void;
+  /** Flood-limit counters (a snapshot). */
+  readonly flood: FloodStats;
+  /** Requests that came before the retry_after they were given had elapsed (same chat). */
+  readonly retryAfterViolations: number;
+  /** Called for every Bot API request once its payload is read (before faults and limits apply). */
+  onCall(listener: (call: ApiCall) => void): () => void;
+  /** A button tap as an update object (its callback id is valid for answerCallbackQuery), not queued: hand it to the bot directly. */
+  tapUpdate(m: SentMessage, buttonText: string, from?: TgUser): any;
   close(): Promise<void>;
 }
 
@@ -46,6 +69,8 @@ export interface FakeTelegramOptions {
   token?: string;
   /** Who loses when two getUpdates overlap: 'reject-new' (default) or 'terminate-old' (api.telegram.org). */
   conflict?: ConflictMode;
+  /** Enforce Telegram's flood limits (429 with retry_after): true for the real limits, or overrides. Off by default. */
+  floodLimits?: FloodLimitsOption;
 }
 
 export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise<FakeTelegram> {
@@ -65,6 +90,14 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
   );
   const calls: ApiCall[] = [];
   const faults = new FaultInjector();
+  const flood = new FloodLimiter();
+  flood.configure(opts.floodLimits ?? null);
+  const listeners = new Set<(call: ApiCall) => void>();
+  let faultTimer: ReturnType<typeof setTimeout> | undefined;
+  /** A 'down' fault in effect: the listener is closing/closed until `up` resolves. */
+  let outage: { listenerClosed: Promise<void>; up: Promise<void>; markUp: () => void; relisten?: Promise<void> } | null = null;
+  let closed = false;
+  let directUpdateId = 900_000_001;
 
   const recentCalls = () =>
     `last Bot API calls: ${calls.slice(-8).map((c) => `${c.method}→${c.status || 'pending'}`).join(', ') || '(none)'}`;
@@ -73,7 +106,7 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const route = /^\/bot([^/]+)\/([A-Za-z0-9_]+)\/?$/.exec(url.pathname);
     if (!route) return sendJson(res, 404, { ok: false, error_code: 404, description: 'Not Found' });
-    const call: ApiCall = { method: route[2]!, payload: {}, at: Date.now(), status: 0 };
+    const call: ApiCall = { method: route[2]!, payload: {}, at: Date.now(), status: 0, hrAt: performance.now() };
     calls.push(call);
     const answer = (status: number, body: unknown) => {
       call.status = status;
@@ -90,15 +123,29 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
       return fail(new TelegramApiError(400, `Bad Request: ${err instanceof Error ? err.message : String(err)}`));
     }
     call.payload = request.payload;
+    for (const listener of listeners) listener(call);
     const handler = handlers.get(call.method.toLowerCase());
     if (!handler) return fail(new TelegramApiError(404, 'Not Found'));
 
+    const floodChat = floodChatOf(call.method, request.payload);
     const fault = faults.take(call.method);
     if (fault?.kind === 'hang') return; // held until close() destroys the socket
     if (fault?.kind === '429') {
-      return fail(new TelegramApiError(429, `Too Many Requests: retry after ${fault.retryAfter}`, { retry_after: fault.retryAfter }));
+      if (floodChat !== undefined) flood.told(floodChat, fault.retryAfter);
+      fail(new TelegramApiError(429, `Too Many Requests: retry after ${fault.retryAfter}`, { retry_after: fault.retryAfter }));
+      if (floodChat !== undefined) flood.answered(floodChat, performance.now());
+      return;
     }
     if (fault?.kind === '500') return fail(new TelegramApiError(500, 'Internal Server Error'));
+    if (floodChat !== undefined) {
+      // Counts requests that ignore a retry_after (limits on or off); answers 429 only with limits on.
+      const tooMany = flood.check(floodChat, call.method, call.hrAt!);
+      if (tooMany) {
+        fail(tooMany);
+        flood.answered(floodChat, performance.now());
+        return;
+      }
+    }
 
     const gone = new AbortController();
     res.on('close', () => gone.abort());
@@ -112,6 +159,38 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
   }
 
   const server = await listenLoopback(handle);
+
+  /** Stops accepting connections and drops the open ones (in-flight requests fail as on a dead host). */
+  function goDown(): Promise<void> {
+    if (outage) return outage.listenerClosed;
+    let markUp!: () => void;
+    const up = new Promise<void>((resolve) => (markUp = resolve));
+    const listenerClosed = new Promise<void>((resolve) => {
+      server.server.close(() => resolve());
+      server.server.closeAllConnections();
+    });
+    outage = { listenerClosed, up, markUp };
+    return listenerClosed;
+  }
+
+  async function goUp(): Promise<void> {
+    const current = outage;
+    if (!current) return;
+    await current.listenerClosed;
+    if (outage !== current) return current.up; // cleared (or closed) meanwhile
+    current.relisten ??= closed
+      ? Promise.resolve()
+      : new Promise<void>((resolve, reject) => {
+          server.server.once('error', reject);
+          server.server.listen(server.port, '127.0.0.1', () => {
+            server.server.off('error', reject);
+            resolve();
+          });
+        });
+    await current.relisten;
+    if (outage === current) outage = null;
+    current.markUp();
+  }
 
   const findButton = (m: SentMessage, text: string) => fake.buttons(m).find((b) => b.text === text);
 
@@ -171,10 +250,59 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
       queue.push(update);
     },
     setFault(fault) {
+      clearTimeout(faultTimer);
+      faultTimer = undefined;
       faults.set(fault);
+      const effect = fault?.kind === 'down' ? goDown() : goUp();
+      if (fault?.forMs !== undefined && !closed) {
+        faultTimer = setTimeout(() => {
+          faultTimer = undefined;
+          if (faults.current === fault) void fake.setFault(null);
+        }, fault.forMs);
+      }
+      return effect;
     },
-    close() {
-      return server.close();
+    get fault() {
+      return faults.current;
+    },
+    get down() {
+      return outage !== null;
+    },
+    whenUp() {
+      return outage ? outage.up : Promise.resolve();
+    },
+    setFloodLimits(limits) {
+      flood.configure(limits);
+    },
+    get flood() {
+      return flood.snapshot();
+    },
+    get retryAfterViolations() {
+      return flood.snapshot().retryAfterViolations;
+    },
+    onCall(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    tapUpdate(m, buttonText, from = DEFAULT_USER) {
+      if (m.deleted) throw new Error(`tapUpdate: message ${m.messageId} in chat ${m.chatId} was deleted`);
+      const button = findButton(m, buttonText);
+      if (!button) {
+        const names = fake.buttons(m).map((b) => JSON.stringify(b.text)).join(', ') || '(no buttons)';
+        throw new Error(`tapUpdate: no button ${JSON.stringify(buttonText)} on message ${m.messageId}; available: ${names}`);
+      }
+      const id = newCallbackQueryId();
+      state.issuedCallbackIds.add(id);
+      return { update_id: directUpdateId++, ...callbackQueryUpdate(state.store, m, button.callback_data, from, id) };
+    },
+    async close() {
+      closed = true;
+      clearTimeout(faultTimer);
+      faultTimer = undefined;
+      await server.close();
+      const current = outage;
+      outage = null;
+      current?.markUp();
     },
   };
   return fake;

@@ -28,12 +28,21 @@ export interface ApiCall {
   at: number;
   /** HTTP status of the answer; 0 while the request is still held (long poll, 'hang' fault). */
   status: number;
+  /** performance.now() when the request reached the fake's handler (same clock as the test's, sub-millisecond). */
+  hrAt?: number;
 }
 
+/**
+ * An injected fault. `methods` limits it to some Bot API methods, `times` disarms it after that
+ * many uses, `forMs` clears it after that long. 'down' closes the listening socket (and drops open
+ * connections): clients get ECONNREFUSED until it is cleared, then the fake listens again on the
+ * same port.
+ */
 export type Fault =
-  | { kind: '429'; retryAfter: number; methods?: string[]; times?: number }
-  | { kind: '500'; methods?: string[]; times?: number }
-  | { kind: 'hang'; methods?: string[]; times?: number };
+  | { kind: '429'; retryAfter: number; methods?: string[]; times?: number; forMs?: number }
+  | { kind: '500'; methods?: string[]; times?: number; forMs?: number }
+  | { kind: 'hang'; methods?: string[]; times?: number; forMs?: number }
+  | { kind: 'down'; forMs?: number };
 
 /** A Bot API error: becomes `{ ok: false, error_code, description, parameters? }`. */
 export class TelegramApiError extends Error {
