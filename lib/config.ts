@@ -34,6 +34,8 @@ export interface HermesConfig {
   doneAfterMs: number;
   /** The language of everything Hermes writes to Telegram. */
   language: Language;
+  /** One forum topic per session (HERMES_TELEGRAM_TOPICS=1; the chat must be a supergroup with topics). */
+  topics: boolean;
   log: LogSettings;
 }
 
@@ -87,6 +89,10 @@ export function readConfig(env: Env = process.env): ConfigResult {
   const doneAfterMs = readDuration(env, "HERMES_DONE_AFTER", DEFAULT_DONE_AFTER_MS, problems);
   const language = languageOf(env.HERMES_LANGUAGE) ?? "en";
   if (!languageOf(env.HERMES_LANGUAGE)) problems.push(`HERMES_LANGUAGE must be en or zh (zh-CN) (got "${env.HERMES_LANGUAGE}")`);
+  const rawTopics = env.HERMES_TELEGRAM_TOPICS?.trim().toLowerCase() || "off";
+  const topics = ["1", "true", "on", "yes"].includes(rawTopics);
+  if (!topics && !["0", "false", "off", "no"].includes(rawTopics)) problems.push(`HERMES_TELEGRAM_TOPICS must be on or off (got "${env.HERMES_TELEGRAM_TOPICS}")`);
+  else if (topics && rawChat && Number(rawChat) > 0) problems.push("HERMES_TELEGRAM_TOPICS needs a supergroup with topics: HERMES_TELEGRAM_CHAT_ID is a private chat");
   const rawNotify = env.HERMES_NOTIFY?.trim().toLowerCase() || "all";
   const notify = (NOTICE_LEVELS as readonly string[]).includes(rawNotify) ? (rawNotify as NoticeLevel) : "all";
   if (notify !== rawNotify) problems.push(`HERMES_NOTIFY must be one of ${NOTICE_LEVELS.join(", ")} (got "${env.HERMES_NOTIFY}")`);
@@ -95,7 +101,7 @@ export function readConfig(env: Env = process.env): ConfigResult {
     const onlyChatMissing = chatMissing && problems.length === 1 && token !== "";
     return { ok: false, problems, log, apiRoot, ...(onlyChatMissing ? { setupToken: token } : {}) };
   }
-  return { ok: true, config: { token, chatId, allowedUsers, apiRoot, questionTtlMs, permissionTtlMs, notify, doneAfterMs, language, log } };
+  return { ok: true, config: { token, chatId, allowedUsers, apiRoot, questionTtlMs, permissionTtlMs, notify, doneAfterMs, language, topics, log } };
 }
 
 function readDuration(env: Env, name: string, fallback: number, problems: string[]): number {

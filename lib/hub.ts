@@ -10,7 +10,7 @@ import { Registry } from "./registry/registry.ts";
 import { createTelegramApi, type TelegramApi } from "./telegram/api.ts";
 
 export interface HubOptions {
-  config: Pick<HermesConfig, "token" | "apiRoot" | "chatId" | "allowedUsers" | "questionTtlMs" | "permissionTtlMs"> & Partial<Pick<HermesConfig, "notify" | "doneAfterMs" | "language">>;
+  config: Pick<HermesConfig, "token" | "apiRoot" | "chatId" | "allowedUsers" | "questionTtlMs" | "permissionTtlMs"> & Partial<Pick<HermesConfig, "notify" | "doneAfterMs" | "language" | "topics">>;
   logger: Logger;
   /** Shown to the user (an OpenCode toast) when something needs their attention. */
   notify?: (message: string) => void;
@@ -56,6 +56,7 @@ export function acquireBridge(options: HubOptions): BridgeLease {
       permissionTtlMs: config.permissionTtlMs,
       notices: { level: config.notify ?? "all", doneAfterMs: config.doneAfterMs ?? DEFAULT_DONE_AFTER_MS },
       language: config.language ?? "en",
+      topics: config.topics ?? false,
     });
     const relay = new Relay({
       address: options.relayAddress ?? relayAddress(config.token, config.apiRoot),

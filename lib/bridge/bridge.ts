@@ -24,6 +24,7 @@ import type { PaceLimits } from "../telegram/pacer.ts";
 import { TextJoiner } from "../telegram/text-joiner.ts";
 import { parseUpdate, type Intent, type Sender } from "../telegram/updates.ts";
 import type { Desk, InstanceLink, Tap } from "./desk.ts";
+import { SessionTopics } from "./topics.ts";
 import { expirePermission, isOwnPermissionEcho, tapPermission, typePermissionFeedback } from "./permissions.ts";
 import { expireQuestion, isOwnQuestionEcho, tapQuestion, typeQuestionAnswer } from "./questions.ts";
 
@@ -50,13 +51,15 @@ export interface BridgeOptions {
   doneGraceMs?: number;
   /** The chat's language (English by default). */
   language?: Language;
+  /** One forum topic per session (the chat must be a supergroup with topics). */
+  topics?: boolean;
   now?: () => number;
 }
 
 export const DEFAULT_NOTICES: NoticePolicy = { level: "all", doneAfterMs: 30_000 };
 
 /** Typed text is for an awaited answer, or a message for a session (a reply to any of its messages). */
-type TextTarget = { input: TextInput } | { owner: MessageOwner; userMessage: { chatId: number; messageId: number } };
+type TextTarget = { input: TextInput } | { owner: MessageOwner; userMessage: { chatId: number; messageId: number; threadId?: number } };
 /** Replies OpenCode makes on its own for related requests arrive right after the one that caused them. */
 const CASCADE_WINDOW_MS = 5_000;
 const DONE_GRACE_MS = 1_000;
@@ -68,6 +71,7 @@ export class Bridge implements Desk {
   readonly chatId: number;
   readonly t: Strings;
   readonly #outbox: Outbox;
+  readonly #topics: SessionTopics;
   readonly #access: AccessPolicy;
   readonly #ttl: { question: number; permission: number };
   readonly #confirmTimeoutMs: number;
@@ -101,6 +105,7 @@ export class Bridge implements Desk {
     this.#confirmTimeoutMs = options.confirmTimeoutMs ?? 3_000;
     this.#now = options.now ?? Date.now;
     this.#outbox = new Outbox({ logger: this.log, ...(options.pacing !== undefined ? { limits: options.pacing } : {}) });
+    this.#topics = new SessionTopics(options.topics ?? false, { telegram: this.telegram, outbox: this.#outbox, registry: this.registry, chatId: this.chatId, log: this.log });
     this.#activity = new ActivityTracker(options.notices ?? DEFAULT_NOTICES);
     this.#doneGraceMs = options.doneGraceMs ?? DONE_GRACE_MS;
     this.#joiner = new TextJoiner(options.textQuietMs ?? 700, (target, text) => ("input" in target ? this.#onTypedText(target.input, text) : void this.#talkBack(target.owner, target.userMessage, text)));
@@ -169,6 +174,7 @@ export class Bridge implements Desk {
         const before = this.registry.sessions.get(event.info.id);
         this.registry.sessions.upsert(event.info);
         if (event.info.title !== before?.title || event.info.parentID !== before?.parentID) this.#refreshSession(event.info.id);
+        if (event.info.title && before?.title && event.info.title !== before.title) this.#topics.rename(event.info.id, event.info.title);
         return;
       }
       case "session.deleted":
@@ -225,11 +231,12 @@ export class Bridge implements Desk {
   async #deliver(prompt: Prompt): Promise<void> {
     let rendered: RenderedMessage | undefined;
     try {
+      const threadId = await this.#topics.threadOf(prompt.sessionID, prompt.directory);
       // Rendered when it can go out: a prompt settled while Telegram was away is not sent at all.
       const sent = await this.#outbox.send(this.chatId, () => {
         if (prompt.state !== "pending") return undefined;
         const message = (rendered = this.#render(prompt));
-        return () => this.telegram.sendMessage(this.chatId, message.text, { keyboard: message.keyboard });
+        return () => this.telegram.sendMessage(this.chatId, message.text, { keyboard: message.keyboard, ...inThread(threadId) });
       });
       if (!sent || !rendered) return this.registry.forget(prompt);
       this.#shown.set(prompt.key, shownAs(rendered));
@@ -253,7 +260,8 @@ export class Bridge implements Desk {
     const file = String(prompt.request.metadata.filepath ?? prompt.request.metadata.filePath ?? "change");
     const name = `${path.basename(file).replace(/[^\w.-]+/g, "_") || "change"}.diff`;
     const replyTo = prompt.message.messageId;
-    await this.#outbox.chore(this.chatId, () => this.telegram.sendDocument(this.chatId, name, diff, { replyTo, caption: this.t.permission.diffCaption(escapeHtml(cutText(file, 200))) })).catch((error) =>
+    const threadId = await this.#topics.threadOf(prompt.sessionID, prompt.directory);
+    await this.#outbox.chore(this.chatId, () => this.telegram.sendDocument(this.chatId, name, diff, { replyTo, ...inThread(threadId), caption: this.t.permission.diffCaption(escapeHtml(cutText(file, 200))) })).catch((error) =>
       this.log.warn({ err: describe(error) }, "could not attach the full diff"),
     );
   }
@@ -370,11 +378,12 @@ export class Bridge implements Desk {
   async #sendAgain(prompt: Prompt): Promise<void> {
     const old = prompt.message;
     if (prompt.state !== "pending" || !old) return;
+    const threadId = await this.#topics.threadOf(prompt.sessionID, prompt.directory);
     const sent = await this.#outbox
       .send(this.chatId, () => {
         if (prompt.state !== "pending") return undefined;
         const rendered = this.#render(prompt);
-        return () => this.telegram.sendMessage(this.chatId, rendered.text, { keyboard: rendered.keyboard });
+        return () => this.telegram.sendMessage(this.chatId, rendered.text, { keyboard: rendered.keyboard, ...inThread(threadId) });
       })
       .catch(() => undefined);
     if (!sent) return;
@@ -453,6 +462,12 @@ export class Bridge implements Desk {
       this.#joiner.start(sender, { owner, userMessage: { chatId: intent.from.chatId, messageId: intent.messageId } }, intent.text);
       return true;
     }
+    // A plain message in a session's forum topic is also for that session.
+    const topicOwner = intent.threadId !== undefined ? this.#topics.ownerOf(intent.threadId) : undefined;
+    if (topicOwner) {
+      this.#joiner.start(sender, { owner: topicOwner, userMessage: { chatId: intent.from.chatId, messageId: intent.messageId, ...inThread(intent.threadId) } }, intent.text);
+      return true;
+    }
     if (this.#joiner.append(sender, intent.text)) return true;
     // A plain message while exactly one answer is awaited in this chat is that answer.
     const awaited = this.registry.inputsIn(intent.from.chatId);
@@ -474,7 +489,7 @@ export class Bridge implements Desk {
   }
 
   /** Sends typed text to a session as its next instruction, and says so quietly (or says why not). */
-  async #talkBack(owner: MessageOwner, userMessage: { chatId: number; messageId: number }, text: string): Promise<void> {
+  async #talkBack(owner: MessageOwner, userMessage: { chatId: number; messageId: number; threadId?: number }, text: string): Promise<void> {
     const link = this.linkFor(owner.directory);
     const busy = this.#activity.isBusy(owner.sessionID);
     const outcome = link ? await link.opencode.promptAsync(owner.sessionID, text) : ({ ok: false, gone: false, error: this.t.talk.notRunning } as const);
@@ -482,11 +497,11 @@ export class Bridge implements Desk {
     if (outcome.ok) {
       this.#activity.markFromPhone(owner.sessionID);
       void this.#outbox.chore(userMessage.chatId, () => this.telegram.react(userMessage.chatId, userMessage.messageId, "👍")).catch(() => undefined);
-      if (busy) await this.reply(this.t.talk.queued, userMessage.messageId);
+      if (busy) await this.reply(this.t.talk.queued, userMessage.messageId, userMessage.threadId);
       return;
     }
     const why = outcome.gone ? this.t.talk.sessionGone : outcome.error;
-    await this.reply(this.t.talk.notSent(escapeHtml(why), escapeHtml(cutText(text, 3000))), userMessage.messageId);
+    await this.reply(this.t.talk.notSent(escapeHtml(why), escapeHtml(cutText(text, 3000))), userMessage.messageId, userMessage.threadId);
   }
 
   /** OpenCode 1.1.53 reports an abort (Esc) just after the idle that ends the run: wait a moment. */
@@ -511,7 +526,8 @@ export class Bridge implements Desk {
     if (session?.title) context.sessionTitle = session.title;
     const text = renderNotice(notice, context);
     try {
-      const sent = await this.#outbox.send(this.chatId, () => () => this.telegram.sendMessage(this.chatId, text, {}), Priority.Edit);
+      const threadId = await this.#topics.threadOf(notice.sessionID, directory);
+      const sent = await this.#outbox.send(this.chatId, () => () => this.telegram.sendMessage(this.chatId, text, inThread(threadId)), Priority.Edit);
       if (sent) this.registry.noteMessage({ chatId: this.chatId, messageId: sent.messageId }, { sessionID: notice.sessionID, directory });
       this.log.info({ kind: notice.kind, sessionID: notice.sessionID }, "notice sent");
     } catch (error) {
@@ -524,7 +540,8 @@ export class Bridge implements Desk {
   async askForText(prompt: Prompt, questionIndex: number, label: string): Promise<void> {
     if (prompt.state !== "pending") return;
     const text = prompt.kind === "question" ? this.t.input.answerTo(escapeHtml(cutText(label, 200))) : this.t.input.feedback;
-    const options = { forceReply: { placeholder: cutText(label, 60) }, ...(prompt.message ? { replyTo: prompt.message.messageId } : {}) };
+    const threadId = await this.#topics.threadOf(prompt.sessionID, prompt.directory);
+    const options = { forceReply: { placeholder: cutText(label, 60) }, ...(prompt.message ? { replyTo: prompt.message.messageId } : {}), ...inThread(threadId) };
     const sent = await this.#outbox.send(this.chatId, () => (prompt.state === "pending" ? () => this.telegram.sendMessage(this.chatId, text, options) : undefined)).catch((error) => {
       this.log.warn({ err: describe(error) }, "could not ask for typed text");
       return undefined;
@@ -631,8 +648,8 @@ export class Bridge implements Desk {
     return next;
   }
 
-  async reply(text: string, replyTo: number): Promise<void> {
-    await this.#outbox.send(this.chatId, () => () => this.telegram.sendMessage(this.chatId, text, { replyTo })).catch(() => undefined);
+  async reply(text: string, replyTo: number, threadId?: number): Promise<void> {
+    await this.#outbox.send(this.chatId, () => () => this.telegram.sendMessage(this.chatId, text, { replyTo, ...inThread(threadId) })).catch(() => undefined);
   }
 
   #deleteMessage(message: { chatId: number; messageId: number }): void {
@@ -661,6 +678,10 @@ export class Bridge implements Desk {
     this.#expiry.clear();
     this.#pendingDone.clear();
   }
+}
+
+function inThread(threadId: number | undefined): { threadId?: number } {
+  return threadId === undefined ? {} : { threadId };
 }
 
 function shownAs(rendered: RenderedMessage): string {

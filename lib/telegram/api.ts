@@ -9,6 +9,8 @@ export interface SendOptions {
   forceReply?: { placeholder: string };
   replyTo?: number;
   silent?: boolean;
+  /** The forum topic to post in (message_thread_id). */
+  threadId?: number;
 }
 
 export interface TelegramApi {
@@ -19,7 +21,10 @@ export interface TelegramApi {
   removeKeyboard(chatId: number, messageId: number): Promise<void>;
   deleteMessage(chatId: number, messageId: number): Promise<void>;
   /** Sends text as a file (a diff too long to show inline). */
-  sendDocument(chatId: number, filename: string, content: string, options?: { caption?: string; replyTo?: number }): Promise<{ messageId: number }>;
+  sendDocument(chatId: number, filename: string, content: string, options?: { caption?: string; replyTo?: number; threadId?: number }): Promise<{ messageId: number }>;
+  /** A forum topic in a supergroup with topics; resolves with its message_thread_id. */
+  createTopic(chatId: number, name: string): Promise<number>;
+  renameTopic(chatId: number, threadId: number, name: string): Promise<void>;
   answerCallback(callbackQueryId: string, text?: string, showAlert?: boolean): Promise<void>;
   /** A quiet receipt on the user's own message. */
   react(chatId: number, messageId: number, emoji: string): Promise<void>;
@@ -81,6 +86,7 @@ export function createTelegramApi(token: string, apiRoot: string): TelegramApi {
           ...(reply_markup ? { reply_markup } : {}),
           ...(options.replyTo ? { reply_parameters: { message_id: options.replyTo, allow_sending_without_reply: true } } : {}),
           ...(options.silent ? { disable_notification: true } : {}),
+          ...(options.threadId !== undefined ? { message_thread_id: options.threadId } : {}),
         }),
       );
       return { messageId: sent.message_id };
@@ -108,10 +114,18 @@ export function createTelegramApi(token: string, apiRoot: string): TelegramApi {
           {
             ...(options.caption ? { caption: options.caption.slice(0, 1024), parse_mode: "HTML" as const } : {}),
             ...(options.replyTo ? { reply_parameters: { message_id: options.replyTo, allow_sending_without_reply: true } } : {}),
+            ...(options.threadId !== undefined ? { message_thread_id: options.threadId } : {}),
           },
         ),
       );
       return { messageId: sent.message_id };
+    },
+    async createTopic(chatId, name) {
+      const topic = await call(() => telegram.createForumTopic(chatId, name.slice(0, 128)));
+      return topic.message_thread_id;
+    },
+    async renameTopic(chatId, threadId, name) {
+      await call(() => telegram.editForumTopic(chatId, threadId, { name: name.slice(0, 128) }));
     },
     async react(chatId, messageId, emoji) {
       await call(() => telegram.setMessageReaction(chatId, messageId, [{ type: "emoji", emoji: emoji as "👍" }]));

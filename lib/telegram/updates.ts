@@ -10,7 +10,8 @@ export type Intent =
   | { kind: "callback"; id: string; from: Sender; messageId?: number; data: string }
   /** `bot`: the @username a command names in groups ("/start@my_bot"), when it names one. */
   | { kind: "command"; name: string; args: string; from: Sender; messageId: number; bot?: string }
-  | { kind: "text"; text: string; from: Sender; messageId: number; replyTo?: number };
+  /** `threadId`: the forum topic the message was posted in, if any. */
+  | { kind: "text"; text: string; from: Sender; messageId: number; replyTo?: number; threadId?: number };
 
 export function parseUpdate(update: unknown): Intent | undefined {
   if (!isObject(update)) return undefined;
@@ -41,9 +42,10 @@ export function parseUpdate(update: unknown): Intent | undefined {
     if (command[2]) intent.bot = command[2];
     return intent;
   }
-  return replyTo === undefined
-    ? { kind: "text", text, from, messageId: message.message_id }
-    : { kind: "text", text, from, messageId: message.message_id, replyTo };
+  const intent: Intent = { kind: "text", text, from, messageId: message.message_id };
+  if (replyTo !== undefined) intent.replyTo = replyTo;
+  if (message.is_topic_message === true && typeof message.message_thread_id === "number") intent.threadId = message.message_thread_id;
+  return intent;
 }
 
 function isObject(value: unknown): value is Record<string, any> {

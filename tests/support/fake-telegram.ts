@@ -34,7 +34,9 @@ export interface FakeTelegram {
   buttons(m: SentMessage): Array<{ text: string; callback_data?: string }>;
   tapButton(m: SentMessage, buttonText: string, from?: TgUser): Promise<string>;
   waitForCallbackAnswer(callbackQueryId: string, opts?: { timeoutMs?: number }): Promise<{ text?: string; showAlert?: boolean }>;
-  sendText(chatId: number, text: string, opts?: { replyTo?: number; from?: TgUser; chatType?: 'private' | 'group' | 'supergroup' }): { messageId: number };
+  sendText(chatId: number, text: string, opts?: { replyTo?: number; from?: TgUser; chatType?: 'private' | 'group' | 'supergroup'; threadId?: number }): { messageId: number };
+  /** Forum topics the bot created (createForumTopic), with their current names. */
+  topics(): Array<{ chatId: number; threadId: number; name: string }>;
   pushUpdate(update: any): void;
   /**
    * Arms a fault (replacing the previous one; null clears). Resolves once it is in effect: for
@@ -84,6 +86,7 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
     issuedCallbackIds: new Set(),
     answeredCallbackIds: new Set(),
     commands: [],
+    topics: [],
   };
   const handlers = new Map<string, MethodHandler>(
     Object.entries({ ...botMethods, ...messageMethods }).map(([name, h]) => [name.toLowerCase(), h]),
@@ -242,10 +245,12 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
         from: o.from ?? DEFAULT_USER,
         chatType: o.chatType ?? (chatId > 0 ? 'private' : 'supergroup'),
         ...(o.replyTo !== undefined ? { replyTo: o.replyTo } : {}),
+        ...(o.threadId !== undefined ? { threadId: o.threadId } : {}),
       });
       queue.push(update);
       return { messageId };
     },
+    topics: () => state.topics.map((topic) => ({ ...topic })),
     pushUpdate(update) {
       queue.push(update);
     },

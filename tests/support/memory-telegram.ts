@@ -9,6 +9,7 @@ export interface MemoryMessage {
   keyboard: InlineButton[][];
   forceReply: boolean;
   replyTo?: number;
+  threadId?: number;
   deleted: boolean;
   edits: number;
 }
@@ -23,7 +24,7 @@ export class MemoryTelegram implements TelegramApi {
   }
 
   async sendMessage(chatId: number, html: string, options: SendOptions = {}) {
-    const message: MemoryMessage = { chatId, messageId: this.#nextId++, text: html, keyboard: options.keyboard ?? [], forceReply: !!options.forceReply, deleted: false, edits: 0 };
+    const message: MemoryMessage = { chatId, messageId: this.#nextId++, text: html, keyboard: options.keyboard ?? [], forceReply: !!options.forceReply, deleted: false, edits: 0, ...(options.threadId !== undefined ? { threadId: options.threadId } : {}) };
     if (options.replyTo !== undefined) message.replyTo = options.replyTo;
     this.messages.push(message);
     return { messageId: message.messageId };
@@ -49,6 +50,19 @@ export class MemoryTelegram implements TelegramApi {
   async sendDocument(chatId: number, filename: string, content: string, options: { caption?: string; replyTo?: number } = {}) {
     this.documents.push({ chatId, filename, content, ...options });
     return { messageId: this.#nextId++ };
+  }
+
+  readonly topics: Array<{ chatId: number; threadId: number; name: string }> = [];
+
+  async createTopic(chatId: number, name: string) {
+    const threadId = 500 + this.topics.length;
+    this.topics.push({ chatId, threadId, name });
+    return threadId;
+  }
+
+  async renameTopic(chatId: number, threadId: number, name: string) {
+    const topic = this.topics.find((entry) => entry.chatId === chatId && entry.threadId === threadId);
+    if (topic) topic.name = name;
   }
 
   readonly reactions: Array<{ chatId: number; messageId: number; emoji: string }> = [];

@@ -30,6 +30,7 @@ describe("readConfig: complete and default settings", () => {
         notify: "all",
         doneAfterMs: 30_000,
         language: "en",
+        topics: false,
         log: { file: "/home/tester/.local/state/hermes/hermes.log", level: "info" },
       },
     });
@@ -52,6 +53,7 @@ describe("readConfig: complete and default settings", () => {
         HERMES_NOTIFY: "errors",
         HERMES_DONE_AFTER: "2m",
         HERMES_LANGUAGE: "zh-CN",
+        HERMES_TELEGRAM_TOPICS: "on",
         HERMES_LOG_FILE: "/var/log/hermes.log",
         HERMES_LOG_LEVEL: "debug",
       }),
@@ -66,6 +68,7 @@ describe("readConfig: complete and default settings", () => {
       notify: "errors",
       doneAfterMs: 120_000,
       language: "zh",
+      topics: true,
       log: { file: "/var/log/hermes.log", level: "debug" },
     });
   });
@@ -247,6 +250,12 @@ describe("readConfig: question TTL", () => {
 
   it("uses the default when blank", () => {
     expect(ok(readConfig({ ...BASE, HERMES_QUESTION_TTL: " " })).questionTtlMs).toBe(DEFAULT_QUESTION_TTL_MS);
+  });
+
+  it("reads HERMES_TELEGRAM_TOPICS, which needs a group chat", () => {
+    expect(ok(readConfig({ ...BASE, HERMES_TELEGRAM_CHAT_ID: "-1001", HERMES_TELEGRAM_TOPICS: "1" })).topics).toBe(true);
+    expect(problems(readConfig({ ...BASE, HERMES_TELEGRAM_CHAT_ID: "42", HERMES_TELEGRAM_TOPICS: "on" }))[0]).toMatch(/needs a supergroup/);
+    expect(problems(readConfig({ ...BASE, HERMES_TELEGRAM_TOPICS: "maybe" }))[0]).toMatch(/^HERMES_TELEGRAM_TOPICS must be on or off/);
   });
 
   it("reads HERMES_LANGUAGE (en, zh, zh-CN…) and rejects anything else", () => {

@@ -36,6 +36,8 @@ function fakeApi(script: Step[]) {
     sendDocument: unused,
     react: unused,
     setCommands: unused,
+    createTopic: unused,
+    renameTopic: unused,
     answerCallback: unused,
     getMe: unused,
   };

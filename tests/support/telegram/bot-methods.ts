@@ -48,6 +48,22 @@ export const botMethods: Record<string, MethodHandler> = {
     return true;
   },
   getChat: ({ payload, state }) => state.store.chat(requireChatId(payload)),
+  createForumTopic: ({ payload, state }) => {
+    const chatId = requireChatId(payload);
+    if (chatId > 0) throw badRequest('the chat is not a forum');
+    const name = String(payload.name ?? '');
+    if (name.length < 1 || name.length > 128) throw badRequest('TOPIC_NAME_INVALID');
+    const threadId = 1000 + state.topics.length;
+    state.topics.push({ chatId, threadId, name });
+    return { message_thread_id: threadId, name, icon_color: 7322096 };
+  },
+  editForumTopic: ({ payload, state }) => {
+    const chatId = requireChatId(payload);
+    const topic = state.topics.find((entry) => entry.chatId === chatId && entry.threadId === Number(payload.message_thread_id));
+    if (!topic) throw badRequest('TOPIC_ID_INVALID');
+    if (typeof payload.name === 'string') topic.name = payload.name;
+    return true;
+  },
   setMessageReaction: ({ payload }) => {
     requireChatId(payload);
     return true;

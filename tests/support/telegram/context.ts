@@ -9,6 +9,8 @@ export interface BotState {
   issuedCallbackIds: Set<string>;
   answeredCallbackIds: Set<string>;
   commands: unknown[];
+  /** Forum topics the bot created. */
+  topics: Array<{ chatId: number; threadId: number; name: string }>;
 }
 
 export interface MethodContext {

@@ -35,13 +35,14 @@ export function messageUpdate(
   store: ChatStore,
   chatId: number,
   text: string,
-  opts: { replyTo?: number; from: TgUser; chatType: ChatType },
+  opts: { replyTo?: number; from: TgUser; chatType: ChatType; threadId?: number },
 ): { update: any; messageId: number } {
   store.registerChat(chatId, opts.chatType, opts.from);
   const messageId = store.nextMessageId(chatId);
   const date = Math.floor(Date.now() / 1000);
   store.addHuman({ chatId, messageId, from: opts.from, text, date, deleted: false });
   const message: Record<string, unknown> = { message_id: messageId, from: opts.from, chat: store.chat(chatId), date, text };
+  if (opts.threadId !== undefined) Object.assign(message, { message_thread_id: opts.threadId, is_topic_message: true });
   const entities = commandEntities(text);
   if (entities.length > 0) message.entities = entities;
   if (opts.replyTo !== undefined) {

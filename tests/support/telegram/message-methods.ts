@@ -26,11 +26,15 @@ function record(ctx: MethodContext, chatId: number, init: Omit<SentMessage, 'cha
     deleted: false,
     history: [{ text: init.text, replyMarkup: init.replyMarkup, at: Date.now() }],
     ...(replyTo !== undefined ? { replyToMessageId: replyTo } : {}),
+    ...(ctx.payload.message_thread_id !== undefined ? { threadId: Number(ctx.payload.message_thread_id) } : {}),
   };
+  const thread = message.threadId;
+  if (thread !== undefined && !ctx.state.topics.some((topic) => topic.chatId === chatId && topic.threadId === thread)) throw badRequest('message thread not found');
   store.botMessages.push(message);
   const obj = store.botMessageObject(message);
   const target = replyTo !== undefined ? store.replyTarget(chatId, replyTo) : undefined;
   if (target) obj.reply_to_message = target;
+  if (message.threadId !== undefined) Object.assign(obj as object, { message_thread_id: message.threadId, is_topic_message: true });
   return obj;
 }
 

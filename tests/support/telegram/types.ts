@@ -20,6 +20,8 @@ export interface SentMessage {
   history: Array<{ text: string; replyMarkup?: any; at: number }>;
   replyToMessageId?: number;
   document?: { filename: string; bytes: number; caption?: string };
+  /** The forum topic the message went to (message_thread_id), if any. */
+  threadId?: number;
 }
 
 export interface ApiCall {

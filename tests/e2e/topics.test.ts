@@ -1,0 +1,53 @@
+// Forum topics mode on the real OpenCode: each session gets its own topic in a supergroup, its
+// prompts and notices land there, and a plain message in the topic becomes that session's prompt.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_USER } from "../support/fake-telegram.ts";
+import { directive } from "../support/mock-llm.ts";
+import { pollUntil } from "../support/wait.ts";
+import { startRig, type Rig } from "./question-suite.ts";
+
+const GROUP = -1001234567890;
+const question = (marker: string) => ({ question: `Pick [${marker}]`, header: "Pick", options: [{ label: "Yes", description: "" }, { label: "No", description: "" }] });
+
+describe("forum topics: one topic per session", () => {
+  let rig: Rig;
+  beforeAll(async () => {
+    rig = await startRig("1.18.33", { HERMES_TELEGRAM_CHAT_ID: String(GROUP), HERMES_TELEGRAM_TOPICS: "on", HERMES_DONE_AFTER: "1h" });
+  }, 120_000);
+  afterAll(async () => {
+    await rig?.stop();
+  });
+
+  it("prompts of two sessions land in two topics; answers and plain messages in a topic reach the right session", async () => {
+    const sessions: Array<{ id: string; marker: string }> = [];
+    for (const marker of ["topic-a", "topic-b"]) {
+      const session = await rig.opencode.createSession();
+      sessions.push({ id: session.id, marker });
+      await rig.opencode.prompt(session.id, directive({ tool: "question", args: { questions: [question(marker)] } }));
+    }
+    const messages = [];
+    for (const { marker } of sessions) {
+      messages.push(await rig.telegram.waitForMessage((m) => m.text.includes(`[${marker}]`) && rig.telegram.buttons(m).length > 0, { timeoutMs: 30_000, what: marker }));
+    }
+    const [a, b] = messages;
+    expect(a!.chatId).toBe(GROUP);
+    expect(a!.threadId).toBeDefined();
+    expect(b!.threadId).toBeDefined();
+    expect(a!.threadId).not.toBe(b!.threadId);
+    expect(rig.telegram.topics()).toHaveLength(2);
+
+    await rig.telegram.tapButton(a!, "Yes");
+    await rig.llm.waitForToolResult((r) => r.content.includes("[topic-a]") && r.content.includes('"Yes"'), { what: "answer a" });
+    await rig.telegram.tapButton(b!, "No");
+    await rig.llm.waitForToolResult((r) => r.content.includes("[topic-b]") && r.content.includes('"No"'), { what: "answer b" });
+
+    // A plain message in session b's topic is b's next instruction.
+    rig.telegram.sendText(GROUP, "continue in topic b", { threadId: b!.threadId, from: DEFAULT_USER, chatType: "supergroup" });
+    const request = await pollUntil(() => rig.llm.requests.find((r) => JSON.stringify(r.messages ?? []).includes("continue in topic b")), { timeoutMs: 20_000, what: "the topic message at the LLM" });
+    expect(JSON.stringify(request.messages)).toContain("[topic-b]");
+    expect(JSON.stringify(request.messages)).not.toContain("[topic-a]");
+    // Its end is reported in the same topic (a run started from the phone always is).
+    const done = await rig.telegram.waitForMessage((m) => m.text.includes("<b>Done</b>"), { timeoutMs: 20_000, what: "Done in the topic" });
+    expect(done.threadId).toBe(b!.threadId);
+  });
+});
