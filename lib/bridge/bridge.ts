@@ -415,8 +415,9 @@ export class Bridge implements Desk {
       return true;
     }
     const tap: Tap = prompt.kind === "question" ? tapQuestion(this, prompt, data) : tapPermission(this, prompt, data);
-    // The reply to OpenCode does not wait for Telegram's acknowledgement of the tap.
+    // The reply to OpenCode leaves before Telegram's acknowledgement of the tap (a macrotask later).
     if (tap.then) void this.#enqueue(prompt, tap.then);
+    await new Promise((resolve) => setImmediate(resolve));
     await this.#answerCallback(intent.id, tap.note(this.t), tap.alert);
     return true;
   }

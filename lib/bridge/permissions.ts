@@ -33,8 +33,10 @@ export async function decidePermission(desk: Desk, prompt: PermissionPrompt, dec
   if (!link) return desk.settle(prompt, "gone");
   prompt.busy = true;
   prompt.sent = decision;
-  void desk.refresh(prompt); // "Sending…" goes out meanwhile; OpenCode does not wait for Telegram
-  let outcome: Outcome = await link.opencode.replyPermission(prompt.requestID, decision);
+  // The reply leaves first; "Sending…" is shown meanwhile: OpenCode never waits for Telegram.
+  const reply = link.opencode.replyPermission(prompt.requestID, decision);
+  void desk.refresh(prompt);
+  let outcome: Outcome = await reply;
   if (outcome.ok && !(await desk.confirm(prompt))) outcome = { ok: false, gone: false, error: desk.t.note.notApplied };
   prompt.busy = false;
   desk.log.info({ requestID: prompt.requestID, reply: decision.reply, outcome }, "permission decision sent");

@@ -88,8 +88,10 @@ async function send(desk: Desk, prompt: QuestionPrompt, what: "reply" | "dismiss
   const link = desk.linkFor(prompt.directory);
   if (!link) return desk.settle(prompt, "gone");
   prompt.busy = true;
-  void desk.refresh(prompt); // "Sending…" goes out meanwhile; OpenCode does not wait for Telegram
-  let outcome = await call(link);
+  // The reply leaves first; "Sending…" is shown meanwhile: OpenCode never waits for Telegram.
+  const reply = call(link);
+  void desk.refresh(prompt);
+  let outcome = await reply;
   if (outcome.ok && !(await desk.confirm(prompt))) outcome = { ok: false, gone: false, error: desk.t.note.notApplied };
   prompt.busy = false;
   desk.log.info({ requestID: prompt.requestID, what, outcome }, "question answer sent");
