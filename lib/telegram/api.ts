@@ -1,6 +1,6 @@
 // The Telegram calls Hermes makes, behind a small interface so tests can swap in fakes.
 // The telegraf-backed implementation is the only place that knows telegraf.
-import { Telegram, TelegramError } from "telegraf";
+import type { Telegram } from "telegraf";
 import type { InlineButton } from "./render.ts";
 
 export interface SendOptions {
@@ -60,10 +60,13 @@ export class TelegramApiError extends Error {
 }
 
 export function createTelegramApi(token: string, apiRoot: string): TelegramApi {
-  const telegram = new Telegram(token, { apiRoot, webhookReply: false });
-  const call = async <T>(work: () => Promise<T>): Promise<T> => {
+  // telegraf is loaded on the first call, not at import: OpenCode's start-up doesn't wait for it.
+  let client: Promise<Telegram> | undefined;
+  const load = () => (client ??= import("telegraf").then(({ Telegram }) => new Telegram(token, { apiRoot, webhookReply: false })));
+  const call = async <T>(work: (telegram: Telegram) => Promise<T>): Promise<T> => {
+    const telegram = await load();
     try {
-      return await work();
+      return await work(telegram);
     } catch (error) {
       throw normaliseError(error);
     }
@@ -72,14 +75,14 @@ export function createTelegramApi(token: string, apiRoot: string): TelegramApi {
 
   return {
     getUpdates: (offset, timeout, signal) =>
-      call(() => telegram.callApi("getUpdates", { offset, timeout, allowed_updates: ["message", "callback_query"] }, { signal: signal as never }) as Promise<unknown[]>),
+      call((telegram) => telegram.callApi("getUpdates", { offset, timeout, allowed_updates: ["message", "callback_query"] }, { signal: signal as never }) as Promise<unknown[]>),
     async sendMessage(chatId, html, options = {}) {
       const reply_markup = options.forceReply
         ? { force_reply: true as const, input_field_placeholder: options.forceReply.placeholder.slice(0, 64) }
         : options.keyboard?.length
           ? markup(options.keyboard)
           : undefined;
-      const sent = await call(() =>
+      const sent = await call((telegram) =>
         telegram.sendMessage(chatId, html, {
           parse_mode: "HTML",
           link_preview_options: { is_disabled: true },
@@ -92,7 +95,7 @@ export function createTelegramApi(token: string, apiRoot: string): TelegramApi {
       return { messageId: sent.message_id };
     },
     async editMessage(chatId, messageId, html, keyboard) {
-      await call(() =>
+      await call((telegram) =>
         telegram.editMessageText(chatId, messageId, undefined, html, {
           parse_mode: "HTML",
           link_preview_options: { is_disabled: true },
@@ -101,13 +104,13 @@ export function createTelegramApi(token: string, apiRoot: string): TelegramApi {
       ).catch(ignoreNotModified);
     },
     async removeKeyboard(chatId, messageId) {
-      await call(() => telegram.editMessageReplyMarkup(chatId, messageId, undefined, markup([]))).catch(ignoreNotModified);
+      await call((telegram) => telegram.editMessageReplyMarkup(chatId, messageId, undefined, markup([]))).catch(ignoreNotModified);
     },
     async deleteMessage(chatId, messageId) {
-      await call(() => telegram.deleteMessage(chatId, messageId));
+      await call((telegram) => telegram.deleteMessage(chatId, messageId));
     },
     async sendDocument(chatId, filename, content, options = {}) {
-      const sent = await call(() =>
+      const sent = await call((telegram) =>
         telegram.sendDocument(
           chatId,
           { source: Buffer.from(content, "utf8"), filename },
@@ -121,23 +124,23 @@ export function createTelegramApi(token: string, apiRoot: string): TelegramApi {
       return { messageId: sent.message_id };
     },
     async createTopic(chatId, name) {
-      const topic = await call(() => telegram.createForumTopic(chatId, name.slice(0, 128)));
+      const topic = await call((telegram) => telegram.createForumTopic(chatId, name.slice(0, 128)));
       return topic.message_thread_id;
     },
     async renameTopic(chatId, threadId, name) {
-      await call(() => telegram.editForumTopic(chatId, threadId, { name: name.slice(0, 128) }));
+      await call((telegram) => telegram.editForumTopic(chatId, threadId, { name: name.slice(0, 128) }));
     },
     async react(chatId, messageId, emoji) {
-      await call(() => telegram.setMessageReaction(chatId, messageId, [{ type: "emoji", emoji: emoji as "👍" }]));
+      await call((telegram) => telegram.setMessageReaction(chatId, messageId, [{ type: "emoji", emoji: emoji as "👍" }]));
     },
     async answerCallback(id, text, showAlert) {
-      await call(() => telegram.answerCbQuery(id, text?.slice(0, 200), { show_alert: showAlert ?? false }));
+      await call((telegram) => telegram.answerCbQuery(id, text?.slice(0, 200), { show_alert: showAlert ?? false }));
     },
     async setCommands(commands) {
-      await call(() => telegram.setMyCommands(commands.map((entry) => ({ ...entry }))));
+      await call((telegram) => telegram.setMyCommands(commands.map((entry) => ({ ...entry }))));
     },
     async getMe() {
-      const me = await call(() => telegram.getMe());
+      const me = await call((telegram) => telegram.getMe());
       return me.username === undefined ? { id: me.id } : { id: me.id, username: me.username };
     },
   };
@@ -148,10 +151,16 @@ function ignoreNotModified(error: unknown): void {
   throw error;
 }
 
+/** telegraf's TelegramError, recognised by shape (telegraf itself is loaded lazily). */
+interface TelegrafError {
+  response: { error_code: number; description: string; parameters?: { retry_after?: number } };
+}
+
 function normaliseError(error: unknown): TelegramApiError {
   if (error instanceof TelegramApiError) return error;
-  if (error instanceof TelegramError) {
-    return new TelegramApiError(error.code, error.description, error.parameters?.retry_after);
+  const response = (error as Partial<TelegrafError> | null)?.response;
+  if (error instanceof Error && typeof response?.error_code === "number" && typeof response.description === "string") {
+    return new TelegramApiError(response.error_code, response.description, response.parameters?.retry_after);
   }
   const message = error instanceof Error ? error.message : String(error);
   return new TelegramApiError(0, message);
