@@ -64,6 +64,7 @@ async function stopWorld(world: World | undefined): Promise<void> {
   await world?.opencode.stop();
   await world?.llm.close();
   await world?.telegram.close();
+  if (world && !process.env.KEEP_TMP) fs.rmSync(path.dirname(world.logFile), { recursive: true, force: true });
 }
 
 function current(world: World, message: SentMessage): SentMessage {

@@ -175,6 +175,7 @@ describe("a poller outside this machine holds the bot token (409 Conflict)", () 
     await server?.stop();
     await llm?.close();
     await telegram?.close();
+    fs.rmSync(path.dirname(logFile), { recursive: true, force: true });
   });
 
   it("backs off with one clear log line and a toast, never spins, and takes over once the other poller stops", async () => {

@@ -53,6 +53,7 @@ export async function startRig(
       await opencode.stop();
       await llm.close();
       await telegram.close();
+      if (!process.env.KEEP_TMP) fs.rmSync(path.dirname(logFile), { recursive: true, force: true });
     },
   };
 }
