@@ -6,8 +6,8 @@ import { CATALOGS, type Language, type Strings } from "../i18n/catalog.ts";
 import type { Logger } from "../log.ts";
 import type { PermissionPrompt } from "../registry/permission-prompt.ts";
 import type { PromptState } from "../registry/prompt.ts";
-import { ActivityTracker, type Notice, type NoticePolicy } from "../registry/activity.ts";
-import type { MessageOwner, Prompt, Registry, TextInput } from "../registry/registry.ts";
+import type { NoticePolicy } from "../registry/activity.ts";
+import type { Prompt, Registry, TextInput } from "../registry/registry.ts";
 import type { HermesEvent, PermissionReply } from "../sse/events.ts";
 import { mayAct, type AccessPolicy } from "../telegram/access.ts";
 import type { TelegramApi } from "../telegram/api.ts";
@@ -16,15 +16,16 @@ import { cutText, escapeHtml } from "../telegram/html.ts";
 import { describe } from "../telegram/poller.ts";
 import type { PromptContext } from "../telegram/render-context.ts";
 import { diffTooLongToShow, renderPermission } from "../telegram/render-permission.ts";
-import { renderNotice } from "../telegram/render-notice.ts";
-import { commandsFor, renderHelp, renderStatus, type StatusPart } from "../telegram/render-status.ts";
+import type { StatusPart } from "../telegram/render-status.ts";
 import { renderQuestion, type RenderedMessage } from "../telegram/render.ts";
-import { Outbox, Priority } from "../telegram/outbox.ts";
+import { Outbox } from "../telegram/outbox.ts";
 import type { PaceLimits } from "../telegram/pacer.ts";
-import { TextJoiner } from "../telegram/text-joiner.ts";
-import { parseUpdate, type Intent, type Sender } from "../telegram/updates.ts";
+import { parseUpdate, type Intent } from "../telegram/updates.ts";
 import type { Desk, InstanceLink, Tap } from "./desk.ts";
+import { Commands } from "./commands.ts";
+import { RunNotices } from "./run-notices.ts";
 import { SessionTopics } from "./topics.ts";
+import { TypedText } from "./typed-text.ts";
 import { expirePermission, isOwnPermissionEcho, tapPermission, typePermissionFeedback } from "./permissions.ts";
 import { expireQuestion, isOwnQuestionEcho, tapQuestion, typeQuestionAnswer } from "./questions.ts";
 
@@ -59,7 +60,6 @@ export interface BridgeOptions {
 export const DEFAULT_NOTICES: NoticePolicy = { level: "all", doneAfterMs: 30_000 };
 
 /** Typed text is for an awaited answer, or a message for a session (a reply to any of its messages). */
-type TextTarget = { input: TextInput } | { owner: MessageOwner; userMessage: { chatId: number; messageId: number; threadId?: number } };
 /** Replies OpenCode makes on its own for related requests arrive right after the one that caused them. */
 const CASCADE_WINDOW_MS = 5_000;
 const DONE_GRACE_MS = 1_000;
@@ -85,14 +85,12 @@ export class Bridge implements Desk {
   readonly #echoed = new Set<string>();
   /** The last permission decision per session, to tell OpenCode's own cascades from other clients. */
   readonly #lastDecision = new Map<string, { requestID: string; reply: PermissionReply; at: number }>();
-  readonly #joiner: TextJoiner<TextTarget>;
-  readonly #activity: ActivityTracker;
-  readonly #pendingDone = new Map<string, ReturnType<typeof setTimeout>>();
+  readonly #typed: TypedText;
+  readonly #runs: RunNotices;
+  readonly #commands: Commands;
   /** What each prompt's message shows now, so edits that change nothing are skipped. */
   readonly #shown = new Map<string, string>();
-  readonly #doneGraceMs: number;
   #stopped = false;
-  #botName?: string;
 
   constructor(options: BridgeOptions) {
     this.telegram = options.telegram;
@@ -106,9 +104,32 @@ export class Bridge implements Desk {
     this.#now = options.now ?? Date.now;
     this.#outbox = new Outbox({ logger: this.log, ...(options.pacing !== undefined ? { limits: options.pacing } : {}) });
     this.#topics = new SessionTopics(options.topics ?? false, { telegram: this.telegram, outbox: this.#outbox, registry: this.registry, chatId: this.chatId, log: this.log });
-    this.#activity = new ActivityTracker(options.notices ?? DEFAULT_NOTICES);
-    this.#doneGraceMs = options.doneGraceMs ?? DONE_GRACE_MS;
-    this.#joiner = new TextJoiner(options.textQuietMs ?? 700, (target, text) => ("input" in target ? this.#onTypedText(target.input, text) : void this.#talkBack(target.owner, target.userMessage, text)));
+    const linkFor = (directory: string) => this.linkFor(directory);
+    this.#runs = new RunNotices(
+      { telegram: this.telegram, outbox: this.#outbox, registry: this.registry, topics: this.#topics, log: this.log, t: this.t, chatId: this.chatId, now: this.#now, linkFor, reply: (text, replyTo, threadId) => this.reply(text, replyTo, threadId) },
+      options.notices ?? DEFAULT_NOTICES,
+      options.doneGraceMs ?? DONE_GRACE_MS,
+    );
+    this.#commands = new Commands({
+      telegram: this.telegram,
+      outbox: this.#outbox,
+      registry: this.registry,
+      activity: this.#runs.activity,
+      access: this.#access,
+      log: this.log,
+      t: this.t,
+      chatId: this.chatId,
+      enqueue: (prompt, work) => this.#enqueue(prompt, work),
+      sendAgain: (prompt) => this.#sendAgain(prompt),
+    });
+    this.#typed = new TypedText({
+      registry: this.registry,
+      topics: this.#topics,
+      access: this.#access,
+      quietMs: options.textQuietMs ?? 700,
+      answer: (input, text) => this.#onTypedText(input, text),
+      talkBack: (owner, userMessage, text) => void this.#runs.talkBack(owner, userMessage, text),
+    });
   }
 
   // ── OpenCode side ──────────────────────────────────────────────────────────────────────────
@@ -178,19 +199,14 @@ export class Bridge implements Desk {
         return;
       }
       case "session.deleted":
-        this.#activity.observe(event, this.#now(), () => true);
+        this.#runs.observe(directory, event);
         return this.registry.sessions.delete(event.sessionID);
       case "session.status":
       case "session.idle":
       case "session.error":
       case "message.role":
-      case "message.text": {
-        if (event.type === "session.error" && event.name === "MessageAbortedError") this.#cancelDone(event.sessionID);
-        const notice = this.#activity.observe(event, this.#now(), (sessionID) => !this.registry.sessions.get(sessionID)?.parentID);
-        if (notice?.kind === "done") this.#scheduleDone(directory, notice);
-        else if (notice) void this.#sendNotice(directory, notice);
-        return;
-      }
+      case "message.text":
+        return this.#runs.observe(directory, event);
       case "instance.disposed":
         void this.#closeDirectory(event.directory);
         return;
@@ -310,7 +326,7 @@ export class Bridge implements Desk {
     if (this.#stopped) return false;
     const intent = parseUpdate(update);
     if (intent?.kind === "callback") return this.#claimCallback(intent);
-    if (intent?.kind === "text") return this.#claimText(intent);
+    if (intent?.kind === "text") return this.#typed.claim(intent);
     return false;
   }
 
@@ -318,7 +334,7 @@ export class Bridge implements Desk {
   async handleUnclaimed(update: unknown, parts?: unknown[]): Promise<void> {
     if (this.#stopped) return;
     const intent = parseUpdate(update);
-    if (intent?.kind === "command") return this.#onCommand(intent, parts as StatusPart[] | undefined);
+    if (intent?.kind === "command") return this.#commands.answer(intent, parts as StatusPart[] | undefined);
     if (intent?.kind !== "callback") return;
     if (!mayAct(this.#access, intent.from)) {
       this.log.warn({ userId: intent.from.userId, chatId: intent.from.chatId }, "ignored a button tap from an unauthorized user or chat");
@@ -335,43 +351,18 @@ export class Bridge implements Desk {
     await this.handleUnclaimed(update, this.gathers(update) ? [await this.partFor(update)] : undefined);
   }
 
-  /** /status and /pending need every process sharing the bot: each adds its own sessions and prompts. */
+  /** Part of /status and /pending, which every process sharing the bot answers together. */
   gathers(update: unknown): boolean {
-    const intent = parseUpdate(update);
-    return intent?.kind === "command" && (intent.name === "status" || intent.name === "pending") && mayAct(this.#access, intent.from) && this.#addressedToUs(intent);
+    return this.#commands.gathers(parseUpdate(update));
   }
 
-  async partFor(update: unknown): Promise<StatusPart | undefined> {
-    const intent = parseUpdate(update);
-    if (intent?.kind !== "command" || !this.gathers(update)) return undefined;
-    if (intent.name === "pending") await Promise.all(this.registry.pending().map((prompt) => this.#enqueue(prompt, () => this.#sendAgain(prompt))));
-    return this.#statusPart();
+  partFor(update: unknown): Promise<StatusPart | undefined> {
+    return this.#commands.partFor(parseUpdate(update));
   }
 
-  /** Registers the commands in Telegram's menu and learns the bot's name (for "/status@bot" in groups). */
+  /** This process polls now: register the bot's commands. */
   onLead(): void {
-    void this.telegram.setCommands(commandsFor(this.t)).catch((error) => this.log.warn({ err: describe(error) }, "could not register the bot's commands"));
-    void this.telegram
-      .getMe()
-      .then((me) => (this.#botName = me.username?.toLowerCase()))
-      .catch(() => undefined);
-  }
-
-  #addressedToUs(intent: Extract<Intent, { kind: "command" }>): boolean {
-    return !intent.bot || !this.#botName || intent.bot.toLowerCase() === this.#botName;
-  }
-
-  #statusPart(): StatusPart {
-    const sessions = this.#activity.summary().map(({ sessionID, busy, busyMs }) => {
-      const info = this.registry.sessions.get(sessionID);
-      return { busy, ...(busyMs !== undefined ? { busyMs } : {}), ...(info?.title ? { title: info.title } : {}), ...(info?.directory ? { project: path.basename(info.directory) } : {}) };
-    });
-    const prompts = this.registry.pending().map((prompt) => {
-      const title = this.registry.sessions.title(prompt.sessionID);
-      const summary = prompt.kind === "question" ? prompt.questions[0]?.question ?? "question" : `${prompt.request.permission}: ${prompt.request.patterns[0] ?? ""}`;
-      return { kind: prompt.kind, summary, project: path.basename(prompt.directory), chatId: this.chatId, ...(title ? { title } : {}), ...(prompt.message ? { messageId: prompt.message.messageId } : {}) };
-    });
-    return { sessions, prompts };
+    this.#commands.onLead();
   }
 
   /** /pending: the prompt again as a fresh message at the bottom of the chat; the old one loses its buttons. */
@@ -422,61 +413,6 @@ export class Bridge implements Desk {
     return true;
   }
 
-  async #onCommand(intent: Extract<Intent, { kind: "command" }>, parts: StatusPart[] | undefined): Promise<void> {
-    if (!this.#addressedToUs(intent)) return;
-    if (intent.name !== "start") {
-      if (!mayAct(this.#access, intent.from)) return void this.log.warn({ userId: intent.from.userId, command: intent.name }, "ignored a command from an unauthorized user or chat");
-      const text =
-        intent.name === "status"
-          ? renderStatus(parts ?? [], this.t)
-          : intent.name === "pending"
-            ? (parts ?? []).some((part) => part.prompts.length > 0)
-              ? undefined // the prompts themselves are the answer
-              : this.t.status.nothingWaiting
-            : renderHelp(this.t);
-      if (text) await this.#outbox.send(intent.from.chatId, () => () => this.telegram.sendMessage(intent.from.chatId, text, { replyTo: intent.messageId })).catch(() => undefined);
-      return;
-    }
-    const configured = intent.from.chatId === this.chatId;
-    const lines = [
-      this.t.start.hello,
-      this.t.start.ids(intent.from.chatId, intent.from.userId),
-      configured ? this.t.start.configured : this.t.start.setChat(intent.from.chatId),
-    ];
-    await this.#outbox.send(intent.from.chatId, () => () => this.telegram.sendMessage(intent.from.chatId, lines.join("\n"), { replyTo: intent.messageId })).catch((error) => {
-      this.log.warn({ err: describe(error) }, "could not answer /start");
-    });
-  }
-
-  async #claimText(intent: Extract<Intent, { kind: "text" }>): Promise<boolean> {
-    if (!mayAct(this.#access, intent.from)) return false;
-    const sender = senderKey(intent.from);
-    const replyTo = intent.replyTo === undefined ? undefined : { chatId: intent.from.chatId, messageId: intent.replyTo };
-    const replied = replyTo ? this.registry.inputFor(replyTo) : undefined;
-    if (replied) {
-      this.#joiner.start(sender, { input: replied }, intent.text);
-      return true;
-    }
-    // A reply to any other message of a session is a new instruction for that session.
-    const owner = replyTo ? this.registry.ownerOf(replyTo) : undefined;
-    if (owner) {
-      this.#joiner.start(sender, { owner, userMessage: { chatId: intent.from.chatId, messageId: intent.messageId } }, intent.text);
-      return true;
-    }
-    // A plain message in a session's forum topic is also for that session.
-    const topicOwner = intent.threadId !== undefined ? this.#topics.ownerOf(intent.threadId) : undefined;
-    if (topicOwner) {
-      this.#joiner.start(sender, { owner: topicOwner, userMessage: { chatId: intent.from.chatId, messageId: intent.messageId, ...inThread(intent.threadId) } }, intent.text);
-      return true;
-    }
-    if (this.#joiner.append(sender, intent.text)) return true;
-    // A plain message while exactly one answer is awaited in this chat is that answer.
-    const awaited = this.registry.inputsIn(intent.from.chatId);
-    if (intent.replyTo !== undefined || awaited.length !== 1) return false;
-    this.#joiner.start(sender, { input: awaited[0]! }, intent.text);
-    return true;
-  }
-
   #onTypedText(input: TextInput, text: string): void {
     const prompt = this.registry.byKey(input.key);
     if (!prompt || prompt.state !== "pending") return;
@@ -487,53 +423,6 @@ export class Bridge implements Desk {
       if (prompt.kind === "question") await typeQuestionAnswer(this, prompt, input.questionIndex, text, input.message.messageId);
       else await typePermissionFeedback(this, prompt, text);
     });
-  }
-
-  /** Sends typed text to a session as its next instruction, and says so quietly (or says why not). */
-  async #talkBack(owner: MessageOwner, userMessage: { chatId: number; messageId: number; threadId?: number }, text: string): Promise<void> {
-    const link = this.linkFor(owner.directory);
-    const busy = this.#activity.isBusy(owner.sessionID);
-    const outcome = link ? await link.opencode.promptAsync(owner.sessionID, text) : ({ ok: false, gone: false, error: this.t.talk.notRunning } as const);
-    this.log.info({ sessionID: owner.sessionID, outcome, busy }, "message from the phone sent to a session");
-    if (outcome.ok) {
-      this.#activity.markFromPhone(owner.sessionID);
-      void this.#outbox.chore(userMessage.chatId, () => this.telegram.react(userMessage.chatId, userMessage.messageId, "👍")).catch(() => undefined);
-      if (busy) await this.reply(this.t.talk.queued, userMessage.messageId, userMessage.threadId);
-      return;
-    }
-    const why = outcome.gone ? this.t.talk.sessionGone : outcome.error;
-    await this.reply(this.t.talk.notSent(escapeHtml(why), escapeHtml(cutText(text, 3000))), userMessage.messageId, userMessage.threadId);
-  }
-
-  /** OpenCode 1.1.53 reports an abort (Esc) just after the idle that ends the run: wait a moment. */
-  #scheduleDone(directory: string, notice: Notice): void {
-    this.#cancelDone(notice.sessionID);
-    const timer = setTimeout(() => {
-      this.#pendingDone.delete(notice.sessionID);
-      void this.#sendNotice(directory, notice);
-    }, this.#doneGraceMs);
-    timer.unref?.();
-    this.#pendingDone.set(notice.sessionID, timer);
-  }
-
-  #cancelDone(sessionID: string): void {
-    clearTimeout(this.#pendingDone.get(sessionID));
-    this.#pendingDone.delete(sessionID);
-  }
-
-  async #sendNotice(directory: string, notice: Notice): Promise<void> {
-    const session = this.registry.sessions.get(notice.sessionID);
-    const context: PromptContext = { project: path.basename(directory) || directory, t: this.t };
-    if (session?.title) context.sessionTitle = session.title;
-    const text = renderNotice(notice, context);
-    try {
-      const threadId = await this.#topics.threadOf(notice.sessionID, directory);
-      const sent = await this.#outbox.send(this.chatId, () => () => this.telegram.sendMessage(this.chatId, text, inThread(threadId)), Priority.Edit);
-      if (sent) this.registry.noteMessage({ chatId: this.chatId, messageId: sent.messageId }, { sessionID: notice.sessionID, directory });
-      this.log.info({ kind: notice.kind, sessionID: notice.sessionID }, "notice sent");
-    } catch (error) {
-      this.log.warn({ err: describe(error), kind: notice.kind }, "could not send a notice");
-    }
   }
 
   // ── Desk: what the prompt kinds may do ─────────────────────────────────────────────────────
@@ -673,11 +562,11 @@ export class Bridge implements Desk {
     await Promise.race([settleAll, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
     clearTimeout(timer);
     this.#stopped = true;
-    this.#joiner.clear();
+    this.#typed.clear();
     await this.#outbox.stop();
-    for (const timer of [...this.#expiry.values(), ...this.#pendingDone.values()]) clearTimeout(timer);
+    for (const timer of this.#expiry.values()) clearTimeout(timer);
     this.#expiry.clear();
-    this.#pendingDone.clear();
+    this.#runs.stop();
   }
 }
 
@@ -689,6 +578,3 @@ function shownAs(rendered: RenderedMessage): string {
   return JSON.stringify([rendered.text, rendered.keyboard]);
 }
 
-function senderKey(sender: Sender): string {
-  return `${sender.chatId}:${sender.userId}`;
-}

@@ -1,0 +1,110 @@
+// The bot's commands: /start (chat id, setup check), /help, /status and /pending. The last two
+// concern every process sharing the bot, so each process contributes its part and the one that
+// polls answers once (see relay/relay.ts).
+import path from "node:path";
+import type { Strings } from "../i18n/catalog.ts";
+import type { Logger } from "../log.ts";
+import type { ActivityTracker } from "../registry/activity.ts";
+import type { Prompt, Registry } from "../registry/registry.ts";
+import { mayAct, type AccessPolicy } from "../telegram/access.ts";
+import type { TelegramApi } from "../telegram/api.ts";
+import type { Outbox } from "../telegram/outbox.ts";
+import { describe } from "../telegram/poller.ts";
+import { commandsFor, renderHelp, renderStatus, type StatusPart } from "../telegram/render-status.ts";
+import type { Intent } from "../telegram/updates.ts";
+
+type Command = Extract<Intent, { kind: "command" }>;
+
+export interface CommandDeps {
+  telegram: TelegramApi;
+  outbox: Outbox;
+  registry: Registry;
+  activity: ActivityTracker;
+  access: AccessPolicy;
+  log: Logger;
+  t: Strings;
+  chatId: number;
+  /** Runs work for one prompt in its queue. */
+  enqueue(prompt: Prompt, work: () => Promise<void>): Promise<void>;
+  /** Sends a pending prompt again as a fresh message at the bottom of the chat. */
+  sendAgain(prompt: Prompt): Promise<void>;
+}
+
+export class Commands {
+  readonly #deps: CommandDeps;
+  #botName?: string;
+
+  constructor(deps: CommandDeps) {
+    this.#deps = deps;
+  }
+
+  /** /status and /pending need every process sharing the bot: each adds its own sessions and prompts. */
+  gathers(intent: Intent | undefined): intent is Command {
+    return intent?.kind === "command" && (intent.name === "status" || intent.name === "pending") && mayAct(this.#deps.access, intent.from) && this.#addressedToUs(intent);
+  }
+
+  /** This process' part; for /pending it first sends its pending prompts again. */
+  async partFor(intent: Intent | undefined): Promise<StatusPart | undefined> {
+    if (!this.gathers(intent)) return undefined;
+    const { registry, enqueue, sendAgain } = this.#deps;
+    if (intent.name === "pending") await Promise.all(registry.pending().map((prompt) => enqueue(prompt, () => sendAgain(prompt))));
+    return this.#statusPart();
+  }
+
+  /** Registers the commands in Telegram's menu and learns the bot's name (for "/status@bot" in groups). */
+  onLead(): void {
+    const { telegram, t, log } = this.#deps;
+    void telegram.setCommands(commandsFor(t)).catch((error) => log.warn({ err: describe(error) }, "could not register the bot's commands"));
+    void telegram
+      .getMe()
+      .then((me) => (this.#botName = me.username?.toLowerCase()))
+      .catch(() => undefined);
+  }
+
+  async answer(intent: Command, parts: StatusPart[] | undefined): Promise<void> {
+    if (!this.#addressedToUs(intent)) return;
+    const { t, log, access } = this.#deps;
+    if (intent.name === "start") return this.#start(intent);
+    if (!mayAct(access, intent.from)) return void log.warn({ userId: intent.from.userId, command: intent.name }, "ignored a command from an unauthorized user or chat");
+    const text =
+      intent.name === "status"
+        ? renderStatus(parts ?? [], t)
+        : intent.name === "pending"
+          ? (parts ?? []).some((part) => part.prompts.length > 0)
+            ? undefined // the prompts themselves are the answer
+            : t.status.nothingWaiting
+          : renderHelp(t);
+    if (text) await this.#send(intent, text);
+  }
+
+  async #start(intent: Command): Promise<void> {
+    const { t, chatId } = this.#deps;
+    const configured = intent.from.chatId === chatId;
+    const lines = [t.start.hello, t.start.ids(intent.from.chatId, intent.from.userId), configured ? t.start.configured : t.start.setChat(intent.from.chatId)];
+    await this.#send(intent, lines.join("\n"));
+  }
+
+  async #send(intent: Command, text: string): Promise<void> {
+    const { outbox, telegram, log } = this.#deps;
+    const chatId = intent.from.chatId;
+    await outbox.send(chatId, () => () => telegram.sendMessage(chatId, text, { replyTo: intent.messageId })).catch((error) => log.warn({ err: describe(error), command: intent.name }, "could not answer a command"));
+  }
+
+  #addressedToUs(intent: Command): boolean {
+    return !intent.bot || !this.#botName || intent.bot.toLowerCase() === this.#botName;
+  }
+
+  #statusPart(): StatusPart {
+    const { registry, activity, chatId } = this.#deps;
+    const sessions = activity.summary().map(({ sessionID, busy, busyMs }) => {
+      const info = registry.sessions.get(sessionID);
+      return { busy, ...(busyMs !== undefined ? { busyMs } : {}), ...(info?.title ? { title: info.title } : {}), ...(info?.directory ? { project: path.basename(info.directory) } : {}) };
+    });
+    const prompts = registry.pending().map((prompt) => {
+      const title = registry.sessions.title(prompt.sessionID);
+      const summary = prompt.kind === "question" ? prompt.questions[0]?.question ?? "question" : `${prompt.request.permission}: ${prompt.request.patterns[0] ?? ""}`;
+      return { kind: prompt.kind, summary, project: path.basename(prompt.directory), chatId, ...(title ? { title } : {}), ...(prompt.message ? { messageId: prompt.message.messageId } : {}) };
+    });
+    return { sessions, prompts };
+  }
+}

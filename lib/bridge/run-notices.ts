@@ -1,0 +1,114 @@
+// How runs are reported and continued from the phone: "Done" / "Failed" / retrying notices
+// (the noise policy lives in registry/activity.ts), and a user's text sent on to a session.
+import path from "node:path";
+import type { Strings } from "../i18n/catalog.ts";
+import type { Logger } from "../log.ts";
+import { ActivityTracker, type Notice, type NoticePolicy } from "../registry/activity.ts";
+import type { MessageOwner, Registry } from "../registry/registry.ts";
+import type { HermesEvent } from "../sse/events.ts";
+import type { TelegramApi } from "../telegram/api.ts";
+import { cutText, escapeHtml } from "../telegram/html.ts";
+import { Priority, type Outbox } from "../telegram/outbox.ts";
+import { describe } from "../telegram/poller.ts";
+import type { PromptContext } from "../telegram/render-context.ts";
+import { renderNotice } from "../telegram/render-notice.ts";
+import type { InstanceLink } from "./desk.ts";
+import type { SessionTopics } from "./topics.ts";
+
+export interface RunNoticeDeps {
+  telegram: TelegramApi;
+  outbox: Outbox;
+  registry: Registry;
+  topics: SessionTopics;
+  log: Logger;
+  t: Strings;
+  chatId: number;
+  now: () => number;
+  linkFor(directory: string): InstanceLink | undefined;
+  reply(text: string, replyTo: number, threadId?: number): Promise<void>;
+}
+
+/** The user's own message that carried the text (for the 👍 and for replies). */
+export interface UserMessage {
+  chatId: number;
+  messageId: number;
+  threadId?: number;
+}
+
+export class RunNotices {
+  readonly activity: ActivityTracker;
+  readonly #deps: RunNoticeDeps;
+  readonly #graceMs: number;
+  readonly #pendingDone = new Map<string, ReturnType<typeof setTimeout>>();
+
+  constructor(deps: RunNoticeDeps, policy: NoticePolicy, doneGraceMs: number) {
+    this.#deps = deps;
+    this.activity = new ActivityTracker(policy);
+    this.#graceMs = doneGraceMs;
+  }
+
+  /** Feeds a session event to the noise policy and sends the notice it calls for. */
+  observe(directory: string, event: HermesEvent): void {
+    if (event.type === "session.error" && event.name === "MessageAbortedError") this.#cancelDone(event.sessionID);
+    const { registry, now } = this.#deps;
+    const notice = this.activity.observe(event, now(), (sessionID) => !registry.sessions.get(sessionID)?.parentID);
+    if (notice?.kind === "done") this.#scheduleDone(directory, notice);
+    else if (notice) void this.#send(directory, notice);
+  }
+
+  /** Sends typed text to a session as its next instruction, and says so quietly (or says why not). */
+  async talkBack(owner: MessageOwner, userMessage: UserMessage, text: string): Promise<void> {
+    const { t, log, outbox, telegram } = this.#deps;
+    const link = this.#deps.linkFor(owner.directory);
+    const busy = this.activity.isBusy(owner.sessionID);
+    const outcome = link ? await link.opencode.promptAsync(owner.sessionID, text) : ({ ok: false, gone: false, error: t.talk.notRunning } as const);
+    log.info({ sessionID: owner.sessionID, outcome, busy }, "message from the phone sent to a session");
+    if (outcome.ok) {
+      this.activity.markFromPhone(owner.sessionID);
+      void outbox.chore(userMessage.chatId, () => telegram.react(userMessage.chatId, userMessage.messageId, "👍")).catch(() => undefined);
+      if (busy) await this.#deps.reply(t.talk.queued, userMessage.messageId, userMessage.threadId);
+      return;
+    }
+    const why = outcome.gone ? t.talk.sessionGone : outcome.error;
+    await this.#deps.reply(t.talk.notSent(escapeHtml(why), escapeHtml(cutText(text, 3000))), userMessage.messageId, userMessage.threadId);
+  }
+
+  stop(): void {
+    for (const timer of this.#pendingDone.values()) clearTimeout(timer);
+    this.#pendingDone.clear();
+  }
+
+  /** OpenCode 1.1.53 reports an abort (Esc) just after the idle that ends the run: wait a moment. */
+  #scheduleDone(directory: string, notice: Notice): void {
+    this.#cancelDone(notice.sessionID);
+    const timer = setTimeout(() => {
+      this.#pendingDone.delete(notice.sessionID);
+      void this.#send(directory, notice);
+    }, this.#graceMs);
+    timer.unref?.();
+    this.#pendingDone.set(notice.sessionID, timer);
+  }
+
+  #cancelDone(sessionID: string): void {
+    clearTimeout(this.#pendingDone.get(sessionID));
+    this.#pendingDone.delete(sessionID);
+  }
+
+  async #send(directory: string, notice: Notice): Promise<void> {
+    const { registry, topics, outbox, telegram, chatId, t, log } = this.#deps;
+    const session = registry.sessions.get(notice.sessionID);
+    const context: PromptContext = { project: path.basename(directory) || directory, t };
+    if (session?.title) context.sessionTitle = session.title;
+    const text = renderNotice(notice, context);
+    try {
+      const threadId = await topics.threadOf(notice.sessionID, directory);
+      const options = threadId === undefined ? {} : { threadId };
+      const sent = await outbox.send(chatId, () => () => telegram.sendMessage(chatId, text, options), Priority.Edit);
+      // A reply to the notice reaches the session.
+      if (sent) registry.noteMessage({ chatId, messageId: sent.messageId }, { sessionID: notice.sessionID, directory });
+      log.info({ kind: notice.kind, sessionID: notice.sessionID }, "notice sent");
+    } catch (error) {
+      log.warn({ err: describe(error), kind: notice.kind }, "could not send a notice");
+    }
+  }
+}

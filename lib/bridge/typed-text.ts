@@ -1,0 +1,67 @@
+// Where text the user types goes: an awaited answer (a reply to a force-reply prompt, or the one
+// answer awaited in the chat), or a session's next instruction (a reply to any of its messages,
+// or a plain message in its forum topic). Long texts Telegram split are joined back first.
+import type { MessageOwner, Registry, TextInput } from "../registry/registry.ts";
+import { mayAct, type AccessPolicy } from "../telegram/access.ts";
+import { TextJoiner } from "../telegram/text-joiner.ts";
+import type { Intent, Sender } from "../telegram/updates.ts";
+import type { UserMessage } from "./run-notices.ts";
+import type { SessionTopics } from "./topics.ts";
+
+type TextTarget = { input: TextInput } | { owner: MessageOwner; userMessage: UserMessage };
+
+export interface TypedTextDeps {
+  registry: Registry;
+  topics: SessionTopics;
+  access: AccessPolicy;
+  quietMs: number;
+  /** The text answers an awaited input. */
+  answer(input: TextInput, text: string): void;
+  /** The text is a session's next instruction. */
+  talkBack(owner: MessageOwner, userMessage: UserMessage, text: string): void;
+}
+
+export class TypedText {
+  readonly #deps: TypedTextDeps;
+  readonly #joiner: TextJoiner<TextTarget>;
+
+  constructor(deps: TypedTextDeps) {
+    this.#deps = deps;
+    this.#joiner = new TextJoiner(deps.quietMs, (target, text) => ("input" in target ? deps.answer(target.input, text) : deps.talkBack(target.owner, target.userMessage, text)));
+  }
+
+  /** Takes the text if it concerns this process; false leaves it to another process sharing the bot. */
+  claim(intent: Extract<Intent, { kind: "text" }>): boolean {
+    const { registry, topics, access } = this.#deps;
+    if (!mayAct(access, intent.from)) return false;
+    const sender = senderKey(intent.from);
+    const userMessage: UserMessage = { chatId: intent.from.chatId, messageId: intent.messageId };
+    const replyTo = intent.replyTo === undefined ? undefined : { chatId: intent.from.chatId, messageId: intent.replyTo };
+    const input = replyTo ? registry.inputFor(replyTo) : undefined;
+    if (input) return this.#start(sender, { input }, intent.text);
+    // A reply to any other message of a session is a new instruction for that session.
+    const owner = replyTo ? registry.ownerOf(replyTo) : undefined;
+    if (owner) return this.#start(sender, { owner, userMessage }, intent.text);
+    // A plain message in a session's forum topic is also for that session.
+    const topicOwner = intent.threadId !== undefined ? topics.ownerOf(intent.threadId) : undefined;
+    if (topicOwner) return this.#start(sender, { owner: topicOwner, userMessage: { ...userMessage, threadId: intent.threadId! } }, intent.text);
+    if (this.#joiner.append(sender, intent.text)) return true;
+    // A plain message while exactly one answer is awaited in this chat is that answer.
+    const awaited = registry.inputsIn(intent.from.chatId);
+    if (intent.replyTo !== undefined || awaited.length !== 1) return false;
+    return this.#start(sender, { input: awaited[0]! }, intent.text);
+  }
+
+  clear(): void {
+    this.#joiner.clear();
+  }
+
+  #start(sender: string, target: TextTarget, text: string): true {
+    this.#joiner.start(sender, target, text);
+    return true;
+  }
+}
+
+function senderKey(sender: Sender): string {
+  return `${sender.chatId}:${sender.userId}`;
+}
