@@ -112,7 +112,7 @@ function readDuration(env: Env, name: string, fallback: number, problems: string
   return parsed ?? fallback;
 }
 
-function isHttpUrl(text: string): boolean {
+export function isHttpUrl(text: string): boolean {
   try {
     const url = new URL(text);
     return url.protocol === "http:" || url.protocol === "https:";

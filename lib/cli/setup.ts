@@ -6,7 +6,7 @@ import net from "node:net";
 import readline from "node:readline";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { DEFAULT_API_ROOT } from "../config.ts";
+import { DEFAULT_API_ROOT, isHttpUrl } from "../config.ts";
 import { parseDuration } from "../duration.ts";
 import { makeScrubber, secretsOf } from "../log.ts";
 import { relayAddress } from "../relay/address.ts";
@@ -461,15 +461,6 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     }
     signal.addEventListener("abort", done, { once: true });
   });
-}
-
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol === "http:" || url.protocol === "https:";
-  } catch {
-    return false;
-  }
 }
 
 function isObject(value: unknown): value is Record<string, any> {

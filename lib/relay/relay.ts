@@ -40,8 +40,8 @@ export type RelayRole = "electing" | "leader" | "follower" | "stopped";
 
 interface Follower {
   socket: net.Socket;
-  pending: Map<number, (claimed: boolean) => void>;
-  parts: Map<number, (part: unknown) => void>;
+  /** Answers awaited from this follower (claims and command parts), by request id. */
+  waiting: Map<number, (answer: unknown) => void>;
 }
 
 export class Relay {
@@ -51,7 +51,7 @@ export class Relay {
   readonly #followers = new Set<Follower>();
   #role: RelayRole = "electing";
   #offset = 0;
-  #nextOfferId = 1;
+  #nextRequestId = 1;
   #server?: net.Server;
   #poller?: Poller;
   #leaderSocket?: net.Socket;
@@ -171,21 +171,20 @@ export class Relay {
   // ── Leading ────────────────────────────────────────────────────────────────────────────────
 
   #acceptFollower(socket: net.Socket): void {
-    const follower: Follower = { socket, pending: new Map(), parts: new Map() };
+    const follower: Follower = { socket, waiting: new Map() };
     this.#followers.add(follower);
     const decoder = new LineDecoder();
     socket.setEncoding("utf8");
     socket.on("data", (chunk: string) => {
       for (const message of decoder.push(chunk)) {
-        if (message.t === "claim") follower.pending.get(message.id)?.(message.claimed);
-        if (message.t === "part") follower.parts.get(message.id)?.(message.part);
+        if (message.t === "claim") follower.waiting.get(message.id)?.(message.claimed);
+        if (message.t === "part") follower.waiting.get(message.id)?.(message.part);
       }
     });
     socket.on("error", () => undefined);
     socket.on("close", () => {
       this.#followers.delete(follower);
-      for (const answer of follower.pending.values()) answer(false);
-      for (const answer of follower.parts.values()) answer(undefined);
+      for (const answer of follower.waiting.values()) answer(undefined);
     });
     // A newcomer learns where polling stands, in case it has to take over.
     socket.write(encode({ t: "offset", offset: this.#offset }));
@@ -213,30 +212,25 @@ export class Relay {
   }
 
   #gather(follower: Follower, update: unknown): Promise<unknown> {
-    const id = this.#nextOfferId++;
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => answer(undefined), this.#options.offerTimeoutMs ?? 2_000);
-      const answer = (part: unknown) => {
-        clearTimeout(timer);
-        follower.parts.delete(id);
-        resolve(part);
-      };
-      follower.parts.set(id, answer);
-      follower.socket.write(encode({ t: "gather", id, update }), (error) => error && answer(undefined));
-    });
+    return this.#ask(follower, (id) => ({ t: "gather", id, update }));
   }
 
-  #offer(follower: Follower, update: unknown): Promise<boolean> {
-    const id = this.#nextOfferId++;
+  async #offer(follower: Follower, update: unknown): Promise<boolean> {
+    return (await this.#ask(follower, (id) => ({ t: "offer", id, update }))) === true;
+  }
+
+  /** Sends a request to a follower and waits for its answer; a silent or gone follower answers undefined. */
+  #ask(follower: Follower, request: (id: number) => RelayMessage): Promise<unknown> {
+    const id = this.#nextRequestId++;
     return new Promise((resolve) => {
-      const timer = setTimeout(() => answer(false), this.#options.offerTimeoutMs ?? 2_000);
-      const answer = (claimed: boolean) => {
+      const timer = setTimeout(() => answer(undefined), this.#options.offerTimeoutMs ?? 2_000);
+      const answer = (value: unknown) => {
         clearTimeout(timer);
-        follower.pending.delete(id);
-        resolve(claimed);
+        follower.waiting.delete(id);
+        resolve(value);
       };
-      follower.pending.set(id, answer);
-      follower.socket.write(encode({ t: "offer", id, update }), (error) => error && answer(false));
+      follower.waiting.set(id, answer);
+      follower.socket.write(encode(request(id)), (error) => error && answer(undefined));
     });
   }
 
