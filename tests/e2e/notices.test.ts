@@ -3,6 +3,7 @@
 // reply on the phone arriving at the mock LLM as the right session's next user message.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_CHAT_ID } from "../support/fake-telegram.ts";
+import { isTitleRequest } from "../support/llm/chat-request.ts";
 import { directive } from "../support/mock-llm.ts";
 import { OPENCODE_VERSIONS } from "../support/opencode.ts";
 import { pollUntil, sleep } from "../support/wait.ts";
@@ -17,6 +18,8 @@ describe.each(OPENCODE_VERSIONS)("notices and talking back on OpenCode %s", (ver
     await rig?.stop();
   });
 
+  /** The session's own LLM call carrying `text` (1.1.53 also sends it to title generation). */
+  const sessionRequest = (text: string) => rig.llm.requests.find((r) => !isTitleRequest(r) && JSON.stringify(r.messages ?? []).includes(text));
   const notices = () => rig.telegram.messages().filter((m) => /<b>(Done|Failed|OpenCode keeps retrying)<\/b>/.test(m.text));
   async function idle(sessionID: string): Promise<void> {
     await pollUntil(
@@ -48,8 +51,7 @@ describe.each(OPENCODE_VERSIONS)("notices and talking back on OpenCode %s", (ver
   it("a reply to the notice reaches the mock LLM as that session's next user message", async () => {
     const done = rig.telegram.messages().find((m) => m.text.includes("<b>Done</b>"))!;
     rig.telegram.sendText(DEFAULT_CHAT_ID, "now run the linter please", { replyTo: done.messageId });
-    await pollUntil(() => rig.llm.userMessages().includes("now run the linter please"), { timeoutMs: 20_000, what: "the phone's message at the LLM" });
-    const request = rig.llm.requests.find((r) => JSON.stringify(r.messages ?? []).includes("now run the linter please"));
+    const request = await pollUntil(() => sessionRequest("now run the linter please"), { timeoutMs: 20_000, what: "the phone's message at the LLM" });
     expect(JSON.stringify(request.messages)).toContain("Finished the long job"); // same session: its history is there
     // A run started from the phone always reports its end, however short.
     await pollUntil(() => notices().filter((m) => m.text.includes("<b>Done</b>")).length === 2, { timeoutMs: 20_000, what: "Done for the phone's run" });
@@ -66,7 +68,7 @@ describe.each(OPENCODE_VERSIONS)("notices and talking back on OpenCode %s", (ver
     rig.telegram.sendText(DEFAULT_CHAT_ID, "follow-up for beta", { replyTo: doneB.messageId });
     rig.telegram.sendText(DEFAULT_CHAT_ID, "follow-up for alpha", { replyTo: doneA.messageId });
     for (const [text, own, other] of [["follow-up for beta", "session beta finished", "session alpha finished"], ["follow-up for alpha", "session alpha finished", "session beta finished"]] as const) {
-      const request = await pollUntil(() => rig.llm.requests.find((r) => JSON.stringify(r.messages ?? []).includes(text)), { timeoutMs: 20_000, what: text });
+      const request = await pollUntil(() => sessionRequest(text), { timeoutMs: 20_000, what: text });
       expect(JSON.stringify(request.messages)).toContain(own);
       expect(JSON.stringify(request.messages)).not.toContain(other);
     }

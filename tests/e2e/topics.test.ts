@@ -2,6 +2,7 @@
 // prompts and notices land there, and a plain message in the topic becomes that session's prompt.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_USER } from "../support/fake-telegram.ts";
+import { isTitleRequest } from "../support/llm/chat-request.ts";
 import { directive } from "../support/mock-llm.ts";
 import { pollUntil } from "../support/wait.ts";
 import { startRig, type Rig } from "./question-suite.ts";
@@ -43,7 +44,7 @@ describe("forum topics: one topic per session", () => {
 
     // A plain message in session b's topic is b's next instruction.
     rig.telegram.sendText(GROUP, "continue in topic b", { threadId: b!.threadId, from: DEFAULT_USER, chatType: "supergroup" });
-    const request = await pollUntil(() => rig.llm.requests.find((r) => JSON.stringify(r.messages ?? []).includes("continue in topic b")), { timeoutMs: 20_000, what: "the topic message at the LLM" });
+    const request = await pollUntil(() => rig.llm.requests.find((r) => !isTitleRequest(r) && JSON.stringify(r.messages ?? []).includes("continue in topic b")), { timeoutMs: 20_000, what: "the topic message at the LLM" });
     expect(JSON.stringify(request.messages)).toContain("[topic-b]");
     expect(JSON.stringify(request.messages)).not.toContain("[topic-a]");
     // Its end is reported in the same topic (a run started from the phone always is).
