@@ -27,5 +27,5 @@ export function messagesOf(body: any): ChatMessage[] {
 export function isTitleRequest(body: any): boolean {
   const hasTools = Array.isArray(body?.tools) && body.tools.length > 0;
   if (hasTools) return false;
-  return messagesOf(body).some((m) => m.role === 'system' && /title/i.test(contentText(m.content)));
+  return messagesOf(body).some((m) => m.role === 'system' && /title/i.exec(contentText(m.content)) !== null);
 }

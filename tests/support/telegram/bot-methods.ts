@@ -23,7 +23,7 @@ const setMyCommands: MethodHandler = ({ payload, state }) => {
   const commands = payload.commands;
   if (!Array.isArray(commands)) throw badRequest('field "commands" must be an Array');
   for (const c of commands) {
-    if (typeof c?.command !== 'string' || !/^[a-z0-9_]{1,32}$/.test(c.command)) throw badRequest('BOT_COMMAND_INVALID');
+    if (typeof c?.command !== 'string' || /^[a-z0-9_]{1,32}$/.exec(c.command) === null) throw badRequest('BOT_COMMAND_INVALID');
     if (typeof c.description !== 'string' || c.description.length === 0) throw badRequest('BOT_COMMAND_DESCRIPTION_INVALID');
   }
   state.commands = commands;

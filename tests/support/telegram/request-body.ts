@@ -44,7 +44,7 @@ export async function readApiRequest(req: IncomingMessage, url: URL): Promise<Ap
 }
 
 function coerce(key: string, value: string): unknown {
-  if (NUMERIC_FIELDS.has(key) && /^-?\d+$/.test(value)) return Number(value);
+  if (NUMERIC_FIELDS.has(key) && (/^-?\d+$/.exec(value) !== null)) return Number(value);
   if (BOOLEAN_FIELDS.has(key) && (value === 'true' || value === 'false')) return value === 'true';
   if ((value.startsWith('{') || value.startsWith('[')) && key !== 'text' && key !== 'caption') {
     try {

@@ -68,7 +68,7 @@ export function sameMarkup(a: unknown, b: unknown): boolean {
 
 export function requireChatId(payload: Record<string, any>): number {
   const id = payload.chat_id;
-  const n = typeof id === 'number' ? id : typeof id === 'string' && /^-?\d+$/.test(id) ? Number(id) : NaN;
+  const n = typeof id === 'number' ? id : typeof id === 'string' && (/^-?\d+$/.exec(id) !== null) ? Number(id) : NaN;
   if (!Number.isFinite(n)) throw badRequest('chat not found');
   return n;
 }
