@@ -6,14 +6,11 @@
 //          POST /question/:id/reply (through a fetch transport).
 // Both timestamps are performance.now() in this process. Samples run one at a time, with the
 // system quiet in between (every request answered, nothing new for a moment).
-import pino from "pino";
-import { Bridge } from "../lib/bridge/bridge.ts";
 import { OpencodeApi } from "../lib/opencode/api.ts";
-import { Registry } from "../lib/registry/registry.ts";
 import type { QuestionRequest } from "../lib/sse/events.ts";
-import { createTelegramApi } from "../lib/telegram/api.ts";
 import type { PaceLimits } from "../lib/telegram/pacer.ts";
 import { DEFAULT_CHAT_ID, startFakeTelegram, type ApiCall, type FakeTelegram } from "../tests/support/fake-telegram.ts";
+import { benchBridge } from "./bridge.ts";
 import { fetchTransport, startFakeOpencodeServer } from "./fake-opencode.ts";
 import { sleep, summarize, until, type Summary } from "./stats.ts";
 
@@ -46,14 +43,7 @@ export async function runLatency(options: { samples?: number; warmup?: number } 
   const warmup = options.warmup ?? 30;
   const fake = await startFakeTelegram();
   const opencode = await startFakeOpencodeServer();
-  const bridge = new Bridge({
-    telegram: createTelegramApi(fake.token, fake.apiRoot),
-    registry: new Registry(),
-    logger: pino({ level: "silent" }),
-    access: { chatId: DEFAULT_CHAT_ID, allowedUsers: [] },
-    questionTtlMs: 0,
-    pacing: UNLIMITED_PACING,
-  });
+  const bridge = benchBridge(fake, UNLIMITED_PACING);
   bridge.attach({ directory: DIRECTORY, opencode: new OpencodeApi(fetchTransport(opencode.origin)) });
 
   // Arrival times, keyed by the marker in the text (Telegram) or the request id (OpenCode).

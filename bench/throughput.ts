@@ -9,14 +9,11 @@
 //    gives the achieved rate (vs the 1/s limit), 429s and retry_after violations, and a projection.
 //  - "time-compressed": the fake's limits and Hermes' pacing both scaled ×S (bursts unchanged,
 //    retry_after still whole real seconds), run to completion: loss, duplicates, wall time.
-import pino from "pino";
-import { Bridge } from "../lib/bridge/bridge.ts";
 import { OpencodeApi } from "../lib/opencode/api.ts";
-import { Registry } from "../lib/registry/registry.ts";
 import type { HermesEvent } from "../lib/sse/events.ts";
-import { createTelegramApi } from "../lib/telegram/api.ts";
 import { TELEGRAM_LIMITS, type PaceLimits } from "../lib/telegram/pacer.ts";
 import { DEFAULT_CHAT_ID, startFakeTelegram, TELEGRAM_FLOOD_LIMITS } from "../tests/support/fake-telegram.ts";
+import { benchBridge } from "./bridge.ts";
 import { fetchTransport, startFakeOpencodeServer } from "./fake-opencode.ts";
 import { round, sleep } from "./stats.ts";
 
@@ -66,14 +63,7 @@ export async function floodRun(options: { label: string; scale: number; question
   const fake = await startFakeTelegram({ floodLimits: { scale } });
   const opencode = await startFakeOpencodeServer();
   const pacing = scale === 1 ? undefined : scaledPacing(scale);
-  const bridge = new Bridge({
-    telegram: createTelegramApi(fake.token, fake.apiRoot),
-    registry: new Registry(),
-    logger: pino({ level: "silent" }),
-    access: { chatId: DEFAULT_CHAT_ID, allowedUsers: [] },
-    questionTtlMs: 0,
-    ...(pacing ? { pacing } : {}),
-  });
+  const bridge = benchBridge(fake, pacing);
   bridge.attach({ directory: DIRECTORY, opencode: new OpencodeApi(fetchTransport(opencode.origin)) });
   for (let s = 0; s < sessions; s++) bridge.handleEvent(DIRECTORY, { type: "session.upserted", info: { id: `ses_tp_${s}`, title: `Session ${s}` } });
   await sleep(50);

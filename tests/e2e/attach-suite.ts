@@ -12,8 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AttachError, startAttach, type AttachHandle } from "../../lib/attach/runner.ts";
 import { DEFAULT_CHAT_ID, startFakeTelegram, type FakeTelegram, type SentMessage } from "../support/fake-telegram.ts";
 import { directive, startMockLlm, type MockLlm } from "../support/mock-llm.ts";
-import type { OpencodeVersion } from "../support/opencode.ts";
-import { startRestartableOpencode, type RestartableOpencode } from "../support/opencode-restartable.ts";
+import { startOpencode, type OpencodeServer, type OpencodeVersion } from "../support/opencode.ts";
 import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy.ts";
 import { pollUntil, sleep } from "../support/wait.ts";
 
@@ -31,7 +30,7 @@ const bash = (command: string) => ({ tool: "bash", args: { command, description:
 interface World {
   telegram: FakeTelegram;
   llm: MockLlm;
-  opencode: RestartableOpencode;
+  opencode: OpencodeServer;
   logFile: string;
   env: Record<string, string>;
 }
@@ -42,7 +41,7 @@ async function startWorld(version: OpencodeVersion, server: { password?: string;
   const telegram = await startFakeTelegram({ token: `${randomInt(100_000, 999_999)}:attach-${randomBytes(12).toString("hex")}` });
   const llm = await startMockLlm();
   const logFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "hermes-attach-log-")), "hermes.log");
-  const opencode = await startRestartableOpencode({
+  const opencode = await startOpencode({
     version,
     llmBaseURL: llm.baseURL,
     plugins: server.plugins ?? [],

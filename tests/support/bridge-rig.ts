@@ -46,17 +46,9 @@ export class FakeOpencode implements OpencodeTransport {
   }
 }
 
-export const question = (overrides: Partial<QuestionInfo> = {}): QuestionInfo => ({
-  question: "Which color?",
-  header: "Color",
-  options: [
-    { label: "Red", description: "warm" },
-    { label: "Blue", description: "cool" },
-  ],
-  multiple: false,
-  custom: true,
-  ...overrides,
-});
+import { colorQuestion } from "./fixtures.ts";
+
+export const question = colorQuestion;
 
 let counter = 0;
 export const request = (questions: QuestionInfo[] = [question()]): QuestionRequest => ({ id: `que_${++counter}`, sessionID: "ses_1", questions });

@@ -4,6 +4,7 @@ import type { QuestionInfo } from "../../lib/sse/events.ts";
 import { CALLBACK_DATA_LIMIT, decodeCallback } from "../../lib/telegram/codec.ts";
 import { MESSAGE_LIMIT } from "../../lib/telegram/html.ts";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
+import { colorQuestion } from "../support/fixtures.ts";
 import { renderQuestion, type RenderedMessage } from "../../lib/telegram/render.ts";
 
 const BUTTON = CATALOGS.en.button;
@@ -11,19 +12,7 @@ const BUTTON = CATALOGS.en.button;
 const KEY = "Kx7Yz2Qa";
 const CONTEXT = { project: "project", sessionTitle: "Fix the bug" };
 
-function q(over: Partial<QuestionInfo> = {}): QuestionInfo {
-  return {
-    question: "Which color?",
-    header: "Color",
-    options: [
-      { label: "Red", description: "warm" },
-      { label: "Blue", description: "cool" },
-    ],
-    multiple: false,
-    custom: true,
-    ...over,
-  };
-}
+const q = colorQuestion;
 
 function prompt(questions: QuestionInfo[], over: Partial<QuestionPrompt> = {}): QuestionPrompt {
   return { ...createQuestionPrompt({ id: "que_1", sessionID: "ses_1", questions }, "/home/dev/project", KEY, 0), ...over };

@@ -5,6 +5,8 @@ export interface RequestOptions {
   body?: unknown;
   directory: string;
   timeoutMs?: number;
+  /** An Authorization header (HTTP Basic, for a server with OPENCODE_SERVER_PASSWORD). */
+  authorization?: string;
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -21,6 +23,7 @@ export async function opencodeRequest<T>(
   const timeoutMs = opts.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const headers: Record<string, string> = { accept: 'application/json' };
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
+  if (opts.authorization) headers.authorization = opts.authorization;
   let res: Response;
   let text: string;
   try {

@@ -1,0 +1,18 @@
+// The Bridge the benchmarks measure: the real telegraf client against the fake Telegram server.
+import pino from "pino";
+import { Bridge } from "../lib/bridge/bridge.ts";
+import { Registry } from "../lib/registry/registry.ts";
+import { createTelegramApi } from "../lib/telegram/api.ts";
+import type { PaceLimits } from "../lib/telegram/pacer.ts";
+import { DEFAULT_CHAT_ID, type FakeTelegram } from "../tests/support/fake-telegram.ts";
+
+export function benchBridge(fake: FakeTelegram, pacing?: PaceLimits): Bridge {
+  return new Bridge({
+    telegram: createTelegramApi(fake.token, fake.apiRoot),
+    registry: new Registry(),
+    logger: pino({ level: "silent" }),
+    access: { chatId: DEFAULT_CHAT_ID, allowedUsers: [] },
+    questionTtlMs: 0,
+    ...(pacing ? { pacing } : {}),
+  });
+}
