@@ -4,6 +4,7 @@
 import path from "node:path";
 import { CATALOGS, type Language, type Strings } from "../i18n/catalog.ts";
 import type { Logger } from "../log.ts";
+import type { Outcome } from "../opencode/api.ts";
 import type { PermissionPrompt } from "../registry/permission-prompt.ts";
 import type { PromptState } from "../registry/prompt.ts";
 import type { NoticePolicy } from "../registry/activity.ts";
@@ -26,8 +27,8 @@ import { Commands } from "./commands.ts";
 import { RunNotices } from "./run-notices.ts";
 import { SessionTopics } from "./topics.ts";
 import { TypedText } from "./typed-text.ts";
-import { expirePermission, isOwnPermissionEcho, tapPermission, typePermissionFeedback } from "./permissions.ts";
-import { expireQuestion, isOwnQuestionEcho, tapQuestion, typeQuestionAnswer } from "./questions.ts";
+import { isOwnPermissionEcho, tapPermission, typePermissionFeedback } from "./permissions.ts";
+import { isOwnQuestionEcho, tapQuestion, typeQuestionAnswer } from "./questions.ts";
 
 export type { InstanceLink } from "./desk.ts";
 
@@ -63,6 +64,8 @@ export const DEFAULT_NOTICES: NoticePolicy = { level: "all", doneAfterMs: 30_000
 /** Replies OpenCode makes on its own for related requests arrive right after the one that caused them. */
 const CASCADE_WINDOW_MS = 5_000;
 const DONE_GRACE_MS = 1_000;
+/** A reply slower than this shows "Sending…" meanwhile. */
+const SENDING_SHOWN_AFTER_MS = 400;
 
 export class Bridge implements Desk {
   readonly telegram: TelegramApi;
@@ -220,12 +223,27 @@ export class Bridge implements Desk {
     this.log.info({ kind: prompt.kind, requestID: prompt.requestID, sessionID: prompt.sessionID, directory: prompt.directory }, "prompt asked");
     const ttl = this.#ttl[prompt.kind];
     if (ttl > 0) {
-      const timer = setTimeout(() => this.#enqueue(prompt, () => (prompt.kind === "question" ? expireQuestion(this, prompt) : expirePermission(this, prompt))), ttl);
+      const timer = setTimeout(() => this.#enqueue(prompt, () => this.#expire(prompt)), ttl);
       timer.unref?.();
       this.#expiry.set(prompt.key, timer);
     }
     const delivery = this.#deliver(prompt).finally(() => this.#delivering.delete(prompt.key));
     this.#delivering.set(prompt.key, delivery);
+  }
+
+  /** Nobody answered in time: the question is dismissed, the permission rejected. */
+  async #expire(prompt: Prompt): Promise<void> {
+    if (prompt.state !== "pending") return;
+    const opencode = this.linkFor(prompt.directory)?.opencode;
+    const reject = () => (prompt.kind === "question" ? opencode!.rejectQuestion(prompt.requestID) : opencode!.replyPermission(prompt.requestID, { reply: "reject" }));
+    const outcome: Outcome = opencode ? await reject() : { ok: false, gone: true };
+    this.log.info({ kind: prompt.kind, requestID: prompt.requestID, outcome }, "prompt expired");
+    if (!outcome.ok && !outcome.gone) {
+      const error = outcome.error;
+      prompt.notice = (t) => t.note.expiredButFailed(error);
+      return this.refresh(prompt);
+    }
+    await this.settle(prompt, outcome.ok ? "expired" : "gone");
   }
 
   #onPermissionReplied(sessionID: string, requestID: string, reply: PermissionReply): void {
@@ -445,6 +463,15 @@ export class Bridge implements Desk {
     const waiting = this.#confirmations.get(requestID);
     if (waiting) waiting();
     else this.#echoed.add(requestID);
+  }
+
+  async sending<T>(prompt: Prompt, work: () => Promise<T>): Promise<T> {
+    const timer = setTimeout(() => void this.refresh(prompt), SENDING_SHOWN_AFTER_MS);
+    try {
+      return await work();
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   confirm(prompt: Prompt): Promise<boolean> {

@@ -38,6 +38,11 @@ export interface Desk {
   /** Sends a force-reply message; the user's reply to it comes back as typed text. */
   askForText(prompt: Prompt, questionIndex: number, label: string): Promise<void>;
   /**
+   * Sends a reply to OpenCode; "Sending…" appears on the phone only if it takes long enough to be
+   * noticed (a quick reply goes straight to its final state: one edit, not two).
+   */
+  sending<T>(prompt: Prompt, work: () => Promise<T>): Promise<T>;
+  /**
    * After OpenCode accepted a reply: waits for OpenCode's own event confirming it. OpenCode 1.1.53
    * answers 200 even for a request it doesn't know, so the event (or its absence from the
    * pending list) is the proof. False means the reply did not take.

@@ -33,11 +33,10 @@ export async function decidePermission(desk: Desk, prompt: PermissionPrompt, dec
   if (!link) return desk.settle(prompt, "gone");
   prompt.busy = true;
   prompt.sent = decision;
-  // The reply leaves first; "Sending…" is shown meanwhile: OpenCode never waits for Telegram.
-  const reply = link.opencode.replyPermission(prompt.requestID, decision);
-  void desk.refresh(prompt);
-  let outcome: Outcome = await reply;
-  if (outcome.ok && !(await desk.confirm(prompt))) outcome = { ok: false, gone: false, error: desk.t.note.notApplied };
+  const outcome = await desk.sending(prompt, async (): Promise<Outcome> => {
+    const sent = await link.opencode.replyPermission(prompt.requestID, decision);
+    return sent.ok && !(await desk.confirm(prompt)) ? { ok: false, gone: false, error: desk.t.note.notApplied } : sent;
+  });
   prompt.busy = false;
   desk.log.info({ requestID: prompt.requestID, reply: decision.reply, outcome }, "permission decision sent");
   if (prompt.state !== "pending") return; // settled meanwhile by an event
@@ -49,19 +48,6 @@ export async function decidePermission(desk: Desk, prompt: PermissionPrompt, dec
   const error = outcome.error;
   prompt.notice = (t) => t.note.unreachable(error);
   await desk.refresh(prompt);
-}
-
-export async function expirePermission(desk: Desk, prompt: PermissionPrompt): Promise<void> {
-  if (prompt.state !== "pending") return;
-  const link = desk.linkFor(prompt.directory);
-  const outcome: Outcome = link ? await link.opencode.replyPermission(prompt.requestID, { reply: "reject" }) : { ok: false, gone: true };
-  desk.log.info({ requestID: prompt.requestID, outcome }, "permission expired");
-  if (!outcome.ok && !outcome.gone) {
-    const error = outcome.error;
-    prompt.notice = (t) => t.note.expiredButFailed(error);
-    return desk.refresh(prompt);
-  }
-  await desk.settle(prompt, outcome.ok ? "expired" : "gone");
 }
 
 /** Whether a `permission.replied` event is the echo of what we sent. */

@@ -70,29 +70,15 @@ async function dismissQuestion(desk: Desk, prompt: QuestionPrompt): Promise<void
   await send(desk, prompt, "dismiss", (link) => link.opencode.rejectQuestion(prompt.requestID));
 }
 
-export async function expireQuestion(desk: Desk, prompt: QuestionPrompt): Promise<void> {
-  if (prompt.state !== "pending") return;
-  const link = desk.linkFor(prompt.directory);
-  const outcome: Outcome = link ? await link.opencode.rejectQuestion(prompt.requestID) : { ok: false, gone: true };
-  desk.log.info({ requestID: prompt.requestID, outcome }, "question expired");
-  if (!outcome.ok && !outcome.gone) {
-    const error = outcome.error;
-    prompt.notice = (t) => t.note.expiredButFailed(error);
-    return desk.refresh(prompt);
-  }
-  await desk.settle(prompt, outcome.ok ? "expired" : "gone");
-}
-
 /** Sends a reply or a dismissal, waits for OpenCode to confirm it, and shows the outcome. */
 async function send(desk: Desk, prompt: QuestionPrompt, what: "reply" | "dismiss", call: (link: NonNullable<ReturnType<Desk["linkFor"]>>) => Promise<Outcome>): Promise<void> {
   const link = desk.linkFor(prompt.directory);
   if (!link) return desk.settle(prompt, "gone");
   prompt.busy = true;
-  // The reply leaves first; "Sending…" is shown meanwhile: OpenCode never waits for Telegram.
-  const reply = call(link);
-  void desk.refresh(prompt);
-  let outcome = await reply;
-  if (outcome.ok && !(await desk.confirm(prompt))) outcome = { ok: false, gone: false, error: desk.t.note.notApplied };
+  const outcome = await desk.sending(prompt, async (): Promise<Outcome> => {
+    const sent = await call(link);
+    return sent.ok && !(await desk.confirm(prompt)) ? { ok: false, gone: false, error: desk.t.note.notApplied } : sent;
+  });
   prompt.busy = false;
   desk.log.info({ requestID: prompt.requestID, what, outcome }, "question answer sent");
   if (prompt.state !== "pending") return; // settled meanwhile by an event

@@ -296,4 +296,25 @@ describe("Bridge: questions", () => {
     ]);
     await vi.waitFor(() => expect(telegram.messages[0]?.keyboard).toEqual([]));
   });
+
+  it("shows Sending… only for a reply slow enough to be noticed", async () => {
+    const quick = setup();
+    const fast = await quick.ask(request());
+    await quick.tap(fast, "Red");
+    await quick.settled(fast, "Answered from Telegram");
+    expect(fast.edits).toBe(1); // straight to the final state
+
+    const slow = setup();
+    const original = slow.opencode.request.bind(slow.opencode);
+    slow.opencode.request = async (method, url, options) => {
+      if (method === "POST") await new Promise((resolve) => setTimeout(resolve, 700));
+      return original(method, url, options);
+    };
+    const message = await slow.ask(request());
+    await slow.tap(message, "Red");
+    await vi.waitFor(() => expect(message.text).toContain("Sending your answer"));
+    expect(message.keyboard).toEqual([]);
+    await slow.settled(message, "Answered from Telegram");
+  });
 });
+
