@@ -13,7 +13,7 @@ import type { HermesEvent, PermissionReply } from "../sse/events.ts";
 import { mayAct, type AccessPolicy } from "../telegram/access.ts";
 import type { TelegramApi } from "../telegram/api.ts";
 import { decodeCallback } from "../telegram/codec.ts";
-import { cutText, escapeHtml } from "../telegram/html.ts";
+import { CALLBACK_ANSWER_LIMIT, cutText, escapeHtml, PLACEHOLDER_LIMIT } from "../telegram/html.ts";
 import { describe } from "../telegram/poller.ts";
 import type { PromptContext } from "../telegram/render-context.ts";
 import { diffTooLongToShow, renderPermission } from "../telegram/render-permission.ts";
@@ -449,7 +449,7 @@ export class Bridge implements Desk {
     if (prompt.state !== "pending") return;
     const text = prompt.kind === "question" ? this.t.input.answerTo(escapeHtml(cutText(label, 200))) : this.t.input.feedback;
     const threadId = await this.#topics.threadOf(prompt.sessionID, prompt.directory);
-    const options = { forceReply: { placeholder: cutText(label, 60) }, ...(prompt.message ? { replyTo: prompt.message.messageId } : {}), ...inThread(threadId) };
+    const options = { forceReply: { placeholder: cutText(label, PLACEHOLDER_LIMIT) }, ...(prompt.message ? { replyTo: prompt.message.messageId } : {}), ...inThread(threadId) };
     const sent = await this.#outbox.send(this.chatId, () => (prompt.state === "pending" ? () => this.telegram.sendMessage(this.chatId, text, options) : undefined)).catch((error) => {
       this.log.warn({ err: describe(error) }, "could not ask for typed text");
       return undefined;
@@ -574,7 +574,7 @@ export class Bridge implements Desk {
   }
 
   async #answerCallback(id: string, text?: string, alert?: boolean): Promise<void> {
-    await this.telegram.answerCallback(id, text, alert).catch((error) => this.log.warn({ err: describe(error) }, "could not answer a callback query"));
+    await this.telegram.answerCallback(id, text === undefined ? undefined : cutText(text, CALLBACK_ANSWER_LIMIT), alert).catch((error) => this.log.warn({ err: describe(error) }, "could not answer a callback query"));
   }
 
   /** Settles every pending prompt as no longer pending (their buttons go) and stops all timers. */

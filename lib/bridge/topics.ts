@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Logger } from "../log.ts";
 import type { MessageOwner, Registry } from "../registry/registry.ts";
 import type { TelegramApi } from "../telegram/api.ts";
-import { cutText } from "../telegram/html.ts";
+import { cutText, TOPIC_NAME_LIMIT } from "../telegram/html.ts";
 import type { Outbox } from "../telegram/outbox.ts";
 import { describe } from "../telegram/poller.ts";
 
@@ -43,13 +43,13 @@ export class SessionTopics {
     void thread.then((threadId) => {
       if (threadId === undefined) return;
       const { outbox, telegram, chatId } = this.deps;
-      return outbox.chore(chatId, () => telegram.renameTopic(chatId, threadId, cutText(title, 128))).catch(() => undefined);
+      return outbox.chore(chatId, () => telegram.renameTopic(chatId, threadId, cutText(title, TOPIC_NAME_LIMIT))).catch(() => undefined);
     });
   }
 
   async #create(root: string, directory: string): Promise<number | undefined> {
     const { outbox, telegram, chatId, registry, log } = this.deps;
-    const name = cutText(registry.sessions.title(root) ?? `${path.basename(directory)} · ${root.slice(-6)}`, 128);
+    const name = cutText(registry.sessions.title(root) ?? `${path.basename(directory)} · ${root.slice(-6)}`, TOPIC_NAME_LIMIT);
     try {
       const threadId = await outbox.send(chatId, () => () => telegram.createTopic(chatId, name));
       if (threadId !== undefined) this.#owners.set(threadId, { sessionID: root, directory });

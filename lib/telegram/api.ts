@@ -1,6 +1,7 @@
 // The Telegram calls Hermes makes, behind a small interface so tests can swap in fakes.
 // The telegraf-backed implementation is the only place that knows telegraf.
 import type { Telegram } from "telegraf";
+import { CALLBACK_ANSWER_LIMIT, CAPTION_LIMIT, cutHtml, cutText, PLACEHOLDER_LIMIT, TOPIC_NAME_LIMIT } from "./html.ts";
 import type { InlineButton } from "./render.ts";
 
 export interface SendOptions {
@@ -78,7 +79,7 @@ export function createTelegramApi(token: string, apiRoot: string): TelegramApi {
       call((telegram) => telegram.callApi("getUpdates", { offset, timeout, allowed_updates: ["message", "callback_query"] }, { signal: signal as never }) as Promise<unknown[]>),
     async sendMessage(chatId, html, options = {}) {
       const reply_markup = options.forceReply
-        ? { force_reply: true as const, input_field_placeholder: options.forceReply.placeholder.slice(0, 64) }
+        ? { force_reply: true as const, input_field_placeholder: cutText(options.forceReply.placeholder, PLACEHOLDER_LIMIT) }
         : options.keyboard?.length
           ? markup(options.keyboard)
           : undefined;
@@ -115,7 +116,7 @@ export function createTelegramApi(token: string, apiRoot: string): TelegramApi {
           chatId,
           { source: Buffer.from(content, "utf8"), filename },
           {
-            ...(options.caption ? { caption: options.caption.slice(0, 1024), parse_mode: "HTML" as const } : {}),
+            ...(options.caption ? { caption: cutHtml(options.caption, CAPTION_LIMIT), parse_mode: "HTML" as const } : {}),
             ...(options.replyTo ? { reply_parameters: { message_id: options.replyTo, allow_sending_without_reply: true } } : {}),
             ...(options.threadId !== undefined ? { message_thread_id: options.threadId } : {}),
           },
@@ -124,17 +125,17 @@ export function createTelegramApi(token: string, apiRoot: string): TelegramApi {
       return { messageId: sent.message_id };
     },
     async createTopic(chatId, name) {
-      const topic = await call((telegram) => telegram.createForumTopic(chatId, name.slice(0, 128)));
+      const topic = await call((telegram) => telegram.createForumTopic(chatId, cutText(name, TOPIC_NAME_LIMIT)));
       return topic.message_thread_id;
     },
     async renameTopic(chatId, threadId, name) {
-      await call((telegram) => telegram.editForumTopic(chatId, threadId, { name: name.slice(0, 128) }));
+      await call((telegram) => telegram.editForumTopic(chatId, threadId, { name: cutText(name, TOPIC_NAME_LIMIT) }));
     },
     async react(chatId, messageId, emoji) {
       await call((telegram) => telegram.setMessageReaction(chatId, messageId, [{ type: "emoji", emoji: emoji as "👍" }]));
     },
     async answerCallback(id, text, showAlert) {
-      await call((telegram) => telegram.answerCbQuery(id, text?.slice(0, 200), { show_alert: showAlert ?? false }));
+      await call((telegram) => telegram.answerCbQuery(id, text === undefined ? undefined : cutText(text, CALLBACK_ANSWER_LIMIT), { show_alert: showAlert ?? false }));
     },
     async setCommands(commands) {
       await call((telegram) => telegram.setMyCommands(commands.map((entry) => ({ ...entry }))));

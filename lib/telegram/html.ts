@@ -1,25 +1,80 @@
-// Telegram HTML: escaping and cutting text to Telegram's limits without breaking tags or entities.
+// Telegram HTML: escaping and cutting text to Telegram's limits without breaking tags, entities or
+// what the user sees as one character (an emoji with its modifiers, a flag, a letter with accents).
 
+// Telegram's limits, in UTF-16 units of what the user sees.
 export const MESSAGE_LIMIT = 4096;
+export const CAPTION_LIMIT = 1024;
+export const CALLBACK_ANSWER_LIMIT = 200;
+export const PLACEHOLDER_LIMIT = 64;
+export const TOPIC_NAME_LIMIT = 128;
+
+const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+/** The characters a user sees (grapheme clusters): "👨‍👩‍👧", "🇫🇷" and "é" are one each. */
+export function graphemes(text: string): string[] {
+  return Array.from(segmenter.segment(text), (part) => part.segment);
+}
 
 export function escapeHtml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
 
-/** Cuts plain text to at most `max` characters (code points never split), marking the cut with "…". */
+/**
+ * Cuts plain text to at most `max` UTF-16 units (what Telegram counts, never less than characters),
+ * marking the cut with "…". Never splits a grapheme cluster or a surrogate pair.
+ */
 export function cutText(text: string, max: number): string {
-  const chars = Array.from(text);
-  if (chars.length <= max) return text;
-  return chars.slice(0, Math.max(0, max - 1)).join("") + "…";
+  if (text.length <= max) return text;
+  let out = "";
+  for (const grapheme of graphemes(text.slice(0, max + 1))) {
+    if (out.length + grapheme.length + 1 > max) break;
+    out += grapheme;
+  }
+  return max >= 1 ? out + "…" : "";
 }
 
-/** Escapes `text` for HTML, cut (on code points, marked "…") so the escaped result is at most `max` long. */
+/** The last `max` UTF-16 units of `text` at most, starting with "…" when cut. Never splits a grapheme. */
+export function cutTextStart(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const parts = tailGraphemes(text, max + 16);
+  let out = "";
+  for (let index = parts.length - 1; index >= 0; index--) {
+    if (out.length + parts[index]!.length + 1 > max) break;
+    out = parts[index]! + out;
+  }
+  return max >= 1 ? "…" + out : "";
+}
+
+/**
+ * The graphemes of the last `size` units or so. Intl.Segmenter slows down more than linearly on
+ * long input, so only a window is segmented: it starts on a code point, keeps flags (pairs of
+ * regional indicators) paired, and drops its first cluster, which may be the tail of a longer one.
+ */
+function tailGraphemes(text: string, size: number): string[] {
+  if (text.length <= size) return graphemes(text);
+  let start = text.length - size;
+  if (isLowSurrogate(text.charCodeAt(start))) start--;
+  let before = 0;
+  while (start - 2 * (before + 1) >= 0 && isRegionalIndicator(text.codePointAt(start - 2 * (before + 1))!)) before++;
+  if (before % 2 === 1) start -= 2;
+  return graphemes(text.slice(start)).slice(1);
+}
+
+function isLowSurrogate(unit: number): boolean {
+  return unit >= 0xdc00 && unit <= 0xdfff;
+}
+
+function isRegionalIndicator(codePoint: number): boolean {
+  return codePoint >= 0x1f1e6 && codePoint <= 0x1f1ff;
+}
+
+/** Escapes `text` for HTML, cut (on graphemes, marked "…") so the escaped result is at most `max` long. */
 export function escapeWithin(text: string, max: number): string {
   const escaped = escapeHtml(text);
   if (escaped.length <= max) return escaped;
   let out = "";
-  for (const char of text) {
-    const next = escapeHtml(char);
+  for (const grapheme of graphemes(text.slice(0, max + 1))) {
+    const next = escapeHtml(grapheme);
     if (out.length + next.length + 1 > max) break;
     out += next;
   }
@@ -28,12 +83,15 @@ export function escapeWithin(text: string, max: number): string {
 
 /**
  * Cuts Telegram HTML to at most `max` UTF-16 units (Telegram counts those): never inside a tag,
- * an entity or a surrogate pair, and closes every tag still open at the cut.
+ * an entity or a grapheme cluster, and closes every tag still open at the cut.
  */
 export function cutHtml(html: string, max: number = MESSAGE_LIMIT): string {
   if (html.length <= max) return html;
   const ellipsis = "…";
   const markup = /<\/?([a-z-]+)[^>]*>|&[#a-z0-9]+;/iy;
+  const clusters = new Map<number, string>();
+  // A cluster that reaches past max can't fit anyway: only the head needs segmenting.
+  for (const part of segmenter.segment(html.slice(0, max + 1))) clusters.set(part.index, part.segment);
   const open: string[] = [];
   const closers = () => open.map((tag) => `</${tag}>`).reverse().join("");
   let closingLength = 0;
@@ -42,7 +100,8 @@ export function cutHtml(html: string, max: number = MESSAGE_LIMIT): string {
   while (index < html.length) {
     markup.lastIndex = index;
     const match = markup.exec(html);
-    const token = match ? match[0] : String.fromCodePoint(html.codePointAt(index)!);
+    // After an entity the next grapheme may start mid-cluster (a combining mark): take its code point.
+    const token = match ? match[0] : (clusters.get(index) ?? String.fromCodePoint(html.codePointAt(index)!));
     const tag = match?.[1]?.toLowerCase();
     let nextOpen = open;
     if (tag && token.startsWith("</")) {
@@ -59,4 +118,13 @@ export function cutHtml(html: string, max: number = MESSAGE_LIMIT): string {
     end = index;
   }
   return html.slice(0, end) + ellipsis + closers();
+}
+
+/** What Telegram counts against its limits: the text after entity parsing, in UTF-16 units. */
+export function visibleLength(html: string): number {
+  const decoded = html.replace(/<[^>]*>/g, "").replace(/&(?:[a-z]+|#(\d+)|#x([0-9a-f]+));/gi, (_, decimal?: string, hex?: string) => {
+    const code = decimal !== undefined ? Number(decimal) : hex !== undefined ? parseInt(hex, 16) : 0x20;
+    return code <= 0x10ffff ? String.fromCodePoint(code) : "?";
+  });
+  return decoded.length;
 }

@@ -8,6 +8,8 @@ export interface MemoryMessage {
   text: string;
   keyboard: InlineButton[][];
   forceReply: boolean;
+  /** The force reply's input field placeholder. */
+  placeholder?: string;
   replyTo?: number;
   threadId?: number;
   deleted: boolean;
@@ -24,7 +26,7 @@ export class MemoryTelegram implements TelegramApi {
   }
 
   async sendMessage(chatId: number, html: string, options: SendOptions = {}) {
-    const message: MemoryMessage = { chatId, messageId: this.#nextId++, text: html, keyboard: options.keyboard ?? [], forceReply: !!options.forceReply, deleted: false, edits: 0, ...(options.threadId !== undefined ? { threadId: options.threadId } : {}) };
+    const message: MemoryMessage = { chatId, messageId: this.#nextId++, text: html, keyboard: options.keyboard ?? [], forceReply: !!options.forceReply, deleted: false, edits: 0, ...(options.forceReply ? { placeholder: options.forceReply.placeholder } : {}), ...(options.threadId !== undefined ? { threadId: options.threadId } : {}) };
     if (options.replyTo !== undefined) message.replyTo = options.replyTo;
     this.messages.push(message);
     return { messageId: message.messageId };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cutHtml, cutText, escapeHtml, MESSAGE_LIMIT } from "../../lib/telegram/html.ts";
+import { cutHtml, cutText, cutTextStart, escapeHtml, graphemes, MESSAGE_LIMIT, visibleLength } from "../../lib/telegram/html.ts";
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -66,11 +66,11 @@ describe("cutText", () => {
     expect(Array.from(cutText("x".repeat(1000), 200))).toHaveLength(200);
   });
 
-  it("counts code points, so emoji and CJK count as one and are never split", () => {
-    expect(cutText("😀😀😀", 3)).toBe("😀😀😀");
-    expect(cutText("😀😀😀😀", 3)).toBe("😀😀…");
+  it("counts UTF-16 units (as Telegram does) and never splits a surrogate pair", () => {
+    expect(cutText("😀😀😀", 6)).toBe("😀😀😀");
+    expect(cutText("😀😀😀😀", 6)).toBe("😀😀…");
     expect(cutText("漢字漢字漢字", 4)).toBe("漢字漢…");
-    expect(cutText("a𝒳b𝒳c", 3)).toBe("a𝒳…");
+    expect(cutText("a𝒳b𝒳c", 4)).toBe("a𝒳…");
     for (let max = 1; max < 12; max++) expect(cutText("😀a😀b😀c😀d😀e😀f", max)).not.toMatch(LONE_SURROGATE);
   });
 
@@ -78,11 +78,34 @@ describe("cutText", () => {
     expect(cutText("abc", 1)).toBe("…");
   });
 
-  it("can split inside a grapheme cluster but never inside a code point", () => {
-    const family = "👨‍👩‍👧"; // 5 code points
-    const cut = cutText(family + family, 4);
-    expect(Array.from(cut)).toHaveLength(4);
-    expect(cut).not.toMatch(LONE_SURROGATE);
+  it("never splits what the user sees as one character: ZWJ families, flags, skin tones, accents", () => {
+    const family = "👨‍👩‍👧"; // 5 code points, 8 UTF-16 units
+    expect(cutText(family + family, 10)).toBe(family + "…");
+    expect(cutText(family + family, 8)).toBe("…");
+    expect(cutText("🇫🇷🇩🇪🇯🇵", 6)).toBe("🇫🇷…");
+    expect(cutText("👍🏽👍🏽", 5)).toBe("👍🏽…");
+    expect(cutText("e\u0301e\u0301e\u0301", 4)).toBe("e\u0301…");
+    for (let max = 1; max < 20; max++) {
+      const cut = cutText(`${family}🇫🇷👍🏽${family}`, max);
+      expect(cut.length).toBeLessThanOrEqual(max);
+      for (const part of graphemes(cut.replace(/…$/, ""))) expect([family, "🇫🇷", "👍🏽"]).toContain(part);
+    }
+  });
+});
+
+describe("cutTextStart", () => {
+  it("keeps the end, marked with a leading ellipsis, on whole graphemes", () => {
+    expect(cutTextStart("hello", 5)).toBe("hello");
+    expect(cutTextStart("hello world", 6)).toBe("…world");
+    expect(cutTextStart("a🇫🇷🇫🇷", 5)).toBe("…🇫🇷");
+    expect(cutTextStart("a🇫🇷🇫🇷", 4)).toBe("…");
+  });
+});
+
+describe("visibleLength", () => {
+  it("counts what Telegram counts: tags removed, entities as one, UTF-16 units", () => {
+    expect(visibleLength("<b>a &amp; b</b> 😀")).toBe(8);
+    expect(visibleLength("&#128512;&lt;")).toBe(3);
   });
 });
 
