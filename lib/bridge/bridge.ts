@@ -16,7 +16,8 @@ import { decodeCallback } from "../telegram/codec.ts";
 import { CALLBACK_ANSWER_LIMIT, cutText, escapeHtml, PLACEHOLDER_LIMIT } from "../telegram/html.ts";
 import { describe } from "../telegram/poller.ts";
 import type { PromptContext } from "../telegram/render-context.ts";
-import { diffTooLongToShow, renderPermission } from "../telegram/render-permission.ts";
+import { renderPermission } from "../telegram/render-permission.ts";
+import { permissionFiles } from "../telegram/render-permission-file.ts";
 import type { StatusPart } from "../telegram/render-status.ts";
 import { renderQuestion, type RenderedMessage } from "../telegram/render.ts";
 import { Outbox } from "../telegram/outbox.ts";
@@ -266,11 +267,12 @@ export class Bridge implements Desk {
     let rendered: RenderedMessage | undefined;
     try {
       const threadId = await this.#topics.threadOf(prompt.sessionID, prompt.directory);
+      if (prompt.kind === "permission") await this.#sendFiles(prompt, threadId);
       // Rendered when it can go out: a prompt settled while Telegram was away is not sent at all.
       const sent = await this.#outbox.send(this.chatId, () => {
         if (prompt.state !== "pending") return undefined;
         const message = (rendered = this.#render(prompt));
-        return () => this.telegram.sendMessage(this.chatId, message.text, { keyboard: message.keyboard, ...inThread(threadId) });
+        return () => this.telegram.sendMessage(this.chatId, message.text, { keyboard: message.keyboard, ...replyToFiles(prompt), ...inThread(threadId) });
       });
       if (!sent || !rendered) return this.registry.forget(prompt);
       this.#shown.set(prompt.key, shownAs(rendered));
@@ -281,23 +283,28 @@ export class Bridge implements Desk {
       this.log.error({ err: describe(error), requestID: prompt.requestID }, "could not deliver prompt to Telegram");
       return;
     }
-    if (prompt.kind === "permission") void this.#attachLongDiff(prompt);
     // Anything that changed while the message was on its way is shown now.
     if (this.#render(prompt).text !== rendered.text) await this.refresh(prompt);
     if (prompt.state !== "pending") this.registry.forget(prompt);
     void this.#lookUpSession(prompt.directory, prompt.sessionID);
   }
 
-  async #attachLongDiff(prompt: PermissionPrompt): Promise<void> {
-    const diff = diffTooLongToShow(prompt);
-    if (!diff || !prompt.message) return;
-    const file = String(prompt.request.metadata.filepath ?? prompt.request.metadata.filePath ?? "change");
-    const name = `${path.basename(file).replace(/[^\w.-]+/g, "_") || "change"}.diff`;
-    const replyTo = prompt.message.messageId;
-    const threadId = await this.#topics.threadOf(prompt.sessionID, prompt.directory);
-    await this.#outbox.chore(this.chatId, () => this.telegram.sendDocument(this.chatId, name, diff, { replyTo, ...inThread(threadId), caption: this.t.permission.diffCaption(escapeHtml(cutText(file, 200))) })).catch((error) =>
-      this.log.warn({ err: describe(error) }, "could not attach the full diff"),
-    );
+  /**
+   * The full request and the full diff, when the message can't show them, go out just before it
+   * (the message replies to them), so what Allow approves can be read before the tap. If they
+   * can't be sent, the message offers no Allow.
+   */
+  async #sendFiles(prompt: PermissionPrompt, threadId: number | undefined): Promise<void> {
+    const files = permissionFiles(prompt, this.t);
+    if (files.length === 0) return;
+    const sent: number[] = [];
+    for (const file of files) {
+      const document = await this.#outbox
+        .send(this.chatId, () => (prompt.state === "pending" ? () => this.telegram.sendDocument(this.chatId, file.filename, file.content, { caption: file.caption, ...inThread(threadId) }) : undefined))
+        .catch((error) => void this.log.warn({ err: describe(error), requestID: prompt.requestID, file: file.filename }, "could not attach the full text of a permission request"));
+      if (document) sent.push(document.messageId);
+    }
+    prompt.files = { sent: sent.length === files.length, ...(sent.length > 0 ? { messageId: sent[0]! } : {}) };
   }
 
   /** Title and parent of a session (and the parent's title) that no session event told us about. */
@@ -392,7 +399,7 @@ export class Bridge implements Desk {
       .send(this.chatId, () => {
         if (prompt.state !== "pending") return undefined;
         const rendered = this.#render(prompt);
-        return () => this.telegram.sendMessage(this.chatId, rendered.text, { keyboard: rendered.keyboard, ...inThread(threadId) });
+        return () => this.telegram.sendMessage(this.chatId, rendered.text, { keyboard: rendered.keyboard, ...replyToFiles(prompt), ...inThread(threadId) });
       })
       .catch(() => undefined);
     if (!sent) return;
@@ -595,6 +602,11 @@ export class Bridge implements Desk {
     this.#expiry.clear();
     this.#runs.stop();
   }
+}
+
+/** A permission prompt that came with files replies to the first one, so the two stay together. */
+function replyToFiles(prompt: Prompt): { replyTo?: number } {
+  return prompt.kind === "permission" && prompt.files?.messageId !== undefined ? { replyTo: prompt.files.messageId } : {};
 }
 
 function inThread(threadId: number | undefined): { threadId?: number } {

@@ -2,9 +2,12 @@
 import type { Outcome } from "../opencode/api.ts";
 import type { PermissionDecision, PermissionPrompt } from "../registry/permission-prompt.ts";
 import type { CallbackData } from "../telegram/codec.ts";
+import { mayAllow } from "../telegram/render-permission.ts";
 import type { Desk, Tap } from "./desk.ts";
 
 export function tapPermission(desk: Desk, prompt: PermissionPrompt, data: CallbackData): Tap {
+  // A stale or forged button can't approve what the phone could not show.
+  if ((data.action === "once" || data.action === "always") && !mayAllow(prompt, desk.t)) return { ok: false, note: (t) => t.note.wrongButton };
   switch (data.action) {
     case "once":
       return { ok: true, note: (t) => t.note.allowedOnce, then: () => decidePermission(desk, prompt, { reply: "once" }) };

@@ -44,7 +44,14 @@ export interface Strings {
     fromTelegram: string;
     inTerminal: string;
     diffCaption: (file: string) => string;
+    omitted: (count: number) => string;
+    shortened: string;
+    notAttached: string;
   };
+  /** The full-request file a shortened permission prompt comes with (plain text). */
+  permissionFile: { caption: string; heading: (name: string) => string; marked: string; command: string; file: string; patterns: (count: number) => string; always: (count: number) => string; exact: string };
+  /** Markers for what would otherwise be invisible (plain text). */
+  reveal: { spaces: (count: number) => string; tabs: (count: number) => string; blanks: (spaces: number, tabs: number) => string; lineBreaks: (count: number) => string };
   context: { subagentOf: string };
   notice: {
     done: (duration: string) => string;
@@ -130,7 +137,7 @@ const en: Strings = {
     gone: "⚪ <b>No longer pending</b>: OpenCode closed this request",
     title: (name) => `🔐 <b>Permission: ${name}</b>`,
     file: "File",
-    diffCut: "<i>The diff is longer than this preview: the whole diff is attached below.</i>",
+    diffCut: "<i>The diff is longer than this preview: the whole diff is in the file above.</i>",
     patterns: "Patterns",
     alwaysAllows: "<b>Always</b> also allows, from now on in this project:",
     more: (count) => ` and ${count} more`,
@@ -144,6 +151,25 @@ const en: Strings = {
     fromTelegram: "from Telegram",
     inTerminal: "in the terminal",
     diffCaption: (file) => `Full diff of <code>${file}</code>`,
+    omitted: (count) => `⟨… ${count} characters not shown here …⟩`,
+    shortened: "✂️ <b>Shortened here.</b> The full request, every character of it and every pattern, is in the file <code>permission.txt</code> above. Read it before you allow.",
+    notAttached: "⚠️ <b>Shortened, and the full text could not be attached</b>, so <b>Allow</b> is not offered here: decide in the terminal, or reject.",
+  },
+  permissionFile: {
+    caption: "📄 The full permission request: what <b>Allow</b> and <b>Always</b> approve",
+    heading: (name) => `OpenCode asks for permission: ${name}`,
+    marked: "Invisible characters, bidi controls and long runs of blanks are marked ⟨…⟩; the exact text follows at the end.",
+    command: "Command",
+    file: "File",
+    patterns: (count) => `Patterns (${count}):`,
+    always: (count) => `"Always" also allows, from now on in this project (${count}):`,
+    exact: "Exact text (JSON)",
+  },
+  reveal: {
+    spaces: (count) => `⟨${count} spaces⟩`,
+    tabs: (count) => `⟨${count} tabs⟩`,
+    blanks: (spaces, tabs) => `⟨${spaces} spaces and ${tabs} tabs⟩`,
+    lineBreaks: (count) => `⟨${count} line breaks⟩`,
   },
   context: { subagentOf: "🤖 sub-agent of" },
   notice: {
@@ -252,7 +278,7 @@ const zh: Strings = {
     gone: "⚪ <b>不再等待</b>：OpenCode 已关闭这个请求",
     title: (name) => `🔐 <b>权限：${name}</b>`,
     file: "文件",
-    diffCut: "<i>差异比预览更长：完整差异见下方附件。</i>",
+    diffCut: "<i>差异比预览更长：完整差异见上方的文件。</i>",
     patterns: "匹配模式",
     alwaysAllows: "<b>始终允许</b>还会在此项目中自动放行：",
     more: (count) => ` 等另外 ${count} 项`,
@@ -266,6 +292,25 @@ const zh: Strings = {
     fromTelegram: "（来自 Telegram）",
     inTerminal: "（在终端）",
     diffCaption: (file) => `<code>${file}</code> 的完整差异`,
+    omitted: (count) => `⟨… 此处省略 ${count} 个字符 …⟩`,
+    shortened: "✂️ <b>此处已截断。</b>完整请求（每个字符、每个匹配模式）见上方文件 <code>permission.txt</code>。允许之前请先阅读。",
+    notAttached: "⚠️ <b>内容已截断，且完整文本未能附上</b>，因此这里不提供<b>允许</b>：请在终端决定，或拒绝。",
+  },
+  permissionFile: {
+    caption: "📄 完整的权限请求：<b>允许</b>和<b>始终允许</b>所批准的内容",
+    heading: (name) => `OpenCode 请求权限：${name}`,
+    marked: "不可见字符、双向控制字符和连续的空白已用 ⟨…⟩ 标出；末尾附有原样文本。",
+    command: "命令",
+    file: "文件",
+    patterns: (count) => `匹配模式（${count}）：`,
+    always: (count) => `“始终允许”还会在此项目中自动放行（${count}）：`,
+    exact: "原样文本（JSON）",
+  },
+  reveal: {
+    spaces: (count) => `⟨${count} 个空格⟩`,
+    tabs: (count) => `⟨${count} 个制表符⟩`,
+    blanks: (spaces, tabs) => `⟨${spaces} 个空格和 ${tabs} 个制表符⟩`,
+    lineBreaks: (count) => `⟨${count} 个换行⟩`,
   },
   context: { subagentOf: "🤖 子智能体，隶属于" },
   notice: {

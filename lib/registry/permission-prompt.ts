@@ -17,6 +17,11 @@ export interface PermissionPrompt extends PromptBase {
   /** What we sent, to recognise our own `permission.replied`. */
   sent?: PermissionDecision;
   final?: PermissionDecision & { by: DecidedBy };
+  /**
+   * The files sent just before the message when it can't show everything (the full request, the
+   * full diff): whether they all went out, and the first one, which the message replies to.
+   */
+  files?: { sent: boolean; messageId?: number };
 }
 
 export function createPermissionPrompt(request: PermissionRequest, directory: string, key: string, now: number): PermissionPrompt {

@@ -72,13 +72,35 @@ function isRegionalIndicator(codePoint: number): boolean {
 export function escapeWithin(text: string, max: number): string {
   const escaped = escapeHtml(text);
   if (escaped.length <= max) return escaped;
-  let out = "";
+  return escapedHead(text, max - 1).html + "…";
+}
+
+/** The escaped start of `text`, whole graphemes, at most `max` long; `length` is how much of `text` it covers. */
+export function escapedHead(text: string, max: number): { html: string; length: number } {
+  let html = "";
+  let length = 0;
+  // Escaping never shortens: a window of max + 1 units holds every grapheme that can fit.
   for (const grapheme of graphemes(text.slice(0, max + 1))) {
     const next = escapeHtml(grapheme);
-    if (out.length + next.length + 1 > max) break;
-    out += next;
+    if (html.length + next.length > max) break;
+    html += next;
+    length += grapheme.length;
   }
-  return out + "…";
+  return { html, length };
+}
+
+/** The escaped end of `text`, whole graphemes, at most `max` long; `length` is how much of `text` it covers. */
+export function escapedTail(text: string, max: number): { html: string; length: number } {
+  const parts = tailGraphemes(text, max + 16);
+  let html = "";
+  let length = 0;
+  for (let index = parts.length - 1; index >= 0; index--) {
+    const next = escapeHtml(parts[index]!);
+    if (html.length + next.length > max) break;
+    html = next + html;
+    length += parts[index]!.length;
+  }
+  return { html, length };
 }
 
 /**

@@ -1,6 +1,7 @@
 // The line every prompt message starts its body with: project, session, and sub-agent parentage.
 import { CATALOGS, type Strings } from "../i18n/catalog.ts";
 import { escapeWithin } from "./html.ts";
+import { reveal } from "./reveal.ts";
 
 export interface PromptContext {
   project: string;
@@ -14,11 +15,13 @@ export interface PromptContext {
 /** Escaped length. */
 const TITLE_LIMIT = 160;
 
+/** Titles are written by the LLM: shown with their invisible characters marked. */
 export function contextLine(context: PromptContext): string {
-  const title = context.sessionTitle ? ` · ${escapeWithin(context.sessionTitle, TITLE_LIMIT)}` : "";
   const t = stringsOf(context);
-  const parent = context.parentTitle ? `\n${t.context.subagentOf} <i>${escapeWithin(context.parentTitle, TITLE_LIMIT)}</i>` : "";
-  return `📁 <code>${escapeWithin(context.project, TITLE_LIMIT)}</code>${title}${parent}`;
+  const show = (text: string) => escapeWithin(reveal(text, t), TITLE_LIMIT);
+  const title = context.sessionTitle ? ` · ${show(context.sessionTitle)}` : "";
+  const parent = context.parentTitle ? `\n${t.context.subagentOf} <i>${show(context.parentTitle)}</i>` : "";
+  return `📁 <code>${show(context.project)}</code>${title}${parent}`;
 }
 
 export function stringsOf(context: { t?: Strings }): Strings {

@@ -5,6 +5,7 @@ import { encodeCallback } from "./codec.ts";
 import { cutHtml, cutText, escapeHtml, escapeWithin } from "./html.ts";
 import type { Strings } from "../i18n/catalog.ts";
 import { contextLine, stringsOf, type PromptContext } from "./render-context.ts";
+import { reveal } from "./reveal.ts";
 
 export interface InlineButton {
   text: string;
@@ -47,17 +48,18 @@ export function renderQuestion(prompt: QuestionPrompt, context: PromptContext): 
     const number = count > 1 ? `${index + 1}/${count} · ` : "";
     const marker = index === current && count > 1 ? "▶ " : "";
     const hint = question.multiple ? t.question.chooseAny : "";
-    lines.push(`${marker}<b>${escapeHtml(number)}${escapeWithin(question.header || t.question.defaultHeader, LIMITS.header)}</b>${hint}`);
-    const text = escapeWithin(question.question, questionMax);
-    lines.push(text + (text === escapeHtml(question.question) ? "" : t.question.cut));
+    lines.push(`${marker}<b>${escapeHtml(number)}${escapeWithin(reveal(question.header || t.question.defaultHeader, t), LIMITS.header)}</b>${hint}`);
+    const shown = reveal(question.question, t);
+    const text = escapeWithin(shown, questionMax);
+    lines.push(text + (text === escapeHtml(shown) ? "" : t.question.cut));
     const numbered = isNumbered(question);
     question.options.forEach((option, optionIndex) => {
-      const description = option.description && withDescriptions ? ` — ${escapeWithin(option.description, descriptionMax)}` : "";
+      const description = option.description && withDescriptions ? ` — ${escapeWithin(reveal(option.description, t), descriptionMax)}` : "";
       const prefix = numbered ? `${optionIndex + 1}. ` : "";
-      lines.push(`• <b>${prefix}${escapeWithin(option.label, labelMax)}</b>${description}`);
+      lines.push(`• <b>${prefix}${escapeWithin(reveal(option.label, t), labelMax)}</b>${description}`);
     });
     const answer = answerFor(prompt, index);
-    if (answer) lines.push(`<b>→ ${escapeHtml(cutText(answer.join(", "), LIMITS.answer))}</b>`);
+    if (answer) lines.push(`<b>→ ${escapeWithin(reveal(answer.join(", "), t), LIMITS.answer)}</b>`);
     lines.push("");
   });
 
@@ -103,7 +105,7 @@ function keyboardFor(prompt: QuestionPrompt, index: number, t: Strings): InlineB
   const buttons = question.options.map((option, optionIndex): InlineButton => {
     const ticked = question.multiple && prompt.ticked[index]!.has(optionIndex) ? "✅ " : "";
     const prefix = numbered ? `${optionIndex + 1}. ` : "";
-    return { text: ticked + prefix + cutText(option.label, LIMITS.button), callback_data: encodeCallback({ key, action: "option", question: index, option: optionIndex }) };
+    return { text: ticked + prefix + cutText(reveal(option.label, t), LIMITS.button), callback_data: encodeCallback({ key, action: "option", question: index, option: optionIndex }) };
   });
   const perRow = question.options.length > 4 && question.options.every((option) => Array.from(option.label).length <= SHORT_LABEL) ? 3 : 1;
   const rows: InlineButton[][] = [];

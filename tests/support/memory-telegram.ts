@@ -47,11 +47,12 @@ export class MemoryTelegram implements TelegramApi {
     this.#find(chatId, messageId).deleted = true;
   }
 
-  readonly documents: Array<{ chatId: number; filename: string; content: string; caption?: string; replyTo?: number }> = [];
+  readonly documents: Array<{ chatId: number; messageId: number; filename: string; content: string; caption?: string; replyTo?: number }> = [];
 
   async sendDocument(chatId: number, filename: string, content: string, options: { caption?: string; replyTo?: number } = {}) {
-    this.documents.push({ chatId, filename, content, ...options });
-    return { messageId: this.#nextId++ };
+    const messageId = this.#nextId++;
+    this.documents.push({ chatId, messageId, filename, content, ...options });
+    return { messageId };
   }
 
   readonly topics: Array<{ chatId: number; threadId: number; name: string }> = [];

@@ -115,15 +115,17 @@ describe("Bridge: permissions", () => {
     expect(message.text).toContain("Scout");
   });
 
-  it("a long diff is cut in the message and attached in full, all HTML-safe", async () => {
+  it("a long diff is cut in the message and sent in full just before it, all HTML-safe", async () => {
     const { telegram, askPermission } = setup();
     const diff = Array.from({ length: 400 }, (_, i) => `+ line ${i} <b>&"x"</b>`).join("\n");
     const message = await askPermission(permission({ permission: "edit", patterns: ["src/app.ts"], metadata: { filepath: "/p/src/app.ts", diff }, always: ["*"] }));
     expect(message.text.length).toBeLessThanOrEqual(4096);
     expect(message.text).toContain("&lt;b&gt;&amp;&quot;x&quot;&lt;/b&gt;");
-    expect(message.text).toContain("whole diff is attached");
-    await vi.waitFor(() => expect(telegram.documents).toHaveLength(1));
-    expect(telegram.documents[0]).toMatchObject({ filename: "app.ts.diff", content: diff, replyTo: message.messageId });
+    expect(message.text).toContain("whole diff is in the file above");
+    expect(telegram.documents).toHaveLength(1);
+    expect(telegram.documents[0]).toMatchObject({ filename: "app.ts.diff", content: diff });
+    expect(message.replyTo).toBe(telegram.documents[0]!.messageId);
+    expect(message.keyboard[0]!.map((button) => button.text)).toEqual(["Allow once", "Always"]);
   });
 
   it("optional expiry rejects and says expired", async () => {
