@@ -7,11 +7,13 @@ import {
   isComplete,
   reopenLastAnswer,
   tapOption,
+  turnPage,
   typeAnswer,
   type QuestionPrompt,
 } from "../registry/question-prompt.ts";
 import type { CallbackData } from "../telegram/codec.ts";
 import { escapeHtml } from "../telegram/html.ts";
+import { pageCount } from "../telegram/option-pages.ts";
 import type { Desk, Tap } from "./desk.ts";
 
 export function tapQuestion(desk: Desk, prompt: QuestionPrompt, data: CallbackData): Tap {
@@ -20,6 +22,11 @@ export function tapQuestion(desk: Desk, prompt: QuestionPrompt, data: CallbackDa
     case "option": {
       const result = tapOption(prompt, data.question, data.option);
       return result.ok ? { ...result, then: proceed } : result;
+    }
+    case "page": {
+      const question = prompt.questions[data.question];
+      const result = turnPage(prompt, data.question, data.option, pageCount(question?.options.length ?? 0));
+      return result.ok ? { ...result, then: () => desk.refresh(prompt) } : result;
     }
     case "done": {
       const result = confirmTicked(prompt, data.question);

@@ -8,7 +8,7 @@ export type Language = "en" | "zh";
 export type Text = (t: Strings) => string;
 
 export interface Strings {
-  button: { done: string; type: string; dismiss: string; confirm: string; once: string; always: string; reject: string; feedback: string };
+  button: { done: string; type: string; dismiss: string; confirm: string; once: string; always: string; reject: string; feedback: string; previous: string; next: string };
   question: {
     asking: string;
     sending: string;
@@ -22,6 +22,7 @@ export interface Strings {
     chooseAny: string;
     cut: string;
     dismissWarning: string;
+    page: (first: number, last: number, total: number) => string;
   };
   permission: {
     asking: string;
@@ -85,6 +86,7 @@ export interface Strings {
     rejected: string;
     replyWithFeedback: string;
     nothingToAllowAlways: string;
+    page: (page: number, pages: number) => string;
     notPending: string;
     notAuthorized: string;
     sending: string;
@@ -115,7 +117,7 @@ export interface Strings {
 }
 
 const en: Strings = {
-  button: { done: "Done", type: "Type an answer", dismiss: "Dismiss", confirm: "Confirm", once: "Allow once", always: "Always", reject: "Reject", feedback: "Reject with feedback" },
+  button: { done: "Done", type: "Type an answer", dismiss: "Dismiss", confirm: "Confirm", once: "Allow once", always: "Always", reject: "Reject", feedback: "Reject with feedback", previous: "◀ Previous options", next: "More options ▶" },
   question: {
     asking: "❓ <b>OpenCode is asking</b>",
     sending: "⏳ <b>Sending your answer…</b>",
@@ -129,6 +131,7 @@ const en: Strings = {
     chooseAny: " <i>(choose any, then Done)</i>",
     cut: " <i>(cut: the full question is in the terminal)</i>",
     dismissWarning: "⚠️ Dismissing stops the agent's run. Tap <b>Confirm</b> to dismiss, or pick an answer.",
+    page: (first, last, total) => `<i>Options ${first}–${last} of ${total}: ◀ ▶ below show the others.</i>`,
   },
   permission: {
     asking: "❓ <b>OpenCode asks for permission</b>",
@@ -204,6 +207,7 @@ const en: Strings = {
     rejected: "Rejected",
     replyWithFeedback: "Reply to the next message with your feedback",
     nothingToAllowAlways: "This request has nothing to allow always",
+    page: (page, pages) => `Page ${page} of ${pages}`,
     notPending: "This is no longer pending",
     notAuthorized: "Not authorized",
     sending: "Sending your answer…",
@@ -256,7 +260,7 @@ const en: Strings = {
 };
 
 const zh: Strings = {
-  button: { done: "完成", type: "输入回答", dismiss: "忽略", confirm: "确认", once: "允许一次", always: "始终允许", reject: "拒绝", feedback: "拒绝并说明" },
+  button: { done: "完成", type: "输入回答", dismiss: "忽略", confirm: "确认", once: "允许一次", always: "始终允许", reject: "拒绝", feedback: "拒绝并说明", previous: "◀ 上一页选项", next: "更多选项 ▶" },
   question: {
     asking: "❓ <b>OpenCode 在提问</b>",
     sending: "⏳ <b>正在发送你的回答…</b>",
@@ -270,6 +274,7 @@ const zh: Strings = {
     chooseAny: " <i>（可多选，选好后点“完成”）</i>",
     cut: " <i>（已截断：完整问题见终端）</i>",
     dismissWarning: "⚠️ 忽略会停止智能体的运行。点<b>确认</b>以忽略，或选择一个回答。",
+    page: (first, last, total) => `<i>选项 ${first}–${last}（共 ${total} 个）：用下方的 ◀ ▶ 查看其他选项。</i>`,
   },
   permission: {
     asking: "❓ <b>OpenCode 请求权限</b>",
@@ -345,6 +350,7 @@ const zh: Strings = {
     rejected: "已拒绝",
     replyWithFeedback: "请回复下一条消息写下你的说明",
     nothingToAllowAlways: "这个请求没有可以始终允许的内容",
+    page: (page, pages) => `第 ${page} 页，共 ${pages} 页`,
     notPending: "这已不再等待回答",
     notAuthorized: "无权操作",
     sending: "正在发送你的回答…",

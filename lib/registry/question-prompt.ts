@@ -13,6 +13,8 @@ export interface QuestionPrompt extends PromptBase {
   answers: (string[] | undefined)[];
   /** Options ticked so far on multiple-choice questions (indexes), before "Done". */
   ticked: Set<number>[];
+  /** The page of options shown per question (questions with many options are paged). */
+  pages: number[];
   dismissArmed: boolean;
   /** What was last sent for a reply we made, to recognise our own `question.replied`. */
   sentAnswers?: string[][];
@@ -32,6 +34,7 @@ export function createQuestionPrompt(request: QuestionRequest, directory: string
     state: "pending",
     answers: request.questions.map(() => undefined),
     ticked: request.questions.map(() => new Set<number>()),
+    pages: request.questions.map(() => 0),
     dismissArmed: false,
     busy: false,
   };
@@ -64,6 +67,14 @@ export function tapOption(prompt: QuestionPrompt, questionIndex: number, optionI
   if (ticked.has(optionIndex)) ticked.delete(optionIndex);
   else ticked.add(optionIndex);
   return { ok: true, note: (t) => (ticked.has(optionIndex) ? t.note.selected(option.label) : t.note.unselected(option.label)) };
+}
+
+/** ◀ or ▶ on a question with many options: shows page `page` of `pageCount`. */
+export function turnPage(prompt: QuestionPrompt, questionIndex: number, page: number, pageCount: number): TapResult {
+  if (!prompt.questions[questionIndex] || questionIndex !== currentQuestion(prompt)) return { ok: false, note: (t) => t.note.choiceClosed };
+  if (page >= pageCount) return { ok: false, note: (t) => t.note.wrongButton };
+  prompt.pages[questionIndex] = page;
+  return { ok: true, note: (t) => t.note.page(page + 1, pageCount) };
 }
 
 /** "Done" on a multiple-choice question: its ticked options become its answer. */

@@ -10,7 +10,8 @@ export type CallbackAction =
   | "once" // allow a permission this time
   | "always" // allow it and what its `always` patterns cover
   | "reject" // reject a permission (the agent stops)
-  | "feedback"; // reject with typed feedback (the agent continues with it)
+  | "feedback" // reject with typed feedback (the agent continues with it)
+  | "page"; // show page o of question q's options
 
 export interface CallbackData {
   key: string;
@@ -19,19 +20,19 @@ export interface CallbackData {
   option: number;
 }
 
-const ACTION_CODES: Record<CallbackAction, string> = { option: "o", done: "d", type: "t", dismiss: "x", confirm: "c", once: "a", always: "w", reject: "r", feedback: "f" };
+const ACTION_CODES: Record<CallbackAction, string> = { option: "o", done: "d", type: "t", dismiss: "x", confirm: "c", once: "a", always: "w", reject: "r", feedback: "f", page: "p" };
 const CODE_ACTIONS = new Map(Object.entries(ACTION_CODES).map(([action, code]) => [code, action as CallbackAction]));
 const PREFIX = "h1";
 export const CALLBACK_DATA_LIMIT = 64;
 const INDEX = "(0|[1-9]\\d{0,2})";
 const PATTERN = new RegExp(`^h1:([A-Za-z0-9]{4,16}):([a-z])(?::${INDEX})?(?::${INDEX})?$`);
 /** How many indexes each action carries: anything else is malformed. */
-const INDEX_COUNT: Record<CallbackAction, number> = { option: 2, done: 1, type: 1, dismiss: 0, confirm: 0, once: 0, always: 0, reject: 0, feedback: 0 };
+const INDEX_COUNT: Record<CallbackAction, number> = { option: 2, done: 1, type: 1, dismiss: 0, confirm: 0, once: 0, always: 0, reject: 0, feedback: 0, page: 2 };
 
 export function encodeCallback(data: CallbackData): string {
   if (![data.question, data.option].every((index) => Number.isInteger(index) && index >= 0 && index < 1000)) throw new Error("callback index out of range");
   const parts = [PREFIX, data.key, ACTION_CODES[data.action]];
-  if (data.action === "option") parts.push(String(data.question), String(data.option));
+  if (data.action === "option" || data.action === "page") parts.push(String(data.question), String(data.option));
   else if (data.action === "done" || data.action === "type") parts.push(String(data.question));
   const encoded = parts.join(":");
   if (Buffer.byteLength(encoded) > CALLBACK_DATA_LIMIT) throw new Error(`callback data over ${CALLBACK_DATA_LIMIT} bytes`);

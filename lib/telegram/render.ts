@@ -5,6 +5,7 @@ import { encodeCallback } from "./codec.ts";
 import { cutHtml, cutText, escapeHtml, escapeWithin } from "./html.ts";
 import type { Strings } from "../i18n/catalog.ts";
 import { contextLine, stringsOf, type PromptContext } from "./render-context.ts";
+import { pageCount, pageRange } from "./option-pages.ts";
 import { reveal } from "./reveal.ts";
 
 export interface InlineButton {
@@ -22,7 +23,7 @@ export type { PromptContext } from "./render-context.ts";
 
 
 // Escaped lengths: entities count, so text full of "<&>" can't overflow the message.
-const LIMITS = { question: 1200, header: 200, label: 200, description: 300, answer: 600, button: 60 };
+const LIMITS = { question: 1200, header: 200, label: 200, description: 300, answer: 600, button: 60, notice: 300 };
 /** Characters (escaped) shared by every option line of a prompt, so 50 options still fit one message. */
 const OPTIONS_BUDGET = 2000;
 /** "• <b>12. </b> — " and the newline around each option's own text. */
@@ -37,7 +38,8 @@ export function renderQuestion(prompt: QuestionPrompt, context: PromptContext): 
   const count = prompt.questions.length;
 
   // Long prompts share the message fairly: every question and option keeps a visible line.
-  const optionCount = prompt.questions.reduce((sum, question) => sum + question.options.length, 0);
+  const ranges = prompt.questions.map((question, index) => pageRange(prompt.pages[index] ?? 0, question.options.length));
+  const optionCount = ranges.reduce((sum, range) => sum + range.end - range.start, 0);
   const perOption = (optionCount > 0 ? Math.floor(OPTIONS_BUDGET / optionCount) : OPTIONS_BUDGET) - OPTION_LINE_MARKUP;
   const withDescriptions = perOption * 0.6 >= 16;
   const labelMax = Math.min(LIMITS.label, Math.max(12, Math.floor(withDescriptions ? perOption * 0.4 : perOption)));
@@ -53,17 +55,20 @@ export function renderQuestion(prompt: QuestionPrompt, context: PromptContext): 
     const text = escapeWithin(shown, questionMax);
     lines.push(text + (text === escapeHtml(shown) ? "" : t.question.cut));
     const numbered = isNumbered(question);
-    question.options.forEach((option, optionIndex) => {
+    const { start, end } = ranges[index]!;
+    question.options.slice(start, end).forEach((option, offset) => {
+      const optionIndex = start + offset;
       const description = option.description && withDescriptions ? ` — ${escapeWithin(reveal(option.description, t), descriptionMax)}` : "";
       const prefix = numbered ? `${optionIndex + 1}. ` : "";
       lines.push(`• <b>${prefix}${escapeWithin(reveal(option.label, t), labelMax)}</b>${description}`);
     });
+    if (pageCount(question.options.length) > 1) lines.push(t.question.page(start + 1, end, question.options.length));
     const answer = answerFor(prompt, index);
     if (answer) lines.push(`<b>→ ${escapeWithin(reveal(answer.join(", "), t), LIMITS.answer)}</b>`);
     lines.push("");
   });
 
-  if (prompt.notice) lines.push(`⚠️ ${escapeHtml(prompt.notice(t))}`);
+  if (prompt.notice) lines.push(`⚠️ ${escapeWithin(prompt.notice(t), LIMITS.notice)}`);
   if (current !== -1 && prompt.dismissArmed) lines.push(t.question.dismissWarning);
   const text = cutHtml(lines.join("\n").trim());
   return { text, keyboard: current === -1 ? [] : keyboardFor(prompt, current, t) };
@@ -102,14 +107,26 @@ function keyboardFor(prompt: QuestionPrompt, index: number, t: Strings): InlineB
   const question = prompt.questions[index]!;
   const key = prompt.key;
   const numbered = isNumbered(question);
-  const buttons = question.options.map((option, optionIndex): InlineButton => {
+  const page = prompt.pages[index] ?? 0;
+  const { start, end } = pageRange(page, question.options.length);
+  const options = question.options.slice(start, end);
+  const buttons = options.map((option, offset): InlineButton => {
+    const optionIndex = start + offset;
     const ticked = question.multiple && prompt.ticked[index]!.has(optionIndex) ? "✅ " : "";
     const prefix = numbered ? `${optionIndex + 1}. ` : "";
     return { text: ticked + prefix + cutText(reveal(option.label, t), LIMITS.button), callback_data: encodeCallback({ key, action: "option", question: index, option: optionIndex }) };
   });
-  const perRow = question.options.length > 4 && question.options.every((option) => Array.from(option.label).length <= SHORT_LABEL) ? 3 : 1;
+  const perRow = options.length > 4 && options.every((option) => Array.from(option.label).length <= SHORT_LABEL) ? 3 : 1;
   const rows: InlineButton[][] = [];
-  for (let start = 0; start < buttons.length; start += perRow) rows.push(buttons.slice(start, start + perRow));
+  for (let first = 0; first < buttons.length; first += perRow) rows.push(buttons.slice(first, first + perRow));
+  const pages = pageCount(question.options.length);
+  if (pages > 1) {
+    const turn = (text: string, to: number): InlineButton => ({ text, callback_data: encodeCallback({ key, action: "page", question: index, option: to }) });
+    const nav: InlineButton[] = [];
+    if (page > 0) nav.push(turn(t.button.previous, page - 1));
+    if (page < pages - 1) nav.push(turn(t.button.next, page + 1));
+    rows.push(nav);
+  }
   const last: InlineButton[] = [];
   if (question.multiple) last.push({ text: t.button.done, callback_data: encodeCallback({ key, action: "done", question: index, option: 0 }) });
   if (question.custom) last.push({ text: t.button.type, callback_data: encodeCallback({ key, action: "type", question: index, option: 0 }) });

@@ -39,6 +39,7 @@ describe("createQuestionPrompt", () => {
       state: "pending",
       answers: [undefined, undefined],
       ticked: [new Set(), new Set()],
+      pages: [0, 0],
       dismissArmed: false,
       busy: false,
     });

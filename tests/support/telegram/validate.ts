@@ -6,6 +6,9 @@ import { badRequest } from './types.ts';
 export const MAX_TEXT = 4096;
 export const MAX_CAPTION = 1024;
 export const MAX_CALLBACK_DATA_BYTES = 64;
+/** Inline keyboards: at most 100 buttons and 8 per row (tginfo/Telegram-Limits, issue #228; Bot API answers REPLY_MARKUP_TOO_LONG). */
+export const MAX_INLINE_BUTTONS = 100;
+export const MAX_INLINE_ROW = 8;
 
 /** Validates text + parse_mode and returns the visible text (throws a 400 TelegramApiError). */
 export function visibleText(text: string, parseMode: unknown): string {
@@ -39,10 +42,14 @@ export function checkReplyMarkup(markup: unknown): any {
   const keyboard = (markup as { inline_keyboard?: unknown }).inline_keyboard;
   if (keyboard === undefined) return markup;
   if (!Array.isArray(keyboard)) throw badRequest('field "inline_keyboard" of the InlineKeyboardMarkup should be an Array of Arrays');
+  let buttons = 0;
   for (const row of keyboard) {
     if (!Array.isArray(row)) throw badRequest('field "inline_keyboard" of the InlineKeyboardMarkup should be an Array of Arrays');
+    if (row.length > MAX_INLINE_ROW) throw badRequest('REPLY_MARKUP_TOO_LONG');
     for (const button of row) checkButton(button);
+    buttons += row.length;
   }
+  if (buttons > MAX_INLINE_BUTTONS) throw badRequest('REPLY_MARKUP_TOO_LONG');
   return keyboard.every((row) => row.length === 0) ? undefined : markup;
 }
 
