@@ -359,7 +359,7 @@ export class Bridge implements Desk {
   async handleUnclaimed(update: unknown, parts?: unknown[]): Promise<void> {
     if (this.#stopped) return;
     const intent = parseUpdate(update);
-    if (intent?.kind === "command") return this.#commands.answer(intent, parts as StatusPart[] | undefined);
+    if (intent?.kind === "command") return this.#commands.answer(intent, parts);
     if (intent?.kind !== "callback") return;
     if (!mayAct(this.#access, intent.from)) {
       this.log.warn({ userId: intent.from.userId, chatId: intent.from.chatId }, "ignored a button tap from an unauthorized user or chat");

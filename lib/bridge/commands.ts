@@ -10,7 +10,7 @@ import { mayAct, type AccessPolicy } from "../telegram/access.ts";
 import type { TelegramApi } from "../telegram/api.ts";
 import type { Outbox } from "../telegram/outbox.ts";
 import { describe } from "../telegram/poller.ts";
-import { commandsFor, renderHelp, renderStatus, type StatusPart } from "../telegram/render-status.ts";
+import { commandsFor, renderHelp, renderStatus, statusPartFrom, type StatusPart } from "../telegram/render-status.ts";
 import type { Intent } from "../telegram/updates.ts";
 
 type Command = Extract<Intent, { kind: "command" }>;
@@ -61,7 +61,8 @@ export class Commands {
       .catch(() => undefined);
   }
 
-  async answer(intent: Command, parts: StatusPart[] | undefined): Promise<void> {
+  /** `parts` come from every process sharing the bot (over the relay): untrusted, checked when rendered. */
+  async answer(intent: Command, parts: readonly unknown[] | undefined): Promise<void> {
     if (!this.#addressedToUs(intent)) return;
     const { t, log, access } = this.#deps;
     if (intent.name === "start") return this.#start(intent);
@@ -70,7 +71,7 @@ export class Commands {
       intent.name === "status"
         ? renderStatus(parts ?? [], t)
         : intent.name === "pending"
-          ? (parts ?? []).some((part) => part.prompts.length > 0)
+          ? (parts ?? []).some((part) => statusPartFrom(part).prompts.length > 0)
             ? undefined // the prompts themselves are the answer
             : t.status.nothingWaiting
           : renderHelp(t);

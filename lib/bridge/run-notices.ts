@@ -7,11 +7,10 @@ import { ActivityTracker, type Notice, type NoticePolicy } from "../registry/act
 import type { MessageOwner, Registry } from "../registry/registry.ts";
 import type { HermesEvent } from "../sse/events.ts";
 import type { TelegramApi } from "../telegram/api.ts";
-import { cutText, escapeHtml } from "../telegram/html.ts";
 import { Priority, type Outbox } from "../telegram/outbox.ts";
 import { describe } from "../telegram/poller.ts";
 import type { PromptContext } from "../telegram/render-context.ts";
-import { renderNotice } from "../telegram/render-notice.ts";
+import { LOST_MESSAGE_FILE, renderNotice, renderNotSent } from "../telegram/render-notice.ts";
 import type { InstanceLink } from "./desk.ts";
 import type { SessionTopics } from "./topics.ts";
 
@@ -69,8 +68,14 @@ export class RunNotices {
       if (busy) await this.#deps.reply(t.talk.queued, userMessage.messageId, userMessage.threadId);
       return;
     }
+    // The instruction is lost unless the user gets it back: quoted, and in full as a file if long.
     const why = outcome.gone ? t.talk.sessionGone : outcome.error;
-    await this.#deps.reply(t.talk.notSent(escapeHtml(why), escapeHtml(cutText(text, 3000))), userMessage.messageId, userMessage.threadId);
+    const notice = renderNotSent(why, text, t);
+    await this.#deps.reply(notice.html, userMessage.messageId, userMessage.threadId);
+    if (!notice.cut) return;
+    const { chatId } = userMessage;
+    const options = { replyTo: userMessage.messageId, caption: t.talk.fileCaption, ...(userMessage.threadId !== undefined ? { threadId: userMessage.threadId } : {}) };
+    await outbox.send(chatId, () => () => telegram.sendDocument(chatId, LOST_MESSAGE_FILE, text, options)).catch((error) => log.warn({ err: describe(error) }, "could not send back a message that was not delivered"));
   }
 
   stop(): void {

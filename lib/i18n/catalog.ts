@@ -96,7 +96,7 @@ export interface Strings {
     notApplied: string;
   };
   input: { answerTo: (header: string) => string; feedback: string; feedbackPlaceholder: string };
-  talk: { queued: string; notSent: (why: string, text: string) => string; notRunning: string; sessionGone: string };
+  talk: { queued: string; notSent: (why: string, text: string) => string; quoteCut: string; fileCaption: string; notRunning: string; sessionGone: string };
   start: { hello: string; ids: (chatId: number, userId: number) => string; configured: string; setChat: (chatId: number) => string };
   status: {
     title: string;
@@ -224,6 +224,8 @@ const en: Strings = {
   talk: {
     queued: "⏳ The agent is busy: your message is queued, and it reads it as soon as the current step ends.",
     notSent: (why, text) => `⚠️ Not sent to the agent (${why}). Your message:\n<blockquote>${text}</blockquote>`,
+    quoteCut: "\n<i>Only its start fits here: your whole message is in the file <code>message.txt</code> below.</i>",
+    fileCaption: "📄 Your message, in full (it was not sent to the agent)",
     notRunning: "that project's OpenCode is not running",
     sessionGone: "that session no longer exists",
   },
@@ -367,6 +369,8 @@ const zh: Strings = {
   talk: {
     queued: "⏳ 智能体正忙：你的消息已排队，当前步骤结束后它就会读到。",
     notSent: (why, text) => `⚠️ 未能发送给智能体（${why}）。你的消息：\n<blockquote>${text}</blockquote>`,
+    quoteCut: "\n<i>这里只放得下开头：完整消息见下方文件 <code>message.txt</code>。</i>",
+    fileCaption: "📄 你的完整消息（未发送给智能体）",
     notRunning: "该项目的 OpenCode 没有在运行",
     sessionGone: "该会话已不存在",
   },

@@ -1,7 +1,7 @@
 // Renders the notices that tell the user how a run went: done, failed, or stuck retrying. Pure.
 import { CATALOGS, type Strings } from "../i18n/catalog.ts";
 import type { Notice } from "../registry/activity.ts";
-import { cutHtml, escapeWithin } from "./html.ts";
+import { cutHtml, escapeHtml, escapeWithin, graphemes, MESSAGE_LIMIT, visibleLength } from "./html.ts";
 import { contextLine, stringsOf, type PromptContext } from "./render-context.ts";
 
 const LAST_TEXT_LIMIT = 1500;
@@ -26,6 +26,26 @@ export function renderNotice(notice: Notice, context: PromptContext): string {
   }
   lines.push("", t.notice.replyHint);
   return cutHtml(lines.join("\n"));
+}
+
+/** The user's text as a file, when the notice can't quote all of it. */
+export const LOST_MESSAGE_FILE = "message.txt";
+
+/**
+ * "Not sent to the agent (why)", quoting as much of the user's text as fits in one message
+ * (counted as Telegram counts: visible UTF-16 units). `cut` means the rest must go as a file.
+ */
+export function renderNotSent(why: string, text: string, t: Strings): { html: string; cut: boolean } {
+  const reason = escapeWithin(why, 300);
+  const whole = t.talk.notSent(reason, escapeHtml(text));
+  if (visibleLength(whole) <= MESSAGE_LIMIT) return { html: whole, cut: false };
+  const room = MESSAGE_LIMIT - visibleLength(t.talk.notSent(reason, "") + t.talk.quoteCut) - 1;
+  let quoted = "";
+  for (const grapheme of graphemes(text.slice(0, room + 1))) {
+    if (quoted.length + grapheme.length > room) break;
+    quoted += grapheme;
+  }
+  return { html: t.talk.notSent(reason, escapeHtml(quoted) + "…") + t.talk.quoteCut, cut: true };
 }
 
 /** The end of a long text is what matters ("…what I did, and what is next"). */

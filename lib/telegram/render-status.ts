@@ -1,6 +1,7 @@
 // Renders the answers to /status, /help and /pending. Pure.
 import { CATALOGS, type Strings } from "../i18n/catalog.ts";
-import { escapeWithin } from "./html.ts";
+import { cutHtml, escapeHtml, escapeWithin } from "./html.ts";
+import { reveal } from "./reveal.ts";
 import { formatDuration } from "./render-notice.ts";
 
 /** One process' part of /status: what it knows (every process sharing the bot adds its own). */
@@ -14,32 +15,86 @@ export function commandsFor(t: Strings): Array<{ command: string; description: s
   return (["status", "pending", "help", "start"] as const).map((command) => ({ command, description: t.commands[command] }));
 }
 
-export function renderStatus(parts: StatusPart[], t: Strings = CATALOGS.en): string {
-  const sessions = parts.flatMap((part) => part.sessions);
-  const prompts = parts.flatMap((part) => part.prompts);
+/** Room for each list, so /status stays within one message whatever the titles (escaped lengths). */
+const SECTION_LIMIT = 1800;
+const LISTED = 20;
+
+/**
+ * Parts from other processes come over the relay and are untrusted: anything malformed is dropped
+ * or replaced, every text is escaped, and links are built only from integer ids.
+ */
+export function renderStatus(parts: readonly unknown[], t: Strings = CATALOGS.en): string {
+  const valid = Array.isArray(parts) ? parts.map(statusPartFrom) : [];
+  const sessions = valid.flatMap((part) => part.sessions);
+  const prompts = valid.flatMap((part) => part.prompts);
   const lines = [t.status.title, ""];
   if (sessions.length === 0) lines.push(t.status.noSessions);
   else {
     lines.push(t.status.sessions(sessions.length));
-    for (const session of sessions.slice(0, 20)) {
+    const shown = sessions.map((session) => {
       const state = session.busy ? (session.busyMs !== undefined ? t.status.busyFor(formatDuration(session.busyMs, t)) : t.status.busy) : t.status.idle;
-      lines.push(`• ${state} · <code>${escapeWithin(session.project ?? "?", 80)}</code> · ${escapeWithin(session.title ?? t.status.untitled, 80)}`);
-    }
-    if (sessions.length > 20) lines.push(t.status.andMore(sessions.length - 20));
+      return `• ${state} · <code>${show(session.project ?? "?", 80, t)}</code> · ${show(session.title ?? t.status.untitled, 80, t)}`;
+    });
+    lines.push(...within(shown, t));
   }
   lines.push("");
   if (prompts.length === 0) lines.push(t.status.nothingWaiting);
   else {
     lines.push(t.status.waiting(prompts.length));
-    for (const prompt of prompts.slice(0, 20)) {
+    const shown = prompts.map((prompt) => {
       const icon = prompt.kind === "question" ? "❓" : "🔐";
-      const summary = escapeWithin(prompt.summary, 100);
+      const summary = show(prompt.summary, 100, t);
       const link = messageLink(prompt.chatId, prompt.messageId);
-      lines.push(`• ${icon} ${link ? `<a href="${link}">${summary}</a>` : summary} · <code>${escapeWithin(prompt.project, 60)}</code>`);
-    }
-    lines.push("", t.status.pendingHint);
+      return `• ${icon} ${link ? `<a href="${escapeHtml(link)}">${summary}</a>` : summary} · <code>${show(prompt.project, 60, t)}</code>`;
+    });
+    lines.push(...within(shown, t), "", t.status.pendingHint);
   }
-  return lines.join("\n");
+  return cutHtml(lines.join("\n"));
+}
+
+/** The first lines that fit the section's room (at most 20), then how many more there are. */
+function within(lines: string[], t: Strings): string[] {
+  const kept: string[] = [];
+  let length = 0;
+  for (const line of lines.slice(0, LISTED)) {
+    if (length + line.length + 1 > SECTION_LIMIT) break;
+    kept.push(line);
+    length += line.length + 1;
+  }
+  return kept.length < lines.length ? [...kept, t.status.andMore(lines.length - kept.length)] : kept;
+}
+
+function show(text: string, max: number, t: Strings): string {
+  return escapeWithin(reveal(text, t), max);
+}
+
+/** One process' part as far as it is well-formed: sessions and prompts with the wrong shape are dropped. */
+export function statusPartFrom(value: unknown): StatusPart {
+  const part = isRecord(value) ? value : {};
+  const sessions = (Array.isArray(part.sessions) ? part.sessions : []).filter(isRecord).map((session) => ({
+    busy: session.busy === true,
+    ...(typeof session.busyMs === "number" && Number.isFinite(session.busyMs) && session.busyMs >= 0 ? { busyMs: session.busyMs } : {}),
+    ...(typeof session.title === "string" ? { title: session.title } : {}),
+    ...(typeof session.project === "string" ? { project: session.project } : {}),
+  }));
+  const prompts = (Array.isArray(part.prompts) ? part.prompts : []).filter(isRecord).flatMap((prompt): StatusPart["prompts"] => {
+    if ((prompt.kind !== "question" && prompt.kind !== "permission") || !Number.isSafeInteger(prompt.chatId)) return [];
+    return [
+      {
+        kind: prompt.kind,
+        summary: typeof prompt.summary === "string" ? prompt.summary : "?",
+        project: typeof prompt.project === "string" ? prompt.project : "?",
+        chatId: prompt.chatId as number,
+        ...(typeof prompt.title === "string" ? { title: prompt.title } : {}),
+        ...(Number.isSafeInteger(prompt.messageId) && (prompt.messageId as number) > 0 ? { messageId: prompt.messageId as number } : {}),
+      },
+    ];
+  });
+  return { sessions, prompts };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 export function renderHelp(t: Strings = CATALOGS.en): string {
@@ -48,7 +103,7 @@ export function renderHelp(t: Strings = CATALOGS.en): string {
 
 /** Telegram links to a message exist for supergroups and channels only ("-100…" ids). */
 export function messageLink(chatId: number, messageId: number | undefined): string | undefined {
-  if (messageId === undefined) return undefined;
+  if (messageId === undefined || !Number.isSafeInteger(chatId) || !Number.isSafeInteger(messageId)) return undefined;
   const id = String(chatId);
   return id.startsWith("-100") ? `https://t.me/c/${id.slice(4)}/${messageId}` : undefined;
 }

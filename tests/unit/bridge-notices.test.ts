@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import type { HermesEvent } from "../../lib/sse/events.ts";
 import { CHAT, DIRECTORY, OWNER, question, request, setup } from "../support/bridge-rig.ts";
+import { parseTelegramHtml } from "../support/fake-telegram.ts";
 
 const quick = { level: "all" as const, doneAfterMs: 0 };
 
@@ -78,5 +79,26 @@ describe("Bridge: run notices and talking back", () => {
     await say("rm -rf /", done.messageId, 666);
     await new Promise((resolve) => setTimeout(resolve, 60));
     expect(opencode.posts).toEqual([]);
+  });
+});
+
+describe("a long instruction that could not be delivered", () => {
+  it("is quoted as far as fits in 4096 (emoji count double) and sent back in full as a file", async () => {
+    const { telegram, bridge, opencode, say } = setup({ notices: { level: "all", doneAfterMs: 0 } });
+    bridge.handleEvent(DIRECTORY, { type: "session.status", sessionID: "ses_1", status: "busy" });
+    bridge.handleEvent(DIRECTORY, { type: "session.idle", sessionID: "ses_1" });
+    const done = await vi.waitFor(() => telegram.messages.find((m) => m.text.includes("<b>Done</b>")) ?? Promise.reject(new Error("no notice")));
+    opencode.replyStatus = 500;
+    const long = `${"🚀 deploy <all> & ".repeat(400)}THE END`;
+    await say(long, done.messageId);
+    const failure = await vi.waitFor(() => telegram.messages.find((m) => m.text.includes("Not sent to the agent")) ?? Promise.reject(new Error("no failure")));
+    const parsed = parseTelegramHtml(failure.text);
+    if (!parsed.ok) throw new Error(parsed.error);
+    expect(parsed.plain.length).toBeLessThanOrEqual(4096);
+    expect(parsed.plain.length).toBeGreaterThan(3800);
+    expect(parsed.plain).toContain("🚀 deploy <all> & 🚀");
+    expect(parsed.plain).toContain("message.txt");
+    const file = await vi.waitFor(() => telegram.documents.find((d) => d.filename === "message.txt") ?? Promise.reject(new Error("no file")));
+    expect(file.content).toBe(long);
   });
 });
