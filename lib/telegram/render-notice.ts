@@ -3,6 +3,7 @@ import { CATALOGS, type Strings } from "../i18n/catalog.ts";
 import type { Notice } from "../registry/activity.ts";
 import { cutHtml, escapeHtml, escapeWithin, graphemes, MESSAGE_LIMIT, visibleLength } from "./html.ts";
 import { contextLine, stringsOf, type PromptContext } from "./render-context.ts";
+import { reveal } from "./reveal.ts";
 
 const LAST_TEXT_LIMIT = 1500;
 
@@ -12,15 +13,15 @@ export function renderNotice(notice: Notice, context: PromptContext): string {
   switch (notice.kind) {
     case "done":
       lines.push(t.notice.done(formatDuration(notice.busyMs, t)), contextLine(context));
-      if (notice.lastText) lines.push("", escapeWithin(lastLines(notice.lastText), LAST_TEXT_LIMIT));
+      if (notice.lastText) lines.push("", escapeWithin(reveal(lastLines(notice.lastText), t, false), LAST_TEXT_LIMIT));
       break;
     case "failed":
-      lines.push(t.notice.failed(escapeWithin(notice.name, 100)), contextLine(context));
-      if (notice.message) lines.push("", `<pre>${escapeWithin(notice.message, LAST_TEXT_LIMIT)}</pre>`);
+      lines.push(t.notice.failed(escapeWithin(reveal(notice.name, t), 100)), contextLine(context));
+      if (notice.message) lines.push("", `<pre>${escapeWithin(reveal(notice.message, t, false), LAST_TEXT_LIMIT)}</pre>`);
       break;
     case "retrying":
       lines.push(t.notice.retrying(notice.attempt !== undefined ? t.notice.attempt(notice.attempt) : ""), contextLine(context));
-      if (notice.message) lines.push("", escapeWithin(notice.message, 500));
+      if (notice.message) lines.push("", escapeWithin(reveal(notice.message, t, false), 500));
       lines.push("", t.notice.retryOnce);
       break;
   }
@@ -36,7 +37,7 @@ export const LOST_MESSAGE_FILE = "message.txt";
  * (counted as Telegram counts: visible UTF-16 units). `cut` means the rest must go as a file.
  */
 export function renderNotSent(why: string, text: string, t: Strings): { html: string; cut: boolean } {
-  const reason = escapeWithin(why, 300);
+  const reason = escapeWithin(reveal(why, t), 300);
   const whole = t.talk.notSent(reason, escapeHtml(text));
   if (visibleLength(whole) <= MESSAGE_LIMIT) return { html: whole, cut: false };
   const room = MESSAGE_LIMIT - visibleLength(t.talk.notSent(reason, "") + t.talk.quoteCut) - 1;

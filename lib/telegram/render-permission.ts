@@ -45,7 +45,7 @@ export function layoutPermission(request: PermissionRequest, t: Strings): Permis
   if (file) layout.file = show(file, LIMITS.path, " ");
   const diff = stringField(request.metadata, "diff");
   // A request with both a command and a diff (not one OpenCode makes) shares the room between them.
-  if (diff) layout.diff = escapedPreview(diff, layout.command === undefined ? DIFF_PREVIEW_LIMIT : Math.max(300, DIFF_PREVIEW_LIMIT - layout.command.length));
+  if (diff) layout.diff = escapedPreview(reveal(diff, t, false), layout.command === undefined ? DIFF_PREVIEW_LIMIT : Math.max(300, DIFF_PREVIEW_LIMIT - layout.command.length));
   const list = (items: string[]): string => {
     const shown = codeList(items, (item) => show(item, LIMITS.pattern, " "), t);
     shortened ||= shown.cut;
@@ -84,8 +84,8 @@ export function renderPermission(prompt: PermissionPrompt, context: PromptContex
   if (layout.shortened && attached) lines.push("", t.permission.shortened);
   if (missingFile) lines.push("", t.permission.notAttached);
 
-  if (prompt.final?.message) lines.push("", `${t.permission.feedback} <i>${escapeWithin(prompt.final.message, LIMITS.feedback)}</i>`);
-  if (prompt.notice) lines.push("", `⚠️ ${escapeWithin(prompt.notice(t), LIMITS.notice)}`);
+  if (prompt.final?.message) lines.push("", `${t.permission.feedback} <i>${escapeWithin(reveal(prompt.final.message, t), LIMITS.feedback)}</i>`);
+  if (prompt.notice) lines.push("", `⚠️ ${escapeWithin(reveal(prompt.notice(t), t), LIMITS.notice)}`);
   const live = prompt.state === "pending" && !prompt.busy;
   return { text: cutHtml(lines.join("\n").trim()), keyboard: live ? keyboardFor(prompt, t, !missingFile) : [] };
 }

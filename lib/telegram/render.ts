@@ -68,7 +68,7 @@ export function renderQuestion(prompt: QuestionPrompt, context: PromptContext): 
     lines.push("");
   });
 
-  if (prompt.notice) lines.push(`⚠️ ${escapeWithin(prompt.notice(t), LIMITS.notice)}`);
+  if (prompt.notice) lines.push(`⚠️ ${escapeWithin(reveal(prompt.notice(t), t), LIMITS.notice)}`);
   if (current !== -1 && prompt.dismissArmed) lines.push(t.question.dismissWarning);
   const text = cutHtml(lines.join("\n").trim());
   return { text, keyboard: current === -1 ? [] : keyboardFor(prompt, current, t) };

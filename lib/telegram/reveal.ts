@@ -16,32 +16,48 @@ const EMOJI = /\p{Extended_Pictographic}(?:[\p{Emoji_Modifier}\uFE0E\uFE0F\u20E3
 const HIDDEN = /[\p{Cc}\p{Cf}\p{Cs}\p{Cn}\p{Zl}\p{Zp}\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000\u115F\u1160\u3164\uFFA0\u2800\u034F\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/u;
 const HIDDEN_ALL = new RegExp(HIDDEN.source, "gu");
 const BLANKS = /[ \t]+/y;
+/** Printable ASCII, single line breaks and spaces: nothing to mark (runs are checked where they end). */
+const PLAIN = /(?:[\x21-\x7E](?![\uFE0E\uFE0F\u20E3])| (?! {8})|\n(?!\n))+/y;
 const LINE_BREAKS = /\n+/y;
 
-export function reveal(text: string, t: Strings): string {
+/** `runs: false` keeps blank runs and line breaks as they are (an agent's prose and code), marking only hidden characters. */
+export function reveal(text: string, t: Strings, runs = true): string {
   let out = "";
   let index = 0;
   while (index < text.length) {
+    // Plain printable ASCII and short blank runs are copied as they are, in one go.
+    PLAIN.lastIndex = index;
+    const plain = PLAIN.exec(text);
+    if (plain) {
+      let end = index + plain[0].length;
+      // A long blank run is counted from its first blank, even if that was copied as plain.
+      if (end < text.length && (text[end] === " " || text[end] === "\t")) while (end > index && text[end - 1] === " ") end--;
+      if (end > index) {
+        out += text.slice(index, end);
+        index = end;
+        continue;
+      }
+    }
     const emoji = matchAt(EMOJI, text, index);
     if (emoji) {
       out += emoji;
       index += emoji.length;
       continue;
     }
-    const blanks = matchAt(BLANKS, text, index);
+    const blanks = runs ? matchAt(BLANKS, text, index) : undefined;
     if (blanks) {
       out += showBlanks(blanks, t);
       index += blanks.length;
       continue;
     }
-    const breaks = matchAt(LINE_BREAKS, text, index);
+    const breaks = runs ? matchAt(LINE_BREAKS, text, index) : undefined;
     if (breaks) {
       out += breaks.length > LINE_BREAK_RUN ? `\n${t.reveal.lineBreaks(breaks.length)}\n` : breaks;
       index += breaks.length;
       continue;
     }
     const char = String.fromCodePoint(text.codePointAt(index)!);
-    out += HIDDEN.test(char) ? codePointMarker(char) : char;
+    out += HIDDEN.test(char) && (runs || (char !== "\n" && char !== "\t")) ? codePointMarker(char) : char;
     index += char.length;
   }
   return out;
