@@ -46,13 +46,16 @@ export function layoutPermission(request: PermissionRequest, t: Strings): Permis
   const diff = stringField(request.metadata, "diff");
   // A request with both a command and a diff (not one OpenCode makes) shares the room between them.
   if (diff) layout.diff = escapedPreview(reveal(diff, t, false), layout.command === undefined ? DIFF_PREVIEW_LIMIT : Math.max(300, DIFF_PREVIEW_LIMIT - layout.command.length));
-  const list = (items: string[]): string => {
-    const shown = codeList(items, (item) => show(item, LIMITS.pattern, " "), t);
+  const list = (items: string[], room: number): string => {
+    const each = Math.max(LIMITS.pattern, Math.floor(room / items.length) - 15);
+    const shown = codeList(items, room, (item) => show(item, each, " "), t);
     shortened ||= shown.cut;
     return shown.html;
   };
-  if (request.patterns.length > 0 && (!command || request.patterns.some((pattern) => pattern !== command))) layout.patterns = list(request.patterns);
-  if (request.always.length > 0) layout.always = list(request.always);
+  // Without a command or a file (OpenCode ≤ 1.15 sends no metadata), the patterns are what runs: they get the command's room.
+  const primary = !command && !file;
+  if (request.patterns.length > 0 && (!command || request.patterns.some((pattern) => pattern !== command))) layout.patterns = list(request.patterns, primary ? LIMITS.command : LIMITS.patternList);
+  if (request.always.length > 0) layout.always = list(request.always, LIMITS.patternList);
   layout.shortened = shortened;
   return layout;
 }
@@ -156,13 +159,13 @@ function keyboardFor(prompt: PermissionPrompt, t: Strings, canAllow: boolean): I
   return rows;
 }
 
-/** As many items as fit in the list's room, each shown by `show`; the rest counted ("and 5 more"). */
-function codeList(items: string[], show: (item: string) => string, t: Strings): { html: string; cut: boolean } {
+/** As many items as fit in `room`, each shown by `show`; the rest counted ("and 5 more"). */
+function codeList(items: string[], room: number, show: (item: string) => string, t: Strings): { html: string; cut: boolean } {
   const shown: string[] = [];
   let length = 0;
   for (const item of items) {
     const html = `<code>${show(item)}</code>`;
-    if (shown.length > 0 && length + html.length + 2 > LIMITS.patternList) break;
+    if (shown.length > 0 && length + html.length + 2 > room) break;
     shown.push(html);
     length += html.length + 2;
   }

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SentMessage } from "../support/fake-telegram.ts";
-import { DEFAULT_CHAT_ID } from "../support/fake-telegram.ts";
+import { DEFAULT_CHAT_ID, parseTelegramHtml } from "../support/fake-telegram.ts";
 import { directive } from "../support/mock-llm.ts";
 import type { OpencodeVersion } from "../support/opencode.ts";
 import { promptWhenIdle, startRig, type Rig } from "./question-suite.ts";
@@ -121,6 +121,41 @@ export function permissionSuite(version: OpencodeVersion): void {
       await rig.llm.waitForToolResult((r) => r.content.includes("child done"), { what: "task result at the parent" });
     });
 
+    it("a long command hiding its payload behind blanks: the message shows the tail, the file sent with it holds the whole command", async () => {
+      const command = `echo start-of-long-command ${"word ".repeat(400)}${" ".repeat(1480)}; echo hidden-payload-tail`;
+      await run(directive(bash(command)));
+      const message = await onPhone("hidden-payload-tail");
+      const plain = parseTelegramHtml(message.text);
+      if (!plain.ok) throw new Error(plain.error);
+      expect(plain.plain.length).toBeLessThanOrEqual(4096);
+      expect(plain.plain).toContain("echo start-of-long-command word");
+      expect(plain.plain).toContain("echo hidden-payload-tail");
+      expect(plain.plain).toMatch(/⟨… \d+ characters not shown here …⟩/);
+      expect(plain.plain).toContain("Shortened here.");
+      const file = rig.telegram.messages().find((m) => m.document?.filename === "permission.txt");
+      expect(file, "permission.txt sent before the prompt").toBeDefined();
+      expect(file!.messageId).toBeLessThan(message.messageId);
+      expect(message.replyToMessageId).toBe(file!.messageId);
+      const content = file!.document!.content!;
+      const exact = JSON.parse(content.slice(content.indexOf("{", content.lastIndexOf("Exact text (JSON)"))));
+      if (version === "1.18.33") {
+        // 1.17+ sends the command itself: shown with the blank run counted, and exact in the file.
+        expect(exact.command).toBe(command);
+        expect(plain.plain).toContain("word⟨1481 spaces⟩; echo hidden-payload-tail");
+        expect(content).toContain("word⟨1481 spaces⟩; echo hidden-payload-tail");
+      } else {
+        // ≤ 1.15 sends only patterns: OpenCode splits the command into its two simple commands.
+        expect(exact.command).toBeUndefined();
+        expect(exact.patterns).toHaveLength(2);
+        expect(exact.patterns[0]).toMatch(/^echo start-of-long-command (word ){399}word/);
+        expect(exact.patterns[1]).toBe("echo hidden-payload-tail");
+      }
+      await rig.telegram.tapButton(message, "Allow once");
+      const result = await rig.llm.waitForToolResult((r) => r.content.includes("hidden-payload-tail"), { what: "the whole command ran" });
+      expect(result.content).toContain("start-of-long-command word");
+      await settledAs(message, "Allowed once</b> from Telegram");
+    });
+
     it("an edit with HTML characters and a diff over 4096 characters is rendered safely", async () => {
       const content = Array.from({ length: 300 }, (_, i) => `<b>line ${i} & "quoted" </b>`).join("\n");
       const file = path.join(rig.opencode.directory, "big-change.html");
@@ -128,9 +163,10 @@ export function permissionSuite(version: OpencodeVersion): void {
       const message = await onPhone("big-change.html");
       expect(message.text.length).toBeLessThanOrEqual(4096);
       expect(message.text).toContain("&lt;b&gt;line 0 &amp; &quot;quoted&quot; &lt;/b&gt;");
-      expect(message.text).toContain("whole diff is attached");
+      expect(message.text).toContain("whole diff is in the file above");
       const attached = await rig.telegram.waitForMessage((m) => m.document?.filename === "big-change.html.diff", { what: "diff attachment" });
       expect(attached.document!.bytes).toBeGreaterThan(4096);
+      expect(message.replyToMessageId).toBe(attached.messageId);
       await rig.telegram.tapButton(message, "Allow once");
       await rig.llm.waitForToolResult((r) => /Wrote file successfully/.test(r.content), { what: "write result" });
       expect(fs.readFileSync(file, "utf8")).toBe(content);

@@ -67,6 +67,17 @@ describe("a permission prompt hides nothing it approves", () => {
     expect(buttons(message)).toEqual(["Allow once", "Always", "Reject", "Reject with feedback"]);
   });
 
+  it("without metadata (OpenCode ≤ 1.15) the pattern is the command: head and tail, and the full text in a file", async () => {
+    const rig = setup();
+    const command = `echo start ${"word ".repeat(400)}${" ".repeat(1480)}; echo hidden-payload-tail`;
+    const message = await ask(rig, permission({ metadata: {}, patterns: [command], always: ["echo *"] }));
+    const text = visible(message);
+    expect(text).toContain("echo start word word");
+    expect(text).toContain("word⟨1481 spaces⟩; echo hidden-payload-tail");
+    expect(text).toContain("Shortened here.");
+    expect(rig.telegram.documents[0]!.content).toContain(JSON.stringify(command));
+  });
+
   it("always patterns past what fits are counted on the message and listed in full in the file", async () => {
     const rig = setup();
     const always = Array.from({ length: 40 }, (_, i) => `tool-${i} *`);

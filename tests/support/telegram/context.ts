@@ -15,7 +15,7 @@ export interface BotState {
 
 export interface MethodContext {
   payload: Record<string, any>;
-  files: Record<string, { filename: string; bytes: number }>;
+  files: Record<string, { filename: string; bytes: number; content: string }>;
   state: BotState;
   /** Aborts when the client disconnects. */
   signal: AbortSignal;

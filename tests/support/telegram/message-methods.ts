@@ -55,6 +55,7 @@ const sendDocument: MethodHandler = (ctx) => {
   const document = {
     filename: file?.filename ?? String(ref),
     bytes: file?.bytes ?? 0,
+    ...(file ? { content: file.content } : {}),
     ...(caption !== undefined ? { caption } : {}),
   };
   return record(ctx, chatId, { text: caption ?? '', parseMode: ctx.payload.parse_mode, replyMarkup, document });

@@ -1,7 +1,7 @@
-/** Minimal multipart/form-data parser: text fields as strings, file parts as name + size. */
+/** Minimal multipart/form-data parser: text fields as strings, file parts as name, size and content (UTF-8). */
 export interface MultipartResult {
   fields: Record<string, string>;
-  files: Record<string, { filename: string; bytes: number }>;
+  files: Record<string, { filename: string; bytes: number; content: string }>;
 }
 
 export function parseMultipart(body: Buffer, contentType: string): MultipartResult {
@@ -34,6 +34,6 @@ function addPart(result: MultipartResult, part: Buffer): void {
   const name = /\bname="([^"]*)"/i.exec(disposition)?.[1];
   if (name === undefined) return;
   const filename = /\bfilename="([^"]*)"/i.exec(disposition)?.[1];
-  if (filename !== undefined) result.files[name] = { filename, bytes: content.length };
+  if (filename !== undefined) result.files[name] = { filename, bytes: content.length, content: content.toString('utf8') };
   else result.fields[name] = content.toString('utf8');
 }

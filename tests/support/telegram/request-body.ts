@@ -9,7 +9,7 @@ import { parseMultipart } from './multipart.ts';
  */
 export interface ApiRequest {
   payload: Record<string, any>;
-  files: Record<string, { filename: string; bytes: number }>;
+  files: Record<string, { filename: string; bytes: number; content: string }>;
 }
 
 const NUMERIC_FIELDS = new Set([

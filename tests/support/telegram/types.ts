@@ -19,7 +19,8 @@ export interface SentMessage {
   /** Every version of the message, the original first, then one entry per successful edit. */
   history: Array<{ text: string; replyMarkup?: any; at: number }>;
   replyToMessageId?: number;
-  document?: { filename: string; bytes: number; caption?: string };
+  /** `content`: the file as UTF-8 text (Hermes only sends text files). */
+  document?: { filename: string; bytes: number; content?: string; caption?: string };
   /** The forum topic the message went to (message_thread_id), if any. */
   threadId?: number;
 }
