@@ -13,13 +13,14 @@ import type { HermesEvent, PermissionReply } from "../sse/events.ts";
 import { mayAct, type AccessPolicy } from "../telegram/access.ts";
 import type { TelegramApi } from "../telegram/api.ts";
 import { decodeCallback } from "../telegram/codec.ts";
-import { CALLBACK_ANSWER_LIMIT, cutText, escapeHtml, PLACEHOLDER_LIMIT } from "../telegram/html.ts";
+import { CALLBACK_ANSWER_LIMIT, cutText, escapeWithin, PLACEHOLDER_LIMIT } from "../telegram/html.ts";
 import { describe } from "../telegram/poller.ts";
 import type { PromptContext } from "../telegram/render-context.ts";
 import { renderPermission } from "../telegram/render-permission.ts";
 import { permissionFiles } from "../telegram/render-permission-file.ts";
 import type { StatusPart } from "../telegram/render-status.ts";
 import { renderQuestion, type RenderedMessage } from "../telegram/render.ts";
+import { reveal } from "../telegram/reveal.ts";
 import { Outbox } from "../telegram/outbox.ts";
 import type { PaceLimits } from "../telegram/pacer.ts";
 import { parseUpdate, type Intent } from "../telegram/updates.ts";
@@ -454,7 +455,7 @@ export class Bridge implements Desk {
 
   async askForText(prompt: Prompt, questionIndex: number, label: string): Promise<void> {
     if (prompt.state !== "pending") return;
-    const text = prompt.kind === "question" ? this.t.input.answerTo(escapeHtml(cutText(label, 200))) : this.t.input.feedback;
+    const text = prompt.kind === "question" ? this.t.input.answerTo(escapeWithin(reveal(label, this.t), 200)) : this.t.input.feedback;
     const threadId = await this.#topics.threadOf(prompt.sessionID, prompt.directory);
     const options = { forceReply: { placeholder: cutText(label, PLACEHOLDER_LIMIT) }, ...(prompt.message ? { replyTo: prompt.message.messageId } : {}), ...inThread(threadId) };
     const sent = await this.#outbox.send(this.chatId, () => (prompt.state === "pending" ? () => this.telegram.sendMessage(this.chatId, text, options) : undefined)).catch((error) => {

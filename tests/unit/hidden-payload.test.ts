@@ -5,7 +5,7 @@
 import { describe, expect, it, vi } from "vitest";
 import type { PermissionRequest } from "../../lib/sse/events.ts";
 import { TelegramApiError } from "../../lib/telegram/api.ts";
-import { DIRECTORY, permission, setup } from "../support/bridge-rig.ts";
+import { DIRECTORY, permission, question, request, setup } from "../support/bridge-rig.ts";
 import { parseTelegramHtml } from "../support/fake-telegram.ts";
 import type { MemoryMessage } from "../support/memory-telegram.ts";
 
@@ -124,5 +124,13 @@ describe("a permission prompt hides nothing it approves", () => {
     await rig.tap(forged, "Allow once");
     expect(rig.opencode.posts).toEqual([]);
     expect(rig.telegram.callbackAnswers.at(-1)?.text).toBe("That button does not belong here");
+  });
+
+  it("the 'reply with your answer' prompt shows the question's header with its hidden characters marked", async () => {
+    const rig = setup();
+    const message = await rig.ask(request([question({ header: "Pick\u202E one" })]));
+    await rig.tap(message, "Type an answer");
+    const prompt = await rig.forceReply();
+    expect(visible(prompt)).toContain("Pick⟨U+202E⟩ one");
   });
 });
