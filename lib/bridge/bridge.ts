@@ -396,6 +396,8 @@ export class Bridge implements Desk {
     const old = prompt.message;
     if (prompt.state !== "pending" || !old) return;
     const threadId = await this.#topics.threadOf(prompt.sessionID, prompt.directory);
+    // Files that could not be sent the first time get another try: with them, Allow comes back.
+    if (prompt.kind === "permission" && prompt.files?.sent === false) await this.#sendFiles(prompt, threadId);
     const sent = await this.#outbox
       .send(this.chatId, () => {
         if (prompt.state !== "pending") return undefined;

@@ -8,11 +8,15 @@ export const CALLBACK_ANSWER_LIMIT = 200;
 export const PLACEHOLDER_LIMIT = 64;
 export const TOPIC_NAME_LIMIT = 128;
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+/** Made on first use: building one loads ICU's break rules (about 20 ms), which start-up must not pay. */
+let segmenterInstance: Intl.Segmenter | undefined;
+function segmenter(): Intl.Segmenter {
+  return (segmenterInstance ??= new Intl.Segmenter(undefined, { granularity: "grapheme" }));
+}
 
 /** The characters a user sees (grapheme clusters): "👨‍👩‍👧", "🇫🇷" and "é" are one each. */
 export function graphemes(text: string): string[] {
-  return Array.from(segmenter.segment(text), (part) => part.segment);
+  return Array.from(segmenter().segment(text), (part) => part.segment);
 }
 
 /** A lone surrogate (possible in JSON from OpenCode) is not UTF-8: Telegram would refuse the whole text. */
@@ -116,7 +120,7 @@ export function cutHtml(html: string, max: number = MESSAGE_LIMIT): string {
   const markup = /<\/?([a-z-]+)[^>]*>|&[#a-z0-9]+;/iy;
   const clusters = new Map<number, string>();
   // A cluster that reaches past max can't fit anyway: only the head needs segmenting.
-  for (const part of segmenter.segment(html.slice(0, max + 1))) clusters.set(part.index, part.segment);
+  for (const part of segmenter().segment(html.slice(0, max + 1))) clusters.set(part.index, part.segment);
   const open: string[] = [];
   const closers = () => open.map((tag) => `</${tag}>`).reverse().join("");
   let closingLength = 0;

@@ -5,7 +5,7 @@
 import { describe, expect, it, vi } from "vitest";
 import type { PermissionRequest } from "../../lib/sse/events.ts";
 import { TelegramApiError } from "../../lib/telegram/api.ts";
-import { DIRECTORY, permission, question, request, setup } from "../support/bridge-rig.ts";
+import { CHAT, DIRECTORY, OWNER, permission, question, request, setup } from "../support/bridge-rig.ts";
 import { parseTelegramHtml } from "../support/fake-telegram.ts";
 import type { MemoryMessage } from "../support/memory-telegram.ts";
 
@@ -132,5 +132,23 @@ describe("a permission prompt hides nothing it approves", () => {
     await rig.tap(message, "Type an answer");
     const prompt = await rig.forceReply();
     expect(visible(prompt)).toContain("Pick⟨U+202E⟩ one");
+  });
+
+  it("/pending tries the files again, and with them Allow comes back", async () => {
+    const rig = setup();
+    const send = rig.telegram.sendDocument.bind(rig.telegram);
+    rig.telegram.sendDocument = async () => {
+      throw new TelegramApiError(400, "Bad Request: file upload failed");
+    };
+    const command = `x ${"y".repeat(3000)} ${PAYLOAD}`;
+    const first = await ask(rig, permission({ metadata: { command }, patterns: [command] }));
+    expect(buttons(first)).toEqual(["Reject", "Reject with feedback"]);
+    rig.telegram.sendDocument = send;
+    await rig.bridge.handleUpdate({ update_id: 99, message: { message_id: 98, from: { id: OWNER }, chat: { id: CHAT, type: "private" }, text: "/pending" } });
+    const again = await vi.waitFor(() => rig.telegram.messages.find((m) => m.messageId !== first.messageId && m.text.includes("Permission:")) ?? Promise.reject(new Error("not sent again")));
+    expect(rig.telegram.documents.map((d) => d.filename)).toEqual(["permission.txt"]);
+    expect(again.replyTo).toBe(rig.telegram.documents[0]!.messageId);
+    expect(buttons(again)).toEqual(["Allow once", "Always", "Reject", "Reject with feedback"]);
+    expect(visible(again)).toContain("Shortened here.");
   });
 });
