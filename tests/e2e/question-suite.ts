@@ -220,6 +220,21 @@ export function questionSuite(version: OpencodeVersion): void {
       expect(result.content).toContain(options[37]!.label);
     });
 
+    it("150 options: pages of 50 keep the keyboard within Telegram's limits, and option 137 is answerable", async () => {
+      const options = Array.from({ length: 150 }, (_, index) => ({ label: `opt ${index + 1}`, description: "" }));
+      const { message } = await askOnPhone(rig, [{ question: "Pick one of 150", header: "Paged", options }], "paged");
+      expect(rig.telegram.buttons(message).length).toBeLessThanOrEqual(100);
+      expect(message.text).toContain("Options 1–50 of 150");
+      await rig.telegram.tapButton(message, "More options ▶");
+      await waitForButton(rig, message, "◀ Previous options");
+      await rig.telegram.tapButton(current(rig, message), "More options ▶");
+      await waitForButton(rig, message, "137. opt 137");
+      expect(current(rig, message).text).toContain("Options 101–150 of 150");
+      await rig.telegram.tapButton(current(rig, message), "137. opt 137");
+      const result = await rig.llm.waitForToolResult((r) => r.content.includes("[paged]"), { what: "tool result" });
+      expect(result.content).toContain('"opt 137"');
+    });
+
     it("the bot token never reaches the log file", async () => {
       const log = fs.readFileSync(rig.logFile, "utf8");
       expect(log).toContain("prompt delivered");
