@@ -46,7 +46,7 @@ export interface Strings {
     inTerminal: string;
     diffCaption: (file: string) => string;
     omitted: (count: number) => string;
-    shortened: string;
+    shortened: (file: string) => string;
     notAttached: string;
   };
   /** The full-request file a shortened permission prompt comes with (plain text). */
@@ -96,7 +96,7 @@ export interface Strings {
     notApplied: string;
   };
   input: { answerTo: (header: string) => string; feedback: string; feedbackPlaceholder: string };
-  talk: { queued: string; notSent: (why: string, text: string) => string; quoteCut: string; fileCaption: string; notRunning: string; sessionGone: string };
+  talk: { queued: string; notSent: (why: string, text: string) => string; quoteCut: (file: string) => string; fileCaption: string; notRunning: string; sessionGone: string };
   start: { hello: string; ids: (chatId: number, userId: number) => string; configured: string; setChat: (chatId: number) => string };
   status: {
     title: string;
@@ -155,7 +155,7 @@ const en: Strings = {
     inTerminal: "in the terminal",
     diffCaption: (file) => `Full diff of <code>${file}</code>`,
     omitted: (count) => `⟨… ${count} characters not shown here …⟩`,
-    shortened: "✂️ <b>Shortened here.</b> The full request, every character of it and every pattern, is in the file <code>permission.txt</code> above. Read it before you allow.",
+    shortened: (file) => `✂️ <b>Shortened here.</b> The full request, every character of it and every pattern, is in the file <code>${file}</code> above. Read it before you allow.`,
     notAttached: "⚠️ <b>Shortened, and the full text could not be attached</b>, so <b>Allow</b> is not offered here: decide in the terminal, or reject.",
   },
   permissionFile: {
@@ -224,7 +224,7 @@ const en: Strings = {
   talk: {
     queued: "⏳ The agent is busy: your message is queued, and it reads it as soon as the current step ends.",
     notSent: (why, text) => `⚠️ Not sent to the agent (${why}). Your message:\n<blockquote>${text}</blockquote>`,
-    quoteCut: "\n<i>Only its start fits here: your whole message is in the file <code>message.txt</code> below.</i>",
+    quoteCut: (file) => `\n<i>Only its start fits here: your whole message is in the file <code>${file}</code> below.</i>`,
     fileCaption: "📄 Your message, in full (it was not sent to the agent)",
     notRunning: "that project's OpenCode is not running",
     sessionGone: "that session no longer exists",
@@ -300,7 +300,7 @@ const zh: Strings = {
     inTerminal: "（在终端）",
     diffCaption: (file) => `<code>${file}</code> 的完整差异`,
     omitted: (count) => `⟨… 此处省略 ${count} 个字符 …⟩`,
-    shortened: "✂️ <b>此处已截断。</b>完整请求（每个字符、每个匹配模式）见上方文件 <code>permission.txt</code>。允许之前请先阅读。",
+    shortened: (file) => `✂️ <b>此处已截断。</b>完整请求（每个字符、每个匹配模式）见上方文件 <code>${file}</code>。允许之前请先阅读。`,
     notAttached: "⚠️ <b>内容已截断，且完整文本未能附上</b>，因此这里不提供<b>允许</b>：请在终端决定，或拒绝。",
   },
   permissionFile: {
@@ -369,7 +369,7 @@ const zh: Strings = {
   talk: {
     queued: "⏳ 智能体正忙：你的消息已排队，当前步骤结束后它就会读到。",
     notSent: (why, text) => `⚠️ 未能发送给智能体（${why}）。你的消息：\n<blockquote>${text}</blockquote>`,
-    quoteCut: "\n<i>这里只放得下开头：完整消息见下方文件 <code>message.txt</code>。</i>",
+    quoteCut: (file) => `\n<i>这里只放得下开头：完整消息见下方文件 <code>${file}</code>。</i>`,
     fileCaption: "📄 你的完整消息（未发送给智能体）",
     notRunning: "该项目的 OpenCode 没有在运行",
     sessionGone: "该会话已不存在",

@@ -1,7 +1,7 @@
 // Renders the notices that tell the user how a run went: done, failed, or stuck retrying. Pure.
 import { CATALOGS, type Strings } from "../i18n/catalog.ts";
 import type { Notice } from "../registry/activity.ts";
-import { cutHtml, escapeHtml, escapeWithin, graphemes, MESSAGE_LIMIT, visibleLength } from "./html.ts";
+import { cutHtml, cutTextStart, escapeHtml, escapeWithin, graphemes, MESSAGE_LIMIT, visibleLength } from "./html.ts";
 import { contextLine, stringsOf, type PromptContext } from "./render-context.ts";
 import { reveal } from "./reveal.ts";
 
@@ -40,19 +40,19 @@ export function renderNotSent(why: string, text: string, t: Strings): { html: st
   const reason = escapeWithin(reveal(why, t), 300);
   const whole = t.talk.notSent(reason, escapeHtml(text));
   if (visibleLength(whole) <= MESSAGE_LIMIT) return { html: whole, cut: false };
-  const room = MESSAGE_LIMIT - visibleLength(t.talk.notSent(reason, "") + t.talk.quoteCut) - 1;
+  const room = MESSAGE_LIMIT - visibleLength(t.talk.notSent(reason, "") + t.talk.quoteCut(LOST_MESSAGE_FILE)) - 1;
   let quoted = "";
   for (const grapheme of graphemes(text.slice(0, room + 1))) {
     if (quoted.length + grapheme.length > room) break;
     quoted += grapheme;
   }
-  return { html: t.talk.notSent(reason, escapeHtml(quoted) + "…") + t.talk.quoteCut, cut: true };
+  return { html: t.talk.notSent(reason, escapeHtml(quoted) + "…") + t.talk.quoteCut(LOST_MESSAGE_FILE), cut: true };
 }
 
 /** The end of a long text is what matters ("…what I did, and what is next"). */
 function lastLines(text: string): string {
   const trimmed = text.trim();
-  return trimmed.length <= LAST_TEXT_LIMIT ? trimmed : `…${trimmed.slice(-(LAST_TEXT_LIMIT - 1))}`;
+  return cutTextStart(trimmed, LAST_TEXT_LIMIT);
 }
 
 export function formatDuration(ms: number, t: Strings = CATALOGS.en): string {

@@ -5,7 +5,7 @@ import path from "node:path";
 import type { Strings } from "../i18n/catalog.ts";
 import type { PermissionPrompt } from "../registry/permission-prompt.ts";
 import { cutText, escapeHtml } from "./html.ts";
-import { commandOf, diffOf, fileOf, layoutPermission } from "./render-permission.ts";
+import { commandOf, diffOf, fileOf, FULL_REQUEST_FILE, layoutPermission } from "./render-permission.ts";
 import { escapeHiddenInJson, reveal } from "./reveal.ts";
 
 export interface PromptFile {
@@ -14,8 +14,6 @@ export interface PromptFile {
   /** Telegram HTML. */
   caption: string;
 }
-
-export const FULL_REQUEST_FILE = "permission.txt";
 
 export function permissionFiles(prompt: PermissionPrompt, t: Strings): PromptFile[] {
   const layout = layoutPermission(prompt.request, t);

@@ -11,8 +11,10 @@ import { contextLine, stringsOf, type PromptContext } from "./render-context.ts"
 import { reveal } from "./reveal.ts";
 import type { InlineButton, RenderedMessage } from "./render.ts";
 
+/** The file a shortened request comes with (see render-permission-file.ts). */
+export const FULL_REQUEST_FILE = "permission.txt";
 /** Room for the diff inside one message; a longer diff also goes out as a file. */
-export const DIFF_PREVIEW_LIMIT = 1500;
+const DIFF_PREVIEW_LIMIT = 1500;
 /**
  * Escaped lengths. The body's room is fixed (header and footer have their own, bounded room), so
  * whether a request is shortened never depends on a session title that arrives later.
@@ -84,7 +86,7 @@ export function renderPermission(prompt: PermissionPrompt, context: PromptContex
   }
   if (layout.patterns !== undefined) lines.push(`${t.permission.patterns}: ${layout.patterns}`);
   if (layout.always !== undefined) lines.push(`${t.permission.alwaysAllows} ${layout.always}`);
-  if (layout.shortened && attached) lines.push("", t.permission.shortened);
+  if (layout.shortened && attached) lines.push("", t.permission.shortened(FULL_REQUEST_FILE));
   if (missingFile) lines.push("", t.permission.notAttached);
 
   if (prompt.final?.message) lines.push("", `${t.permission.feedback} <i>${escapeWithin(reveal(prompt.final.message, t), LIMITS.feedback)}</i>`);
@@ -121,11 +123,6 @@ function escapedPreview(text: string, max: number): { html: string; cut: boolean
 /** The full diff, when the request carries one. */
 export function diffOf(prompt: PermissionPrompt): string | undefined {
   return stringField(prompt.request.metadata, "diff");
-}
-
-/** The diff when the message can only show part of it (so it also goes out as a file). */
-export function diffTooLongToShow(prompt: PermissionPrompt, t: Strings): string | undefined {
-  return layoutPermission(prompt.request, t).diff?.cut ? diffOf(prompt) : undefined;
 }
 
 function statusLine(prompt: PermissionPrompt, t: Strings): string {

@@ -63,11 +63,6 @@ export function reveal(text: string, t: Strings, runs = true): string {
   return out;
 }
 
-/** Whether `reveal` changes the text (the attached file then also holds the exact original). */
-export function hasHidden(text: string, t: Strings): boolean {
-  return reveal(text, t) !== text;
-}
-
 /** JSON with every hidden character written as a \u escape: exact, and nothing invisible left. */
 export function escapeHiddenInJson(json: string): string {
   // JSON.stringify already escapes controls inside strings: a raw line break is its own layout.

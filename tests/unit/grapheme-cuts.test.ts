@@ -57,4 +57,17 @@ describe("cutting hostile text for Telegram's short fields", () => {
     expect(name.length).toBeGreaterThan(100);
     splitsNothing(name);
   });
+
+  it("the end of an agent's long last text in a Done notice starts on a whole emoji", async () => {
+    const { renderNotice } = await import("../../lib/telegram/render-notice.ts");
+    const { parseTelegramHtml } = await import("../support/fake-telegram.ts");
+    for (const prefix of ["", "x", "xy"]) {
+      const html = renderNotice({ kind: "done", sessionID: "s", busyMs: 60_000, lastText: prefix + (FAMILY + FLAG).repeat(300) }, { project: "p" });
+      const parsed = parseTelegramHtml(html);
+      if (!parsed.ok) throw new Error(parsed.error);
+      const quoted = parsed.plain.slice(parsed.plain.indexOf("…"), parsed.plain.lastIndexOf(FLAG) + FLAG.length);
+      expect(quoted.length).toBeGreaterThan(1000);
+      splitsNothing(quoted);
+    }
+  });
 });

@@ -16,8 +16,8 @@ import { createQuestionPrompt } from "../../lib/registry/question-prompt.ts";
 import type { PermissionRequest, QuestionInfo } from "../../lib/sse/events.ts";
 import { pageRange } from "../../lib/telegram/option-pages.ts";
 import { renderNotice, renderNotSent } from "../../lib/telegram/render-notice.ts";
-import { FULL_REQUEST_FILE, permissionFiles } from "../../lib/telegram/render-permission-file.ts";
-import { renderPermission } from "../../lib/telegram/render-permission.ts";
+import { permissionFiles } from "../../lib/telegram/render-permission-file.ts";
+import { FULL_REQUEST_FILE, renderPermission } from "../../lib/telegram/render-permission.ts";
 import { renderStatus } from "../../lib/telegram/render-status.ts";
 import { renderQuestion, type RenderedMessage } from "../../lib/telegram/render.ts";
 import { reveal } from "../../lib/telegram/reveal.ts";
@@ -113,7 +113,7 @@ function checkPermission(prompt: PermissionPrompt, message: RenderedMessage, t: 
   const command = typeof request.metadata.command === "string" && request.metadata.command.trim() ? request.metadata.command : undefined;
   const path = typeof request.metadata.filepath === "string" && request.metadata.filepath.trim() ? request.metadata.filepath : undefined;
   const approved = [...(command ? [command] : []), ...(path ? [path] : []), ...request.patterns, ...request.always, request.permission];
-  const shortened = plainOf(t.permission.shortened);
+  const shortened = plainOf(t.permission.shortened(FULL_REQUEST_FILE));
   const notAttached = plainOf(t.permission.notAttached);
   const sent = prompt.files?.sent === true;
   if (!full) {
