@@ -9,6 +9,8 @@ export const DEFAULT_API_ROOT = "https://api.telegram.org";
 export const DEFAULT_QUESTION_TTL_MS = 30 * 60_000;
 export const DEFAULT_DONE_AFTER_MS = 30_000;
 const NOTICE_LEVELS = ["all", "errors", "off"] as const;
+/** The explicit opt-in that lets every member of a group chat act (a group otherwise needs a list). */
+export const ANYONE = "anyone";
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -21,7 +23,10 @@ export interface HermesConfig {
   token: string;
   /** The chat prompts go to: a private chat (the user's id) or a group (negative id). */
   chatId: number;
-  /** Users who may act. Empty means anyone in `chatId`. */
+  /**
+   * Users who may act. Empty means anyone in `chatId`: for a private chat that is its one user; for a
+   * group only with the explicit opt-in `HERMES_TELEGRAM_ALLOWED_USERS=anyone`.
+   */
   allowedUsers: number[];
   apiRoot: string;
   /** 0 means questions never expire. */
@@ -74,11 +79,17 @@ export function readConfig(env: Env = process.env): ConfigResult {
   else if (!/^-?\d+$/.test(rawChat) || !Number.isSafeInteger(chatId)) problems.push(`HERMES_TELEGRAM_CHAT_ID must be a numeric chat id (got "${rawChat}")`);
 
   const allowedUsers: number[] = [];
-  for (const part of (env.HERMES_TELEGRAM_ALLOWED_USERS ?? "").split(",")) {
+  const rawAllowed = env.HERMES_TELEGRAM_ALLOWED_USERS?.trim() ?? "";
+  const anyone = rawAllowed.toLowerCase() === ANYONE;
+  for (const part of anyone ? [] : rawAllowed.split(",")) {
     const item = part.trim();
     if (!item) continue;
     if (/^\d+$/.test(item) && Number.isSafeInteger(Number(item))) allowedUsers.push(Number(item));
-    else problems.push(`HERMES_TELEGRAM_ALLOWED_USERS must be comma-separated numeric user ids (bad entry "${item}")`);
+    else problems.push(`HERMES_TELEGRAM_ALLOWED_USERS must be comma-separated numeric user ids, or "${ANYONE}" (bad entry "${item}")`);
+  }
+  // In a group every member could tap Allow: that takes a list of who may, or the explicit opt-in.
+  if (chatId < 0 && allowedUsers.length === 0 && !anyone && !problems.some((problem) => problem.startsWith("HERMES_TELEGRAM_ALLOWED_USERS"))) {
+    problems.push(`HERMES_TELEGRAM_ALLOWED_USERS is required for a group chat: list the user ids who may answer (comma-separated), or set it to "${ANYONE}" to let every member of the group answer`);
   }
 
   const apiRoot = (env.HERMES_TELEGRAM_API_ROOT?.trim() || DEFAULT_API_ROOT).replace(/\/+$/, "");

@@ -160,7 +160,7 @@ async function run(args: string[], io: CliIo, tuning: SetupTuning, stop: AbortSi
   if (apiRoot !== DEFAULT_API_ROOT) io.out(`export HERMES_TELEGRAM_API_ROOT=${apiRoot}`);
   if (group) {
     io.out("");
-    io.out(`(HERMES_TELEGRAM_ALLOWED_USERS: only you may answer in the group; add more user ids separated by commas, or leave it out to let anyone in the group answer.)`);
+    io.out(`(HERMES_TELEGRAM_ALLOWED_USERS: only you may answer in the group; add more user ids separated by commas, or set it to "anyone" to let every member of the group answer. A group without it leaves Hermes off.)`);
   }
   io.out("");
   io.out(`Then load Hermes in OpenCode: put this in opencode.json (global: ~/.config/opencode/opencode.json, or a project's own; if it already has a "plugin" array, add the path to it):`);

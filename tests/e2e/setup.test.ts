@@ -43,6 +43,29 @@ describe("a bad configuration leaves OpenCode working and says so once", () => {
   });
 });
 
+describe("a group chat without an allow-list: Hermes stays off instead of letting every member approve", () => {
+  let rig: Rig;
+  beforeAll(async () => {
+    rig = await startRig("1.18.33", { HERMES_TELEGRAM_CHAT_ID: "-1001234567890", HERMES_TELEGRAM_ALLOWED_USERS: "" });
+  }, 120_000);
+  afterAll(() => rig?.stop());
+
+  it("logs one line, shows a toast naming the fix, and never calls Telegram", async () => {
+    const stream = await recordEvents(rig.opencode.url, rig.opencode.directory);
+    try {
+      await rig.opencode.createSession();
+      const toast = await pollUntil(() => stream.events.find((e) => e.type === "tui.toast.show"), { what: "toast", timeoutMs: 15_000 });
+      expect(toast.properties.message).toContain("HERMES_TELEGRAM_ALLOWED_USERS is required for a group chat");
+      expect(toast.properties.message).toContain('"anyone"');
+      const lines = fs.readFileSync(rig.logFile, "utf8").trim().split("\n").filter((line) => line.includes("Hermes is off"));
+      expect(lines).toHaveLength(1);
+      expect(rig.telegram.calls).toHaveLength(0);
+    } finally {
+      stream.close();
+    }
+  });
+});
+
 describe("with only a token, /start tells the user their chat id", () => {
   let rig: Rig;
   beforeAll(async () => {

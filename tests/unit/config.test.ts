@@ -127,7 +127,7 @@ describe("readConfig: chat id", () => {
     ["-1001234567890", -1001234567890],
     ["9007199254740991", Number.MAX_SAFE_INTEGER],
   ])("accepts %j", (raw, id) => {
-    expect(ok(readConfig({ ...BASE, HERMES_TELEGRAM_CHAT_ID: raw })).chatId).toBe(id);
+    expect(ok(readConfig({ ...BASE, HERMES_TELEGRAM_CHAT_ID: raw, HERMES_TELEGRAM_ALLOWED_USERS: "7" })).chatId).toBe(id);
   });
 
   it.each(["abc", "12.5", "1e5", "+42", "0x2a", "42abc", "- 42", "--42", "9007199254740993", "4 2", "@channel"])("rejects %j with a clear problem", (raw) => {
@@ -198,7 +198,7 @@ describe("readConfig: allowed users", () => {
 
   it.each(["abc", "-5", "1.5", "1e3", "1;2", "1 2", "@bob", "9007199254740993"])("rejects the bad entry %j", (entry) => {
     const list = problems(readConfig({ ...BASE, HERMES_TELEGRAM_ALLOWED_USERS: `1,${entry}` }));
-    expect(list).toEqual([`HERMES_TELEGRAM_ALLOWED_USERS must be comma-separated numeric user ids (bad entry "${entry}")`]);
+    expect(list).toEqual([`HERMES_TELEGRAM_ALLOWED_USERS must be comma-separated numeric user ids, or "anyone" (bad entry "${entry}")`]);
   });
 
   it("reports every bad entry", () => {
@@ -206,6 +206,37 @@ describe("readConfig: allowed users", () => {
     expect(list).toHaveLength(2);
     expect(list[0]).toContain('"x"');
     expect(list[1]).toContain('"y"');
+  });
+});
+
+describe("readConfig: a group chat needs an allow-list or the explicit opt-in", () => {
+  const GROUP = { ...BASE, HERMES_TELEGRAM_CHAT_ID: "-1001234567890" };
+
+  it("refuses a group chat without HERMES_TELEGRAM_ALLOWED_USERS, saying how to fix it", () => {
+    for (const allowed of [undefined, "", " , "]) {
+      const list = problems(readConfig({ ...GROUP, HERMES_TELEGRAM_ALLOWED_USERS: allowed }));
+      expect(list).toEqual([
+        'HERMES_TELEGRAM_ALLOWED_USERS is required for a group chat: list the user ids who may answer (comma-separated), or set it to "anyone" to let every member of the group answer',
+      ]);
+    }
+  });
+
+  it("accepts a group with a list of users", () => {
+    expect(ok(readConfig({ ...GROUP, HERMES_TELEGRAM_ALLOWED_USERS: "7,8" })).allowedUsers).toEqual([7, 8]);
+  });
+
+  it.each(["anyone", " Anyone ", "ANYONE"])("accepts a group with the opt-in %j (an empty list: every member)", (raw) => {
+    const config = ok(readConfig({ ...GROUP, HERMES_TELEGRAM_ALLOWED_USERS: raw }));
+    expect(config.chatId).toBe(-1001234567890);
+    expect(config.allowedUsers).toEqual([]);
+  });
+
+  it("keeps a private chat as it was: no list needed (only its one user can write there)", () => {
+    expect(ok(readConfig(BASE)).allowedUsers).toEqual([]);
+  });
+
+  it("does not accept anyone inside a list", () => {
+    expect(problems(readConfig({ ...GROUP, HERMES_TELEGRAM_ALLOWED_USERS: "1,anyone" }))[0]).toContain('(bad entry "anyone")');
   });
 });
 
@@ -253,7 +284,7 @@ describe("readConfig: question TTL", () => {
   });
 
   it("reads HERMES_TELEGRAM_TOPICS, which needs a group chat", () => {
-    expect(ok(readConfig({ ...BASE, HERMES_TELEGRAM_CHAT_ID: "-1001", HERMES_TELEGRAM_TOPICS: "1" })).topics).toBe(true);
+    expect(ok(readConfig({ ...BASE, HERMES_TELEGRAM_CHAT_ID: "-1001", HERMES_TELEGRAM_ALLOWED_USERS: "7", HERMES_TELEGRAM_TOPICS: "1" })).topics).toBe(true);
     expect(problems(readConfig({ ...BASE, HERMES_TELEGRAM_CHAT_ID: "42", HERMES_TELEGRAM_TOPICS: "on" }))[0]).toMatch(/needs a supergroup/);
     expect(problems(readConfig({ ...BASE, HERMES_TELEGRAM_TOPICS: "maybe" }))[0]).toMatch(/^HERMES_TELEGRAM_TOPICS must be on or off/);
   });
