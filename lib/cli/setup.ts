@@ -12,8 +12,11 @@ import { makeScrubber, secretsOf } from "../log.ts";
 import { relayAddress } from "../relay/address.ts";
 import { createTelegramApi, TelegramApiError, type TelegramApi } from "../telegram/api.ts";
 import { escapeHtml } from "../telegram/html.ts";
-import { parseUpdate } from "../telegram/updates.ts";
 import { EXIT, type CliIo } from "./io.ts";
+import { newPairingCode, pairingLinks } from "./pairing.ts";
+import { alreadyPolled, SetupFailure } from "./setup-failure.ts";
+import { skipBacklog, waitForStart } from "./setup-wait.ts";
+import { forTerminal } from "./terminal-text.ts";
 
 export const USAGE = `Usage: hermes setup [--token TOKEN] [--api-root URL] [--timeout DURATION]
 
@@ -32,9 +35,6 @@ Don't run it while an OpenCode with Hermes is running with the same bot: that on
 export const DEFAULT_SETUP_TIMEOUT_MS = 5 * 60_000;
 export const TEST_MESSAGE = "Hermes is set up: OpenCode's questions will appear here.";
 const TOKEN_SHAPE = /^\d+:[A-Za-z0-9_-]+$/;
-/** A /start this much older than the start of the setup is someone's old message, not the user's answer. */
-const STALE_START_MS = 15 * 60_000;
-const POLL_GRACE_MS = 10_000;
 const CALL_TIMEOUT_MS = 30_000;
 
 /** What tests (and embedders) may change; everything has a sensible default. */
@@ -49,26 +49,9 @@ export interface SetupTuning {
   pluginPath?: string;
   /** Whether a Hermes on this machine already polls this bot (default: asks its relay socket). */
   hermesPollsHere?: (token: string, apiRoot: string) => Promise<boolean>;
+  /** The one-time pairing code (default: 16 random bytes). */
+  pairingCode?: () => string;
   now?: () => number;
-}
-
-interface Chat {
-  updateId: number;
-  messageId: number;
-  chatId: number;
-  chatType: string;
-  chatTitle?: string;
-  userId: number;
-  userName: string;
-}
-
-class SetupFailure extends Error {
-  constructor(
-    readonly lines: string[],
-    readonly status: number = EXIT.error,
-  ) {
-    super(lines.join("\n"));
-  }
 }
 
 /** `hermes setup [options]`: `args` are the arguments after "setup". */
@@ -115,20 +98,44 @@ async function run(args: string[], io: CliIo, tuning: SetupTuning, stop: AbortSi
     if (stop.aborted) throw error;
     throw new SetupFailure([getMeProblem(error, apiRoot, explain)]);
   }
-  const link = `https://t.me/${username}`;
   io.out(`✅ The token works: the bot is @${username}.`);
 
   // 2. Nobody else may be polling: setup would take the updates of a running Hermes.
   if (await (tuning.hermesPollsHere ?? hermesPollsHere)(token, apiRoot)) {
-    throw new SetupFailure(alreadyPolled(username, "A running OpenCode with Hermes (or `hermes attach`) on this machine is already polling this bot."));
+    throw new SetupFailure(alreadyPolled(username, "A running OpenCode with Hermes (or `opencode-hermes attach`) on this machine is already polling this bot."));
   }
 
-  // 3. The user's /start.
+  // 3. Pairing: only the /start carrying this setup's one-time code, sent after setup began.
+  // Skipping the backlog is a second fence (the code is the first): if it fails, the wait below
+  // meets the same error and explains it.
+  let offset = 0;
+  try {
+    offset = await skipBacklog(api, AbortSignal.any([stop, AbortSignal.timeout(CALL_TIMEOUT_MS)]));
+  } catch (error) {
+    if (stop.aborted) throw error;
+  }
+  const code = (tuning.pairingCode ?? newPairingCode)();
+  const links = pairingLinks(username, code);
   io.out("");
-  io.out(`Now open ${link} and press Start (or send /start in the group you want to use).`);
-  io.out(`For a group, add @${username} to it first. If the chat is already open, just send /start.`);
+  io.out(`Now open this link on the phone and press Start: ${links.privateChat}`);
+  io.out(`For a group: open ${links.group} and pick the group (or add @${username} to the group first and send "/start ${code}" there).`);
+  io.out(`The link works for this setup only; a /start without it is ignored.`);
   io.out(`Waiting up to ${formatDuration(timeoutMs)} for /start… (Ctrl-C to stop)`);
-  const chat = await waitForStart({ api, io, username, timeoutMs, stop, explain, apiRoot, link, tuning });
+  const chat = await waitForStart({
+    api,
+    io,
+    username,
+    code,
+    offset,
+    timeoutMs,
+    timeoutText: formatDuration(timeoutMs),
+    pollSeconds: tuning.pollSeconds ?? 25,
+    stop,
+    explain,
+    apiRoot,
+    link: links.privateChat,
+    now: tuning.now ?? Date.now,
+  });
 
   // The offset after the /start confirms it, so a Hermes started later doesn't get it again.
   try {
@@ -148,7 +155,7 @@ async function run(args: string[], io: CliIo, tuning: SetupTuning, stop: AbortSi
   }
 
   // 4. What to set.
-  const where = group ? `the group${chat.chatTitle ? ` "${chat.chatTitle}"` : ""}` : `a private chat with ${chat.userName}`;
+  const where = group ? `the group${chat.chatTitle ? ` "${forTerminal(chat.chatTitle)}"` : ""}` : `a private chat with ${forTerminal(chat.userName)}`;
   io.out("");
   io.out(`✅ Found the chat: ${chat.chatId} (${where}). Your user id: ${chat.userId}.`);
   io.out("");
@@ -269,115 +276,7 @@ function ask(input: NodeJS.ReadableStream, output: (NodeJS.WritableStream & { is
   });
 }
 
-// ── Waiting for /start ─────────────────────────────────────────────────────────────────────────
-
-interface WaitContext {
-  api: TelegramApi;
-  io: CliIo;
-  username: string;
-  timeoutMs: number;
-  stop: AbortSignal;
-  explain: (error: unknown) => string;
-  apiRoot: string;
-  link: string;
-  tuning: SetupTuning;
-}
-
-async function waitForStart(ctx: WaitContext): Promise<Chat> {
-  const { api, io, stop, explain } = ctx;
-  const now = ctx.tuning.now ?? Date.now;
-  const pollSeconds = ctx.tuning.pollSeconds ?? 25;
-  const startedAt = now();
-  const deadline = startedAt + ctx.timeoutMs;
-  let offset = 0;
-  let troubleReported = false;
-  let otherReported = false;
-  for (;;) {
-    const left = deadline - now();
-    if (left <= 0) {
-      throw new SetupFailure([
-        `Nobody sent /start to @${ctx.username} within ${formatDuration(ctx.timeoutMs)}.`,
-        `Run hermes setup again, then open ${ctx.link} and press Start (or send /start in the group you want to use). --timeout gives you longer.`,
-      ]);
-    }
-    const seconds = Math.min(pollSeconds, Math.ceil(left / 1000));
-    let updates: unknown[];
-    try {
-      updates = await api.getUpdates(offset, seconds, AbortSignal.any([stop, AbortSignal.timeout(seconds * 1000 + POLL_GRACE_MS)]));
-    } catch (error) {
-      if (stop.aborted) throw error;
-      if (error instanceof TelegramApiError && error.code === 409) {
-        throw new SetupFailure(
-          /webhook/i.test(error.message)
-            ? [
-                `@${ctx.username} has a webhook set, so its messages can't be polled (Telegram answers 409 Conflict: ${explain(error)}).`,
-                "Hermes polls too: remove the webhook (Bot API deleteWebhook) if nothing else needs it, or use another bot.",
-              ]
-            : alreadyPolled(ctx.username, "Another program is already polling this bot (Telegram answers 409 Conflict): most likely a running OpenCode with Hermes."),
-        );
-      }
-      if (error instanceof TelegramApiError && (error.code === 401 || error.code === 404)) {
-        throw new SetupFailure([`Telegram no longer accepts the token (${explain(error)}): it was revoked or changed. Copy the current one from @BotFather (/mybots → API Token).`]);
-      }
-      if (error instanceof TelegramApiError && !error.isTransient) {
-        throw new SetupFailure([`Telegram refused to deliver the bot's messages: ${explain(error)}.`]);
-      }
-      if (!troubleReported) io.err(`(Telegram at ${ctx.apiRoot} did not answer: ${explain(error)}. Retrying…)`);
-      troubleReported = true;
-      const retryAfterMs = error instanceof TelegramApiError && error.retryAfterSeconds ? error.retryAfterSeconds * 1000 : 2_000;
-      await sleep(Math.min(retryAfterMs, Math.max(deadline - now(), 0)), stop);
-      continue;
-    }
-    if (troubleReported) io.err("(Telegram answers again.)");
-    troubleReported = false;
-    for (const update of updates) {
-      if (!isObject(update) || typeof update.update_id !== "number") continue;
-      const updateId = update.update_id;
-      const found = startIn(update, ctx.username);
-      if (found === "other") {
-        if (!otherReported) io.out(`(Got a message that is not /start; still waiting for /start.)`);
-        otherReported = true;
-      } else if (found && found.sentAt < startedAt - STALE_START_MS) {
-        io.out(`(Ignored an old /start in chat ${found.chatId}, sent before this setup began. Send /start again.)`);
-      } else if (found) {
-        const { sentAt: _sentAt, ...chat } = found;
-        return { ...chat, updateId };
-      }
-      // Not what setup waits for. Moving past it confirms it: without a running Hermes it is nobody's.
-      offset = updateId + 1;
-    }
-  }
-}
-
-/** The /start this update carries (for this bot), "other" for any other message, undefined for the rest. */
-function startIn(update: Record<string, any>, username: string): (Omit<Chat, "updateId"> & { sentAt: number }) | "other" | undefined {
-  const intent = parseUpdate(update);
-  if (!intent || intent.kind === "callback") return undefined;
-  if (intent.kind !== "command" || intent.name !== "start" || (intent.bot !== undefined && intent.bot.toLowerCase() !== username.toLowerCase())) return "other";
-  const message = update.message as Record<string, any>;
-  const chat = message.chat as Record<string, any>;
-  const user = message.from as Record<string, any>;
-  const fullName = [user.first_name, user.last_name].filter((part) => typeof part === "string" && part).join(" ");
-  return {
-    messageId: intent.messageId,
-    chatId: intent.from.chatId,
-    chatType: intent.from.chatType,
-    ...(typeof chat.title === "string" ? { chatTitle: chat.title } : {}),
-    userId: intent.from.userId,
-    userName: typeof user.username === "string" ? `@${user.username}` : fullName || `user ${intent.from.userId}`,
-    sentAt: typeof message.date === "number" ? message.date * 1000 : Date.now(),
-  };
-}
-
 // ── Messages ───────────────────────────────────────────────────────────────────────────────────
-
-function alreadyPolled(username: string, why: string): string[] {
-  return [
-    why,
-    `Setup won't take the bot's messages from it. Send /start to @${username} in Telegram instead (https://t.me/${username}, or in your group): Hermes itself answers /start with the chat id.`,
-    "Or quit that OpenCode (and any hermes attach) and run hermes setup again.",
-  ];
-}
 
 function getMeProblem(error: unknown, apiRoot: string, explain: (error: unknown) => string): string {
   if (error instanceof TelegramApiError) {
@@ -451,18 +350,4 @@ function withTimeout<T>(work: Promise<T>, stop: AbortSignal): Promise<T> {
   });
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
-}
 
-function isObject(value: unknown): value is Record<string, any> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}

@@ -32,7 +32,9 @@ describe("hermes setup through bin/hermes.mjs", () => {
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     try {
       await pollUntil(() => stdout.includes("press Start"), { timeoutMs: 30_000, what: "the setup instructions", context: () => `stdout: ${stdout}\nstderr: ${stderr}` });
-      fake.sendText(DEFAULT_USER.id, "/start");
+      const code = /\?start=([A-Za-z0-9_-]+)/.exec(stdout)?.[1];
+      expect(code, stdout).toMatch(/^[A-Za-z0-9_-]{22}$/);
+      fake.sendText(DEFAULT_USER.id, `/start ${code}`);
       expect(await exited, `stdout: ${stdout}\nstderr: ${stderr}`).toBe(0);
     } finally {
       clearTimeout(killer);

@@ -13,6 +13,7 @@ import { freePort } from "../support/free-port.ts";
 import { pollUntil } from "../support/wait.ts";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
+const CODE = "pairing-code_0123456789";
 const GROUP_USER: TgUser = { id: 2002, is_bot: false, first_name: "Grace", username: "grace" };
 
 let fake: FakeTelegram;
@@ -32,7 +33,7 @@ function terminal(env: Record<string, string | undefined> = {}, tuning: SetupTun
     err: (line) => err.push(line),
     onSignal: () => () => undefined,
     ...(input ? { input, prompt: new PassThrough() } : {}),
-    setup: { timeoutMs: 15_000, pollSeconds: 1, ...tuning },
+    setup: { timeoutMs: 15_000, pollSeconds: 1, pairingCode: () => CODE, ...tuning },
   };
   return { io, out, err, all: () => [...out, ...err].join("\n") };
 }
@@ -58,8 +59,9 @@ describe("hermes setup", () => {
     const status = setup(args(), t.io);
     await waitingFor(t.out);
     expect(t.out).toContain(`✅ The token works: the bot is @hermes_test_bot.`);
-    expect(t.out).toContain("Now open https://t.me/hermes_test_bot and press Start (or send /start in the group you want to use).");
-    fake.sendText(DEFAULT_USER.id, "/start");
+    expect(t.out).toContain(`Now open this link on the phone and press Start: https://t.me/hermes_test_bot?start=${CODE}`);
+    expect(t.out.some((line) => line.includes(`https://t.me/hermes_test_bot?startgroup=${CODE}`))).toBe(true);
+    fake.sendText(DEFAULT_USER.id, `/start ${CODE}`);
     expect(await status, t.all()).toBe(0);
 
     expect(t.out).toContain(`export HERMES_TELEGRAM_TOKEN=${fake.token}`);
@@ -88,16 +90,56 @@ describe("hermes setup", () => {
     await waitingFor(t.out);
     fake.sendText(group, "hello everyone", { from: GROUP_USER, chatType: "supergroup" });
     fake.sendText(group, "/start@some_other_bot", { from: GROUP_USER, chatType: "supergroup" });
-    fake.sendText(group, "/start@hermes_test_bot", { from: GROUP_USER, chatType: "supergroup" });
+    fake.sendText(group, `/start@hermes_test_bot ${CODE}`, { from: GROUP_USER, chatType: "supergroup" });
     expect(await status, t.all()).toBe(0);
 
     expect(t.out).toContain(`export HERMES_TELEGRAM_TOKEN=${fake.token}`);
     expect(t.out).toContain(`export HERMES_TELEGRAM_CHAT_ID=${group}`);
     expect(t.out).toContain(`export HERMES_TELEGRAM_ALLOWED_USERS=${GROUP_USER.id}`);
-    expect(t.out.filter((line) => line.includes("not /start"))).toHaveLength(1);
+    expect(t.out.filter((line) => line.includes("not this setup's /start"))).toHaveLength(1);
     const sent = fake.messages(group);
     expect(sent.map(plain)).toEqual([expect.stringContaining(`✅ Found this chat: ${group}.`), TEST_MESSAGE]);
     expect(fake.messages(DEFAULT_USER.id)).toEqual([]);
+  });
+
+  it("pairs only with this setup's code: a stranger's earlier /start and a /start with a wrong or no code are ignored", async () => {
+    const STRANGER: TgUser = { id: 6666, is_bot: false, first_name: "Mallory" };
+    // Sent before setup began (even with a code-like argument): setup skips the backlog by offset.
+    fake.sendText(STRANGER.id, "/start", { from: STRANGER });
+    fake.sendText(STRANGER.id, `/start ${CODE}`, { from: STRANGER });
+    const t = terminal();
+    const status = setup(args(), t.io);
+    await waitingFor(t.out);
+    fake.sendText(STRANGER.id, "/start", { from: STRANGER });
+    fake.sendText(STRANGER.id, "/start guessed-code", { from: STRANGER });
+    await pollUntil(() => t.out.filter((line) => line.startsWith("(Ignored a /start")).length === 2, { what: "two ignored /start", context: () => t.all() });
+    fake.sendText(DEFAULT_USER.id, `/start ${CODE}`);
+    expect(await status, t.all()).toBe(0);
+
+    expect(t.out).toContain(`export HERMES_TELEGRAM_CHAT_ID=${DEFAULT_USER.id}`);
+    expect(t.out.filter((line) => line.startsWith("(Ignored a /start"))).toEqual([
+      "(Ignored a /start without this setup's code, from Mallory. Only the link above pairs.)",
+      "(Ignored a /start without this setup's code, from Mallory. Only the link above pairs.)",
+    ]);
+    expect(fake.messages(STRANGER.id)).toEqual([]);
+    expect(fake.messages(DEFAULT_USER.id)).toHaveLength(2);
+  });
+
+  it("prints names from Telegram escaped: no control or escape sequence reaches the terminal", async () => {
+    const hostile = "Eve\u001b]0;pwned\u0007\u001b[2J\r\nexport HERMES_TELEGRAM_CHAT_ID=666\u202e";
+    const EVE: TgUser = { id: 7777, is_bot: false, first_name: hostile };
+    const t = terminal();
+    const status = setup(args(), t.io);
+    await waitingFor(t.out);
+    fake.sendText(EVE.id, "/start nope", { from: EVE });
+    fake.sendText(EVE.id, `/start ${CODE}`, { from: EVE });
+    expect(await status, t.all()).toBe(0);
+    const printed = t.all();
+    expect(printed).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    const shown = "Eve\\u{1b}]0;pwned\\u{7}\\u{1b}[2J\\u{d}\\u{a}export HERMES_TELEGRAM_CHAT_ID=666\\u{2…";
+    expect(printed).toContain(`(Ignored a /start without this setup's code, from ${shown}.`);
+    expect(printed).toContain(`(a private chat with ${shown})`);
+    expect(t.out.filter((line) => line.startsWith("export HERMES_TELEGRAM_CHAT_ID="))).toEqual([`export HERMES_TELEGRAM_CHAT_ID=${EVE.id}`]);
   });
 
   it("a wrong token: Telegram's 401 becomes a clear message and status 1", async () => {
@@ -151,15 +193,15 @@ describe("hermes setup", () => {
     expect(await setup(args(), t.io)).toBe(1);
     expect(Date.now() - began).toBeLessThan(5_000);
     expect(t.out).toContain("Waiting up to 1.5 s for /start… (Ctrl-C to stop)");
-    expect(t.err[0]).toBe("Nobody sent /start to @hermes_test_bot within 1.5 s.");
-    expect(t.err[1]).toContain("open https://t.me/hermes_test_bot and press Start");
+    expect(t.err[0]).toBe("Nobody opened the setup link of @hermes_test_bot and pressed Start within 1.5 s.");
+    expect(t.err[1]).toContain("Run opencode-hermes setup again and open the new link");
     expect(t.out.join("\n")).not.toContain("export ");
   });
 
   it("--timeout overrides the default", async () => {
     const t = terminal({}, { timeoutMs: 60_000 });
     expect(await setup(args("--timeout", "1s"), t.io)).toBe(1);
-    expect(t.err[0]).toBe("Nobody sent /start to @hermes_test_bot within 1 s.");
+    expect(t.err[0]).toBe("Nobody opened the setup link of @hermes_test_bot and pressed Start within 1 s.");
   });
 
   it("Telegram unreachable: says which API root it could not reach", async () => {
@@ -174,7 +216,7 @@ describe("hermes setup", () => {
     const t = terminal({ HERMES_TELEGRAM_TOKEN: fake.token, HERMES_TELEGRAM_API_ROOT: `${fake.apiRoot}/` });
     const status = setup([], t.io);
     await waitingFor(t.out);
-    fake.sendText(DEFAULT_USER.id, "/start");
+    fake.sendText(DEFAULT_USER.id, `/start ${CODE}`);
     expect(await status, t.all()).toBe(0);
     expect(t.out).toContain(`export HERMES_TELEGRAM_TOKEN=${fake.token}`);
   });
@@ -187,7 +229,7 @@ describe("hermes setup", () => {
     input.write(`${fake.token}\n`);
     await waitingFor(t.out);
     expect(t.out.some((line) => line.startsWith("That does not look like a bot token"))).toBe(true);
-    fake.sendText(DEFAULT_USER.id, "/start");
+    fake.sendText(DEFAULT_USER.id, `/start ${CODE}`);
     expect(await status, t.all()).toBe(0);
     expect(t.out).toContain(`export HERMES_TELEGRAM_TOKEN=${fake.token}`);
 
@@ -211,7 +253,7 @@ describe("hermes setup", () => {
     const t = terminal({}, { api });
     const status = setup(args(), t.io);
     await waitingFor(t.out);
-    fake.sendText(-100777, "/start", { from: GROUP_USER, chatType: "supergroup" });
+    fake.sendText(-100777, `/start ${CODE}`, { from: GROUP_USER, chatType: "supergroup" });
     expect(await status, t.all()).toBe(1);
     expect(t.out).toContain("export HERMES_TELEGRAM_CHAT_ID=-100777");
     expect(t.err[0]).toBe("❌ The bot could not post in chat -100777: Telegram 403: Forbidden: bot was kicked from the supergroup chat.");
