@@ -1,10 +1,8 @@
-// `hermes setup`: the guided setup. Checks the bot token (getMe), waits for the user to send /start
-// to the bot (long-polling getUpdates itself, but never against a running Hermes), then prints the
-// chat id, the exact environment lines and the opencode.json entry, and checks that the bot can
-// post in that chat. Guidance goes to stdout, failures to stderr.
+// `opencode-hermes setup`: the guided setup. Checks the bot token (getMe), pairs with the user's
+// chat through a one-time /start code (setup-wait.ts; never against a running Hermes), prints the
+// exact environment lines, checks that the bot can post in that chat, and offers to add Hermes to
+// the global opencode.json (setup-plugin-entry.ts). Guidance goes to stdout, failures to stderr.
 import net from "node:net";
-import readline from "node:readline";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { DEFAULT_API_ROOT, isHttpUrl } from "../config.ts";
 import { parseDuration } from "../duration.ts";
@@ -12,22 +10,26 @@ import { makeScrubber, secretsOf } from "../log.ts";
 import { relayAddress } from "../relay/address.ts";
 import { createTelegramApi, TelegramApiError, type TelegramApi } from "../telegram/api.ts";
 import { escapeHtml } from "../telegram/html.ts";
+import { ask } from "./ask.ts";
 import { EXIT, type CliIo } from "./io.ts";
 import { newPairingCode, pairingLinks } from "./pairing.ts";
 import { alreadyPolled, SetupFailure } from "./setup-failure.ts";
 import { skipBacklog, waitForStart } from "./setup-wait.ts";
+import { offerPluginEntry } from "./setup-plugin-entry.ts";
 import { forTerminal } from "./terminal-text.ts";
 
-export const USAGE = `Usage: hermes setup [--token TOKEN] [--api-root URL] [--timeout DURATION]
+export const USAGE = `Usage: opencode-hermes setup [--token TOKEN] [--api-root URL] [--timeout DURATION] [--yes]
 
-Guided setup: checks the bot token, waits for you to send /start to the bot (in a private chat or
-in the group you want to use), then prints the chat id, the environment variables to set and the
-opencode.json entry, and checks that the bot can post in that chat.
+Guided setup: checks the bot token, prints a one-time link that pairs the bot with your chat (a
+private chat or the group you want to use), prints the environment variables to set, checks that
+the bot can post in that chat, and offers to add Hermes to your global opencode.json.
 
   --token TOKEN       the bot token from @BotFather (default: $HERMES_TELEGRAM_TOKEN; asked for
                       on a terminal when neither is given)
   --api-root URL      Bot API server (default: $HERMES_TELEGRAM_API_ROOT, else ${DEFAULT_API_ROOT})
   --timeout DURATION  how long to wait for /start: milliseconds or 90s / 5m (default 5m)
+  --yes, -y           add Hermes to opencode.json without asking (the change is still shown,
+                      and the old file is kept as a backup)
 
 Don't run it while an OpenCode with Hermes is running with the same bot: that one already answers
 /start with the chat id. Exit status: 0 set up, 1 failed, 64 usage, 130 interrupted.`;
@@ -45,8 +47,6 @@ export interface SetupTuning {
   timeoutMs?: number;
   /** Length of each long poll, in seconds (default 25). */
   pollSeconds?: number;
-  /** The plugin file for the opencode.json entry (default: this clone's plugin.ts). */
-  pluginPath?: string;
   /** Whether a Hermes on this machine already polls this bot (default: asks its relay socket). */
   hermesPollsHere?: (token: string, apiRoot: string) => Promise<boolean>;
   /** The one-time pairing code (default: 16 random bytes). */
@@ -54,7 +54,7 @@ export interface SetupTuning {
   now?: () => number;
 }
 
-/** `hermes setup [options]`: `args` are the arguments after "setup". */
+/** `opencode-hermes setup [options]`: `args` are the arguments after "setup". */
 export async function setup(args: string[], io: CliIo): Promise<number> {
   const tuning = io.setup ?? {};
   const stop = new AbortController();
@@ -63,14 +63,14 @@ export async function setup(args: string[], io: CliIo): Promise<number> {
     return await run(args, io, tuning, stop.signal);
   } catch (error) {
     if (stop.signal.aborted) {
-      io.err("hermes setup: stopped.");
+      io.err("opencode-hermes setup: stopped.");
       return EXIT.interrupted;
     }
     if (error instanceof SetupFailure) {
       for (const line of error.lines) io.err(line);
       return error.status;
     }
-    io.err(`hermes setup: ${error instanceof Error ? error.message : String(error)}`);
+    io.err(`opencode-hermes setup: ${error instanceof Error ? error.message : String(error)}`);
     return EXIT.error;
   } finally {
     removeHandlers();
@@ -170,10 +170,6 @@ async function run(args: string[], io: CliIo, tuning: SetupTuning, stop: AbortSi
     io.out(`(HERMES_TELEGRAM_ALLOWED_USERS: only you may answer in the group; add more user ids separated by commas, or set it to "anyone" to let every member of the group answer. A group without it leaves Hermes off.)`);
   }
   io.out("");
-  io.out(`Then load Hermes in OpenCode: put this in opencode.json (global: ~/.config/opencode/opencode.json, or a project's own; if it already has a "plugin" array, add the path to it):`);
-  io.out("");
-  io.out(`{ "plugin": [${JSON.stringify(tuning.pluginPath ?? defaultPluginPath())}] }`);
-  io.out("");
 
   // 5. Can the bot post there?
   try {
@@ -185,14 +181,25 @@ async function run(args: string[], io: CliIo, tuning: SetupTuning, stop: AbortSi
     throw new SetupFailure(lines);
   }
   if (confirmation !== undefined) io.err(`(The bot's reply to /start failed: ${explain(confirmation)}; the test message went through.)`);
-  io.out(`✅ The bot can post in that chat: it just sent a test message. Set the variables, start OpenCode, and its questions will come to Telegram.`);
+  io.out(`✅ The bot can post in that chat: it just sent a test message.`);
+  io.out("");
+
+  // 6. Load it in OpenCode.
+  const entry = await offerPluginEntry(io, { yes: options.yes, now: tuning.now ?? Date.now }, stop);
+  if (stop.aborted) throw new Error("stopped");
+  io.out("");
+  io.out(
+    entry === "written" || entry === "present"
+      ? "Done. Set the variables above (in your shell profile), then restart OpenCode: its questions will come to Telegram."
+      : "Almost done. Add Hermes to opencode.json as shown, set the variables above (in your shell profile), then restart OpenCode.",
+  );
   return EXIT.ok;
 }
 
 // ── Options and the token ──────────────────────────────────────────────────────────────────────
 
-function parseOptions(args: string[], io: CliIo, tuning: SetupTuning): "help" | { token?: string; apiRoot: string; timeoutMs: number } {
-  let values: { token?: string; "api-root"?: string; timeout?: string; help?: boolean };
+function parseOptions(args: string[], io: CliIo, tuning: SetupTuning): "help" | { token?: string; apiRoot: string; timeoutMs: number; yes: boolean } {
+  let values: { token?: string; "api-root"?: string; timeout?: string; yes?: boolean; help?: boolean };
   try {
     ({ values } = parseArgs({
       args,
@@ -200,30 +207,31 @@ function parseOptions(args: string[], io: CliIo, tuning: SetupTuning): "help" | 
         token: { type: "string" },
         "api-root": { type: "string" },
         timeout: { type: "string" },
+        yes: { type: "boolean", short: "y" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
       allowPositionals: false,
     }));
   } catch (error) {
-    throw usage(`hermes: ${error instanceof Error ? error.message : String(error)}`, USAGE);
+    throw usage(`opencode-hermes: ${error instanceof Error ? error.message : String(error)}`, USAGE);
   }
   if (values.help) return "help";
 
   const token = (values.token ?? io.env.HERMES_TELEGRAM_TOKEN)?.trim() || undefined;
   if (token !== undefined && !TOKEN_SHAPE.test(token)) {
     const source = values.token !== undefined ? "--token" : "HERMES_TELEGRAM_TOKEN";
-    throw usage(`hermes setup: ${source} does not look like a bot token (expected 123456789:AA…, as @BotFather gives it).`);
+    throw usage(`opencode-hermes setup: ${source} does not look like a bot token (expected 123456789:AA…, as @BotFather gives it).`);
   }
   const apiRoot = (values["api-root"] ?? io.env.HERMES_TELEGRAM_API_ROOT)?.trim().replace(/\/+$/, "") || DEFAULT_API_ROOT;
-  if (!isHttpUrl(apiRoot)) throw usage(`hermes setup: the Bot API root must be an http(s) URL (got "${apiRoot}").`);
+  if (!isHttpUrl(apiRoot)) throw usage(`opencode-hermes setup: the Bot API root must be an http(s) URL (got "${apiRoot}").`);
   let timeoutMs = tuning.timeoutMs ?? DEFAULT_SETUP_TIMEOUT_MS;
   if (values.timeout !== undefined) {
     const parsed = parseDuration(values.timeout);
-    if (parsed === undefined || parsed <= 0) throw usage(`hermes setup: --timeout must be milliseconds or a duration like 90s or 5m (got "${values.timeout}").`);
+    if (parsed === undefined || parsed <= 0) throw usage(`opencode-hermes setup: --timeout must be milliseconds or a duration like 90s or 5m (got "${values.timeout}").`);
     timeoutMs = parsed;
   }
-  return { ...(token !== undefined ? { token } : {}), apiRoot, timeoutMs };
+  return { ...(token !== undefined ? { token } : {}), apiRoot, timeoutMs, yes: values.yes === true };
 }
 
 function usage(...lines: string[]): SetupFailure {
@@ -235,45 +243,22 @@ async function askToken(io: CliIo, stop: AbortSignal): Promise<string> {
   const input = io.input;
   if (!input?.isTTY) {
     throw usage(
-      "hermes setup: no bot token. Pass --token 123456789:AA… or set HERMES_TELEGRAM_TOKEN (create a bot with @BotFather: https://t.me/BotFather, send /newbot and copy its token).",
+      "opencode-hermes setup: no bot token. Pass --token 123456789:AA… or set HERMES_TELEGRAM_TOKEN (create a bot with @BotFather: https://t.me/BotFather, send /newbot and copy its token).",
     );
   }
   io.out("Create a bot with @BotFather (https://t.me/BotFather): send /newbot and copy the token it gives you.");
   for (let attempt = 1; ; attempt++) {
     const answer = await ask(input, io.prompt, "Bot token: ", stop);
-    if (answer === null) throw new SetupFailure(["hermes setup: stopped."], EXIT.interrupted);
+    if (answer === null) throw new SetupFailure(["opencode-hermes setup: stopped."], EXIT.interrupted);
     if (answer === undefined) {
       if (stop.aborted) throw new Error("stopped");
-      throw usage("hermes setup: no bot token given.");
+      throw usage("opencode-hermes setup: no bot token given.");
     }
     const token = answer.trim();
     if (TOKEN_SHAPE.test(token)) return token;
-    if (attempt >= 3) throw usage("hermes setup: that does not look like a bot token (expected 123456789:AA…).");
+    if (attempt >= 3) throw usage("opencode-hermes setup: that does not look like a bot token (expected 123456789:AA…).");
     io.out(token ? "That does not look like a bot token (expected 123456789:AA…). Try again." : "The token is required.");
   }
-}
-
-/** One line from `input`; undefined at the end of input, null for Ctrl-C. */
-function ask(input: NodeJS.ReadableStream, output: (NodeJS.WritableStream & { isTTY?: boolean }) | undefined, question: string, stop: AbortSignal): Promise<string | undefined | null> {
-  const rl = readline.createInterface({ input, ...(output ? { output, terminal: Boolean(output.isTTY) } : {}) });
-  return new Promise<string | undefined | null>((resolve) => {
-    const onStop = () => rl.close();
-    stop.addEventListener("abort", onStop, { once: true });
-    rl.once("close", () => {
-      stop.removeEventListener("abort", onStop);
-      resolve(undefined);
-    });
-    // Ctrl-C on a terminal in raw mode reaches readline, not the process.
-    rl.on("SIGINT", () => {
-      output?.write("\n");
-      resolve(null);
-      rl.close();
-    });
-    rl.question(question, (answer) => {
-      resolve(answer);
-      rl.close();
-    });
-  });
 }
 
 // ── Messages ───────────────────────────────────────────────────────────────────────────────────
@@ -285,23 +270,23 @@ function getMeProblem(error: unknown, apiRoot: string, explain: (error: unknown)
     }
     if (error.code === 0) {
       const detail = explain(error).replace(/^Telegram unreachable: /, "");
-      return `hermes setup: can't reach Telegram at ${apiRoot} (${detail}). Check the network (or --api-root / HERMES_TELEGRAM_API_ROOT).`;
+      return `opencode-hermes setup: can't reach Telegram at ${apiRoot} (${detail}). Check the network (or --api-root / HERMES_TELEGRAM_API_ROOT).`;
     }
   }
-  return `hermes setup: Telegram's getMe failed: ${explain(error)}.`;
+  return `opencode-hermes setup: Telegram's getMe failed: ${explain(error)}.`;
 }
 
 function postHint(error: unknown, username: string, group: boolean, apiRoot: string): string {
   const text = error instanceof Error ? error.message : String(error);
   const code = error instanceof TelegramApiError ? error.code : 0;
-  if (code === 0) return `Telegram at ${apiRoot} did not answer; run hermes setup again when the network is back.`;
-  if (/upgraded to a supergroup/i.test(text)) return "The group became a supergroup (its id changed): send /start there and run hermes setup again.";
-  if (/blocked by the user/i.test(text)) return `You blocked @${username}: unblock it in Telegram, then run hermes setup again.`;
-  if (/kicked|not a member|chat not found/i.test(text)) return `Add @${username} to the ${group ? "group" : "chat"} again, then run hermes setup again.`;
+  if (code === 0) return `Telegram at ${apiRoot} did not answer; run opencode-hermes setup again when the network is back.`;
+  if (/upgraded to a supergroup/i.test(text)) return "The group became a supergroup (its id changed): send /start there and run opencode-hermes setup again.";
+  if (/blocked by the user/i.test(text)) return `You blocked @${username}: unblock it in Telegram, then run opencode-hermes setup again.`;
+  if (/kicked|not a member|chat not found/i.test(text)) return `Add @${username} to the ${group ? "group" : "chat"} again, then run opencode-hermes setup again.`;
   if (/rights|CHAT_WRITE_FORBIDDEN|CHAT_RESTRICTED|not allowed/i.test(text)) {
-    return `@${username} may not send messages there: let members send messages, or make the bot an admin, then run hermes setup again.`;
+    return `@${username} may not send messages there: let members send messages, or make the bot an admin, then run opencode-hermes setup again.`;
   }
-  return "Fix that in Telegram, then run hermes setup again.";
+  return "Fix that in Telegram, then run opencode-hermes setup again.";
 }
 
 export function formatDuration(ms: number): string {
@@ -326,10 +311,6 @@ export function hermesPollsHere(token: string, apiRoot: string): Promise<boolean
     socket.once("connect", () => done(true));
     socket.once("error", () => done(false));
   });
-}
-
-export function defaultPluginPath(): string {
-  return fileURLToPath(new URL("../../plugin.ts", import.meta.url));
 }
 
 /** A single Bot API call: abandoned on Ctrl-C or after CALL_TIMEOUT_MS (as a network error). */
