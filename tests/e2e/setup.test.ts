@@ -1,17 +1,13 @@
-// Configuration and packaging end to end on the real OpenCode: a bad config leaves OpenCode
-// untouched (one log line, a toast), a token alone answers /start with the chat id, and the
-// `npm pack`ed package loads from node_modules.
-import { execFileSync } from "node:child_process";
+// Configuration end to end on the real OpenCode: a bad config leaves OpenCode untouched (one log
+// line, a toast), and a token alone answers /start with the chat id. The packed package, loaded
+// by name, is in tests/e2e/by-name.test.ts.
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordEvents } from "../support/event-stream.ts";
 import { DEFAULT_CHAT_ID, DEFAULT_USER } from "../support/fake-telegram.ts";
 import { pollUntil } from "../support/wait.ts";
-import { askOnPhone, startRig, type Rig } from "./question-suite.ts";
+import { startRig, type Rig } from "./question-suite.ts";
 
-const REPO = path.resolve(import.meta.dirname, "../..");
 const color = { question: "Which color?", header: "Color", options: [{ label: "Red", description: "warm" }, { label: "Blue", description: "cool" }] };
 
 describe("a bad configuration leaves OpenCode working and says so once", () => {
@@ -78,30 +74,5 @@ describe("with only a token, /start tells the user their chat id", () => {
     const reply = await rig.telegram.waitForMessage((m) => m.text.includes("HERMES_TELEGRAM_CHAT_ID="), { timeoutMs: 20_000, what: "/start reply" });
     expect(reply.text).toContain(`<code>${DEFAULT_CHAT_ID}</code>`);
     expect(reply.chatId).toBe(DEFAULT_CHAT_ID);
-  });
-});
-
-describe("the npm-packed package loads from node_modules", () => {
-  let rig: Rig;
-  let workdir: string;
-  beforeAll(async () => {
-    workdir = fs.mkdtempSync(path.join(os.tmpdir(), "hermes-pack-"));
-    const tarball = execFileSync("npm", ["pack", "--silent", "--pack-destination", workdir], { cwd: REPO, encoding: "utf8" }).trim().split("\n").at(-1)!;
-    fs.writeFileSync(path.join(workdir, "package.json"), JSON.stringify({ name: "consumer", private: true }));
-    execFileSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", path.join(workdir, tarball)], { cwd: workdir, stdio: "ignore" });
-    const installed = path.join(workdir, "node_modules", "opencode-hermes", "plugin.ts");
-    expect(fs.existsSync(installed)).toBe(true);
-    rig = await startRig("1.18.33", {}, installed);
-  }, 240_000);
-  afterAll(async () => {
-    await rig?.stop();
-    fs.rmSync(workdir, { recursive: true, force: true });
-  });
-
-  it("answers a question end to end from the installed copy", async () => {
-    const { message } = await askOnPhone(rig, [color], "packed");
-    await rig.telegram.tapButton(message, "Red");
-    const result = await rig.llm.waitForToolResult((r) => r.content.includes("packed"), { what: "tool result" });
-    expect(result.content).toContain('"Red"');
   });
 });

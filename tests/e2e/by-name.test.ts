@@ -1,0 +1,135 @@
+// Hermes installed the way OpenCode installs a plugin named in opencode.json, on both versions:
+// `npm pack`, the package and its runtime dependencies placed where OpenCode's own installer puts
+// them (no network: OpenCode finds them there and installs nothing), `"plugin": ["opencode-hermes@…"]`,
+// and a question answered from Telegram. Where each version looks (read from the binaries, then
+// proven here):
+// - 1.18.33 (`Npm.add`): $XDG_CACHE_HOME/opencode/packages/<spec as written>/node_modules/<name>;
+//   if that directory exists it is imported as is, else npm's arborist installs the spec there.
+// - 1.1.53 (`BunProc.install`): $XDG_CACHE_HOME/opencode/node_modules/<name>, used as is when
+//   $XDG_CACHE_HOME/opencode/package.json lists exactly that version, else `bun add` installs it.
+//   It empties that cache directory at start unless its `version` file says "21" (its cache format).
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_CHAT_ID } from "../support/fake-telegram.ts";
+import type { OpencodeVersion } from "../support/opencode.ts";
+import { askOnPhone, startRig, type Rig } from "./question-suite.ts";
+
+const REPO = path.resolve(import.meta.dirname, "../..");
+const PKG = JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as { name: string; version: string; dependencies: Record<string, string> };
+const SPEC = `${PKG.name}@${PKG.version}`;
+const color = { question: "Which color?", header: "Color", options: [{ label: "Red", description: "warm" }, { label: "Blue", description: "cool" }] };
+
+interface PackEntry {
+  filename: string;
+  files: Array<{ path: string }>;
+  unpackedSize: number;
+}
+
+let work: string;
+let tarball: string;
+beforeAll(() => {
+  work = fs.mkdtempSync(path.join(os.tmpdir(), "hermes-by-name-"));
+  const [packed] = JSON.parse(execFileSync("npm", ["pack", "--json", "--pack-destination", work], { cwd: REPO, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] })) as PackEntry[];
+  tarball = path.join(work, packed!.filename);
+}, 120_000);
+afterAll(() => {
+  if (!process.env.KEEP_TMP) fs.rmSync(work, { recursive: true, force: true });
+});
+
+/** What OpenCode's installer would leave in `dir`: node_modules with Hermes and its runtime dependencies. */
+function installInto(dir: string): void {
+  const modules = path.join(dir, "node_modules");
+  const own = path.join(modules, PKG.name);
+  fs.mkdirSync(own, { recursive: true });
+  execFileSync("tar", ["-xzf", tarball, "-C", own, "--strip-components=1"]);
+  // The runtime dependency tree, as npm resolved it for this repository (the same package.json).
+  const tree = execFileSync("npm", ["ls", "--omit=dev", "--all", "--parseable"], { cwd: REPO, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+  for (const line of tree.split("\n")) {
+    const relative = path.relative(path.join(REPO, "node_modules"), line.trim());
+    if (!line.trim() || relative.startsWith("..") || relative.includes(`${path.sep}node_modules${path.sep}`)) continue;
+    fs.cpSync(path.join(REPO, "node_modules", relative), path.join(modules, relative), { recursive: true });
+  }
+  fs.writeFileSync(path.join(dir, "package.json"), `${JSON.stringify({ dependencies: { [PKG.name]: PKG.version } }, null, 2)}\n`);
+}
+
+/** A fresh $XDG_CACHE_HOME with Hermes where `version` looks for `spec`. */
+function cacheWithHermes(version: OpencodeVersion, spec: string = SPEC): string {
+  const cache = fs.mkdtempSync(path.join(work, "xdg-cache-"));
+  if (version === "1.1.53") {
+    installInto(path.join(cache, "opencode"));
+    fs.writeFileSync(path.join(cache, "opencode", "version"), "21");
+  } else {
+    installInto(path.join(cache, "opencode", "packages", spec));
+  }
+  return cache;
+}
+
+describe("the npm package", () => {
+  it("holds only what runs: the compiled plugin and command line, the launcher, the README; only runtime dependencies", () => {
+    const [dry] = JSON.parse(execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: REPO, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] })) as PackEntry[];
+    const files = dry!.files.map((file) => file.path).sort();
+    expect(files).toContain("dist/plugin.js");
+    expect(files).toContain("dist/lib/cli/main.js");
+    expect(files).toContain("bin/opencode-hermes.mjs");
+    for (const file of files) expect(file).toMatch(/^(dist\/.+\.js|bin\/opencode-hermes\.mjs|README\.md|package\.json)$/);
+    expect(files.filter((file) => /(^|\/)(tests?|bench|scripts)\//.test(file) || file.endsWith(".ts"))).toEqual([]);
+    // Every compiled module of lib/ is there (none left out by the files list).
+    const sources = fs.readdirSync(path.join(REPO, "lib"), { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".ts"));
+    for (const source of sources) expect(files).toContain(`dist/lib/${source.replace(/\.ts$/, ".js")}`);
+    expect(Object.keys(PKG.dependencies).sort()).toEqual(["eventsource-parser", "jsonc-parser", "p-retry", "pino", "telegraf"]);
+    const imported = new Set<string>();
+    for (const file of files.filter((name) => name.endsWith(".js"))) {
+      const text = fs.readFileSync(path.join(REPO, file), "utf8");
+      for (const match of text.matchAll(/(?:from |import\()"([^".][^"]*)"/g)) if (!match[1]!.startsWith("node:")) imported.add(match[1]!.split("/")[0]!);
+    }
+    expect([...imported].sort()).toEqual(Object.keys(PKG.dependencies).sort());
+  });
+});
+
+describe.each(["1.18.33", "1.1.53"] as const)("OpenCode %s loads Hermes by name from its own install location", (version) => {
+  let rig: Rig;
+  beforeAll(async () => {
+    rig = await startRig(version, { XDG_CACHE_HOME: cacheWithHermes(version) }, SPEC);
+  }, 180_000);
+  afterAll(async () => {
+    await rig?.stop();
+  });
+
+  it("answers a question from Telegram, with nothing installed from the network", async () => {
+    const { message } = await askOnPhone(rig, [color], `by-name-${version}`);
+    await rig.telegram.tapButton(message, "Blue");
+    const result = await rig.llm.waitForToolResult((r) => r.content.includes(`by-name-${version}`), { what: "tool result" });
+    expect(result.content).toContain('"Blue"');
+    const logs = rig.opencode.logs();
+    expect(logs).not.toMatch(/installing package|npm-install|BunInstallFailedError|NpmInstallFailedError/i);
+  });
+});
+
+describe("options next to Hermes in opencode.json (OpenCode 1.18.33 passes them)", () => {
+  let rig: Rig;
+  const GROUP = -1001234567890;
+  beforeAll(async () => {
+    const options = { chatId: "{env:HERMES_E2E_CHAT}", allowedUsers: [DEFAULT_CHAT_ID], language: "zh", doneAfter: "1h" };
+    rig = await startRig(
+      "1.18.33",
+      { XDG_CACHE_HOME: cacheWithHermes("1.18.33"), HERMES_TELEGRAM_CHAT_ID: "", HERMES_TELEGRAM_ALLOWED_USERS: "", HERMES_E2E_CHAT: String(GROUP) },
+      SPEC,
+      { extraConfig: { plugin: [[SPEC, options]] } },
+    );
+  }, 180_000);
+  afterAll(async () => {
+    await rig?.stop();
+  });
+
+  it("takes the chat from {env:NAME} substitution, the allow-list and the language from the options", async () => {
+    const { message } = await askOnPhone(rig, [color], "options-zh");
+    expect(message.chatId).toBe(GROUP);
+    expect(rig.telegram.buttons(message).map((button) => button.text)).toContain("忽略");
+    await rig.telegram.tapButton(message, "Red");
+    const result = await rig.llm.waitForToolResult((r) => r.content.includes("options-zh"), { what: "tool result" });
+    expect(result.content).toContain('"Red"');
+  });
+});
