@@ -68,24 +68,40 @@ function cacheWithHermes(version: OpencodeVersion, spec: string = SPEC): string 
 }
 
 describe("the npm package", () => {
-  it("holds only what runs: the compiled plugin and command line, the launcher, the README; only runtime dependencies", () => {
+  it("holds only what runs: the plugin (TypeScript, for OpenCode's Bun), the command line compiled for Node, the launcher, the README; only runtime dependencies", () => {
     const [dry] = JSON.parse(execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: REPO, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] })) as PackEntry[];
     const files = dry!.files.map((file) => file.path).sort();
-    expect(files).toContain("dist/plugin.js");
-    expect(files).toContain("dist/lib/cli/main.js");
-    expect(files).toContain("bin/opencode-hermes.mjs");
-    for (const file of files) expect(file).toMatch(/^(dist\/.+\.js|bin\/opencode-hermes\.mjs|README\.md|package\.json)$/);
-    expect(files.filter((file) => /(^|\/)(tests?|bench|scripts)\//.test(file) || file.endsWith(".ts"))).toEqual([]);
-    // Every compiled module of lib/ is there (none left out by the files list).
+    for (const file of files) expect(file).toMatch(/^(plugin\.ts|lib\/.+\.ts|dist\/lib\/.+\.js|bin\/opencode-hermes\.mjs|README\.md|package\.json)$/);
+    expect(files.filter((file) => /(^|\/)(tests?|bench|scripts|node_modules)\//.test(file))).toEqual([]);
+    // Every module of lib/ is there, and compiled for the command line (all but the plugin's own).
     const sources = fs.readdirSync(path.join(REPO, "lib"), { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".ts"));
-    for (const source of sources) expect(files).toContain(`dist/lib/${source.replace(/\.ts$/, ".js")}`);
+    for (const source of sources) expect(files).toContain(`lib/${source}`);
+    for (const source of sources.filter((file) => file !== "plugin-instance.ts")) expect(files).toContain(`dist/lib/${source.replace(/\.ts$/, ".js")}`);
+    expect(files).toContain("plugin.ts");
+    expect(files).toContain("bin/opencode-hermes.mjs");
     expect(Object.keys(PKG.dependencies).sort()).toEqual(["eventsource-parser", "jsonc-parser", "p-retry", "pino", "telegraf"]);
     const imported = new Set<string>();
-    for (const file of files.filter((name) => name.endsWith(".js"))) {
+    for (const file of files.filter((name) => /\.(js|ts)$/.test(name))) {
       const text = fs.readFileSync(path.join(REPO, file), "utf8");
-      for (const match of text.matchAll(/(?:from |import\()"([^".][^"]*)"/g)) if (!match[1]!.startsWith("node:")) imported.add(match[1]!.split("/")[0]!);
+      // Runtime imports only: `import type` disappears when the module runs.
+      for (const match of text.matchAll(/^import (?!type )[^;]*? from "([^".][^"]*)"|import\("([^".][^"]*)"\)/gm)) {
+        const name = match[1] ?? match[2]!;
+        if (!name.startsWith("node:")) imported.add(name.startsWith("@") ? name.split("/").slice(0, 2).join("/") : name.split("/")[0]!);
+      }
     }
     expect([...imported].sort()).toEqual(Object.keys(PKG.dependencies).sort());
+  });
+});
+
+describe("the packed command line", () => {
+  it("runs on plain Node from an install without tsx or TypeScript", () => {
+    const dir = fs.mkdtempSync(path.join(work, "consumer-"));
+    installInto(dir);
+    const launcher = path.join(dir, "node_modules", PKG.name, "bin", "opencode-hermes.mjs");
+    const env = { PATH: process.env.PATH ?? "", HOME: dir };
+    expect(execFileSync(process.execPath, [launcher, "--version"], { cwd: dir, env, encoding: "utf8" }).trim()).toBe(`${PKG.name} ${PKG.version}`);
+    expect(execFileSync(process.execPath, [launcher, "setup", "--help"], { cwd: dir, env, encoding: "utf8" })).toMatch(/^Usage: opencode-hermes setup/);
+    expect(fs.existsSync(path.join(dir, "node_modules", "tsx"))).toBe(false);
   });
 });
 
