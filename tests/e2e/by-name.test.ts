@@ -13,8 +13,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { recordEvents } from "../support/event-stream.ts";
 import { DEFAULT_CHAT_ID } from "../support/fake-telegram.ts";
 import type { OpencodeVersion } from "../support/opencode.ts";
+import { pollUntil } from "../support/wait.ts";
 import { askOnPhone, startRig, type Rig } from "./question-suite.ts";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
@@ -147,5 +149,28 @@ describe("options next to Hermes in opencode.json (OpenCode 1.18.33 passes them)
     await rig.telegram.tapButton(message, "Red");
     const result = await rig.llm.waitForToolResult((r) => r.content.includes("options-zh"), { what: "tool result" });
     expect(result.content).toContain('"Red"');
+  });
+});
+
+describe("an unknown option in opencode.json (OpenCode 1.18.33)", () => {
+  let rig: Rig;
+  beforeAll(async () => {
+    rig = await startRig("1.18.33", { XDG_CACHE_HOME: cacheWithHermes("1.18.33") }, SPEC, { extraConfig: { plugin: [[SPEC, { chatID: 42 }]] } });
+  }, 180_000);
+  afterAll(async () => {
+    await rig?.stop();
+  });
+
+  it("turns Hermes off with one log line and a toast naming the option, like a bad variable", async () => {
+    const stream = await recordEvents(rig.opencode.url, rig.opencode.directory);
+    try {
+      const toast = await pollUntil(() => stream.events.find((e) => e.type === "tui.toast.show"), { what: "toast", timeoutMs: 15_000 });
+      expect(toast.properties.message).toContain('opencode.json option "chatID" is unknown (known: chatId,');
+      const lines = fs.readFileSync(rig.logFile, "utf8").trim().split("\n").filter((line) => line.includes("Hermes is off"));
+      expect(lines).toHaveLength(1);
+      expect(rig.telegram.calls).toHaveLength(0);
+    } finally {
+      stream.close();
+    }
   });
 });
