@@ -155,7 +155,8 @@ describe("options next to Hermes in opencode.json (OpenCode 1.18.33 passes them)
 describe("an unknown option in opencode.json (OpenCode 1.18.33)", () => {
   let rig: Rig;
   beforeAll(async () => {
-    rig = await startRig("1.18.33", { XDG_CACHE_HOME: cacheWithHermes("1.18.33") }, SPEC, { extraConfig: { plugin: [[SPEC, { chatID: 42 }]] } });
+    // No warm-up: the recorder's own request starts the instance, so it can't miss the toast.
+    rig = await startRig("1.18.33", { XDG_CACHE_HOME: cacheWithHermes("1.18.33") }, SPEC, { extraConfig: { plugin: [[SPEC, { chatID: 42 }]] }, warmup: false });
   }, 180_000);
   afterAll(async () => {
     await rig?.stop();

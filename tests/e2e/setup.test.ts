@@ -13,7 +13,8 @@ const color = { question: "Which color?", header: "Color", options: [{ label: "R
 describe("a bad configuration leaves OpenCode working and says so once", () => {
   let rig: Rig;
   beforeAll(async () => {
-    rig = await startRig("1.18.33", { HERMES_TELEGRAM_CHAT_ID: "my-chat" });
+    // No warm-up: the recorder's own request starts the instance, so it can't miss the toast.
+    rig = await startRig("1.18.33", { HERMES_TELEGRAM_CHAT_ID: "my-chat" }, undefined, { warmup: false });
   }, 120_000);
   afterAll(() => rig?.stop());
 
@@ -42,14 +43,13 @@ describe("a bad configuration leaves OpenCode working and says so once", () => {
 describe("a group chat without an allow-list: Hermes stays off instead of letting every member approve", () => {
   let rig: Rig;
   beforeAll(async () => {
-    rig = await startRig("1.18.33", { HERMES_TELEGRAM_CHAT_ID: "-1001234567890", HERMES_TELEGRAM_ALLOWED_USERS: "" });
+    rig = await startRig("1.18.33", { HERMES_TELEGRAM_CHAT_ID: "-1001234567890", HERMES_TELEGRAM_ALLOWED_USERS: "" }, undefined, { warmup: false });
   }, 120_000);
   afterAll(() => rig?.stop());
 
   it("logs one line, shows a toast naming the fix, and never calls Telegram", async () => {
     const stream = await recordEvents(rig.opencode.url, rig.opencode.directory);
     try {
-      await rig.opencode.createSession();
       const toast = await pollUntil(() => stream.events.find((e) => e.type === "tui.toast.show"), { what: "toast", timeoutMs: 15_000 });
       expect(toast.properties.message).toContain("HERMES_TELEGRAM_ALLOWED_USERS is required for a group chat");
       expect(toast.properties.message).toContain('"anyone"');
