@@ -20,9 +20,16 @@ import { pollUntil } from "../support/wait.ts";
 import { askOnPhone, startRig, type Rig } from "./question-suite.ts";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
-const PKG = JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as { name: string; version: string; dependencies: Record<string, string> };
+const PKG = JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as { name: string; version: string; exports: unknown; dependencies: Record<string, string> };
 const SPEC = `${PKG.name}@${PKG.version}`;
 const color = { question: "Which color?", header: "Color", options: [{ label: "Red", description: "warm" }, { label: "Blue", description: "cool" }] };
+
+/** Every file an `exports` map points at (through conditions), without the leading "./". */
+function exportTargets(exports: unknown): string[] {
+  if (typeof exports === "string") return [exports.replace(/^\.\//, "")];
+  if (typeof exports !== "object" || exports === null) return [];
+  return [...new Set(Object.values(exports).flatMap(exportTargets))];
+}
 
 interface PackEntry {
   filename: string;
@@ -73,7 +80,11 @@ describe("the npm package", () => {
   it("holds only what runs: the plugin (TypeScript, for OpenCode's Bun), the command line compiled for Node, the launcher, the README; only runtime dependencies", () => {
     const [dry] = JSON.parse(execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: REPO, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] })) as PackEntry[];
     const files = dry!.files.map((file) => file.path).sort();
-    for (const file of files) expect(file).toMatch(/^(plugin\.ts|lib\/.+\.ts|dist\/lib\/.+\.js|bin\/opencode-hermes\.mjs|README\.md|package\.json)$/);
+    // The entry points package.json exports (plugin.ts, and any other) are in, and nothing else at the root.
+    const entries = exportTargets(PKG.exports);
+    expect(entries).toContain("plugin.ts");
+    for (const entry of entries) expect(files).toContain(entry);
+    for (const file of files) if (!entries.includes(file)) expect(file).toMatch(/^(lib\/.+\.ts|dist\/lib\/.+\.js|bin\/opencode-hermes\.mjs|README\.md|package\.json)$/);
     expect(files.filter((file) => /(^|\/)(tests?|bench|scripts|node_modules)\//.test(file))).toEqual([]);
     // Every module of lib/ is there, and compiled for the command line (all but the plugin's own).
     const sources = fs.readdirSync(path.join(REPO, "lib"), { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".ts"));
