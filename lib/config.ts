@@ -1,6 +1,9 @@
-// Reads Hermes' settings from environment variables. Pure: takes the env, returns a verdict.
+// Reads Hermes' settings from environment variables and from the options next to Hermes in
+// opencode.json. The environment wins where both set something (it is the more specific of the two:
+// one shell, one run). The bot token comes only from the environment. Pure: returns a verdict.
 import os from "node:os";
 import path from "node:path";
+import { readOptions, type SettingVariable } from "./config-options.ts";
 import { parseDuration } from "./duration.ts";
 import { languageOf, type Language } from "./i18n/catalog.ts";
 import type { NoticeLevel } from "./registry/activity.ts";
@@ -9,6 +12,8 @@ export const DEFAULT_API_ROOT = "https://api.telegram.org";
 export const DEFAULT_QUESTION_TTL_MS = 30 * 60_000;
 export const DEFAULT_DONE_AFTER_MS = 30_000;
 const NOTICE_LEVELS = ["all", "errors", "off"] as const;
+/** The explicit opt-in that lets every member of a group chat act (a group otherwise needs a list). */
+export const ANYONE = "anyone";
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -21,7 +26,10 @@ export interface HermesConfig {
   token: string;
   /** The chat prompts go to: a private chat (the user's id) or a group (negative id). */
   chatId: number;
-  /** Users who may act. Empty means anyone in `chatId`. */
+  /**
+   * Users who may act. Empty means anyone in `chatId`: for a private chat that is its one user; for a
+   * group only with the explicit opt-in `HERMES_TELEGRAM_ALLOWED_USERS=anyone`.
+   */
   allowedUsers: number[];
   apiRoot: string;
   /** 0 means questions never expire. */
@@ -51,51 +59,85 @@ export function defaultLogFile(env: Env = process.env): string {
   return path.join(stateHome, "hermes", "hermes.log");
 }
 
-export function readLogSettings(env: Env, problems: string[] = []): LogSettings {
-  const file = env.HERMES_LOG_FILE?.trim() || defaultLogFile(env);
-  const rawLevel = env.HERMES_LOG_LEVEL?.trim().toLowerCase() || "info";
+/** One setting's text and what to call it in a problem: the variable, or the opencode.json option. */
+interface Setting {
+  raw: string | undefined;
+  label: string;
+}
+type Settings = (name: SettingVariable) => Setting;
+
+function settingsOf(env: Env, options: unknown, problems: string[]): Settings {
+  const fromOptions = readOptions(options);
+  problems.push(...fromOptions.problems);
+  return (name) => {
+    const fromEnv = env[name];
+    if (fromEnv !== undefined && fromEnv.trim() !== "") return { raw: fromEnv, label: name };
+    return { raw: fromOptions.values[name] ?? fromEnv, label: fromOptions.labels[name] ?? name };
+  };
+}
+
+export function readLogSettings(env: Env, problems: string[] = [], settings: Settings = settingsOf(env, undefined, [])): LogSettings {
+  const file = settings("HERMES_LOG_FILE").raw?.trim() || defaultLogFile(env);
+  const levelSetting = settings("HERMES_LOG_LEVEL");
+  const rawLevel = levelSetting.raw?.trim().toLowerCase() || "info";
   const level = (LOG_LEVELS as readonly string[]).includes(rawLevel) ? (rawLevel as LogLevel) : "info";
-  if (level !== rawLevel) problems.push(`HERMES_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")} (got "${env.HERMES_LOG_LEVEL}")`);
+  if (level !== rawLevel) problems.push(`${levelSetting.label} must be one of ${LOG_LEVELS.join(", ")} (got "${levelSetting.raw}")`);
   return { file, level };
 }
 
-export function readConfig(env: Env = process.env): ConfigResult {
+/** `options`: what OpenCode passed next to Hermes in opencode.json (untrusted; undefined when none). */
+export function readConfig(env: Env = process.env, options?: unknown): ConfigResult {
   const problems: string[] = [];
-  const log = readLogSettings(env, problems);
+  const settings = settingsOf(env, options, problems);
+  const log = readLogSettings(env, problems, settings);
 
   const token = env.HERMES_TELEGRAM_TOKEN?.trim() ?? "";
   if (!token) problems.push("HERMES_TELEGRAM_TOKEN is not set (create a bot with @BotFather and copy its token)");
   else if (!/^\d+:[A-Za-z0-9_-]+$/.test(token)) problems.push("HERMES_TELEGRAM_TOKEN does not look like a bot token (expected 123456:ABC…)");
 
-  const rawChat = env.HERMES_TELEGRAM_CHAT_ID?.trim() ?? "";
+  const chatSetting = settings("HERMES_TELEGRAM_CHAT_ID");
+  const rawChat = chatSetting.raw?.trim() ?? "";
   const chatId = Number(rawChat);
   const chatMissing = !rawChat;
-  if (chatMissing) problems.push("HERMES_TELEGRAM_CHAT_ID is not set (send /start to your bot: it replies with the chat id)");
-  else if (!/^-?\d+$/.test(rawChat) || !Number.isSafeInteger(chatId)) problems.push(`HERMES_TELEGRAM_CHAT_ID must be a numeric chat id (got "${rawChat}")`);
+  // (An opencode.json chatId of the wrong type was reported already.)
+  if (chatMissing) {
+    if (chatSetting.label === "HERMES_TELEGRAM_CHAT_ID") problems.push("HERMES_TELEGRAM_CHAT_ID is not set (send /start to your bot: it replies with the chat id)");
+  } else if (!/^-?\d+$/.test(rawChat) || !Number.isSafeInteger(chatId)) problems.push(`${chatSetting.label} must be a numeric chat id (got "${rawChat}")`);
 
+  const allowedSetting = settings("HERMES_TELEGRAM_ALLOWED_USERS");
   const allowedUsers: number[] = [];
-  for (const part of (env.HERMES_TELEGRAM_ALLOWED_USERS ?? "").split(",")) {
+  const rawAllowed = allowedSetting.raw?.trim() ?? "";
+  const anyone = rawAllowed.toLowerCase() === ANYONE;
+  for (const part of anyone ? [] : rawAllowed.split(",")) {
     const item = part.trim();
     if (!item) continue;
     if (/^\d+$/.test(item) && Number.isSafeInteger(Number(item))) allowedUsers.push(Number(item));
-    else problems.push(`HERMES_TELEGRAM_ALLOWED_USERS must be comma-separated numeric user ids (bad entry "${item}")`);
+    else problems.push(`${allowedSetting.label} must be comma-separated numeric user ids, or "${ANYONE}" (bad entry "${item}")`);
+  }
+  // In a group every member could tap Allow: that takes a list of who may, or the explicit opt-in.
+  if (chatId < 0 && allowedUsers.length === 0 && !anyone && !problems.some((problem) => problem.startsWith(allowedSetting.label))) {
+    problems.push(`HERMES_TELEGRAM_ALLOWED_USERS is required for a group chat (or "allowedUsers" in opencode.json): list the user ids who may answer (comma-separated), or set it to "${ANYONE}" to let every member of the group answer`);
   }
 
-  const apiRoot = (env.HERMES_TELEGRAM_API_ROOT?.trim() || DEFAULT_API_ROOT).replace(/\/+$/, "");
-  if (!isHttpUrl(apiRoot)) problems.push(`HERMES_TELEGRAM_API_ROOT must be an http(s) URL (got "${apiRoot}")`);
+  const rootSetting = settings("HERMES_TELEGRAM_API_ROOT");
+  const apiRoot = (rootSetting.raw?.trim() || DEFAULT_API_ROOT).replace(/\/+$/, "");
+  if (!isHttpUrl(apiRoot)) problems.push(`${rootSetting.label} must be an http(s) URL (got "${apiRoot}")`);
 
-  const questionTtlMs = readDuration(env, "HERMES_QUESTION_TTL", DEFAULT_QUESTION_TTL_MS, problems);
-  const permissionTtlMs = readDuration(env, "HERMES_PERMISSION_TTL", 0, problems);
-  const doneAfterMs = readDuration(env, "HERMES_DONE_AFTER", DEFAULT_DONE_AFTER_MS, problems);
-  const language = languageOf(env.HERMES_LANGUAGE) ?? "en";
-  if (!languageOf(env.HERMES_LANGUAGE)) problems.push(`HERMES_LANGUAGE must be en or zh (zh-CN) (got "${env.HERMES_LANGUAGE}")`);
-  const rawTopics = env.HERMES_TELEGRAM_TOPICS?.trim().toLowerCase() || "off";
+  const questionTtlMs = readDuration(settings("HERMES_QUESTION_TTL"), DEFAULT_QUESTION_TTL_MS, problems);
+  const permissionTtlMs = readDuration(settings("HERMES_PERMISSION_TTL"), 0, problems);
+  const doneAfterMs = readDuration(settings("HERMES_DONE_AFTER"), DEFAULT_DONE_AFTER_MS, problems);
+  const languageSetting = settings("HERMES_LANGUAGE");
+  const language = languageOf(languageSetting.raw) ?? "en";
+  if (!languageOf(languageSetting.raw)) problems.push(`${languageSetting.label} must be en or zh (zh-CN) (got "${languageSetting.raw}")`);
+  const topicsSetting = settings("HERMES_TELEGRAM_TOPICS");
+  const rawTopics = topicsSetting.raw?.trim().toLowerCase() || "off";
   const topics = ["1", "true", "on", "yes"].includes(rawTopics);
-  if (!topics && !["0", "false", "off", "no"].includes(rawTopics)) problems.push(`HERMES_TELEGRAM_TOPICS must be on or off (got "${env.HERMES_TELEGRAM_TOPICS}")`);
-  else if (topics && rawChat && Number(rawChat) > 0) problems.push("HERMES_TELEGRAM_TOPICS needs a supergroup with topics: HERMES_TELEGRAM_CHAT_ID is a private chat");
-  const rawNotify = env.HERMES_NOTIFY?.trim().toLowerCase() || "all";
+  if (!topics && !["0", "false", "off", "no"].includes(rawTopics)) problems.push(`${topicsSetting.label} must be on or off (got "${topicsSetting.raw}")`);
+  else if (topics && rawChat && Number(rawChat) > 0) problems.push(`${topicsSetting.label} needs a supergroup with topics: ${chatSetting.label} is a private chat`);
+  const notifySetting = settings("HERMES_NOTIFY");
+  const rawNotify = notifySetting.raw?.trim().toLowerCase() || "all";
   const notify = (NOTICE_LEVELS as readonly string[]).includes(rawNotify) ? (rawNotify as NoticeLevel) : "all";
-  if (notify !== rawNotify) problems.push(`HERMES_NOTIFY must be one of ${NOTICE_LEVELS.join(", ")} (got "${env.HERMES_NOTIFY}")`);
+  if (notify !== rawNotify) problems.push(`${notifySetting.label} must be one of ${NOTICE_LEVELS.join(", ")} (got "${notifySetting.raw}")`);
 
   if (problems.length > 0) {
     const onlyChatMissing = chatMissing && problems.length === 1 && token !== "";
@@ -104,11 +146,11 @@ export function readConfig(env: Env = process.env): ConfigResult {
   return { ok: true, config: { token, chatId, allowedUsers, apiRoot, questionTtlMs, permissionTtlMs, notify, doneAfterMs, language, topics, log } };
 }
 
-function readDuration(env: Env, name: string, fallback: number, problems: string[]): number {
-  const raw = env[name]?.trim();
+function readDuration(setting: Setting, fallback: number, problems: string[]): number {
+  const raw = setting.raw?.trim();
   if (!raw) return fallback;
   const parsed = parseDuration(raw);
-  if (parsed === undefined) problems.push(`${name} must be milliseconds or a duration like 90s, 30m, 2h; 0 = never (got "${raw}")`);
+  if (parsed === undefined) problems.push(`${setting.label} must be milliseconds or a duration like 90s, 30m, 2h; 0 = never (got "${raw}")`);
   return parsed ?? fallback;
 }
 

@@ -6,6 +6,11 @@ import type { LogSettings } from "./config.ts";
 
 export type { Logger };
 
+/** The log holds chat and user ids, session titles and paths: readable by its owner only. */
+export const LOG_FILE_MODE = 0o600;
+/** Directories Hermes creates for its log. An existing directory is left as it is (it may be shared, like /tmp). */
+export const LOG_DIR_MODE = 0o700;
+
 /**
  * Secrets (the bot token) are scrubbed from every line as written, not only from known fields:
  * HTTP client errors embed the request URL, and Telegram's URLs carry the token.
@@ -13,8 +18,8 @@ export type { Logger };
 export function createLogger(settings: LogSettings, secrets: string[] = []): Logger {
   const scrub = makeScrubber(secrets);
   try {
-    fs.mkdirSync(path.dirname(settings.file), { recursive: true });
-    const destination = pino.destination({ dest: settings.file, sync: true, mkdir: true });
+    prepareLogFile(settings.file);
+    const destination = pino.destination({ dest: settings.file, sync: true, mode: LOG_FILE_MODE });
     return pino(
       {
         level: settings.level,
@@ -27,6 +32,20 @@ export function createLogger(settings: LogSettings, secrets: string[] = []): Log
   } catch {
     // No writable log file: stay silent rather than write to the terminal.
     return pino({ level: "silent" });
+  }
+}
+
+/**
+ * Creates missing directories 0700 and the file 0600; an existing file that others may read (an
+ * older Hermes created it 0644) is narrowed to 0600, since it is the user's own log.
+ */
+export function prepareLogFile(file: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: LOG_DIR_MODE });
+  const fd = fs.openSync(file, "a", LOG_FILE_MODE);
+  try {
+    if ((fs.fstatSync(fd).mode & 0o077) !== 0) fs.fchmodSync(fd, LOG_FILE_MODE);
+  } finally {
+    fs.closeSync(fd);
   }
 }
 

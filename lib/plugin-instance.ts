@@ -20,8 +20,8 @@ const processState: ProcessState = ((globalThis as Record<symbol, unknown>)[STAT
   reportedProblems: false,
 }) as ProcessState;
 
-export function startPlugin(input: PluginInput, env: Record<string, string | undefined> = process.env): Hooks {
-  const result = readConfig(env);
+export function startPlugin(input: PluginInput, env: Record<string, string | undefined> = process.env, options?: unknown): Hooks {
+  const result = readConfig(env, options);
   const logger = loggerFor(result.ok ? result.config.log : result.log, result.ok ? result.config.token : result.setupToken);
 
   if (!result.ok) {

@@ -10,10 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pRetry from "p-retry";
 import type { OpencodeTransport } from "../opencode/transport.ts";
-
-export const PACKAGE_NAME = "opencode-hermes";
-/** This package's plugin.ts, as this process sees it. */
-export const OWN_PLUGIN = fileURLToPath(new URL("../../plugin.ts", import.meta.url));
+import { OWN_PLUGIN, PACKAGE_NAME } from "../package-info.ts";
 
 /** One `plugin` entry names Hermes: this package (by path or npm name) or a clone of it. */
 export function isHermesSpec(spec: unknown, ownPlugin: string = OWN_PLUGIN): boolean {

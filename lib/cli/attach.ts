@@ -1,4 +1,4 @@
-// `hermes attach`: bridges a running `opencode serve` from outside. Unlike the plugin, it runs in a
+// `opencode-hermes attach`: bridges a running `opencode serve` from outside. Unlike the plugin, it runs in a
 // terminal of its own: status lines go to stderr (one per change), details to the log file
 // (HERMES_LOG_FILE). lib/cli/main.ts dispatches to it.
 import { parseArgs } from "node:util";
@@ -10,7 +10,7 @@ export { EXIT, processIo, type CliIo } from "./io.ts";
 /** The whole command line (it used to live here, in lib/attach/cli.ts). */
 export { main } from "./main.ts";
 
-export const USAGE = `Usage: hermes attach [--url URL] [--username USER] [--password PASS] [--directory DIR]...
+export const USAGE = `Usage: opencode-hermes attach [--url URL] [--username USER] [--password PASS] [--directory DIR]...
 
 Bridges a running OpenCode server (opencode serve / opencode web) to Telegram, without loading
 Hermes as a plugin in that server. Every project directory of the server is covered.
@@ -24,7 +24,7 @@ Telegram settings come from the same variables as the plugin: HERMES_TELEGRAM_TO
 HERMES_TELEGRAM_CHAT_ID, … (see README). Exit status: 0 stopped (Ctrl-C), 1 error,
 2 the Hermes plugin is already loaded in that server, 64 usage.`;
 
-/** `hermes attach [options]`: `args` are the arguments after "attach". */
+/** `opencode-hermes attach [options]`: `args` are the arguments after "attach". */
 export async function attach(args: string[], io: CliIo): Promise<number> {
   let values: { url?: string; username?: string; password?: string; directory?: string[]; help?: boolean };
   try {
@@ -41,7 +41,7 @@ export async function attach(args: string[], io: CliIo): Promise<number> {
       allowPositionals: false,
     }));
   } catch (error) {
-    io.err(`hermes: ${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    io.err(`opencode-hermes: ${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
     return EXIT.usage;
   }
   if (values.help) {
@@ -50,7 +50,7 @@ export async function attach(args: string[], io: CliIo): Promise<number> {
   }
   const parsed = parseUrl(values.url ?? "http://127.0.0.1:4096");
   if (!parsed) {
-    io.err(`hermes: --url must be an http(s) URL (got "${values.url}")`);
+    io.err(`opencode-hermes: --url must be an http(s) URL (got "${values.url}")`);
     return EXIT.usage;
   }
   // Credentials in the URL (http://user:pass@host) become Basic auth: fetch refuses such URLs.
@@ -68,7 +68,7 @@ export async function attach(args: string[], io: CliIo): Promise<number> {
     return EXIT.ok;
   } catch (error) {
     if (!(error instanceof AttachError)) {
-      io.err(`hermes: ${error instanceof Error ? error.message : String(error)}`);
+      io.err(`opencode-hermes: ${error instanceof Error ? error.message : String(error)}`);
       return EXIT.error;
     }
     // The runner already reported it through `report`, except a configuration problem.

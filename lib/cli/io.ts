@@ -1,4 +1,4 @@
-// What the `hermes` commands see of the terminal, injectable so tests can drive them. Only code
+// What the `opencode-hermes` commands see of the terminal, injectable so tests can drive them. Only code
 // under lib/cli/ writes to stdout/stderr: the plugin never does (it would corrupt OpenCode's TUI).
 import type { AttachOptions } from "../attach/runner.ts";
 import type { SetupTuning } from "./setup.ts";
@@ -18,7 +18,7 @@ export interface CliIo {
   readonly prompt?: NodeJS.WritableStream & { isTTY?: boolean };
   /** Tests: adjust what startAttach gets. */
   tune?(options: AttachOptions): AttachOptions;
-  /** Tests: the Bot API client, timeouts and paths `hermes setup` uses. */
+  /** Tests: the Bot API client, timeouts and paths `opencode-hermes setup` uses. */
   setup?: SetupTuning;
 }
 

@@ -1,11 +1,11 @@
-// The `hermes` command line (bin/hermes.mjs loads this file): `hermes setup` finds the chat and
-// prints the configuration, `hermes attach` bridges a running `opencode serve` from outside.
-import fs from "node:fs";
+// The `opencode-hermes` command line (bin/opencode-hermes.mjs loads this file): `opencode-hermes setup` finds the chat and
+// prints the configuration, `opencode-hermes attach` bridges a running `opencode serve` from outside.
 import { attach } from "./attach.ts";
 import { EXIT, processIo, type CliIo } from "./io.ts";
+import { PACKAGE_NAME, packageVersion } from "../package-info.ts";
 import { setup } from "./setup.ts";
 
-export const USAGE = `Usage: hermes <command> [options]
+export const USAGE = `Usage: opencode-hermes <command> [options]
 
 Commands:
   setup     guided setup: checks the bot token, finds your chat when you send /start to the bot,
@@ -13,7 +13,7 @@ Commands:
   attach    bridges a running OpenCode server (opencode serve / opencode web) to Telegram
   help      this text
 
-Run \`hermes <command> --help\` for a command's options. Exit status 64: usage error.`;
+Run \`opencode-hermes <command> --help\` for a command's options. Exit status 64: usage error.`;
 
 export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
   const [command, ...rest] = argv;
@@ -35,16 +35,11 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
     case "attach":
       return attach(rest, io);
     default:
-      io.err(`hermes: unknown command "${command}"\n\n${USAGE}`);
+      io.err(`opencode-hermes: unknown command "${command}"\n\n${USAGE}`);
       return EXIT.usage;
   }
 }
 
 function version(): string {
-  try {
-    const pkg = JSON.parse(fs.readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { name?: string; version?: string };
-    return `${pkg.name ?? "hermes"} ${pkg.version ?? "?"}`;
-  } catch {
-    return "hermes";
-  }
+  return `${PACKAGE_NAME} ${packageVersion() ?? "?"}`;
 }

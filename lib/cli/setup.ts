@@ -1,10 +1,8 @@
-// `hermes setup`: the guided setup. Checks the bot token (getMe), waits for the user to send /start
-// to the bot (long-polling getUpdates itself, but never against a running Hermes), then prints the
-// chat id, the exact environment lines and the opencode.json entry, and checks that the bot can
-// post in that chat. Guidance goes to stdout, failures to stderr.
+// `opencode-hermes setup`: the guided setup. Checks the bot token (getMe), pairs with the user's
+// chat through a one-time /start code (setup-wait.ts; never against a running Hermes), prints the
+// exact environment lines, checks that the bot can post in that chat, and offers to add Hermes to
+// the global opencode.json (setup-plugin-entry.ts). Guidance goes to stdout, failures to stderr.
 import net from "node:net";
-import readline from "node:readline";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { DEFAULT_API_ROOT, isHttpUrl } from "../config.ts";
 import { parseDuration } from "../duration.ts";
@@ -12,19 +10,26 @@ import { makeScrubber, secretsOf } from "../log.ts";
 import { relayAddress } from "../relay/address.ts";
 import { createTelegramApi, TelegramApiError, type TelegramApi } from "../telegram/api.ts";
 import { escapeHtml } from "../telegram/html.ts";
-import { parseUpdate } from "../telegram/updates.ts";
+import { ask } from "./ask.ts";
 import { EXIT, type CliIo } from "./io.ts";
+import { newPairingCode, pairingLinks } from "./pairing.ts";
+import { alreadyPolled, SetupFailure } from "./setup-failure.ts";
+import { skipBacklog, waitForStart } from "./setup-wait.ts";
+import { offerPluginEntry } from "./setup-plugin-entry.ts";
+import { forTerminal } from "./terminal-text.ts";
 
-export const USAGE = `Usage: hermes setup [--token TOKEN] [--api-root URL] [--timeout DURATION]
+export const USAGE = `Usage: opencode-hermes setup [--token TOKEN] [--api-root URL] [--timeout DURATION] [--yes]
 
-Guided setup: checks the bot token, waits for you to send /start to the bot (in a private chat or
-in the group you want to use), then prints the chat id, the environment variables to set and the
-opencode.json entry, and checks that the bot can post in that chat.
+Guided setup: checks the bot token, prints a one-time link that pairs the bot with your chat (a
+private chat or the group you want to use), prints the environment variables to set, checks that
+the bot can post in that chat, and offers to add Hermes to your global opencode.json.
 
   --token TOKEN       the bot token from @BotFather (default: $HERMES_TELEGRAM_TOKEN; asked for
                       on a terminal when neither is given)
   --api-root URL      Bot API server (default: $HERMES_TELEGRAM_API_ROOT, else ${DEFAULT_API_ROOT})
   --timeout DURATION  how long to wait for /start: milliseconds or 90s / 5m (default 5m)
+  --yes, -y           add Hermes to opencode.json without asking (the change is still shown,
+                      and the old file is kept as a backup)
 
 Don't run it while an OpenCode with Hermes is running with the same bot: that one already answers
 /start with the chat id. Exit status: 0 set up, 1 failed, 64 usage, 130 interrupted.`;
@@ -32,9 +37,6 @@ Don't run it while an OpenCode with Hermes is running with the same bot: that on
 export const DEFAULT_SETUP_TIMEOUT_MS = 5 * 60_000;
 export const TEST_MESSAGE = "Hermes is set up: OpenCode's questions will appear here.";
 const TOKEN_SHAPE = /^\d+:[A-Za-z0-9_-]+$/;
-/** A /start this much older than the start of the setup is someone's old message, not the user's answer. */
-const STALE_START_MS = 15 * 60_000;
-const POLL_GRACE_MS = 10_000;
 const CALL_TIMEOUT_MS = 30_000;
 
 /** What tests (and embedders) may change; everything has a sensible default. */
@@ -45,33 +47,14 @@ export interface SetupTuning {
   timeoutMs?: number;
   /** Length of each long poll, in seconds (default 25). */
   pollSeconds?: number;
-  /** The plugin file for the opencode.json entry (default: this clone's plugin.ts). */
-  pluginPath?: string;
   /** Whether a Hermes on this machine already polls this bot (default: asks its relay socket). */
   hermesPollsHere?: (token: string, apiRoot: string) => Promise<boolean>;
+  /** The one-time pairing code (default: 16 random bytes). */
+  pairingCode?: () => string;
   now?: () => number;
 }
 
-interface Chat {
-  updateId: number;
-  messageId: number;
-  chatId: number;
-  chatType: string;
-  chatTitle?: string;
-  userId: number;
-  userName: string;
-}
-
-class SetupFailure extends Error {
-  constructor(
-    readonly lines: string[],
-    readonly status: number = EXIT.error,
-  ) {
-    super(lines.join("\n"));
-  }
-}
-
-/** `hermes setup [options]`: `args` are the arguments after "setup". */
+/** `opencode-hermes setup [options]`: `args` are the arguments after "setup". */
 export async function setup(args: string[], io: CliIo): Promise<number> {
   const tuning = io.setup ?? {};
   const stop = new AbortController();
@@ -80,14 +63,14 @@ export async function setup(args: string[], io: CliIo): Promise<number> {
     return await run(args, io, tuning, stop.signal);
   } catch (error) {
     if (stop.signal.aborted) {
-      io.err("hermes setup: stopped.");
+      io.err("opencode-hermes setup: stopped.");
       return EXIT.interrupted;
     }
     if (error instanceof SetupFailure) {
       for (const line of error.lines) io.err(line);
       return error.status;
     }
-    io.err(`hermes setup: ${error instanceof Error ? error.message : String(error)}`);
+    io.err(`opencode-hermes setup: ${error instanceof Error ? error.message : String(error)}`);
     return EXIT.error;
   } finally {
     removeHandlers();
@@ -115,20 +98,44 @@ async function run(args: string[], io: CliIo, tuning: SetupTuning, stop: AbortSi
     if (stop.aborted) throw error;
     throw new SetupFailure([getMeProblem(error, apiRoot, explain)]);
   }
-  const link = `https://t.me/${username}`;
   io.out(`✅ The token works: the bot is @${username}.`);
 
   // 2. Nobody else may be polling: setup would take the updates of a running Hermes.
   if (await (tuning.hermesPollsHere ?? hermesPollsHere)(token, apiRoot)) {
-    throw new SetupFailure(alreadyPolled(username, "A running OpenCode with Hermes (or `hermes attach`) on this machine is already polling this bot."));
+    throw new SetupFailure(alreadyPolled(username, "A running OpenCode with Hermes (or `opencode-hermes attach`) on this machine is already polling this bot."));
   }
 
-  // 3. The user's /start.
+  // 3. Pairing: only the /start carrying this setup's one-time code, sent after setup began.
+  // Skipping the backlog is a second fence (the code is the first): if it fails, the wait below
+  // meets the same error and explains it.
+  let offset = 0;
+  try {
+    offset = await skipBacklog(api, AbortSignal.any([stop, AbortSignal.timeout(CALL_TIMEOUT_MS)]));
+  } catch (error) {
+    if (stop.aborted) throw error;
+  }
+  const code = (tuning.pairingCode ?? newPairingCode)();
+  const links = pairingLinks(username, code);
   io.out("");
-  io.out(`Now open ${link} and press Start (or send /start in the group you want to use).`);
-  io.out(`For a group, add @${username} to it first. If the chat is already open, just send /start.`);
+  io.out(`Now open this link on the phone and press Start: ${links.privateChat}`);
+  io.out(`For a group: open ${links.group} and pick the group (or add @${username} to the group first and send "/start ${code}" there).`);
+  io.out(`The link works for this setup only; a /start without it is ignored.`);
   io.out(`Waiting up to ${formatDuration(timeoutMs)} for /start… (Ctrl-C to stop)`);
-  const chat = await waitForStart({ api, io, username, timeoutMs, stop, explain, apiRoot, link, tuning });
+  const chat = await waitForStart({
+    api,
+    io,
+    username,
+    code,
+    offset,
+    timeoutMs,
+    timeoutText: formatDuration(timeoutMs),
+    pollSeconds: tuning.pollSeconds ?? 25,
+    stop,
+    explain,
+    apiRoot,
+    link: links.privateChat,
+    now: tuning.now ?? Date.now,
+  });
 
   // The offset after the /start confirms it, so a Hermes started later doesn't get it again.
   try {
@@ -148,7 +155,7 @@ async function run(args: string[], io: CliIo, tuning: SetupTuning, stop: AbortSi
   }
 
   // 4. What to set.
-  const where = group ? `the group${chat.chatTitle ? ` "${chat.chatTitle}"` : ""}` : `a private chat with ${chat.userName}`;
+  const where = group ? `the group${chat.chatTitle ? ` "${forTerminal(chat.chatTitle)}"` : ""}` : `a private chat with ${forTerminal(chat.userName)}`;
   io.out("");
   io.out(`✅ Found the chat: ${chat.chatId} (${where}). Your user id: ${chat.userId}.`);
   io.out("");
@@ -160,12 +167,8 @@ async function run(args: string[], io: CliIo, tuning: SetupTuning, stop: AbortSi
   if (apiRoot !== DEFAULT_API_ROOT) io.out(`export HERMES_TELEGRAM_API_ROOT=${apiRoot}`);
   if (group) {
     io.out("");
-    io.out(`(HERMES_TELEGRAM_ALLOWED_USERS: only you may answer in the group; add more user ids separated by commas, or leave it out to let anyone in the group answer.)`);
+    io.out(`(HERMES_TELEGRAM_ALLOWED_USERS: only you may answer in the group; add more user ids separated by commas, or set it to "anyone" to let every member of the group answer. A group without it leaves Hermes off.)`);
   }
-  io.out("");
-  io.out(`Then load Hermes in OpenCode: put this in opencode.json (global: ~/.config/opencode/opencode.json, or a project's own; if it already has a "plugin" array, add the path to it):`);
-  io.out("");
-  io.out(`{ "plugin": [${JSON.stringify(tuning.pluginPath ?? defaultPluginPath())}] }`);
   io.out("");
 
   // 5. Can the bot post there?
@@ -178,14 +181,25 @@ async function run(args: string[], io: CliIo, tuning: SetupTuning, stop: AbortSi
     throw new SetupFailure(lines);
   }
   if (confirmation !== undefined) io.err(`(The bot's reply to /start failed: ${explain(confirmation)}; the test message went through.)`);
-  io.out(`✅ The bot can post in that chat: it just sent a test message. Set the variables, start OpenCode, and its questions will come to Telegram.`);
+  io.out(`✅ The bot can post in that chat: it just sent a test message.`);
+  io.out("");
+
+  // 6. Load it in OpenCode.
+  const entry = await offerPluginEntry(io, { yes: options.yes, now: tuning.now ?? Date.now }, stop);
+  if (stop.aborted) throw new Error("stopped");
+  io.out("");
+  io.out(
+    entry === "written" || entry === "present"
+      ? "Done. Set the variables above (in your shell profile), then restart OpenCode: its questions will come to Telegram."
+      : "Almost done. Add Hermes to opencode.json as shown, set the variables above (in your shell profile), then restart OpenCode.",
+  );
   return EXIT.ok;
 }
 
 // ── Options and the token ──────────────────────────────────────────────────────────────────────
 
-function parseOptions(args: string[], io: CliIo, tuning: SetupTuning): "help" | { token?: string; apiRoot: string; timeoutMs: number } {
-  let values: { token?: string; "api-root"?: string; timeout?: string; help?: boolean };
+function parseOptions(args: string[], io: CliIo, tuning: SetupTuning): "help" | { token?: string; apiRoot: string; timeoutMs: number; yes: boolean } {
+  let values: { token?: string; "api-root"?: string; timeout?: string; yes?: boolean; help?: boolean };
   try {
     ({ values } = parseArgs({
       args,
@@ -193,30 +207,31 @@ function parseOptions(args: string[], io: CliIo, tuning: SetupTuning): "help" | 
         token: { type: "string" },
         "api-root": { type: "string" },
         timeout: { type: "string" },
+        yes: { type: "boolean", short: "y" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
       allowPositionals: false,
     }));
   } catch (error) {
-    throw usage(`hermes: ${error instanceof Error ? error.message : String(error)}`, USAGE);
+    throw usage(`opencode-hermes: ${error instanceof Error ? error.message : String(error)}`, USAGE);
   }
   if (values.help) return "help";
 
   const token = (values.token ?? io.env.HERMES_TELEGRAM_TOKEN)?.trim() || undefined;
   if (token !== undefined && !TOKEN_SHAPE.test(token)) {
     const source = values.token !== undefined ? "--token" : "HERMES_TELEGRAM_TOKEN";
-    throw usage(`hermes setup: ${source} does not look like a bot token (expected 123456789:AA…, as @BotFather gives it).`);
+    throw usage(`opencode-hermes setup: ${source} does not look like a bot token (expected 123456789:AA…, as @BotFather gives it).`);
   }
   const apiRoot = (values["api-root"] ?? io.env.HERMES_TELEGRAM_API_ROOT)?.trim().replace(/\/+$/, "") || DEFAULT_API_ROOT;
-  if (!isHttpUrl(apiRoot)) throw usage(`hermes setup: the Bot API root must be an http(s) URL (got "${apiRoot}").`);
+  if (!isHttpUrl(apiRoot)) throw usage(`opencode-hermes setup: the Bot API root must be an http(s) URL (got "${apiRoot}").`);
   let timeoutMs = tuning.timeoutMs ?? DEFAULT_SETUP_TIMEOUT_MS;
   if (values.timeout !== undefined) {
     const parsed = parseDuration(values.timeout);
-    if (parsed === undefined || parsed <= 0) throw usage(`hermes setup: --timeout must be milliseconds or a duration like 90s or 5m (got "${values.timeout}").`);
+    if (parsed === undefined || parsed <= 0) throw usage(`opencode-hermes setup: --timeout must be milliseconds or a duration like 90s or 5m (got "${values.timeout}").`);
     timeoutMs = parsed;
   }
-  return { ...(token !== undefined ? { token } : {}), apiRoot, timeoutMs };
+  return { ...(token !== undefined ? { token } : {}), apiRoot, timeoutMs, yes: values.yes === true };
 }
 
 function usage(...lines: string[]): SetupFailure {
@@ -228,156 +243,25 @@ async function askToken(io: CliIo, stop: AbortSignal): Promise<string> {
   const input = io.input;
   if (!input?.isTTY) {
     throw usage(
-      "hermes setup: no bot token. Pass --token 123456789:AA… or set HERMES_TELEGRAM_TOKEN (create a bot with @BotFather: https://t.me/BotFather, send /newbot and copy its token).",
+      "opencode-hermes setup: no bot token. Pass --token 123456789:AA… or set HERMES_TELEGRAM_TOKEN (create a bot with @BotFather: https://t.me/BotFather, send /newbot and copy its token).",
     );
   }
   io.out("Create a bot with @BotFather (https://t.me/BotFather): send /newbot and copy the token it gives you.");
   for (let attempt = 1; ; attempt++) {
     const answer = await ask(input, io.prompt, "Bot token: ", stop);
-    if (answer === null) throw new SetupFailure(["hermes setup: stopped."], EXIT.interrupted);
+    if (answer === null) throw new SetupFailure(["opencode-hermes setup: stopped."], EXIT.interrupted);
     if (answer === undefined) {
       if (stop.aborted) throw new Error("stopped");
-      throw usage("hermes setup: no bot token given.");
+      throw usage("opencode-hermes setup: no bot token given.");
     }
     const token = answer.trim();
     if (TOKEN_SHAPE.test(token)) return token;
-    if (attempt >= 3) throw usage("hermes setup: that does not look like a bot token (expected 123456789:AA…).");
+    if (attempt >= 3) throw usage("opencode-hermes setup: that does not look like a bot token (expected 123456789:AA…).");
     io.out(token ? "That does not look like a bot token (expected 123456789:AA…). Try again." : "The token is required.");
   }
 }
 
-/** One line from `input`; undefined at the end of input, null for Ctrl-C. */
-function ask(input: NodeJS.ReadableStream, output: (NodeJS.WritableStream & { isTTY?: boolean }) | undefined, question: string, stop: AbortSignal): Promise<string | undefined | null> {
-  const rl = readline.createInterface({ input, ...(output ? { output, terminal: Boolean(output.isTTY) } : {}) });
-  return new Promise<string | undefined | null>((resolve) => {
-    const onStop = () => rl.close();
-    stop.addEventListener("abort", onStop, { once: true });
-    rl.once("close", () => {
-      stop.removeEventListener("abort", onStop);
-      resolve(undefined);
-    });
-    // Ctrl-C on a terminal in raw mode reaches readline, not the process.
-    rl.on("SIGINT", () => {
-      output?.write("\n");
-      resolve(null);
-      rl.close();
-    });
-    rl.question(question, (answer) => {
-      resolve(answer);
-      rl.close();
-    });
-  });
-}
-
-// ── Waiting for /start ─────────────────────────────────────────────────────────────────────────
-
-interface WaitContext {
-  api: TelegramApi;
-  io: CliIo;
-  username: string;
-  timeoutMs: number;
-  stop: AbortSignal;
-  explain: (error: unknown) => string;
-  apiRoot: string;
-  link: string;
-  tuning: SetupTuning;
-}
-
-async function waitForStart(ctx: WaitContext): Promise<Chat> {
-  const { api, io, stop, explain } = ctx;
-  const now = ctx.tuning.now ?? Date.now;
-  const pollSeconds = ctx.tuning.pollSeconds ?? 25;
-  const startedAt = now();
-  const deadline = startedAt + ctx.timeoutMs;
-  let offset = 0;
-  let troubleReported = false;
-  let otherReported = false;
-  for (;;) {
-    const left = deadline - now();
-    if (left <= 0) {
-      throw new SetupFailure([
-        `Nobody sent /start to @${ctx.username} within ${formatDuration(ctx.timeoutMs)}.`,
-        `Run hermes setup again, then open ${ctx.link} and press Start (or send /start in the group you want to use). --timeout gives you longer.`,
-      ]);
-    }
-    const seconds = Math.min(pollSeconds, Math.ceil(left / 1000));
-    let updates: unknown[];
-    try {
-      updates = await api.getUpdates(offset, seconds, AbortSignal.any([stop, AbortSignal.timeout(seconds * 1000 + POLL_GRACE_MS)]));
-    } catch (error) {
-      if (stop.aborted) throw error;
-      if (error instanceof TelegramApiError && error.code === 409) {
-        throw new SetupFailure(
-          /webhook/i.test(error.message)
-            ? [
-                `@${ctx.username} has a webhook set, so its messages can't be polled (Telegram answers 409 Conflict: ${explain(error)}).`,
-                "Hermes polls too: remove the webhook (Bot API deleteWebhook) if nothing else needs it, or use another bot.",
-              ]
-            : alreadyPolled(ctx.username, "Another program is already polling this bot (Telegram answers 409 Conflict): most likely a running OpenCode with Hermes."),
-        );
-      }
-      if (error instanceof TelegramApiError && (error.code === 401 || error.code === 404)) {
-        throw new SetupFailure([`Telegram no longer accepts the token (${explain(error)}): it was revoked or changed. Copy the current one from @BotFather (/mybots → API Token).`]);
-      }
-      if (error instanceof TelegramApiError && !error.isTransient) {
-        throw new SetupFailure([`Telegram refused to deliver the bot's messages: ${explain(error)}.`]);
-      }
-      if (!troubleReported) io.err(`(Telegram at ${ctx.apiRoot} did not answer: ${explain(error)}. Retrying…)`);
-      troubleReported = true;
-      const retryAfterMs = error instanceof TelegramApiError && error.retryAfterSeconds ? error.retryAfterSeconds * 1000 : 2_000;
-      await sleep(Math.min(retryAfterMs, Math.max(deadline - now(), 0)), stop);
-      continue;
-    }
-    if (troubleReported) io.err("(Telegram answers again.)");
-    troubleReported = false;
-    for (const update of updates) {
-      if (!isObject(update) || typeof update.update_id !== "number") continue;
-      const updateId = update.update_id;
-      const found = startIn(update, ctx.username);
-      if (found === "other") {
-        if (!otherReported) io.out(`(Got a message that is not /start; still waiting for /start.)`);
-        otherReported = true;
-      } else if (found && found.sentAt < startedAt - STALE_START_MS) {
-        io.out(`(Ignored an old /start in chat ${found.chatId}, sent before this setup began. Send /start again.)`);
-      } else if (found) {
-        const { sentAt: _sentAt, ...chat } = found;
-        return { ...chat, updateId };
-      }
-      // Not what setup waits for. Moving past it confirms it: without a running Hermes it is nobody's.
-      offset = updateId + 1;
-    }
-  }
-}
-
-/** The /start this update carries (for this bot), "other" for any other message, undefined for the rest. */
-function startIn(update: Record<string, any>, username: string): (Omit<Chat, "updateId"> & { sentAt: number }) | "other" | undefined {
-  const intent = parseUpdate(update);
-  if (!intent || intent.kind === "callback") return undefined;
-  if (intent.kind !== "command" || intent.name !== "start" || (intent.bot !== undefined && intent.bot.toLowerCase() !== username.toLowerCase())) return "other";
-  const message = update.message as Record<string, any>;
-  const chat = message.chat as Record<string, any>;
-  const user = message.from as Record<string, any>;
-  const fullName = [user.first_name, user.last_name].filter((part) => typeof part === "string" && part).join(" ");
-  return {
-    messageId: intent.messageId,
-    chatId: intent.from.chatId,
-    chatType: intent.from.chatType,
-    ...(typeof chat.title === "string" ? { chatTitle: chat.title } : {}),
-    userId: intent.from.userId,
-    userName: typeof user.username === "string" ? `@${user.username}` : fullName || `user ${intent.from.userId}`,
-    sentAt: typeof message.date === "number" ? message.date * 1000 : Date.now(),
-  };
-}
-
 // ── Messages ───────────────────────────────────────────────────────────────────────────────────
-
-function alreadyPolled(username: string, why: string): string[] {
-  return [
-    why,
-    `Setup won't take the bot's messages from it. Send /start to @${username} in Telegram instead (https://t.me/${username}, or in your group): Hermes itself answers /start with the chat id.`,
-    "Or quit that OpenCode (and any hermes attach) and run hermes setup again.",
-  ];
-}
 
 function getMeProblem(error: unknown, apiRoot: string, explain: (error: unknown) => string): string {
   if (error instanceof TelegramApiError) {
@@ -386,23 +270,23 @@ function getMeProblem(error: unknown, apiRoot: string, explain: (error: unknown)
     }
     if (error.code === 0) {
       const detail = explain(error).replace(/^Telegram unreachable: /, "");
-      return `hermes setup: can't reach Telegram at ${apiRoot} (${detail}). Check the network (or --api-root / HERMES_TELEGRAM_API_ROOT).`;
+      return `opencode-hermes setup: can't reach Telegram at ${apiRoot} (${detail}). Check the network (or --api-root / HERMES_TELEGRAM_API_ROOT).`;
     }
   }
-  return `hermes setup: Telegram's getMe failed: ${explain(error)}.`;
+  return `opencode-hermes setup: Telegram's getMe failed: ${explain(error)}.`;
 }
 
 function postHint(error: unknown, username: string, group: boolean, apiRoot: string): string {
   const text = error instanceof Error ? error.message : String(error);
   const code = error instanceof TelegramApiError ? error.code : 0;
-  if (code === 0) return `Telegram at ${apiRoot} did not answer; run hermes setup again when the network is back.`;
-  if (/upgraded to a supergroup/i.test(text)) return "The group became a supergroup (its id changed): send /start there and run hermes setup again.";
-  if (/blocked by the user/i.test(text)) return `You blocked @${username}: unblock it in Telegram, then run hermes setup again.`;
-  if (/kicked|not a member|chat not found/i.test(text)) return `Add @${username} to the ${group ? "group" : "chat"} again, then run hermes setup again.`;
+  if (code === 0) return `Telegram at ${apiRoot} did not answer; run opencode-hermes setup again when the network is back.`;
+  if (/upgraded to a supergroup/i.test(text)) return "The group became a supergroup (its id changed): send /start there and run opencode-hermes setup again.";
+  if (/blocked by the user/i.test(text)) return `You blocked @${username}: unblock it in Telegram, then run opencode-hermes setup again.`;
+  if (/kicked|not a member|chat not found/i.test(text)) return `Add @${username} to the ${group ? "group" : "chat"} again, then run opencode-hermes setup again.`;
   if (/rights|CHAT_WRITE_FORBIDDEN|CHAT_RESTRICTED|not allowed/i.test(text)) {
-    return `@${username} may not send messages there: let members send messages, or make the bot an admin, then run hermes setup again.`;
+    return `@${username} may not send messages there: let members send messages, or make the bot an admin, then run opencode-hermes setup again.`;
   }
-  return "Fix that in Telegram, then run hermes setup again.";
+  return "Fix that in Telegram, then run opencode-hermes setup again.";
 }
 
 export function formatDuration(ms: number): string {
@@ -429,10 +313,6 @@ export function hermesPollsHere(token: string, apiRoot: string): Promise<boolean
   });
 }
 
-export function defaultPluginPath(): string {
-  return fileURLToPath(new URL("../../plugin.ts", import.meta.url));
-}
-
 /** A single Bot API call: abandoned on Ctrl-C or after CALL_TIMEOUT_MS (as a network error). */
 function withTimeout<T>(work: Promise<T>, stop: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
@@ -451,18 +331,4 @@ function withTimeout<T>(work: Promise<T>, stop: AbortSignal): Promise<T> {
   });
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
-}
 
-function isObject(value: unknown): value is Record<string, any> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}

@@ -1,6 +1,6 @@
 // Attach mode end to end: the real `opencode serve` WITHOUT the Hermes plugin, Hermes attached
 // from outside over HTTP + /global/event (in-process through startAttach, so the test can stop it,
-// and once through the `hermes` CLI), a scripted LLM and a fake Telegram. A TCP proxy between
+// and once through the `opencode-hermes` CLI), a scripted LLM and a fake Telegram. A TCP proxy between
 // Hermes and OpenCode cuts Hermes off while OpenCode carries on; the server is also killed and
 // started again on the same port and data. Run once per supported OpenCode version.
 import { spawn } from "node:child_process";
@@ -119,9 +119,9 @@ function waitForLine(lines: string[], pattern: RegExp, what: string, from = 0): 
   return pollUntil(() => lines.slice(from).find((line) => pattern.test(line)), { ...WAIT, what, context: () => `status lines: ${JSON.stringify(lines)}` });
 }
 
-/** Runs the real CLI (bin/hermes.mjs) as a user would; resolves with its exit code and stderr. */
+/** Runs the real CLI (bin/opencode-hermes.mjs) as a user would; resolves with its exit code and stderr. */
 function runCli(args: string[], env: Record<string, string>, onLine?: (line: string, child: ReturnType<typeof spawn>) => void) {
-  const child = spawn(process.execPath, [path.join(REPO, "bin/hermes.mjs"), ...args], { cwd: REPO, env: { PATH: process.env.PATH ?? "", HOME: os.tmpdir(), ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [path.join(REPO, "bin/opencode-hermes.mjs"), ...args], { cwd: REPO, env: { PATH: process.env.PATH ?? "", HOME: os.tmpdir(), ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   child.stderr!.on("data", (chunk: Buffer) => {
     const text = chunk.toString("utf8");
@@ -253,7 +253,7 @@ export function attachSuite(version: OpencodeVersion): void {
       expect(log).not.toContain(world.telegram.token.split(":")[1]);
     }, E2E_TIMEOUT);
 
-    it("the hermes CLI attaches, bridges a question, and exits 0 on Ctrl-C", async () => {
+    it("the opencode-hermes CLI attaches, bridges a question, and exits 0 on Ctrl-C", async () => {
       let flow: Promise<unknown> | undefined;
       const run = runCli(["attach", "--url", world.opencode.url], world.env, (line, child) => {
         if (flow || !line.startsWith("Hermes attached to")) return;

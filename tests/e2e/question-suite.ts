@@ -24,7 +24,8 @@ export async function startRig(
   version: OpencodeVersion,
   env: Record<string, string> = {},
   pluginPath: string = PLUGIN_PATH,
-  config: { permission?: unknown; extraConfig?: Record<string, unknown> } = {},
+  /** `warmup: false`: the project's instance (and Hermes in it) starts on the test's first request. */
+  config: { permission?: unknown; extraConfig?: Record<string, unknown>; warmup?: boolean } = {},
 ): Promise<Rig> {
   const telegram = await startFakeTelegram();
   const llm = await startMockLlm();

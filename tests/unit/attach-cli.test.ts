@@ -1,4 +1,4 @@
-// `hermes attach` (lib/cli/attach.ts, through lib/cli/main.ts): arguments, auth sources, exit
+// `opencode-hermes attach` (lib/cli/attach.ts, through lib/cli/main.ts): arguments, auth sources, exit
 // statuses. The CLI is also spawned for real in tests/e2e/attach-suite.ts.
 import { describe, expect, it } from "vitest";
 import { EXIT, type CliIo } from "../../lib/cli/attach.ts";
@@ -20,24 +20,24 @@ function io(env: Record<string, string | undefined> = {}) {
   return { io: value, err, out, seen };
 }
 
-describe("hermes CLI", () => {
+describe("opencode-hermes CLI", () => {
   it("prints usage for --help (status 0) and without a command (status 64)", async () => {
     const a = io();
     expect(await main(["--help"], a.io)).toBe(EXIT.ok);
-    expect(a.out[0]).toMatch(/^Usage: hermes <command>/);
+    expect(a.out[0]).toMatch(/^Usage: opencode-hermes <command>/);
     const b = io();
     expect(await main([], b.io)).toBe(EXIT.usage);
-    expect(b.err[0]).toMatch(/^Usage: hermes <command>/);
+    expect(b.err[0]).toMatch(/^Usage: opencode-hermes <command>/);
     const c = io();
     expect(await main(["attach", "--help"], c.io)).toBe(EXIT.ok);
-    expect(c.out[0]).toMatch(/^Usage: hermes attach/);
+    expect(c.out[0]).toMatch(/^Usage: opencode-hermes attach/);
   });
 
   it("refuses unknown commands, unknown flags and a URL that is not http(s)", async () => {
     for (const argv of [["detach"], ["attach", "--bogus"], ["attach", "positional"], ["attach", "--url", "ftp://x"], ["attach", "--url", "not a url"]]) {
       const t = io();
       expect(await main(argv, t.io), argv.join(" ")).toBe(EXIT.usage);
-      expect(t.err[0]).toMatch(/^hermes: /);
+      expect(t.err[0]).toMatch(/^opencode-hermes: /);
     }
   });
 

@@ -127,7 +127,7 @@ describe("readConfig: chat id", () => {
     ["-1001234567890", -1001234567890],
     ["9007199254740991", Number.MAX_SAFE_INTEGER],
   ])("accepts %j", (raw, id) => {
-    expect(ok(readConfig({ ...BASE, HERMES_TELEGRAM_CHAT_ID: raw })).chatId).toBe(id);
+    expect(ok(readConfig({ ...BASE, HERMES_TELEGRAM_CHAT_ID: raw, HERMES_TELEGRAM_ALLOWED_USERS: "7" })).chatId).toBe(id);
   });
 
   it.each(["abc", "12.5", "1e5", "+42", "0x2a", "42abc", "- 42", "--42", "9007199254740993", "4 2", "@channel"])("rejects %j with a clear problem", (raw) => {
@@ -198,7 +198,7 @@ describe("readConfig: allowed users", () => {
 
   it.each(["abc", "-5", "1.5", "1e3", "1;2", "1 2", "@bob", "9007199254740993"])("rejects the bad entry %j", (entry) => {
     const list = problems(readConfig({ ...BASE, HERMES_TELEGRAM_ALLOWED_USERS: `1,${entry}` }));
-    expect(list).toEqual([`HERMES_TELEGRAM_ALLOWED_USERS must be comma-separated numeric user ids (bad entry "${entry}")`]);
+    expect(list).toEqual([`HERMES_TELEGRAM_ALLOWED_USERS must be comma-separated numeric user ids, or "anyone" (bad entry "${entry}")`]);
   });
 
   it("reports every bad entry", () => {
@@ -206,6 +206,37 @@ describe("readConfig: allowed users", () => {
     expect(list).toHaveLength(2);
     expect(list[0]).toContain('"x"');
     expect(list[1]).toContain('"y"');
+  });
+});
+
+describe("readConfig: a group chat needs an allow-list or the explicit opt-in", () => {
+  const GROUP = { ...BASE, HERMES_TELEGRAM_CHAT_ID: "-1001234567890" };
+
+  it("refuses a group chat without HERMES_TELEGRAM_ALLOWED_USERS, saying how to fix it", () => {
+    for (const allowed of [undefined, "", " , "]) {
+      const list = problems(readConfig({ ...GROUP, HERMES_TELEGRAM_ALLOWED_USERS: allowed }));
+      expect(list).toEqual([
+        'HERMES_TELEGRAM_ALLOWED_USERS is required for a group chat (or "allowedUsers" in opencode.json): list the user ids who may answer (comma-separated), or set it to "anyone" to let every member of the group answer',
+      ]);
+    }
+  });
+
+  it("accepts a group with a list of users", () => {
+    expect(ok(readConfig({ ...GROUP, HERMES_TELEGRAM_ALLOWED_USERS: "7,8" })).allowedUsers).toEqual([7, 8]);
+  });
+
+  it.each(["anyone", " Anyone ", "ANYONE"])("accepts a group with the opt-in %j (an empty list: every member)", (raw) => {
+    const config = ok(readConfig({ ...GROUP, HERMES_TELEGRAM_ALLOWED_USERS: raw }));
+    expect(config.chatId).toBe(-1001234567890);
+    expect(config.allowedUsers).toEqual([]);
+  });
+
+  it("keeps a private chat as it was: no list needed (only its one user can write there)", () => {
+    expect(ok(readConfig(BASE)).allowedUsers).toEqual([]);
+  });
+
+  it("does not accept anyone inside a list", () => {
+    expect(problems(readConfig({ ...GROUP, HERMES_TELEGRAM_ALLOWED_USERS: "1,anyone" }))[0]).toContain('(bad entry "anyone")');
   });
 });
 
@@ -253,7 +284,7 @@ describe("readConfig: question TTL", () => {
   });
 
   it("reads HERMES_TELEGRAM_TOPICS, which needs a group chat", () => {
-    expect(ok(readConfig({ ...BASE, HERMES_TELEGRAM_CHAT_ID: "-1001", HERMES_TELEGRAM_TOPICS: "1" })).topics).toBe(true);
+    expect(ok(readConfig({ ...BASE, HERMES_TELEGRAM_CHAT_ID: "-1001", HERMES_TELEGRAM_ALLOWED_USERS: "7", HERMES_TELEGRAM_TOPICS: "1" })).topics).toBe(true);
     expect(problems(readConfig({ ...BASE, HERMES_TELEGRAM_CHAT_ID: "42", HERMES_TELEGRAM_TOPICS: "on" }))[0]).toMatch(/needs a supergroup/);
     expect(problems(readConfig({ ...BASE, HERMES_TELEGRAM_TOPICS: "maybe" }))[0]).toMatch(/^HERMES_TELEGRAM_TOPICS must be on or off/);
   });
@@ -360,5 +391,92 @@ describe("defaultLogFile", () => {
   it("is what readConfig uses", () => {
     const result = readConfig({ ...BASE, XDG_STATE_HOME: "/xdg" });
     expect(ok(result).log.file).toBe("/xdg/hermes/hermes.log");
+  });
+});
+
+describe("readConfig: options from opencode.json", () => {
+  const ENV = { HOME: "/home/tester", HERMES_TELEGRAM_TOKEN: TOKEN };
+
+  it("accepts every setting there, with its natural JSON type", () => {
+    const config = ok(
+      readConfig(ENV, {
+        chatId: -1001234567890,
+        allowedUsers: [7, "8"],
+        apiRoot: "http://127.0.0.1:8081/",
+        questionTtl: "2h",
+        permissionTtl: 60_000,
+        notify: "errors",
+        doneAfter: "1m",
+        language: "zh",
+        topics: true,
+        logFile: "/tmp/h.log",
+        logLevel: "debug",
+      }),
+    );
+    expect(config).toEqual({
+      token: TOKEN,
+      chatId: -1001234567890,
+      allowedUsers: [7, 8],
+      apiRoot: "http://127.0.0.1:8081",
+      questionTtlMs: 7_200_000,
+      permissionTtlMs: 60_000,
+      notify: "errors",
+      doneAfterMs: 60_000,
+      language: "zh",
+      topics: true,
+      log: { file: "/tmp/h.log", level: "debug" },
+    });
+  });
+
+  it("takes the chat id as a string too (what {env:NAME} substitution gives), and allowedUsers as \"anyone\"", () => {
+    const config = ok(readConfig(ENV, { chatId: "-100123", allowedUsers: "anyone" }));
+    expect(config.chatId).toBe(-100123);
+    expect(config.allowedUsers).toEqual([]);
+  });
+
+  it("lets the environment win where both set a value; blank variables don't count", () => {
+    const config = ok(readConfig({ ...ENV, HERMES_TELEGRAM_CHAT_ID: "42", HERMES_LANGUAGE: " " }, { chatId: 99, language: "zh", notify: "off" }));
+    expect(config.chatId).toBe(42);
+    expect(config.language).toBe("zh");
+    expect(config.notify).toBe("off");
+  });
+
+  it("refuses the bot token in opencode.json, even when the environment has it", () => {
+    expect(problems(readConfig(ENV, { chatId: 42, token: TOKEN }))).toEqual([
+      'opencode.json option "token": the bot token does not belong in opencode.json; set HERMES_TELEGRAM_TOKEN in the environment',
+    ]);
+    expect(JSON.stringify(problems(readConfig(ENV, { chatId: 42, token: TOKEN })))).not.toContain(TOKEN);
+  });
+
+  it("names unknown options and lists the known ones", () => {
+    const list = problems(readConfig({ ...ENV, HERMES_TELEGRAM_CHAT_ID: "42" }, { chatID: 42 }));
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatch(/^opencode\.json option "chatID" is unknown \(known: chatId, allowedUsers, apiRoot, /);
+  });
+
+  it.each([
+    [{ chatId: "abc" }, 'opencode.json option "chatId" must be a numeric chat id (got "abc")'],
+    [{ chatId: true }, 'opencode.json option "chatId" must be a numeric chat id (got true)'],
+    [{ chatId: 42, allowedUsers: [] }, 'opencode.json option "allowedUsers" must be a list of numeric user ids, or "anyone" (got a list)'],
+    [{ chatId: 42, allowedUsers: [1, { id: 2 }] }, 'opencode.json option "allowedUsers" must be a list of numeric user ids, or "anyone" (got a list)'],
+    [{ chatId: 42, allowedUsers: ["x"] }, 'opencode.json option "allowedUsers" must be comma-separated numeric user ids, or "anyone" (bad entry "x")'],
+    [{ chatId: 42, language: "fr" }, 'opencode.json option "language" must be en or zh (zh-CN) (got "fr")'],
+    [{ chatId: 42, language: 1 }, 'opencode.json option "language" must be "en" or "zh" (got 1)'],
+    [{ chatId: 42, questionTtl: "soon" }, 'opencode.json option "questionTtl" must be milliseconds or a duration like 90s, 30m, 2h; 0 = never (got "soon")'],
+    [{ chatId: 42, topics: "maybe" }, 'opencode.json option "topics" must be on or off (got "maybe")'],
+    [{ chatId: 42, logLevel: "loud" }, 'opencode.json option "logLevel" must be one of fatal, error, warn, info, debug, trace, silent (got "loud")'],
+    [{ chatId: 42, apiRoot: "ftp://x" }, 'opencode.json option "apiRoot" must be an http(s) URL (got "ftp://x")'],
+  ])("reports an invalid option %j by its opencode.json name", (options, problem) => {
+    expect(problems(readConfig(ENV, options))).toEqual([problem]);
+  });
+
+  it("refuses options that are not an object", () => {
+    expect(problems(readConfig({ ...ENV, HERMES_TELEGRAM_CHAT_ID: "42" }, ["chatId", 42]))[0]).toMatch(/^the opencode\.json options for Hermes must be an object/);
+    expect(problems(readConfig({ ...ENV, HERMES_TELEGRAM_CHAT_ID: "42" }, "42"))[0]).toMatch(/must be an object .* \(got "42"\)$/);
+  });
+
+  it("treats missing options (OpenCode 1.1.x passes none) like an empty object", () => {
+    expect(readConfig(BASE, undefined)).toEqual(readConfig(BASE, {}));
+    expect(readConfig(BASE, null)).toEqual(readConfig(BASE));
   });
 });

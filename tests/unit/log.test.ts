@@ -139,6 +139,35 @@ describe("createLogger", () => {
     expect(readLines(file)[0]).toMatchObject({ token: "[redacted]", config: { token: "[redacted]" } });
   });
 
+  it("creates the file 0600 inside a new 0700 directory (it holds chat ids, titles and paths)", () => {
+    const previous = process.umask(0o000);
+    try {
+      const file = path.join(dir, "state", "hermes", "hermes.log");
+      createLogger({ file, level: "info" }).info("private");
+      expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+      expect(fs.statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
+      expect(fs.statSync(path.join(dir, "state")).mode & 0o777).toBe(0o700);
+    } finally {
+      process.umask(previous);
+    }
+  });
+
+  it("narrows an existing log file that others can read to 0600, keeping its lines", () => {
+    const file = path.join(dir, "hermes.log");
+    fs.writeFileSync(file, '{"msg":"before"}\n', { mode: 0o644 });
+    fs.chmodSync(file, 0o644);
+    createLogger({ file, level: "info" }).info("after");
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(readLines(file).map((line) => line.msg)).toEqual(["before", "after"]);
+  });
+
+  it("leaves an existing directory's mode alone (it may be shared, like /tmp)", () => {
+    fs.chmodSync(dir, 0o755);
+    createLogger({ file: path.join(dir, "hermes.log"), level: "info" }).info("x");
+    expect(fs.statSync(dir).mode & 0o777).toBe(0o755);
+    expect(fs.statSync(path.join(dir, "hermes.log")).mode & 0o777).toBe(0o600);
+  });
+
   it("returns a silent logger when the file can't be created, and never throws", () => {
     const blocker = path.join(dir, "not-a-dir");
     fs.writeFileSync(blocker, "x");

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { HermesEvent } from "../../lib/sse/events.ts";
 import { parseEvent, parseEventData, type ParsedEvent } from "../../lib/sse/parse.ts";
 
-const FIXTURES = "/work/shared/reference/opencode-events";
+const FIXTURES = path.resolve(import.meta.dirname, "../fixtures/opencode-events");
 
 /** Every `data:` payload of a recorded SSE stream (one JSON document per frame). */
 function dataLines(name: string): string[] {

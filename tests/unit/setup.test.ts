@@ -1,8 +1,10 @@
-// `hermes setup` (lib/cli/setup.ts) against the fake Telegram Bot API: the test plays the human who
+// `opencode-hermes setup` (lib/cli/setup.ts) against the fake Telegram Bot API: the test plays the human who
 // presses Start. The real launcher is spawned in tests/e2e/setup-cli.test.ts.
 import net from "node:net";
 import path from "node:path";
 import { PassThrough } from "node:stream";
+import fs from "node:fs";
+import os from "node:os";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { CliIo } from "../../lib/cli/io.ts";
 import { setup, TEST_MESSAGE, type SetupTuning } from "../../lib/cli/setup.ts";
@@ -13,26 +15,33 @@ import { freePort } from "../support/free-port.ts";
 import { pollUntil } from "../support/wait.ts";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
+const CODE = "pairing-code_0123456789";
+const ENTRY = `opencode-hermes@${(JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as { version: string }).version}`;
 const GROUP_USER: TgUser = { id: 2002, is_bot: false, first_name: "Grace", username: "grace" };
 
 let fake: FakeTelegram;
+/** $XDG_CONFIG_HOME of every test: setup's opencode.json step never sees the real one. */
+let configHome: string;
 beforeEach(async () => {
   fake = await startFakeTelegram();
+  configHome = fs.mkdtempSync(path.join(os.tmpdir(), "hermes-setup-config-"));
 });
 afterEach(async () => {
   await fake.close();
+  fs.rmSync(configHome, { recursive: true, force: true });
 });
+const configFile = () => path.join(configHome, "opencode", "opencode.json");
 
 function terminal(env: Record<string, string | undefined> = {}, tuning: SetupTuning = {}, input?: CliIo["input"]) {
   const out: string[] = [];
   const err: string[] = [];
   const io: CliIo = {
-    env,
+    env: { XDG_CONFIG_HOME: configHome, ...env },
     out: (line) => out.push(line),
     err: (line) => err.push(line),
     onSignal: () => () => undefined,
     ...(input ? { input, prompt: new PassThrough() } : {}),
-    setup: { timeoutMs: 15_000, pollSeconds: 1, ...tuning },
+    setup: { timeoutMs: 15_000, pollSeconds: 1, pairingCode: () => CODE, ...tuning },
   };
   return { io, out, err, all: () => [...out, ...err].join("\n") };
 }
@@ -52,23 +61,28 @@ async function pendingUpdates(): Promise<unknown[]> {
   return ((await response.json()) as { result: unknown[] }).result;
 }
 
-describe("hermes setup", () => {
+describe("opencode-hermes setup", () => {
   it("private chat: finds the chat on /start, prints the exact env lines and opencode.json entry, and checks the bot can post", async () => {
     const t = terminal();
     const status = setup(args(), t.io);
     await waitingFor(t.out);
     expect(t.out).toContain(`✅ The token works: the bot is @hermes_test_bot.`);
-    expect(t.out).toContain("Now open https://t.me/hermes_test_bot and press Start (or send /start in the group you want to use).");
-    fake.sendText(DEFAULT_USER.id, "/start");
+    expect(t.out).toContain(`Now open this link on the phone and press Start: https://t.me/hermes_test_bot?start=${CODE}`);
+    expect(t.out.some((line) => line.includes(`https://t.me/hermes_test_bot?startgroup=${CODE}`))).toBe(true);
+    fake.sendText(DEFAULT_USER.id, `/start ${CODE}`);
     expect(await status, t.all()).toBe(0);
 
     expect(t.out).toContain(`export HERMES_TELEGRAM_TOKEN=${fake.token}`);
     expect(t.out).toContain(`export HERMES_TELEGRAM_CHAT_ID=${DEFAULT_USER.id}`);
     expect(t.out).toContain(`export HERMES_TELEGRAM_API_ROOT=${fake.apiRoot}`);
     expect(t.all()).not.toContain("HERMES_TELEGRAM_ALLOWED_USERS=");
-    expect(t.out).toContain(`{ "plugin": [${JSON.stringify(path.join(REPO, "plugin.ts"))}] }`);
     expect(t.out.some((line) => line.includes(`Your user id: ${DEFAULT_USER.id}`))).toBe(true);
-    expect(t.out.at(-1)).toMatch(/^✅ The bot can post in that chat/);
+    expect(t.out).toContain("✅ The bot can post in that chat: it just sent a test message.");
+    // No terminal to ask: the change is shown, not made.
+    expect(t.out).toContain(`    + ${JSON.stringify({ $schema: "https://opencode.ai/config.json", plugin: [ENTRY] }, null, 2).split("\n")[2]}`);
+    expect(t.out.some((line) => line.startsWith("Not changed (no terminal to ask; --yes makes the change)."))).toBe(true);
+    expect(fs.existsSync(configFile())).toBe(false);
+    expect(t.out.at(-1)).toMatch(/^Almost done\. Add Hermes to opencode\.json as shown/);
     expect(t.err).toEqual([]);
 
     const sent = fake.messages(DEFAULT_USER.id);
@@ -88,16 +102,56 @@ describe("hermes setup", () => {
     await waitingFor(t.out);
     fake.sendText(group, "hello everyone", { from: GROUP_USER, chatType: "supergroup" });
     fake.sendText(group, "/start@some_other_bot", { from: GROUP_USER, chatType: "supergroup" });
-    fake.sendText(group, "/start@hermes_test_bot", { from: GROUP_USER, chatType: "supergroup" });
+    fake.sendText(group, `/start@hermes_test_bot ${CODE}`, { from: GROUP_USER, chatType: "supergroup" });
     expect(await status, t.all()).toBe(0);
 
     expect(t.out).toContain(`export HERMES_TELEGRAM_TOKEN=${fake.token}`);
     expect(t.out).toContain(`export HERMES_TELEGRAM_CHAT_ID=${group}`);
     expect(t.out).toContain(`export HERMES_TELEGRAM_ALLOWED_USERS=${GROUP_USER.id}`);
-    expect(t.out.filter((line) => line.includes("not /start"))).toHaveLength(1);
+    expect(t.out.filter((line) => line.includes("not this setup's /start"))).toHaveLength(1);
     const sent = fake.messages(group);
     expect(sent.map(plain)).toEqual([expect.stringContaining(`✅ Found this chat: ${group}.`), TEST_MESSAGE]);
     expect(fake.messages(DEFAULT_USER.id)).toEqual([]);
+  });
+
+  it("pairs only with this setup's code: a stranger's earlier /start and a /start with a wrong or no code are ignored", async () => {
+    const STRANGER: TgUser = { id: 6666, is_bot: false, first_name: "Mallory" };
+    // Sent before setup began (even with a code-like argument): setup skips the backlog by offset.
+    fake.sendText(STRANGER.id, "/start", { from: STRANGER });
+    fake.sendText(STRANGER.id, `/start ${CODE}`, { from: STRANGER });
+    const t = terminal();
+    const status = setup(args(), t.io);
+    await waitingFor(t.out);
+    fake.sendText(STRANGER.id, "/start", { from: STRANGER });
+    fake.sendText(STRANGER.id, "/start guessed-code", { from: STRANGER });
+    await pollUntil(() => t.out.filter((line) => line.startsWith("(Ignored a /start")).length === 2, { what: "two ignored /start", context: () => t.all() });
+    fake.sendText(DEFAULT_USER.id, `/start ${CODE}`);
+    expect(await status, t.all()).toBe(0);
+
+    expect(t.out).toContain(`export HERMES_TELEGRAM_CHAT_ID=${DEFAULT_USER.id}`);
+    expect(t.out.filter((line) => line.startsWith("(Ignored a /start"))).toEqual([
+      "(Ignored a /start without this setup's code, from Mallory. Only the link above pairs.)",
+      "(Ignored a /start without this setup's code, from Mallory. Only the link above pairs.)",
+    ]);
+    expect(fake.messages(STRANGER.id)).toEqual([]);
+    expect(fake.messages(DEFAULT_USER.id)).toHaveLength(2);
+  });
+
+  it("prints names from Telegram escaped: no control or escape sequence reaches the terminal", async () => {
+    const hostile = "Eve\u001b]0;pwned\u0007\u001b[2J\r\nexport HERMES_TELEGRAM_CHAT_ID=666\u202e";
+    const EVE: TgUser = { id: 7777, is_bot: false, first_name: hostile };
+    const t = terminal();
+    const status = setup(args(), t.io);
+    await waitingFor(t.out);
+    fake.sendText(EVE.id, "/start nope", { from: EVE });
+    fake.sendText(EVE.id, `/start ${CODE}`, { from: EVE });
+    expect(await status, t.all()).toBe(0);
+    const printed = t.all();
+    expect(printed).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    const shown = "Eve\\u{1b}]0;pwned\\u{7}\\u{1b}[2J\\u{d}\\u{a}export HERMES_TELEGRAM_CHAT_ID=666\\u{2…";
+    expect(printed).toContain(`(Ignored a /start without this setup's code, from ${shown}.`);
+    expect(printed).toContain(`(a private chat with ${shown})`);
+    expect(t.out.filter((line) => line.startsWith("export HERMES_TELEGRAM_CHAT_ID="))).toEqual([`export HERMES_TELEGRAM_CHAT_ID=${EVE.id}`]);
   });
 
   it("a wrong token: Telegram's 401 becomes a clear message and status 1", async () => {
@@ -151,15 +205,15 @@ describe("hermes setup", () => {
     expect(await setup(args(), t.io)).toBe(1);
     expect(Date.now() - began).toBeLessThan(5_000);
     expect(t.out).toContain("Waiting up to 1.5 s for /start… (Ctrl-C to stop)");
-    expect(t.err[0]).toBe("Nobody sent /start to @hermes_test_bot within 1.5 s.");
-    expect(t.err[1]).toContain("open https://t.me/hermes_test_bot and press Start");
+    expect(t.err[0]).toBe("Nobody opened the setup link of @hermes_test_bot and pressed Start within 1.5 s.");
+    expect(t.err[1]).toContain("Run opencode-hermes setup again and open the new link");
     expect(t.out.join("\n")).not.toContain("export ");
   });
 
   it("--timeout overrides the default", async () => {
     const t = terminal({}, { timeoutMs: 60_000 });
     expect(await setup(args("--timeout", "1s"), t.io)).toBe(1);
-    expect(t.err[0]).toBe("Nobody sent /start to @hermes_test_bot within 1 s.");
+    expect(t.err[0]).toBe("Nobody opened the setup link of @hermes_test_bot and pressed Start within 1 s.");
   });
 
   it("Telegram unreachable: says which API root it could not reach", async () => {
@@ -174,7 +228,7 @@ describe("hermes setup", () => {
     const t = terminal({ HERMES_TELEGRAM_TOKEN: fake.token, HERMES_TELEGRAM_API_ROOT: `${fake.apiRoot}/` });
     const status = setup([], t.io);
     await waitingFor(t.out);
-    fake.sendText(DEFAULT_USER.id, "/start");
+    fake.sendText(DEFAULT_USER.id, `/start ${CODE}`);
     expect(await status, t.all()).toBe(0);
     expect(t.out).toContain(`export HERMES_TELEGRAM_TOKEN=${fake.token}`);
   });
@@ -187,13 +241,16 @@ describe("hermes setup", () => {
     input.write(`${fake.token}\n`);
     await waitingFor(t.out);
     expect(t.out.some((line) => line.startsWith("That does not look like a bot token"))).toBe(true);
-    fake.sendText(DEFAULT_USER.id, "/start");
+    fake.sendText(DEFAULT_USER.id, `/start ${CODE}`);
+    await pollUntil(() => t.out.some((line) => line.includes("OpenCode loads Hermes by name")), { what: "the opencode.json offer", context: () => t.all() });
+    input.write("n\n");
     expect(await status, t.all()).toBe(0);
     expect(t.out).toContain(`export HERMES_TELEGRAM_TOKEN=${fake.token}`);
+    expect(fs.existsSync(configFile())).toBe(false);
 
     const piped = terminal({}, {}, new PassThrough());
     expect(await setup(["--api-root", fake.apiRoot], piped.io)).toBe(64);
-    expect(piped.err[0]).toMatch(/^hermes setup: no bot token\. Pass --token/);
+    expect(piped.err[0]).toMatch(/^opencode-hermes setup: no bot token\. Pass --token/);
 
     const bad = terminal({ HERMES_TELEGRAM_TOKEN: "nonsense" });
     expect(await setup([], bad.io)).toBe(64);
@@ -211,11 +268,11 @@ describe("hermes setup", () => {
     const t = terminal({}, { api });
     const status = setup(args(), t.io);
     await waitingFor(t.out);
-    fake.sendText(-100777, "/start", { from: GROUP_USER, chatType: "supergroup" });
+    fake.sendText(-100777, `/start ${CODE}`, { from: GROUP_USER, chatType: "supergroup" });
     expect(await status, t.all()).toBe(1);
     expect(t.out).toContain("export HERMES_TELEGRAM_CHAT_ID=-100777");
     expect(t.err[0]).toBe("❌ The bot could not post in chat -100777: Telegram 403: Forbidden: bot was kicked from the supergroup chat.");
-    expect(t.err[1]).toBe("Add @hermes_test_bot to the group again, then run hermes setup again.");
+    expect(t.err[1]).toBe("Add @hermes_test_bot to the group again, then run opencode-hermes setup again.");
   });
 
   it("Ctrl-C while waiting: stops the long poll at once, status 130", async () => {
@@ -227,7 +284,7 @@ describe("hermes setup", () => {
     await pollUntil(() => getUpdatesCalls().some((call) => call.status === 0), { what: "setup's long poll" });
     interrupt!();
     expect(await status).toBe(130);
-    expect(t.err).toEqual(["hermes setup: stopped."]);
+    expect(t.err).toEqual(["opencode-hermes setup: stopped."]);
     expect(interrupt).toBeUndefined();
   });
 
@@ -235,10 +292,76 @@ describe("hermes setup", () => {
     for (const argv of [["--bogus"], ["extra"], ["--token", "1:a", "--timeout", "soon"], ["--token", "1:a", "--api-root", "ftp://x"]]) {
       const t = terminal();
       expect(await setup(argv, t.io), argv.join(" ")).toBe(64);
-      expect(t.err[0]).toMatch(/^hermes/);
+      expect(t.err[0]).toMatch(/^opencode-hermes/);
     }
     const help = terminal();
     expect(await setup(["--help"], help.io)).toBe(0);
-    expect(help.out[0]).toMatch(/^Usage: hermes setup/);
+    expect(help.out[0]).toMatch(/^Usage: opencode-hermes setup/);
+  });
+});
+
+describe("opencode-hermes setup: adding Hermes to the global opencode.json", () => {
+  const JSONC = `{
+  // my settings
+  "$schema": "https://opencode.ai/config.json",
+  "theme": "tokyonight", /* inline */
+  "plugin": [
+    "opencode-wakatime", // time tracking
+  ],
+}
+`;
+
+  async function pairedSetup(extra: string[], input?: CliIo["input"]) {
+    const t = terminal({}, { now: () => Date.UTC(2026, 10, 22, 12, 0, 0) }, input);
+    const status = setup(args(...extra), t.io);
+    await waitingFor(t.out);
+    fake.sendText(DEFAULT_USER.id, `/start ${CODE}`);
+    return { t, status };
+  }
+
+  it("--yes: appends the entry to a JSONC file, keeping every comment, and keeps the old file as a backup", async () => {
+    fs.mkdirSync(path.dirname(configFile()), { recursive: true });
+    fs.writeFileSync(configFile(), JSONC);
+    const { t, status } = await pairedSetup(["--yes"]);
+    expect(await status, t.all()).toBe(0);
+    const after = fs.readFileSync(configFile(), "utf8");
+    expect(after).toBe(JSONC.replace(`    "opencode-wakatime", // time tracking\n`, `    "${ENTRY}",\n    "opencode-wakatime", // time tracking\n`));
+    const backup = `${configFile()}.bak-2026-11-22T12-00-00-000Z`;
+    expect(fs.readFileSync(backup, "utf8")).toBe(JSONC);
+    expect(t.out).toContain(`    +     "${ENTRY}",`);
+    expect(t.out).toContain(`✅ Added "${ENTRY}" to ${configFile()} (the old file is kept as ${backup}).`);
+    expect(t.out.at(-1)).toMatch(/^Done\. Set the variables above/);
+  });
+
+  it("asks on a terminal; yes creates a new file with the entry", async () => {
+    const input = Object.assign(new PassThrough(), { isTTY: true });
+    const { t, status } = await pairedSetup([], input);
+    await pollUntil(() => t.out.some((line) => line.includes("(a new file)")), { what: "the offer", context: () => t.all() });
+    input.write("y\n");
+    expect(await status, t.all()).toBe(0);
+    expect(JSON.parse(fs.readFileSync(configFile(), "utf8"))).toEqual({ $schema: "https://opencode.ai/config.json", plugin: [ENTRY] });
+    expect(fs.readdirSync(path.dirname(configFile()))).toEqual(["opencode.json"]);
+  });
+
+  it("prefers an existing opencode.jsonc, and leaves a file that already loads Hermes alone", async () => {
+    const jsonc = path.join(configHome, "opencode", "opencode.jsonc");
+    fs.mkdirSync(path.dirname(jsonc), { recursive: true });
+    const text = '{ "plugin": [["opencode-hermes@0.1.0", { "chatId": 42 }]] } // mine\n';
+    fs.writeFileSync(jsonc, text);
+    const { t, status } = await pairedSetup(["--yes"]);
+    expect(await status, t.all()).toBe(0);
+    expect(t.out).toContain(`✅ ${jsonc} already loads Hermes (["opencode-hermes@0.1.0",{"chatId":42}]).`);
+    expect(fs.readFileSync(jsonc, "utf8")).toBe(text);
+    expect(fs.readdirSync(path.dirname(jsonc))).toEqual(["opencode.jsonc"]);
+  });
+
+  it("leaves a file it can't parse alone and says what to add", async () => {
+    fs.mkdirSync(path.dirname(configFile()), { recursive: true });
+    fs.writeFileSync(configFile(), '{ "plugin": [ "a" ');
+    const { t, status } = await pairedSetup(["--yes"]);
+    expect(await status, t.all()).toBe(0);
+    expect(t.err.join("\n")).toContain(`(Left ${configFile()} alone: it is not valid JSON(C)`);
+    expect(t.err.join("\n")).toContain(`Add "${ENTRY}" to the "plugin" list of ${configFile()}`);
+    expect(fs.readFileSync(configFile(), "utf8")).toBe('{ "plugin": [ "a" ');
   });
 });

@@ -9,8 +9,7 @@ import { openEventStream, StreamError, type EventStream, type EventStreamOptions
 import { listenLoopback, type LoopbackServer } from "../support/loopback-server.ts";
 import { pollUntil, sleep } from "../support/wait.ts";
 
-const RECORDED = "/work/shared/reference/opencode-events/sse_global.sse";
-const recordedPath = fs.existsSync(RECORDED) ? RECORDED : path.resolve(import.meta.dirname, "../../../shared/reference/opencode-events/sse_global.sse");
+const recordedPath = path.resolve(import.meta.dirname, "../fixtures/opencode-events/sse_global.sse");
 
 interface Connection {
   index: number;

@@ -1,0 +1,33 @@
+#!/usr/bin/env node
+// `opencode-hermes`: the command line of Hermes (`opencode-hermes setup`, `opencode-hermes attach`).
+// Plain Node 20 can't run TypeScript, so the npm package carries the command line compiled to
+// JavaScript (dist/, built by `npm run build`, which `npm pack` runs). A clone (it has a
+// tsconfig.json, the package has none) loads the sources, lib/cli/main.ts, through tsx (a
+// devDependency), so a stale dist/ never hides an edit; a clone without tsx (`npm ci --omit=dev`,
+// enough for the plugin) uses dist/ if it was built.
+import fs from "node:fs";
+
+const compiled = new URL("../dist/lib/cli/main.js", import.meta.url);
+const source = new URL("../lib/cli/main.ts", import.meta.url);
+const clone = fs.existsSync(new URL("../tsconfig.json", import.meta.url));
+
+async function load() {
+  if (!clone) return import(compiled.href); // the npm package
+  try {
+    const { register } = await import("tsx/esm/api");
+    register();
+    return import(source.href);
+  } catch (error) {
+    if (error?.code !== "ERR_MODULE_NOT_FOUND") throw error;
+  }
+  if (fs.existsSync(compiled)) return import(compiled.href);
+  process.stderr.write(
+    "opencode-hermes: this clone has neither tsx nor a build. Run `npm ci` here (it installs tsx), or use the published command: `npx opencode-hermes`.\n",
+  );
+  process.exit(1);
+}
+
+const { main } = await load();
+const status = await main(process.argv.slice(2));
+// Sockets kept alive by fetch must not hold the process open once Hermes has stopped.
+process.exit(status);

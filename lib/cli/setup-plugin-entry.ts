@@ -1,0 +1,83 @@
+// The last step of `opencode-hermes setup`: offer to add Hermes to the plugin list of the user's
+// global opencode.json. Shows the change, asks before writing (or takes --yes), keeps a backup of
+// the old file, and writes the new one in one rename, so OpenCode never reads half a file.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { PACKAGE_NAME, packageVersion } from "../package-info.ts";
+import { ask } from "./ask.ts";
+import type { CliIo } from "./io.ts";
+import { addPluginEntry, lineDiff } from "./opencode-config.ts";
+
+/** `name@version`: a pinned version installs once and never asks the registry again. */
+export function pluginEntry(): string {
+  const version = packageVersion();
+  return version ? `${PACKAGE_NAME}@${version}` : PACKAGE_NAME;
+}
+
+/** OpenCode's global config file: an existing opencode.jsonc, else opencode.json (existing or not). */
+export function globalConfigFile(env: CliIo["env"]): string {
+  const base = env.XDG_CONFIG_HOME?.trim() || path.join(env.HOME?.trim() || os.homedir(), ".config");
+  const dir = path.join(base, "opencode");
+  const jsonc = path.join(dir, "opencode.jsonc");
+  return fs.existsSync(jsonc) ? jsonc : path.join(dir, "opencode.json");
+}
+
+export type EntryOutcome = "written" | "present" | "declined" | "failed";
+
+export async function offerPluginEntry(io: CliIo, options: { yes: boolean; now: () => number }, stop: AbortSignal): Promise<EntryOutcome> {
+  const file = globalConfigFile(io.env);
+  const entry = pluginEntry();
+  const manual = `Add ${JSON.stringify(entry)} to the "plugin" list of ${file} (or of a project's opencode.json).`;
+  let before = "";
+  try {
+    before = fs.readFileSync(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
+      io.err(`(Could not read ${file}: ${(error as Error).message}.) ${manual}`);
+      return "failed";
+    }
+  }
+  const edit = addPluginEntry(before, entry);
+  if (edit.kind === "present") {
+    io.out(`✅ ${file} already loads Hermes (${edit.spec}).`);
+    return "present";
+  }
+  if (edit.kind === "invalid") {
+    io.err(`(Left ${file} alone: ${edit.reason}.) ${manual}`);
+    return "failed";
+  }
+
+  io.out(`OpenCode loads Hermes by name from its plugin list. The change to ${file}${before === "" ? " (a new file)" : ""}:`);
+  io.out("");
+  for (const line of lineDiff(before, edit.text)) io.out(`    ${line}`);
+  io.out("");
+  if (!options.yes) {
+    if (!io.input?.isTTY) {
+      io.out(`Not changed (no terminal to ask; --yes makes the change). ${manual}`);
+      return "declined";
+    }
+    const answer = await ask(io.input, io.prompt, `Write this change to ${file}? [y/N] `, stop);
+    if (!answer || !/^y(es)?$/i.test(answer.trim())) {
+      io.out(`Not changed. ${manual}`);
+      return "declined";
+    }
+  }
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    let backup: string | undefined;
+    if (before !== "") {
+      backup = `${file}.bak-${new Date(options.now()).toISOString().replace(/[:.]/g, "-")}`;
+      fs.copyFileSync(file, backup, fs.constants.COPYFILE_EXCL);
+    }
+    const temporary = `${file}.hermes-${process.pid}.tmp`;
+    const mode = before !== "" ? fs.statSync(file).mode & 0o777 : 0o644;
+    fs.writeFileSync(temporary, edit.text, { mode });
+    fs.renameSync(temporary, file);
+    io.out(`✅ Added ${JSON.stringify(entry)} to ${file}${backup ? ` (the old file is kept as ${backup})` : ""}.`);
+    return "written";
+  } catch (error) {
+    io.err(`(Could not write ${file}: ${(error as Error).message}.) ${manual}`);
+    return "failed";
+  }
+}

@@ -1,0 +1,96 @@
+// The options next to Hermes in opencode.json (`["opencode-hermes", { "chatId": 123, … }]`, passed by
+// OpenCode 1.18 as the plugin function's second argument) turned into the same settings the
+// environment gives. Pure: takes the untrusted options object, returns text values per setting.
+
+/** Each option and the environment variable it stands for (one home for the pairing). */
+export const OPTION_VARIABLES = {
+  chatId: "HERMES_TELEGRAM_CHAT_ID",
+  allowedUsers: "HERMES_TELEGRAM_ALLOWED_USERS",
+  apiRoot: "HERMES_TELEGRAM_API_ROOT",
+  questionTtl: "HERMES_QUESTION_TTL",
+  permissionTtl: "HERMES_PERMISSION_TTL",
+  notify: "HERMES_NOTIFY",
+  doneAfter: "HERMES_DONE_AFTER",
+  language: "HERMES_LANGUAGE",
+  topics: "HERMES_TELEGRAM_TOPICS",
+  logFile: "HERMES_LOG_FILE",
+  logLevel: "HERMES_LOG_LEVEL",
+} as const;
+export type OptionName = keyof typeof OPTION_VARIABLES;
+export type SettingVariable = (typeof OPTION_VARIABLES)[OptionName];
+
+export interface OptionValues {
+  /** Settings as text, keyed by their environment variable, for the one parser of both sources. */
+  values: Partial<Record<SettingVariable, string>>;
+  /** What to call a setting that came from here (valid or not), in a problem. */
+  labels: Partial<Record<SettingVariable, string>>;
+  problems: string[];
+}
+
+export function optionLabel(name: string): string {
+  return `opencode.json option "${name}"`;
+}
+
+export function readOptions(options: unknown): OptionValues {
+  const result: OptionValues = { values: {}, labels: {}, problems: [] };
+  if (options === undefined || options === null) return result;
+  if (typeof options !== "object" || Array.isArray(options)) {
+    result.problems.push(`the opencode.json options for Hermes must be an object like { "chatId": 123456789 } (got ${describe(options)})`);
+    return result;
+  }
+  for (const [name, value] of Object.entries(options)) {
+    if (name === "token" || name === "botToken") {
+      result.problems.push(`${optionLabel(name)}: the bot token does not belong in opencode.json; set HERMES_TELEGRAM_TOKEN in the environment`);
+      continue;
+    }
+    if (!Object.hasOwn(OPTION_VARIABLES, name)) {
+      result.problems.push(`${optionLabel(name)} is unknown (known: ${Object.keys(OPTION_VARIABLES).join(", ")})`);
+      continue;
+    }
+    const key = name as OptionName;
+    const text = asText(key, value);
+    result.labels[OPTION_VARIABLES[key]] = optionLabel(name);
+    if (text === undefined) {
+      result.problems.push(`${optionLabel(name)} ${EXPECTED[key]} (got ${describe(value)})`);
+      continue;
+    }
+    result.values[OPTION_VARIABLES[key]] = text;
+  }
+  return result;
+}
+
+const EXPECTED: Record<OptionName, string> = {
+  chatId: "must be a numeric chat id",
+  allowedUsers: 'must be a list of numeric user ids, or "anyone"',
+  apiRoot: "must be an http(s) URL",
+  questionTtl: 'must be milliseconds or a duration like "30m"',
+  permissionTtl: 'must be milliseconds or a duration like "30m"',
+  notify: 'must be "all", "errors" or "off"',
+  doneAfter: 'must be milliseconds or a duration like "30s"',
+  language: 'must be "en" or "zh"',
+  topics: "must be true or false",
+  logFile: "must be a file path",
+  logLevel: "must be a log level name",
+};
+
+/** The option as the text its environment variable would hold, or undefined for a wrong type. */
+function asText(name: OptionName, value: unknown): string | undefined {
+  if (typeof value === "string") return value;
+  if (typeof value === "number") return Number.isFinite(value) && ["chatId", "questionTtl", "permissionTtl", "doneAfter"].includes(name) ? String(value) : undefined;
+  if (typeof value === "boolean") return name === "topics" ? (value ? "on" : "off") : undefined;
+  if (Array.isArray(value) && name === "allowedUsers") {
+    const ids = value.map((item) => (typeof item === "number" && Number.isSafeInteger(item) && item > 0 ? String(item) : typeof item === "string" ? item.trim() : undefined));
+    // An empty list would silently mean "nobody listed": say so instead of guessing.
+    if (ids.length === 0 || ids.some((id) => id === undefined || id === "" || id.includes(","))) return undefined;
+    return ids.join(",");
+  }
+  return undefined;
+}
+
+function describe(value: unknown): string {
+  if (Array.isArray(value)) return "a list";
+  if (value === null) return "null";
+  if (typeof value === "string") return JSON.stringify(Array.from(value).length > 40 ? `${Array.from(value).slice(0, 40).join("")}…` : value);
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  return `a${typeof value === "object" ? "n object" : ` ${typeof value}`}`;
+}
