@@ -9,15 +9,16 @@ import type { PermissionPrompt } from "../registry/permission-prompt.ts";
 import type { PromptState } from "../registry/prompt.ts";
 import type { NoticePolicy } from "../registry/activity.ts";
 import type { Prompt, Registry, TextInput } from "../registry/registry.ts";
+import type { Claim } from "../relay/relay.ts";
+import type { StatusPart } from "../telegram/render-status.ts";
 import type { HermesEvent, PermissionReply } from "../sse/events.ts";
 import { mayAct, type AccessPolicy } from "../telegram/access.ts";
 import type { TelegramApi } from "../telegram/api.ts";
-import { decodeCallback } from "../telegram/codec.ts";
+import { decodeCallback, type CallbackData } from "../telegram/codec.ts";
 import { cutText, escapeHtml } from "../telegram/html.ts";
 import { describe } from "../telegram/poller.ts";
 import type { PromptContext } from "../telegram/render-context.ts";
 import { diffTooLongToShow, renderPermission } from "../telegram/render-permission.ts";
-import type { StatusPart } from "../telegram/render-status.ts";
 import { renderQuestion, type RenderedMessage } from "../telegram/render.ts";
 import { Outbox } from "../telegram/outbox.ts";
 import type { PaceLimits } from "../telegram/pacer.ts";
@@ -336,28 +337,34 @@ export class Bridge implements Desk {
   // ── Telegram side ──────────────────────────────────────────────────────────────────────────
 
   /**
-   * Handles an update if it concerns this process (one of its prompts or awaited texts), and says
-   * whether it did. Several processes can share one bot: the poller offers each update to each of
-   * them until one claims it, then `handleUnclaimed` covers the rest. Never waits for OpenCode.
+   * Whether an update concerns this process (one of its prompts or awaited texts): the work it
+   * means, which the caller runs once the claim is granted (relay/relay.ts). Deciding does nothing
+   * visible: the tap is acknowledged only when the work runs, so a claim the leader refused (it came
+   * too late) leaves no trace. Never waits for OpenCode or for outgoing Telegram traffic.
    */
-  async claimUpdate(update: unknown): Promise<boolean> {
-    if (this.#stopped) return false;
+  async claimUpdate(update: unknown): Promise<Claim | undefined> {
+    if (this.#stopped) return undefined;
     const intent = parseUpdate(update);
     if (intent?.kind === "callback") return this.#claimCallback(intent);
-    if (intent?.kind === "text") return this.#typed.claim(intent);
-    return false;
+    if (intent?.kind === "text") {
+      const take = this.#typed.claim(intent);
+      return take && (async () => take());
+    }
+    return undefined;
   }
 
-  /** What nobody claimed: taps on stale messages, strangers' taps, and commands (answered once). */
-  async handleUnclaimed(update: unknown, parts?: unknown[]): Promise<void> {
+  /**
+   * What nobody claimed: taps on stale messages, strangers' taps, and commands (answered once).
+   * `unanswered`: a process sharing the bot did not answer, so a tap may be for its prompt: the
+   * buttons stay and the user is asked to tap again.
+   */
+  async handleUnclaimed(update: unknown, parts?: unknown[], unanswered = false): Promise<void> {
     if (this.#stopped) return;
     const intent = parseUpdate(update);
-    if (intent?.kind === "command") return this.#commands.answer(intent, parts as StatusPart[] | undefined);
+    if (intent?.kind === "command") return this.#commands.answer(intent, parts);
     if (intent?.kind !== "callback") return;
-    if (!mayAct(this.#access, intent.from)) {
-      this.log.warn({ userId: intent.from.userId, chatId: intent.from.chatId }, "ignored a button tap from an unauthorized user or chat");
-      return this.#answerCallback(intent.id, this.t.note.notAuthorized, true);
-    }
+    if (!mayAct(this.#access, intent.from)) return this.#refuseTap(intent);
+    if (unanswered) return this.#answerCallback(intent.id, this.t.note.notAnswering);
     await this.#answerCallback(intent.id, this.t.note.notPending);
     const { messageId } = intent;
     if (messageId !== undefined) void this.#outbox.chore(intent.from.chatId, () => this.telegram.removeKeyboard(intent.from.chatId, messageId)).catch(() => undefined);
@@ -365,7 +372,8 @@ export class Bridge implements Desk {
 
   /** One process on its own: claim, else handle as unclaimed. */
   async handleUpdate(update: unknown): Promise<void> {
-    if (await this.claimUpdate(update)) return;
+    const claim = await this.claimUpdate(update);
+    if (claim) return claim();
     await this.handleUnclaimed(update, this.gathers(update) ? [await this.partFor(update)] : undefined);
   }
 
@@ -402,33 +410,32 @@ export class Bridge implements Desk {
     void this.#outbox.chore(old.chatId, () => this.telegram.editMessage(old.chatId, old.messageId, this.t.status.sentAgain, [])).catch(() => undefined);
   }
 
-  async #claimCallback(intent: Extract<Intent, { kind: "callback" }>): Promise<boolean> {
+  async #claimCallback(intent: Extract<Intent, { kind: "callback" }>): Promise<Claim | undefined> {
     const data = decodeCallback(intent.data);
     const prompt = data ? this.registry.byKey(data.key) : undefined;
-    if (!data || !prompt) return false;
-    if (!mayAct(this.#access, intent.from)) {
-      this.log.warn({ userId: intent.from.userId, chatId: intent.from.chatId }, "ignored a button tap from an unauthorized user or chat");
-      await this.#answerCallback(intent.id, this.t.note.notAuthorized, true);
-      return true;
-    }
+    if (!data || !prompt) return undefined;
+    if (!mayAct(this.#access, intent.from)) return () => this.#refuseTap(intent);
     // A tap can race the sendMessage response that tells us the message id.
     if (!prompt.message) await this.#delivering.get(prompt.key);
     const sameMessage = prompt.message?.messageId === intent.messageId && prompt.message?.chatId === intent.from.chatId;
-    if (!sameMessage) return false;
-    if (prompt.state !== "pending") {
-      await this.#answerCallback(intent.id, this.t.note.notPending);
-      return true;
-    }
-    if (prompt.busy) {
-      await this.#answerCallback(intent.id, this.t.note.sending);
-      return true;
-    }
+    if (!sameMessage) return undefined;
+    return () => this.#tap(intent, prompt, data);
+  }
+
+  /** A granted tap on one of this process' prompts: act, then acknowledge it. */
+  async #tap(intent: Extract<Intent, { kind: "callback" }>, prompt: Prompt, data: CallbackData): Promise<void> {
+    if (prompt.state !== "pending") return this.#answerCallback(intent.id, this.t.note.notPending);
+    if (prompt.busy) return this.#answerCallback(intent.id, this.t.note.sending);
     const tap: Tap = prompt.kind === "question" ? tapQuestion(this, prompt, data) : tapPermission(this, prompt, data);
     // The reply to OpenCode leaves before Telegram's acknowledgement of the tap (a macrotask later).
     if (tap.then) void this.#enqueue(prompt, tap.then);
     await new Promise((resolve) => setImmediate(resolve));
     await this.#answerCallback(intent.id, tap.note(this.t), tap.alert);
-    return true;
+  }
+
+  #refuseTap(intent: Extract<Intent, { kind: "callback" }>): Promise<void> {
+    this.log.warn({ userId: intent.from.userId, chatId: intent.from.chatId }, "ignored a button tap from an unauthorized user or chat");
+    return this.#answerCallback(intent.id, this.t.note.notAuthorized, true);
   }
 
   #onTypedText(input: TextInput, text: string): void {

@@ -12,6 +12,7 @@ import type { Outbox } from "../telegram/outbox.ts";
 import { describe } from "../telegram/poller.ts";
 import { commandsFor, renderHelp, renderStatus, type StatusPart } from "../telegram/render-status.ts";
 import type { Intent } from "../telegram/updates.ts";
+import { parseStatusPart } from "./status-part.ts";
 
 type Command = Extract<Intent, { kind: "command" }>;
 
@@ -43,12 +44,13 @@ export class Commands {
     return intent?.kind === "command" && (intent.name === "status" || intent.name === "pending") && mayAct(this.#deps.access, intent.from) && this.#addressedToUs(intent);
   }
 
-  /** This process' part; for /pending it first sends its pending prompts again. */
+  /** This process' part; for /pending it also sends its pending prompts again (in the background: sending is paced). */
   async partFor(intent: Intent | undefined): Promise<StatusPart | undefined> {
     if (!this.gathers(intent)) return undefined;
     const { registry, enqueue, sendAgain } = this.#deps;
-    if (intent.name === "pending") await Promise.all(registry.pending().map((prompt) => enqueue(prompt, () => sendAgain(prompt))));
-    return this.#statusPart();
+    const part = this.#statusPart();
+    if (intent.name === "pending") for (const prompt of registry.pending()) void enqueue(prompt, () => sendAgain(prompt));
+    return part;
   }
 
   /** Registers the commands in Telegram's menu and learns the bot's name (for "/status@bot" in groups). */
@@ -61,11 +63,14 @@ export class Commands {
       .catch(() => undefined);
   }
 
-  async answer(intent: Command, parts: StatusPart[] | undefined): Promise<void> {
+  /** `parts`: what each process sent for /status and /pending (checked here: they crossed the relay). */
+  async answer(intent: Command, received: unknown[] | undefined): Promise<void> {
     if (!this.#addressedToUs(intent)) return;
     const { t, log, access } = this.#deps;
     if (intent.name === "start") return this.#start(intent);
     if (!mayAct(access, intent.from)) return void log.warn({ userId: intent.from.userId, command: intent.name }, "ignored a command from an unauthorized user or chat");
+    const parts = received?.map(parseStatusPart).filter((part) => part !== undefined);
+    if (received && parts && parts.length < received.length) log.warn({ dropped: received.length - parts.length }, "dropped a malformed /status part from another process");
     const text =
       intent.name === "status"
         ? renderStatus(parts ?? [], t)

@@ -277,12 +277,40 @@ describe("Bridge: questions", () => {
     const foreign = { update_id: 2, callback_query: { id: "foreign", from: { id: OWNER }, data: "h1:ZZZZZZZZ:o:0:0", message: { message_id: 999, chat: { id: CHAT, type: "private" } } } };
     const command = { update_id: 3, message: { message_id: 7, from: { id: OWNER }, chat: { id: CHAT, type: "private" }, text: "/start" } };
     const chatter = { update_id: 4, message: { message_id: 8, from: { id: OWNER }, chat: { id: CHAT, type: "private" }, text: "hello" } };
-    expect(await bridge.claimUpdate(foreign)).toBe(false);
-    expect(await bridge.claimUpdate(command)).toBe(false);
-    expect(await bridge.claimUpdate(chatter)).toBe(false);
+    expect(await bridge.claimUpdate(foreign)).toBeUndefined();
+    expect(await bridge.claimUpdate(command)).toBeUndefined();
+    expect(await bridge.claimUpdate(chatter)).toBeUndefined();
     expect(telegram.callbackAnswers).toEqual([]);
-    expect(await bridge.claimUpdate(own)).toBe(true);
+    const claim = await bridge.claimUpdate(own);
+    expect(claim).toBeTypeOf("function");
+    await claim!();
     expect(telegram.callbackAnswers).toEqual([{ id: "own", text: "Chosen: Red" }]);
+  });
+
+  it("claiming a tap does nothing visible: no reply to OpenCode and no acknowledgement until the claim runs (#10 item 7)", async () => {
+    const { telegram, opencode, bridge, ask } = setup();
+    const message = await ask(request());
+    const tap = { update_id: 1, callback_query: { id: "t", from: { id: OWNER }, data: telegram.button(message, "Red").callback_data, message: { message_id: message.messageId, chat: { id: CHAT, type: "private" } } } };
+    const claim = await bridge.claimUpdate(tap);
+    expect(claim).toBeDefined();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(telegram.callbackAnswers).toEqual([]);
+    expect(opencode.posts).toEqual([]);
+    expect(message.keyboard.length).toBeGreaterThan(0);
+    // A claim the leader refused is simply dropped: the prompt stays answerable.
+    const again = await bridge.claimUpdate({ ...tap, update_id: 2 });
+    await again!();
+    await vi.waitFor(() => expect(opencode.posts.map((post) => post.url)).toEqual(["/question/{requestID}/reply"]));
+    expect(telegram.callbackAnswers).toEqual([{ id: "t", text: "Chosen: Red" }]);
+  });
+
+  it("a tap nobody claimed while a process did not answer keeps its buttons and asks to tap again", async () => {
+    const { telegram, bridge } = setup();
+    const stale = await telegram.sendMessage(CHAT, "theirs", { keyboard: [[{ text: "Red", callback_data: "h1:ZZZZZZZZ:o:0:0" }]] });
+    await bridge.handleUnclaimed({ update_id: 1, callback_query: { id: "u", from: { id: OWNER }, data: "h1:ZZZZZZZZ:o:0:0", message: { message_id: stale.messageId, chat: { id: CHAT, type: "private" } } } }, undefined, true);
+    expect(telegram.callbackAnswers).toEqual([{ id: "u", text: "The OpenCode process with this prompt did not answer in time. Tap again in a moment." }]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(telegram.messages[0]!.keyboard).toHaveLength(1);
   });
 
   it("answers what nobody claimed: stale taps lose their keyboard, strangers are refused", async () => {
