@@ -12,6 +12,7 @@ import type { Outbox } from "../telegram/outbox.ts";
 import { describe } from "../telegram/poller.ts";
 import { commandsFor, renderHelp, renderStatus, type StatusPart } from "../telegram/render-status.ts";
 import type { Intent } from "../telegram/updates.ts";
+import { StartReplies } from "./start-replies.ts";
 import { parseStatusPart } from "./status-part.ts";
 
 type Command = Extract<Intent, { kind: "command" }>;
@@ -33,10 +34,12 @@ export interface CommandDeps {
 
 export class Commands {
   readonly #deps: CommandDeps;
+  readonly #startReplies: StartReplies;
   #botName?: string;
 
   constructor(deps: CommandDeps) {
     this.#deps = deps;
+    this.#startReplies = new StartReplies(deps.access);
   }
 
   /** /status and /pending need every process sharing the bot: each adds its own sessions and prompts. */
@@ -83,7 +86,8 @@ export class Commands {
   }
 
   async #start(intent: Command): Promise<void> {
-    const { t, chatId } = this.#deps;
+    const { t, chatId, log } = this.#deps;
+    if (!this.#startReplies.mayAnswer(intent.from)) return void log.debug({ chatId: intent.from.chatId }, "/start not answered (a stranger's chat, or answered recently)");
     const configured = intent.from.chatId === chatId;
     const lines = [t.start.hello, t.start.ids(intent.from.chatId, intent.from.userId), configured ? t.start.configured : t.start.setChat(intent.from.chatId)];
     await this.#send(intent, lines.join("\n"));

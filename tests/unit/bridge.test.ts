@@ -256,11 +256,30 @@ describe("Bridge: questions", () => {
     expect(message.text).toContain("<code>project</code>");
   });
 
-  it("answers /start with the chat id", async () => {
+  it("answers /start with the chat id: the owner anywhere, once per chat per interval; strangers never (#10 item 3)", async () => {
     const { telegram, bridge } = setup();
+    const start = (id: number, from: number, chat: number) => bridge.handleUpdate({ update_id: id, message: { message_id: id, from: { id: from }, chat: { id: chat, type: chat < 0 ? "group" : "private" }, text: "/start" } });
+    for (let i = 0; i < 10; i++) await start(i + 1, 666 + i, 666 + i); // strangers' private chats
+    await start(20, 777, -5); // a stranger in some group
+    expect(telegram.messages).toEqual([]);
+    await start(21, OWNER, -42); // the owner, in a new group: learns its id
+    expect(telegram.messages).toHaveLength(1);
+    expect(telegram.messages[0]!.chatId).toBe(-42);
+    expect(telegram.messages[0]!.text).toContain("HERMES_TELEGRAM_CHAT_ID=-42");
+    await start(22, OWNER, -42); // again at once: not answered twice
+    await start(23, OWNER, CHAT);
+    expect(telegram.messages.map((m) => m.chatId)).toEqual([-42, CHAT]);
+  });
+
+  it("before a chat is configured, /start answers anyone with their chat id", async () => {
+    const telegram = new MemoryTelegram();
+    const bridge = new Bridge({ telegram, registry: new Registry(), logger: pino({ level: "silent" }), access: { chatId: Number.NaN, allowedUsers: [] }, questionTtlMs: 0, pacing: false });
     await bridge.handleUpdate({ update_id: 1, message: { message_id: 5, from: { id: 77 }, chat: { id: 77, type: "private" }, text: "/start" } });
+    await bridge.handleUpdate({ update_id: 2, message: { message_id: 6, from: { id: 77 }, chat: { id: 77, type: "private" }, text: "/start" } });
+    expect(telegram.messages).toHaveLength(1);
     expect(telegram.messages[0]?.text).toContain("<code>77</code>");
     expect(telegram.messages[0]?.text).toContain("HERMES_TELEGRAM_CHAT_ID=77");
+    await bridge.stop();
   });
 
   it("stop() leaves no live buttons behind", async () => {
