@@ -112,14 +112,18 @@ export class FollowerLink {
           resolve(answer === undefined ? undefined : onAnswer(answer, id));
         },
       });
-      this.#socket.write(line);
+      this.#write(line);
     });
   }
 
   #send(message: RelayMessage): void {
+    this.#write(encode(message));
+  }
+
+  #write(line: string): void {
     if (this.#socket.destroyed) return;
     if (this.#socket.writableLength > MAX_BACKLOG) return this.close("a follower that stopped reading");
-    this.#socket.write(encode(message));
+    this.#socket.write(line);
   }
 
   #onData(chunk: string): void {

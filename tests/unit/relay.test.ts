@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { relayAddress, relayDirectory } from "../../lib/relay/address.ts";
@@ -10,19 +11,23 @@ import { recorder, socketPath, startRelay as relay, stopAll } from "../support/r
 afterEach(stopAll);
 
 describe("relayAddress", () => {
+  const runtime = os.tmpdir(); // any directory that exists stands for $XDG_RUNTIME_DIR
+
   it("is a socket file in $XDG_RUNTIME_DIR/hermes, named by a hash, never the token", () => {
-    const address = relayAddress("123:secret-token", "https://api.telegram.org", { XDG_RUNTIME_DIR: "/run/user/1000" });
-    expect(address).toMatch(/^\/run\/user\/1000\/hermes\/[0-9a-f]{24}\.sock$/);
+    const address = relayAddress("123:secret-token", "https://api.telegram.org", { XDG_RUNTIME_DIR: runtime });
+    expect(path.dirname(address)).toBe(path.join(runtime, "hermes"));
+    expect(path.basename(address)).toMatch(/^[0-9a-f]{24}\.sock$/);
     expect(address).not.toContain("secret");
   });
 
-  it("falls back to a per-user directory in the temp dir", () => {
+  it("falls back to a per-user directory in the temp dir (no, a relative, or a missing runtime dir)", () => {
     expect(relayDirectory({}, 1000, "/tmp")).toBe(path.join("/tmp", "hermes-1000"));
     expect(relayDirectory({ XDG_RUNTIME_DIR: "relative" }, 7, "/var/tmp")).toBe(path.join("/var/tmp", "hermes-7"));
+    expect(relayDirectory({ XDG_RUNTIME_DIR: "/run/user/does-not-exist-4242" }, 7, "/var/tmp")).toBe(path.join("/var/tmp", "hermes-7"));
   });
 
   it("differs per token and per Bot API server, and is stable", () => {
-    const env = { XDG_RUNTIME_DIR: "/run/user/5" };
+    const env = { XDG_RUNTIME_DIR: runtime };
     const a = relayAddress("1:a", "https://api.telegram.org", env);
     expect(relayAddress("1:a", "https://api.telegram.org", env)).toBe(a);
     expect(relayAddress("1:b", "https://api.telegram.org", env)).not.toBe(a);
