@@ -11,8 +11,7 @@ import net from "node:net";
 export interface BoundSocket {
   server: net.Server;
   /** The socket file's identity, to tell whether the shared name still points at it. */
-  ino: number;
-  dev: number;
+  identity: string;
 }
 
 const PROBE_TIMEOUT_MS = 1_000;
@@ -31,11 +30,11 @@ export async function bindExclusive(address: string, onConnection: (socket: net.
   });
   try {
     fs.chmodSync(temporary, 0o600);
-    const { ino, dev } = fs.lstatSync(temporary);
+    const identity = identityOf(temporary);
     for (let attempt = 0; attempt < LINK_ATTEMPTS; attempt++) {
       try {
         fs.linkSync(temporary, address);
-        return { server, ino, dev };
+        return { server, identity };
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       }
@@ -54,8 +53,7 @@ export async function bindExclusive(address: string, onConnection: (socket: net.
 /** Whether the shared name still points at this socket (another process may have replaced it). */
 export function holdsName(address: string, bound: BoundSocket): boolean {
   try {
-    const stat = fs.lstatSync(address);
-    return stat.ino === bound.ino && stat.dev === bound.dev;
+    return identityOf(address) === bound.identity;
   } catch {
     return false;
   }
@@ -68,13 +66,14 @@ export function releaseName(address: string, bound: BoundSocket): void {
 
 /** True when the name is free now (it was missing or dead), false when a live socket answers on it. */
 async function clearIfDead(address: string): Promise<boolean> {
-  let before: fs.Stats;
+  let before: string;
   try {
-    before = fs.lstatSync(address);
-  } catch {
-    return true;
+    if (!fs.lstatSync(address).isSocket()) throw new Error(`${address} exists and is not a socket`);
+    before = identityOf(address);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return true;
+    throw error;
   }
-  if (!before.isSocket()) throw new Error(`${address} exists and is not a socket`);
   if (await answers(address)) return false;
   const aside = `${address}.${randomBytes(6).toString("hex")}.dead`;
   try {
@@ -82,10 +81,9 @@ async function clearIfDead(address: string): Promise<boolean> {
   } catch {
     return true; // gone already: another survivor cleared it
   }
-  const moved = fs.lstatSync(aside);
   // Another survivor replaced the dead socket between our probe and the rename: put its socket back.
   // (If a third process took the name meanwhile, the moved one's leader notices it lost the name: holdsName.)
-  if (moved.ino !== before.ino || moved.dev !== before.dev) {
+  if (identityOf(aside) !== before) {
     try {
       fs.linkSync(aside, address);
     } catch {
@@ -109,6 +107,12 @@ function answers(address: string): Promise<boolean> {
     socket.once("connect", () => done(true));
     socket.once("error", (error: NodeJS.ErrnoException) => done(error.code !== "ECONNREFUSED" && error.code !== "ENOENT"));
   });
+}
+
+/** Device, inode and birth time: an inode number alone can be reused as soon as a file is deleted. */
+function identityOf(file: string): string {
+  const stat = fs.lstatSync(file, { bigint: true });
+  return `${stat.dev}:${stat.ino}:${stat.birthtimeNs}`;
 }
 
 /** unlink(2), not rm: Bun's rmSync leaves socket files in place. */

@@ -176,6 +176,35 @@ describe("a leader killed with kill -9 leaves its socket file behind", () => {
   });
 });
 
+describe("the socket name changes hands", () => {
+  it("three survivors of a dead leader settle on one leader and two followers", async () => {
+    const address = socketPath();
+    ensurePrivateDirectory(path.dirname(address));
+    spawnSync(process.execPath, ["-e", `require("net").createServer().listen(${JSON.stringify(address)}, () => process.kill(process.pid, "SIGKILL"));`], { timeout: 10_000 });
+    const telegram = new QueueTelegram();
+    const handlers = [recorder(["a"]), recorder(["b"]), recorder(["c"])];
+    const relays = handlers.map((h) => startRelay(address, telegram, h.handler));
+    await vi.waitFor(() => expect(relays.map((r) => r.role).sort()).toEqual(["follower", "follower", "leader"]), { timeout: 5_000 });
+    for (const tag of ["a", "b", "c"]) telegram.push(tag);
+    await vi.waitFor(() => expect(handlers.flatMap((h) => h.claimed).sort()).toEqual(["a", "b", "c"]));
+  });
+
+  it("a leader whose socket name was taken from it stops polling and elects again", async () => {
+    const address = socketPath();
+    const telegram = new QueueTelegram();
+    const relay = startRelay(address, telegram, recorder([]).handler);
+    await vi.waitFor(() => expect(relay.role).toBe("leader"));
+    fs.unlinkSync(address); // as a race with a third process could leave it: unreachable under the shared name
+    await vi.waitFor(() => expect(fs.existsSync(address)).toBe(true), { timeout: 5_000 });
+    await vi.waitFor(() => expect(relay.role).toBe("leader"));
+    const follower = recorder(["mine"]);
+    const next = startRelay(address, telegram, follower.handler);
+    await vi.waitFor(() => expect(next.role).toBe("follower"));
+    telegram.push("mine");
+    await vi.waitFor(() => expect(follower.claimed).toEqual(["mine"]));
+  });
+});
+
 describe("no peer holds up the others", () => {
   it("silent connections and a stranger flood whose handling never ends do not delay the owner's tap", async () => {
     const address = socketPath();
