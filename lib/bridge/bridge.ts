@@ -9,7 +9,7 @@ import type { PermissionPrompt } from "../registry/permission-prompt.ts";
 import type { PromptState } from "../registry/prompt.ts";
 import type { NoticePolicy } from "../registry/activity.ts";
 import type { Prompt, Registry, TextInput } from "../registry/registry.ts";
-import type { Claim } from "../relay/relay.ts";
+import type { Claim } from "../relay/update-handler.ts";
 import type { StatusPart } from "../telegram/render-status.ts";
 import type { HermesEvent, PermissionReply } from "../sse/events.ts";
 import { mayAct, type AccessPolicy } from "../telegram/access.ts";

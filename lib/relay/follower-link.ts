@@ -157,3 +157,25 @@ export class FollowerLink {
     if (waiter?.kind === "gather") waiter.resolve(frame.part ?? null);
   }
 }
+
+/**
+ * Offers an update to every follower that answers at once; the first claim wins and later ones are
+ * refused. "unanswered": some follower let the offer time out (the update may be its own).
+ */
+export function offerToAll(links: FollowerLink[], update: Update): Promise<"taken" | "declined" | "unanswered"> {
+  const followers = links.filter((follower) => follower.ready && !follower.stalled);
+  if (followers.length === 0) return Promise.resolve("declined");
+  return new Promise((resolve) => {
+    let taken = false;
+    let silent = false;
+    let waiting = followers.length;
+    const take = () => !taken && (taken = true);
+    for (const follower of followers) {
+      void follower.offer(update, take).then((answer) => {
+        if (answer === true) return resolve("taken");
+        silent ||= answer === undefined;
+        if (--waiting === 0) resolve(taken ? "taken" : silent ? "unanswered" : "declined");
+      });
+    }
+  });
+}

@@ -11,32 +11,15 @@ import type net from "node:net";
 import type { Logger } from "../log.ts";
 import type { TelegramApi } from "../telegram/api.ts";
 import { describe, startPoller, type Poller } from "../telegram/poller.ts";
-import { FollowerLink } from "./follower-link.ts";
+import { FollowerLink, offerToAll } from "./follower-link.ts";
 import { connectToLeader, type LeaderFrame } from "./leader-link.ts";
 import { ensurePrivateDirectory } from "./private-dir.ts";
 import { RecentIds } from "./recent-ids.ts";
 import { bindExclusive, holdsName, releaseName, type BoundSocket } from "./socket-file.ts";
-import { encode, isUpdate, type Update } from "./wire.ts";
+import type { Claim, UpdateHandler } from "./update-handler.ts";
+import { encode, isUpdate } from "./wire.ts";
 
-/** What handling a claimed update means; run only once the claim is granted. */
-export type Claim = () => Promise<void>;
-
-/** What one process does with updates: the Bridge. */
-export interface UpdateHandler {
-  /** Whether the update concerns this process: the work to do if it is granted, or undefined. Does nothing yet. */
-  claimUpdate(update: unknown): Promise<Claim | undefined>;
-  /** Whether an unclaimed update is a command answered once with every process' part (/status). */
-  gathers?(update: unknown): boolean;
-  /** This process' part of such an answer (its sessions and prompts), JSON-serialisable. */
-  partFor?(update: unknown): Promise<unknown>;
-  /**
-   * Answers what nobody claimed, with the parts gathered from every process for a command.
-   * `unanswered`: a process did not answer in time, so the update may be its own.
-   */
-  handleUnclaimed(update: unknown, parts?: unknown[], unanswered?: boolean): Promise<void>;
-  /** This process became the one that polls (a good moment to register the bot's commands). */
-  onLead?(): void;
-}
+export type { Claim, UpdateHandler } from "./update-handler.ts";
 
 export interface RelayOptions {
   /** The socket file; its directory is created private (0700) and checked. */
@@ -257,30 +240,11 @@ export class Relay {
     if (local) return this.#run(idOf(raw), local);
     let unanswered = [...this.#followers].some((follower) => follower.stalled);
     if (isUpdate(raw)) {
-      const outcome = await this.#offerAll(raw);
+      const outcome = await offerToAll([...this.#followers], raw);
       if (outcome === "taken") return;
       unanswered ||= outcome === "unanswered";
     }
     void this.#handleUnclaimed(raw, unanswered);
-  }
-
-  /** Offers to every follower at once; the first claim wins and the others are refused. */
-  #offerAll(update: Update): Promise<"taken" | "declined" | "unanswered"> {
-    const followers = [...this.#followers].filter((follower) => follower.ready && !follower.stalled);
-    if (followers.length === 0) return Promise.resolve("declined");
-    return new Promise((resolve) => {
-      let taken = false;
-      let silent = false;
-      let waiting = followers.length;
-      const take = () => !taken && (taken = true);
-      for (const follower of followers) {
-        void follower.offer(update, take).then((answer) => {
-          if (answer === true) return resolve("taken");
-          silent ||= answer === undefined;
-          if (--waiting === 0) resolve(taken ? "taken" : silent ? "unanswered" : "declined");
-        });
-      }
-    });
   }
 
   async #handleUnclaimed(update: unknown, unanswered: boolean): Promise<void> {
