@@ -365,6 +365,11 @@ export class Bridge implements Desk {
     if (intent?.kind !== "callback") return;
     if (!mayAct(this.#access, intent.from)) return this.#refuseTap(intent);
     if (unanswered) return this.#answerCallback(intent.id, this.t.note.notAnswering);
+    await this.#staleTap(intent);
+  }
+
+  /** A tap on a message whose prompt is gone (or on an older copy of it): say so, and drop its buttons. */
+  async #staleTap(intent: Extract<Intent, { kind: "callback" }>): Promise<void> {
     await this.#answerCallback(intent.id, this.t.note.notPending);
     const { messageId } = intent;
     if (messageId !== undefined) void this.#outbox.chore(intent.from.chatId, () => this.telegram.removeKeyboard(intent.from.chatId, messageId)).catch(() => undefined);
@@ -415,15 +420,17 @@ export class Bridge implements Desk {
     const prompt = data ? this.registry.byKey(data.key) : undefined;
     if (!data || !prompt) return undefined;
     if (!mayAct(this.#access, intent.from)) return () => this.#refuseTap(intent);
-    // A tap can race the sendMessage response that tells us the message id.
-    if (!prompt.message) await this.#delivering.get(prompt.key);
-    const sameMessage = prompt.message?.messageId === intent.messageId && prompt.message?.chatId === intent.from.chatId;
-    if (!sameMessage) return undefined;
+    // A tap on an older copy of the prompt (sent again by /pending) is left to the stale-tap handling.
+    // A tap that raced the sendMessage response (message id not known yet) is claimed by its key
+    // and checked when it runs: deciding never waits for Telegram.
+    if (prompt.message && !isOn(prompt, intent)) return undefined;
     return () => this.#tap(intent, prompt, data);
   }
 
   /** A granted tap on one of this process' prompts: act, then acknowledge it. */
   async #tap(intent: Extract<Intent, { kind: "callback" }>, prompt: Prompt, data: CallbackData): Promise<void> {
+    if (!prompt.message) await this.#delivering.get(prompt.key);
+    if (!isOn(prompt, intent)) return this.#staleTap(intent);
     if (prompt.state !== "pending") return this.#answerCallback(intent.id, this.t.note.notPending);
     if (prompt.busy) return this.#answerCallback(intent.id, this.t.note.sending);
     const tap: Tap = prompt.kind === "question" ? tapQuestion(this, prompt, data) : tapPermission(this, prompt, data);
@@ -606,6 +613,11 @@ export class Bridge implements Desk {
 
 function inThread(threadId: number | undefined): { threadId?: number } {
   return threadId === undefined ? {} : { threadId };
+}
+
+/** Whether the tap was on the prompt's current message. */
+function isOn(prompt: Prompt, intent: Extract<Intent, { kind: "callback" }>): boolean {
+  return prompt.message?.messageId === intent.messageId && prompt.message?.chatId === intent.from.chatId;
 }
 
 function shownAs(rendered: RenderedMessage): string {

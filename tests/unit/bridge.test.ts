@@ -323,6 +323,33 @@ describe("Bridge: questions", () => {
     expect(telegram.callbackAnswers).toEqual([{ id: "t", text: "Chosen: Red" }]);
   });
 
+  it("a tap that races its prompt's sendMessage response is claimed without waiting for Telegram, and acted on once the message id is known", async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    class SlowAnswerTelegram extends MemoryTelegram {
+      override async sendMessage(chatId: number, html: string, options = {}) {
+        const sent = await super.sendMessage(chatId, html, options);
+        await held; // Telegram has the message (the user can tap it), its answer is still on the way
+        return sent;
+      }
+    }
+    const telegram = new SlowAnswerTelegram();
+    const opencode = new FakeOpencode();
+    const bridge = new Bridge({ telegram, registry: new Registry(), logger: pino({ level: "silent" }), access: { chatId: CHAT, allowedUsers: [] }, questionTtlMs: 0, pacing: false, confirmTimeoutMs: 10_000 });
+    opencode.announce = (event) => bridge.handleEvent(DIRECTORY, event);
+    bridge.attach({ directory: DIRECTORY, opencode: new OpencodeApi(opencode, { retries: 1, minTimeout: 1, maxTimeout: 1 }) });
+    bridge.handleEvent(DIRECTORY, { type: "question.asked", request: request() });
+    const message = await vi.waitFor(() => telegram.messages[0] ?? Promise.reject(new Error("not sent")));
+    const claim = await bridge.claimUpdate({ update_id: 1, callback_query: { id: "early", from: { id: OWNER }, data: telegram.button(message, "Red").callback_data, message: { message_id: message.messageId, chat: { id: CHAT, type: "private" } } } });
+    expect(claim).toBeDefined(); // decided while the send is still held
+    const acting = claim!();
+    release();
+    await acting;
+    await vi.waitFor(() => expect(opencode.posts.map((post) => post.url)).toEqual(["/question/{requestID}/reply"]));
+    expect(telegram.callbackAnswers).toEqual([{ id: "early", text: "Chosen: Red" }]);
+    await bridge.stop(10);
+  });
+
   it("a tap nobody claimed while a process did not answer keeps its buttons and asks to tap again", async () => {
     const { telegram, bridge } = setup();
     const stale = await telegram.sendMessage(CHAT, "theirs", { keyboard: [[{ text: "Red", callback_data: "h1:ZZZZZZZZ:o:0:0" }]] });
