@@ -4,7 +4,9 @@
 import { Bridge } from "./bridge/bridge.ts";
 import { DEFAULT_DONE_AFTER_MS, type HermesConfig } from "./config.ts";
 import type { Logger } from "./log.ts";
+import { CATALOGS } from "./i18n/catalog.ts";
 import { relayAddress } from "./relay/address.ts";
+import { relayKey } from "./relay/handshake.ts";
 import { Relay } from "./relay/relay.ts";
 import { Registry } from "./registry/registry.ts";
 import { createTelegramApi, type TelegramApi } from "./telegram/api.ts";
@@ -15,7 +17,7 @@ export interface HubOptions {
   /** Shown to the user (an OpenCode toast) when something needs their attention. */
   notify?: (message: string) => void;
   telegram?: TelegramApi;
-  /** The relay's socket; by default derived from the token. */
+  /** The relay's socket file; by default derived from the token, in a private per-user directory (relay/address.ts). */
   relayAddress?: string;
 }
 
@@ -60,10 +62,12 @@ export function acquireBridge(options: HubOptions): BridgeLease {
     });
     const relay = new Relay({
       address: options.relayAddress ?? relayAddress(config.token, config.apiRoot),
+      key: relayKey(config.token),
       telegram,
       handler: bridge,
       logger,
       onConflict: () => options.notify?.("Another program is polling this Telegram bot (409 Conflict). Hermes keeps retrying."),
+      onUnavailable: (reason) => options.notify?.(CATALOGS[config.language ?? "en"].note.relayUnavailable(reason)),
     });
     relay.start();
     running = { bridge, relay, leases: 0 };

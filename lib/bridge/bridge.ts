@@ -9,16 +9,17 @@ import type { PermissionPrompt } from "../registry/permission-prompt.ts";
 import type { PromptState } from "../registry/prompt.ts";
 import type { NoticePolicy } from "../registry/activity.ts";
 import type { Prompt, Registry, TextInput } from "../registry/registry.ts";
+import type { Claim } from "../relay/update-handler.ts";
+import type { StatusPart } from "../telegram/render-status.ts";
 import type { HermesEvent, PermissionReply } from "../sse/events.ts";
 import { mayAct, type AccessPolicy } from "../telegram/access.ts";
 import type { TelegramApi } from "../telegram/api.ts";
-import { decodeCallback } from "../telegram/codec.ts";
+import { decodeCallback, type CallbackData } from "../telegram/codec.ts";
 import { CALLBACK_ANSWER_LIMIT, cutText, escapeWithin, PLACEHOLDER_LIMIT } from "../telegram/html.ts";
 import { describe } from "../telegram/poller.ts";
 import type { PromptContext } from "../telegram/render-context.ts";
 import { renderPermission } from "../telegram/render-permission.ts";
 import { permissionFiles } from "../telegram/render-permission-file.ts";
-import type { StatusPart } from "../telegram/render-status.ts";
 import { renderQuestion, type RenderedMessage } from "../telegram/render.ts";
 import { reveal } from "../telegram/reveal.ts";
 import { Outbox } from "../telegram/outbox.ts";
@@ -344,28 +345,39 @@ export class Bridge implements Desk {
   // ── Telegram side ──────────────────────────────────────────────────────────────────────────
 
   /**
-   * Handles an update if it concerns this process (one of its prompts or awaited texts), and says
-   * whether it did. Several processes can share one bot: the poller offers each update to each of
-   * them until one claims it, then `handleUnclaimed` covers the rest. Never waits for OpenCode.
+   * Whether an update concerns this process (one of its prompts or awaited texts): the work it
+   * means, which the caller runs once the claim is granted (relay/relay.ts). Deciding does nothing
+   * visible: the tap is acknowledged only when the work runs, so a claim the leader refused (it came
+   * too late) leaves no trace. Never waits for OpenCode or for outgoing Telegram traffic.
    */
-  async claimUpdate(update: unknown): Promise<boolean> {
-    if (this.#stopped) return false;
+  async claimUpdate(update: unknown): Promise<Claim | undefined> {
+    if (this.#stopped) return undefined;
     const intent = parseUpdate(update);
     if (intent?.kind === "callback") return this.#claimCallback(intent);
-    if (intent?.kind === "text") return this.#typed.claim(intent);
-    return false;
+    if (intent?.kind === "text") {
+      const take = this.#typed.claim(intent);
+      return take && (async () => take());
+    }
+    return undefined;
   }
 
-  /** What nobody claimed: taps on stale messages, strangers' taps, and commands (answered once). */
-  async handleUnclaimed(update: unknown, parts?: unknown[]): Promise<void> {
+  /**
+   * What nobody claimed: taps on stale messages, strangers' taps, and commands (answered once).
+   * `unanswered`: a process sharing the bot did not answer, so a tap may be for its prompt: the
+   * buttons stay and the user is asked to tap again.
+   */
+  async handleUnclaimed(update: unknown, parts?: unknown[], unanswered = false): Promise<void> {
     if (this.#stopped) return;
     const intent = parseUpdate(update);
     if (intent?.kind === "command") return this.#commands.answer(intent, parts);
     if (intent?.kind !== "callback") return;
-    if (!mayAct(this.#access, intent.from)) {
-      this.log.warn({ userId: intent.from.userId, chatId: intent.from.chatId }, "ignored a button tap from an unauthorized user or chat");
-      return this.#answerCallback(intent.id, this.t.note.notAuthorized, true);
-    }
+    if (!mayAct(this.#access, intent.from)) return this.#refuseTap(intent);
+    if (unanswered) return this.#answerCallback(intent.id, this.t.note.notAnswering);
+    await this.#staleTap(intent);
+  }
+
+  /** A tap on a message whose prompt is gone (or on an older copy of it): say so, and drop its buttons. */
+  async #staleTap(intent: Extract<Intent, { kind: "callback" }>): Promise<void> {
     await this.#answerCallback(intent.id, this.t.note.notPending);
     const { messageId } = intent;
     if (messageId !== undefined) void this.#outbox.chore(intent.from.chatId, () => this.telegram.removeKeyboard(intent.from.chatId, messageId)).catch(() => undefined);
@@ -373,7 +385,8 @@ export class Bridge implements Desk {
 
   /** One process on its own: claim, else handle as unclaimed. */
   async handleUpdate(update: unknown): Promise<void> {
-    if (await this.claimUpdate(update)) return;
+    const claim = await this.claimUpdate(update);
+    if (claim) return claim();
     await this.handleUnclaimed(update, this.gathers(update) ? [await this.partFor(update)] : undefined);
   }
 
@@ -412,33 +425,34 @@ export class Bridge implements Desk {
     void this.#outbox.chore(old.chatId, () => this.telegram.editMessage(old.chatId, old.messageId, this.t.status.sentAgain, [])).catch(() => undefined);
   }
 
-  async #claimCallback(intent: Extract<Intent, { kind: "callback" }>): Promise<boolean> {
+  async #claimCallback(intent: Extract<Intent, { kind: "callback" }>): Promise<Claim | undefined> {
     const data = decodeCallback(intent.data);
     const prompt = data ? this.registry.byKey(data.key) : undefined;
-    if (!data || !prompt) return false;
-    if (!mayAct(this.#access, intent.from)) {
-      this.log.warn({ userId: intent.from.userId, chatId: intent.from.chatId }, "ignored a button tap from an unauthorized user or chat");
-      await this.#answerCallback(intent.id, this.t.note.notAuthorized, true);
-      return true;
-    }
-    // A tap can race the sendMessage response that tells us the message id.
+    if (!data || !prompt) return undefined;
+    if (!mayAct(this.#access, intent.from)) return () => this.#refuseTap(intent);
+    // A tap on an older copy of the prompt (sent again by /pending) is left to the stale-tap handling.
+    // A tap that raced the sendMessage response (message id not known yet) is claimed by its key
+    // and checked when it runs: deciding never waits for Telegram.
+    if (prompt.message && !isOn(prompt, intent)) return undefined;
+    return () => this.#tap(intent, prompt, data);
+  }
+
+  /** A granted tap on one of this process' prompts: act, then acknowledge it. */
+  async #tap(intent: Extract<Intent, { kind: "callback" }>, prompt: Prompt, data: CallbackData): Promise<void> {
     if (!prompt.message) await this.#delivering.get(prompt.key);
-    const sameMessage = prompt.message?.messageId === intent.messageId && prompt.message?.chatId === intent.from.chatId;
-    if (!sameMessage) return false;
-    if (prompt.state !== "pending") {
-      await this.#answerCallback(intent.id, this.t.note.notPending);
-      return true;
-    }
-    if (prompt.busy) {
-      await this.#answerCallback(intent.id, this.t.note.sending);
-      return true;
-    }
+    if (!isOn(prompt, intent)) return this.#staleTap(intent);
+    if (prompt.state !== "pending") return this.#answerCallback(intent.id, this.t.note.notPending);
+    if (prompt.busy) return this.#answerCallback(intent.id, this.t.note.sending);
     const tap: Tap = prompt.kind === "question" ? tapQuestion(this, prompt, data) : tapPermission(this, prompt, data);
     // The reply to OpenCode leaves before Telegram's acknowledgement of the tap (a macrotask later).
     if (tap.then) void this.#enqueue(prompt, tap.then);
     await new Promise((resolve) => setImmediate(resolve));
     await this.#answerCallback(intent.id, tap.note(this.t), tap.alert);
-    return true;
+  }
+
+  #refuseTap(intent: Extract<Intent, { kind: "callback" }>): Promise<void> {
+    this.log.warn({ userId: intent.from.userId, chatId: intent.from.chatId }, "ignored a button tap from an unauthorized user or chat");
+    return this.#answerCallback(intent.id, this.t.note.notAuthorized, true);
   }
 
   #onTypedText(input: TextInput, text: string): void {
@@ -614,6 +628,11 @@ function replyToFiles(prompt: Prompt): { replyTo?: number } {
 
 function inThread(threadId: number | undefined): { threadId?: number } {
   return threadId === undefined ? {} : { threadId };
+}
+
+/** Whether the tap was on the prompt's current message. */
+function isOn(prompt: Prompt, intent: Extract<Intent, { kind: "callback" }>): boolean {
+  return prompt.message?.messageId === intent.messageId && prompt.message?.chatId === intent.from.chatId;
 }
 
 function shownAs(rendered: RenderedMessage): string {

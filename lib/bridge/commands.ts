@@ -10,8 +10,10 @@ import { mayAct, type AccessPolicy } from "../telegram/access.ts";
 import type { TelegramApi } from "../telegram/api.ts";
 import type { Outbox } from "../telegram/outbox.ts";
 import { describe } from "../telegram/poller.ts";
-import { commandsFor, renderHelp, renderStatus, statusPartFrom, type StatusPart } from "../telegram/render-status.ts";
+import { commandsFor, renderHelp, renderStatus, type StatusPart } from "../telegram/render-status.ts";
 import type { Intent } from "../telegram/updates.ts";
+import { StartReplies } from "./start-replies.ts";
+import { parseStatusPart } from "./status-part.ts";
 
 type Command = Extract<Intent, { kind: "command" }>;
 
@@ -32,10 +34,12 @@ export interface CommandDeps {
 
 export class Commands {
   readonly #deps: CommandDeps;
+  readonly #startReplies: StartReplies;
   #botName?: string;
 
   constructor(deps: CommandDeps) {
     this.#deps = deps;
+    this.#startReplies = new StartReplies(deps.access);
   }
 
   /** /status and /pending need every process sharing the bot: each adds its own sessions and prompts. */
@@ -43,12 +47,13 @@ export class Commands {
     return intent?.kind === "command" && (intent.name === "status" || intent.name === "pending") && mayAct(this.#deps.access, intent.from) && this.#addressedToUs(intent);
   }
 
-  /** This process' part; for /pending it first sends its pending prompts again. */
+  /** This process' part; for /pending it also sends its pending prompts again (in the background: sending is paced). */
   async partFor(intent: Intent | undefined): Promise<StatusPart | undefined> {
     if (!this.gathers(intent)) return undefined;
     const { registry, enqueue, sendAgain } = this.#deps;
-    if (intent.name === "pending") await Promise.all(registry.pending().map((prompt) => enqueue(prompt, () => sendAgain(prompt))));
-    return this.#statusPart();
+    const part = this.#statusPart();
+    if (intent.name === "pending") for (const prompt of registry.pending()) void enqueue(prompt, () => sendAgain(prompt));
+    return part;
   }
 
   /** Registers the commands in Telegram's menu and learns the bot's name (for "/status@bot" in groups). */
@@ -61,17 +66,19 @@ export class Commands {
       .catch(() => undefined);
   }
 
-  /** `parts` come from every process sharing the bot (over the relay): untrusted, checked when rendered. */
-  async answer(intent: Command, parts: readonly unknown[] | undefined): Promise<void> {
+  /** `received`: what each process sent for /status and /pending (checked here: they crossed the relay). */
+  async answer(intent: Command, received: readonly unknown[] | undefined): Promise<void> {
     if (!this.#addressedToUs(intent)) return;
     const { t, log, access } = this.#deps;
     if (intent.name === "start") return this.#start(intent);
     if (!mayAct(access, intent.from)) return void log.warn({ userId: intent.from.userId, command: intent.name }, "ignored a command from an unauthorized user or chat");
+    const parts = received?.map(parseStatusPart).filter((part) => part !== undefined);
+    if (received && parts && parts.length < received.length) log.warn({ dropped: received.length - parts.length }, "dropped a malformed /status part from another process");
     const text =
       intent.name === "status"
         ? renderStatus(parts ?? [], t)
         : intent.name === "pending"
-          ? (parts ?? []).some((part) => statusPartFrom(part).prompts.length > 0)
+          ? (parts ?? []).some((part) => part.prompts.length > 0)
             ? undefined // the prompts themselves are the answer
             : t.status.nothingWaiting
           : renderHelp(t);
@@ -79,7 +86,8 @@ export class Commands {
   }
 
   async #start(intent: Command): Promise<void> {
-    const { t, chatId } = this.#deps;
+    const { t, chatId, log } = this.#deps;
+    if (!this.#startReplies.mayAnswer(intent.from)) return void log.debug({ chatId: intent.from.chatId }, "/start not answered (a stranger's chat, or answered recently)");
     const configured = intent.from.chatId === chatId;
     const lines = [t.start.hello, t.start.ids(intent.from.chatId, intent.from.userId), configured ? t.start.configured : t.start.setChat(intent.from.chatId)];
     await this.#send(intent, lines.join("\n"));

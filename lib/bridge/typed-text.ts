@@ -30,10 +30,13 @@ export class TypedText {
     this.#joiner = new TextJoiner(deps.quietMs, (target, text) => ("input" in target ? deps.answer(target.input, text) : deps.talkBack(target.owner, target.userMessage, text)));
   }
 
-  /** Takes the text if it concerns this process; false leaves it to another process sharing the bot. */
-  claim(intent: Extract<Intent, { kind: "text" }>): boolean {
+  /**
+   * Whether the text concerns this process: what taking it means (run once the claim is granted),
+   * or undefined to leave it to another process sharing the bot. Deciding changes nothing.
+   */
+  claim(intent: Extract<Intent, { kind: "text" }>): (() => void) | undefined {
     const { registry, topics, access } = this.#deps;
-    if (!mayAct(access, intent.from)) return false;
+    if (!mayAct(access, intent.from)) return undefined;
     const sender = senderKey(intent.from);
     const userMessage: UserMessage = { chatId: intent.from.chatId, messageId: intent.messageId };
     const replyTo = intent.replyTo === undefined ? undefined : { chatId: intent.from.chatId, messageId: intent.replyTo };
@@ -45,10 +48,10 @@ export class TypedText {
     // A plain message in a session's forum topic is also for that session.
     const topicOwner = intent.threadId !== undefined ? topics.ownerOf(intent.threadId) : undefined;
     if (topicOwner) return this.#start(sender, { owner: topicOwner, userMessage: { ...userMessage, threadId: intent.threadId! } }, intent.text);
-    if (this.#joiner.append(sender, intent.text)) return true;
+    if (this.#joiner.collecting(sender)) return () => void this.#joiner.append(sender, intent.text);
     // A plain message while exactly one answer is awaited in this chat is that answer.
     const awaited = registry.inputsIn(intent.from.chatId);
-    if (intent.replyTo !== undefined || awaited.length !== 1) return false;
+    if (intent.replyTo !== undefined || awaited.length !== 1) return undefined;
     return this.#start(sender, { input: awaited[0]! }, intent.text);
   }
 
@@ -56,9 +59,8 @@ export class TypedText {
     this.#joiner.clear();
   }
 
-  #start(sender: string, target: TextTarget, text: string): true {
-    this.#joiner.start(sender, target, text);
-    return true;
+  #start(sender: string, target: TextTarget, text: string): () => void {
+    return () => this.#joiner.start(sender, target, text);
   }
 }
 

@@ -81,6 +81,10 @@ export interface Strings {
     tapDismissFirst: string;
     dismissing: string;
     wrongButton: string;
+    /** A tap nobody claimed while a process sharing the bot did not answer: it may be that process' prompt. */
+    notAnswering: string;
+    /** Toast: the relay's socket directory is unsafe, so this process can't take part in polling. */
+    relayUnavailable: (reason: string) => string;
     allowedOnce: string;
     alwaysAllowed: string;
     rejected: string;
@@ -202,6 +206,8 @@ const en: Strings = {
     tapDismissFirst: "Tap Dismiss first",
     dismissing: "Dismissing…",
     wrongButton: "That button does not belong here",
+    notAnswering: "The OpenCode process with this prompt did not answer in time. Tap again in a moment.",
+    relayUnavailable: (reason) => `Hermes can't share the bot with other OpenCode windows (${reason}), so this one does not poll Telegram.`,
     allowedOnce: "Allowed once",
     alwaysAllowed: "Always allowed",
     rejected: "Rejected",
@@ -347,6 +353,8 @@ const zh: Strings = {
     tapDismissFirst: "请先点“忽略”",
     dismissing: "正在忽略…",
     wrongButton: "这个按钮不属于这里",
+    notAnswering: "持有这个请求的 OpenCode 进程没有及时响应，请稍后再点一次。",
+    relayUnavailable: (reason) => `Hermes 无法与其他 OpenCode 窗口共用这个机器人（${reason}），因此本窗口不轮询 Telegram。`,
     allowedOnce: "已允许一次",
     alwaysAllowed: "已始终允许",
     rejected: "已拒绝",

@@ -1,17 +1,29 @@
-// Where the processes sharing one bot token meet: a local socket named by a hash of the token and
-// the Bot API server it polls (never the token itself). On Linux an abstract socket, which the kernel frees the moment its
-// owner dies (even on SIGKILL), so a stale leader can never block an election.
+// Where the processes sharing one bot token meet: a socket file named by a hash of the token and
+// the Bot API server it polls (never the token itself), in a directory only this user can enter:
+// $XDG_RUNTIME_DIR/hermes/ (per login session, 0700 by the XDG spec) when that directory exists,
+// else hermes-<uid> in the temp directory; created 0700 and checked before use (private-dir.ts), the
+// way ssh-agent and gpg-agent do.
 import { createHash } from "node:crypto";
+import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
-export function relayAddress(token: string, apiRoot: string, platform: NodeJS.Platform = process.platform, env: Record<string, string | undefined> = process.env): string {
-  const name = `hermes-${createHash("sha256").update(`${apiRoot}\n${token}`).digest("hex").slice(0, 24)}`;
-  if (platform === "linux") return `\0${name}`;
-  return path.join(env.XDG_RUNTIME_DIR || os.tmpdir(), `${name}.sock`);
+export function relayDirectory(env: Record<string, string | undefined> = process.env, uid: number | undefined = process.getuid?.(), tmpdir = os.tmpdir()): string {
+  const runtime = env.XDG_RUNTIME_DIR;
+  if (runtime && path.isAbsolute(runtime) && isDirectory(runtime)) return path.join(runtime, "hermes");
+  return path.join(tmpdir, `hermes-${uid ?? os.userInfo().username}`);
 }
 
-/** Abstract sockets have no file to clean up. */
-export function isAbstract(address: string): boolean {
-  return address.startsWith("\0");
+export function relayAddress(token: string, apiRoot: string, env: Record<string, string | undefined> = process.env): string {
+  const name = createHash("sha256").update(`${apiRoot}\n${token}`).digest("hex").slice(0, 24);
+  return path.join(relayDirectory(env), `${name}.sock`);
+}
+
+/** `sudo` and `su` often keep an XDG_RUNTIME_DIR that doesn't exist for the new user. */
+function isDirectory(dir: string): boolean {
+  try {
+    return fs.statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
 }

@@ -1,58 +1,65 @@
 // Several OpenCode processes may share one bot token, but Telegram allows one getUpdates consumer.
-// The relay elects one leader per machine (whoever binds the token's local socket), which polls
-// and offers each update to every process in turn until one claims it; what nobody claims the
-// leader handles itself. When the leader goes, a follower takes over from the last offset.
-import net from "node:net";
-import fs from "node:fs";
+// The relay elects one leader per machine (whoever binds the token's socket file, socket-file.ts),
+// which polls. Each connection proves it holds the token before any update crosses it, both ways
+// (handshake.ts). The leader decides who handles each update: itself first, else whichever
+// follower claims it (all are asked at once; nobody waits on a follower that went silent), and
+// answers what nobody claims itself. Deciding is all the poll loop waits for: the handling (taps
+// answered, messages sent) runs outside it, so outgoing Telegram traffic never holds up polling.
+// When the leader goes, a follower takes over from the last offset.
+import path from "node:path";
+import type net from "node:net";
 import type { Logger } from "../log.ts";
 import type { TelegramApi } from "../telegram/api.ts";
 import { describe, startPoller, type Poller } from "../telegram/poller.ts";
-import { isAbstract } from "./address.ts";
+import { FollowerLink, offerToAll } from "./follower-link.ts";
+import { connectToLeader, type LeaderFrame } from "./leader-link.ts";
+import { ensurePrivateDirectory } from "./private-dir.ts";
 import { RecentIds } from "./recent-ids.ts";
-import { encode, LineDecoder, type RelayMessage } from "./wire.ts";
+import { bindExclusive, holdsName, releaseName, type BoundSocket } from "./socket-file.ts";
+import type { Claim, UpdateHandler } from "./update-handler.ts";
+import { encode, isUpdate } from "./wire.ts";
 
-/** What one process does with updates: the Bridge. */
-export interface UpdateHandler {
-  claimUpdate(update: unknown): Promise<boolean>;
-  /** Whether an unclaimed update is a command answered once with every process' part (/status). */
-  gathers?(update: unknown): boolean;
-  /** This process' part of such an answer (its sessions and prompts), JSON-serialisable. */
-  partFor?(update: unknown): Promise<unknown>;
-  /** Answers what nobody claimed, with the parts gathered from every process for a command. */
-  handleUnclaimed(update: unknown, parts?: unknown[]): Promise<void>;
-  /** This process became the one that polls (a good moment to register the bot's commands). */
-  onLead?(): void;
-}
+export type { Claim, UpdateHandler } from "./update-handler.ts";
 
 export interface RelayOptions {
+  /** The socket file; its directory is created private (0700) and checked. */
   address: string;
+  /** Derived from the bot token (handshake.ts relayKey): what both sides prove they hold. */
+  key: Buffer;
   telegram: TelegramApi;
   handler: UpdateHandler;
   logger: Logger;
   onConflict?: () => void;
+  /** The relay can't run (its directory is unsafe): told once, with the reason. */
+  onUnavailable?: (reason: string) => void;
   pollTimeoutSeconds?: number;
   pollGraceMs?: number;
   /** How long the leader waits for a follower to answer an offer. */
   offerTimeoutMs?: number;
+  /** How long either side of a new connection has to prove it holds the token. */
+  handshakeMs?: number;
 }
 
 export type RelayRole = "electing" | "leader" | "follower" | "stopped";
 
-interface Follower {
-  socket: net.Socket;
-  /** Answers awaited from this follower (claims and command parts), by request id. */
-  waiting: Map<number, (answer: unknown) => void>;
-}
+const HANDSHAKE_MS = 1_000;
+const OFFER_TIMEOUT_MS = 2_000;
+/** How often the leader checks that the socket name is still its own. */
+const NAME_CHECK_MS = 1_000;
 
 export class Relay {
   readonly #options: RelayOptions;
   readonly #log: Logger;
   readonly #handled = new RecentIds();
-  readonly #followers = new Set<Follower>();
+  /** Proven followers; `#links` also holds connections still proving themselves. */
+  readonly #followers = new Set<FollowerLink>();
+  readonly #links = new Set<FollowerLink>();
+  /** Follower side: claims sent to the leader, waiting for its grant. */
+  readonly #claims = new Map<number, { updateId: number; claim: Claim }>();
   #role: RelayRole = "electing";
   #offset = 0;
-  #nextRequestId = 1;
-  #server?: net.Server;
+  #bound?: BoundSocket;
+  #nameCheck?: ReturnType<typeof setInterval>;
   #poller?: Poller;
   #leaderSocket?: net.Socket;
   #electing?: Promise<void>;
@@ -74,26 +81,43 @@ export class Relay {
     if (this.#role === "stopped") return;
     this.#role = "stopped";
     this.#leaderSocket?.destroy();
-    for (const follower of this.#followers) follower.socket.destroy();
-    this.#followers.clear();
-    await Promise.all([
-      this.#poller?.stop(),
-      new Promise<void>((resolve) => (this.#server ? this.#server.close(() => resolve()) : resolve())),
-      this.#electing,
-    ]);
+    await Promise.all([this.#resign(), this.#electing]);
   }
 
   // ── Election ───────────────────────────────────────────────────────────────────────────────
 
   async #elect(): Promise<void> {
+    const { address } = this.#options;
+    try {
+      ensurePrivateDirectory(path.dirname(address));
+    } catch (error) {
+      this.#log.error({ err: describe(error) }, "the relay's directory is not private; Hermes does not poll Telegram from this process");
+      this.#options.onUnavailable?.(describe(error));
+      this.#role = "stopped";
+      return;
+    }
     let attempt = 0;
     while (!this.#isStopped()) {
-      if (await this.#tryLead()) return;
-      if (this.#isStopped()) return;
-      const leader = await connect(this.#options.address).catch(() => undefined);
-      if (leader) return this.#follow(leader);
-      // Nobody answers on a socket file left by a dead leader (non-Linux): clear it and retry.
-      if (!isAbstract(this.#options.address)) fs.rmSync(this.#options.address, { force: true });
+      const bound = await bindExclusive(address, (socket) => this.#accept(socket)).catch((error) => {
+        this.#log.warn({ err: describe(error) }, "could not bind the relay socket");
+        return undefined;
+      });
+      if (this.#isStopped()) {
+        if (bound) {
+          releaseName(address, bound);
+          bound.server.close();
+        }
+        return;
+      }
+      if (bound) return this.#lead(bound);
+      const leader = await connectToLeader(address, {
+        key: this.#options.key,
+        handshakeMs: this.#options.handshakeMs ?? HANDSHAKE_MS,
+        onFrame: (frame, socket) => this.#onLeaderFrame(frame, socket),
+        onViolation: (reason) => this.#log.warn({ reason }, "left a relay leader that broke the protocol"),
+      });
+      if (this.#isStopped()) return void leader?.socket.destroy();
+      if (leader) return this.#follow(leader.socket, leader.offset);
       await sleep(Math.min(1_000, 25 * 2 ** attempt++));
     }
   }
@@ -102,25 +126,16 @@ export class Relay {
     return this.#role === "stopped";
   }
 
-  #tryLead(): Promise<boolean> {
-    return new Promise((resolve) => {
-      const server = net.createServer((socket) => this.#acceptFollower(socket));
-      server.once("error", () => resolve(false));
-      server.listen(this.#options.address, () => {
-        if (this.#role === "stopped") {
-          server.close();
-          return resolve(false);
-        }
-        this.#server = server;
-        this.#becomeLeader();
-        resolve(true);
-      });
-    });
-  }
-
-  #becomeLeader(): void {
+  #lead(bound: BoundSocket): void {
+    this.#bound = bound;
     this.#role = "leader";
     this.#log.info({ offset: this.#offset }, "this process polls Telegram for the bot (relay leader)");
+    // Someone may replace the name (a race with a third process, or a user deleting it): then this
+    // process is unreachable and must not poll alongside the new leader.
+    this.#nameCheck = setInterval(() => {
+      if (this.#role === "leader" && !holdsName(this.#options.address, bound)) void this.#stepDown();
+    }, NAME_CHECK_MS);
+    this.#nameCheck.unref?.();
     this.#options.handler.onLead?.();
     this.#poller = startPoller({
       api: this.#options.telegram,
@@ -134,18 +149,37 @@ export class Relay {
     });
   }
 
-  #follow(socket: net.Socket): void {
+  async #stepDown(): Promise<void> {
+    this.#log.warn("another process took over the relay socket; electing again");
+    this.#role = "electing";
+    await this.#resign();
+    if (this.#role === "electing") this.#electing = this.#elect();
+  }
+
+  /** Stops leading: polling ends, followers are let go, and the socket name is freed if still ours. */
+  async #resign(): Promise<void> {
+    clearInterval(this.#nameCheck);
+    const bound = this.#bound;
+    this.#bound = undefined;
+    if (bound) releaseName(this.#options.address, bound);
+    for (const link of this.#links) link.close("the leader stops");
+    this.#links.clear();
+    this.#followers.clear();
+    const poller = this.#poller;
+    this.#poller = undefined;
+    await Promise.all([poller?.stop(), new Promise<void>((resolve) => (bound ? bound.server.close(() => resolve()) : resolve()))]);
+  }
+
+  // ── Following ──────────────────────────────────────────────────────────────────────────────
+
+  #follow(socket: net.Socket, offset: number): void {
     this.#role = "follower";
     this.#leaderSocket = socket;
+    this.#offset = Math.max(this.#offset, offset);
     this.#log.info("another process polls Telegram for this bot; following it (relay follower)");
-    const decoder = new LineDecoder();
-    socket.setEncoding("utf8");
-    socket.on("data", (chunk: string) => {
-      for (const message of decoder.push(chunk)) void this.#onLeaderMessage(socket, message);
-    });
-    socket.on("error", () => undefined);
     socket.on("close", () => {
-      if (this.#role === "stopped") return;
+      this.#claims.clear();
+      if (this.#role === "stopped" || this.#leaderSocket !== socket) return;
       this.#leaderSocket = undefined;
       this.#role = "electing";
       this.#log.info({ offset: this.#offset }, "the relay leader went away; electing a new one");
@@ -153,53 +187,76 @@ export class Relay {
     });
   }
 
-  async #onLeaderMessage(socket: net.Socket, message: RelayMessage): Promise<void> {
-    if (message.t === "offset") {
-      this.#offset = Math.max(this.#offset, message.offset);
-      return;
+  #onLeaderFrame(frame: LeaderFrame, socket: net.Socket): void {
+    const reply = (line: string) => !socket.destroyed && socket.write(line);
+    switch (frame.t) {
+      case "offset":
+        // Only forward, within Telegram's id range (wire.ts): a lower one is stale, not an error.
+        this.#offset = Math.max(this.#offset, frame.offset);
+        return;
+      case "gather":
+        void this.#partFor(frame.update).then((part) => reply(encode({ t: "part", id: frame.id, part: part ?? null })));
+        return;
+      case "offer":
+        void this.#decide(frame.update).then((claim) => {
+          if (claim) this.#claims.set(frame.id, { updateId: frame.update.update_id, claim });
+          reply(encode({ t: "claim", id: frame.id, claimed: claim !== undefined }));
+        });
+        return;
+      case "grant": {
+        const pending = this.#claims.get(frame.id);
+        this.#claims.delete(frame.id);
+        if (pending && frame.ok) this.#run(pending.updateId, pending.claim);
+        return;
+      }
     }
-    if (message.t === "gather") {
-      const part = await this.#partFor(message.update);
-      if (!socket.destroyed) socket.write(encode({ t: "part", id: message.id, part: part ?? null }));
-      return;
-    }
-    if (message.t !== "offer") return;
-    const claimed = await this.#claimOnce(message.update);
-    if (!socket.destroyed) socket.write(encode({ t: "claim", id: message.id, claimed }));
   }
 
   // ── Leading ────────────────────────────────────────────────────────────────────────────────
 
-  #acceptFollower(socket: net.Socket): void {
-    const follower: Follower = { socket, waiting: new Map() };
-    this.#followers.add(follower);
-    const decoder = new LineDecoder();
-    socket.setEncoding("utf8");
-    socket.on("data", (chunk: string) => {
-      for (const message of decoder.push(chunk)) {
-        if (message.t === "claim") follower.waiting.get(message.id)?.(message.claimed);
-        if (message.t === "part") follower.waiting.get(message.id)?.(message.part);
-      }
+  #accept(socket: net.Socket): void {
+    if (this.#role !== "leader") return void socket.destroy();
+    const link = new FollowerLink(socket, {
+      key: this.#options.key,
+      log: this.#log,
+      handshakeMs: this.#options.handshakeMs ?? HANDSHAKE_MS,
+      answerMs: this.#options.offerTimeoutMs ?? OFFER_TIMEOUT_MS,
+      offset: () => this.#offset,
+      onReady: (link) => this.#followers.add(link),
+      onClose: (closed) => {
+        this.#followers.delete(closed);
+        this.#links.delete(closed);
+      },
     });
-    socket.on("error", () => undefined);
-    socket.on("close", () => {
-      this.#followers.delete(follower);
-      for (const answer of follower.waiting.values()) answer(undefined);
-    });
-    // A newcomer learns where polling stands, in case it has to take over.
-    socket.write(encode({ t: "offset", offset: this.#offset }));
+    this.#links.add(link);
   }
 
-  /** Offers the update here, then to each follower in turn; the leader handles what nobody claims. */
-  async #dispatch(update: unknown): Promise<void> {
-    if (await this.#claimOnce(update)) return;
-    for (const follower of [...this.#followers]) {
-      if (await this.#offer(follower, update)) return;
+  /**
+   * Decides who handles an update (what the poll loop waits for), then lets the handling run
+   * outside the loop: this process first, else the first follower to claim it, else nobody.
+   */
+  async #dispatch(raw: unknown): Promise<void> {
+    const local = await this.#decide(raw);
+    if (local) return this.#run(idOf(raw), local);
+    let unanswered = [...this.#followers].some((follower) => follower.stalled);
+    if (isUpdate(raw)) {
+      const outcome = await offerToAll([...this.#followers], raw);
+      if (outcome === "taken") return;
+      unanswered ||= outcome === "unanswered";
     }
-    if (!this.#options.handler.gathers?.(update)) return this.#options.handler.handleUnclaimed(update);
-    // A command answered once for every process: each adds its part (its sessions, its prompts).
-    const parts = await Promise.all([this.#partFor(update), ...[...this.#followers].map((follower) => this.#gather(follower, update))]);
-    await this.#options.handler.handleUnclaimed(update, parts.filter((part) => part !== undefined && part !== null));
+    void this.#handleUnclaimed(raw, unanswered);
+  }
+
+  async #handleUnclaimed(update: unknown, unanswered: boolean): Promise<void> {
+    try {
+      const { handler } = this.#options;
+      if (!isUpdate(update) || !handler.gathers?.(update)) return await handler.handleUnclaimed(update, undefined, unanswered);
+      // A command answered once for every process: each adds its part (its sessions, its prompts).
+      const parts = await Promise.all([this.#partFor(update), ...[...this.#followers].map((follower) => follower.gather(update))]);
+      await handler.handleUnclaimed(update, parts.filter((part) => part !== undefined && part !== null), unanswered);
+    } catch (error) {
+      this.#log.error({ err: describe(error) }, "handling an update failed");
+    }
   }
 
   async #partFor(update: unknown): Promise<unknown> {
@@ -211,58 +268,33 @@ export class Relay {
     }
   }
 
-  #gather(follower: Follower, update: unknown): Promise<unknown> {
-    return this.#ask(follower, (id) => ({ t: "gather", id, update }));
-  }
-
-  async #offer(follower: Follower, update: unknown): Promise<boolean> {
-    return (await this.#ask(follower, (id) => ({ t: "offer", id, update }))) === true;
-  }
-
-  /** Sends a request to a follower and waits for its answer; a silent or gone follower answers undefined. */
-  #ask(follower: Follower, request: (id: number) => RelayMessage): Promise<unknown> {
-    const id = this.#nextRequestId++;
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => answer(undefined), this.#options.offerTimeoutMs ?? 2_000);
-      const answer = (value: unknown) => {
-        clearTimeout(timer);
-        follower.waiting.delete(id);
-        resolve(value);
-      };
-      follower.waiting.set(id, answer);
-      follower.socket.write(encode(request(id)), (error) => error && answer(undefined));
-    });
-  }
-
   #broadcastOffset(offset: number): void {
     this.#offset = offset;
-    for (const follower of this.#followers) follower.socket.write(encode({ t: "offset", offset }));
+    for (const follower of this.#followers) follower.send({ t: "offset", offset });
   }
 
-  /** Claims an update unless this process handled it already (re-delivered after a failover). */
-  async #claimOnce(update: unknown): Promise<boolean> {
-    const id = (update as { update_id?: unknown } | null)?.update_id;
-    if (typeof id === "number" && this.#handled.has(id)) return true;
+  /** This process' claim, unless it handled the update already (re-delivered after a failover). */
+  async #decide(update: unknown): Promise<Claim | undefined> {
+    const id = idOf(update);
+    if (id !== undefined && this.#handled.has(id)) return async () => undefined;
     try {
-      const claimed = await this.#options.handler.claimUpdate(update);
-      if (claimed && typeof id === "number") this.#handled.add(id);
-      return claimed;
+      return await this.#options.handler.claimUpdate(update);
     } catch (error) {
       this.#log.error({ err: describe(error) }, "claiming an update failed");
-      return false;
+      return undefined;
     }
+  }
+
+  /** Runs a granted claim outside the poll loop. */
+  #run(updateId: number | undefined, claim: Claim): void {
+    if (updateId !== undefined) this.#handled.add(updateId);
+    void claim().catch((error) => this.#log.error({ err: describe(error) }, "handling an update failed"));
   }
 }
 
-function connect(address: string): Promise<net.Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(address);
-    socket.once("connect", () => {
-      socket.removeAllListeners("error");
-      resolve(socket);
-    });
-    socket.once("error", reject);
-  });
+function idOf(update: unknown): number | undefined {
+  const id = (update as { update_id?: unknown } | null)?.update_id;
+  return typeof id === "number" ? id : undefined;
 }
 
 function sleep(ms: number): Promise<void> {

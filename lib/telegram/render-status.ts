@@ -20,13 +20,12 @@ const SECTION_LIMIT = 1800;
 const LISTED = 20;
 
 /**
- * Parts from other processes come over the relay and are untrusted: anything malformed is dropped
- * or replaced, every text is escaped, and links are built only from integer ids.
+ * Parts from other processes come over the relay: lib/bridge/status-part.ts checks their shape
+ * first; here every text is still escaped and marked, and links are built only from integer ids.
  */
-export function renderStatus(parts: readonly unknown[], t: Strings = CATALOGS.en): string {
-  const valid = Array.isArray(parts) ? parts.map(statusPartFrom) : [];
-  const sessions = valid.flatMap((part) => part.sessions);
-  const prompts = valid.flatMap((part) => part.prompts);
+export function renderStatus(parts: readonly StatusPart[], t: Strings = CATALOGS.en): string {
+  const sessions = parts.flatMap((part) => part.sessions);
+  const prompts = parts.flatMap((part) => part.prompts);
   const lines = [t.status.title, ""];
   if (sessions.length === 0) lines.push(t.status.noSessions);
   else {
@@ -69,33 +68,6 @@ function show(text: string, max: number, t: Strings): string {
 }
 
 /** One process' part as far as it is well-formed: sessions and prompts with the wrong shape are dropped. */
-export function statusPartFrom(value: unknown): StatusPart {
-  const part = isRecord(value) ? value : {};
-  const sessions = (Array.isArray(part.sessions) ? part.sessions : []).filter(isRecord).map((session) => ({
-    busy: session.busy === true,
-    ...(typeof session.busyMs === "number" && Number.isFinite(session.busyMs) && session.busyMs >= 0 ? { busyMs: session.busyMs } : {}),
-    ...(typeof session.title === "string" ? { title: session.title } : {}),
-    ...(typeof session.project === "string" ? { project: session.project } : {}),
-  }));
-  const prompts = (Array.isArray(part.prompts) ? part.prompts : []).filter(isRecord).flatMap((prompt): StatusPart["prompts"] => {
-    if ((prompt.kind !== "question" && prompt.kind !== "permission") || !Number.isSafeInteger(prompt.chatId)) return [];
-    return [
-      {
-        kind: prompt.kind,
-        summary: typeof prompt.summary === "string" ? prompt.summary : "?",
-        project: typeof prompt.project === "string" ? prompt.project : "?",
-        chatId: prompt.chatId as number,
-        ...(typeof prompt.title === "string" ? { title: prompt.title } : {}),
-        ...(Number.isSafeInteger(prompt.messageId) && (prompt.messageId as number) > 0 ? { messageId: prompt.messageId as number } : {}),
-      },
-    ];
-  });
-  return { sessions, prompts };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 export function renderHelp(t: Strings = CATALOGS.en): string {
   return [...t.help.lines, "", ...commandsFor(t).map((entry) => `/${entry.command} — ${entry.description}`)].join("\n");

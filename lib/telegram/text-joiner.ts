@@ -25,6 +25,11 @@ export class TextJoiner<T> {
     this.#open.set(sender, entry);
   }
 
+  /** Whether an answer from this sender is still being collected. */
+  collecting(sender: string): boolean {
+    return this.#open.has(sender);
+  }
+
   /** A later plain message: true when it belonged to an answer still being collected. */
   append(sender: string, text: string): boolean {
     const entry = this.#open.get(sender);

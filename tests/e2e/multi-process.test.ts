@@ -25,6 +25,9 @@ describe("several OpenCode processes, one bot token", () => {
   let llm: MockLlm;
   const members: Member[] = [];
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), "hermes-multi-"));
+  // Each OpenCode gets its own TMPDIR here (hermetic-env.ts); a login session's runtime dir is what
+  // they share, as on a desktop, so the relay's socket lives in $XDG_RUNTIME_DIR/hermes/.
+  const runtimeDir = fs.mkdtempSync(path.join(os.tmpdir(), "hermes-run-"));
 
   async function addMember(name: string): Promise<Member> {
     const logFile = path.join(logDir, `${name}.log`);
@@ -38,6 +41,7 @@ describe("several OpenCode processes, one bot token", () => {
         HERMES_TELEGRAM_CHAT_ID: String(DEFAULT_CHAT_ID),
         HERMES_TELEGRAM_API_ROOT: telegram.apiRoot,
         HERMES_LOG_FILE: logFile,
+        XDG_RUNTIME_DIR: runtimeDir,
       },
     });
     const member = { name, server, logFile, alive: true };
@@ -46,7 +50,8 @@ describe("several OpenCode processes, one bot token", () => {
   }
 
   const log = (member: Member) => (fs.existsSync(member.logFile) ? fs.readFileSync(member.logFile, "utf8") : "");
-  const isLeader = (member: Member) => /relay leader/.test(log(member).split("\n").filter((line) => /relay (leader|follower)/.test(line)).at(-1) ?? "");
+  const roleOf = (member: Member) => /relay (leader|follower)/.exec(log(member).split("\n").filter((line) => /relay (leader|follower)/.test(line)).at(-1) ?? "")?.[1];
+  const isLeader = (member: Member) => roleOf(member) === "leader";
 
   /** Raises a question and a permission in one member and answers both from the phone. */
   async function answerBoth(member: Member, marker: string): Promise<void> {
@@ -76,10 +81,18 @@ describe("several OpenCode processes, one bot token", () => {
     await llm?.close();
     await telegram?.close();
     fs.rmSync(logDir, { recursive: true, force: true });
+    fs.rmSync(runtimeDir, { recursive: true, force: true });
   });
 
   it("two processes: each one's question and permission are answered from the phone", async () => {
     await pollUntil(() => members.filter(isLeader).length === 1, { timeoutMs: 15_000, what: "one leader" });
+    await pollUntil(() => members.every((member) => roleOf(member) !== undefined), { timeoutMs: 15_000, what: "the other one following" });
+    // They met on a socket file in a directory only this user can enter.
+    const relayDir = path.join(runtimeDir, "hermes");
+    expect(fs.statSync(relayDir).mode & 0o777).toBe(0o700);
+    const sockets = fs.readdirSync(relayDir);
+    expect(sockets, sockets.map((name) => `${name} ${fs.lstatSync(path.join(relayDir, name)).isSocket()}`).join(", ")).toHaveLength(1);
+    expect(fs.statSync(path.join(relayDir, sockets[0]!)).mode & 0o077).toBe(0);
     await answerBoth(members[0]!, "alpha-1");
     await answerBoth(members[1]!, "beta-1");
   });
@@ -128,6 +141,8 @@ describe("several OpenCode processes, one bot token", () => {
     const survivors = members.filter((member) => member.alive);
     await pollUntil(() => survivors.filter(isLeader).length === 1, { timeoutMs: 15_000, what: "a new leader among the survivors" });
     const resumed = await pollUntil(() => telegram.calls.find((call) => call.method === "getUpdates" && call.at > killedAt), { timeoutMs: 15_000, what: "polling resumed" });
+    // The killed leader's socket file was replaced by the new leader's, not left to block it.
+    expect(fs.readdirSync(path.join(runtimeDir, "hermes"))).toHaveLength(1);
     // A measurement, not a pass/fail timing (the issue's goal is 2 s): see the test output.
     console.info(`[failover] polling resumed ${resumed.at - killedAt} ms after kill -9 of the leader`);
     for (const [index, member] of survivors.entries()) await answerBoth(member, `after-kill-${index}`);

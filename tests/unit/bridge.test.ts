@@ -256,11 +256,30 @@ describe("Bridge: questions", () => {
     expect(message.text).toContain("<code>project</code>");
   });
 
-  it("answers /start with the chat id", async () => {
+  it("answers /start with the chat id: the owner anywhere, once per chat per interval; strangers never (#10 item 3)", async () => {
     const { telegram, bridge } = setup();
+    const start = (id: number, from: number, chat: number) => bridge.handleUpdate({ update_id: id, message: { message_id: id, from: { id: from }, chat: { id: chat, type: chat < 0 ? "group" : "private" }, text: "/start" } });
+    for (let i = 0; i < 10; i++) await start(i + 1, 666 + i, 666 + i); // strangers' private chats
+    await start(20, 777, -5); // a stranger in some group
+    expect(telegram.messages).toEqual([]);
+    await start(21, OWNER, -42); // the owner, in a new group: learns its id
+    expect(telegram.messages).toHaveLength(1);
+    expect(telegram.messages[0]!.chatId).toBe(-42);
+    expect(telegram.messages[0]!.text).toContain("HERMES_TELEGRAM_CHAT_ID=-42");
+    await start(22, OWNER, -42); // again at once: not answered twice
+    await start(23, OWNER, CHAT);
+    expect(telegram.messages.map((m) => m.chatId)).toEqual([-42, CHAT]);
+  });
+
+  it("before a chat is configured, /start answers anyone with their chat id", async () => {
+    const telegram = new MemoryTelegram();
+    const bridge = new Bridge({ telegram, registry: new Registry(), logger: pino({ level: "silent" }), access: { chatId: Number.NaN, allowedUsers: [] }, questionTtlMs: 0, pacing: false });
     await bridge.handleUpdate({ update_id: 1, message: { message_id: 5, from: { id: 77 }, chat: { id: 77, type: "private" }, text: "/start" } });
+    await bridge.handleUpdate({ update_id: 2, message: { message_id: 6, from: { id: 77 }, chat: { id: 77, type: "private" }, text: "/start" } });
+    expect(telegram.messages).toHaveLength(1);
     expect(telegram.messages[0]?.text).toContain("<code>77</code>");
     expect(telegram.messages[0]?.text).toContain("HERMES_TELEGRAM_CHAT_ID=77");
+    await bridge.stop();
   });
 
   it("stop() leaves no live buttons behind", async () => {
@@ -277,12 +296,67 @@ describe("Bridge: questions", () => {
     const foreign = { update_id: 2, callback_query: { id: "foreign", from: { id: OWNER }, data: "h1:ZZZZZZZZ:o:0:0", message: { message_id: 999, chat: { id: CHAT, type: "private" } } } };
     const command = { update_id: 3, message: { message_id: 7, from: { id: OWNER }, chat: { id: CHAT, type: "private" }, text: "/start" } };
     const chatter = { update_id: 4, message: { message_id: 8, from: { id: OWNER }, chat: { id: CHAT, type: "private" }, text: "hello" } };
-    expect(await bridge.claimUpdate(foreign)).toBe(false);
-    expect(await bridge.claimUpdate(command)).toBe(false);
-    expect(await bridge.claimUpdate(chatter)).toBe(false);
+    expect(await bridge.claimUpdate(foreign)).toBeUndefined();
+    expect(await bridge.claimUpdate(command)).toBeUndefined();
+    expect(await bridge.claimUpdate(chatter)).toBeUndefined();
     expect(telegram.callbackAnswers).toEqual([]);
-    expect(await bridge.claimUpdate(own)).toBe(true);
+    const claim = await bridge.claimUpdate(own);
+    expect(claim).toBeTypeOf("function");
+    await claim!();
     expect(telegram.callbackAnswers).toEqual([{ id: "own", text: "Chosen: Red" }]);
+  });
+
+  it("claiming a tap does nothing visible: no reply to OpenCode and no acknowledgement until the claim runs (#10 item 7)", async () => {
+    const { telegram, opencode, bridge, ask } = setup();
+    const message = await ask(request());
+    const tap = { update_id: 1, callback_query: { id: "t", from: { id: OWNER }, data: telegram.button(message, "Red").callback_data, message: { message_id: message.messageId, chat: { id: CHAT, type: "private" } } } };
+    const claim = await bridge.claimUpdate(tap);
+    expect(claim).toBeDefined();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(telegram.callbackAnswers).toEqual([]);
+    expect(opencode.posts).toEqual([]);
+    expect(message.keyboard.length).toBeGreaterThan(0);
+    // A claim the leader refused is simply dropped: the prompt stays answerable.
+    const again = await bridge.claimUpdate({ ...tap, update_id: 2 });
+    await again!();
+    await vi.waitFor(() => expect(opencode.posts.map((post) => post.url)).toEqual(["/question/{requestID}/reply"]));
+    expect(telegram.callbackAnswers).toEqual([{ id: "t", text: "Chosen: Red" }]);
+  });
+
+  it("a tap that races its prompt's sendMessage response is claimed without waiting for Telegram, and acted on once the message id is known", async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    class SlowAnswerTelegram extends MemoryTelegram {
+      override async sendMessage(chatId: number, html: string, options = {}) {
+        const sent = await super.sendMessage(chatId, html, options);
+        await held; // Telegram has the message (the user can tap it), its answer is still on the way
+        return sent;
+      }
+    }
+    const telegram = new SlowAnswerTelegram();
+    const opencode = new FakeOpencode();
+    const bridge = new Bridge({ telegram, registry: new Registry(), logger: pino({ level: "silent" }), access: { chatId: CHAT, allowedUsers: [] }, questionTtlMs: 0, pacing: false, confirmTimeoutMs: 10_000 });
+    opencode.announce = (event) => bridge.handleEvent(DIRECTORY, event);
+    bridge.attach({ directory: DIRECTORY, opencode: new OpencodeApi(opencode, { retries: 1, minTimeout: 1, maxTimeout: 1 }) });
+    bridge.handleEvent(DIRECTORY, { type: "question.asked", request: request() });
+    const message = await vi.waitFor(() => telegram.messages[0] ?? Promise.reject(new Error("not sent")));
+    const claim = await bridge.claimUpdate({ update_id: 1, callback_query: { id: "early", from: { id: OWNER }, data: telegram.button(message, "Red").callback_data, message: { message_id: message.messageId, chat: { id: CHAT, type: "private" } } } });
+    expect(claim).toBeDefined(); // decided while the send is still held
+    const acting = claim!();
+    release();
+    await acting;
+    await vi.waitFor(() => expect(opencode.posts.map((post) => post.url)).toEqual(["/question/{requestID}/reply"]));
+    expect(telegram.callbackAnswers).toEqual([{ id: "early", text: "Chosen: Red" }]);
+    await bridge.stop(10);
+  });
+
+  it("a tap nobody claimed while a process did not answer keeps its buttons and asks to tap again", async () => {
+    const { telegram, bridge } = setup();
+    const stale = await telegram.sendMessage(CHAT, "theirs", { keyboard: [[{ text: "Red", callback_data: "h1:ZZZZZZZZ:o:0:0" }]] });
+    await bridge.handleUnclaimed({ update_id: 1, callback_query: { id: "u", from: { id: OWNER }, data: "h1:ZZZZZZZZ:o:0:0", message: { message_id: stale.messageId, chat: { id: CHAT, type: "private" } } } }, undefined, true);
+    expect(telegram.callbackAnswers).toEqual([{ id: "u", text: "The OpenCode process with this prompt did not answer in time. Tap again in a moment." }]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(telegram.messages[0]!.keyboard).toHaveLength(1);
   });
 
   it("answers what nobody claimed: stale taps lose their keyboard, strangers are refused", async () => {

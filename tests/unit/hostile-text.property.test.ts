@@ -18,6 +18,7 @@ import { pageRange } from "../../lib/telegram/option-pages.ts";
 import { renderNotice, renderNotSent } from "../../lib/telegram/render-notice.ts";
 import { permissionFiles } from "../../lib/telegram/render-permission-file.ts";
 import { FULL_REQUEST_FILE, renderPermission } from "../../lib/telegram/render-permission.ts";
+import { parseStatusPart } from "../../lib/bridge/status-part.ts";
 import { renderStatus } from "../../lib/telegram/render-status.ts";
 import { renderQuestion, type RenderedMessage } from "../../lib/telegram/render.ts";
 import { reveal } from "../../lib/telegram/reveal.ts";
@@ -205,7 +206,7 @@ describe("property: every rendering of hostile text stays valid, within limits, 
           sessions: Array.from({ length: gen.int(40) }, () => ({ title: gen.text(3), project: gen.text(2), busy: gen.chance(0.5), busyMs: gen.int(1e7) })),
           prompts: Array.from({ length: gen.int(40) }, () => ({ kind: gen.pick(["question", "permission"]), summary: gen.text(3), project: gen.text(2), chatId: gen.pick([-1001234, 1001, -55]), messageId: 1 + gen.int(1000) })),
         });
-        const status = renderStatus([part(), part(), gen.pick([null, 7, { sessions: "x" }, part()])], t);
+        const status = renderStatus([part(), part(), gen.pick([null, 7, { sessions: "x" }, part()])].map(parseStatusPart).filter((p) => p !== undefined), t);
         nothingHidden(visible(status, MAX_TEXT, `${what} status`), `${what} status`);
       }
     });

@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
 import pino from "pino";
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { acquireBridge } from "../../lib/hub.ts";
 import { MemoryTelegram } from "../support/memory-telegram.ts";
+import { socketPath, stopAll } from "../support/relay-rig.ts";
 
 /** Counts long polls in flight; each waits until aborted. */
 class PollCountingTelegram extends MemoryTelegram {
@@ -20,11 +21,13 @@ class PollCountingTelegram extends MemoryTelegram {
 
 const config = (token: string) => ({ token, apiRoot: "http://127.0.0.1:1", chatId: 1, allowedUsers: [], questionTtlMs: 0, permissionTtlMs: 0 });
 
+afterEach(stopAll);
+
 describe("acquireBridge", () => {
   it("shares one bridge per token; only the last release stops polling", async () => {
     const telegram = new PollCountingTelegram();
     const token = `1:${randomBytes(8).toString("hex")}`;
-    const options = { config: config(token), logger: pino({ level: "silent" }), telegram, relayAddress: `\0hermes-hub-${randomBytes(6).toString("hex")}` };
+    const options = { config: config(token), logger: pino({ level: "silent" }), telegram, relayAddress: socketPath() };
     const first = acquireBridge(options);
     const second = acquireBridge(options);
     expect(second.bridge).toBe(first.bridge);
@@ -46,8 +49,8 @@ describe("acquireBridge", () => {
 
   it("keeps separate bridges for separate tokens", async () => {
     const logger = pino({ level: "silent" });
-    const a = acquireBridge({ config: config(`1:${randomBytes(8).toString("hex")}`), logger, telegram: new PollCountingTelegram(), relayAddress: `\0hermes-hub-${randomBytes(6).toString("hex")}` });
-    const b = acquireBridge({ config: config(`2:${randomBytes(8).toString("hex")}`), logger, telegram: new PollCountingTelegram(), relayAddress: `\0hermes-hub-${randomBytes(6).toString("hex")}` });
+    const a = acquireBridge({ config: config(`1:${randomBytes(8).toString("hex")}`), logger, telegram: new PollCountingTelegram(), relayAddress: socketPath() });
+    const b = acquireBridge({ config: config(`2:${randomBytes(8).toString("hex")}`), logger, telegram: new PollCountingTelegram(), relayAddress: socketPath() });
     expect(a.bridge).not.toBe(b.bridge);
     await Promise.all([a.release(), b.release()]);
   });

@@ -1,114 +1,91 @@
-import { randomBytes } from "node:crypto";
-import pino from "pino";
+import os from "node:os";
+import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { isAbstract, relayAddress } from "../../lib/relay/address.ts";
+import { relayAddress, relayDirectory } from "../../lib/relay/address.ts";
 import { RecentIds } from "../../lib/relay/recent-ids.ts";
-import { Relay, type UpdateHandler } from "../../lib/relay/relay.ts";
+import type { UpdateHandler } from "../../lib/relay/relay.ts";
 import { decode, encode, LineDecoder } from "../../lib/relay/wire.ts";
-import { MemoryTelegram } from "../support/memory-telegram.ts";
+import { QueueTelegram } from "../support/queue-telegram.ts";
+import { recorder, socketPath, startRelay as relay, stopAll } from "../support/relay-rig.ts";
 
-const silent = pino({ level: "silent" });
-
-/** A Telegram whose getUpdates long-polls a queue, confirming by offset like the real one. */
-class QueueTelegram extends MemoryTelegram {
-  readonly updates: Array<{ update_id: number; tag: string }> = [];
-  readonly offsets: number[] = [];
-  concurrent = 0;
-  maxConcurrent = 0;
-  #wake: Array<() => void> = [];
-
-  push(tag: string): void {
-    this.updates.push({ update_id: this.updates.length + 1, tag });
-    for (const wake of this.#wake.splice(0)) wake();
-  }
-
-  override async getUpdates(offset: number, timeoutSeconds: number, signal: AbortSignal): Promise<unknown[]> {
-    this.offsets.push(offset);
-    this.maxConcurrent = Math.max(this.maxConcurrent, ++this.concurrent);
-    const deadline = Date.now() + timeoutSeconds * 1000;
-    try {
-      for (;;) {
-        const ready = this.updates.filter((update) => update.update_id >= offset);
-        if (ready.length > 0 || Date.now() >= deadline) return ready;
-        if (signal.aborted) throw signal.reason;
-        await new Promise<void>((resolve) => {
-          this.#wake.push(resolve);
-          setTimeout(resolve, deadline - Date.now());
-          signal.addEventListener("abort", () => resolve(), { once: true });
-        });
-      }
-    } finally {
-      this.concurrent--;
-    }
-  }
-}
-
-/** A process' bridge stand-in: claims the tags it owns and records what it handled. */
-function handler(owns: string[]) {
-  const claimed: string[] = [];
-  const unclaimed: string[] = [];
-  const h: UpdateHandler = {
-    async claimUpdate(update) {
-      const tag = (update as { tag: string }).tag;
-      if (!owns.includes(tag)) return false;
-      claimed.push(tag);
-      return true;
-    },
-    async handleUnclaimed(update) {
-      unclaimed.push((update as { tag: string }).tag);
-    },
-  };
-  return { h, claimed, unclaimed };
-}
-
-const relays: Relay[] = [];
-function relay(address: string, telegram: QueueTelegram, h: UpdateHandler): Relay {
-  const r = new Relay({ address, telegram, handler: h, logger: silent, pollTimeoutSeconds: 1, offerTimeoutMs: 500 });
-  relays.push(r);
-  r.start();
-  return r;
-}
-const uniqueAddress = () => `\0hermes-test-${randomBytes(6).toString("hex")}`;
-
-afterEach(async () => {
-  await Promise.all(relays.splice(0).map((r) => r.stop()));
-});
+afterEach(stopAll);
 
 describe("relayAddress", () => {
-  it("is an abstract socket on Linux named by a hash, never the token", () => {
-    const address = relayAddress("123:secret-token", "https://api.telegram.org", "linux");
-    expect(isAbstract(address)).toBe(true);
-    expect(address).toMatch(/^\0hermes-[0-9a-f]{24}$/);
+  const runtime = os.tmpdir(); // any directory that exists stands for $XDG_RUNTIME_DIR
+
+  it("is a socket file in $XDG_RUNTIME_DIR/hermes, named by a hash, never the token", () => {
+    const address = relayAddress("123:secret-token", "https://api.telegram.org", { XDG_RUNTIME_DIR: runtime });
+    expect(path.dirname(address)).toBe(path.join(runtime, "hermes"));
+    expect(path.basename(address)).toMatch(/^[0-9a-f]{24}\.sock$/);
     expect(address).not.toContain("secret");
   });
 
-  it("differs per token and per Bot API server, and is stable", () => {
-    const a = relayAddress("1:a", "https://api.telegram.org", "linux");
-    expect(relayAddress("1:a", "https://api.telegram.org", "linux")).toBe(a);
-    expect(relayAddress("1:b", "https://api.telegram.org", "linux")).not.toBe(a);
-    expect(relayAddress("1:a", "http://127.0.0.1:8081", "linux")).not.toBe(a);
+  it("falls back to a per-user directory in the temp dir (no, a relative, or a missing runtime dir)", () => {
+    expect(relayDirectory({}, 1000, "/tmp")).toBe(path.join("/tmp", "hermes-1000"));
+    expect(relayDirectory({ XDG_RUNTIME_DIR: "relative" }, 7, "/var/tmp")).toBe(path.join("/var/tmp", "hermes-7"));
+    expect(relayDirectory({ XDG_RUNTIME_DIR: "/run/user/does-not-exist-4242" }, 7, "/var/tmp")).toBe(path.join("/var/tmp", "hermes-7"));
   });
 
-  it("is a socket file in the runtime dir elsewhere", () => {
-    expect(relayAddress("1:a", "x", "darwin", { XDG_RUNTIME_DIR: "/run/user/5" })).toMatch(/^\/run\/user\/5\/hermes-[0-9a-f]{24}\.sock$/);
+  it("differs per token and per Bot API server, and is stable", () => {
+    const env = { XDG_RUNTIME_DIR: runtime };
+    const a = relayAddress("1:a", "https://api.telegram.org", env);
+    expect(relayAddress("1:a", "https://api.telegram.org", env)).toBe(a);
+    expect(relayAddress("1:b", "https://api.telegram.org", env)).not.toBe(a);
+    expect(relayAddress("1:a", "http://127.0.0.1:8081", env)).not.toBe(a);
   });
 });
 
 describe("relay wire format", () => {
   it("round-trips every message", () => {
-    for (const message of [{ t: "offer", id: 3, update: { update_id: 9 } }, { t: "claim", id: 3, claimed: true }, { t: "offset", offset: 10 }] as const) {
+    const nonce = "n".repeat(43);
+    for (const message of [
+      { t: "offer", id: 3, update: { update_id: 9 } },
+      { t: "claim", id: 3, claimed: true },
+      { t: "grant", id: 3, ok: false },
+      { t: "offset", offset: 10 },
+      { t: "hello", nonce },
+      { t: "auth", nonce, proof: nonce },
+      { t: "welcome", proof: nonce, offset: 0 },
+      { t: "gather", id: 1, update: { update_id: 2 } },
+      { t: "part", id: 1, part: null },
+    ] as const) {
       expect(decode(encode(message).trim())).toEqual(message);
     }
   });
 
-  it("reassembles lines split across chunks and drops malformed ones", () => {
+  it("reassembles lines split across chunks", () => {
     const decoder = new LineDecoder();
     const line = encode({ t: "claim", id: 1, claimed: false });
     expect(decoder.push(line.slice(0, 5))).toEqual([]);
-    expect(decoder.push(line.slice(5) + "not json\n" + '{"t":"claim","id":"x","claimed":true}\n' + encode({ t: "offset", offset: 2 }))).toEqual([
+    expect(decoder.push(line.slice(5) + encode({ t: "offset", offset: 2 }))).toEqual([
       { t: "claim", id: 1, claimed: false },
       { t: "offset", offset: 2 },
     ]);
+  });
+
+  it("rejects malformed frames, forged offsets and ids, and over-long lines", () => {
+    for (const bad of [
+      "not json",
+      '{"t":"claim","id":"x","claimed":true}',
+      '{"t":"claim","id":0,"claimed":true}',
+      '{"t":"offset","offset":9007199254740991}',
+      '{"t":"offset","offset":-1}',
+      '{"t":"offset","offset":1.5}',
+      '{"t":"offer","id":1,"update":{"update_id":2147483648}}',
+      '{"t":"offer","id":1,"update":[1]}',
+      '{"t":"offer","id":1}',
+      '{"t":"hello","nonce":"short"}',
+      '{"t":"welcome","proof":"' + "x".repeat(43) + '","offset":1e20}',
+      '{"t":"whatever"}',
+    ]) {
+      expect(decode(bad), bad).toBeUndefined();
+      const decoder = new LineDecoder();
+      expect(decoder.push(encode({ t: "offset", offset: 1 }) + bad + "\n" + encode({ t: "offset", offset: 2 })), bad).toEqual([{ t: "offset", offset: 1 }]);
+      expect(decoder.violation).toBe("a malformed frame");
+    }
+    const short = new LineDecoder(100);
+    expect(short.push("x".repeat(101))).toEqual([]);
+    expect(short.violation).toMatch(/longer than 100/);
   });
 
   it("RecentIds forgets the oldest beyond its limit", () => {
@@ -124,13 +101,13 @@ describe("relay wire format", () => {
 
 describe("Relay", () => {
   it("elects one leader; the leader offers each update until a process claims it", async () => {
-    const address = uniqueAddress();
+    const address = socketPath();
     const telegram = new QueueTelegram();
-    const a = handler(["for-a"]);
-    const b = handler(["for-b"]);
-    const leader = relay(address, telegram, a.h);
+    const a = recorder(["for-a"]);
+    const b = recorder(["for-b"]);
+    const leader = relay(address, telegram, a.handler);
     await vi.waitFor(() => expect(leader.role).toBe("leader"));
-    const follower = relay(address, telegram, b.h);
+    const follower = relay(address, telegram, b.handler);
     await vi.waitFor(() => expect(follower.role).toBe("follower"));
 
     telegram.push("for-a");
@@ -144,13 +121,13 @@ describe("Relay", () => {
   });
 
   it("fails over: a follower takes over from the last offset, nothing lost or handled twice", async () => {
-    const address = uniqueAddress();
+    const address = socketPath();
     const telegram = new QueueTelegram();
-    const a = handler([]);
-    const b = handler(["one", "two"]);
-    const first = relay(address, telegram, a.h);
+    const a = recorder([]);
+    const b = recorder(["one", "two"]);
+    const first = relay(address, telegram, a.handler);
     await vi.waitFor(() => expect(first.role).toBe("leader"));
-    const second = relay(address, telegram, b.h);
+    const second = relay(address, telegram, b.handler);
     await vi.waitFor(() => expect(second.role).toBe("follower"));
     telegram.push("one");
     await vi.waitFor(() => expect(b.claimed).toEqual(["one"]));
@@ -166,16 +143,16 @@ describe("Relay", () => {
   });
 
   it("an update delivered again (as after a failover) is not handled twice", async () => {
-    const address = uniqueAddress();
+    const address = socketPath();
     const telegram = new QueueTelegram();
     // Telegram re-sends what was not confirmed: here, it ignores the offset once.
     const getUpdates = telegram.getUpdates.bind(telegram);
     let calls = 0;
     telegram.getUpdates = (offset, timeout, signal) => getUpdates(++calls === 3 ? 0 : offset, timeout, signal);
-    const b = handler(["once"]);
-    const leader = relay(address, telegram, handler([]).h);
+    const b = recorder(["once"]);
+    const leader = relay(address, telegram, recorder([]).handler, { offerTimeoutMs: 2_000 });
     await vi.waitFor(() => expect(leader.role).toBe("leader"));
-    const follower = relay(address, telegram, b.h);
+    const follower = relay(address, telegram, b.handler);
     await vi.waitFor(() => expect(follower.role).toBe("follower"));
     telegram.push("once");
     await vi.waitFor(() => expect(calls).toBeGreaterThanOrEqual(4), { timeout: 5_000 });
@@ -183,11 +160,11 @@ describe("Relay", () => {
   });
 
   it("a command is answered once, with every process' part gathered by the leader", async () => {
-    const address = uniqueAddress();
+    const address = socketPath();
     const telegram = new QueueTelegram();
     const answers: unknown[][] = [];
     const gathering = (name: string): UpdateHandler => ({
-      claimUpdate: async () => false,
+      claimUpdate: async () => undefined,
       gathers: (update) => (update as { tag: string }).tag === "/status",
       partFor: async () => ({ from: name }),
       handleUnclaimed: async (_update, parts) => void answers.push(parts ?? []),
@@ -202,14 +179,14 @@ describe("Relay", () => {
   });
 
   it("stop() ends polling and frees the address for the next process", async () => {
-    const address = uniqueAddress();
+    const address = socketPath();
     const telegram = new QueueTelegram();
-    const first = relay(address, telegram, handler([]).h);
+    const first = relay(address, telegram, recorder([]).handler);
     await vi.waitFor(() => expect(first.role).toBe("leader"));
     await first.stop();
     expect(first.role).toBe("stopped");
     expect(telegram.concurrent).toBe(0);
-    const next = relay(address, telegram, handler([]).h);
+    const next = relay(address, telegram, recorder([]).handler);
     await vi.waitFor(() => expect(next.role).toBe("leader"));
   });
 });

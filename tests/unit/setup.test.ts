@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { CliIo } from "../../lib/cli/io.ts";
 import { setup, TEST_MESSAGE, type SetupTuning } from "../../lib/cli/setup.ts";
 import { relayAddress } from "../../lib/relay/address.ts";
+import { ensurePrivateDirectory } from "../../lib/relay/private-dir.ts";
 import { createTelegramApi, TelegramApiError } from "../../lib/telegram/api.ts";
 import { DEFAULT_USER, parseTelegramHtml, startFakeTelegram, type FakeTelegram, type SentMessage, type TgUser } from "../support/fake-telegram.ts";
 import { freePort } from "../support/free-port.ts";
@@ -187,7 +188,9 @@ describe("opencode-hermes setup", () => {
 
   it("a Hermes polling on this machine (its relay socket answers): refuses before any getUpdates", async () => {
     const relay = net.createServer((socket) => socket.end());
-    await new Promise<void>((resolve) => relay.listen(relayAddress(fake.token, fake.apiRoot), resolve));
+    const address = relayAddress(fake.token, fake.apiRoot);
+    ensurePrivateDirectory(path.dirname(address));
+    await new Promise<void>((resolve) => relay.listen(address, resolve));
     try {
       const t = terminal();
       expect(await setup(args(), t.io)).toBe(1);

@@ -1,6 +1,7 @@
 // /status gathers parts from every process sharing the bot, over the relay: a forged or hostile
 // part must neither crash it nor inject a link, and hostile titles must not push it past 4096.
 import { describe, expect, it, vi } from "vitest";
+import { parseStatusPart } from "../../lib/bridge/status-part.ts";
 import { renderStatus } from "../../lib/telegram/render-status.ts";
 import { parseTelegramHtml } from "../support/fake-telegram.ts";
 import { CHAT, OWNER, setup } from "../support/bridge-rig.ts";
@@ -21,7 +22,8 @@ describe("/status with hostile input", () => {
       sessions: Array.from({ length: 60 }, (_, i) => ({ title: `${i} ${HOSTILE}`, project: HOSTILE, busy: i % 2 === 0, busyMs: 1000 * i })),
       prompts: Array.from({ length: 60 }, (_, i) => ({ kind: i % 2 ? "question" : "permission", summary: HOSTILE, project: HOSTILE, chatId: -1001234, messageId: i + 1 })),
     };
-    const html = renderStatus([part, part]);
+    const parsed = parseStatusPart(part)!;
+    const html = renderStatus([parsed, parsed]);
     expect(html.length).toBeLessThanOrEqual(4096);
     const text = plain(html);
     expect(text).toContain("Sessions (120)");
@@ -43,18 +45,22 @@ describe("/status with hostile input", () => {
       { sessions: [], prompts: [{ kind: "question", summary: "s", project: "p", chatId: -1009.5, messageId: 2 }, { kind: "<script>", summary: "s", project: "p", chatId: -1009, messageId: 2 }] },
       { sessions: [], prompts: [{ kind: "question", summary: "real", project: "p", chatId: -1009, messageId: 3 }] },
     ];
-    const html = renderStatus(forged);
+    // Checked where they cross the relay: a malformed part is dropped whole, a good one kept.
+    const parts = forged.map(parseStatusPart).filter((part) => part !== undefined);
+    expect(parts).toHaveLength(1);
+    const html = renderStatus(parts);
     const text = plain(html);
     expect(html).not.toContain("evil");
     expect([...html.matchAll(/<a href="([^"]*)"/g)].map((m) => m[1])).toEqual(["https://t.me/c/9/3"]);
-    expect(text).toContain("<b>ok</b>");
-    expect(text).toContain("Sessions (1)");
+    expect(text).toContain("real");
+    expect(text).not.toContain("<b>ok</b>");
   });
 
   it("through the bridge, a forged part from the relay still gets /status answered", async () => {
     const { bridge, telegram } = setup();
-    await bridge.handleUnclaimed(command("/status"), [{ sessions: [{ title: {}, busy: true }], prompts: [{ kind: "question", chatId: "-100x", summary: [] }] }, null]);
+    await bridge.handleUnclaimed(command("/status"), [{ sessions: [{ title: {}, busy: true }], prompts: [{ kind: "question", chatId: "-100x", summary: [] }] }, null, { sessions: [{ title: "good", busy: true }], prompts: [] }]);
     const answer = await vi.waitFor(() => telegram.messages.find((m) => m.text.includes("Hermes status")) ?? Promise.reject(new Error("no status")));
     expect(plain(answer!.text)).toContain("Sessions (1)");
+    expect(plain(answer!.text)).toContain("good");
   });
 });
