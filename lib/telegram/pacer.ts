@@ -1,11 +1,25 @@
-// Telegram's flood limits as token buckets: per chat (about one message a second in private chats,
-// twenty a minute in groups) and overall (under thirty a second). Pure: time is passed in.
+// Telegram's flood limits, spent the way a user needs them. Pure: time is passed in.
+//  - A group allows `groupLimit` messages in any `groupWindowMs` (twenty a minute): a sliding
+//    window, so a prompt goes out at once while fewer than twenty went out in the last minute.
+//  - A private chat allows about one message a second with short bursts: a token bucket.
+//  - All chats together stay under `globalPerSecond`: a token bucket.
+// Sends, edits and deletions all count against a chat (README, "Delivery you can rely on").
+// Prompts are urgent; everything else (edits of settled prompts, notices, chores) is deferrable
+// and leaves room for prompts: in a group as many slots as prompts went out in the last window
+// (the next minute is expected to look like the last) and nothing while prompts are flowing
+// (one went out in the last `groupQuietMs`); in a private chat `privateReserve` tokens.
 
 export interface PaceLimits {
   privatePerSecond: number;
   privateBurst: number;
-  groupPerMinute: number;
-  groupBurst: number;
+  /** Tokens a deferrable message must leave for prompts in a private chat. */
+  privateReserve: number;
+  groupLimit: number;
+  groupWindowMs: number;
+  /** Slots deferrable messages always leave free in a group, even after a quiet minute. */
+  groupMinReserve: number;
+  /** Deferrable messages to a group wait until no prompt went out for this long. */
+  groupQuietMs: number;
   globalPerSecond: number;
   globalBurst: number;
 }
@@ -13,9 +27,11 @@ export interface PaceLimits {
 export const TELEGRAM_LIMITS: PaceLimits = {
   privatePerSecond: 1,
   privateBurst: 3,
-  groupPerMinute: 20,
-  // With a burst of one, no sixty seconds ever see more than twenty-one messages.
-  groupBurst: 1,
+  privateReserve: 1,
+  groupLimit: 20,
+  groupWindowMs: 60_000,
+  groupMinReserve: 2,
+  groupQuietMs: 2_000,
   globalPerSecond: 25,
   globalBurst: 25,
 };
@@ -23,31 +39,40 @@ export const TELEGRAM_LIMITS: PaceLimits = {
 interface Bucket {
   tokens: number;
   updatedAt: number;
+}
+
+interface Chat {
+  /** Private chats. */
+  bucket?: Bucket;
+  /** Groups: what went out in the current window, oldest first. */
+  sent?: Array<{ at: number; urgent: boolean }>;
   /** Telegram said "retry after": nothing goes to this chat before then. */
   blockedUntil: number;
 }
 
 export class Pacer {
   readonly #limits: PaceLimits;
-  readonly #chats = new Map<number, Bucket>();
+  readonly #chats = new Map<number, Chat>();
   readonly #global: Bucket;
 
   constructor(limits: PaceLimits, now: number) {
     this.#limits = limits;
-    this.#global = { tokens: limits.globalBurst, updatedAt: now, blockedUntil: 0 };
+    this.#global = { tokens: limits.globalBurst, updatedAt: now };
   }
 
-  /** When a message to `chatId` may go out (`now` or later). */
-  readyAt(chatId: number, now: number): number {
+  /** When a message to `chatId` may go out (`now` or later); `urgent` for prompts. */
+  readyAt(chatId: number, now: number, urgent = true): number {
     const chat = this.#chat(chatId, now);
-    const [rate, burst] = this.#rate(chatId);
-    return Math.max(now, chat.blockedUntil, this.#global.blockedUntil, whenToken(chat, rate, burst, now), whenToken(this.#global, this.#limits.globalPerSecond / 1000, this.#limits.globalBurst, now));
+    const global = whenTokens(this.#global, this.#limits.globalPerSecond / 1000, this.#limits.globalBurst, 1, now);
+    const own = chat.sent ? this.#groupReadyAt(chat.sent, now, urgent) : whenTokens(chat.bucket!, this.#limits.privatePerSecond / 1000, this.#limits.privateBurst, urgent ? 1 : 1 + this.#limits.privateReserve, now);
+    return Math.max(now, chat.blockedUntil, global, own);
   }
 
   /** Spends one message's worth for `chatId`; call only when `readyAt` says now. */
-  take(chatId: number, now: number): void {
-    const [rate, burst] = this.#rate(chatId);
-    refill(this.#chat(chatId, now), rate, burst, now).tokens -= 1;
+  take(chatId: number, now: number, urgent = true): void {
+    const chat = this.#chat(chatId, now);
+    if (chat.sent) chat.sent.push({ at: now, urgent });
+    else refill(chat.bucket!, this.#limits.privatePerSecond / 1000, this.#limits.privateBurst, now).tokens -= 1;
     refill(this.#global, this.#limits.globalPerSecond / 1000, this.#limits.globalBurst, now).tokens -= 1;
   }
 
@@ -55,20 +80,35 @@ export class Pacer {
   block(chatId: number, retryAfterSeconds: number, now: number): void {
     const chat = this.#chat(chatId, now);
     chat.blockedUntil = Math.max(chat.blockedUntil, now + retryAfterSeconds * 1000);
-    chat.tokens = 0;
+    if (chat.bucket) chat.bucket.tokens = Math.min(chat.bucket.tokens, 0);
   }
 
-  #rate(chatId: number): [perMs: number, burst: number] {
-    return chatId < 0 ? [this.#limits.groupPerMinute / 60_000, this.#limits.groupBurst] : [this.#limits.privatePerSecond / 1000, this.#limits.privateBurst];
-  }
-
-  #chat(chatId: number, now: number): Bucket {
-    let bucket = this.#chats.get(chatId);
-    if (!bucket) {
-      bucket = { tokens: this.#rate(chatId)[1], updatedAt: now, blockedUntil: 0 };
-      this.#chats.set(chatId, bucket);
+  /** The earliest time the window has room: any slot for a prompt, a slot beyond the reserve otherwise. */
+  #groupReadyAt(sent: Array<{ at: number; urgent: boolean }>, now: number, urgent: boolean): number {
+    const { groupLimit, groupWindowMs, groupMinReserve, groupQuietMs } = this.#limits;
+    while (sent.length > 0 && sent[0]!.at + groupWindowMs <= now) sent.shift();
+    let count = sent.length;
+    let prompts = sent.reduce((sum, entry) => sum + (entry.urgent ? 1 : 0), 0);
+    const room = () => (urgent ? count < groupLimit : count + Math.max(groupMinReserve, prompts) < groupLimit);
+    let quietAt = now;
+    if (!urgent) for (const entry of sent) if (entry.urgent) quietAt = Math.max(quietAt, entry.at + groupQuietMs);
+    if (room()) return Math.max(now, quietAt);
+    // Entries leave the window oldest first; the first departure that makes room decides.
+    for (const entry of sent) {
+      count--;
+      if (entry.urgent) prompts--;
+      if (room()) return Math.max(entry.at + groupWindowMs, quietAt);
     }
-    return bucket;
+    return Math.max(now, quietAt); // unreachable with groupLimit > groupMinReserve
+  }
+
+  #chat(chatId: number, now: number): Chat {
+    let chat = this.#chats.get(chatId);
+    if (!chat) {
+      chat = chatId < 0 ? { sent: [], blockedUntil: 0 } : { bucket: { tokens: this.#limits.privateBurst, updatedAt: now }, blockedUntil: 0 };
+      this.#chats.set(chatId, chat);
+    }
+    return chat;
   }
 }
 
@@ -80,7 +120,9 @@ function refill(bucket: Bucket, perMs: number, burst: number, now: number): Buck
   return bucket;
 }
 
-function whenToken(bucket: Bucket, perMs: number, burst: number, now: number): number {
+/** When the bucket holds `needed` tokens (capped at the burst). */
+function whenTokens(bucket: Bucket, perMs: number, burst: number, needed: number, now: number): number {
+  const want = Math.min(needed, burst);
   const tokens = Math.min(burst, bucket.tokens + Math.max(0, now - bucket.updatedAt) * perMs);
-  return tokens >= 1 ? now : now + Math.ceil((1 - tokens) / perMs);
+  return tokens >= want ? now : now + Math.ceil((want - tokens) / perMs);
 }
