@@ -21,7 +21,7 @@ export const UNLIMITED_PACING: PaceLimits = {
   privateReserve: 0,
   groupLimit: 1e9,
   groupWindowMs: 60_000,
-  groupMinReserve: 0,
+  groupReserve: 0,
   groupQuietMs: 0,
   globalPerSecond: 1e9,
   globalBurst: 1e9,

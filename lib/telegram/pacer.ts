@@ -5,9 +5,9 @@
 //  - All chats together stay under `globalPerSecond`: a token bucket.
 // Sends, edits and deletions all count against a chat (README, "Delivery you can rely on").
 // Prompts are urgent; everything else (edits of settled prompts, notices, chores) is deferrable
-// and leaves room for prompts: in a group as many slots as prompts went out in the last window
-// (the next minute is expected to look like the last) and nothing while prompts are flowing
-// (one went out in the last `groupQuietMs`); in a private chat `privateReserve` tokens.
+// and leaves room for prompts: in a group the last `groupReserve` slots of the window, and it
+// waits while prompts flow (one went out in the last `groupQuietMs`); in a private chat
+// `privateReserve` tokens.
 
 export interface PaceLimits {
   privatePerSecond: number;
@@ -16,8 +16,8 @@ export interface PaceLimits {
   privateReserve: number;
   groupLimit: number;
   groupWindowMs: number;
-  /** Slots deferrable messages always leave free in a group, even after a quiet minute. */
-  groupMinReserve: number;
+  /** Slots of a group's window that deferrable messages leave to prompts. */
+  groupReserve: number;
   /** Deferrable messages to a group wait until no prompt went out for this long. */
   groupQuietMs: number;
   globalPerSecond: number;
@@ -30,7 +30,7 @@ export const TELEGRAM_LIMITS: PaceLimits = {
   privateReserve: 1,
   groupLimit: 20,
   groupWindowMs: 60_000,
-  groupMinReserve: 2,
+  groupReserve: 5,
   groupQuietMs: 2_000,
   globalPerSecond: 25,
   globalBurst: 25,
@@ -85,21 +85,14 @@ export class Pacer {
 
   /** The earliest time the window has room: any slot for a prompt, a slot beyond the reserve otherwise. */
   #groupReadyAt(sent: Array<{ at: number; urgent: boolean }>, now: number, urgent: boolean): number {
-    const { groupLimit, groupWindowMs, groupMinReserve, groupQuietMs } = this.#limits;
+    const { groupLimit, groupWindowMs, groupReserve, groupQuietMs } = this.#limits;
     while (sent.length > 0 && sent[0]!.at + groupWindowMs <= now) sent.shift();
-    let count = sent.length;
-    let prompts = sent.reduce((sum, entry) => sum + (entry.urgent ? 1 : 0), 0);
-    const room = () => (urgent ? count < groupLimit : count + Math.max(groupMinReserve, prompts) < groupLimit);
+    const allowed = urgent ? groupLimit : groupLimit - groupReserve;
+    // Entries leave the window oldest first: the one that brings the count under `allowed`.
+    const roomAt = sent.length < allowed ? now : sent[sent.length - Math.max(1, allowed)]!.at + groupWindowMs;
     let quietAt = now;
     if (!urgent) for (const entry of sent) if (entry.urgent) quietAt = Math.max(quietAt, entry.at + groupQuietMs);
-    if (room()) return Math.max(now, quietAt);
-    // Entries leave the window oldest first; the first departure that makes room decides.
-    for (const entry of sent) {
-      count--;
-      if (entry.urgent) prompts--;
-      if (room()) return Math.max(entry.at + groupWindowMs, quietAt);
-    }
-    return Math.max(now, quietAt); // unreachable with groupLimit > groupMinReserve
+    return Math.max(roomAt, quietAt);
   }
 
   #chat(chatId: number, now: number): Chat {

@@ -60,10 +60,9 @@ describe("Pacer", () => {
     expect(promptAt).toEqual(promptAt.map((_, round) => round * 1_000));
     expect(editsSent).toBe(0);
     // The twenty-first prompt within the minute waits for the first to leave the window. An edit
-    // must leave as many slots as prompts remain in the window: once eleven prompts left it
-    // (the one sent at 10 s leaves at 70 s), nine prompts and the edit's own slot fit in twenty.
+    // leaves five slots to prompts: it goes once six prompts left (the one sent at 5 s, at 65 s).
     expect(pacer.readyAt(GROUP, 20_000)).toBe(60_000);
-    expect(pacer.readyAt(GROUP, 20_000, false)).toBe(70_000);
+    expect(pacer.readyAt(GROUP, 20_000, false)).toBe(65_000);
   });
 
   it("a group edit waits for a quiet moment after a prompt, then goes out", () => {
@@ -73,12 +72,12 @@ describe("Pacer", () => {
     expect(pacer.readyAt(GROUP, 5_000, false)).toBe(5_000);
   });
 
-  it("after a quiet minute, edits may still not take the last slots a prompt would need", () => {
+  it("edits never take the last five slots of a group's minute: a prompt still goes at once", () => {
     const pacer = new Pacer(TELEGRAM_LIMITS, 0);
-    const edits = drain(pacer, GROUP, 19, 0, false);
-    expect(edits.slice(0, 18)).toEqual(Array(18).fill(0));
-    expect(edits[18]).toBe(60_000);
-    expect(pacer.readyAt(GROUP, 1_000)).toBe(1_000); // a prompt still goes at once
+    expect(drain(pacer, GROUP, 15, 0, false)).toEqual(Array(15).fill(0));
+    expect(pacer.readyAt(GROUP, 1_000, false)).toBe(60_000);
+    expect(drain(pacer, GROUP, 5, 1_000)).toEqual(Array(5).fill(1_000));
+    expect(pacer.readyAt(GROUP, 1_000)).toBe(60_000);
   });
 
   it("private edits keep a token for the next prompt", () => {
