@@ -143,11 +143,13 @@ export class Outbox {
         for (const waiter of job.settle) waiter.resolve(undefined);
         continue;
       }
-      this.#pacer?.take(job.chatId, now, this.#urgent(job));
+      const answered = this.#pacer?.take(job.chatId, now, this.#urgent(job));
       try {
         const result = await withTimeout(call(), this.#callTimeoutMs);
+        answered?.(this.#now());
         for (const waiter of job.settle) waiter.resolve(result);
       } catch (error) {
+        answered?.(this.#now());
         this.#failed(job, error);
       }
     }

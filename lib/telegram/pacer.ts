@@ -68,12 +68,24 @@ export class Pacer {
     return Math.max(now, chat.blockedUntil, global, own);
   }
 
-  /** Spends one message's worth for `chatId`; call only when `readyAt` says now. */
-  take(chatId: number, now: number, urgent = true): void {
+  /**
+   * Spends one message's worth for `chatId`; call only when `readyAt` says now. Call the returned
+   * function when Telegram answered: a group's slot counts from then (Telegram counts the message
+   * when it arrives, after `now`; counting from the send would free the slot too early).
+   */
+  take(chatId: number, now: number, urgent = true): (answeredAt: number) => void {
     const chat = this.#chat(chatId, now);
-    if (chat.sent) chat.sent.push({ at: now, urgent });
-    else refill(chat.bucket!, this.#limits.privatePerSecond / 1000, this.#limits.privateBurst, now).tokens -= 1;
     refill(this.#global, this.#limits.globalPerSecond / 1000, this.#limits.globalBurst, now).tokens -= 1;
+    if (!chat.sent) {
+      refill(chat.bucket!, this.#limits.privatePerSecond / 1000, this.#limits.privateBurst, now).tokens -= 1;
+      return () => undefined;
+    }
+    const entry = { at: now, urgent };
+    chat.sent.push(entry);
+    return (answeredAt) => {
+      entry.at = Math.max(entry.at, answeredAt);
+      chat.sent!.sort((a, b) => a.at - b.at);
+    };
   }
 
   /** Telegram's 429: wait exactly `retryAfterSeconds` before the next message to that chat. */

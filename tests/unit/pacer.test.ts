@@ -65,6 +65,12 @@ describe("Pacer", () => {
     expect(pacer.readyAt(GROUP, 20_000, false)).toBe(65_000);
   });
 
+  it("a group's slot counts from Telegram's answer, not from the send (Telegram counts on arrival)", () => {
+    const pacer = new Pacer(TELEGRAM_LIMITS, 0);
+    for (let i = 0; i < 20; i++) pacer.take(GROUP, 0)(40);
+    expect(pacer.readyAt(GROUP, 60_000)).toBe(60_040);
+  });
+
   it("a group edit waits for a quiet moment after a prompt, then goes out", () => {
     const pacer = new Pacer(TELEGRAM_LIMITS, 0);
     pacer.take(GROUP, 1_000);
