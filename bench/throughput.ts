@@ -54,6 +54,7 @@ export function scaledPacing(scale: number): PaceLimits {
     ...TELEGRAM_LIMITS,
     privatePerSecond: TELEGRAM_LIMITS.privatePerSecond * scale,
     groupWindowMs: TELEGRAM_LIMITS.groupWindowMs / scale,
+    groupQuietMs: TELEGRAM_LIMITS.groupQuietMs / scale,
     globalPerSecond: TELEGRAM_LIMITS.globalPerSecond * scale,
   };
 }
