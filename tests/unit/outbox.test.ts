@@ -173,6 +173,21 @@ describe("Outbox", () => {
     expect(sent.find(([name]) => name === "late")![1]).toBe(67_000);
   });
 
+  it("in a group, an edit the user waits for (an open prompt's) goes at once; a settled prompt's waits", async () => {
+    const box = make(TELEGRAM_LIMITS);
+    const sent: Array<[string, number]> = [];
+    const start = Date.now();
+    await box.send(GROUP, () => async () => void sent.push(["prompt", Date.now() - start]));
+    void box.edit(GROUP, 1, () => async () => void sent.push(["tick on the open prompt", Date.now() - start]), Priority.Prompt);
+    void box.edit(GROUP, 2, () => async () => void sent.push(["settled prompt", Date.now() - start]));
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(sent).toEqual([
+      ["prompt", 0],
+      ["tick on the open prompt", 0],
+      ["settled prompt", 2_000],
+    ]);
+  });
+
   it("finishing: queued edits no longer wait for prompts that will not come", async () => {
     const box = make(TELEGRAM_LIMITS);
     const sent: Array<[string, number]> = [];
