@@ -6,12 +6,12 @@ import { createTelegramApi } from "../lib/telegram/api.ts";
 import type { PaceLimits } from "../lib/telegram/pacer.ts";
 import { DEFAULT_CHAT_ID, type FakeTelegram } from "../tests/support/fake-telegram.ts";
 
-export function benchBridge(fake: FakeTelegram, pacing?: PaceLimits): Bridge {
+export function benchBridge(fake: FakeTelegram, pacing?: PaceLimits, chatId: number = DEFAULT_CHAT_ID): Bridge {
   return new Bridge({
     telegram: createTelegramApi(fake.token, fake.apiRoot),
     registry: new Registry(),
     logger: pino({ level: "silent" }),
-    access: { chatId: DEFAULT_CHAT_ID, allowedUsers: [] },
+    access: { chatId, allowedUsers: [] },
     questionTtlMs: 0,
     ...(pacing ? { pacing } : {}),
   });

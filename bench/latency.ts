@@ -18,8 +18,11 @@ import { sleep, summarize, until, type Summary } from "./stats.ts";
 export const UNLIMITED_PACING: PaceLimits = {
   privatePerSecond: 1e9,
   privateBurst: 1e9,
-  groupPerMinute: 1e9,
-  groupBurst: 1e9,
+  privateReserve: 0,
+  groupLimit: 1e9,
+  groupWindowMs: 60_000,
+  groupReserve: 0,
+  groupQuietMs: 0,
   globalPerSecond: 1e9,
   globalBurst: 1e9,
 };

@@ -6,11 +6,16 @@
 //   npm run bench -- --no-opencode      skip the real `opencode serve` start-up runs
 //   npm run bench -- --scale 25         time compression of the full flood run
 //   npm run bench -- --window 30        seconds to watch the real-limit flood run
+//   npm run bench -- --rounds 20        interactive rounds per chat (group and private)
+//   npm run bench -- --only chats       only the chat scenarios (interactive, bursts, over budget, failover)
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { runFailover, type FailoverResult } from "./failover.ts";
+import { runBursts, runInteractive, type BurstResult, type ChatKindName, type InteractiveResult } from "./interactive.ts";
 import { runLatency, type LatencyResult } from "./latency.ts";
+import { runOverBudget, type OverBudgetResult } from "./over-budget.ts";
 import { runMemory, type MemoryResult } from "./memory.ts";
 import { ms, round } from "./stats.ts";
 import { runStartup, type StartupResult } from "./startup.ts";
@@ -37,7 +42,13 @@ const settings = {
   startRuns: quick ? 3 : 5,
   opencode: !flag("no-opencode"),
   opencodeRuns: quick ? 2 : 3,
+  rounds: option("rounds", quick ? 10 : 20),
+  bursts: quick ? 3 : 5,
+  failoverRuns: quick ? 2 : 5,
+  overBudgetScale: 10,
+  onlyChats: args.includes("chats") && flag("only"),
 };
+const CHATS: ChatKindName[] = ["group", "private"];
 
 interface Target {
   name: string;
@@ -88,24 +99,40 @@ async function main(): Promise<void> {
   const benchStarted = performance.now();
   progress(`Hermes benchmark on ${host.cpu} (${host.cores} cores), Node ${host.node}${host.gc ? "" : " — no --expose-gc: memory numbers are without a forced GC"}`);
 
-  const startup = await section("start-up (plugin factory, cold import, opencode serve)", () =>
-    runStartup({ runs: settings.startRuns, opencode: settings.opencode, opencodeRuns: settings.opencodeRuns }),
-  );
-  const latency = await section(`latency (${settings.latencySamples} samples + ${settings.latencyWarmup} warm-up)`, () =>
-    runLatency({ samples: settings.latencySamples, warmup: settings.latencyWarmup }),
-  );
-  const memory = await section(`memory (${settings.memoryQuestions} questions)`, () => runMemory({ questions: settings.memoryQuestions }));
-  const scaled = await section(`flood, time-compressed ×${settings.floodScale} (${settings.floodQuestions} questions, ${settings.floodSessions} sessions)`, () =>
-    floodRun({ label: `time-compressed ×${settings.floodScale}`, scale: settings.floodScale, questions: settings.floodQuestions, sessions: settings.floodSessions, budgetMs: 180_000 }),
-  );
-  const real = await section(`flood, real limits (${settings.realWindowS} s window)`, () =>
-    floodRun({ label: `real limits, ${settings.realWindowS} s window`, scale: 1, questions: settings.floodQuestions, sessions: settings.floodSessions, budgetMs: settings.realWindowS * 1000 }),
-  );
+  const skipped = <T>(): Promise<{ value?: T; error?: string; ms: number }> => Promise.resolve({ error: "skipped (--only chats)", ms: 0 });
+  const others = !settings.onlyChats;
+  const startup = others
+    ? await section("start-up (plugin factory, cold import, opencode serve)", () => runStartup({ runs: settings.startRuns, opencode: settings.opencode, opencodeRuns: settings.opencodeRuns }))
+    : await skipped<StartupResult>();
+  const latency = others
+    ? await section(`latency (${settings.latencySamples} samples + ${settings.latencyWarmup} warm-up)`, () => runLatency({ samples: settings.latencySamples, warmup: settings.latencyWarmup }))
+    : await skipped<LatencyResult>();
+  const memory = others ? await section(`memory (${settings.memoryQuestions} questions)`, () => runMemory({ questions: settings.memoryQuestions })) : await skipped<MemoryResult>();
+  const scaled = others
+    ? await section(`flood, time-compressed ×${settings.floodScale} (${settings.floodQuestions} questions, ${settings.floodSessions} sessions)`, () =>
+        floodRun({ label: `time-compressed ×${settings.floodScale}`, scale: settings.floodScale, questions: settings.floodQuestions, sessions: settings.floodSessions, budgetMs: 180_000 }),
+      )
+    : await skipped<FloodRunResult>();
+  const real = others
+    ? await section(`flood, real limits (${settings.realWindowS} s window)`, () =>
+        floodRun({ label: `real limits, ${settings.realWindowS} s window`, scale: 1, questions: settings.floodQuestions, sessions: settings.floodSessions, budgetMs: settings.realWindowS * 1000 }),
+      )
+    : await skipped<FloodRunResult>();
+  const chats: ChatRuns = { interactive: {}, bursts: {}, failover: {} };
+  for (const chat of CHATS) {
+    chats.interactive[chat] = await section(`interactive rounds in a ${chat} chat (${settings.rounds} rounds, real limits)`, () => runInteractive(chat, settings.rounds));
+    chats.bursts[chat] = await section(`three permissions at once in a ${chat} chat (${settings.bursts} bursts)`, () => runBursts(chat, settings.bursts));
+    // Spaced so that two processes together stay within the chat's budget (private: 1/s, burst 3).
+    chats.failover[chat] = await section(`failover in a ${chat} chat (${settings.failoverRuns} × kill -9 of the polling process)`, () => runFailover(chat, settings.failoverRuns, { warmGapMs: chat === "private" ? 4_000 : 0 }));
+  }
+  chats.failoverOverBudget = await section("failover in a private chat after back-to-back prompts from both processes", () => runFailover("private", settings.failoverRuns, { warmGapMs: 0 }));
+  const overBudget = await section(`over budget: 40 prompts in 10 s to one group (×${settings.overBudgetScale})`, () => runOverBudget({ scale: settings.overBudgetScale }));
 
   const targets: Target[] = [];
   log();
   log(`Hermes benchmark · ${date.toISOString()} · ${host.cpu} (${host.cores} cores, ${host.memoryGB} GB) · Node ${host.node} · ${host.platform}`);
   log();
+  printChats(chats, overBudget, targets);
   printLatency(latency, targets);
   printThroughput(scaled, real, targets);
   printMemory(memory, targets);
@@ -121,6 +148,13 @@ async function main(): Promise<void> {
     machine: host,
     settings,
     durationS: round((performance.now() - benchStarted) / 1000, 1),
+    chats: {
+      interactive: Object.fromEntries(CHATS.map((chat) => [chat, chats.interactive[chat]?.value ?? { error: chats.interactive[chat]?.error }])),
+      bursts: Object.fromEntries(CHATS.map((chat) => [chat, chats.bursts[chat]?.value ?? { error: chats.bursts[chat]?.error }])),
+      failover: Object.fromEntries(CHATS.map((chat) => [chat, chats.failover[chat]?.value ?? { error: chats.failover[chat]?.error }])),
+      failoverPrivateBackToBack: chats.failoverOverBudget?.value ?? { error: chats.failoverOverBudget?.error },
+      overBudget: overBudget.value ?? { error: overBudget.error },
+    },
     latency: latency.value ?? { error: latency.error },
     throughput: { timeCompressed: scaled.value ?? { error: scaled.error }, realLimits: real.value ?? { error: real.error } },
     memory: memory.value ?? { error: memory.error },
@@ -132,6 +166,62 @@ async function main(): Promise<void> {
   const file = path.join(dir, "latest.json");
   fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
   log(`Wrote ${path.relative(process.cwd(), file)} (${results.durationS} s in all)`);
+}
+
+type Outcome<T> = { value?: T; error?: string; ms: number };
+interface ChatRuns {
+  interactive: Partial<Record<ChatKindName, Outcome<InteractiveResult>>>;
+  bursts: Partial<Record<ChatKindName, Outcome<BurstResult>>>;
+  failover: Partial<Record<ChatKindName, Outcome<FailoverResult>>>;
+  /** Both processes asking back to back before the kill: more than one private chat allows. */
+  failoverOverBudget?: Outcome<FailoverResult>;
+}
+
+function printChats(chats: ChatRuns, overBudget: Outcome<OverBudgetResult>, targets: Target[]): void {
+  log("Chats at Telegram's real limits (the fake Telegram enforces them; Hermes paces with its defaults): group and private side by side");
+  const cell = (text: string) => padLeft(text, 22);
+  log(`  ${pad("", 58)} ${cell("group")} ${cell("private")}`);
+  const row = (name: string, value: (chat: ChatKindName) => string) => log(`  ${pad(name, 58)} ${CHATS.map((chat) => cell(value(chat))).join(" ")}`);
+  const interactive = (chat: ChatKindName) => chats.interactive[chat]?.value;
+  const bursts = (chat: ChatKindName) => chats.bursts[chat]?.value;
+  const failover = (chat: ChatKindName) => chats.failover[chat]?.value;
+  const pair = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? "failed" : `${ms(a)} / ${ms(b)}`);
+  row("rounds: question.asked → sendMessage, p50 / p99", (chat) => pair(interactive(chat)?.ask.p50, interactive(chat)?.ask.p99));
+  row("rounds: floor (bare sendMessage), p50 / p99", (chat) => pair(interactive(chat)?.floor.p50, interactive(chat)?.floor.p99));
+  row("rounds: max", (chat) => (interactive(chat) ? ms(interactive(chat)!.ask.max) : "failed"));
+  row("rounds: 429s / answered prompts already edited", (chat) => (interactive(chat) ? `${interactive(chat)!.http429} / ${interactive(chat)!.settledOnPhone} of ${interactive(chat)!.rounds}` : "failed"));
+  row("3 permissions at once → all sent, p50 / max", (chat) => pair(bursts(chat)?.allSent.p50, bursts(chat)?.allSent.max));
+  row("kill -9 of the poller → polling resumed, p50 / max", (chat) => pair(failover(chat)?.pollingResumed.p50, failover(chat)?.pollingResumed.max));
+  row("kill -9 → survivor's next prompt at Telegram, p50 / max", (chat) => pair(failover(chat)?.nextPrompt.p50, failover(chat)?.nextPrompt.max));
+  row("kill -9 → its tap answered at OpenCode, p50 / max", (chat) => pair(failover(chat)?.tapAnswered.p50, failover(chat)?.tapAnswered.max));
+  row("failover runs: 429s (two processes, one chat budget)", (chat) => (failover(chat) ? String(failover(chat)!.http429) : "failed"));
+  const burst = chats.failoverOverBudget?.value;
+  if (burst) log(`  failover after both processes asked back to back (over a private chat's budget, each process paces only itself): next prompt p50 ${ms(burst.nextPrompt.p50)}, max ${ms(burst.nextPrompt.max)}; ${burst.http429} × 429`);
+  else log(`  failover after back-to-back prompts failed: ${chats.failoverOverBudget?.error?.split("\n")[0]}`);
+  for (const chat of CHATS) {
+    const run = chats.interactive[chat];
+    if (!run?.value) log(`  ${chat} rounds failed: ${run?.error?.split("\n")[0]}`);
+    for (const [what, outcome] of [["bursts", chats.bursts[chat]], ["failover", chats.failover[chat]]] as const) if (!outcome?.value) log(`  ${chat} ${what} failed: ${outcome?.error?.split("\n")[0]}`);
+    const r = run?.value;
+    if (r) {
+      targets.push({ name: `${chat} rounds: ask → send p99 vs floor p99`, target: "≤ 2× floor", value: `${ms(r.ask.p99)} vs ${ms(r.floor.p99)} (${(r.ask.p99 / r.floor.p99).toFixed(2)}×)`, pass: r.ask.p99 <= 2 * r.floor.p99 });
+      targets.push({ name: `${chat} rounds: ask → send p99`, target: "≤ 50 ms", value: ms(r.ask.p99), pass: r.ask.p99 <= 50 });
+    }
+    const b = bursts(chat);
+    if (b) targets.push({ name: `${chat}: 3 permissions at once, all sent`, target: "≤ 100 ms", value: `max ${ms(b.allSent.max)}`, pass: b.allSent.max <= 100 });
+    const f = failover(chat);
+    if (f) targets.push({ name: `${chat}: kill -9 → survivor's next prompt`, target: "≤ 500 ms", value: `max ${ms(f.nextPrompt.max)}`, pass: f.nextPrompt.max <= 500 });
+  }
+  const o = overBudget.value;
+  if (!o) log(`  over budget failed: ${overBudget.error?.split("\n")[0]}`);
+  else {
+    log(`  over budget: ${o.prompts} prompts raised in ${o.raisedOverMs / 1000} s to one group, each answered when shown (time-compressed ×${o.scale}; figures in real-limit time):`);
+    log(`    delivered ${o.delivered}/${o.prompts}, lost ${o.lost}, duplicates ${o.duplicates}, 429s ${o.http429}, retry_after violations ${o.retryAfterViolations}, edits sent while a prompt waited ${o.editsAheadOfPrompts}`);
+    log(`    raised → sent: first 20 p50 ${ms(o.withinBudget.p50)} / p99 ${ms(o.withinBudget.p99)}; the other 20 wait for the window: p50 ${ms(o.overBudget.p50)}, max ${ms(o.overBudget.max)}; all ${o.settled} answered prompts edited after ${o.allSettledS} s`);
+    targets.push({ name: "over budget: avoidable 429s, lost, duplicates", target: "0, 0, 0", value: `${o.http429}, ${o.lost}, ${o.duplicates}`, pass: o.http429 === 0 && o.lost === 0 && o.duplicates === 0 });
+    targets.push({ name: "over budget: edits sent while a prompt waited", target: "0", value: String(o.editsAheadOfPrompts), pass: o.editsAheadOfPrompts === 0 });
+  }
+  log();
 }
 
 function printLatency(latency: { value?: LatencyResult; error?: string }, targets: Target[]): void {

@@ -53,7 +53,8 @@ export function scaledPacing(scale: number): PaceLimits {
   return {
     ...TELEGRAM_LIMITS,
     privatePerSecond: TELEGRAM_LIMITS.privatePerSecond * scale,
-    groupPerMinute: TELEGRAM_LIMITS.groupPerMinute * scale,
+    groupWindowMs: TELEGRAM_LIMITS.groupWindowMs / scale,
+    groupQuietMs: TELEGRAM_LIMITS.groupQuietMs / scale,
     globalPerSecond: TELEGRAM_LIMITS.globalPerSecond * scale,
   };
 }

@@ -22,7 +22,7 @@ import { renderPermission } from "../telegram/render-permission.ts";
 import { permissionFiles } from "../telegram/render-permission-file.ts";
 import { renderQuestion, type RenderedMessage } from "../telegram/render.ts";
 import { reveal } from "../telegram/reveal.ts";
-import { Outbox } from "../telegram/outbox.ts";
+import { Outbox, Priority } from "../telegram/outbox.ts";
 import type { PaceLimits } from "../telegram/pacer.ts";
 import { parseUpdate, type Intent } from "../telegram/updates.ts";
 import type { Desk, InstanceLink, Tap } from "./desk.ts";
@@ -549,7 +549,8 @@ export class Bridge implements Desk {
           await this.telegram.editMessage(chatId, messageId, rendered.text, rendered.keyboard);
           this.#shown.set(prompt.key, shown);
         };
-      });
+        // An open prompt's edit answers a tap the user watches; a settled one's may wait for prompts.
+      }, prompt.state === "pending" ? Priority.Prompt : Priority.Edit);
     } catch (error) {
       this.log.warn({ err: describe(error), requestID: prompt.requestID }, "could not update the Telegram message");
     }
@@ -604,6 +605,8 @@ export class Bridge implements Desk {
   /** Settles every pending prompt as no longer pending (their buttons go) and stops all timers. */
   async stop(graceMs = 3_000): Promise<void> {
     if (this.#stopped) return;
+    // The closing edits are the last word: they may spend what pacing keeps for prompts.
+    this.#outbox.finishing();
     const settleAll = (async () => {
       await Promise.all([...this.#delivering.values()]);
       await Promise.all(this.registry.pending().map((prompt) => this.#enqueue(prompt, () => this.settle(prompt, "gone"))));

@@ -1,7 +1,8 @@
 // The one way out to Telegram for messages. It paces per chat and overall (pacer.ts), waits out
 // 429s exactly as told, retries server trouble and outages until Telegram is back (a prompt that
-// never reaches the phone is the worst failure Hermes can have), sends new prompts ahead of edits,
-// and collapses queued edits of one message into one (the latest state wins).
+// never reaches the phone is the worst failure Hermes can have), sends new prompts ahead of edits
+// (a prompt spends the chat's budget at once; everything else leaves room for prompts), and
+// collapses queued edits of one message into one (the latest state wins).
 import type { Logger } from "../log.ts";
 import { TelegramApiError } from "./api.ts";
 import { describe } from "./poller.ts";
@@ -18,7 +19,7 @@ export interface OutboxOptions {
   retryMaxMs?: number;
 }
 
-/** Highest first: a new prompt must not wait behind edits of old ones. */
+/** Highest first: a new prompt must not wait behind edits of old ones. Only `Prompt` is urgent to the pacer. */
 export enum Priority {
   Prompt = 0,
   Edit = 1,
@@ -54,6 +55,8 @@ export class Outbox {
   #seq = 0;
   #wake?: () => void;
   #stopped = false;
+  /** No prompts will follow: what is queued may spend the whole budget (see `finishing`). */
+  #finishing = false;
   readonly #loop: Promise<void>;
 
   constructor(options: OutboxOptions) {
@@ -70,15 +73,19 @@ export class Outbox {
     return this.#enqueue({ chatId, priority, prepare, persistent: true });
   }
 
-  /** An edit of `messageId`; a queued edit of the same message is replaced by this one. */
-  edit(chatId: number, messageId: number, prepare: Prepare<void>): Promise<void> {
+  /**
+   * An edit of `messageId`; a queued edit of the same message is replaced by this one (and takes
+   * its priority). `Priority.Prompt` for what the user waits to see (a tapped prompt still open).
+   */
+  edit(chatId: number, messageId: number, prepare: Prepare<void>, priority: Priority = Priority.Edit): Promise<void> {
     const key = `${chatId}:${messageId}`;
     const queued = this.#queuedEdits.get(key);
     if (queued) {
       queued.prepare = prepare;
+      queued.priority = priority;
       return new Promise((resolve, reject) => queued.settle.push({ resolve: () => resolve(), reject }));
     }
-    return this.#enqueue({ chatId, priority: Priority.Edit, prepare, persistent: true, key }).then(() => undefined);
+    return this.#enqueue({ chatId, priority, prepare, persistent: true, key }).then(() => undefined);
   }
 
   /** Best effort: deleting a helper message, stripping a stale keyboard, attaching a file. */
@@ -86,12 +93,24 @@ export class Outbox {
     return this.#enqueue({ chatId, priority: Priority.Chore, prepare: () => call, persistent: false });
   }
 
+  /**
+   * The sender is closing and no prompt will follow: queued edits (the last state of its prompts)
+   * no longer leave room for prompts, so they go out while the budget allows instead of being
+   * dropped by `stop`.
+   */
+  finishing(): void {
+    this.#finishing = true;
+    this.#wake?.();
+  }
+
   /** Ends the loop; what is still queued fails with "outbox stopped". */
   async stop(): Promise<void> {
     this.#stopped = true;
     this.#wake?.();
     await this.#loop;
-    for (const job of this.#queue.splice(0)) for (const waiter of job.settle) waiter.reject(new Error("outbox stopped"));
+    const dropped = this.#queue.splice(0);
+    if (dropped.length > 0) this.#log.warn({ dropped: dropped.length }, "outbox stopped with messages still queued");
+    for (const job of dropped) for (const waiter of job.settle) waiter.reject(new Error("outbox stopped"));
     this.#queuedEdits.clear();
   }
 
@@ -124,11 +143,13 @@ export class Outbox {
         for (const waiter of job.settle) waiter.resolve(undefined);
         continue;
       }
-      this.#pacer?.take(job.chatId, now);
+      const answered = this.#pacer?.take(job.chatId, now, this.#urgent(job));
       try {
         const result = await withTimeout(call(), this.#callTimeoutMs);
+        answered?.(this.#now());
         for (const waiter of job.settle) waiter.resolve(result);
       } catch (error) {
+        answered?.(this.#now());
         this.#failed(job, error);
       }
     }
@@ -139,7 +160,7 @@ export class Outbox {
     let best: Job | undefined;
     let wakeAt: number | undefined;
     for (const job of this.#queue) {
-      const at = Math.max(job.notBefore, this.#pacer?.readyAt(job.chatId, now) ?? now);
+      const at = Math.max(job.notBefore, this.#pacer?.readyAt(job.chatId, now, this.#urgent(job)) ?? now);
       if (at > now) {
         wakeAt = wakeAt === undefined ? at : Math.min(wakeAt, at);
         continue;
@@ -147,6 +168,10 @@ export class Outbox {
       if (!best || job.priority < best.priority || (job.priority === best.priority && job.seq < best.seq)) best = job;
     }
     return best ? { job: best } : wakeAt === undefined ? {} : { wakeAt };
+  }
+
+  #urgent(job: Job): boolean {
+    return job.priority === Priority.Prompt || this.#finishing;
   }
 
   #failed(job: Job, error: unknown): void {

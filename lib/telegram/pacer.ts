@@ -1,11 +1,25 @@
-// Telegram's flood limits as token buckets: per chat (about one message a second in private chats,
-// twenty a minute in groups) and overall (under thirty a second). Pure: time is passed in.
+// Telegram's flood limits, spent the way a user needs them. Pure: time is passed in.
+//  - A group allows `groupLimit` messages in any `groupWindowMs` (twenty a minute): a sliding
+//    window, so a prompt goes out at once while fewer than twenty went out in the last minute.
+//  - A private chat allows about one message a second with short bursts: a token bucket.
+//  - All chats together stay under `globalPerSecond`: a token bucket.
+// Sends, edits and deletions all count against a chat (README, "Delivery you can rely on").
+// Prompts are urgent; everything else (edits of settled prompts, notices, chores) is deferrable
+// and leaves room for prompts: in a group the last `groupReserve` slots of the window, and it
+// waits while prompts flow (one went out in the last `groupQuietMs`); in a private chat
+// `privateReserve` tokens.
 
 export interface PaceLimits {
   privatePerSecond: number;
   privateBurst: number;
-  groupPerMinute: number;
-  groupBurst: number;
+  /** Tokens a deferrable message must leave for prompts in a private chat. */
+  privateReserve: number;
+  groupLimit: number;
+  groupWindowMs: number;
+  /** Slots of a group's window that deferrable messages leave to prompts. */
+  groupReserve: number;
+  /** Deferrable messages to a group wait until no prompt went out for this long. */
+  groupQuietMs: number;
   globalPerSecond: number;
   globalBurst: number;
 }
@@ -13,9 +27,11 @@ export interface PaceLimits {
 export const TELEGRAM_LIMITS: PaceLimits = {
   privatePerSecond: 1,
   privateBurst: 3,
-  groupPerMinute: 20,
-  // With a burst of one, no sixty seconds ever see more than twenty-one messages.
-  groupBurst: 1,
+  privateReserve: 1,
+  groupLimit: 20,
+  groupWindowMs: 60_000,
+  groupReserve: 5,
+  groupQuietMs: 2_000,
   globalPerSecond: 25,
   globalBurst: 25,
 };
@@ -23,52 +39,81 @@ export const TELEGRAM_LIMITS: PaceLimits = {
 interface Bucket {
   tokens: number;
   updatedAt: number;
+}
+
+interface Chat {
+  /** Private chats. */
+  bucket?: Bucket;
+  /** Groups: what went out in the current window, oldest first. */
+  sent?: Array<{ at: number; urgent: boolean }>;
   /** Telegram said "retry after": nothing goes to this chat before then. */
   blockedUntil: number;
 }
 
 export class Pacer {
   readonly #limits: PaceLimits;
-  readonly #chats = new Map<number, Bucket>();
+  readonly #chats = new Map<number, Chat>();
   readonly #global: Bucket;
 
   constructor(limits: PaceLimits, now: number) {
     this.#limits = limits;
-    this.#global = { tokens: limits.globalBurst, updatedAt: now, blockedUntil: 0 };
+    this.#global = { tokens: limits.globalBurst, updatedAt: now };
   }
 
-  /** When a message to `chatId` may go out (`now` or later). */
-  readyAt(chatId: number, now: number): number {
+  /** When a message to `chatId` may go out (`now` or later); `urgent` for prompts. */
+  readyAt(chatId: number, now: number, urgent = true): number {
     const chat = this.#chat(chatId, now);
-    const [rate, burst] = this.#rate(chatId);
-    return Math.max(now, chat.blockedUntil, this.#global.blockedUntil, whenToken(chat, rate, burst, now), whenToken(this.#global, this.#limits.globalPerSecond / 1000, this.#limits.globalBurst, now));
+    const global = whenTokens(this.#global, this.#limits.globalPerSecond / 1000, this.#limits.globalBurst, 1, now);
+    const own = chat.sent ? this.#groupReadyAt(chat.sent, now, urgent) : whenTokens(chat.bucket!, this.#limits.privatePerSecond / 1000, this.#limits.privateBurst, urgent ? 1 : 1 + this.#limits.privateReserve, now);
+    return Math.max(now, chat.blockedUntil, global, own);
   }
 
-  /** Spends one message's worth for `chatId`; call only when `readyAt` says now. */
-  take(chatId: number, now: number): void {
-    const [rate, burst] = this.#rate(chatId);
-    refill(this.#chat(chatId, now), rate, burst, now).tokens -= 1;
+  /**
+   * Spends one message's worth for `chatId`; call only when `readyAt` says now. Call the returned
+   * function when Telegram answered: a group's slot counts from then (Telegram counts the message
+   * when it arrives, after `now`; counting from the send would free the slot too early).
+   */
+  take(chatId: number, now: number, urgent = true): (answeredAt: number) => void {
+    const chat = this.#chat(chatId, now);
     refill(this.#global, this.#limits.globalPerSecond / 1000, this.#limits.globalBurst, now).tokens -= 1;
+    if (!chat.sent) {
+      refill(chat.bucket!, this.#limits.privatePerSecond / 1000, this.#limits.privateBurst, now).tokens -= 1;
+      return () => undefined;
+    }
+    const entry = { at: now, urgent };
+    chat.sent.push(entry);
+    return (answeredAt) => {
+      entry.at = Math.max(entry.at, answeredAt);
+      chat.sent!.sort((a, b) => a.at - b.at);
+    };
   }
 
   /** Telegram's 429: wait exactly `retryAfterSeconds` before the next message to that chat. */
   block(chatId: number, retryAfterSeconds: number, now: number): void {
     const chat = this.#chat(chatId, now);
     chat.blockedUntil = Math.max(chat.blockedUntil, now + retryAfterSeconds * 1000);
-    chat.tokens = 0;
+    if (chat.bucket) chat.bucket.tokens = Math.min(chat.bucket.tokens, 0);
   }
 
-  #rate(chatId: number): [perMs: number, burst: number] {
-    return chatId < 0 ? [this.#limits.groupPerMinute / 60_000, this.#limits.groupBurst] : [this.#limits.privatePerSecond / 1000, this.#limits.privateBurst];
+  /** The earliest time the window has room: any slot for a prompt, a slot beyond the reserve otherwise. */
+  #groupReadyAt(sent: Array<{ at: number; urgent: boolean }>, now: number, urgent: boolean): number {
+    const { groupLimit, groupWindowMs, groupReserve, groupQuietMs } = this.#limits;
+    while (sent.length > 0 && sent[0]!.at + groupWindowMs <= now) sent.shift();
+    const allowed = urgent ? groupLimit : groupLimit - groupReserve;
+    // Entries leave the window oldest first: the one that brings the count under `allowed`.
+    const roomAt = sent.length < allowed ? now : sent[sent.length - Math.max(1, allowed)]!.at + groupWindowMs;
+    let quietAt = now;
+    if (!urgent) for (const entry of sent) if (entry.urgent) quietAt = Math.max(quietAt, entry.at + groupQuietMs);
+    return Math.max(roomAt, quietAt);
   }
 
-  #chat(chatId: number, now: number): Bucket {
-    let bucket = this.#chats.get(chatId);
-    if (!bucket) {
-      bucket = { tokens: this.#rate(chatId)[1], updatedAt: now, blockedUntil: 0 };
-      this.#chats.set(chatId, bucket);
+  #chat(chatId: number, now: number): Chat {
+    let chat = this.#chats.get(chatId);
+    if (!chat) {
+      chat = chatId < 0 ? { sent: [], blockedUntil: 0 } : { bucket: { tokens: this.#limits.privateBurst, updatedAt: now }, blockedUntil: 0 };
+      this.#chats.set(chatId, chat);
     }
-    return bucket;
+    return chat;
   }
 }
 
@@ -80,7 +125,9 @@ function refill(bucket: Bucket, perMs: number, burst: number, now: number): Buck
   return bucket;
 }
 
-function whenToken(bucket: Bucket, perMs: number, burst: number, now: number): number {
+/** When the bucket holds `needed` tokens (capped at the burst). */
+function whenTokens(bucket: Bucket, perMs: number, burst: number, needed: number, now: number): number {
+  const want = Math.min(needed, burst);
   const tokens = Math.min(burst, bucket.tokens + Math.max(0, now - bucket.updatedAt) * perMs);
-  return tokens >= 1 ? now : now + Math.ceil((1 - tokens) / perMs);
+  return tokens >= want ? now : now + Math.ceil((want - tokens) / perMs);
 }

@@ -2,17 +2,21 @@
 // after short runs and Esc, one notice for a provider retry loop, "Failed" for other errors, and a
 // reply on the phone arriving at the mock LLM as the right session's next user message.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_CHAT_ID } from "../support/fake-telegram.ts";
+import { CHAT_KINDS } from "../support/chat-kind.ts";
 import { isTitleRequest } from "../support/llm/chat-request.ts";
 import { directive } from "../support/mock-llm.ts";
 import { OPENCODE_VERSIONS } from "../support/opencode.ts";
 import { pollUntil, sleep } from "../support/wait.ts";
 import { startRig, type Rig } from "./question-suite.ts";
 
-describe.each(OPENCODE_VERSIONS)("notices and talking back on OpenCode %s", (version) => {
+// In a supergroup the main scenarios: Done, a reply to it, and Failed.
+const CASES = OPENCODE_VERSIONS.flatMap((version) => CHAT_KINDS.map((chat) => ({ version, chat })));
+
+describe.each(CASES)("notices and talking back on OpenCode $version in a $chat chat", ({ version, chat }) => {
+  const privateOnly = chat === "private" ? it : it.skip;
   let rig: Rig;
   beforeAll(async () => {
-    rig = await startRig(version, { HERMES_DONE_AFTER: "4s" });
+    rig = await startRig(version, { HERMES_DONE_AFTER: "4s" }, undefined, { chat });
   }, 120_000);
   afterAll(async () => {
     await rig?.stop();
@@ -31,7 +35,7 @@ describe.each(OPENCODE_VERSIONS)("notices and talking back on OpenCode %s", (ver
     );
   }
 
-  it("a short run sends nothing", async () => {
+  privateOnly("a short run sends nothing", async () => {
     const session = await rig.opencode.createSession();
     await rig.opencode.prompt(session.id, directive({ text: "quick answer" }));
     await pollUntil(() => rig.llm.requests.some((r) => JSON.stringify(r).includes("quick answer")), { what: "the LLM call" });
@@ -50,14 +54,14 @@ describe.each(OPENCODE_VERSIONS)("notices and talking back on OpenCode %s", (ver
 
   it("a reply to the notice reaches the mock LLM as that session's next user message", async () => {
     const done = rig.telegram.messages().find((m) => m.text.includes("<b>Done</b>"))!;
-    rig.telegram.sendText(DEFAULT_CHAT_ID, "now run the linter please", { replyTo: done.messageId });
+    rig.telegram.sendText(rig.chatId, "now run the linter please", { replyTo: done.messageId });
     const request = await pollUntil(() => sessionRequest("now run the linter please"), { timeoutMs: 20_000, what: "the phone's message at the LLM" });
     expect(JSON.stringify(request.messages)).toContain("Finished the long job"); // same session: its history is there
     // A run started from the phone always reports its end, however short.
     await pollUntil(() => notices().filter((m) => m.text.includes("<b>Done</b>")).length === 2, { timeoutMs: 20_000, what: "Done for the phone's run" });
   });
 
-  it("two sessions: each reply goes to its own session", async () => {
+  privateOnly("two sessions: each reply goes to its own session", async () => {
     const a = await rig.opencode.createSession();
     const b = await rig.opencode.createSession();
     for (const [session, tag] of [[a, "alpha"], [b, "beta"]] as const) {
@@ -65,8 +69,8 @@ describe.each(OPENCODE_VERSIONS)("notices and talking back on OpenCode %s", (ver
     }
     const doneA = await rig.telegram.waitForMessage((m) => m.text.includes("session alpha finished"), { timeoutMs: 30_000, what: "Done alpha" });
     const doneB = await rig.telegram.waitForMessage((m) => m.text.includes("session beta finished"), { timeoutMs: 30_000, what: "Done beta" });
-    rig.telegram.sendText(DEFAULT_CHAT_ID, "follow-up for beta", { replyTo: doneB.messageId });
-    rig.telegram.sendText(DEFAULT_CHAT_ID, "follow-up for alpha", { replyTo: doneA.messageId });
+    rig.telegram.sendText(rig.chatId, "follow-up for beta", { replyTo: doneB.messageId });
+    rig.telegram.sendText(rig.chatId, "follow-up for alpha", { replyTo: doneA.messageId });
     for (const [text, own, other] of [["follow-up for beta", "session beta finished", "session alpha finished"], ["follow-up for alpha", "session alpha finished", "session beta finished"]] as const) {
       const request = await pollUntil(() => sessionRequest(text), { timeoutMs: 20_000, what: text });
       expect(JSON.stringify(request.messages)).toContain(own);
@@ -76,7 +80,7 @@ describe.each(OPENCODE_VERSIONS)("notices and talking back on OpenCode %s", (ver
     await pollUntil(() => notices().filter((m) => m.text.includes("<b>Done</b>")).length === 6, { timeoutMs: 20_000, what: "Done for both phone runs" });
   });
 
-  it("Esc (abort) sends nothing", async () => {
+  privateOnly("Esc (abort) sends nothing", async () => {
     const before = notices().length;
     const session = await rig.opencode.createSession();
     await rig.opencode.prompt(session.id, directive({ tool: "bash", args: { command: "sleep 10", description: "wait" } }));
@@ -88,7 +92,7 @@ describe.each(OPENCODE_VERSIONS)("notices and talking back on OpenCode %s", (ver
     expect(notices()).toHaveLength(before);
   });
 
-  it("a provider that keeps failing is reported once, not at every retry", async () => {
+  privateOnly("a provider that keeps failing is reported once, not at every retry", async () => {
     const before = notices().length;
     rig.llm.setFailure({ status: 500, times: 1_000 });
     const session = await rig.opencode.createSession();
@@ -115,5 +119,10 @@ describe.each(OPENCODE_VERSIONS)("notices and talking back on OpenCode %s", (ver
     await idle(session.id);
     await sleep(1_500);
     expect(rig.telegram.messages().filter((m) => m.text.includes("<b>Failed</b>"))).toHaveLength(1);
+  });
+
+  it("Telegram never had to refuse a message for flood control", () => {
+    expect(rig.telegram.flood.rejected).toBe(0);
+    expect(rig.telegram.retryAfterViolations).toBe(0);
   });
 });

@@ -4,7 +4,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_CHAT_ID, startFakeTelegram, type FakeTelegram, type SentMessage } from "../support/fake-telegram.ts";
+import { chatSetup, type ChatKind } from "../support/chat-kind.ts";
+import { startFakeTelegram, type FakeTelegram, type SentMessage } from "../support/fake-telegram.ts";
 import { directive, startMockLlm, type MockLlm } from "../support/mock-llm.ts";
 import { startOpencode, type OpencodeServer, type OpencodeVersion } from "../support/opencode.ts";
 import { pollUntil } from "../support/wait.ts";
@@ -13,6 +14,8 @@ export const PLUGIN_PATH = path.resolve(import.meta.dirname, "../../plugin.ts");
 const STRANGER = { id: 666, first_name: "Stranger" };
 
 export interface Rig {
+  /** Where Hermes posts: the owner's private chat or a supergroup. */
+  chatId: number;
   telegram: FakeTelegram;
   llm: MockLlm;
   opencode: OpencodeServer;
@@ -25,27 +28,29 @@ export async function startRig(
   env: Record<string, string> = {},
   pluginPath: string = PLUGIN_PATH,
   /** `warmup: false`: the project's instance (and Hermes in it) starts on the test's first request. */
-  config: { permission?: unknown; extraConfig?: Record<string, unknown>; warmup?: boolean } = {},
+  config: { permission?: unknown; extraConfig?: Record<string, unknown>; warmup?: boolean; chat?: ChatKind } = {},
 ): Promise<Rig> {
-  const telegram = await startFakeTelegram();
+  const { chat: kind = "private", ...opencodeConfig } = config;
+  const chat = chatSetup(kind);
+  const telegram = await startFakeTelegram(chat.telegram);
   const llm = await startMockLlm();
   const logFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "hermes-log-")), "hermes.log");
   const opencode = await startOpencode({
     version,
     llmBaseURL: llm.baseURL,
     plugins: [pluginPath],
-    ...config,
+    ...opencodeConfig,
     env: {
       HERMES_TELEGRAM_TOKEN: telegram.token,
-      HERMES_TELEGRAM_CHAT_ID: String(DEFAULT_CHAT_ID),
       HERMES_TELEGRAM_API_ROOT: telegram.apiRoot,
-      HERMES_TELEGRAM_ALLOWED_USERS: String(DEFAULT_CHAT_ID),
+      ...chat.env,
       HERMES_LOG_FILE: logFile,
       HERMES_LOG_LEVEL: "debug",
       ...env,
     },
   });
   return {
+    chatId: chat.chatId,
     telegram,
     llm,
     opencode,
@@ -101,11 +106,16 @@ async function settledAs(rig: Rig, message: SentMessage, status: string): Promis
   );
 }
 
-export function questionSuite(version: OpencodeVersion): void {
-  describe(`questions over Telegram on OpenCode ${version}`, () => {
+/**
+ * In a private chat every scenario; in a supergroup the main ones, which together stay within a
+ * group's budget of twenty messages a minute (more would make the suite wait for Telegram's limit).
+ */
+export function questionSuite(version: OpencodeVersion, chat: ChatKind = "private"): void {
+  const privateOnly = chat === "private" ? it : it.skip;
+  describe(`questions over Telegram on OpenCode ${version} in a ${chat} chat`, () => {
     let rig: Rig;
     beforeAll(async () => {
-      rig = await startRig(version);
+      rig = await startRig(version, {}, undefined, { chat });
     }, 120_000);
     afterAll(async () => {
       await rig?.stop();
@@ -124,7 +134,7 @@ export function questionSuite(version: OpencodeVersion): void {
       expect(final.text).toContain("→ Blue");
     });
 
-    it("multiple choice: taps toggle and Done sends every ticked option", async () => {
+    privateOnly("multiple choice: taps toggle and Done sends every ticked option", async () => {
       const { message } = await askOnPhone(rig, [sizes], "multi");
       await rig.telegram.tapButton(message, "S");
       await waitForButton(rig, message, "✅ S");
@@ -136,7 +146,7 @@ export function questionSuite(version: OpencodeVersion): void {
       await settledAs(rig, message, "Answered from Telegram");
     });
 
-    it("two questions in one call: nothing is sent until both are answered", async () => {
+    privateOnly("two questions in one call: nothing is sent until both are answered", async () => {
       const { message } = await askOnPhone(rig, [color, sizes], "two");
       await rig.telegram.tapButton(message, "Red");
       await waitForButton(rig, message, "Done");
@@ -153,7 +163,7 @@ export function questionSuite(version: OpencodeVersion): void {
       const { message } = await askOnPhone(rig, [color], "free");
       await rig.telegram.tapButton(message, "Type an answer");
       const ask = await rig.telegram.waitForMessage((m) => m.replyMarkup?.force_reply === true, { what: "force reply prompt" });
-      rig.telegram.sendText(DEFAULT_CHAT_ID, "teal, like <the sea> & sky", { replyTo: ask.messageId });
+      rig.telegram.sendText(rig.chatId, "teal, like <the sea> & sky", { replyTo: ask.messageId });
       const result = await rig.llm.waitForToolResult((r) => r.content.includes("free"), { what: "tool result" });
       expect(result.content).toContain("teal, like <the sea> & sky");
       const final = await settledAs(rig, message, "Answered from Telegram");
@@ -171,7 +181,7 @@ export function questionSuite(version: OpencodeVersion): void {
       expect(result.content).toContain('"Red"');
     });
 
-    it("dismiss asks for confirmation, then the LLM receives the dismissal", async () => {
+    privateOnly("dismiss asks for confirmation, then the LLM receives the dismissal", async () => {
       const { message, sessionID } = await askOnPhone(rig, [color], "dismiss");
       await rig.telegram.tapButton(message, "Dismiss");
       await waitForButton(rig, message, "Confirm");
@@ -209,7 +219,7 @@ export function questionSuite(version: OpencodeVersion): void {
       await settledAs(rig, next.message, "Answered from Telegram");
     });
 
-    it("50 options with long labels in any script stay usable", async () => {
+    privateOnly("50 options with long labels in any script stay usable", async () => {
       const scripts = ["Ελληνικά", "中文选项", "עברית", "emoji 🚀🎉", "<b>&amp;</b>"];
       const options = Array.from({ length: 50 }, (_, index) => ({ label: `${index} ${scripts[index % scripts.length]!.repeat(20)}`, description: "why ".repeat(40) }));
       const { message } = await askOnPhone(rig, [{ question: "Pick one of many", header: "Many", options }], "many");
@@ -221,7 +231,7 @@ export function questionSuite(version: OpencodeVersion): void {
       expect(result.content).toContain(options[37]!.label);
     });
 
-    it("150 options: pages of 50 keep the keyboard within Telegram's limits, and option 137 is answerable", async () => {
+    privateOnly("150 options: pages of 50 keep the keyboard within Telegram's limits, and option 137 is answerable", async () => {
       const options = Array.from({ length: 150 }, (_, index) => ({ label: `opt ${index + 1}`, description: "" }));
       const { message } = await askOnPhone(rig, [{ question: "Pick one of 150", header: "Paged", options }], "paged");
       expect(rig.telegram.buttons(message).length).toBeLessThanOrEqual(100);
@@ -242,8 +252,14 @@ export function questionSuite(version: OpencodeVersion): void {
       expect(log).not.toContain(rig.telegram.token);
       expect(log).not.toContain(rig.telegram.token.split(":")[1]);
     });
+
+    it("Telegram never had to refuse a message for flood control", () => {
+      expect(rig.telegram.flood.rejected).toBe(0);
+      expect(rig.telegram.retryAfterViolations).toBe(0);
+    });
   });
 
+  if (chat !== "private") return;
   describe(`question expiry on OpenCode ${version}`, () => {
     let rig: Rig;
     beforeAll(async () => {

@@ -5,6 +5,7 @@ import { Outbox, Priority } from "../../lib/telegram/outbox.ts";
 import { TELEGRAM_LIMITS } from "../../lib/telegram/pacer.ts";
 
 const logger = pino({ level: "silent" });
+const GROUP = -1001234567890;
 let outbox: Outbox | undefined;
 
 beforeEach(() => {
@@ -123,6 +124,83 @@ describe("Outbox", () => {
       [2, 0],
       [1, 1000],
       [1, 2000],
+    ]);
+  });
+
+  it("in a group, a prompt goes out at once behind an edit and a previous prompt", async () => {
+    const box = make(TELEGRAM_LIMITS);
+    const sent: Array<[string, number]> = [];
+    const call = (name: string) => () => async () => void sent.push([name, Date.now()]);
+    const start = Date.now();
+    await box.send(GROUP, call("first prompt"));
+    void box.edit(GROUP, 10, call("edit of the first"));
+    await vi.advanceTimersByTimeAsync(100);
+    await box.send(GROUP, call("second prompt"));
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(sent.map(([name, at]) => [name, at - start])).toEqual([
+      ["first prompt", 0],
+      ["second prompt", 100],
+      ["edit of the first", 2_100], // after a quiet moment since the last prompt
+    ]);
+  });
+
+  it("a group over its budget: prompts first as slots free up, retry_after honoured exactly, nothing lost or sent twice", async () => {
+    const box = make(TELEGRAM_LIMITS);
+    const sent: Array<[string, number]> = [];
+    let refusedOnce = false;
+    const start = Date.now();
+    const results: Array<Promise<unknown>> = [];
+    for (let i = 0; i < 22; i++) results.push(box.send(GROUP, () => async () => void sent.push([`p${i}`, Date.now() - start])));
+    results.push(box.edit(GROUP, 1, () => async () => void sent.push(["edit", Date.now() - start])));
+    results.push(
+      box.send(GROUP, () => async () => {
+        // Another sender spent the budget: Telegram refuses once and says how long to wait.
+        if (!refusedOnce) {
+          refusedOnce = true;
+          throw new TelegramApiError(429, "Too Many Requests: retry after 7", 7);
+        }
+        sent.push(["late", Date.now() - start]);
+      }),
+    );
+    await vi.advanceTimersByTimeAsync(200_000);
+    await Promise.all(results);
+    const names = sent.map(([name]) => name);
+    expect(new Set(names).size).toBe(names.length);
+    expect(names).toHaveLength(24);
+    expect(sent.slice(0, 20).every(([, at]) => at === 0)).toBe(true);
+    expect(names.indexOf("edit")).toBe(23);
+    // The 429 came at 60 s (when p20 and p21 had slots); "late" was asked to wait 7 s.
+    expect(sent.find(([name]) => name === "late")![1]).toBe(67_000);
+  });
+
+  it("in a group, an edit the user waits for (an open prompt's) goes at once; a settled prompt's waits", async () => {
+    const box = make(TELEGRAM_LIMITS);
+    const sent: Array<[string, number]> = [];
+    const start = Date.now();
+    await box.send(GROUP, () => async () => void sent.push(["prompt", Date.now() - start]));
+    void box.edit(GROUP, 1, () => async () => void sent.push(["tick on the open prompt", Date.now() - start]), Priority.Prompt);
+    void box.edit(GROUP, 2, () => async () => void sent.push(["settled prompt", Date.now() - start]));
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(sent).toEqual([
+      ["prompt", 0],
+      ["tick on the open prompt", 0],
+      ["settled prompt", 2_000],
+    ]);
+  });
+
+  it("finishing: queued edits no longer wait for prompts that will not come", async () => {
+    const box = make(TELEGRAM_LIMITS);
+    const sent: Array<[string, number]> = [];
+    const start = Date.now();
+    await box.send(GROUP, () => async () => void sent.push(["prompt", Date.now() - start]));
+    const edit = box.edit(GROUP, 10, () => async () => void sent.push(["closing edit", Date.now() - start]));
+    await vi.advanceTimersByTimeAsync(100);
+    box.finishing();
+    await vi.advanceTimersByTimeAsync(1);
+    await edit;
+    expect(sent).toEqual([
+      ["prompt", 0],
+      ["closing edit", 100],
     ]);
   });
 

@@ -1,15 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { Pacer, TELEGRAM_LIMITS } from "../../lib/telegram/pacer.ts";
 
-const limits = { ...TELEGRAM_LIMITS, privateBurst: 3, groupBurst: 2, globalPerSecond: 5, globalBurst: 5 };
+const limits = { ...TELEGRAM_LIMITS, privateBurst: 3, globalPerSecond: 5, globalBurst: 5 };
+const GROUP = -1001234567890;
 
 /** Sends to `chatId` as fast as the pacer allows, returning the send times. */
-function drain(pacer: Pacer, chatId: number, count: number, start = 0): number[] {
+function drain(pacer: Pacer, chatId: number, count: number, start = 0, urgent = true): number[] {
   const times: number[] = [];
   let now = start;
   for (let i = 0; i < count; i++) {
-    now = pacer.readyAt(chatId, now);
-    pacer.take(chatId, now);
+    now = pacer.readyAt(chatId, now, urgent);
+    pacer.take(chatId, now, urgent);
     times.push(now);
   }
   return times;
@@ -20,8 +21,75 @@ describe("Pacer", () => {
     expect(drain(new Pacer(limits, 0), 1, 6)).toEqual([0, 0, 0, 1000, 2000, 3000]);
   });
 
-  it("paces groups at twenty a minute after a small burst", () => {
-    expect(drain(new Pacer(limits, 0), -100, 4)).toEqual([0, 0, 3000, 6000]);
+  it("a group prompt right after a message goes out at once (it used to wait ~3 s)", () => {
+    const pacer = new Pacer(TELEGRAM_LIMITS, 0);
+    pacer.take(GROUP, 0);
+    pacer.take(GROUP, 50, false); // the previous prompt's edit
+    expect(pacer.readyAt(GROUP, 100)).toBe(100);
+  });
+
+  it("a group gets twenty messages in any sixty seconds, then waits for the oldest to leave the window", () => {
+    const pacer = new Pacer(TELEGRAM_LIMITS, 0);
+    const times = drain(pacer, GROUP, 20, 1_000).concat(drain(pacer, GROUP, 2, 5_000));
+    expect(times.slice(0, 20)).toEqual(Array(20).fill(1_000));
+    expect(times.slice(20)).toEqual([61_000, 61_000]);
+  });
+
+  it("a sliding window, not even spacing: messages spread over a minute free their slots one by one", () => {
+    const pacer = new Pacer(TELEGRAM_LIMITS, 0);
+    for (let i = 0; i < 20; i++) pacer.take(GROUP, i * 1_000);
+    expect(pacer.readyAt(GROUP, 20_000)).toBe(60_000);
+    pacer.take(GROUP, 60_000);
+    expect(pacer.readyAt(GROUP, 60_000)).toBe(61_000);
+  });
+
+  it("group edits wait while prompts flow: twenty rounds a second apart all get their prompt at once", () => {
+    const pacer = new Pacer(TELEGRAM_LIMITS, 0);
+    const promptAt: number[] = [];
+    let editsSent = 0;
+    // Twenty rounds, a second apart: a prompt, then (answered at once) its edit if the budget allows.
+    for (let round = 0; round < 20; round++) {
+      const now = round * 1_000;
+      promptAt.push(pacer.readyAt(GROUP, now));
+      pacer.take(GROUP, promptAt.at(-1)!);
+      if (pacer.readyAt(GROUP, now + 100, false) === now + 100) {
+        pacer.take(GROUP, now + 100, false);
+        editsSent++;
+      }
+    }
+    expect(promptAt).toEqual(promptAt.map((_, round) => round * 1_000));
+    expect(editsSent).toBe(0);
+    // The twenty-first prompt within the minute waits for the first to leave the window. An edit
+    // leaves five slots to prompts: it goes once six prompts left (the one sent at 5 s, at 65 s).
+    expect(pacer.readyAt(GROUP, 20_000)).toBe(60_000);
+    expect(pacer.readyAt(GROUP, 20_000, false)).toBe(65_000);
+  });
+
+  it("a group's slot counts from Telegram's answer, not from the send (Telegram counts on arrival)", () => {
+    const pacer = new Pacer(TELEGRAM_LIMITS, 0);
+    for (let i = 0; i < 20; i++) pacer.take(GROUP, 0)(40);
+    expect(pacer.readyAt(GROUP, 60_000)).toBe(60_040);
+  });
+
+  it("a group edit waits for a quiet moment after a prompt, then goes out", () => {
+    const pacer = new Pacer(TELEGRAM_LIMITS, 0);
+    pacer.take(GROUP, 1_000);
+    expect(pacer.readyAt(GROUP, 1_100, false)).toBe(3_000);
+    expect(pacer.readyAt(GROUP, 5_000, false)).toBe(5_000);
+  });
+
+  it("edits never take the last five slots of a group's minute: a prompt still goes at once", () => {
+    const pacer = new Pacer(TELEGRAM_LIMITS, 0);
+    expect(drain(pacer, GROUP, 15, 0, false)).toEqual(Array(15).fill(0));
+    expect(pacer.readyAt(GROUP, 1_000, false)).toBe(60_000);
+    expect(drain(pacer, GROUP, 5, 1_000)).toEqual(Array(5).fill(1_000));
+    expect(pacer.readyAt(GROUP, 1_000)).toBe(60_000);
+  });
+
+  it("private edits keep a token for the next prompt", () => {
+    const pacer = new Pacer(limits, 0);
+    expect(drain(pacer, 1, 3, 0, false)).toEqual([0, 0, 1000]);
+    expect(pacer.readyAt(1, 1000)).toBe(1000);
   });
 
   it("caps all chats together under the global rate", () => {
@@ -46,7 +114,9 @@ describe("Pacer", () => {
   it("a 429 blocks the chat for exactly retry_after, other chats go on", () => {
     const pacer = new Pacer(limits, 0);
     pacer.block(1, 7, 500);
+    pacer.block(GROUP, 30, 500);
     expect(pacer.readyAt(1, 500)).toBe(7_500);
+    expect(pacer.readyAt(GROUP, 500)).toBe(30_500);
     expect(pacer.readyAt(2, 500)).toBe(500);
   });
 });

@@ -1,0 +1,3 @@
+import { permissionSuite } from "./permission-suite.ts";
+
+permissionSuite("1.1.53", "supergroup");
