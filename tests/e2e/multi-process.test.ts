@@ -23,6 +23,9 @@ interface Member {
 
 // In a supergroup the main scenarios (two processes, kill -9 of the leader): all of them would not
 // fit a group's twenty messages a minute.
+/** A test that answers several prompts end to end: each round trip takes seconds on a loaded 2-core machine. */
+const ANSWERING_TIMEOUT_MS = 120_000;
+
 describe.each(CHAT_KINDS)("several OpenCode processes, one bot token, in a %s chat", (kind) => {
   const chat = chatSetup(kind);
   const privateOnly = kind === "private" ? it : it.skip;
@@ -106,14 +109,14 @@ describe.each(CHAT_KINDS)("several OpenCode processes, one bot token, in a %s ch
     expect(fs.statSync(path.join(relayDir, sockets[0]!)).mode & 0o077).toBe(0);
     await answerBoth(members[0]!, "alpha-1");
     await answerBoth(members[1]!, "beta-1");
-  });
+  }, ANSWERING_TIMEOUT_MS);
 
   privateOnly("three processes: still one poller, every prompt answered", async () => {
     await addMember("gamma");
     await answerBoth(members[2]!, "gamma-1");
     await answerBoth(members[0]!, "alpha-2");
     expect(members.filter(isLeader)).toHaveLength(1);
-  });
+  }, ANSWERING_TIMEOUT_MS);
 
   privateOnly("/status is answered once for all processes, and /pending re-sends every process' prompts", async () => {
     const asked: Array<{ member: Member; marker: string }> = [
@@ -142,7 +145,7 @@ describe.each(CHAT_KINDS)("several OpenCode processes, one bot token, in a %s ch
       await telegram.tapButton(copies[1]!, "Left");
       await llm.waitForToolResult((r) => r.content.includes(`[${marker}]`), { timeoutMs: 30_000, what: `answer ${marker}` });
     }
-  });
+  }, ANSWERING_TIMEOUT_MS);
 
   it("kill -9 the leader: a survivor takes over, and its next prompts are delivered and answered", async () => {
     const leader = members.find(isLeader)!;
@@ -155,8 +158,9 @@ describe.each(CHAT_KINDS)("several OpenCode processes, one bot token, in a %s ch
     await survivors[0]!.server.prompt(early.id, directive({ tool: "question", args: { questions: [question("right-after-kill")] } }));
     await pollUntil(() => survivors.filter(isLeader).length === 1, { timeoutMs: 15_000, what: "a new leader among the survivors" });
     const resumed = await pollUntil(() => telegram.calls.find((call) => call.method === "getUpdates" && call.at > killedAt), { timeoutMs: 15_000, what: "polling resumed" });
-    // The killed leader's socket file was replaced by the new leader's, not left to block it.
-    expect(fs.readdirSync(path.join(runtimeDir, "hermes"))).toHaveLength(1);
+    // The killed leader's socket file was replaced by the new leader's, not left to block it (a
+    // survivor that lost the race may still hold its temporary name for a moment: it removes it).
+    await pollUntil(() => fs.readdirSync(path.join(runtimeDir, "hermes")).length === 1, { timeoutMs: 5_000, what: "one socket file left in the runtime directory" });
     // A measurement, not a pass/fail timing (the issue's goal is 2 s): see the test output.
     console.info(`[failover] polling resumed ${resumed.at - killedAt} ms after kill -9 of the leader`);
     const earlyMessage = await telegram.waitForMessage((m) => m.text.includes("[right-after-kill]") && telegram.buttons(m).length > 0, { timeoutMs: 30_000, what: "the question raised right after the kill" });
@@ -166,7 +170,7 @@ describe.each(CHAT_KINDS)("several OpenCode processes, one bot token, in a %s ch
     await telegram.tapButton(earlyMessage, "Left");
     await llm.waitForToolResult((r) => r.content.includes("[right-after-kill]"), { timeoutMs: 30_000, what: "answer to the question raised right after the kill" });
     for (const [index, member] of survivors.entries()) await answerBoth(member, `after-kill-${index}`);
-  });
+  }, ANSWERING_TIMEOUT_MS);
 
   it("Telegram never saw two concurrent getUpdates, and nothing was answered twice", () => {
     expect(telegram.maxConcurrentGetUpdates).toBe(1);
