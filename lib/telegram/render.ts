@@ -7,10 +7,13 @@ import type { Strings } from "../i18n/catalog.ts";
 import { contextLine, stringsOf, type PromptContext } from "./render-context.ts";
 import { pageCount, pageRange } from "./option-pages.ts";
 import { reveal } from "./reveal.ts";
+import type { ButtonStyle } from "./button-style.ts";
 
 export interface InlineButton {
   text: string;
   callback_data: string;
+  /** Its colour (see button-style.ts); none is the app's own. */
+  style?: ButtonStyle;
 }
 
 export interface RenderedMessage {
@@ -133,7 +136,7 @@ function keyboardFor(prompt: QuestionPrompt, index: number, t: Strings): InlineB
   if (last.length) rows.push(last);
   rows.push([
     prompt.dismissArmed
-      ? { text: t.button.confirm, callback_data: encodeCallback({ key, action: "confirm", question: 0, option: 0 }) }
+      ? { text: t.button.confirm, callback_data: encodeCallback({ key, action: "confirm", question: 0, option: 0 }), style: "danger" }
       : { text: t.button.dismiss, callback_data: encodeCallback({ key, action: "dismiss", question: 0, option: 0 }) },
   ]);
   return rows;

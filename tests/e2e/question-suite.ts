@@ -174,6 +174,8 @@ export function questionSuite(version: OpencodeVersion): void {
       const { message, sessionID } = await askOnPhone(rig, [color], "dismiss");
       await rig.telegram.tapButton(message, "Dismiss");
       await waitForButton(rig, message, "Confirm");
+      expect(rig.telegram.buttons(current(rig, message)).find((b) => b.text === "Confirm")?.style).toBe("danger");
+      expect(rig.telegram.buttons(message).find((b) => b.text === "Dismiss")?.style).toBeUndefined();
       expect(await rig.opencode.pendingQuestions()).toHaveLength(1);
       await rig.telegram.tapButton(current(rig, message), "Confirm");
       await settledAs(rig, message, "Dismissed from Telegram");
