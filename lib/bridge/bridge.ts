@@ -8,11 +8,11 @@ import type { Outcome } from "../opencode/api.ts";
 import type { PermissionPrompt } from "../registry/permission-prompt.ts";
 import type { PromptState } from "../registry/prompt.ts";
 import type { NoticePolicy } from "../registry/activity.ts";
-import type { Prompt, Registry, TextInput } from "../registry/registry.ts";
+import type { MessageOwner, Prompt, Registry, TextInput } from "../registry/registry.ts";
 import type { HermesEvent, PermissionReply } from "../sse/events.ts";
 import { mayAct, type AccessPolicy } from "../telegram/access.ts";
 import type { TelegramApi } from "../telegram/api.ts";
-import { decodeCallback } from "../telegram/codec.ts";
+import { decodeCallback, type CallbackData } from "../telegram/codec.ts";
 import { CALLBACK_ANSWER_LIMIT, cutText, escapeWithin, PLACEHOLDER_LIMIT } from "../telegram/html.ts";
 import { describe } from "../telegram/poller.ts";
 import type { PromptContext } from "../telegram/render-context.ts";
@@ -28,6 +28,7 @@ import type { Desk, InstanceLink, Tap } from "./desk.ts";
 import { Commands } from "./commands.ts";
 import { RunNotices } from "./run-notices.ts";
 import { SessionTopics } from "./topics.ts";
+import { StopControl } from "./stop-control.ts";
 import { TypedText } from "./typed-text.ts";
 import { isOwnPermissionEcho, tapPermission, typePermissionFeedback } from "./permissions.ts";
 import { isOwnQuestionEcho, tapQuestion, typeQuestionAnswer } from "./questions.ts";
@@ -93,6 +94,7 @@ export class Bridge implements Desk {
   readonly #typed: TypedText;
   readonly #runs: RunNotices;
   readonly #commands: Commands;
+  readonly #stops: StopControl;
   /** What each prompt's message shows now, so edits that change nothing are skipped. */
   readonly #shown = new Map<string, string>();
   #stopped = false;
@@ -110,11 +112,13 @@ export class Bridge implements Desk {
     this.#outbox = new Outbox({ logger: this.log, ...(options.pacing !== undefined ? { limits: options.pacing } : {}) });
     this.#topics = new SessionTopics(options.topics ?? false, { telegram: this.telegram, outbox: this.#outbox, registry: this.registry, chatId: this.chatId, log: this.log });
     const linkFor = (directory: string) => this.linkFor(directory);
+    const announce = (owner: MessageOwner, replyTo: number, queued: boolean, threadId?: number) => this.#stops.announce(owner, replyTo, queued, threadId);
     this.#runs = new RunNotices(
-      { telegram: this.telegram, outbox: this.#outbox, registry: this.registry, topics: this.#topics, log: this.log, t: this.t, chatId: this.chatId, now: this.#now, linkFor, reply: (text, replyTo, threadId) => this.reply(text, replyTo, threadId) },
+      { telegram: this.telegram, outbox: this.#outbox, registry: this.registry, topics: this.#topics, log: this.log, t: this.t, chatId: this.chatId, now: this.#now, linkFor, reply: (text, replyTo, threadId) => this.reply(text, replyTo, threadId), announce },
       options.notices ?? DEFAULT_NOTICES,
       options.doneGraceMs ?? DONE_GRACE_MS,
     );
+    this.#stops = new StopControl({ telegram: this.telegram, outbox: this.#outbox, registry: this.registry, activity: this.#runs.activity, topics: this.#topics, log: this.log, t: this.t, chatId: this.chatId, linkFor });
     this.#commands = new Commands({
       telegram: this.telegram,
       outbox: this.#outbox,
@@ -126,6 +130,7 @@ export class Bridge implements Desk {
       chatId: this.chatId,
       enqueue: (prompt, work) => this.#enqueue(prompt, work),
       sendAgain: (prompt) => this.#sendAgain(prompt),
+      offerStop: (replyTo) => this.#stops.offer(replyTo),
     });
     this.#typed = new TypedText({
       registry: this.registry,
@@ -205,9 +210,12 @@ export class Bridge implements Desk {
       }
       case "session.deleted":
         this.#runs.observe(directory, event);
+        this.#stops.observe(directory, event);
         return this.registry.sessions.delete(event.sessionID);
       case "session.status":
       case "session.idle":
+        this.#stops.observe(directory, event);
+        return this.#runs.observe(directory, event);
       case "session.error":
       case "message.role":
       case "message.text":
@@ -414,6 +422,7 @@ export class Bridge implements Desk {
 
   async #claimCallback(intent: Extract<Intent, { kind: "callback" }>): Promise<boolean> {
     const data = decodeCallback(intent.data);
+    if (data && this.#stops.owns(data)) return this.#claimStop(intent, data);
     const prompt = data ? this.registry.byKey(data.key) : undefined;
     if (!data || !prompt) return false;
     if (!mayAct(this.#access, intent.from)) {
@@ -438,6 +447,18 @@ export class Bridge implements Desk {
     if (tap.then) void this.#enqueue(prompt, tap.then);
     await new Promise((resolve) => setImmediate(resolve));
     await this.#answerCallback(intent.id, tap.note(this.t), tap.alert);
+    return true;
+  }
+
+  async #claimStop(intent: Extract<Intent, { kind: "callback" }>, data: CallbackData): Promise<boolean> {
+    if (!mayAct(this.#access, intent.from)) {
+      this.log.warn({ userId: intent.from.userId, chatId: intent.from.chatId }, "ignored a Stop tap from an unauthorized user or chat");
+      await this.#answerCallback(intent.id, this.t.note.notAuthorized, true);
+      return true;
+    }
+    const tap = this.#stops.tap(data, intent.messageId === undefined ? undefined : { chatId: intent.from.chatId, messageId: intent.messageId });
+    await this.#answerCallback(intent.id, tap.note(this.t), tap.alert);
+    if (tap.then) await tap.then().catch((error) => this.log.error({ err: describe(error) }, "stopping a run failed"));
     return true;
   }
 
@@ -557,6 +578,7 @@ export class Bridge implements Desk {
     const context: PromptContext = { project: path.basename(prompt.directory) || prompt.directory, t: this.t };
     if (session?.title) context.sessionTitle = session.title;
     if (session?.parentID) context.parentTitle = this.registry.sessions.title(session.parentID) ?? session.parentID;
+    context.stop = this.#stops.buttonFor(prompt.sessionID, prompt.directory);
     return context;
   }
 

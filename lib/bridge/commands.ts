@@ -1,4 +1,4 @@
-// The bot's commands: /start (chat id, setup check), /help, /status and /pending. The last two
+// The bot's commands: /start (chat id, setup check), /help, /status, /pending and /stop. The last three
 // concern every process sharing the bot, so each process contributes its part and the one that
 // polls answers once (see relay/relay.ts).
 import path from "node:path";
@@ -28,6 +28,8 @@ export interface CommandDeps {
   enqueue(prompt: Prompt, work: () => Promise<void>): Promise<void>;
   /** Sends a pending prompt again as a fresh message at the bottom of the chat. */
   sendAgain(prompt: Prompt): Promise<void>;
+  /** /stop: this process' busy sessions, offered for stopping in reply to the command. */
+  offerStop(replyTo: number): Promise<void>;
 }
 
 export class Commands {
@@ -40,7 +42,7 @@ export class Commands {
 
   /** /status and /pending need every process sharing the bot: each adds its own sessions and prompts. */
   gathers(intent: Intent | undefined): intent is Command {
-    return intent?.kind === "command" && (intent.name === "status" || intent.name === "pending") && mayAct(this.#deps.access, intent.from) && this.#addressedToUs(intent);
+    return intent?.kind === "command" && (intent.name === "status" || intent.name === "pending" || intent.name === "stop") && mayAct(this.#deps.access, intent.from) && this.#addressedToUs(intent);
   }
 
   /** This process' part; for /pending it first sends its pending prompts again. */
@@ -48,6 +50,7 @@ export class Commands {
     if (!this.gathers(intent)) return undefined;
     const { registry, enqueue, sendAgain } = this.#deps;
     if (intent.name === "pending") await Promise.all(registry.pending().map((prompt) => enqueue(prompt, () => sendAgain(prompt))));
+    if (intent.name === "stop") await this.#deps.offerStop(intent.messageId);
     return this.#statusPart();
   }
 
@@ -74,7 +77,11 @@ export class Commands {
           ? (parts ?? []).some((part) => statusPartFrom(part).prompts.length > 0)
             ? undefined // the prompts themselves are the answer
             : t.status.nothingWaiting
-          : renderHelp(t);
+          : intent.name === "stop"
+            ? (parts ?? []).some((part) => statusPartFrom(part).sessions.some((session) => session.busy))
+              ? undefined // each process offered its own runs
+              : t.stop.nothingRunning
+            : renderHelp(t);
     if (text) await this.#send(intent, text);
   }
 

@@ -9,7 +9,7 @@ import { cutHtml, escapedHead, escapedTail, escapeHtml, escapeWithin } from "./h
 import type { Strings } from "../i18n/catalog.ts";
 import { contextLine, stringsOf, type PromptContext } from "./render-context.ts";
 import { reveal } from "./reveal.ts";
-import type { InlineButton, RenderedMessage } from "./render.ts";
+import { withStop, type InlineButton, type RenderedMessage } from "./render.ts";
 import type { ButtonStyle } from "./button-style.ts";
 
 /** The file a shortened request comes with (see render-permission-file.ts). */
@@ -93,7 +93,7 @@ export function renderPermission(prompt: PermissionPrompt, context: PromptContex
   if (prompt.final?.message) lines.push("", `${t.permission.feedback} <i>${escapeWithin(reveal(prompt.final.message, t), LIMITS.feedback)}</i>`);
   if (prompt.notice) lines.push("", `⚠️ ${escapeWithin(reveal(prompt.notice(t), t), LIMITS.notice)}`);
   const live = prompt.state === "pending" && !prompt.busy;
-  return { text: cutHtml(lines.join("\n").trim()), keyboard: live ? keyboardFor(prompt, t, !missingFile) : [] };
+  return { text: cutHtml(lines.join("\n").trim()), keyboard: live ? withStop(keyboardFor(prompt, t, !missingFile), context) : [] };
 }
 
 /**

@@ -74,7 +74,12 @@ export function renderQuestion(prompt: QuestionPrompt, context: PromptContext): 
   if (prompt.notice) lines.push(`⚠️ ${escapeWithin(reveal(prompt.notice(t), t), LIMITS.notice)}`);
   if (current !== -1 && prompt.dismissArmed) lines.push(t.question.dismissWarning);
   const text = cutHtml(lines.join("\n").trim());
-  return { text, keyboard: current === -1 ? [] : keyboardFor(prompt, current, t) };
+  return { text, keyboard: current === -1 ? [] : withStop(keyboardFor(prompt, current, t), context) };
+}
+
+/** A live keyboard ends with the session's Stop, when there is one. */
+export function withStop(keyboard: InlineButton[][], context: PromptContext): InlineButton[][] {
+  return context.stop && keyboard.length > 0 ? [...keyboard, [context.stop]] : keyboard;
 }
 
 function statusLine(prompt: QuestionPrompt, t: Strings): string {
