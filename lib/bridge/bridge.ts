@@ -30,8 +30,8 @@ import { RunNotices } from "./run-notices.ts";
 import { SessionTopics } from "./topics.ts";
 import { StopControl } from "./stop-control.ts";
 import { TypedText } from "./typed-text.ts";
-import { isOwnPermissionEcho, tapPermission, typePermissionFeedback } from "./permissions.ts";
-import { isOwnQuestionEcho, tapQuestion, typeQuestionAnswer } from "./questions.ts";
+import { decidePermission, isOwnPermissionEcho, tapPermission, typePermissionFeedback } from "./permissions.ts";
+import { dismissQuestion, isOwnQuestionEcho, tapQuestion, typeQuestionAnswer } from "./questions.ts";
 
 export type { InstanceLink } from "./desk.ts";
 
@@ -118,7 +118,7 @@ export class Bridge implements Desk {
       options.notices ?? DEFAULT_NOTICES,
       options.doneGraceMs ?? DONE_GRACE_MS,
     );
-    this.#stops = new StopControl({ telegram: this.telegram, outbox: this.#outbox, registry: this.registry, activity: this.#runs.activity, topics: this.#topics, log: this.log, t: this.t, chatId: this.chatId, linkFor });
+    this.#stops = new StopControl({ telegram: this.telegram, outbox: this.#outbox, registry: this.registry, activity: this.#runs.activity, topics: this.#topics, log: this.log, t: this.t, chatId: this.chatId, linkFor, closePrompts: (sessionID) => this.#closePromptsOf(sessionID) });
     this.#commands = new Commands({
       telegram: this.telegram,
       outbox: this.#outbox,
@@ -460,6 +460,13 @@ export class Bridge implements Desk {
     await this.#answerCallback(intent.id, tap.note(this.t), tap.alert);
     if (tap.then) await tap.then().catch((error) => this.log.error({ err: describe(error) }, "stopping a run failed"));
     return true;
+  }
+
+  /** A run stopped from the phone: OpenCode keeps its prompts pending (measured on 1.1.53 and 1.18.33), so they are closed here. */
+  async #closePromptsOf(sessionID: string): Promise<void> {
+    const inRun = (id: string) => id === sessionID || this.registry.sessions.get(id)?.parentID === sessionID;
+    const prompts = this.registry.pending().filter((prompt) => inRun(prompt.sessionID));
+    await Promise.all(prompts.map((prompt) => this.#enqueue(prompt, () => (prompt.kind === "question" ? dismissQuestion(this, prompt) : decidePermission(this, prompt, { reply: "reject" })))));
   }
 
   #onTypedText(input: TextInput, text: string): void {

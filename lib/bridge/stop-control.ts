@@ -30,6 +30,8 @@ export interface StopDeps {
   t: Strings;
   chatId: number;
   linkFor(directory: string): InstanceLink | undefined;
+  /** After a stop: the run's prompts that OpenCode leaves pending are dismissed (questions) or rejected (permissions). */
+  closePrompts(sessionID: string): Promise<void>;
 }
 
 /** Escaped length of OpenCode's error shown when a stop fails. */
@@ -118,7 +120,10 @@ export class StopControl {
     if (message) void this.#show(message, "stopping", target.key, target);
     const outcome = link ? await link.opencode.abortSession(target.sessionID) : ({ ok: false, gone: false, error: this.#deps.t.talk.notRunning } as const);
     log.info({ sessionID: target.sessionID, outcome }, "run stopped from the phone");
-    if (outcome.ok) return message ? this.#show(message, "stopped", target.key, target) : undefined;
+    if (outcome.ok) {
+      await this.#deps.closePrompts(target.sessionID);
+      return message ? this.#show(message, "stopped", target.key, target) : undefined;
+    }
     undo();
     if (!message) return;
     const error = outcome.gone ? this.#deps.t.talk.sessionGone : outcome.error;

@@ -41,9 +41,9 @@ export function permissionSuite(version: OpencodeVersion): void {
       const message = await onPhone("echo allowed-once-output");
       expect(message.text).toContain("Permission: bash");
       expect(message.text).toContain("<code>echo *</code>");
-      expect(rig.telegram.buttons(message).map((b) => b.text)).toEqual(["Allow once", "Always", "Reject", "Reject with feedback"]);
+      expect(rig.telegram.buttons(message).map((b) => b.text)).toEqual(["Allow once", "Always", "Reject", "Reject with feedback", "⏹ Stop"]);
       // Green for going on, red for stopping; the fake Telegram checked the values.
-      expect(rig.telegram.buttons(message).map((b) => b.style)).toEqual(["success", "success", "danger", undefined]);
+      expect(rig.telegram.buttons(message).map((b) => b.style)).toEqual(["success", "success", "danger", undefined, undefined]);
       await rig.telegram.tapButton(message, "Allow once");
       const result = await rig.llm.waitForToolResult((r) => r.content.includes("allowed-once-output"), { what: "bash output" });
       expect(result.content.trim()).toBe("allowed-once-output");
@@ -180,7 +180,7 @@ export function permissionSuite(version: OpencodeVersion): void {
       const refusedBefore = rig.telegram.calls.filter((call) => call.method === "sendMessage" && call.status === 400).length;
       await run(directive(bash("echo plain-buttons-output")));
       const message = await onPhone("echo plain-buttons-output");
-      expect(rig.telegram.buttons(message)).toHaveLength(4);
+      expect(rig.telegram.buttons(message)).toHaveLength(5);
       expect(rig.telegram.buttons(message).every((b) => b.style === undefined)).toBe(true);
       expect(rig.telegram.calls.filter((call) => call.method === "sendMessage" && call.status === 400).length).toBe(refusedBefore + 1);
       await rig.telegram.tapButton(message, "Allow once");

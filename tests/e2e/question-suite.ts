@@ -114,7 +114,7 @@ export function questionSuite(version: OpencodeVersion): void {
       const { message } = await askOnPhone(rig, [color], "single");
       expect(message.text).toContain("Which color?");
       expect(message.text).toContain("warm");
-      expect(rig.telegram.buttons(message).map((b) => b.text)).toEqual(["Red", "Blue", "Type an answer", "Dismiss"]);
+      expect(rig.telegram.buttons(message).map((b) => b.text)).toEqual(["Red", "Blue", "Type an answer", "Dismiss", "⏹ Stop"]);
       expect(rig.telegram.buttons(message).every((b) => Buffer.byteLength(b.callback_data ?? "") <= 64)).toBe(true);
       await rig.telegram.tapButton(message, "Blue");
       const result = await rig.llm.waitForToolResult((r) => r.content.includes("single"), { what: "tool result" });
@@ -215,7 +215,7 @@ export function questionSuite(version: OpencodeVersion): void {
       const options = Array.from({ length: 50 }, (_, index) => ({ label: `${index} ${scripts[index % scripts.length]!.repeat(20)}`, description: "why ".repeat(40) }));
       const { message } = await askOnPhone(rig, [{ question: "Pick one of many", header: "Many", options }], "many");
       expect(message.text.length).toBeLessThanOrEqual(4096);
-      expect(rig.telegram.buttons(message)).toHaveLength(52); // 50 options, Type an answer, Dismiss
+      expect(rig.telegram.buttons(message)).toHaveLength(53); // 50 options, Type an answer, Dismiss, Stop
       const target = rig.telegram.buttons(message).find((button) => button.text.startsWith("38. 37 "))!;
       await rig.telegram.tapButton(message, target.text);
       const result = await rig.llm.waitForToolResult((r) => r.content.includes("[many]"), { what: "tool result" });
