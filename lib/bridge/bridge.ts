@@ -22,6 +22,7 @@ import type { StatusPart } from "../telegram/render-status.ts";
 import { renderQuestion, type RenderedMessage } from "../telegram/render.ts";
 import { reveal } from "../telegram/reveal.ts";
 import { Outbox } from "../telegram/outbox.ts";
+import { labelMessages } from "../telegram/machine-label.ts";
 import type { PaceLimits } from "../telegram/pacer.ts";
 import { parseUpdate, type Intent } from "../telegram/updates.ts";
 import type { Desk, InstanceLink, Tap } from "./desk.ts";
@@ -58,6 +59,8 @@ export interface BridgeOptions {
   language?: Language;
   /** One forum topic per session (the chat must be a supergroup with topics). */
   topics?: boolean;
+  /** The machine's name, on every message (see telegram/machine-label.ts). */
+  machine?: string | undefined;
   now?: () => number;
 }
 
@@ -100,7 +103,7 @@ export class Bridge implements Desk {
   #stopped = false;
 
   constructor(options: BridgeOptions) {
-    this.telegram = options.telegram;
+    this.telegram = options.machine ? labelMessages(options.telegram, options.machine) : options.telegram;
     this.registry = options.registry;
     this.log = options.logger;
     this.#access = options.access;

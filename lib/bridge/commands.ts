@@ -98,8 +98,9 @@ export class Commands {
     await outbox.send(chatId, () => () => telegram.sendMessage(chatId, text, { replyTo: intent.messageId })).catch((error) => log.warn({ err: describe(error), command: intent.name }, "could not answer a command"));
   }
 
+  /** A command naming a bot is for that bot only: until getMe has told us our own name, it is not ours. */
   #addressedToUs(intent: Command): boolean {
-    return !intent.bot || !this.#botName || intent.bot.toLowerCase() === this.#botName;
+    return !intent.bot || intent.bot.toLowerCase() === this.#botName;
   }
 
   #statusPart(): StatusPart {

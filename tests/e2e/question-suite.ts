@@ -4,7 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_CHAT_ID, startFakeTelegram, type FakeTelegram, type SentMessage } from "../support/fake-telegram.ts";
+import { DEFAULT_CHAT_ID, startFakeTelegram, type FakeTelegram, type FakeTelegramOptions, type SentMessage } from "../support/fake-telegram.ts";
 import { directive, startMockLlm, type MockLlm } from "../support/mock-llm.ts";
 import { startOpencode, type OpencodeServer, type OpencodeVersion } from "../support/opencode.ts";
 import { pollUntil } from "../support/wait.ts";
@@ -24,16 +24,17 @@ export async function startRig(
   version: OpencodeVersion,
   env: Record<string, string> = {},
   pluginPath: string = PLUGIN_PATH,
-  config: { permission?: unknown; extraConfig?: Record<string, unknown> } = {},
+  config: { permission?: unknown; extraConfig?: Record<string, unknown>; telegram?: FakeTelegramOptions } = {},
 ): Promise<Rig> {
-  const telegram = await startFakeTelegram();
+  const { telegram: telegramOptions, ...opencodeConfig } = config;
+  const telegram = await startFakeTelegram(telegramOptions);
   const llm = await startMockLlm();
   const logFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "hermes-log-")), "hermes.log");
   const opencode = await startOpencode({
     version,
     llmBaseURL: llm.baseURL,
     plugins: [pluginPath],
-    ...config,
+    ...opencodeConfig,
     env: {
       HERMES_TELEGRAM_TOKEN: telegram.token,
       HERMES_TELEGRAM_CHAT_ID: String(DEFAULT_CHAT_ID),

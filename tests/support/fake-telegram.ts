@@ -76,13 +76,15 @@ export interface FakeTelegramOptions {
   conflict?: ConflictMode;
   /** Enforce Telegram's flood limits (429 with retry_after): true for the real limits, or overrides. Off by default. */
   floodLimits?: FloodLimitsOption;
+  /** The bot's @username (getMe, and "/cmd@username" in groups). Default 'hermes_test_bot'. */
+  botUsername?: string;
   /** 'refused': a 400 for any button with `style`, like a Bot API server older than 9.4. Default 'supported' (validated). */
   buttonStyles?: ButtonStyleMode;
 }
 
 export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise<FakeTelegram> {
   const token = opts.token ?? DEFAULT_TOKEN;
-  const bot: TgUser = { id: Number(token.split(':')[0]) || 123456, is_bot: true, first_name: 'Hermes Test Bot', username: 'hermes_test_bot' };
+  const bot: TgUser = { id: Number(token.split(':')[0]) || 123456, is_bot: true, first_name: 'Hermes Test Bot', username: opts.botUsername ?? 'hermes_test_bot' };
   const queue = new UpdateQueue();
   const state: BotState = {
     store: new ChatStore(bot),

@@ -258,6 +258,12 @@ describe("readConfig: question TTL", () => {
     expect(problems(readConfig({ ...BASE, HERMES_TELEGRAM_TOPICS: "maybe" }))[0]).toMatch(/^HERMES_TELEGRAM_TOPICS must be on or off/);
   });
 
+  it("reads HERMES_MACHINE_NAME, trimmed; unset or blank means none (the host name is decided where it is shown)", () => {
+    expect(ok(readConfig({ ...BASE, HERMES_MACHINE_NAME: "  build-box  " })).machineName).toBe("build-box");
+    expect(ok(readConfig(BASE)).machineName).toBeUndefined();
+    expect(ok(readConfig({ ...BASE, HERMES_MACHINE_NAME: "   " })).machineName).toBeUndefined();
+  });
+
   it("reads HERMES_LANGUAGE (en, zh, zh-CN…) and rejects anything else", () => {
     expect(ok(readConfig(BASE)).language).toBe("en");
     expect(ok(readConfig({ ...BASE, HERMES_LANGUAGE: "zh_Hans" })).language).toBe("zh");
