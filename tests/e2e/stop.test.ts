@@ -118,6 +118,11 @@ describe.each(OPENCODE_VERSIONS)("stop from the phone on OpenCode %s", (version)
     expect(labels).toEqual(expect.arrayContaining([expect.stringContaining("Alpha job"), expect.stringContaining("Beta job")]));
     await rig.telegram.tapButton(picker, labels.find((label) => label.includes("Beta job"))!);
     await rig.telegram.waitFor(() => current(picker).text.includes("Stop this run?") && current(picker).text.includes("Beta job"), { timeoutMs: 20_000, what: "Beta's confirmation" });
+    // Same authorization as every tap: a stranger's Confirm stop is refused and stops nothing.
+    const strangerTap = await rig.telegram.tapButton(current(picker), "⏹ Confirm stop", { id: 4242, is_bot: false, first_name: "Stranger" });
+    expect((await rig.telegram.waitForCallbackAnswer(strangerTap)).text).toBe("Not authorized");
+    await sleep(500);
+    expect(await status(b.id)).toBe("busy");
     await rig.telegram.tapButton(current(picker), "⏹ Confirm stop");
     await idle(b.id);
     expect(await status(a.id)).toBe("busy");
