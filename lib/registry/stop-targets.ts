@@ -1,6 +1,6 @@
-// Which session a Stop button stops: one random key per session (never its id, which is long and
-// would reveal nothing useful to a forger anyway), and the messages that carry a Stop button
-// outside prompts (run notices, confirmations, pickers), so they lose it when the run ends. Pure.
+// Which session a Stop button stops: one short random key per session (the codec's key format;
+// session ids are too long), and the messages that carry a Stop button outside prompts (run
+// notices, confirmations, pickers), so they lose it when the run ends. Pure.
 import { newPromptKey } from "./registry.ts";
 
 export interface StopTarget {
