@@ -13,6 +13,7 @@ export const OPTION_VARIABLES = {
   doneAfter: "HERMES_DONE_AFTER",
   language: "HERMES_LANGUAGE",
   topics: "HERMES_TELEGRAM_TOPICS",
+  machineName: "HERMES_MACHINE_NAME",
   logFile: "HERMES_LOG_FILE",
   logLevel: "HERMES_LOG_LEVEL",
 } as const;
@@ -69,6 +70,7 @@ const EXPECTED: Record<OptionName, string> = {
   doneAfter: 'must be milliseconds or a duration like "30s"',
   language: 'must be "en" or "zh"',
   topics: "must be true or false",
+  machineName: "must be a name (text)",
   logFile: "must be a file path",
   logLevel: "must be a log level name",
 };

@@ -44,6 +44,8 @@ export interface HermesConfig {
   language: Language;
   /** One forum topic per session (HERMES_TELEGRAM_TOPICS=1; the chat must be a supergroup with topics). */
   topics: boolean;
+  /** HERMES_MACHINE_NAME: labels every message (several machines, one bot each, in one group). */
+  machineName?: string;
   log: LogSettings;
 }
 
@@ -143,7 +145,8 @@ export function readConfig(env: Env = process.env, options?: unknown): ConfigRes
     const onlyChatMissing = chatMissing && problems.length === 1 && token !== "";
     return { ok: false, problems, log, apiRoot, ...(onlyChatMissing ? { setupToken: token } : {}) };
   }
-  return { ok: true, config: { token, chatId, allowedUsers, apiRoot, questionTtlMs, permissionTtlMs, notify, doneAfterMs, language, topics, log } };
+  const machineName = settings("HERMES_MACHINE_NAME").raw?.trim();
+  return { ok: true, config: { token, chatId, allowedUsers, apiRoot, questionTtlMs, permissionTtlMs, notify, doneAfterMs, language, topics, ...(machineName ? { machineName } : {}), log } };
 }
 
 function readDuration(setting: Setting, fallback: number, problems: string[]): number {

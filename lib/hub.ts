@@ -10,9 +10,10 @@ import { relayKey } from "./relay/handshake.ts";
 import { Relay } from "./relay/relay.ts";
 import { Registry } from "./registry/registry.ts";
 import { createTelegramApi, type TelegramApi } from "./telegram/api.ts";
+import { machineLabel } from "./telegram/machine-label.ts";
 
 export interface HubOptions {
-  config: Pick<HermesConfig, "token" | "apiRoot" | "chatId" | "allowedUsers" | "questionTtlMs" | "permissionTtlMs"> & Partial<Pick<HermesConfig, "notify" | "doneAfterMs" | "language" | "topics">>;
+  config: Pick<HermesConfig, "token" | "apiRoot" | "chatId" | "allowedUsers" | "questionTtlMs" | "permissionTtlMs"> & Partial<Pick<HermesConfig, "notify" | "doneAfterMs" | "language" | "topics" | "machineName">>;
   logger: Logger;
   /** Shown to the user (an OpenCode toast) when something needs their attention. */
   notify?: (message: string) => void;
@@ -59,6 +60,7 @@ export function acquireBridge(options: HubOptions): BridgeLease {
       notices: { level: config.notify ?? "all", doneAfterMs: config.doneAfterMs ?? DEFAULT_DONE_AFTER_MS },
       language: config.language ?? "en",
       topics: config.topics ?? false,
+      machine: machineLabel(config),
     });
     const relay = new Relay({
       address: options.relayAddress ?? relayAddress(config.token, config.apiRoot),

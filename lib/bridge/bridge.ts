@@ -8,7 +8,7 @@ import type { Outcome } from "../opencode/api.ts";
 import type { PermissionPrompt } from "../registry/permission-prompt.ts";
 import type { PromptState } from "../registry/prompt.ts";
 import type { NoticePolicy } from "../registry/activity.ts";
-import type { Prompt, Registry, TextInput } from "../registry/registry.ts";
+import type { MessageOwner, Prompt, Registry, TextInput } from "../registry/registry.ts";
 import type { Claim } from "../relay/update-handler.ts";
 import type { StatusPart } from "../telegram/render-status.ts";
 import type { HermesEvent, PermissionReply } from "../sse/events.ts";
@@ -23,15 +23,17 @@ import { permissionFiles } from "../telegram/render-permission-file.ts";
 import { renderQuestion, type RenderedMessage } from "../telegram/render.ts";
 import { reveal } from "../telegram/reveal.ts";
 import { Outbox, Priority } from "../telegram/outbox.ts";
+import { labelMessages } from "../telegram/machine-label.ts";
 import type { PaceLimits } from "../telegram/pacer.ts";
 import { parseUpdate, type Intent } from "../telegram/updates.ts";
 import type { Desk, InstanceLink, Tap } from "./desk.ts";
 import { Commands } from "./commands.ts";
 import { RunNotices } from "./run-notices.ts";
 import { SessionTopics } from "./topics.ts";
+import { StopControl } from "./stop-control.ts";
 import { TypedText } from "./typed-text.ts";
-import { isOwnPermissionEcho, tapPermission, typePermissionFeedback } from "./permissions.ts";
-import { isOwnQuestionEcho, tapQuestion, typeQuestionAnswer } from "./questions.ts";
+import { decidePermission, isOwnPermissionEcho, tapPermission, typePermissionFeedback } from "./permissions.ts";
+import { dismissQuestion, isOwnQuestionEcho, tapQuestion, typeQuestionAnswer } from "./questions.ts";
 
 export type { InstanceLink } from "./desk.ts";
 
@@ -58,6 +60,8 @@ export interface BridgeOptions {
   language?: Language;
   /** One forum topic per session (the chat must be a supergroup with topics). */
   topics?: boolean;
+  /** The machine's name, on every message (see telegram/machine-label.ts). */
+  machine?: string | undefined;
   now?: () => number;
 }
 
@@ -94,12 +98,13 @@ export class Bridge implements Desk {
   readonly #typed: TypedText;
   readonly #runs: RunNotices;
   readonly #commands: Commands;
+  readonly #stops: StopControl;
   /** What each prompt's message shows now, so edits that change nothing are skipped. */
   readonly #shown = new Map<string, string>();
   #stopped = false;
 
   constructor(options: BridgeOptions) {
-    this.telegram = options.telegram;
+    this.telegram = options.machine ? labelMessages(options.telegram, options.machine) : options.telegram;
     this.registry = options.registry;
     this.log = options.logger;
     this.#access = options.access;
@@ -111,11 +116,13 @@ export class Bridge implements Desk {
     this.#outbox = new Outbox({ logger: this.log, ...(options.pacing !== undefined ? { limits: options.pacing } : {}) });
     this.#topics = new SessionTopics(options.topics ?? false, { telegram: this.telegram, outbox: this.#outbox, registry: this.registry, chatId: this.chatId, log: this.log });
     const linkFor = (directory: string) => this.linkFor(directory);
+    const announce = (owner: MessageOwner, replyTo: number, queued: boolean, threadId?: number) => this.#stops.announce(owner, replyTo, queued, threadId);
     this.#runs = new RunNotices(
-      { telegram: this.telegram, outbox: this.#outbox, registry: this.registry, topics: this.#topics, log: this.log, t: this.t, chatId: this.chatId, now: this.#now, linkFor, reply: (text, replyTo, threadId) => this.reply(text, replyTo, threadId) },
+      { telegram: this.telegram, outbox: this.#outbox, registry: this.registry, topics: this.#topics, log: this.log, t: this.t, chatId: this.chatId, now: this.#now, linkFor, reply: (text, replyTo, threadId) => this.reply(text, replyTo, threadId), announce },
       options.notices ?? DEFAULT_NOTICES,
       options.doneGraceMs ?? DONE_GRACE_MS,
     );
+    this.#stops = new StopControl({ telegram: this.telegram, outbox: this.#outbox, registry: this.registry, activity: this.#runs.activity, topics: this.#topics, log: this.log, t: this.t, chatId: this.chatId, linkFor, closePrompts: (sessionID) => this.#closePromptsOf(sessionID) });
     this.#commands = new Commands({
       telegram: this.telegram,
       outbox: this.#outbox,
@@ -127,6 +134,7 @@ export class Bridge implements Desk {
       chatId: this.chatId,
       enqueue: (prompt, work) => this.#enqueue(prompt, work),
       sendAgain: (prompt) => this.#sendAgain(prompt),
+      offerStop: (replyTo) => this.#stops.offer(replyTo),
     });
     this.#typed = new TypedText({
       registry: this.registry,
@@ -206,9 +214,12 @@ export class Bridge implements Desk {
       }
       case "session.deleted":
         this.#runs.observe(directory, event);
+        this.#stops.observe(directory, event);
         return this.registry.sessions.delete(event.sessionID);
       case "session.status":
       case "session.idle":
+        this.#stops.observe(directory, event);
+        return this.#runs.observe(directory, event);
       case "session.error":
       case "message.role":
       case "message.text":
@@ -427,6 +438,7 @@ export class Bridge implements Desk {
 
   async #claimCallback(intent: Extract<Intent, { kind: "callback" }>): Promise<Claim | undefined> {
     const data = decodeCallback(intent.data);
+    if (data && this.#stops.owns(data)) return this.#claimStop(intent, data);
     const prompt = data ? this.registry.byKey(data.key) : undefined;
     if (!data || !prompt) return undefined;
     if (!mayAct(this.#access, intent.from)) return () => this.#refuseTap(intent);
@@ -453,6 +465,23 @@ export class Bridge implements Desk {
   #refuseTap(intent: Extract<Intent, { kind: "callback" }>): Promise<void> {
     this.log.warn({ userId: intent.from.userId, chatId: intent.from.chatId }, "ignored a button tap from an unauthorized user or chat");
     return this.#answerCallback(intent.id, this.t.note.notAuthorized, true);
+  }
+
+  /** A Stop tap on one of this process' sessions: the work to do once the claim is granted. */
+  #claimStop(intent: Extract<Intent, { kind: "callback" }>, data: CallbackData): Claim {
+    if (!mayAct(this.#access, intent.from)) return () => this.#refuseTap(intent);
+    return async () => {
+      const tap = this.#stops.tap(data, intent.messageId === undefined ? undefined : { chatId: intent.from.chatId, messageId: intent.messageId });
+      await this.#answerCallback(intent.id, tap.note(this.t), tap.alert);
+      if (tap.then) await tap.then().catch((error) => this.log.error({ err: describe(error) }, "stopping a run failed"));
+    };
+  }
+
+  /** A run stopped from the phone: OpenCode keeps its prompts pending (measured on 1.1.53 and 1.18.33), so they are closed here. */
+  async #closePromptsOf(sessionID: string): Promise<void> {
+    const inRun = (id: string) => id === sessionID || this.registry.sessions.get(id)?.parentID === sessionID;
+    const prompts = this.registry.pending().filter((prompt) => inRun(prompt.sessionID));
+    await Promise.all(prompts.map((prompt) => this.#enqueue(prompt, () => (prompt.kind === "question" ? dismissQuestion(this, prompt) : decidePermission(this, prompt, { reply: "reject" })))));
   }
 
   #onTypedText(input: TextInput, text: string): void {
@@ -572,6 +601,7 @@ export class Bridge implements Desk {
     const context: PromptContext = { project: path.basename(prompt.directory) || prompt.directory, t: this.t };
     if (session?.title) context.sessionTitle = session.title;
     if (session?.parentID) context.parentTitle = this.registry.sessions.title(session.parentID) ?? session.parentID;
+    context.stop = this.#stops.buttonFor(prompt.sessionID, prompt.directory);
     return context;
   }
 

@@ -1,4 +1,4 @@
-// The bot's commands: /start (chat id, setup check), /help, /status and /pending. The last two
+// The bot's commands: /start (chat id, setup check), /help, /status, /pending and /stop. The last three
 // concern every process sharing the bot, so each process contributes its part and the one that
 // polls answers once (see relay/relay.ts).
 import path from "node:path";
@@ -30,6 +30,8 @@ export interface CommandDeps {
   enqueue(prompt: Prompt, work: () => Promise<void>): Promise<void>;
   /** Sends a pending prompt again as a fresh message at the bottom of the chat. */
   sendAgain(prompt: Prompt): Promise<void>;
+  /** /stop: this process' busy sessions, offered for stopping in reply to the command. */
+  offerStop(replyTo: number): Promise<void>;
 }
 
 export class Commands {
@@ -44,7 +46,7 @@ export class Commands {
 
   /** /status and /pending need every process sharing the bot: each adds its own sessions and prompts. */
   gathers(intent: Intent | undefined): intent is Command {
-    return intent?.kind === "command" && (intent.name === "status" || intent.name === "pending") && mayAct(this.#deps.access, intent.from) && this.#addressedToUs(intent);
+    return intent?.kind === "command" && (intent.name === "status" || intent.name === "pending" || intent.name === "stop") && mayAct(this.#deps.access, intent.from) && this.#addressedToUs(intent);
   }
 
   /** This process' part; for /pending it also sends its pending prompts again (in the background: sending is paced). */
@@ -53,6 +55,7 @@ export class Commands {
     const { registry, enqueue, sendAgain } = this.#deps;
     const part = this.#statusPart();
     if (intent.name === "pending") for (const prompt of registry.pending()) void enqueue(prompt, () => sendAgain(prompt));
+    if (intent.name === "stop") void this.#deps.offerStop(intent.messageId);
     return part;
   }
 
@@ -81,7 +84,11 @@ export class Commands {
           ? (parts ?? []).some((part) => part.prompts.length > 0)
             ? undefined // the prompts themselves are the answer
             : t.status.nothingWaiting
-          : renderHelp(t);
+          : intent.name === "stop"
+            ? (parts ?? []).some((part) => part.sessions.some((session) => session.busy))
+              ? undefined // each process offered its own runs
+              : t.stop.nothingRunning
+            : renderHelp(t);
     if (text) await this.#send(intent, text);
   }
 
@@ -99,8 +106,9 @@ export class Commands {
     await outbox.send(chatId, () => () => telegram.sendMessage(chatId, text, { replyTo: intent.messageId })).catch((error) => log.warn({ err: describe(error), command: intent.name }, "could not answer a command"));
   }
 
+  /** A command naming a bot is for that bot only: until getMe has told us our own name, it is not ours. */
   #addressedToUs(intent: Command): boolean {
-    return !intent.bot || !this.#botName || intent.bot.toLowerCase() === this.#botName;
+    return !intent.bot || intent.bot.toLowerCase() === this.#botName;
   }
 
   #statusPart(): StatusPart {

@@ -70,7 +70,7 @@ async function submitQuestion(desk: Desk, prompt: QuestionPrompt): Promise<void>
   await send(desk, prompt, "reply", (link) => link.opencode.replyQuestion(prompt.requestID, checked.answers));
 }
 
-async function dismissQuestion(desk: Desk, prompt: QuestionPrompt): Promise<void> {
+export async function dismissQuestion(desk: Desk, prompt: QuestionPrompt): Promise<void> {
   if (prompt.state !== "pending") return;
   prompt.sentAnswers = undefined;
   prompt.dismissArmed = false;

@@ -25,6 +25,8 @@ export interface RunNoticeDeps {
   now: () => number;
   linkFor(directory: string): InstanceLink | undefined;
   reply(text: string, replyTo: number, threadId?: number): Promise<void>;
+  /** Says the phone's text started (or was queued behind) a run, with a way to stop it. */
+  announce(owner: MessageOwner, replyTo: number, queued: boolean, threadId?: number): Promise<void>;
 }
 
 /** The user's own message that carried the text (for the 👍 and for replies). */
@@ -65,7 +67,7 @@ export class RunNotices {
     if (outcome.ok) {
       this.activity.markFromPhone(owner.sessionID);
       void outbox.chore(userMessage.chatId, () => telegram.react(userMessage.chatId, userMessage.messageId, "👍")).catch(() => undefined);
-      if (busy) await this.#deps.reply(t.talk.queued, userMessage.messageId, userMessage.threadId);
+      await this.#deps.announce(owner, userMessage.messageId, busy, userMessage.threadId);
       return;
     }
     // The instruction is lost unless the user gets it back: quoted, and in full as a file if long.

@@ -8,7 +8,21 @@ export type Language = "en" | "zh";
 export type Text = (t: Strings) => string;
 
 export interface Strings {
-  button: { done: string; type: string; dismiss: string; confirm: string; once: string; always: string; reject: string; feedback: string; previous: string; next: string };
+  button: { done: string; type: string; dismiss: string; confirm: string; once: string; always: string; reject: string; feedback: string; previous: string; next: string; stop: string; stopConfirm: string };
+  /** Stopping a run from the phone; `title` parameters come escaped. */
+  stop: {
+    running: (title: string) => string;
+    confirm: (title: string) => string;
+    stopping: (title: string) => string;
+    stopped: (title: string) => string;
+    notRunning: (title: string) => string;
+    failed: (title: string, error: string) => string;
+    pick: string;
+    nothingRunning: string;
+    tapConfirm: string;
+    halting: string;
+    notBusy: string;
+  };
   question: {
     asking: string;
     sending: string;
@@ -117,11 +131,24 @@ export interface Strings {
     sentAgain: string;
   };
   help: { lines: string[] };
-  commands: { status: string; pending: string; help: string; start: string };
+  commands: { status: string; pending: string; stop: string; help: string; start: string };
 }
 
 const en: Strings = {
-  button: { done: "Done", type: "Type an answer", dismiss: "Dismiss", confirm: "Confirm", once: "Allow once", always: "Always", reject: "Reject", feedback: "Reject with feedback", previous: "◀ Previous options", next: "More options ▶" },
+  button: { done: "Done", type: "Type an answer", dismiss: "Dismiss", confirm: "Confirm", once: "Allow once", always: "Always", reject: "Reject", feedback: "Reject with feedback", previous: "◀ Previous options", next: "More options ▶", stop: "⏹ Stop", stopConfirm: "⏹ Confirm stop" },
+  stop: {
+    running: (title) => `▶️ <b>Running</b> · ${title}\n<i>⏹ Stop ends the run, as Esc does in the terminal.</i>`,
+    confirm: (title) => `⏹ <b>Stop this run?</b> · ${title}\nThe agent stops where it is. Tap <b>Confirm stop</b>.`,
+    stopping: (title) => `⏳ <b>Stopping…</b> · ${title}`,
+    stopped: (title) => `⏹ <b>Run stopped from Telegram</b> · ${title}`,
+    notRunning: (title) => `⚪ <b>Not running</b> · ${title}: nothing to stop.`,
+    failed: (title, error) => `⚠️ <b>Could not stop the run</b> · ${title}\n${error}`,
+    pick: "⏹ <b>Which run should stop?</b>",
+    nothingRunning: "Nothing is running.",
+    tapConfirm: "Tap Confirm stop to stop the run",
+    halting: "Stopping the run…",
+    notBusy: "That session is not running",
+  },
   question: {
     asking: "❓ <b>OpenCode is asking</b>",
     sending: "⏳ <b>Sending your answer…</b>",
@@ -262,13 +289,27 @@ const en: Strings = {
       "• Tap a button to answer; the agent carries on. Answers given in the terminal show up here too.",
       "• <b>Type an answer</b> and <b>Reject with feedback</b> ask for a reply with your text.",
       "• Reply to any Hermes message to send that session your next instruction.",
+      "• <b>⏹ Stop</b> (or /stop) ends a session's run after a confirmation tap.",
     ],
   },
-  commands: { status: "Sessions and pending prompts", pending: "Send every pending prompt again", help: "What Hermes does and how to use it", start: "This chat's id and a setup check" },
+  commands: { status: "Sessions and pending prompts", pending: "Send every pending prompt again", stop: "Stop a running session", help: "What Hermes does and how to use it", start: "This chat's id and a setup check" },
 };
 
 const zh: Strings = {
-  button: { done: "完成", type: "输入回答", dismiss: "忽略", confirm: "确认", once: "允许一次", always: "始终允许", reject: "拒绝", feedback: "拒绝并说明", previous: "◀ 上一页选项", next: "更多选项 ▶" },
+  button: { done: "完成", type: "输入回答", dismiss: "忽略", confirm: "确认", once: "允许一次", always: "始终允许", reject: "拒绝", feedback: "拒绝并说明", previous: "◀ 上一页选项", next: "更多选项 ▶", stop: "⏹ 停止", stopConfirm: "⏹ 确认停止" },
+  stop: {
+    running: (title) => `▶️ <b>运行中</b> · ${title}\n<i>⏹ 停止会结束这次运行，和在终端按 Esc 一样。</i>`,
+    confirm: (title) => `⏹ <b>停止这次运行？</b> · ${title}\n智能体会立即停下。点<b>确认停止</b>。`,
+    stopping: (title) => `⏳ <b>正在停止…</b> · ${title}`,
+    stopped: (title) => `⏹ <b>已在 Telegram 停止运行</b> · ${title}`,
+    notRunning: (title) => `⚪ <b>未在运行</b> · ${title}：没有可停止的运行。`,
+    failed: (title, error) => `⚠️ <b>无法停止运行</b> · ${title}\n${error}`,
+    pick: "⏹ <b>要停止哪一个运行？</b>",
+    nothingRunning: "没有正在运行的会话。",
+    tapConfirm: "点“确认停止”即可停止运行",
+    halting: "正在停止运行…",
+    notBusy: "这个会话没有在运行",
+  },
   question: {
     asking: "❓ <b>OpenCode 在提问</b>",
     sending: "⏳ <b>正在发送你的回答…</b>",
@@ -409,9 +450,10 @@ const zh: Strings = {
       "• 点按钮即可回答，智能体会继续工作。在终端里的回答也会同步到这里。",
       "• <b>输入回答</b>和<b>拒绝并说明</b>会请你回复一段文字。",
       "• 回复任意一条 Hermes 消息，即可给对应会话发送下一条指令。",
+      "• <b>⏹ 停止</b>（或 /stop）在确认后结束会话的运行。",
     ],
   },
-  commands: { status: "会话与待回答的请求", pending: "重新发送所有待回答的请求", help: "Hermes 的用途与用法", start: "本聊天的 id 与配置检查" },
+  commands: { status: "会话与待回答的请求", pending: "重新发送所有待回答的请求", stop: "停止正在运行的会话", help: "Hermes 的用途与用法", start: "本聊天的 id 与配置检查" },
 };
 
 export const CATALOGS: Record<Language, Strings> = { en, zh };

@@ -43,6 +43,11 @@ export class OpencodeApi {
     return this.#send("/session/{sessionID}/prompt_async", { sessionID }, { parts: [{ type: "text", text }] });
   }
 
+  /** Stops the session's run, as Esc in the terminal does (its pending prompts are rejected). */
+  abortSession(sessionID: string): Promise<Outcome> {
+    return this.#send("/session/{sessionID}/abort", { sessionID });
+  }
+
   /** Questions already pending when Hermes starts (or reconnects). */
   async listQuestions(): Promise<QuestionRequest[]> {
     const requests: QuestionRequest[] = [];

@@ -86,6 +86,17 @@ export class ActivityTracker {
     this.#session(sessionID).fromPhone = true;
   }
 
+  /** Stopped from the phone: its end is no "Done" (the phone already says it stopped). Undo if the stop failed. */
+  markStopped(sessionID: string): () => void {
+    const session = this.#sessions.get(sessionID);
+    if (!session || session.busySince === undefined) return () => undefined;
+    const before = session.ended;
+    session.ended = true;
+    return () => {
+      if (session.busySince !== undefined) session.ended = before;
+    };
+  }
+
   isBusy(sessionID: string): boolean {
     return this.#sessions.get(sessionID)?.busySince !== undefined;
   }

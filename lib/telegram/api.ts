@@ -3,6 +3,7 @@
 import type { Telegram } from "telegraf";
 import { CALLBACK_ANSWER_LIMIT, CAPTION_LIMIT, cutHtml, cutText, PLACEHOLDER_LIMIT, TOPIC_NAME_LIMIT } from "./html.ts";
 import type { InlineButton } from "./render.ts";
+import { ButtonStyles } from "./button-style.ts";
 
 export interface SendOptions {
   keyboard?: InlineButton[][];
@@ -73,36 +74,43 @@ export function createTelegramApi(token: string, apiRoot: string): TelegramApi {
     }
   };
   const markup = (keyboard: InlineButton[][]) => ({ inline_keyboard: keyboard });
+  const styles = new ButtonStyles();
 
   return {
     getUpdates: (offset, timeout, signal) =>
       call((telegram) => telegram.callApi("getUpdates", { offset, timeout, allowed_updates: ["message", "callback_query"] }, { signal: signal as never }) as Promise<unknown[]>),
     async sendMessage(chatId, html, options = {}) {
-      const reply_markup = options.forceReply
-        ? { force_reply: true as const, input_field_placeholder: cutText(options.forceReply.placeholder, PLACEHOLDER_LIMIT) }
-        : options.keyboard?.length
-          ? markup(options.keyboard)
-          : undefined;
-      const sent = await call((telegram) =>
-        telegram.sendMessage(chatId, html, {
-          parse_mode: "HTML",
-          link_preview_options: { is_disabled: true },
-          ...(reply_markup ? { reply_markup } : {}),
-          ...(options.replyTo ? { reply_parameters: { message_id: options.replyTo, allow_sending_without_reply: true } } : {}),
-          ...(options.silent ? { disable_notification: true } : {}),
-          ...(options.threadId !== undefined ? { message_thread_id: options.threadId } : {}),
-        }),
-      );
+      const sent = await styles.send(options.forceReply ? undefined : options.keyboard, (keyboard) => {
+        const reply_markup = options.forceReply
+          ? { force_reply: true as const, input_field_placeholder: cutText(options.forceReply.placeholder, PLACEHOLDER_LIMIT) }
+          : keyboard?.length
+            ? markup(keyboard)
+            : undefined;
+        return call((telegram) =>
+          telegram.sendMessage(chatId, html, {
+            parse_mode: "HTML",
+            link_preview_options: { is_disabled: true },
+            ...(reply_markup ? { reply_markup } : {}),
+            ...(options.replyTo ? { reply_parameters: { message_id: options.replyTo, allow_sending_without_reply: true } } : {}),
+            ...(options.silent ? { disable_notification: true } : {}),
+            ...(options.threadId !== undefined ? { message_thread_id: options.threadId } : {}),
+          }),
+        );
+      });
       return { messageId: sent.message_id };
     },
     async editMessage(chatId, messageId, html, keyboard) {
-      await call((telegram) =>
-        telegram.editMessageText(chatId, messageId, undefined, html, {
-          parse_mode: "HTML",
-          link_preview_options: { is_disabled: true },
-          reply_markup: markup(keyboard),
-        }),
-      ).catch(ignoreNotModified);
+      await styles
+        .send(keyboard, (shown) =>
+          call((telegram) =>
+            telegram.editMessageText(chatId, messageId, undefined, html, {
+              parse_mode: "HTML",
+              link_preview_options: { is_disabled: true },
+              reply_markup: markup(shown ?? []),
+            }),
+          ),
+        )
+        .catch(ignoreNotModified);
     },
     async removeKeyboard(chatId, messageId) {
       await call((telegram) => telegram.editMessageReplyMarkup(chatId, messageId, undefined, markup([]))).catch(ignoreNotModified);

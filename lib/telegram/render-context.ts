@@ -2,6 +2,7 @@
 import { CATALOGS, type Strings } from "../i18n/catalog.ts";
 import { escapeWithin } from "./html.ts";
 import { reveal } from "./reveal.ts";
+import type { InlineButton } from "./render.ts";
 
 export interface PromptContext {
   project: string;
@@ -10,6 +11,8 @@ export interface PromptContext {
   sessionTitle?: string;
   /** Set for sub-agent sessions: the parent's title (or id when the title is unknown). */
   parentTitle?: string;
+  /** The session's Stop button, under a pending prompt's own buttons. */
+  stop?: InlineButton;
 }
 
 /** Escaped length. */

@@ -9,7 +9,8 @@ import { cutHtml, escapedHead, escapedTail, escapeHtml, escapeWithin } from "./h
 import type { Strings } from "../i18n/catalog.ts";
 import { contextLine, stringsOf, type PromptContext } from "./render-context.ts";
 import { reveal } from "./reveal.ts";
-import type { InlineButton, RenderedMessage } from "./render.ts";
+import { withStop, type InlineButton, type RenderedMessage } from "./render.ts";
+import type { ButtonStyle } from "./button-style.ts";
 
 /** The file a shortened request comes with (see render-permission-file.ts). */
 export const FULL_REQUEST_FILE = "permission.txt";
@@ -92,7 +93,7 @@ export function renderPermission(prompt: PermissionPrompt, context: PromptContex
   if (prompt.final?.message) lines.push("", `${t.permission.feedback} <i>${escapeWithin(reveal(prompt.final.message, t), LIMITS.feedback)}</i>`);
   if (prompt.notice) lines.push("", `⚠️ ${escapeWithin(reveal(prompt.notice(t), t), LIMITS.notice)}`);
   const live = prompt.state === "pending" && !prompt.busy;
-  return { text: cutHtml(lines.join("\n").trim()), keyboard: live ? keyboardFor(prompt, t, !missingFile) : [] };
+  return { text: cutHtml(lines.join("\n").trim()), keyboard: live ? withStop(keyboardFor(prompt, t, !missingFile), context) : [] };
 }
 
 /**
@@ -144,11 +145,15 @@ function statusLine(prompt: PermissionPrompt, t: Strings): string {
   return `${verdict} ${where}`;
 }
 
+/** Green for what lets the agent go on, red for what stops it; feedback keeps the app's own colour. */
+const COLOURS: Partial<Record<"once" | "always" | "reject" | "feedback", ButtonStyle>> = { once: "success", always: "success", reject: "danger" };
+
 /** Allow and Always only when everything they approve can be seen. */
 function keyboardFor(prompt: PermissionPrompt, t: Strings, canAllow: boolean): InlineButton[][] {
   const button = (text: string, action: "once" | "always" | "reject" | "feedback"): InlineButton => ({
     text,
     callback_data: encodeCallback({ key: prompt.key, action, question: 0, option: 0 }),
+    ...(COLOURS[action] ? { style: COLOURS[action] } : {}),
   });
   const rows: InlineButton[][] = [];
   if (canAllow) rows.push(prompt.request.always.length > 0 ? [button(t.button.once, "once"), button(t.button.always, "always")] : [button(t.button.once, "once")]);

@@ -7,10 +7,13 @@ import type { Strings } from "../i18n/catalog.ts";
 import { contextLine, stringsOf, type PromptContext } from "./render-context.ts";
 import { pageCount, pageRange } from "./option-pages.ts";
 import { reveal } from "./reveal.ts";
+import type { ButtonStyle } from "./button-style.ts";
 
 export interface InlineButton {
   text: string;
   callback_data: string;
+  /** Its colour (see button-style.ts); none is the app's own. */
+  style?: ButtonStyle;
 }
 
 export interface RenderedMessage {
@@ -71,7 +74,12 @@ export function renderQuestion(prompt: QuestionPrompt, context: PromptContext): 
   if (prompt.notice) lines.push(`⚠️ ${escapeWithin(reveal(prompt.notice(t), t), LIMITS.notice)}`);
   if (current !== -1 && prompt.dismissArmed) lines.push(t.question.dismissWarning);
   const text = cutHtml(lines.join("\n").trim());
-  return { text, keyboard: current === -1 ? [] : keyboardFor(prompt, current, t) };
+  return { text, keyboard: current === -1 ? [] : withStop(keyboardFor(prompt, current, t), context) };
+}
+
+/** A live keyboard ends with the session's Stop, when there is one. */
+export function withStop(keyboard: InlineButton[][], context: PromptContext): InlineButton[][] {
+  return context.stop && keyboard.length > 0 ? [...keyboard, [context.stop]] : keyboard;
 }
 
 function statusLine(prompt: QuestionPrompt, t: Strings): string {
@@ -133,7 +141,7 @@ function keyboardFor(prompt: QuestionPrompt, index: number, t: Strings): InlineB
   if (last.length) rows.push(last);
   rows.push([
     prompt.dismissArmed
-      ? { text: t.button.confirm, callback_data: encodeCallback({ key, action: "confirm", question: 0, option: 0 }) }
+      ? { text: t.button.confirm, callback_data: encodeCallback({ key, action: "confirm", question: 0, option: 0 }), style: "danger" }
       : { text: t.button.dismiss, callback_data: encodeCallback({ key, action: "dismiss", question: 0, option: 0 }) },
   ]);
   return rows;

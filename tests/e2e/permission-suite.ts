@@ -47,7 +47,9 @@ export function permissionSuite(version: OpencodeVersion, chat: ChatKind = "priv
       const message = await onPhone("echo allowed-once-output");
       expect(message.text).toContain("Permission: bash");
       expect(message.text).toContain("<code>echo *</code>");
-      expect(rig.telegram.buttons(message).map((b) => b.text)).toEqual(["Allow once", "Always", "Reject", "Reject with feedback"]);
+      expect(rig.telegram.buttons(message).map((b) => b.text)).toEqual(["Allow once", "Always", "Reject", "Reject with feedback", "⏹ Stop"]);
+      // Green for going on, red for stopping; the fake Telegram checked the values.
+      expect(rig.telegram.buttons(message).map((b) => b.style)).toEqual(["success", "success", "danger", undefined, undefined]);
       await rig.telegram.tapButton(message, "Allow once");
       const result = await rig.llm.waitForToolResult((r) => r.content.includes("allowed-once-output"), { what: "bash output" });
       expect(result.content.trim()).toBe("allowed-once-output");
@@ -176,6 +178,27 @@ export function permissionSuite(version: OpencodeVersion, chat: ChatKind = "priv
       await rig.telegram.tapButton(message, "Allow once");
       await rig.llm.waitForToolResult((r) => /Wrote file successfully/.test(r.content), { what: "write result" });
       expect(fs.readFileSync(file, "utf8")).toBe(content);
+    });
+
+    // Last: the refusal is remembered for the rest of the process.
+    privateOnly("a Bot API server that refuses button colours gets the same keyboard without them, and the tap still works", async () => {
+      rig.telegram.setButtonStyles("refused");
+      const refusedBefore = rig.telegram.calls.filter((call) => call.method === "sendMessage" && call.status === 400).length;
+      await run(directive(bash("echo plain-buttons-output")));
+      const message = await onPhone("echo plain-buttons-output");
+      expect(rig.telegram.buttons(message)).toHaveLength(5);
+      expect(rig.telegram.buttons(message).every((b) => b.style === undefined)).toBe(true);
+      expect(rig.telegram.calls.filter((call) => call.method === "sendMessage" && call.status === 400).length).toBe(refusedBefore + 1);
+      await rig.telegram.tapButton(message, "Allow once");
+      await rig.llm.waitForToolResult((r) => r.content.includes("plain-buttons-output"), { what: "bash output" });
+      await settledAs(message, "Allowed once</b> from Telegram");
+      // Remembered: the next prompt goes out without colours at the first try.
+      await run(directive(bash("echo plain-again-output")));
+      const next = await onPhone("echo plain-again-output");
+      expect(rig.telegram.buttons(next).every((b) => b.style === undefined)).toBe(true);
+      expect(rig.telegram.calls.filter((call) => call.method === "sendMessage" && call.status === 400).length).toBe(refusedBefore + 1);
+      await rig.telegram.tapButton(next, "Reject");
+      await settledAs(next, "Rejected</b> from Telegram");
     });
 
     it("Telegram never had to refuse a message for flood control", () => {

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chatSetup, type ChatKind } from "../support/chat-kind.ts";
-import { startFakeTelegram, type FakeTelegram, type SentMessage } from "../support/fake-telegram.ts";
+import { DEFAULT_CHAT_ID, startFakeTelegram, type FakeTelegram, type FakeTelegramOptions, type SentMessage } from "../support/fake-telegram.ts";
 import { directive, startMockLlm, type MockLlm } from "../support/mock-llm.ts";
 import { startOpencode, type OpencodeServer, type OpencodeVersion } from "../support/opencode.ts";
 import { pollUntil } from "../support/wait.ts";
@@ -28,11 +28,11 @@ export async function startRig(
   env: Record<string, string> = {},
   pluginPath: string = PLUGIN_PATH,
   /** `warmup: false`: the project's instance (and Hermes in it) starts on the test's first request. */
-  config: { permission?: unknown; extraConfig?: Record<string, unknown>; warmup?: boolean; chat?: ChatKind } = {},
+  config: { permission?: unknown; extraConfig?: Record<string, unknown>; warmup?: boolean; chat?: ChatKind; telegram?: FakeTelegramOptions } = {},
 ): Promise<Rig> {
-  const { chat: kind = "private", ...opencodeConfig } = config;
+  const { chat: kind = "private", telegram: telegramOptions, ...opencodeConfig } = config;
   const chat = chatSetup(kind);
-  const telegram = await startFakeTelegram(chat.telegram);
+  const telegram = await startFakeTelegram({ ...chat.telegram, ...telegramOptions });
   const llm = await startMockLlm();
   const logFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "hermes-log-")), "hermes.log");
   const opencode = await startOpencode({
@@ -125,7 +125,7 @@ export function questionSuite(version: OpencodeVersion, chat: ChatKind = "privat
       const { message } = await askOnPhone(rig, [color], "single");
       expect(message.text).toContain("Which color?");
       expect(message.text).toContain("warm");
-      expect(rig.telegram.buttons(message).map((b) => b.text)).toEqual(["Red", "Blue", "Type an answer", "Dismiss"]);
+      expect(rig.telegram.buttons(message).map((b) => b.text)).toEqual(["Red", "Blue", "Type an answer", "Dismiss", "⏹ Stop"]);
       expect(rig.telegram.buttons(message).every((b) => Buffer.byteLength(b.callback_data ?? "") <= 64)).toBe(true);
       await rig.telegram.tapButton(message, "Blue");
       const result = await rig.llm.waitForToolResult((r) => r.content.includes("single"), { what: "tool result" });
@@ -185,6 +185,8 @@ export function questionSuite(version: OpencodeVersion, chat: ChatKind = "privat
       const { message, sessionID } = await askOnPhone(rig, [color], "dismiss");
       await rig.telegram.tapButton(message, "Dismiss");
       await waitForButton(rig, message, "Confirm");
+      expect(rig.telegram.buttons(current(rig, message)).find((b) => b.text === "Confirm")?.style).toBe("danger");
+      expect(rig.telegram.buttons(message).find((b) => b.text === "Dismiss")?.style).toBeUndefined();
       expect(await rig.opencode.pendingQuestions()).toHaveLength(1);
       await rig.telegram.tapButton(current(rig, message), "Confirm");
       await settledAs(rig, message, "Dismissed from Telegram");
@@ -224,7 +226,7 @@ export function questionSuite(version: OpencodeVersion, chat: ChatKind = "privat
       const options = Array.from({ length: 50 }, (_, index) => ({ label: `${index} ${scripts[index % scripts.length]!.repeat(20)}`, description: "why ".repeat(40) }));
       const { message } = await askOnPhone(rig, [{ question: "Pick one of many", header: "Many", options }], "many");
       expect(message.text.length).toBeLessThanOrEqual(4096);
-      expect(rig.telegram.buttons(message)).toHaveLength(52); // 50 options, Type an answer, Dismiss
+      expect(rig.telegram.buttons(message)).toHaveLength(53); // 50 options, Type an answer, Dismiss, Stop
       const target = rig.telegram.buttons(message).find((button) => button.text.startsWith("38. 37 "))!;
       await rig.telegram.tapButton(message, target.text);
       const result = await rig.llm.waitForToolResult((r) => r.content.includes("[many]"), { what: "tool result" });

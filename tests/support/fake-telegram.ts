@@ -12,6 +12,7 @@ import { messageMethods } from './telegram/message-methods.ts';
 import { readApiRequest } from './telegram/request-body.ts';
 import { TelegramApiError, type ApiCall, type Fault, type SentMessage, type TgUser } from './telegram/types.ts';
 import { UpdateQueue } from './telegram/update-queue.ts';
+import type { ButtonStyleMode } from './telegram/validate.ts';
 
 /**
  * A fake Telegram Bot API on 127.0.0.1 (random port): `POST|GET /bot<token>/<method>`,
@@ -31,10 +32,12 @@ export interface FakeTelegram {
   messages(chatId?: number): SentMessage[];
   waitFor<T>(check: () => T | undefined | false, opts?: { timeoutMs?: number; what?: string }): Promise<T>;
   waitForMessage(pred: (m: SentMessage) => boolean, opts?: { timeoutMs?: number; what?: string }): Promise<SentMessage>;
-  buttons(m: SentMessage): Array<{ text: string; callback_data?: string }>;
+  buttons(m: SentMessage): Array<{ text: string; callback_data?: string; style?: string }>;
   tapButton(m: SentMessage, buttonText: string, from?: TgUser): Promise<string>;
   waitForCallbackAnswer(callbackQueryId: string, opts?: { timeoutMs?: number }): Promise<{ text?: string; showAlert?: boolean }>;
   sendText(chatId: number, text: string, opts?: { replyTo?: number; from?: TgUser; chatType?: 'private' | 'group' | 'supergroup'; threadId?: number }): { messageId: number };
+  /** Whether buttons may carry `style` from now on ('refused': like a Bot API server older than 9.4). */
+  setButtonStyles(mode: ButtonStyleMode): void;
   /** Forum topics the bot created (createForumTopic), with their current names. */
   topics(): Array<{ chatId: number; threadId: number; name: string }>;
   pushUpdate(update: any): void;
@@ -73,11 +76,15 @@ export interface FakeTelegramOptions {
   conflict?: ConflictMode;
   /** Enforce Telegram's flood limits (429 with retry_after): true for the real limits, or overrides. Off by default. */
   floodLimits?: FloodLimitsOption;
+  /** The bot's @username (getMe, and "/cmd@username" in groups). Default 'hermes_test_bot'. */
+  botUsername?: string;
+  /** 'refused': a 400 for any button with `style`, like a Bot API server older than 9.4. Default 'supported' (validated). */
+  buttonStyles?: ButtonStyleMode;
 }
 
 export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise<FakeTelegram> {
   const token = opts.token ?? DEFAULT_TOKEN;
-  const bot: TgUser = { id: Number(token.split(':')[0]) || 123456, is_bot: true, first_name: 'Hermes Test Bot', username: 'hermes_test_bot' };
+  const bot: TgUser = { id: Number(token.split(':')[0]) || 123456, is_bot: true, first_name: 'Hermes Test Bot', username: opts.botUsername ?? 'hermes_test_bot' };
   const queue = new UpdateQueue();
   const state: BotState = {
     store: new ChatStore(bot),
@@ -87,6 +94,7 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
     answeredCallbackIds: new Set(),
     commands: [],
     topics: [],
+    buttonStyles: opts.buttonStyles ?? 'supported',
   };
   const handlers = new Map<string, MethodHandler>(
     Object.entries({ ...botMethods, ...messageMethods }).map(([name, h]) => [name.toLowerCase(), h]),
@@ -217,7 +225,7 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
     buttons(m) {
       const keyboard: unknown = m.replyMarkup?.inline_keyboard;
       if (!Array.isArray(keyboard)) return [];
-      return keyboard.flat().map((b: any) => ({ text: String(b.text), ...(b.callback_data !== undefined ? { callback_data: String(b.callback_data) } : {}) }));
+      return keyboard.flat().map((b: any) => ({ text: String(b.text), ...(b.callback_data !== undefined ? { callback_data: String(b.callback_data) } : {}), ...(b.style !== undefined ? { style: String(b.style) } : {}) }));
     },
     async tapButton(m, buttonText, from = DEFAULT_USER) {
       if (m.deleted) throw new Error(`tapButton: message ${m.messageId} in chat ${m.chatId} was deleted`);
@@ -251,6 +259,9 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
       return { messageId };
     },
     topics: () => state.topics.map((topic) => ({ ...topic })),
+    setButtonStyles(mode) {
+      state.buttonStyles = mode;
+    },
     pushUpdate(update) {
       queue.push(update);
     },

@@ -49,7 +49,7 @@ describe("Bridge: commands", () => {
     const { telegram, bridge, ask } = setup({ allowedUsers: [OWNER] });
     await ask(request());
     bridge.onLead();
-    await vi.waitFor(() => expect(telegram.commands.map((c) => c.command)).toEqual(["status", "pending", "help", "start"]));
+    await vi.waitFor(() => expect(telegram.commands.map((c) => c.command)).toEqual(["status", "pending", "stop", "help", "start"]));
     await bridge.handleUpdate(command("/status", 666));
     await bridge.handleUpdate(command("/pending", 666));
     await bridge.handleUpdate(command("/status@some_other_bot"));

@@ -10,7 +10,7 @@ describe("Bridge: permissions", () => {
     expect(message.text).toContain("Permission: bash");
     expect(message.text).toContain("<pre>rm -rf &lt;build&gt; &amp;&amp; echo done</pre>");
     expect(message.text).toContain("<b>Always</b> also allows, from now on in this project: <code>rm *</code>");
-    expect(message.keyboard.map((row) => row.map((b) => b.text))).toEqual([["Allow once", "Always"], ["Reject", "Reject with feedback"]]);
+    expect(message.keyboard.map((row) => row.map((b) => b.text))).toEqual([["Allow once", "Always"], ["Reject", "Reject with feedback"], ["⏹ Stop"]]);
   });
 
   it("shows the patterns when the metadata is empty (OpenCode ≤ 1.15)", async () => {

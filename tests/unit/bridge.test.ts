@@ -17,7 +17,7 @@ describe("Bridge: questions", () => {
     expect(telegram.messages).toHaveLength(1);
     expect(message.text).toContain("Which color?");
     expect(message.text).toContain("warm");
-    expect(message.keyboard.flat().map((b) => b.text)).toEqual(["Red", "Blue", "Type an answer", "Dismiss"]);
+    expect(message.keyboard.flat().map((b) => b.text)).toEqual(["Red", "Blue", "Type an answer", "Dismiss", "⏹ Stop"]);
 
     await tap(message, "Blue");
     await settled(message, "Answered from Telegram");
@@ -59,7 +59,7 @@ describe("Bridge: questions", () => {
     const message = await ask(req);
     expect(message.text).toContain("1/2 · Color");
     await tap(message, "Red");
-    await vi.waitFor(() => expect(message.keyboard.flat().map((b) => b.text)).toEqual(["S", "L", "Done", "Type an answer", "Dismiss"]));
+    await vi.waitFor(() => expect(message.keyboard.flat().map((b) => b.text)).toEqual(["S", "L", "Done", "Type an answer", "Dismiss", "⏹ Stop"]));
     expect(opencode.posts).toHaveLength(0);
     expect(message.text).toContain("→ Red");
     await tap(message, "S");
@@ -98,7 +98,7 @@ describe("Bridge: questions", () => {
   it("free text is not offered when custom is false", async () => {
     const { ask } = setup();
     const message = await ask(request([question({ custom: false })]));
-    expect(message.keyboard.flat().map((b) => b.text)).toEqual(["Red", "Blue", "Dismiss"]);
+    expect(message.keyboard.flat().map((b) => b.text)).toEqual(["Red", "Blue", "Dismiss", "⏹ Stop"]);
   });
 
   it("an answer given in the terminal edits the message and removes the buttons", async () => {

@@ -179,3 +179,16 @@ describe("decodeCallback", () => {
     }
   });
 });
+
+describe("Stop's callback data", () => {
+  it("stop and halt carry a key and nothing else, well under 64 bytes", () => {
+    for (const action of ["stop", "halt"] as const) {
+      const encoded = encodeCallback({ key: "Ab3dEf7h", action, question: 0, option: 0 });
+      expect(encoded).toBe(`h1:Ab3dEf7h:${action === "stop" ? "s" : "h"}`);
+      expect(Buffer.byteLength(encoded)).toBeLessThanOrEqual(CALLBACK_DATA_LIMIT);
+      expect(decodeCallback(encoded)).toEqual({ key: "Ab3dEf7h", action, question: 0, option: 0 });
+    }
+    expect(decodeCallback("h1:Ab3dEf7h:s:1")).toBeUndefined();
+    expect(decodeCallback("h1:Ab3dEf7h:h:0:0")).toBeUndefined();
+  });
+});

@@ -289,6 +289,12 @@ describe("readConfig: question TTL", () => {
     expect(problems(readConfig({ ...BASE, HERMES_TELEGRAM_TOPICS: "maybe" }))[0]).toMatch(/^HERMES_TELEGRAM_TOPICS must be on or off/);
   });
 
+  it("reads HERMES_MACHINE_NAME, trimmed; unset or blank means none (the host name is decided where it is shown)", () => {
+    expect(ok(readConfig({ ...BASE, HERMES_MACHINE_NAME: "  build-box  " })).machineName).toBe("build-box");
+    expect(ok(readConfig(BASE)).machineName).toBeUndefined();
+    expect(ok(readConfig({ ...BASE, HERMES_MACHINE_NAME: "   " })).machineName).toBeUndefined();
+  });
+
   it("reads HERMES_LANGUAGE (en, zh, zh-CN…) and rejects anything else", () => {
     expect(ok(readConfig(BASE)).language).toBe("en");
     expect(ok(readConfig({ ...BASE, HERMES_LANGUAGE: "zh_Hans" })).language).toBe("zh");
@@ -409,6 +415,7 @@ describe("readConfig: options from opencode.json", () => {
         doneAfter: "1m",
         language: "zh",
         topics: true,
+        machineName: "build-box",
         logFile: "/tmp/h.log",
         logLevel: "debug",
       }),
@@ -424,6 +431,7 @@ describe("readConfig: options from opencode.json", () => {
       doneAfterMs: 60_000,
       language: "zh",
       topics: true,
+      machineName: "build-box",
       log: { file: "/tmp/h.log", level: "debug" },
     });
   });

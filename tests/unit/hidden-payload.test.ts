@@ -35,7 +35,7 @@ describe("a permission prompt hides nothing it approves", () => {
     const message = await ask(rig, permission({ metadata: { command: HIDDEN_PAYLOAD }, patterns: [HIDDEN_PAYLOAD], always: ["npm *"] }));
     const text = visible(message);
     expect(text).toContain(`npm test -- --reporter=dot⟨1480 spaces⟩${PAYLOAD}`);
-    expect(buttons(message)).toEqual(["Allow once", "Always", "Reject", "Reject with feedback"]);
+    expect(buttons(message)).toEqual(["Allow once", "Always", "Reject", "Reject with feedback", "⏹ Stop"]);
     expect(rig.telegram.documents).toEqual([]); // nothing was cut
   });
 
@@ -64,7 +64,7 @@ describe("a permission prompt hides nothing it approves", () => {
     expect(file.content).toContain(JSON.stringify(command));
     expect(message.replyTo).toBe(file.messageId);
     expect(file.messageId).toBeLessThan(message.messageId);
-    expect(buttons(message)).toEqual(["Allow once", "Always", "Reject", "Reject with feedback"]);
+    expect(buttons(message)).toEqual(["Allow once", "Always", "Reject", "Reject with feedback", "⏹ Stop"]);
   });
 
   it("without metadata (OpenCode ≤ 1.15) the pattern is the command: head and tail, and the full text in a file", async () => {
@@ -107,7 +107,7 @@ describe("a permission prompt hides nothing it approves", () => {
     const command = `x ${"y".repeat(3000)} ${PAYLOAD}`;
     const message = await ask(rig, permission({ metadata: { command }, patterns: [command], always: ["x *"] }));
     expect(visible(message)).toContain("could not be attached");
-    expect(buttons(message)).toEqual(["Reject", "Reject with feedback"]);
+    expect(buttons(message)).toEqual(["Reject", "Reject with feedback", "⏹ Stop"]);
     await rig.tap(message, "Reject");
     await rig.settled(message, "Rejected</b> from Telegram");
   });
@@ -142,13 +142,13 @@ describe("a permission prompt hides nothing it approves", () => {
     };
     const command = `x ${"y".repeat(3000)} ${PAYLOAD}`;
     const first = await ask(rig, permission({ metadata: { command }, patterns: [command] }));
-    expect(buttons(first)).toEqual(["Reject", "Reject with feedback"]);
+    expect(buttons(first)).toEqual(["Reject", "Reject with feedback", "⏹ Stop"]);
     rig.telegram.sendDocument = send;
     await rig.bridge.handleUpdate({ update_id: 99, message: { message_id: 98, from: { id: OWNER }, chat: { id: CHAT, type: "private" }, text: "/pending" } });
     const again = await vi.waitFor(() => rig.telegram.messages.find((m) => m.messageId !== first.messageId && m.text.includes("Permission:")) ?? Promise.reject(new Error("not sent again")));
     expect(rig.telegram.documents.map((d) => d.filename)).toEqual(["permission.txt"]);
     expect(again.replyTo).toBe(rig.telegram.documents[0]!.messageId);
-    expect(buttons(again)).toEqual(["Allow once", "Always", "Reject", "Reject with feedback"]);
+    expect(buttons(again)).toEqual(["Allow once", "Always", "Reject", "Reject with feedback", "⏹ Stop"]);
     expect(visible(again)).toContain("Shortened here.");
   });
 });

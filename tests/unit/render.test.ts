@@ -186,7 +186,8 @@ describe("renderQuestion: dismiss", () => {
     expect(idle.text).not.toContain("Confirm");
 
     const armed = renderQuestion(prompt([q()], { dismissArmed: true }), CONTEXT);
-    expect(armed.keyboard.at(-1)).toEqual([{ text: BUTTON.confirm, callback_data: `h1:${KEY}:c` }]);
+    // The confirmation of what stops the run is red.
+    expect(armed.keyboard.at(-1)).toEqual([{ text: BUTTON.confirm, callback_data: `h1:${KEY}:c`, style: "danger" }]);
     expect(texts(armed)).not.toContain(BUTTON.dismiss);
     expect(armed.text.endsWith("⚠️ Dismissing stops the agent's run. Tap <b>Confirm</b> to dismiss, or pick an answer.")).toBe(true);
     // Options stay available while armed.

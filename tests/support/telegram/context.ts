@@ -1,5 +1,6 @@
 import type { ChatStore } from './chat-store.ts';
 import type { LongPoll } from './long-poll.ts';
+import type { ButtonStyleMode } from './validate.ts';
 
 /** Everything a Bot API method handler can see. */
 export interface BotState {
@@ -11,6 +12,8 @@ export interface BotState {
   commands: unknown[];
   /** Forum topics the bot created. */
   topics: Array<{ chatId: number; threadId: number; name: string }>;
+  /** Whether inline buttons may carry `style` (an older Bot API server refuses the field). */
+  buttonStyles: ButtonStyleMode;
 }
 
 export interface MethodContext {

@@ -41,14 +41,14 @@ function record(ctx: MethodContext, chatId: number, init: Omit<SentMessage, 'cha
 const sendMessage: MethodHandler = (ctx) => {
   const chatId = requireChatId(ctx.payload);
   const text = checkMessageText(ctx.payload.text, ctx.payload.parse_mode);
-  const replyMarkup = checkReplyMarkup(ctx.payload.reply_markup);
+  const replyMarkup = checkReplyMarkup(ctx.payload.reply_markup, ctx.state.buttonStyles);
   return record(ctx, chatId, { text, parseMode: ctx.payload.parse_mode, replyMarkup });
 };
 
 const sendDocument: MethodHandler = (ctx) => {
   const chatId = requireChatId(ctx.payload);
   const caption = checkCaption(ctx.payload.caption, ctx.payload.parse_mode);
-  const replyMarkup = checkReplyMarkup(ctx.payload.reply_markup);
+  const replyMarkup = checkReplyMarkup(ctx.payload.reply_markup, ctx.state.buttonStyles);
   const file = ctx.files.document;
   const ref = ctx.payload.document;
   if (!file && (typeof ref !== 'string' || ref.length === 0)) throw badRequest('there is no document in the request');
@@ -80,13 +80,13 @@ function applyEdit(ctx: MethodContext, m: SentMessage, text: string, parseMode: 
 const editMessageText: MethodHandler = (ctx) => {
   const m = editable(ctx);
   const text = checkMessageText(ctx.payload.text, ctx.payload.parse_mode);
-  const replyMarkup = checkReplyMarkup(ctx.payload.reply_markup);
+  const replyMarkup = checkReplyMarkup(ctx.payload.reply_markup, ctx.state.buttonStyles);
   return applyEdit(ctx, m, text, ctx.payload.parse_mode, replyMarkup);
 };
 
 const editMessageReplyMarkup: MethodHandler = (ctx) => {
   const m = editable(ctx);
-  return applyEdit(ctx, m, m.text, m.parseMode, checkReplyMarkup(ctx.payload.reply_markup));
+  return applyEdit(ctx, m, m.text, m.parseMode, checkReplyMarkup(ctx.payload.reply_markup, ctx.state.buttonStyles));
 };
 
 const deleteMessage: MethodHandler = (ctx) => {

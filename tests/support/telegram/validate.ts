@@ -9,6 +9,10 @@ export const MAX_CALLBACK_DATA_BYTES = 64;
 /** Inline keyboards: at most 100 buttons and 8 per row (tginfo/Telegram-Limits, issue #228; Bot API answers REPLY_MARKUP_TOO_LONG). */
 export const MAX_INLINE_BUTTONS = 100;
 export const MAX_INLINE_ROW = 8;
+/** InlineKeyboardButton.style (Bot API 9.4): the only values Telegram accepts. */
+export const BUTTON_STYLES = ['danger', 'success', 'primary'];
+/** 'supported' checks each button's style; 'refused' answers like an older Bot API server that doesn't know the field. */
+export type ButtonStyleMode = 'supported' | 'refused';
 
 /** Validates text + parse_mode and returns the visible text (throws a 400 TelegramApiError). */
 export function visibleText(text: string, parseMode: unknown): string {
@@ -36,7 +40,7 @@ export function checkCaption(caption: unknown, parseMode: unknown): string | und
 }
 
 /** Validates reply_markup; returns the normalized markup (undefined = no markup). */
-export function checkReplyMarkup(markup: unknown): any {
+export function checkReplyMarkup(markup: unknown, styles: ButtonStyleMode = 'supported'): any {
   if (markup === undefined || markup === null || markup === '') return undefined;
   if (typeof markup !== 'object') throw badRequest("can't parse reply keyboard markup JSON object");
   const keyboard = (markup as { inline_keyboard?: unknown }).inline_keyboard;
@@ -46,16 +50,20 @@ export function checkReplyMarkup(markup: unknown): any {
   for (const row of keyboard) {
     if (!Array.isArray(row)) throw badRequest('field "inline_keyboard" of the InlineKeyboardMarkup should be an Array of Arrays');
     if (row.length > MAX_INLINE_ROW) throw badRequest('REPLY_MARKUP_TOO_LONG');
-    for (const button of row) checkButton(button);
+    for (const button of row) checkButton(button, styles);
     buttons += row.length;
   }
   if (buttons > MAX_INLINE_BUTTONS) throw badRequest('REPLY_MARKUP_TOO_LONG');
   return keyboard.every((row) => row.length === 0) ? undefined : markup;
 }
 
-function checkButton(button: any): void {
+function checkButton(button: any, styles: ButtonStyleMode): void {
   if (!button || typeof button.text !== 'string' || button.text.length === 0) {
     throw badRequest("can't parse inline keyboard button: Text must be non-empty");
+  }
+  if ('style' in button) {
+    if (styles === 'refused') throw badRequest(`can't parse inline keyboard button: Field "style" is unexpected`);
+    if (!BUTTON_STYLES.includes(button.style)) throw badRequest(`can't parse inline keyboard button: invalid button style "${String(button.style)}"`);
   }
   if ('callback_data' in button) {
     const data = button.callback_data;

@@ -1,0 +1,49 @@
+// The machine label: when it shows, what it looks like with a hostile name, and that every message
+// text, edit and caption gets it while staying within Telegram's limits as HTML.
+import { describe, expect, it } from "vitest";
+import { labelLine, labelMessages, machineLabel } from "../../lib/telegram/machine-label.ts";
+import { CAPTION_LIMIT, MESSAGE_LIMIT } from "../../lib/telegram/html.ts";
+import { parseTelegramHtml } from "../support/fake-telegram.ts";
+import { MemoryTelegram } from "../support/memory-telegram.ts";
+
+const host = () => "devbox";
+
+describe("machineLabel: when the machine is named on messages", () => {
+  it("a name set explicitly always shows, in any chat", () => {
+    expect(machineLabel({ machineName: "alpha", chatId: 42 }, host)).toBe("alpha");
+    expect(machineLabel({ machineName: "alpha", chatId: -100, topics: true }, host)).toBe("alpha");
+  });
+
+  it("otherwise the host name, only in a group without topics", () => {
+    expect(machineLabel({ chatId: -100 }, host)).toBe("devbox");
+    expect(machineLabel({ chatId: -100, topics: true }, host)).toBeUndefined();
+    expect(machineLabel({ chatId: 42 }, host)).toBeUndefined();
+    expect(machineLabel({ chatId: Number.NaN }, host)).toBeUndefined(); // setup only: no chat yet
+  });
+});
+
+describe("labelMessages", () => {
+  it("a hostile name is marked and escaped, and cut", () => {
+    const line = labelLine(`<b>evil</b>\u202E${"x".repeat(200)}`);
+    expect(line).toContain("&lt;b&gt;evil&lt;/b&gt;⟨U+202E⟩");
+    expect(parseTelegramHtml(line).ok).toBe(true);
+    expect(line.length).toBeLessThan(120);
+  });
+
+  it("sends, edits and captions start with the label; a full-length text is cut to fit as HTML", async () => {
+    const memory = new MemoryTelegram();
+    const api = labelMessages(memory, "alpha");
+    const { messageId } = await api.sendMessage(1, "hello <b>there</b>");
+    expect(memory.messages[0]!.text).toBe("🖥 <b>alpha</b>\nhello <b>there</b>");
+    await api.editMessage(1, messageId, "&amp;".repeat(1000) + "<i>tail</i>", []);
+    const edited = memory.messages[0]!.text;
+    const parsed = parseTelegramHtml(edited);
+    expect(parsed.ok && parsed.plain.length).toBeLessThanOrEqual(MESSAGE_LIMIT);
+    expect(edited.startsWith("🖥 <b>alpha</b>\n")).toBe(true);
+    await api.sendDocument(1, "x.diff", "+a", { caption: "c".repeat(CAPTION_LIMIT) });
+    const document = memory.documents.at(-1)!;
+    expect(document.caption!.startsWith("🖥 <b>alpha</b>\n")).toBe(true);
+    const caption = parseTelegramHtml(document.caption!);
+    expect(caption.ok && caption.plain.length).toBeLessThanOrEqual(CAPTION_LIMIT);
+  });
+});
