@@ -6,10 +6,14 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_CHAT_ID, startFakeTelegram, type FakeTelegram, type SentMessage } from "../support/fake-telegram.ts";
 import { directive, startMockLlm, type MockLlm } from "../support/mock-llm.ts";
-import { startOpencode, type OpencodeServer, type OpencodeVersion } from "../support/opencode.ts";
+import { isOpencode2, startOpencode, type OpencodeServer, type OpencodeVersion } from "../support/opencode.ts";
 import { pollUntil } from "../support/wait.ts";
 
 export const PLUGIN_PATH = path.resolve(import.meta.dirname, "../../plugin.ts");
+/** OpenCode 2 loads a local plugin from a folder (its server.ts): the package root. */
+export const PACKAGE_ROOT = path.resolve(import.meta.dirname, "../..");
+/** OpenCode 2 always has a password; Hermes finds it in OPENCODE_SERVER_PASSWORD (see lib/opencode2/own-server.ts). */
+const OPENCODE2_PASSWORD = "hermes-e2e";
 const STRANGER = { id: 666, first_name: "Stranger" };
 
 export interface Rig {
@@ -23,17 +27,19 @@ export interface Rig {
 export async function startRig(
   version: OpencodeVersion,
   env: Record<string, string> = {},
-  pluginPath: string = PLUGIN_PATH,
-  config: { permission?: unknown; extraConfig?: Record<string, unknown> } = {},
+  pluginPath: string = isOpencode2(version) ? PACKAGE_ROOT : PLUGIN_PATH,
+  config: { permission?: unknown; extraConfig?: Record<string, unknown>; password?: string | false } = {},
 ): Promise<Rig> {
   const telegram = await startFakeTelegram();
   const llm = await startMockLlm();
   const logFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "hermes-log-")), "hermes.log");
+  const { password = isOpencode2(version) ? OPENCODE2_PASSWORD : undefined, ...rest } = config;
   const opencode = await startOpencode({
     version,
     llmBaseURL: llm.baseURL,
     plugins: [pluginPath],
-    ...config,
+    ...rest,
+    ...(password ? { password } : {}),
     env: {
       HERMES_TELEGRAM_TOKEN: telegram.token,
       HERMES_TELEGRAM_CHAT_ID: String(DEFAULT_CHAT_ID),
@@ -72,13 +78,7 @@ export async function askOnPhone(rig: Rig, questions: unknown[], marker: string,
 
 /** Prompts a session once it is idle: a prompt sent while the turn is still ending can be dropped. */
 export async function promptWhenIdle(rig: Rig, sessionID: string, text: string): Promise<void> {
-  await pollUntil(
-    async () => {
-      const status = await rig.opencode.request<Record<string, { type: string }>>("GET", "/session/status");
-      return status.body?.[sessionID] === undefined || status.body[sessionID]?.type === "idle";
-    },
-    { what: `session ${sessionID} idle`, intervalMs: 50 },
-  );
+  await pollUntil(async () => !(await rig.opencode.isBusy(sessionID)), { what: `session ${sessionID} idle`, intervalMs: 50 });
   await rig.opencode.prompt(sessionID, text);
 }
 
@@ -162,8 +162,7 @@ export function questionSuite(version: OpencodeVersion): void {
     it("answered in the TUI: the phone's message is edited and loses its buttons", async () => {
       const { message } = await askOnPhone(rig, [color], "tui");
       const [pending] = await rig.opencode.pendingQuestions();
-      const reply = await rig.opencode.request("POST", `/question/${pending.id}/reply`, { body: { answers: [["Red"]] } });
-      expect(reply.status).toBe(200);
+      expect(await rig.opencode.answerQuestion(pending, [["Red"]])).toBeLessThan(300);
       const final = await settledAs(rig, message, "Answered in the terminal");
       expect(final.text).toContain("→ Red");
       const result = await rig.llm.waitForToolResult((r) => r.content.includes("tui"), { what: "tool result" });
@@ -198,9 +197,10 @@ export function questionSuite(version: OpencodeVersion): void {
 
     it("instance dispose while pending: the message loses its buttons, and the recreated instance answers the next question", async () => {
       const { message } = await askOnPhone(rig, [color], "dispose");
-      const disposed = await rig.opencode.request("POST", "/instance/dispose");
-      expect(disposed.status).toBe(200);
-      await settledAs(rig, message, "No longer pending");
+      expect(await rig.opencode.dispose()).toBeLessThan(300);
+      // OpenCode 2 cancels the location's forms when it removes the location (form.cancelled, the
+      // same event as a dismissal in the terminal); 1.x just drops them with the instance.
+      await settledAs(rig, message, isOpencode2(version) ? "Dismissed in the terminal" : "No longer pending");
       const next = await askOnPhone(rig, [color], "after-dispose");
       await rig.telegram.tapButton(next.message, "Red");
       const result = await rig.llm.waitForToolResult((r) => r.content.includes("after-dispose"), { what: "tool result after dispose" });

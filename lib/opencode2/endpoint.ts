@@ -1,0 +1,113 @@
+// The bridge's way into one OpenCode 2 location (project directory). Permissions are answered
+// in-process (`ctx.permission.reply`); questions are forms, answered over HTTP to the server itself
+// (server-client.ts), because the 2.x plugin context has no form API. The form behind each
+// question (its field keys, types and option values) is kept in `forms` from `form.created`.
+import type { OpencodeEndpoint, Outcome } from "../opencode/endpoint.ts";
+import type { PermissionReply, PermissionRequest, QuestionRequest, SessionInfo } from "../sse/events.ts";
+import { narrowEvent, questionForm, type QuestionForm } from "./events.ts";
+import { formAnswer } from "./forms.ts";
+import type { OwnServerClient } from "./server-client.ts";
+
+/** The part of OpenCode 2's plugin context Hermes uses (2.0.15). */
+export interface PluginContext2 {
+  location: { directory: string };
+  options?: unknown;
+  event: { subscribe(input: { signal: AbortSignal }): AsyncIterable<unknown> };
+  permission: {
+    reply(input: { sessionID: string; requestID: string; decision: PermissionReply; message?: string }): Promise<unknown>;
+    list(input: { sessionID: string }): Promise<unknown>;
+  };
+  session: { get(input: { sessionID: string }): Promise<unknown> };
+}
+
+/** Question forms and permission requests seen in this process, by id (shared by every location). */
+export interface Book {
+  forms: Map<string, QuestionForm>;
+  /** permission request id → its session (ctx.permission.reply needs both). */
+  permissions: Map<string, string>;
+}
+
+export class Opencode2Endpoint implements OpencodeEndpoint {
+  readonly #ctx: PluginContext2;
+  readonly #server: OwnServerClient;
+  readonly #book: Book;
+
+  constructor(ctx: PluginContext2, server: OwnServerClient, book: Book) {
+    this.#ctx = ctx;
+    this.#server = server;
+    this.#book = book;
+  }
+
+  replyQuestion(requestID: string, answers: string[][]): Promise<Outcome> {
+    const form = this.#book.forms.get(requestID);
+    if (!form) return Promise.resolve({ ok: false, gone: true });
+    return this.#server.send("POST", "/api/session/{sessionID}/form/{formID}/reply", { sessionID: form.sessionID, formID: form.id }, { answer: formAnswer(form, answers) });
+  }
+
+  rejectQuestion(requestID: string): Promise<Outcome> {
+    const form = this.#book.forms.get(requestID);
+    if (!form) return Promise.resolve({ ok: false, gone: true });
+    return this.#server.send("DELETE", "/api/session/{sessionID}/form/{formID}", { sessionID: form.sessionID, formID: form.id });
+  }
+
+  async replyPermission(requestID: string, decision: { reply: PermissionReply; message?: string }): Promise<Outcome> {
+    const sessionID = this.#book.permissions.get(requestID);
+    if (!sessionID) return { ok: false, gone: true };
+    try {
+      await this.#ctx.permission.reply({ sessionID, requestID, decision: decision.reply, ...(decision.message ? { message: decision.message } : {}) });
+      return { ok: true };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      // 2.0.15 rejects an id it no longer has with "Permission request not found: per_…".
+      if (/not found/i.test(message)) return { ok: false, gone: true };
+      return { ok: false, gone: false, error: message.slice(0, 200) };
+    }
+  }
+
+  promptAsync(sessionID: string, text: string): Promise<Outcome> {
+    return this.#server.send("POST", "/api/session/{sessionID}/prompt", { sessionID }, { text });
+  }
+
+  async listQuestions(): Promise<QuestionRequest[]> {
+    const requests: QuestionRequest[] = [];
+    for (const raw of dataList(await this.#server.get("/api/form", { "location[directory]": this.#ctx.location.directory }))) {
+      const parsed = questionForm(raw);
+      if (!parsed) continue;
+      this.#book.forms.set(parsed.form.id, parsed.form);
+      requests.push(parsed.request);
+    }
+    return requests;
+  }
+
+  async listPermissions(): Promise<PermissionRequest[]> {
+    const requests: PermissionRequest[] = [];
+    for (const raw of dataList(await this.#server.get("/api/permission/request", { "location[directory]": this.#ctx.location.directory }))) {
+      const parsed = narrowEvent({ type: "permission.asked", data: raw });
+      const event = parsed?.events[0];
+      if (event?.type !== "permission.asked") continue;
+      this.#book.permissions.set(event.request.id, event.request.sessionID);
+      requests.push(event.request);
+    }
+    return requests;
+  }
+
+  async session(sessionID: string): Promise<SessionInfo | undefined> {
+    const raw = await this.#ctx.session.get({ sessionID });
+    const info = (raw && typeof raw === "object" && "data" in raw ? (raw as { data: unknown }).data : raw) as Record<string, unknown> | undefined;
+    if (!info || typeof info !== "object" || info.id !== sessionID) return undefined;
+    const result: SessionInfo = { id: sessionID };
+    if (typeof info.title === "string") result.title = info.title;
+    const location = info.location as { directory?: unknown } | undefined;
+    if (typeof location?.directory === "string") result.directory = location.directory;
+    if (typeof info.parentID === "string" && info.parentID) result.parentID = info.parentID;
+    return result;
+  }
+}
+
+/** `{ data: [...] }` (2.x routes) or a bare list; anything else is an unreadable answer. */
+function dataList(body: unknown): unknown[] {
+  if (Array.isArray(body)) return body;
+  const data = (body as { data?: unknown } | undefined)?.data;
+  if (Array.isArray(data)) return data;
+  throw new Error("OpenCode answered something that is not a list");
+}
