@@ -139,14 +139,31 @@ export function questionForm(raw: unknown): { request: { id: string; sessionID: 
 
 function permissionRequest(d: Json) {
   if (!isId(d.id) || !isId(d.sessionID) || typeof d.action !== "string") return undefined;
+  const resources = stringList(d.resources);
   return {
     id: d.id,
     sessionID: d.sessionID,
     permission: d.action,
-    patterns: stringList(d.resources),
-    metadata: isObject(d.metadata) ? d.metadata : {},
+    patterns: resources,
+    metadata: permissionMetadata(d.action, resources, isObject(d.metadata) ? d.metadata : {}),
     always: stringList(d.save),
   };
+}
+
+/**
+ * What the permission message shows, in the keys 1.x uses (`command`, `filepath`, `diff`). 2.0.15
+ * sends a shell command only as the request's resource, and an edit's change as
+ * `metadata.files[] { file, patch }`.
+ */
+function permissionMetadata(action: string, resources: string[], metadata: Json): Json {
+  const shown: Json = { ...metadata };
+  if (action === "shell" && resources.length === 1 && shown.command === undefined) shown.command = resources[0];
+  const files = Array.isArray(metadata.files) ? metadata.files.filter(isObject) : [];
+  const names = files.map((file) => file.file).filter((name): name is string => typeof name === "string");
+  const patches = files.map((file) => file.patch).filter((patch): patch is string => typeof patch === "string");
+  if (names.length > 0 && shown.filepath === undefined) shown.filepath = names.join(", ");
+  if (patches.length > 0 && shown.diff === undefined) shown.diff = patches.join("\n");
+  return shown;
 }
 
 /** `{ q0: "Red", q1: ["S", "M"] }` in field order (q0, q1, …, q10), each as a list. */

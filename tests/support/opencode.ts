@@ -33,6 +33,9 @@ export interface OpencodeServer {
   pendingQuestions(opts?: { directory?: string }): Promise<any[]>;
   /** Answers a pending question as the terminal does (labels per question); resolves with the HTTP status. */
   answerQuestion(question: any, answers: string[][], opts?: { directory?: string }): Promise<number>;
+  pendingPermissions(opts?: { directory?: string }): Promise<any[]>;
+  /** Answers a pending permission request as the terminal does; resolves with the HTTP status. */
+  answerPermission(request: any, reply: 'once' | 'always' | 'reject', opts?: { directory?: string }): Promise<number>;
   /** Ends the project's instance (1.x dispose; 2.x location removal, which runs plugin cleanups); resolves with the HTTP status. */
   dispose(opts?: { directory?: string }): Promise<number>;
   /** Whether the session is working (its turn has not ended). */
@@ -139,6 +142,17 @@ export async function startOpencode(opts: StartOpencodeOptions): Promise<Opencod
     },
     async answerQuestion(question, answers, o = {}) {
       const route = routes.answerQuestion(question, answers);
+      return (await server.request('POST', route.path, { body: route.body, ...(o.directory !== undefined ? { directory: o.directory } : {}) })).status;
+    },
+    async pendingPermissions(o = {}) {
+      const route = routes.pendingPermissions(o.directory ?? directory);
+      const res = await server.request('GET', route.path, o.directory !== undefined ? { directory: o.directory } : {});
+      const list = res.status === 200 ? route.list(res.body) : undefined;
+      if (!list) throw new Error(`GET ${route.path} answered ${res.status}: ${JSON.stringify(res.body)}\n${logTail()}`);
+      return list;
+    },
+    async answerPermission(request, reply, o = {}) {
+      const route = routes.answerPermission(request, reply);
       return (await server.request('POST', route.path, { body: route.body, ...(o.directory !== undefined ? { directory: o.directory } : {}) })).status;
     },
     async dispose(o = {}) {

@@ -46,7 +46,7 @@ describe("OpenCode 2 events, as recorded from 2.0.15", () => {
     expect(events.filter((event) => event.type === "permission.asked")).toEqual([
       {
         type: "permission.asked",
-        request: { id: "per_20409374c001XMSxYI89sBuG56", sessionID: "ses_dfbf6df93ffec5UM0f4lYr2Vsd", permission: "shell", patterns: ["echo hi-perm"], metadata: {}, always: ["echo *"] },
+        request: { id: "per_20409374c001XMSxYI89sBuG56", sessionID: "ses_dfbf6df93ffec5UM0f4lYr2Vsd", permission: "shell", patterns: ["echo hi-perm"], metadata: { command: "echo hi-perm" }, always: ["echo *"] },
       },
     ]);
     const replied = narrowed.find((event) => event.events.some((e) => e.type === "permission.replied"));
@@ -100,6 +100,15 @@ describe("OpenCode 2 events: untrusted input", () => {
     expect(narrowEvent({ type: "session.execution.interrupted", data: { sessionID: "s", reason: "user" } })?.events[0]).toMatchObject({ name: "MessageAbortedError" });
     expect(narrowEvent({ type: "session.execution.interrupted", data: { sessionID: "s", reason: "shutdown" } })?.events.map((e) => e.type)).toEqual(["session.idle"]);
     expect(narrowEvent({ type: "session.execution.failed", data: { sessionID: "s", error: { type: "ProviderError", message: "boom" } } })?.events[0]).toEqual({ type: "session.error", sessionID: "s", name: "ProviderError", message: "boom" });
+  });
+
+  it("an edit's files and patches become the file and diff the message shows (recorded from 2.0.15)", () => {
+    const patch = "Index: x.html\n===================================================================\n--- x.html\n+++ x.html\n@@ -0,0 +1,1 @@\n+<b>hi</b>\n";
+    const asked = narrowEvent({
+      type: "permission.asked",
+      data: { id: "per_1", sessionID: "s", action: "edit", resources: ["x.html"], save: ["*"], metadata: { files: [{ file: "x.html", patch, status: "added", additions: 1, deletions: 0 }] } },
+    });
+    expect(asked?.events[0]).toMatchObject({ type: "permission.asked", request: { permission: "edit", patterns: ["x.html"], always: ["*"], metadata: { filepath: "x.html", diff: patch } } });
   });
 
   it("session.created carries title, directory and parent", () => {

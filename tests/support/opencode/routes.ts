@@ -17,6 +17,10 @@ export interface Routes {
   pendingQuestions(directory: string): { path: string; list(body: any): any[] | undefined };
   /** Answers a pending question (from pendingQuestions) the way the terminal does: `answers[i]` are the labels of question i. */
   answerQuestion(question: any, answers: string[][]): { path: string; body: unknown };
+  /** The pending permission requests of a location. */
+  pendingPermissions(directory: string): { path: string; list(body: any): any[] | undefined };
+  /** Answers a pending permission request (from pendingPermissions) the way the terminal does. */
+  answerPermission(request: any, reply: 'once' | 'always' | 'reject'): { path: string; body: unknown };
   /** Ends the location's instance the way OpenCode does on dispose (1.x) or location removal (2.x: runs the plugin's cleanup). */
   dispose(directory: string): { method: string; path: string };
   /** Sessions that are working, by id. */
@@ -33,6 +37,8 @@ const v1: Routes = {
   prompt: (sessionID, text) => ({ path: `/session/${encodeURIComponent(sessionID)}/prompt_async`, body: { parts: [{ type: 'text', text }] } }),
   pendingQuestions: () => ({ path: '/question', list: (body) => (Array.isArray(body) ? body : undefined) }),
   answerQuestion: (question, answers) => ({ path: `/question/${encodeURIComponent(question.id)}/reply`, body: { answers } }),
+  pendingPermissions: () => ({ path: '/permission', list: (body) => (Array.isArray(body) ? body : undefined) }),
+  answerPermission: (request, reply) => ({ path: `/permission/${encodeURIComponent(request.id)}/reply`, body: { reply } }),
   dispose: () => ({ method: 'POST', path: '/instance/dispose' }),
   busySessions: () => ({ path: '/session/status', busy: (body, sessionID) => body?.[sessionID] !== undefined && body[sessionID]?.type !== 'idle' }),
 };
@@ -50,6 +56,11 @@ const v2: Routes = {
   answerQuestion: (question, answers) => ({
     path: `/api/session/${encodeURIComponent(question.sessionID)}/form/${encodeURIComponent(question.id)}/reply`,
     body: { answer: Object.fromEntries(answers.map((labels, index) => [`q${index}`, question.fields?.[index]?.type === 'multiselect' ? labels : labels.join(', ')])) },
+  }),
+  pendingPermissions: (directory) => ({ path: `/api/permission/request?${location(directory)}`, list: (body) => (Array.isArray(body?.data) ? body.data : undefined) }),
+  answerPermission: (request, reply) => ({
+    path: `/api/session/${encodeURIComponent(request.sessionID)}/permission/${encodeURIComponent(request.id)}/reply`,
+    body: { decision: reply },
   }),
   dispose: (directory) => ({ method: 'DELETE', path: `/api/debug/location?${location(directory)}` }),
   busySessions: () => ({ path: '/api/session/active', busy: (body, sessionID) => JSON.stringify(body ?? null).includes(JSON.stringify(sessionID)) }),
