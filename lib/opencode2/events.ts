@@ -78,6 +78,16 @@ export function narrowEvent(raw: unknown): NarrowedEvent | undefined {
       if (isId(d.parentID)) info.parentID = d.parentID;
       return result({ type: "session.upserted", info });
     }
+    case "session.renamed":
+      if (!isId(d.sessionID) || typeof d.title !== "string") return undefined;
+      return result({ type: "session.upserted", info: { id: d.sessionID, title: d.title } });
+    case "session.retry.scheduled": {
+      if (!isId(d.sessionID)) return undefined;
+      const event: HermesEvent = { type: "session.status", sessionID: d.sessionID, status: "retry" };
+      if (typeof d.attempt === "number") event.attempt = d.attempt;
+      if (isObject(d.error) && typeof d.error.message === "string") event.message = d.error.message;
+      return result(event);
+    }
     case "session.deleted":
       return isId(d.sessionID) ? result({ type: "session.deleted", sessionID: d.sessionID }) : undefined;
     case "session.execution.started":

@@ -38,6 +38,8 @@ export interface OpencodeServer {
   answerPermission(request: any, reply: 'once' | 'always' | 'reject', opts?: { directory?: string }): Promise<number>;
   /** Ends the project's instance (1.x dispose; 2.x location removal, which runs plugin cleanups); resolves with the HTTP status. */
   dispose(opts?: { directory?: string }): Promise<number>;
+  /** Stops the session's run as Esc does; resolves with the HTTP status. */
+  abort(sessionID: string, opts?: { directory?: string }): Promise<number>;
   /** Whether the session is working (its turn has not ended). */
   isBusy(sessionID: string, opts?: { directory?: string }): Promise<boolean>;
   /** The first pending question whose id is not in `not`. */
@@ -158,6 +160,10 @@ export async function startOpencode(opts: StartOpencodeOptions): Promise<Opencod
     async dispose(o = {}) {
       const route = routes.dispose(o.directory ?? directory);
       return (await server.request(route.method, route.path, o.directory !== undefined ? { directory: o.directory } : {})).status;
+    },
+    async abort(sessionID, o = {}) {
+      const route = routes.abort(sessionID);
+      return (await server.request('POST', route.path, { ...(route.body !== undefined ? { body: route.body } : {}), ...(o.directory !== undefined ? { directory: o.directory } : {}) })).status;
     },
     async isBusy(sessionID, o = {}) {
       const route = routes.busySessions(o.directory ?? directory);

@@ -111,6 +111,13 @@ describe("OpenCode 2 events: untrusted input", () => {
     expect(asked?.events[0]).toMatchObject({ type: "permission.asked", request: { permission: "edit", patterns: ["x.html"], always: ["*"], metadata: { filepath: "x.html", diff: patch } } });
   });
 
+  it("a rename is the session's title; a scheduled retry is a retry status", () => {
+    expect(narrowEvent({ type: "session.renamed", data: { sessionID: "s", title: "Fix the build" } })?.events).toEqual([{ type: "session.upserted", info: { id: "s", title: "Fix the build" } }]);
+    expect(narrowEvent({ type: "session.retry.scheduled", data: { sessionID: "s", assistantMessageID: "m", attempt: 2, at: 1, error: { type: "provider", message: "HTTP 500" } } })?.events).toEqual([
+      { type: "session.status", sessionID: "s", status: "retry", attempt: 2, message: "HTTP 500" },
+    ]);
+  });
+
   it("session.created carries title, directory and parent", () => {
     expect(narrowEvent({ type: "session.created", data: { sessionID: "c", parentID: "p", title: "Child", location: { directory: "/p" } } })?.events).toEqual([
       { type: "session.upserted", info: { id: "c", title: "Child", directory: "/p", parentID: "p" } },

@@ -23,6 +23,8 @@ export interface Routes {
   answerPermission(request: any, reply: 'once' | 'always' | 'reject'): { path: string; body: unknown };
   /** Ends the location's instance the way OpenCode does on dispose (1.x) or location removal (2.x: runs the plugin's cleanup). */
   dispose(directory: string): { method: string; path: string };
+  /** Stops the session's run, as Esc in the terminal does. */
+  abort(sessionID: string): { path: string; body?: unknown };
   /** Sessions that are working, by id. */
   busySessions(directory: string): { path: string; busy(body: any, sessionID: string): boolean };
 }
@@ -40,6 +42,7 @@ const v1: Routes = {
   pendingPermissions: () => ({ path: '/permission', list: (body) => (Array.isArray(body) ? body : undefined) }),
   answerPermission: (request, reply) => ({ path: `/permission/${encodeURIComponent(request.id)}/reply`, body: { reply } }),
   dispose: () => ({ method: 'POST', path: '/instance/dispose' }),
+  abort: (sessionID) => ({ path: `/session/${encodeURIComponent(sessionID)}/abort` }),
   busySessions: () => ({ path: '/session/status', busy: (body, sessionID) => body?.[sessionID] !== undefined && body[sessionID]?.type !== 'idle' }),
 };
 
@@ -63,6 +66,7 @@ const v2: Routes = {
     body: { decision: reply },
   }),
   dispose: (directory) => ({ method: 'DELETE', path: `/api/debug/location?${location(directory)}` }),
+  abort: (sessionID) => ({ path: `/api/session/${encodeURIComponent(sessionID)}/interrupt`, body: {} }),
   busySessions: () => ({ path: '/api/session/active', busy: (body, sessionID) => JSON.stringify(body ?? null).includes(JSON.stringify(sessionID)) }),
 };
 
