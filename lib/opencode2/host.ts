@@ -9,6 +9,7 @@ import { readConfig } from "../config.ts";
 import { acquireBridge, setupOnlyConfig, type BridgeLease } from "../hub.ts";
 import type { Logger } from "../log.ts";
 import { loggerFor } from "../plugin-instance.ts";
+import { escapeHtml } from "../telegram/html.ts";
 import { describe } from "../telegram/poller.ts";
 import type { InstanceLink } from "../bridge/desk.ts";
 import { Opencode2Endpoint, type Book, type PluginContext2 } from "./endpoint.ts";
@@ -88,7 +89,7 @@ export function startLocation(ctx: PluginContext2, env: Record<string, string | 
   const location: Location = { directory, link, lease, stop: new AbortController() };
   lease.bridge.attach(link);
   logger.info({ directory, opencode: appVersion(ctx) }, "plugin started on OpenCode 2");
-  void reportServer(server, logger);
+  void reportServer(server, lease.bridge, logger);
   return track(location, ctx, logger);
 }
 
@@ -156,13 +157,17 @@ function remember(sessionID: string, directory: string): void {
   if (map.size > SESSION_MEMORY) map.delete(map.keys().next().value!);
 }
 
-/** Once per process: says in the log whether questions can be answered from the phone. */
-async function reportServer(server: OwnServerClient, logger: Logger): Promise<void> {
+/** Once per process: says whether questions can be answered from the phone (in the log, and on the phone when not). */
+async function reportServer(server: OwnServerClient, bridge: BridgeLease["bridge"], logger: Logger): Promise<void> {
   if (state.reportedServer) return;
   state.reportedServer = true;
   const reached = await server.reach();
-  if (reached.ok) logger.info({ url: reached.server.url, source: reached.server.source }, "answers questions through this OpenCode 2 server");
-  else logger.error({ reason: reached.reason }, `questions cannot be answered from Telegram: ${reached.reason}. Permissions still can.`);
+  if (reached.ok) {
+    logger.info({ url: reached.server.url, source: reached.server.source }, "answers questions through this OpenCode 2 server");
+    return;
+  }
+  logger.error({ reason: reached.reason }, `questions cannot be answered from Telegram: ${reached.reason}. Permissions still can.`);
+  await bridge.reply(bridge.t.host.formsUnreachable(escapeHtml(reached.reason)), 0);
 }
 
 function appVersion(ctx: PluginContext2): string | undefined {
