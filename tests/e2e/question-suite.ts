@@ -28,12 +28,12 @@ export async function startRig(
   version: OpencodeVersion,
   env: Record<string, string> = {},
   pluginPath: string = isOpencode2(version) ? PACKAGE_ROOT : PLUGIN_PATH,
-  config: { permission?: unknown; extraConfig?: Record<string, unknown>; password?: string | false } = {},
+  config: { permission?: unknown; extraConfig?: Record<string, unknown>; password?: string | false; service?: boolean } = {},
 ): Promise<Rig> {
   const telegram = await startFakeTelegram();
   const llm = await startMockLlm();
   const logFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "hermes-log-")), "hermes.log");
-  const { password = isOpencode2(version) ? OPENCODE2_PASSWORD : undefined, ...rest } = config;
+  const { password = isOpencode2(version) && !config.service ? OPENCODE2_PASSWORD : undefined, ...rest } = config;
   const opencode = await startOpencode({
     version,
     llmBaseURL: llm.baseURL,

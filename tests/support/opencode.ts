@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from './free-port.ts';
 import { pollUntil } from './wait.ts';
@@ -75,6 +75,12 @@ export interface StartOpencodeOptions {
    */
   password?: string;
   username?: string;
+  /**
+   * OpenCode 2 only: run as the background service (`serve --service`, what the TUI starts), on
+   * this world's port (its service config) instead of 49374; the password is read from the
+   * service.json it writes under XDG_STATE_HOME.
+   */
+  service?: boolean;
 }
 
 const PRINTED_PASSWORD = /server password (\S+)/;
@@ -192,7 +198,9 @@ export async function startOpencode(opts: StartOpencodeOptions): Promise<Opencod
     async start() {
       if (proc) return;
       runs++;
-      proc = spawnManaged(bin, routes.serveArgs(port), {
+      if (opts.service) mkdirSync(world.configDir, { recursive: true });
+      if (opts.service) writeFileSync(join(world.configDir, 'service.json'), `${JSON.stringify({ hostname: '127.0.0.1', port })}\n`);
+      proc = spawnManaged(bin, opts.service ? ['serve', '--service', '--print-logs', '--log-level', 'info'] : routes.serveArgs(port), {
         cwd: directory,
         env: world.env,
         logFile: join(world.root, runs === 1 ? 'opencode.log' : `opencode-${runs}.log`),
@@ -200,7 +208,10 @@ export async function startOpencode(opts: StartOpencodeOptions): Promise<Opencod
       const listening = await proc.waitForOutput(routes.listening, startTimeoutMs, `"server listening on" from OpenCode ${opts.version}`);
       const url = listening[1]!.replace(/\/$/, '');
       if (url !== server.url) throw new Error(`OpenCode listens on ${url}, not on ${server.url}\n${logTail()}`);
-      if (!opts.password && isOpencode2(opts.version)) {
+      if (opts.service) {
+        const registration = await pollUntil(() => readJson(join(world.env.XDG_STATE_HOME!, 'opencode', 'service.json')), { timeoutMs: startTimeoutMs, what: 'service.json from the background service' });
+        authorization = basic(registration.password);
+      } else if (!opts.password && isOpencode2(opts.version)) {
         authorization = basic((await proc.waitForOutput(PRINTED_PASSWORD, startTimeoutMs, `the password OpenCode ${opts.version} made up`))[1]!);
       }
       if (opts.warmup ?? true) {
@@ -227,4 +238,12 @@ export async function startOpencode(opts: StartOpencodeOptions): Promise<Opencod
     throw err;
   }
   return server;
+}
+
+function readJson(file: string): any {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
 }
