@@ -1,7 +1,7 @@
-// The bridge's way into one OpenCode 2 location (project directory). Permissions are answered
-// in-process (`ctx.permission.reply`); questions are forms, answered over HTTP to the server itself
-// (server-client.ts), because the 2.x plugin context has no form API. The form behind each
-// question (its field keys, types and option values) is kept in `forms` from `form.created`.
+// The bridge's way into one OpenCode 2 location (project directory). Inside the plugin,
+// permissions are answered in-process (`ctx.permission.reply`); in attach mode over HTTP. Questions
+// are forms, always answered over HTTP (server-client.ts): the 2.x plugin context has no form API.
+// The form behind each question (field keys, types, option values) is kept from `form.created`.
 import type { OpencodeEndpoint, Outcome } from "../opencode/endpoint.ts";
 import type { PermissionReply, PermissionRequest, QuestionRequest, SessionInfo } from "../sse/events.ts";
 import { narrowEvent, questionForm, type QuestionForm } from "./events.ts";
@@ -20,6 +20,39 @@ export interface PluginContext2 {
   session: { get(input: { sessionID: string }): Promise<unknown> };
 }
 
+/** What differs between the plugin and attach mode: how a permission is answered and a session read. */
+export interface PermissionHost {
+  reply(input: { sessionID: string; requestID: string; decision: PermissionReply; message?: string }): Promise<Outcome>;
+  session(sessionID: string): Promise<unknown>;
+}
+
+/** In-process, through the plugin context. */
+export function contextHost(ctx: PluginContext2): PermissionHost {
+  return {
+    async reply(input) {
+      try {
+        await ctx.permission.reply(input);
+        return { ok: true };
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        // 2.0.15 rejects an id it no longer has with "Permission request not found: per_…".
+        if (/not found/i.test(message)) return { ok: false, gone: true };
+        return { ok: false, gone: false, error: message.slice(0, 200) };
+      }
+    },
+    session: (sessionID) => ctx.session.get({ sessionID }),
+  };
+}
+
+/** Over HTTP to the server (attach mode). */
+export function httpHost(server: OwnServerClient): PermissionHost {
+  return {
+    reply: ({ sessionID, requestID, decision, message }) =>
+      server.send("POST", "/api/session/{sessionID}/permission/{requestID}/reply", { sessionID, requestID }, { decision, ...(message ? { message } : {}) }),
+    session: (sessionID) => server.get(`/api/session/${encodeURIComponent(sessionID)}`),
+  };
+}
+
 /** Question forms and permission requests seen in this process, by id (shared by every location). */
 export interface Book {
   forms: Map<string, QuestionForm>;
@@ -28,12 +61,14 @@ export interface Book {
 }
 
 export class Opencode2Endpoint implements OpencodeEndpoint {
-  readonly #ctx: PluginContext2;
+  readonly #directory: string;
+  readonly #host: PermissionHost;
   readonly #server: OwnServerClient;
   readonly #book: Book;
 
-  constructor(ctx: PluginContext2, server: OwnServerClient, book: Book) {
-    this.#ctx = ctx;
+  constructor(directory: string, host: PermissionHost, server: OwnServerClient, book: Book) {
+    this.#directory = directory;
+    this.#host = host;
     this.#server = server;
     this.#book = book;
   }
@@ -53,15 +88,7 @@ export class Opencode2Endpoint implements OpencodeEndpoint {
   async replyPermission(requestID: string, decision: { reply: PermissionReply; message?: string }): Promise<Outcome> {
     const sessionID = this.#book.permissions.get(requestID);
     if (!sessionID) return { ok: false, gone: true };
-    try {
-      await this.#ctx.permission.reply({ sessionID, requestID, decision: decision.reply, ...(decision.message ? { message: decision.message } : {}) });
-      return { ok: true };
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      // 2.0.15 rejects an id it no longer has with "Permission request not found: per_…".
-      if (/not found/i.test(message)) return { ok: false, gone: true };
-      return { ok: false, gone: false, error: message.slice(0, 200) };
-    }
+    return this.#host.reply({ sessionID, requestID, decision: decision.reply, ...(decision.message ? { message: decision.message } : {}) });
   }
 
   promptAsync(sessionID: string, text: string): Promise<Outcome> {
@@ -70,7 +97,7 @@ export class Opencode2Endpoint implements OpencodeEndpoint {
 
   async listQuestions(): Promise<QuestionRequest[]> {
     const requests: QuestionRequest[] = [];
-    for (const raw of dataList(await this.#server.get("/api/form", { "location[directory]": this.#ctx.location.directory }))) {
+    for (const raw of dataList(await this.#server.get("/api/form", { "location[directory]": this.#directory }))) {
       const parsed = questionForm(raw);
       if (!parsed) continue;
       this.#book.forms.set(parsed.form.id, parsed.form);
@@ -81,7 +108,7 @@ export class Opencode2Endpoint implements OpencodeEndpoint {
 
   async listPermissions(): Promise<PermissionRequest[]> {
     const requests: PermissionRequest[] = [];
-    for (const raw of dataList(await this.#server.get("/api/permission/request", { "location[directory]": this.#ctx.location.directory }))) {
+    for (const raw of dataList(await this.#server.get("/api/permission/request", { "location[directory]": this.#directory }))) {
       const parsed = narrowEvent({ type: "permission.asked", data: raw });
       const event = parsed?.events[0];
       if (event?.type !== "permission.asked") continue;
@@ -92,7 +119,7 @@ export class Opencode2Endpoint implements OpencodeEndpoint {
   }
 
   async session(sessionID: string): Promise<SessionInfo | undefined> {
-    const raw = await this.#ctx.session.get({ sessionID });
+    const raw = await this.#host.session(sessionID);
     const info = (raw && typeof raw === "object" && "data" in raw ? (raw as { data: unknown }).data : raw) as Record<string, unknown> | undefined;
     if (!info || typeof info !== "object" || info.id !== sessionID) return undefined;
     const result: SessionInfo = { id: sessionID };

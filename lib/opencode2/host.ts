@@ -12,7 +12,7 @@ import { loggerFor } from "../plugin-instance.ts";
 import { escapeHtml } from "../telegram/html.ts";
 import { describe } from "../telegram/poller.ts";
 import type { InstanceLink } from "../bridge/desk.ts";
-import { Opencode2Endpoint, type Book, type PluginContext2 } from "./endpoint.ts";
+import { contextHost, Opencode2Endpoint, type Book, type PluginContext2 } from "./endpoint.ts";
 import { narrowEvent, type NarrowedEvent } from "./events.ts";
 import { SeenIds } from "./seen-ids.ts";
 import { OwnServerClient } from "./server-client.ts";
@@ -85,7 +85,7 @@ export function startLocation(ctx: PluginContext2, env: Record<string, string | 
     pid: process.pid,
     find: () => findOwnServer({ argv: process.argv, env, pid: process.pid, home: os.homedir(), readFile: readText }),
   }));
-  const link: InstanceLink = { directory, opencode: new Opencode2Endpoint(ctx, server, state.book) };
+  const link: InstanceLink = { directory, opencode: new Opencode2Endpoint(directory, contextHost(ctx), server, state.book) };
   const location: Location = { directory, link, lease, stop: new AbortController() };
   lease.bridge.attach(link);
   logger.info({ directory, opencode: appVersion(ctx) }, "plugin started on OpenCode 2");

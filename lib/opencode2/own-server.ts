@@ -15,7 +15,7 @@ export interface OwnServer {
   url: string;
   auth?: ServerAuth;
   /** How it was found, for the log. */
-  source: "service.json" | "serve --port";
+  source: "service.json" | "serve --port" | "attach";
 }
 
 export type OwnServerResult = { ok: true; server: OwnServer } | { ok: false; reason: string };

@@ -12,7 +12,8 @@ const REQUEST_TIMEOUT_MS = 15_000;
 
 export interface OwnServerClientOptions {
   find: () => OwnServerResult;
-  pid: number;
+  /** The process the server must be (the plugin's own); attach mode checks only that it is OpenCode 2. */
+  pid?: number;
   fetch?: typeof fetch;
   retry?: RetryPolicy;
 }
@@ -34,7 +35,7 @@ export class OwnServerClient {
       const info = await this.#fetch(found.server, "GET", "/api/info");
       const pid = (info.data as { pid?: unknown } | undefined)?.pid;
       if (info.status !== 200) return { ok: false, reason: `${found.server.url}/api/info answered ${info.status}` };
-      if (pid !== this.#options.pid) return { ok: false, reason: `${found.server.url} is another OpenCode process (pid ${String(pid)}, not ${this.#options.pid})` };
+      if (this.#options.pid !== undefined && pid !== this.#options.pid) return { ok: false, reason: `${found.server.url} is another OpenCode process (pid ${String(pid)}, not ${this.#options.pid})` };
     } catch (error) {
       return { ok: false, reason: `${found.server.url} cannot be reached: ${error instanceof Error ? error.message : String(error)}` };
     }
