@@ -16,7 +16,7 @@ import { authHeaders, serverUrl } from "../opencode/http-transport.ts";
 import type { HermesEvent } from "../sse/events.ts";
 import { openEventStream, StreamError, type EventStream } from "../sse/stream.ts";
 import { describe } from "../telegram/poller.ts";
-import { httpHost, Opencode2Endpoint, type Book } from "./endpoint.ts";
+import { httpHost, Opencode2Endpoint, recordInBook, type Book } from "./endpoint.ts";
 import { narrowEvent, type NarrowedEvent } from "./events.ts";
 import { OwnServerClient } from "./server-client.ts";
 
@@ -117,8 +117,7 @@ class Attachment2 {
     if (this.#stopping) return;
     const { sessionID } = narrowed;
     if (sessionID && narrowed.directory) this.#sessions.set(sessionID, narrowed.directory);
-    if (narrowed.form) this.#book.forms.set(narrowed.form.id, narrowed.form);
-    for (const event of narrowed.events) if (event.type === "permission.asked") this.#book.permissions.set(event.request.id, event.request.sessionID);
+    recordInBook(this.#book, narrowed);
     const directory = narrowed.directory ?? (sessionID ? this.#sessions.get(sessionID) : undefined);
     if (!directory || narrowed.events.length === 0) return;
     const location = this.#locations.get(directory) ?? this.#visit(directory, false);

@@ -4,7 +4,7 @@
 // The form behind each question (field keys, types, option values) is kept from `form.created`.
 import type { OpencodeEndpoint, Outcome } from "../opencode/endpoint.ts";
 import type { PermissionReply, PermissionRequest, QuestionRequest, SessionInfo } from "../sse/events.ts";
-import { narrowEvent, questionForm, type QuestionForm } from "./events.ts";
+import { narrowEvent, questionForm, type NarrowedEvent, type QuestionForm } from "./events.ts";
 import { formAnswer } from "./forms.ts";
 import type { OwnServerClient } from "./server-client.ts";
 
@@ -58,6 +58,23 @@ export interface Book {
   forms: Map<string, QuestionForm>;
   /** permission request id → its session (ctx.permission.reply needs both). */
   permissions: Map<string, string>;
+}
+
+/** How long an answered form or permission stays in the book (a late tap still finds it, and is told it is closed). */
+const FORGET_AFTER_MS = 60_000;
+
+/** The book's one writer for events: what was asked goes in, what was answered leaves a minute later. */
+export function recordInBook(book: Book, narrowed: NarrowedEvent): void {
+  if (narrowed.form) book.forms.set(narrowed.form.id, narrowed.form);
+  for (const event of narrowed.events) {
+    if (event.type === "permission.asked") book.permissions.set(event.request.id, event.request.sessionID);
+    else if (event.type === "question.replied" || event.type === "question.rejected") forgetLater(book.forms, event.requestID);
+    else if (event.type === "permission.replied") forgetLater(book.permissions, event.requestID);
+  }
+}
+
+function forgetLater(map: Map<string, unknown>, id: string): void {
+  setTimeout(() => map.delete(id), FORGET_AFTER_MS).unref?.();
 }
 
 export class Opencode2Endpoint implements OpencodeEndpoint {

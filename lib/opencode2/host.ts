@@ -12,7 +12,7 @@ import { loggerFor } from "../plugin-instance.ts";
 import { escapeHtml } from "../telegram/html.ts";
 import { describe } from "../telegram/poller.ts";
 import type { InstanceLink } from "../bridge/desk.ts";
-import { contextHost, Opencode2Endpoint, type Book, type PluginContext2 } from "./endpoint.ts";
+import { contextHost, Opencode2Endpoint, recordInBook, type Book, type PluginContext2 } from "./endpoint.ts";
 import { narrowEvent, type NarrowedEvent } from "./events.ts";
 import { SeenIds } from "./seen-ids.ts";
 import { OwnServerClient } from "./server-client.ts";
@@ -138,11 +138,8 @@ function deliver(narrowed: NarrowedEvent, bridge: BridgeLease["bridge"]): void {
   const { sessionID } = narrowed;
   if (sessionID && narrowed.directory) remember(sessionID, narrowed.directory);
   const directory = narrowed.directory ?? (sessionID ? state.sessionDirectories.get(sessionID) : undefined);
-  if (narrowed.form) state.book.forms.set(narrowed.form.id, narrowed.form);
+  recordInBook(state.book, narrowed);
   for (const event of narrowed.events) {
-    if (event.type === "permission.asked") state.book.permissions.set(event.request.id, event.request.sessionID);
-    if (event.type === "question.replied" || event.type === "question.rejected") setTimeout(() => state.book.forms.delete(event.requestID), 60_000).unref?.();
-    if (event.type === "permission.replied") setTimeout(() => state.book.permissions.delete(event.requestID), 60_000).unref?.();
     // Events of a location where Hermes is not set up (another project's config) are not ours.
     if (directory === undefined || !state.locations.get(directory)?.link) continue;
     bridge.handleEvent(directory, event);

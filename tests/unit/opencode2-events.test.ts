@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { recordInBook, type Book } from "../../lib/opencode2/endpoint.ts";
 import { narrowEvent, type NarrowedEvent } from "../../lib/opencode2/events.ts";
 import { formAnswer } from "../../lib/opencode2/forms.ts";
 
@@ -136,5 +137,23 @@ describe("form answers", () => {
     const form = { id: "f", sessionID: "s", fields: [{ key: "q0", multiple: false, options: [{ label: "Red colour", value: "red" }] }, { key: "q1", multiple: true, options: [{ label: "A", value: "a" }] }] };
     expect(formAnswer(form, [["Red colour"], ["A", "my own"]])).toEqual({ q0: "red", q1: ["a", "my own"] });
     expect(formAnswer(form, [["teal, like the sea"], []])).toEqual({ q0: "teal, like the sea", q1: [] });
+  });
+});
+
+describe("the book of forms and permissions", () => {
+  it("keeps what was asked, and forgets what was answered a minute later", () => {
+    vi.useFakeTimers();
+    try {
+      const book: Book = { forms: new Map(), permissions: new Map() };
+      for (const event of narrowed) recordInBook(book, event);
+      // Recorded: the form was answered and the permission rejected: both still known for late taps.
+      expect([...book.forms.keys()]).toEqual(["frm_204092379001CSuivY3UvD2EzD"]);
+      expect([...book.permissions]).toEqual([["per_20409374c001XMSxYI89sBuG56", "ses_dfbf6df93ffec5UM0f4lYr2Vsd"]]);
+      vi.advanceTimersByTime(60_000);
+      expect(book.forms.size).toBe(0);
+      expect(book.permissions.size).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
