@@ -13,11 +13,15 @@ import { AttachError, type AttachHandle } from "../../lib/attach/runner.ts";
 import { DEFAULT_CHAT_ID, startFakeTelegram, type FakeTelegram } from "../support/fake-telegram.ts";
 import { directive, startMockLlm, type MockLlm } from "../support/mock-llm.ts";
 import { OPENCODE2_VERSION, startOpencode, type OpencodeServer } from "../support/opencode.ts";
+import { startTcpProxy } from "../support/tcp-proxy.ts";
+import { pollUntil } from "../support/wait.ts";
 import { PACKAGE_ROOT } from "./question-suite.ts";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
 const PASSWORD = "attach-e2e";
 const AUTH = { username: "opencode", password: PASSWORD };
+/** Reconnect quickly after the restart. */
+const STREAM = { connectTimeoutMs: 3_000, heartbeatTimeoutMs: 20_000, backoff: { minTimeout: 200, maxTimeout: 1_000 } };
 const color = (marker: string) => ({ question: `Which color? [${marker}]`, header: "Color", options: [{ label: "Red", description: "warm" }, { label: "Blue", description: "cool" }] });
 
 describe(`attach mode against OpenCode ${OPENCODE2_VERSION}`, () => {
@@ -75,6 +79,52 @@ describe(`attach mode against OpenCode ${OPENCODE2_VERSION}`, () => {
     await handle.stop();
     handle = undefined;
   });
+
+  it("the server is killed and started again: attach reconnects, resyncs, and bridges the next question", async () => {
+    handle = startAttachFor({ url: opencode.url, auth: AUTH, env, report: (line) => lines.push(line), directories: [opencode.directory], stream: STREAM });
+    await handle.ready;
+    const from = lines.length;
+    await opencode.kill();
+    await opencode.start();
+    await pollUntil(() => lines.slice(from).find((line) => /reconnected to .* resynced 1 location/.test(line)), { timeoutMs: 60_000, what: "the reconnect line", context: () => JSON.stringify(lines) });
+    const asking = await opencode.createSession();
+    await opencode.prompt(asking.id, directive({ tool: "question", args: { questions: [color("after-restart")] } }));
+    const question = await telegram.waitForMessage((m) => m.text.includes("[after-restart]") && telegram.buttons(m).length > 0, { timeoutMs: 60_000, what: "the question after the restart" });
+    await telegram.tapButton(question, "Red");
+    expect((await llm.waitForToolResult((r) => r.content.includes("[after-restart]"), { what: "answer" })).content).toContain("Red");
+    await handle.stop();
+    handle = undefined;
+  }, 120_000);
+
+  it("cut off for a while: what was raised meanwhile is delivered, what was answered meanwhile is closed", async () => {
+    const proxy = await startTcpProxy({ port: opencode.port });
+    try {
+      // A short watchdog: the frozen stream is noticed in seconds (2.x sends its heartbeat as an SSE comment).
+      handle = startAttachFor({ url: proxy.url, auth: AUTH, env, report: (line) => lines.push(line), directories: [opencode.directory], stream: { ...STREAM, heartbeatTimeoutMs: 4_000 } });
+      await handle.ready;
+      const early = await opencode.createSession();
+      await opencode.prompt(early.id, directive({ tool: "question", args: { questions: [color("answered-in-gap")] } }));
+      const earlyMessage = await telegram.waitForMessage((m) => m.text.includes("[answered-in-gap]") && telegram.buttons(m).length > 0, { timeoutMs: 60_000, what: "the early question" });
+      const from = lines.length;
+      proxy.freeze();
+      const [pending] = (await opencode.pendingQuestions()).filter((form) => JSON.stringify(form).includes("answered-in-gap"));
+      expect(await opencode.answerQuestion(pending, [["Red"]])).toBeLessThan(300);
+      const late = await opencode.createSession();
+      await opencode.prompt(late.id, directive({ tool: "question", args: { questions: [color("raised-in-gap")] } }));
+      await pollUntil(async () => (await opencode.pendingQuestions()).some((form) => JSON.stringify(form).includes("raised-in-gap")), { what: "the question raised in the gap" });
+      await pollUntil(() => lines.slice(from).find((line) => /lost the event stream/.test(line)), { timeoutMs: 30_000, what: "the silent stream noticed" });
+      expect(telegram.messages().some((m) => m.text.includes("[raised-in-gap]"))).toBe(false);
+      proxy.thaw();
+      const lateMessage = await telegram.waitForMessage((m) => m.text.includes("[raised-in-gap]") && telegram.buttons(m).length > 0, { timeoutMs: 60_000, what: "the question raised in the gap" });
+      await telegram.waitFor(() => telegram.messages().find((m) => m.messageId === earlyMessage.messageId && m.text.includes("No longer pending") && telegram.buttons(m).length === 0), { timeoutMs: 30_000, what: "the early question closed" });
+      await telegram.tapButton(lateMessage, "Blue");
+      expect((await llm.waitForToolResult((r) => r.content.includes("[raised-in-gap]"), { what: "answer" })).content).toContain("Blue");
+      await handle.stop();
+      handle = undefined;
+    } finally {
+      await proxy.close();
+    }
+  }, 120_000);
 
   it("a location where the Hermes plugin is loaded is left to it; the others are bridged", async () => {
     const withPlugin = await opencode.addProject("with-hermes");
