@@ -7,7 +7,7 @@
 // location an event names. Each gets one link unless the Hermes plugin is loaded there
 // (`GET /api/plugin?location[directory]=…` lists a plugin with id "hermes"). After a reconnect,
 // every linked location is resynced from the pending lists.
-import { AttachError, type AttachHandle, type AttachOptions } from "../attach/runner.ts";
+import { AttachError, startAttach, type AttachHandle, type AttachOptions } from "../attach/runner.ts";
 import type { InstanceLink } from "../bridge/desk.ts";
 import { readConfig } from "../config.ts";
 import { acquireBridge, type BridgeLease } from "../hub.ts";
@@ -35,13 +35,9 @@ const PLUGIN_LIST_DELAY_MS = 250;
 export function startAttach2(options: AttachOptions): AttachHandle {
   const env = options.env ?? process.env;
   const result = readConfig(env);
-  if (!result.ok) {
-    const message = `Hermes is off: ${result.problems.join("; ")}`;
-    const error = new AttachError("config", message);
-    const done = Promise.reject(error);
-    done.catch(() => undefined);
-    return { ready: done, done, attached: () => [], skipped: () => [], stop: async () => undefined };
-  }
+  // A configuration problem, or setup mode (only the chat id missing: answer /start): neither
+  // touches the server, and the 1.x runner already does both.
+  if (!result.ok) return startAttach(options);
   const logger = options.logger ?? createLogger(result.config.log, secretsOf(result.config.token, options.auth?.password));
   return new Attachment2(options, result.config.chatId, logger, acquireBridge({
     config: result.config,
