@@ -75,7 +75,8 @@ export function startPlugin(input: PluginInput, env: Record<string, string | und
   };
 }
 
-function loggerFor(settings: LogSettings, token: string | undefined): Logger {
+/** One logger per log file and level in the process (OpenCode 2 locations share them too). */
+export function loggerFor(settings: LogSettings, token: string | undefined): Logger {
   const id = `${settings.file}|${settings.level}`;
   let logger = processState.loggers.get(id);
   if (!logger) {

@@ -640,6 +640,9 @@ export class Bridge implements Desk {
     const settleAll = (async () => {
       await Promise.all([...this.#delivering.values()]);
       await Promise.all(this.registry.pending().map((prompt) => this.#enqueue(prompt, () => this.settle(prompt, "gone"))));
+      // Edits already queued for prompts settled just before (OpenCode 2 cancels a location's forms
+      // right before its cleanup) go out too, within the same grace.
+      await Promise.all([...this.#queues.values()]);
     })();
     // Telegram may be unreachable: don't wait forever, the outbox gives up below.
     let timer: ReturnType<typeof setTimeout> | undefined;

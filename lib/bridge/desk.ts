@@ -2,7 +2,7 @@
 // Handlers decide; the desk sends, edits, settles and waits.
 import type { Strings, Text } from "../i18n/catalog.ts";
 import type { Logger } from "../log.ts";
-import type { OpencodeApi } from "../opencode/api.ts";
+import type { OpencodeEndpoint } from "../opencode/endpoint.ts";
 import type { PromptState } from "../registry/prompt.ts";
 import type { Prompt, Registry } from "../registry/registry.ts";
 import type { TelegramApi } from "../telegram/api.ts";
@@ -10,7 +10,7 @@ import type { TelegramApi } from "../telegram/api.ts";
 /** One OpenCode instance (a project directory) the bridge can answer through. */
 export interface InstanceLink {
   directory: string;
-  opencode: OpencodeApi;
+  opencode: OpencodeEndpoint;
 }
 
 /** The reaction to a button tap: the callback answer, and the work to run (in order) if any. */

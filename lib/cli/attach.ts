@@ -2,7 +2,8 @@
 // terminal of its own: status lines go to stderr (one per change), details to the log file
 // (HERMES_LOG_FILE). lib/cli/main.ts dispatches to it.
 import { parseArgs } from "node:util";
-import { AttachError, startAttach, type AttachHandle, type AttachOptions } from "../attach/runner.ts";
+import { startAttachFor } from "../attach/dispatch.ts";
+import { AttachError, type AttachHandle, type AttachOptions } from "../attach/runner.ts";
 import { serverAuthFrom } from "../opencode/http-transport.ts";
 import { EXIT, type CliIo } from "./io.ts";
 
@@ -61,7 +62,7 @@ export async function attach(args: string[], io: CliIo): Promise<number> {
     env: io.env,
     report: io.err,
   };
-  const handle: AttachHandle = startAttach(io.tune ? io.tune(options) : options);
+  const handle: AttachHandle = startAttachFor(io.tune ? io.tune(options) : options);
   const removeHandlers = io.onSignal(() => void handle.stop());
   try {
     await handle.done;

@@ -132,6 +132,8 @@ export interface Strings {
   };
   help: { lines: string[] };
   commands: { status: string; pending: string; stop: string; help: string; start: string };
+  /** OpenCode 2 only. `reason` is escaped by the caller. */
+  host: { formsUnreachable: (reason: string) => string };
 }
 
 const en: Strings = {
@@ -293,6 +295,10 @@ const en: Strings = {
     ],
   },
   commands: { status: "Sessions and pending prompts", pending: "Send every pending prompt again", stop: "Stop a running session", help: "What Hermes does and how to use it", start: "This chat's id and a setup check" },
+  host: {
+    formsUnreachable: (reason) =>
+      `⚠️ <b>Hermes cannot answer OpenCode's questions from here</b>: ${reason}.\nQuestions still show up on the phone; answer them in the terminal. Permissions work as usual.`,
+  },
 };
 
 const zh: Strings = {
@@ -454,6 +460,9 @@ const zh: Strings = {
     ],
   },
   commands: { status: "会话与待回答的请求", pending: "重新发送所有待回答的请求", stop: "停止正在运行的会话", help: "Hermes 的用途与用法", start: "本聊天的 id 与配置检查" },
+  host: {
+    formsUnreachable: (reason) => `⚠️ <b>Hermes 无法在这里回答 OpenCode 的问题</b>：${reason}。\n问题仍会发到手机上，请在终端里回答。权限请求照常可用。`,
+  },
 };
 
 export const CATALOGS: Record<Language, Strings> = { en, zh };

@@ -1,11 +1,11 @@
-// The only place that knows OpenCode's routes. Replies retry network and 5xx errors, never a 4xx.
+// The only place that knows OpenCode 1.x's routes (2.x: lib/opencode2/). Replies retry network and 5xx errors, never a 4xx.
 import pRetry, { AbortError } from "p-retry";
 import type { PermissionReply, PermissionRequest, QuestionRequest, SessionInfo } from "../sse/events.ts";
 import { parseEvent } from "../sse/parse.ts";
+import type { OpencodeEndpoint, Outcome } from "./endpoint.ts";
 import type { OpencodeTransport } from "./transport.ts";
 
-/** `gone`: OpenCode no longer has it (404): answered elsewhere, dismissed, or dropped. */
-export type Outcome = { ok: true } | { ok: false; gone: true } | { ok: false; gone: false; error: string };
+export type { Outcome } from "./endpoint.ts";
 
 export interface RetryPolicy {
   retries: number;
@@ -16,7 +16,7 @@ export interface RetryPolicy {
 export const DEFAULT_RETRY: RetryPolicy = { retries: 4, minTimeout: 200, maxTimeout: 2_000 };
 const REQUEST_TIMEOUT_MS = 15_000;
 
-export class OpencodeApi {
+export class OpencodeApi implements OpencodeEndpoint {
   readonly #transport: OpencodeTransport;
   readonly #retry: RetryPolicy;
 

@@ -17,13 +17,15 @@ import { createParser } from "eventsource-parser";
 import pRetry, { AbortError } from "p-retry";
 import { parseEvent, type ParsedEvent } from "./parse.ts";
 
-export interface EventStreamOptions {
+export interface EventStreamOptions<T = ParsedEvent> {
   /** Full URL of the SSE endpoint, e.g. `http://127.0.0.1:4096/global/event`. */
   url: string;
   /** Extra request headers (authorization). */
   headers?: Record<string, string>;
   /** Every event Hermes understands, with the directory its `/global/event` envelope named. */
-  onEvent(parsed: ParsedEvent): void;
+  onEvent(parsed: T): void;
+  /** Narrows one event's JSON into what `onEvent` gets (undefined: skip it). Default: parseEvent (OpenCode 1.x shapes). */
+  parse?: (raw: unknown) => T | undefined;
   /** Each time a connection delivers its first byte; `reconnect` is false only the first time. */
   onConnect?(info: { reconnect: boolean }): void;
   /** A connection opened after an earlier one was lost: whatever happened in between was missed. */
@@ -70,7 +72,8 @@ export class StreamError extends Error {
 const FATAL_STATUSES = new Set([401, 403, 404]);
 const DEFAULTS = { connectTimeoutMs: 10_000, heartbeatTimeoutMs: 30_000, minTimeout: 500, maxTimeout: 15_000, factor: 2 };
 
-export function openEventStream(options: EventStreamOptions): EventStream {
+export function openEventStream<T = ParsedEvent>(options: EventStreamOptions<T>): EventStream {
+  const parse = options.parse ?? (parseEvent as (raw: unknown) => T | undefined);
   const fetchImpl = options.fetch ?? fetch;
   const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs;
   const heartbeatTimeoutMs = options.heartbeatTimeoutMs ?? DEFAULTS.heartbeatTimeoutMs;
@@ -146,7 +149,7 @@ export function openEventStream(options: EventStreamOptions): EventStream {
             return;
           }
           if (eventType(raw) === "server.heartbeat") heartbeats = true;
-          const parsed = parseEvent(raw);
+          const parsed = parse(raw);
           if (!parsed) return;
           try {
             options.onEvent(parsed);

@@ -1,9 +1,11 @@
 // The Telegram calls Hermes makes, behind a small interface so tests can swap in fakes.
-// The telegraf-backed implementation is the only place that knows telegraf.
+// The telegraf-backed implementation is the only place that knows telegraf (sendDocument is a plain
+// fetch upload: send-document.ts says why).
 import type { Telegram } from "telegraf";
 import { CALLBACK_ANSWER_LIMIT, CAPTION_LIMIT, cutHtml, cutText, PLACEHOLDER_LIMIT, TOPIC_NAME_LIMIT } from "./html.ts";
 import type { InlineButton } from "./render.ts";
 import { ButtonStyles } from "./button-style.ts";
+import { uploadDocument } from "./send-document.ts";
 
 export interface SendOptions {
   keyboard?: InlineButton[][];
@@ -119,18 +121,16 @@ export function createTelegramApi(token: string, apiRoot: string): TelegramApi {
       await call((telegram) => telegram.deleteMessage(chatId, messageId));
     },
     async sendDocument(chatId, filename, content, options = {}) {
-      const sent = await call((telegram) =>
-        telegram.sendDocument(
-          chatId,
-          { source: Buffer.from(content, "utf8"), filename },
-          {
-            ...(options.caption ? { caption: cutHtml(options.caption, CAPTION_LIMIT), parse_mode: "HTML" as const } : {}),
-            ...(options.replyTo ? { reply_parameters: { message_id: options.replyTo, allow_sending_without_reply: true } } : {}),
-            ...(options.threadId !== undefined ? { message_thread_id: options.threadId } : {}),
-          },
-        ),
-      );
-      return { messageId: sent.message_id };
+      const sent = await uploadDocument(token, apiRoot, {
+        chatId,
+        filename,
+        content,
+        ...(options.caption ? { caption: cutHtml(options.caption, CAPTION_LIMIT) } : {}),
+        ...(options.replyTo ? { replyTo: options.replyTo } : {}),
+        ...(options.threadId !== undefined ? { threadId: options.threadId } : {}),
+      });
+      if (!sent.ok) throw new TelegramApiError(sent.code, sent.description, sent.retryAfterSeconds);
+      return { messageId: sent.messageId };
     },
     async createTopic(chatId, name) {
       const topic = await call((telegram) => telegram.createForumTopic(chatId, cutText(name, TOPIC_NAME_LIMIT)));

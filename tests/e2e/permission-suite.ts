@@ -1,4 +1,4 @@
-// Permission prompts end to end: the real `opencode serve` with Hermes from plugin.ts, bash and edit
+// Permission prompts end to end: the real `opencode serve` with Hermes loaded, the shell and edits
 // set to "ask", a scripted LLM, and the fake Telegram. Run once per supported OpenCode version.
 import fs from "node:fs";
 import path from "node:path";
@@ -7,11 +7,9 @@ import type { ChatKind } from "../support/chat-kind.ts";
 import type { SentMessage } from "../support/fake-telegram.ts";
 import { parseTelegramHtml } from "../support/fake-telegram.ts";
 import { directive } from "../support/mock-llm.ts";
-import type { OpencodeVersion } from "../support/opencode.ts";
+import { isOpencode2, type OpencodeVersion } from "../support/opencode.ts";
 import { promptWhenIdle, startRig, type Rig } from "./question-suite.ts";
-
-/** 1.1.53 requires `description`; 1.18.33 ignores it. */
-const bash = (command: string) => ({ tool: "bash", args: { command, description: `run ${command}` } });
+import { toolsOf } from "../support/opencode/agent-tools.ts";
 
 /**
  * In a private chat every scenario; in a supergroup the main ones, which together stay within a
@@ -19,10 +17,13 @@ const bash = (command: string) => ({ tool: "bash", args: { command, description:
  */
 export function permissionSuite(version: OpencodeVersion, chat: ChatKind = "private"): void {
   const privateOnly = chat === "private" ? it : it.skip;
+  const tools = toolsOf(version);
+  const bash = tools.shell;
+  const v2 = isOpencode2(version);
   describe(`permissions over Telegram on OpenCode ${version} in a ${chat} chat`, () => {
     let rig: Rig;
     beforeAll(async () => {
-      rig = await startRig(version, {}, undefined, { permission: { bash: "ask", edit: "ask" }, chat });
+      rig = await startRig(version, {}, undefined, { permission: tools.permission, chat });
     }, 120_000);
     afterAll(async () => {
       await rig?.stop();
@@ -45,7 +46,7 @@ export function permissionSuite(version: OpencodeVersion, chat: ChatKind = "priv
     it("Allow once: the command runs and the LLM sees its output", async () => {
       await run(directive(bash("echo allowed-once-output")));
       const message = await onPhone("echo allowed-once-output");
-      expect(message.text).toContain("Permission: bash");
+      expect(message.text).toContain(`Permission: ${tools.shellName}`);
       expect(message.text).toContain("<code>echo *</code>");
       expect(rig.telegram.buttons(message).map((b) => b.text)).toEqual(["Allow once", "Always", "Reject", "Reject with feedback", "⏹ Stop"]);
       // Green for going on, red for stopping; the fake Telegram checked the values.
@@ -77,8 +78,9 @@ export function permissionSuite(version: OpencodeVersion, chat: ChatKind = "priv
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(rig.llm.requests.length).toBe(requests); // the agent loop stopped: no further LLM call
       await promptWhenIdle(rig, sessionID, "what happened?");
-      const result = await rig.llm.waitForToolResult((r) => /rejected permission/i.test(r.content) && !/feedback/.test(r.content), { what: "rejection in history" });
-      expect(result.content).toMatch(/rejected permission to use this specific tool call/);
+      const rejection = v2 ? /declined this tool call/ : /rejected permission to use this specific tool call/;
+      const result = await rig.llm.waitForToolResult((r) => rejection.test(r.content) && !/feedback/.test(r.content), { what: "rejection in history" });
+      expect(result.content).toMatch(rejection);
     });
 
     it("Reject with feedback: the LLM receives the feedback and carries on", async () => {
@@ -87,8 +89,16 @@ export function permissionSuite(version: OpencodeVersion, chat: ChatKind = "priv
       await rig.telegram.tapButton(message, "Reject with feedback");
       const ask = await rig.telegram.waitForMessage((m) => m.replyMarkup?.force_reply === true && m.text.includes("feedback"), { what: "feedback prompt" });
       rig.telegram.sendText(rig.chatId, "use <printf> & not uname", { replyTo: ask.messageId });
-      const result = await rig.llm.waitForToolResult((r) => r.content.includes("use <printf> & not uname"), { what: "feedback at the LLM" });
-      expect(result.content).toMatch(/with the following feedback: use <printf> & not uname/);
+      if (v2) {
+        // 2.0.15 takes the message (ctx.permission.reply) but drops it: the agent only hears that the
+        // command could not run, and carries on. When a later 2.x passes it on, this fails: update the README.
+        const result = await rig.llm.waitForToolResult((r) => r.content.includes("uname -a"), { what: "rejection at the LLM" });
+        expect(result.content).toMatch(/Unable to execute command: uname -a/);
+        expect(result.content).not.toContain("printf");
+      } else {
+        const result = await rig.llm.waitForToolResult((r) => r.content.includes("use <printf> & not uname"), { what: "feedback at the LLM" });
+        expect(result.content).toMatch(/with the following feedback: use <printf> & not uname/);
+      }
       const final = await settledAs(message, "Rejected with feedback</b> from Telegram");
       expect(final.text).toContain("use &lt;printf&gt; &amp; not uname");
     });
@@ -96,8 +106,8 @@ export function permissionSuite(version: OpencodeVersion, chat: ChatKind = "priv
     it("answered in the TUI: the message is edited and loses its buttons", async () => {
       await run(directive(bash("hostname")));
       const message = await onPhone("hostname");
-      const [pending] = (await rig.opencode.request<any[]>("GET", "/permission")).body;
-      expect((await rig.opencode.request("POST", `/permission/${pending.id}/reply`, { body: { reply: "once" } })).status).toBe(200);
+      const [pending] = await rig.opencode.pendingPermissions();
+      expect(await rig.opencode.answerPermission(pending, "once")).toBeLessThan(300);
       await settledAs(message, "Allowed once</b> in the terminal");
     });
 
@@ -121,7 +131,7 @@ export function permissionSuite(version: OpencodeVersion, chat: ChatKind = "priv
 
     privateOnly("a permission from a sub-agent session is forwarded and labelled", async () => {
       const child = directive({ ...bash("ls -d /tmp"), then: [{ text: "child done" }] });
-      await run(directive({ tool: "task", args: { description: "child bash", subagent_type: "general", prompt: child }, then: [{ text: "parent done" }] }));
+      await run(directive({ ...tools.subagent("child bash", child), then: [{ text: "parent done" }] }));
       const message = await onPhone("ls -d /tmp");
       await rig.telegram.waitFor(() => /sub-agent of <i>[^<]+<\/i>/.test(current(message).text) || undefined, { what: "sub-agent label" });
       expect(current(message).text).toContain("child bash");
@@ -167,7 +177,7 @@ export function permissionSuite(version: OpencodeVersion, chat: ChatKind = "priv
     privateOnly("an edit with HTML characters and a diff over 4096 characters is rendered safely", async () => {
       const content = Array.from({ length: 300 }, (_, i) => `<b>line ${i} & "quoted" </b>`).join("\n");
       const file = path.join(rig.opencode.directory, "big-change.html");
-      await run(directive({ tool: "write", args: { filePath: file, content } }));
+      await run(directive(tools.write(file, content)));
       const message = await onPhone("big-change.html");
       expect(message.text.length).toBeLessThanOrEqual(4096);
       expect(message.text).toContain("&lt;b&gt;line 0 &amp; &quot;quoted&quot; &lt;/b&gt;");
@@ -176,7 +186,7 @@ export function permissionSuite(version: OpencodeVersion, chat: ChatKind = "priv
       expect(attached.document!.bytes).toBeGreaterThan(4096);
       expect(message.replyToMessageId).toBe(attached.messageId);
       await rig.telegram.tapButton(message, "Allow once");
-      await rig.llm.waitForToolResult((r) => /Wrote file successfully/.test(r.content), { what: "write result" });
+      await rig.llm.waitForToolResult((r) => (v2 ? /big-change\.html/ : /Wrote file successfully/).test(r.content), { what: "write result" });
       expect(fs.readFileSync(file, "utf8")).toBe(content);
     });
 

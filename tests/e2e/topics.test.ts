@@ -4,16 +4,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_USER } from "../support/fake-telegram.ts";
 import { isTitleRequest } from "../support/llm/chat-request.ts";
 import { directive } from "../support/mock-llm.ts";
+import { OPENCODE2_VERSION, type OpencodeVersion } from "../support/opencode.ts";
 import { pollUntil } from "../support/wait.ts";
 import { startRig, type Rig } from "./question-suite.ts";
 
 const GROUP = -1001234567890;
 const question = (marker: string) => ({ question: `Pick [${marker}]`, header: "Pick", options: [{ label: "Yes", description: "" }, { label: "No", description: "" }] });
 
-describe("forum topics: one topic per session", () => {
+describe.each<OpencodeVersion>(["1.18.33", OPENCODE2_VERSION])("forum topics on OpenCode %s: one topic per session", (version) => {
   let rig: Rig;
   beforeAll(async () => {
-    rig = await startRig("1.18.33", { HERMES_TELEGRAM_CHAT_ID: String(GROUP), HERMES_TELEGRAM_TOPICS: "on", HERMES_DONE_AFTER: "1h" });
+    rig = await startRig(version, { HERMES_TELEGRAM_CHAT_ID: String(GROUP), HERMES_TELEGRAM_TOPICS: "on", HERMES_DONE_AFTER: "1h" });
   }, 120_000);
   afterAll(async () => {
     await rig?.stop();

@@ -1,19 +1,20 @@
-import { rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from './free-port.ts';
 import { pollUntil } from './wait.ts';
-import { opencodeBinary, type OpencodeVersion } from './opencode/binary.ts';
+import { isOpencode2, opencodeBinary, type OpencodeVersion } from './opencode/binary.ts';
 import { spawnManaged, type ManagedChild } from './opencode/child-process.ts';
 import { createHermeticEnv } from './opencode/hermetic-env.ts';
 import { opencodeRequest } from './opencode/http-client.ts';
 import { projectConfig, writeProject } from './opencode/project-config.ts';
+import { routesFor } from './opencode/routes.ts';
 
 /**
  * The real `opencode serve` on 127.0.0.1 in a hermetic temp world (see opencode/hermetic-env.ts),
  * driving the mock LLM. It can be killed and started again on the same port, home and data, and
  * put behind HTTP Basic auth. Set KEEP_TMP=1 to keep the temp dir (logs, data, projects) after stop().
  */
-export { OPENCODE_VERSIONS, opencodeBinary, type OpencodeVersion } from './opencode/binary.ts';
+export { OPENCODE_VERSIONS, OPENCODE2_VERSION, isOpencode2, opencodeBinary, type OpencodeVersion } from './opencode/binary.ts';
 
 export interface OpencodeServer {
   version: OpencodeVersion;
@@ -30,6 +31,17 @@ export interface OpencodeServer {
   createSession(opts?: { directory?: string; title?: string }): Promise<{ id: string }>;
   prompt(sessionID: string, text: string, opts?: { directory?: string }): Promise<void>;
   pendingQuestions(opts?: { directory?: string }): Promise<any[]>;
+  /** Answers a pending question as the terminal does (labels per question); resolves with the HTTP status. */
+  answerQuestion(question: any, answers: string[][], opts?: { directory?: string }): Promise<number>;
+  pendingPermissions(opts?: { directory?: string }): Promise<any[]>;
+  /** Answers a pending permission request as the terminal does; resolves with the HTTP status. */
+  answerPermission(request: any, reply: 'once' | 'always' | 'reject', opts?: { directory?: string }): Promise<number>;
+  /** Ends the project's instance (1.x dispose; 2.x location removal, which runs plugin cleanups); resolves with the HTTP status. */
+  dispose(opts?: { directory?: string }): Promise<number>;
+  /** Stops the session's run as Esc does; resolves with the HTTP status. */
+  abort(sessionID: string, opts?: { directory?: string }): Promise<number>;
+  /** Whether the session is working (its turn has not ended). */
+  isBusy(sessionID: string, opts?: { directory?: string }): Promise<boolean>;
   /** The first pending question whose id is not in `not`. */
   waitForQuestion(opts?: { directory?: string; timeoutMs?: number; not?: string[] }): Promise<any>;
   addProject(name?: string): Promise<string>;
@@ -56,12 +68,22 @@ export interface StartOpencodeOptions {
    * before startOpencode resolves; fails on a non-200 answer. Default true.
    */
   warmup?: boolean;
-  /** OPENCODE_SERVER_PASSWORD (and _USERNAME): every route then needs HTTP Basic, which request() sends. */
+  /**
+   * OPENCODE_SERVER_PASSWORD (and _USERNAME): every route then needs HTTP Basic, which request() sends.
+   * OpenCode 2 always has a password: without this option it makes one up and prints it, and the
+   * harness reads it from the output.
+   */
   password?: string;
   username?: string;
+  /**
+   * OpenCode 2 only: run as the background service (`serve --service`, what the TUI starts), on
+   * this world's port (its service config) instead of 49374; the password is read from the
+   * service.json it writes under XDG_STATE_HOME.
+   */
+  service?: boolean;
 }
 
-const LISTENING = /opencode server listening on (http:\/\/[^\s]+)/;
+const PRINTED_PASSWORD = /server password (\S+)/;
 
 export async function startOpencode(opts: StartOpencodeOptions): Promise<OpencodeServer> {
   const bin = opencodeBinary(opts.version);
@@ -70,10 +92,12 @@ export async function startOpencode(opts: StartOpencodeOptions): Promise<Opencod
   if (opts.username) serverEnv.OPENCODE_SERVER_USERNAME = opts.username;
   const world = createHermeticEnv(opts.version, serverEnv);
   const config = projectConfig(opts);
+  const routes = routesFor(opts.version);
   const directory = writeProject(join(world.root, 'project'), config);
   const port = await freePort();
   const startTimeoutMs = opts.startTimeoutMs ?? 60_000;
-  const authorization = opts.password ? `Basic ${Buffer.from(`${opts.username ?? 'opencode'}:${opts.password}`).toString('base64')}` : undefined;
+  const basic = (password: string) => `Basic ${Buffer.from(`${opts.username ?? 'opencode'}:${password}`).toString('base64')}`;
+  let authorization = opts.password ? basic(opts.password) : undefined;
   let proc: ManagedChild | undefined;
   let runs = 0;
   let history = '';
@@ -96,30 +120,62 @@ export async function startOpencode(opts: StartOpencodeOptions): Promise<Opencod
       return opencodeRequest(server.url, method, path, { ...rest, directory: o.directory ?? directory, ...(authorization && auth !== false ? { authorization } : {}) }, logTail);
     },
     async createSession(o = {}) {
-      const res = await server.request<{ id: string }>('POST', '/session', {
-        body: o.title !== undefined ? { title: o.title } : {},
+      const route = routes.createSession(o.directory ?? directory, o.title);
+      const res = await server.request('POST', route.path, {
+        body: route.body,
         ...(o.directory !== undefined ? { directory: o.directory } : {}),
       });
-      if (res.status !== 200 || typeof res.body?.id !== 'string') {
-        throw new Error(`POST /session answered ${res.status}: ${JSON.stringify(res.body)}\n${logTail()}`);
+      const id = route.id(res.body);
+      if (res.status !== 200 || typeof id !== 'string') {
+        throw new Error(`POST ${route.path} answered ${res.status}: ${JSON.stringify(res.body)}\n${logTail()}`);
       }
-      return res.body;
+      return { id };
     },
     async prompt(sessionID, text, o = {}) {
-      const res = await server.request('POST', `/session/${encodeURIComponent(sessionID)}/prompt_async`, {
-        body: { parts: [{ type: 'text', text }] },
+      const route = routes.prompt(sessionID, text);
+      const res = await server.request('POST', route.path, {
+        body: route.body,
         ...(o.directory !== undefined ? { directory: o.directory } : {}),
       });
       if (res.status !== 204 && res.status !== 200) {
-        throw new Error(`POST /session/${sessionID}/prompt_async answered ${res.status}: ${JSON.stringify(res.body)}\n${logTail()}`);
+        throw new Error(`POST ${route.path} answered ${res.status}: ${JSON.stringify(res.body)}\n${logTail()}`);
       }
     },
     async pendingQuestions(o = {}) {
-      const res = await server.request<any[]>('GET', '/question', o.directory !== undefined ? { directory: o.directory } : {});
-      if (res.status !== 200 || !Array.isArray(res.body)) {
-        throw new Error(`GET /question answered ${res.status}: ${JSON.stringify(res.body)}\n${logTail()}`);
-      }
-      return res.body;
+      const route = routes.pendingQuestions(o.directory ?? directory);
+      const res = await server.request('GET', route.path, o.directory !== undefined ? { directory: o.directory } : {});
+      const list = res.status === 200 ? route.list(res.body) : undefined;
+      if (!list) throw new Error(`GET ${route.path} answered ${res.status}: ${JSON.stringify(res.body)}\n${logTail()}`);
+      return list;
+    },
+    async answerQuestion(question, answers, o = {}) {
+      const route = routes.answerQuestion(question, answers);
+      return (await server.request('POST', route.path, { body: route.body, ...(o.directory !== undefined ? { directory: o.directory } : {}) })).status;
+    },
+    async pendingPermissions(o = {}) {
+      const route = routes.pendingPermissions(o.directory ?? directory);
+      const res = await server.request('GET', route.path, o.directory !== undefined ? { directory: o.directory } : {});
+      const list = res.status === 200 ? route.list(res.body) : undefined;
+      if (!list) throw new Error(`GET ${route.path} answered ${res.status}: ${JSON.stringify(res.body)}\n${logTail()}`);
+      return list;
+    },
+    async answerPermission(request, reply, o = {}) {
+      const route = routes.answerPermission(request, reply);
+      return (await server.request('POST', route.path, { body: route.body, ...(o.directory !== undefined ? { directory: o.directory } : {}) })).status;
+    },
+    async dispose(o = {}) {
+      const route = routes.dispose(o.directory ?? directory);
+      return (await server.request(route.method, route.path, o.directory !== undefined ? { directory: o.directory } : {})).status;
+    },
+    async abort(sessionID, o = {}) {
+      const route = routes.abort(sessionID);
+      return (await server.request('POST', route.path, { ...(route.body !== undefined ? { body: route.body } : {}), ...(o.directory !== undefined ? { directory: o.directory } : {}) })).status;
+    },
+    async isBusy(sessionID, o = {}) {
+      const route = routes.busySessions(o.directory ?? directory);
+      const res = await server.request('GET', route.path, o.directory !== undefined ? { directory: o.directory } : {});
+      if (res.status !== 200) throw new Error(`GET ${route.path} answered ${res.status}: ${JSON.stringify(res.body)}\n${logTail()}`);
+      return route.busy(res.body, sessionID);
     },
     waitForQuestion(o = {}) {
       return pollUntil(async () => (await server.pendingQuestions(o)).find((question) => !o.not?.includes(question.id)), {
@@ -142,16 +198,24 @@ export async function startOpencode(opts: StartOpencodeOptions): Promise<Opencod
     async start() {
       if (proc) return;
       runs++;
-      proc = spawnManaged(bin, ['serve', '--port', String(port), '--hostname', '127.0.0.1', '--print-logs', '--log-level', 'INFO'], {
+      if (opts.service) mkdirSync(world.configDir, { recursive: true });
+      if (opts.service) writeFileSync(join(world.configDir, 'service.json'), `${JSON.stringify({ hostname: '127.0.0.1', port })}\n`);
+      proc = spawnManaged(bin, opts.service ? ['serve', '--service', '--print-logs', '--log-level', 'info'] : routes.serveArgs(port), {
         cwd: directory,
         env: world.env,
         logFile: join(world.root, runs === 1 ? 'opencode.log' : `opencode-${runs}.log`),
       });
-      const listening = await proc.waitForOutput(LISTENING, startTimeoutMs, `"opencode server listening on" from OpenCode ${opts.version}`);
+      const listening = await proc.waitForOutput(routes.listening, startTimeoutMs, `"server listening on" from OpenCode ${opts.version}`);
       const url = listening[1]!.replace(/\/$/, '');
       if (url !== server.url) throw new Error(`OpenCode listens on ${url}, not on ${server.url}\n${logTail()}`);
+      if (opts.service) {
+        const registration = await pollUntil(() => readJson(join(world.env.XDG_STATE_HOME!, 'opencode', 'service.json')), { timeoutMs: startTimeoutMs, what: 'service.json from the background service' });
+        authorization = basic(registration.password);
+      } else if (!opts.password && isOpencode2(opts.version)) {
+        authorization = basic((await proc.waitForOutput(PRINTED_PASSWORD, startTimeoutMs, `the password OpenCode ${opts.version} made up`))[1]!);
+      }
       if (opts.warmup ?? true) {
-        const res = await server.request('GET', '/config', { timeoutMs: startTimeoutMs });
+        const res = await server.request('GET', routes.warmup(directory), { timeoutMs: startTimeoutMs });
         if (res.status !== 200) throw new Error(`warm-up GET /config answered ${res.status}: ${JSON.stringify(res.body)}\n${logTail()}`);
       }
     },
@@ -174,4 +238,12 @@ export async function startOpencode(opts: StartOpencodeOptions): Promise<Opencod
     throw err;
   }
   return server;
+}
+
+function readJson(file: string): any {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
 }

@@ -8,15 +8,24 @@ import { fileURLToPath } from 'node:url';
  * package is looked up nested under the right opencode-ai package first, then hoisted, and
  * its package.json version must match (the hoisted copies mix versions).
  */
-export type OpencodeVersion = '1.18.33' | '1.1.53';
+export type OpencodeVersion = '1.18.33' | '1.1.53' | '2.0.15';
 
+/** The OpenCode 1 versions (the 1.x plugin API); OpenCode 2 has suites of its own. */
 export const OPENCODE_VERSIONS: OpencodeVersion[] = ['1.18.33', '1.1.53'];
+
+/** OpenCode 2 (the `setup(ctx)` plugin API), from its platform package (the CLI wrapper is not on our registry). */
+export const OPENCODE2_VERSION = '2.0.15' satisfies OpencodeVersion;
+
+export function isOpencode2(version: OpencodeVersion): boolean {
+  return version.startsWith('2.');
+}
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url)).replace(/\/$/, '');
 
 const WRAPPER_PACKAGE: Record<OpencodeVersion, string> = {
   '1.18.33': 'opencode-ai',
   '1.1.53': 'opencode-ai-1.1.53',
+  '2.0.15': 'opencode2-bin',
 };
 
 function platformPackage(): string {
@@ -27,6 +36,13 @@ function platformPackage(): string {
 export function opencodeBinary(version: OpencodeVersion): string {
   const pkg = platformPackage();
   const exe = process.platform === 'win32' ? 'opencode.exe' : 'opencode';
+  if (isOpencode2(version)) {
+    // devDependency opencode2-bin = @opencode/cli-linux-x64-baseline (the only build on our registry).
+    const dir = join(REPO_ROOT, 'node_modules', WRAPPER_PACKAGE[version]);
+    const bin = join(dir, 'bin', exe);
+    if (existsSync(bin) && packageVersion(dir) === version) return bin;
+    throw new Error(`OpenCode ${version} binary not found at ${bin} (npm ci installs it on linux x64 only)`);
+  }
   const candidates = [
     join(REPO_ROOT, 'node_modules', WRAPPER_PACKAGE[version], 'node_modules', pkg),
     join(REPO_ROOT, 'node_modules', pkg),

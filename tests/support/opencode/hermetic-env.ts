@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { OpencodeVersion } from './binary.ts';
+import { isOpencode2, type OpencodeVersion } from './binary.ts';
 import { seedConfigDir } from './config-dir-seed.ts';
 import { installRipgrepStub } from './ripgrep-stub.ts';
 
@@ -38,7 +38,7 @@ export function createHermeticEnv(version: OpencodeVersion, extra: Record<string
   const managed = join(root, 'managed-config'); // instead of /etc/opencode
   mkdirSync(managed);
   const configDir = join(dirs.XDG_CONFIG_HOME, 'opencode');
-  seedConfigDir(configDir, version);
+  if (!isOpencode2(version)) seedConfigDir(configDir, version);
   writeFileSync(join(dirs.HOME, '.npmrc'), `registry=${DEAD_REGISTRY}\n`);
   if (version === '1.1.53') installRipgrepStub(dirs.XDG_DATA_HOME);
 

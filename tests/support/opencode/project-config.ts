@@ -1,11 +1,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { REPO_ROOT } from './binary.ts';
+import { isOpencode2, REPO_ROOT, type OpencodeVersion } from './binary.ts';
 
 /** The `opencode.json` every test project gets: the mock LLM as the only provider. */
 export interface ProjectConfigOptions {
   llmBaseURL: string;
+  /** OpenCode 2 reads plugins from `plugins` (a local plugin must be a folder: it loads its server.ts). */
+  version?: OpencodeVersion;
   plugins?: string[];
   permission?: unknown;
   extraConfig?: Record<string, unknown>;
@@ -43,7 +45,7 @@ export function projectConfig(opts: ProjectConfigOptions): Record<string, unknow
         },
       },
     },
-    plugin: (opts.plugins ?? []).map(pluginSpec),
+    [opts.version && isOpencode2(opts.version) ? 'plugins' : 'plugin']: (opts.plugins ?? []).map(pluginSpec),
     ...(opts.permission !== undefined ? { permission: opts.permission } : {}),
     ...opts.extraConfig,
   };

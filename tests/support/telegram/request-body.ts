@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { readBody } from '../loopback-server.ts';
 import { parseMultipart } from './multipart.ts';
 
@@ -25,7 +26,7 @@ export async function readApiRequest(req: IncomingMessage, url: URL): Promise<Ap
   const payload: Record<string, any> = {};
   const files: ApiRequest['files'] = {};
   for (const [k, v] of url.searchParams) payload[k] = coerce(k, v);
-  const body = await readBody(req);
+  const body = decode(await readBody(req), req.headers['content-encoding']);
   if (body.length === 0) return { payload, files };
   const type = (req.headers['content-type'] ?? '').toLowerCase();
   if (type.includes('application/json')) {
@@ -41,6 +42,28 @@ export async function readApiRequest(req: IncomingMessage, url: URL): Promise<Ap
     throw new Error(`unsupported content-type "${type}"`);
   }
   return { payload, files };
+}
+
+/**
+ * A request body with `Content-Encoding`: the Bun inside OpenCode 2.0.15 (1.4.2) gzips request
+ * bodies when asked for `compress: true`, which telegraf passes (meaning "accept compressed
+ * answers" in node-fetch). Decoded as an HTTP server that supports it would; an unknown encoding
+ * is refused (415 from the caller's error path).
+ */
+function decode(body: Buffer, encoding: string | undefined): Buffer {
+  switch ((encoding ?? 'identity').trim().toLowerCase()) {
+    case 'identity':
+    case '':
+      return body;
+    case 'gzip':
+      return gunzipSync(body);
+    case 'deflate':
+      return inflateSync(body);
+    case 'br':
+      return brotliDecompressSync(body);
+    default:
+      throw new Error(`unsupported content-encoding "${encoding}"`);
+  }
 }
 
 function coerce(key: string, value: string): unknown {

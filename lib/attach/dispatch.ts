@@ -1,0 +1,57 @@
+// Which attach mode a server needs: OpenCode 2 answers `GET /api/info` with `{ version: "2.…" }`
+// (measured on 2.0.15); OpenCode 1.x has no such route. 401/403 there means wrong credentials
+// whatever the version. A server that cannot be reached yet is treated as 1.x, whose runner waits
+// for it to come up.
+import { startAttach2 } from "../opencode2/attach.ts";
+import { authHeaders, serverUrl } from "../opencode/http-transport.ts";
+import { AttachError, startAttach, type AttachHandle, type AttachOptions } from "./runner.ts";
+
+const PROBE_TIMEOUT_MS = 5_000;
+
+export type ServerKind = { kind: "opencode2" } | { kind: "opencode1" } | { kind: "refused"; status: number };
+
+export async function probeServer(options: Pick<AttachOptions, "url" | "auth" | "fetch">): Promise<ServerKind> {
+  try {
+    const response = await (options.fetch ?? fetch)(serverUrl(options.url, "/api/info"), { headers: { accept: "application/json", ...authHeaders(options.auth) }, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+    if (response.status === 401 || response.status === 403) return { kind: "refused", status: response.status };
+    if (response.status !== 200) return { kind: "opencode1" };
+    const version = ((await response.json()) as { version?: unknown } | null)?.version;
+    return typeof version === "string" && /^2\./.test(version) ? { kind: "opencode2" } : { kind: "opencode1" };
+  } catch {
+    return { kind: "opencode1" };
+  }
+}
+
+export async function isOpencode2Server(options: Pick<AttachOptions, "url" | "auth" | "fetch">): Promise<boolean> {
+  return (await probeServer(options)).kind === "opencode2";
+}
+
+/** startAttach for an OpenCode 1.x server, startAttach2 for an OpenCode 2 one. */
+export function startAttachFor(options: AttachOptions): AttachHandle {
+  let current: AttachHandle | undefined;
+  const picked = probeServer(options).then((server) => (current = start(server, options)));
+  const ready = picked.then((handle) => handle.ready);
+  const done = picked.then((handle) => handle.done);
+  ready.catch(() => undefined);
+  done.catch(() => undefined);
+  return {
+    ready,
+    done,
+    attached: () => current?.attached() ?? [],
+    skipped: () => current?.skipped() ?? [],
+    stop: async () => (await picked).stop(),
+  };
+}
+
+function start(server: ServerKind, options: AttachOptions): AttachHandle {
+  if (server.kind === "opencode2") return startAttach2(options);
+  if (server.kind === "opencode1") return startAttach(options);
+  const error = new AttachError(
+    "auth",
+    `Hermes: OpenCode at ${options.url} refused the credentials (HTTP ${server.status}). Set OPENCODE_SERVER_PASSWORD (and OPENCODE_SERVER_USERNAME if it is not "opencode"), or pass --password / --username.`,
+  );
+  options.report?.(error.message);
+  const done = Promise.reject(error);
+  done.catch(() => undefined);
+  return { ready: done, done, attached: () => [], skipped: () => [], stop: async () => undefined };
+}

@@ -1,0 +1,21 @@
+// What the bridge asks of one OpenCode location: answer, dismiss, list what is pending, look up a
+// session, and pass on the user's text. OpenCode 1.x implements it with its routes (api.ts);
+// OpenCode 2 with its plugin context and form routes (lib/opencode2/endpoint.ts).
+import type { PermissionReply, PermissionRequest, QuestionRequest, SessionInfo } from "../sse/events.ts";
+
+/** `gone`: OpenCode no longer has it (404): answered elsewhere, dismissed, or dropped. */
+export type Outcome = { ok: true } | { ok: false; gone: true } | { ok: false; gone: false; error: string };
+
+export interface OpencodeEndpoint {
+  replyQuestion(requestID: string, answers: string[][]): Promise<Outcome>;
+  rejectQuestion(requestID: string): Promise<Outcome>;
+  replyPermission(requestID: string, decision: { reply: PermissionReply; message?: string }): Promise<Outcome>;
+  /** Sends the user's text to a session as a new message (queued by OpenCode when the session is busy). */
+  promptAsync(sessionID: string, text: string): Promise<Outcome>;
+  /** Stops the session's run, as Esc in the terminal does. */
+  abortSession(sessionID: string): Promise<Outcome>;
+  /** Throws when it cannot read the list: "could not read" must never look like "nothing pending". */
+  listQuestions(): Promise<QuestionRequest[]>;
+  listPermissions(): Promise<PermissionRequest[]>;
+  session(sessionID: string): Promise<SessionInfo | undefined>;
+}

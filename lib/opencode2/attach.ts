@@ -1,0 +1,243 @@
+// Attach mode for an OpenCode 2 server: the same bridge, fed from outside by `GET /api/event`
+// (every location's events, in the envelope the plugin's ctx.event.subscribe gives) and answering
+// over HTTP: forms through their routes, permissions through
+// `POST /api/session/:id/permission/:id/reply`. Measured on 2.0.15.
+//
+// Locations: those given with --directory, the server's own (`GET /api/location`), and every
+// location an event names. Each gets one link unless the Hermes plugin is loaded there
+// (`GET /api/plugin?location[directory]=…` lists a plugin with id "hermes"). After a reconnect,
+// every linked location is resynced from the pending lists.
+import { AttachError, startAttach, type AttachHandle, type AttachOptions } from "../attach/runner.ts";
+import type { InstanceLink } from "../bridge/desk.ts";
+import { readConfig } from "../config.ts";
+import { acquireBridge, type BridgeLease } from "../hub.ts";
+import { createLogger, secretsOf, type Logger } from "../log.ts";
+import { authHeaders, serverUrl } from "../opencode/http-transport.ts";
+import type { HermesEvent } from "../sse/events.ts";
+import { openEventStream, StreamError, type EventStream } from "../sse/stream.ts";
+import { describe } from "../telegram/poller.ts";
+import { httpHost, Opencode2Endpoint, recordInBook, type Book } from "./endpoint.ts";
+import { narrowEvent, type NarrowedEvent } from "./events.ts";
+import { OwnServerClient } from "./server-client.ts";
+
+interface Location {
+  status: "checking" | "attached" | "skipped";
+  link?: InstanceLink;
+  /** Events that arrived while the location was being checked, in order. */
+  queue: HermesEvent[];
+  work: Promise<void>;
+}
+
+const HERMES_ID = "hermes";
+const PLUGIN_LIST_TRIES = 20;
+const PLUGIN_LIST_DELAY_MS = 250;
+
+export function startAttach2(options: AttachOptions): AttachHandle {
+  const env = options.env ?? process.env;
+  const result = readConfig(env);
+  // A configuration problem, or setup mode (only the chat id missing: answer /start): neither
+  // touches the server, and the 1.x runner already does both.
+  if (!result.ok) return startAttach(options);
+  const logger = options.logger ?? createLogger(result.config.log, secretsOf(result.config.token, options.auth?.password));
+  return new Attachment2(options, result.config.chatId, logger, acquireBridge({
+    config: result.config,
+    logger,
+    notify: (message) => logger.warn(`Hermes: ${message}`),
+    ...(options.telegram ? { telegram: options.telegram } : {}),
+  })).handle;
+}
+
+class Attachment2 {
+  readonly handle: AttachHandle;
+  readonly #options: AttachOptions;
+  readonly #chatId: number;
+  readonly #log: Logger;
+  readonly #report: (line: string) => void;
+  readonly #lease: BridgeLease;
+  readonly #server: OwnServerClient;
+  readonly #stream: EventStream;
+  readonly #book: Book = { forms: new Map(), permissions: new Map() };
+  readonly #sessions = new Map<string, string>();
+  readonly #locations = new Map<string, Location>();
+  readonly #ready = deferred();
+  readonly #done = deferred();
+  #readySettled = false;
+  #stopping: Promise<void> | undefined;
+
+  constructor(options: AttachOptions, chatId: number, logger: Logger, lease: BridgeLease) {
+    this.#options = options;
+    this.#chatId = chatId;
+    this.#log = logger;
+    this.#report = (line) => {
+      logger.info(line);
+      options.report?.(line);
+    };
+    this.#lease = lease;
+    this.#ready.promise.catch(() => undefined);
+    this.#done.promise.catch(() => undefined);
+    const auth = options.auth;
+    this.#server = new OwnServerClient({
+      find: () => ({ ok: true, server: { url: options.url, ...(auth ? { auth } : {}), source: "attach" } }),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
+    this.#stream = openEventStream<NarrowedEvent>({
+      url: serverUrl(options.url, "/api/event").href,
+      headers: authHeaders(auth),
+      ...options.stream,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      parse: narrowEvent,
+      onEvent: (narrowed) => this.#onEvent(narrowed),
+      onConnect: ({ reconnect }) => void this.#onConnect(reconnect),
+      onDisconnect: (reason) => this.#report(`Hermes: lost the event stream of ${options.url} (${reason}); reconnecting`),
+      onConnectFailed: ({ attempt, error }) => this.#log.warn({ attempt, err: error.message }, "could not open the event stream"),
+    });
+    this.#stream.done.then(
+      () => undefined,
+      (error: unknown) => void this.#stop(toAttachError(error, options.url)),
+    );
+    this.handle = {
+      ready: this.#ready.promise,
+      done: this.#done.promise,
+      attached: () => this.#list("attached"),
+      skipped: () => this.#list("skipped"),
+      stop: () => this.#stop(),
+    };
+    this.#log.info({ url: options.url, auth: Boolean(auth) }, "attach mode started (OpenCode 2)");
+  }
+
+  #list(status: Location["status"]): string[] {
+    return [...this.#locations].filter(([, location]) => location.status === status).map(([directory]) => directory);
+  }
+
+  #onEvent(narrowed: NarrowedEvent): void {
+    if (this.#stopping) return;
+    const { sessionID } = narrowed;
+    if (sessionID && narrowed.directory) this.#sessions.set(sessionID, narrowed.directory);
+    recordInBook(this.#book, narrowed);
+    const directory = narrowed.directory ?? (sessionID ? this.#sessions.get(sessionID) : undefined);
+    if (!directory || narrowed.events.length === 0) return;
+    const location = this.#locations.get(directory) ?? this.#visit(directory, false);
+    if (location.status === "checking") location.queue.push(...narrowed.events);
+    else if (location.status === "attached") for (const event of narrowed.events) this.#feed(directory, event);
+  }
+
+  #feed(directory: string, event: HermesEvent): void {
+    try {
+      this.#lease.bridge.handleEvent(directory, event);
+    } catch (error) {
+      this.#log.error({ err: describe(error), directory }, "event handling failed");
+    }
+  }
+
+  async #onConnect(reconnect: boolean): Promise<void> {
+    const found = new Set(this.#options.directories ?? []);
+    try {
+      const own = (await this.#server.get("/api/location")) as { directory?: unknown } | undefined;
+      if (typeof own?.directory === "string" && own.directory) found.add(own.directory);
+    } catch (error) {
+      this.#log.warn({ err: describe(error) }, "GET /api/location failed");
+    }
+    await Promise.all([...new Set([...found, ...this.#locations.keys()])].map((directory) => this.#visit(directory, reconnect).work));
+    if (this.#stopping) return;
+    if (reconnect) return this.#report(`Hermes: reconnected to ${this.#options.url}; resynced ${this.#list("attached").length} location(s)`);
+    const initial = [...found];
+    if (initial.length > 0 && initial.every((directory) => this.#locations.get(directory)?.status === "skipped")) {
+      const error = new AttachError("plugin-loaded", `Hermes: the Hermes plugin is already loaded in the OpenCode server at ${this.#options.url} (${initial.join(", ")}); it bridges that server itself, so attach mode exits.`);
+      this.#report(error.message);
+      return void this.#stop(error);
+    }
+    const attached = this.#list("attached");
+    this.#report(`Hermes attached to OpenCode 2 at ${this.#options.url}: bridging ${attached.length > 0 ? attached.join(", ") : "every location that becomes active"} to Telegram chat ${this.#chatId}`);
+    this.#readySettled = true;
+    this.#ready.resolve();
+  }
+
+  #visit(directory: string, reconnect: boolean): Location {
+    let location = this.#locations.get(directory);
+    if (!location) {
+      location = { status: "checking", queue: [], work: Promise.resolve() };
+      this.#locations.set(directory, location);
+    }
+    const current = location;
+    current.work = current.work
+      .then(() => this.#check(directory, current, reconnect))
+      .catch((error: unknown) => this.#log.error({ err: describe(error), directory }, "could not link the location"));
+    return current;
+  }
+
+  async #check(directory: string, location: Location, reconnect: boolean): Promise<void> {
+    if (this.#stopping) return;
+    if (location.status === "checking") {
+      if (await this.#pluginLoaded(directory)) {
+        location.status = "skipped";
+        location.queue = [];
+        this.#log.info({ directory }, "the Hermes plugin is loaded there; leaving the location to it");
+        if (this.#readySettled) this.#report(`Hermes: the Hermes plugin is loaded in OpenCode for ${directory}; leaving that location to it`);
+        return;
+      }
+      location.link = { directory, opencode: new Opencode2Endpoint(directory, httpHost(this.#server), this.#server, this.#book) };
+      this.#lease.bridge.attach(location.link); // lists what is already pending, in the background
+      location.status = "attached";
+      for (const event of location.queue.splice(0)) this.#feed(directory, event);
+      this.#log.info({ directory }, "location linked");
+      if (this.#readySettled) this.#report(`Hermes: now bridging ${directory}`);
+      return;
+    }
+    if (reconnect && location.link) {
+      const { pending, closed } = await this.#lease.bridge.resync(location.link);
+      this.#log.info({ directory, pending, closed }, "location resynced");
+    }
+  }
+
+  /** Measured: the first listing of a location that was not active yet is empty (it activates it); its builtins show once loaded. */
+  async #pluginLoaded(directory: string): Promise<boolean> {
+    for (let attempt = 0; attempt < PLUGIN_LIST_TRIES; attempt++) {
+      try {
+        const body = (await this.#server.get("/api/plugin", { "location[directory]": directory })) as { data?: unknown } | undefined;
+        const plugins = Array.isArray(body?.data) ? body.data : [];
+        if (plugins.length > 0) return plugins.some((plugin) => (plugin as { id?: unknown } | null)?.id === HERMES_ID);
+      } catch (error) {
+        this.#log.warn({ directory, err: describe(error) }, "could not list the location's plugins");
+      }
+      await new Promise((resolve) => setTimeout(resolve, PLUGIN_LIST_DELAY_MS));
+    }
+    this.#log.warn({ directory }, "could not tell whether the Hermes plugin is loaded there; bridging it");
+    return false;
+  }
+
+  #stop(failure?: AttachError): Promise<void> {
+    this.#stopping ??= (async () => {
+      await this.#stream.stop();
+      await Promise.all([...this.#locations.values()].map((location) => location.work));
+      for (const location of this.#locations.values()) if (location.link) await this.#lease.bridge.detach(location.link).catch(() => undefined);
+      await this.#lease.release();
+      this.#log.info({ url: this.#options.url, failure: failure?.kind }, "attach mode stopped");
+      if (failure) {
+        this.#ready.reject(failure);
+        this.#done.reject(failure);
+      } else {
+        this.#ready.resolve();
+        this.#done.resolve();
+      }
+    })();
+    return this.#stopping;
+  }
+}
+
+function toAttachError(error: unknown, url: string): AttachError {
+  if (error instanceof StreamError && (error.status === 401 || error.status === 403)) {
+    return new AttachError("auth", `Hermes: OpenCode at ${url} refused the credentials (HTTP ${error.status}). Set OPENCODE_SERVER_PASSWORD, or pass --password.`);
+  }
+  return new AttachError("not-found", `Hermes: the event stream of ${url} failed for good: ${describe(error)}`);
+}
+
+/** Promise.withResolvers (not in Node 20). */
+function deferred(): { promise: Promise<void>; resolve(): void; reject(error: Error): void } {
+  let resolve!: () => void;
+  let reject!: (error: Error) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}

@@ -1,0 +1,162 @@
+// The bridge's way into one OpenCode 2 location (project directory). Inside the plugin,
+// permissions are answered in-process (`ctx.permission.reply`); in attach mode over HTTP. Questions
+// are forms, always answered over HTTP (server-client.ts): the 2.x plugin context has no form API.
+// The form behind each question (field keys, types, option values) is kept from `form.created`.
+import type { OpencodeEndpoint, Outcome } from "../opencode/endpoint.ts";
+import type { PermissionReply, PermissionRequest, QuestionRequest, SessionInfo } from "../sse/events.ts";
+import { narrowEvent, questionForm, type NarrowedEvent, type QuestionForm } from "./events.ts";
+import { formAnswer } from "./forms.ts";
+import type { OwnServerClient } from "./server-client.ts";
+
+/** The part of OpenCode 2's plugin context Hermes uses (2.0.15). */
+export interface PluginContext2 {
+  location: { directory: string };
+  options?: unknown;
+  event: { subscribe(input: { signal: AbortSignal }): AsyncIterable<unknown> };
+  permission: {
+    reply(input: { sessionID: string; requestID: string; decision: PermissionReply; message?: string }): Promise<unknown>;
+    list(input: { sessionID: string }): Promise<unknown>;
+  };
+  session: { get(input: { sessionID: string }): Promise<unknown> };
+}
+
+/** What differs between the plugin and attach mode: how a permission is answered and a session read. */
+export interface PermissionHost {
+  reply(input: { sessionID: string; requestID: string; decision: PermissionReply; message?: string }): Promise<Outcome>;
+  session(sessionID: string): Promise<unknown>;
+}
+
+/** In-process, through the plugin context. */
+export function contextHost(ctx: PluginContext2): PermissionHost {
+  return {
+    async reply(input) {
+      try {
+        await ctx.permission.reply(input);
+        return { ok: true };
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        // 2.0.15 rejects an id it no longer has with "Permission request not found: per_…".
+        if (/not found/i.test(message)) return { ok: false, gone: true };
+        return { ok: false, gone: false, error: message.slice(0, 200) };
+      }
+    },
+    session: (sessionID) => ctx.session.get({ sessionID }),
+  };
+}
+
+/** Over HTTP to the server (attach mode). */
+export function httpHost(server: OwnServerClient): PermissionHost {
+  return {
+    reply: ({ sessionID, requestID, decision, message }) =>
+      server.send("POST", "/api/session/{sessionID}/permission/{requestID}/reply", { sessionID, requestID }, { decision, ...(message ? { message } : {}) }),
+    session: (sessionID) => server.get(`/api/session/${encodeURIComponent(sessionID)}`),
+  };
+}
+
+/** Question forms and permission requests seen in this process, by id (shared by every location). */
+export interface Book {
+  forms: Map<string, QuestionForm>;
+  /** permission request id → its session (ctx.permission.reply needs both). */
+  permissions: Map<string, string>;
+}
+
+/** How long an answered form or permission stays in the book (a late tap still finds it, and is told it is closed). */
+const FORGET_AFTER_MS = 60_000;
+
+/** The book's one writer for events: what was asked goes in, what was answered leaves a minute later. */
+export function recordInBook(book: Book, narrowed: NarrowedEvent): void {
+  if (narrowed.form) book.forms.set(narrowed.form.id, narrowed.form);
+  for (const event of narrowed.events) {
+    if (event.type === "permission.asked") book.permissions.set(event.request.id, event.request.sessionID);
+    else if (event.type === "question.replied" || event.type === "question.rejected") forgetLater(book.forms, event.requestID);
+    else if (event.type === "permission.replied") forgetLater(book.permissions, event.requestID);
+  }
+}
+
+function forgetLater(map: Map<string, unknown>, id: string): void {
+  setTimeout(() => map.delete(id), FORGET_AFTER_MS).unref?.();
+}
+
+export class Opencode2Endpoint implements OpencodeEndpoint {
+  readonly #directory: string;
+  readonly #host: PermissionHost;
+  readonly #server: OwnServerClient;
+  readonly #book: Book;
+
+  constructor(directory: string, host: PermissionHost, server: OwnServerClient, book: Book) {
+    this.#directory = directory;
+    this.#host = host;
+    this.#server = server;
+    this.#book = book;
+  }
+
+  replyQuestion(requestID: string, answers: string[][]): Promise<Outcome> {
+    const form = this.#book.forms.get(requestID);
+    if (!form) return Promise.resolve({ ok: false, gone: true });
+    return this.#server.send("POST", "/api/session/{sessionID}/form/{formID}/reply", { sessionID: form.sessionID, formID: form.id }, { answer: formAnswer(form, answers) });
+  }
+
+  rejectQuestion(requestID: string): Promise<Outcome> {
+    const form = this.#book.forms.get(requestID);
+    if (!form) return Promise.resolve({ ok: false, gone: true });
+    return this.#server.send("DELETE", "/api/session/{sessionID}/form/{formID}", { sessionID: form.sessionID, formID: form.id });
+  }
+
+  async replyPermission(requestID: string, decision: { reply: PermissionReply; message?: string }): Promise<Outcome> {
+    const sessionID = this.#book.permissions.get(requestID);
+    if (!sessionID) return { ok: false, gone: true };
+    return this.#host.reply({ sessionID, requestID, decision: decision.reply, ...(decision.message ? { message: decision.message } : {}) });
+  }
+
+  promptAsync(sessionID: string, text: string): Promise<Outcome> {
+    return this.#server.send("POST", "/api/session/{sessionID}/prompt", { sessionID }, { text });
+  }
+
+  /** 2.0.15 lists `POST /api/session/:sessionID/interrupt` (read from the binary; Stop is tested end to end on 1.x only). */
+  abortSession(sessionID: string): Promise<Outcome> {
+    return this.#server.send("POST", "/api/session/{sessionID}/interrupt", { sessionID });
+  }
+
+  async listQuestions(): Promise<QuestionRequest[]> {
+    const requests: QuestionRequest[] = [];
+    for (const raw of dataList(await this.#server.get("/api/form", { "location[directory]": this.#directory }))) {
+      const parsed = questionForm(raw);
+      if (!parsed) continue;
+      this.#book.forms.set(parsed.form.id, parsed.form);
+      requests.push(parsed.request);
+    }
+    return requests;
+  }
+
+  async listPermissions(): Promise<PermissionRequest[]> {
+    const requests: PermissionRequest[] = [];
+    for (const raw of dataList(await this.#server.get("/api/permission/request", { "location[directory]": this.#directory }))) {
+      const parsed = narrowEvent({ type: "permission.asked", data: raw });
+      const event = parsed?.events[0];
+      if (event?.type !== "permission.asked") continue;
+      this.#book.permissions.set(event.request.id, event.request.sessionID);
+      requests.push(event.request);
+    }
+    return requests;
+  }
+
+  async session(sessionID: string): Promise<SessionInfo | undefined> {
+    const raw = await this.#host.session(sessionID);
+    const info = (raw && typeof raw === "object" && "data" in raw ? (raw as { data: unknown }).data : raw) as Record<string, unknown> | undefined;
+    if (!info || typeof info !== "object" || info.id !== sessionID) return undefined;
+    const result: SessionInfo = { id: sessionID };
+    if (typeof info.title === "string") result.title = info.title;
+    const location = info.location as { directory?: unknown } | undefined;
+    if (typeof location?.directory === "string") result.directory = location.directory;
+    if (typeof info.parentID === "string" && info.parentID) result.parentID = info.parentID;
+    return result;
+  }
+}
+
+/** `{ data: [...] }` (2.x routes) or a bare list; anything else is an unreadable answer. */
+function dataList(body: unknown): unknown[] {
+  if (Array.isArray(body)) return body;
+  const data = (body as { data?: unknown } | undefined)?.data;
+  if (Array.isArray(data)) return data;
+  throw new Error("OpenCode answered something that is not a list");
+}

@@ -1,0 +1,46 @@
+// sendDocument as a plain multipart POST with the runtime's own fetch and FormData, not telegraf's.
+// Measured: inside OpenCode 2.0.15 (Bun 1.4.2) telegraf's multipart upload never reaches the
+// server (its `compress: true` now means "compress the request body" there, and the streamed form
+// hangs); the same FormData upload works under Bun 1.3 (OpenCode 1.18), Bun 1.4 and Node 20.
+
+export interface DocumentUpload {
+  chatId: number;
+  filename: string;
+  content: string;
+  /** HTML, already within Telegram's caption limit (api.ts cuts it on whole characters). */
+  caption?: string;
+  replyTo?: number;
+  threadId?: number;
+}
+
+const UPLOAD_TIMEOUT_MS = 60_000;
+
+/** The Bot API's answer; `code` 0 when there was none. api.ts turns a failure into a TelegramApiError. */
+export type UploadResult = { ok: true; messageId: number } | { ok: false; code: number; description: string; retryAfterSeconds?: number };
+
+export async function uploadDocument(token: string, apiRoot: string, upload: DocumentUpload, fetchImpl: typeof fetch = fetch): Promise<UploadResult> {
+  const form = new FormData();
+  form.set("chat_id", String(upload.chatId));
+  form.set("document", new Blob([upload.content], { type: "text/plain" }), upload.filename);
+  if (upload.caption) {
+    form.set("caption", upload.caption);
+    form.set("parse_mode", "HTML");
+  }
+  if (upload.replyTo) form.set("reply_parameters", JSON.stringify({ message_id: upload.replyTo, allow_sending_without_reply: true }));
+  if (upload.threadId !== undefined) form.set("message_thread_id", String(upload.threadId));
+  const url = new URL(`./bot${token}/sendDocument`, apiRoot.endsWith("/") ? apiRoot : `${apiRoot}/`);
+  let response: Response;
+  let body: { ok?: boolean; result?: { message_id?: unknown }; error_code?: unknown; description?: unknown; parameters?: { retry_after?: unknown } };
+  try {
+    response = await fetchImpl(url, { method: "POST", body: form, signal: AbortSignal.timeout(UPLOAD_TIMEOUT_MS) });
+    body = (await response.json()) as typeof body;
+  } catch (error) {
+    // Never the URL: it carries the token.
+    const description = !(error instanceof Error) ? "sendDocument failed" : error.name === "TimeoutError" ? "no answer to sendDocument" : error.message.split(token).join("…");
+    return { ok: false, code: 0, description };
+  }
+  if (body.ok === true && typeof body.result?.message_id === "number") return { ok: true, messageId: body.result.message_id };
+  const failure: UploadResult = { ok: false, code: typeof body.error_code === "number" ? body.error_code : response.status, description: typeof body.description === "string" ? body.description : `HTTP ${response.status}` };
+  if (typeof body.parameters?.retry_after === "number") failure.retryAfterSeconds = body.parameters.retry_after;
+  return failure;
+}

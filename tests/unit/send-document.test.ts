@@ -1,0 +1,42 @@
+// The fetch + FormData upload behind TelegramApi.sendDocument, against the fake Bot API on loopback.
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createTelegramApi, TelegramApiError } from "../../lib/telegram/api.ts";
+import { DEFAULT_CHAT_ID, startFakeTelegram, type FakeTelegram } from "../support/fake-telegram.ts";
+
+describe("sendDocument", () => {
+  let telegram: FakeTelegram;
+  beforeEach(async () => {
+    telegram = await startFakeTelegram();
+  });
+  afterEach(async () => {
+    await telegram.close();
+  });
+
+  it("uploads the text as a named file with its caption, in reply and in a topic", async () => {
+    const api = createTelegramApi(telegram.token, telegram.apiRoot);
+    const { messageId } = await api.sendMessage(DEFAULT_CHAT_ID, "prompt");
+    const content = "--- a\n+++ b\n" + "+<b>x & y</b>\n".repeat(500);
+    const sent = await api.sendDocument(DEFAULT_CHAT_ID, "big-change.html.diff", content, { caption: "Full diff of <code>big-change.html</code>", replyTo: messageId });
+    const document = telegram.messages().find((m) => m.messageId === sent.messageId)!;
+    expect(document.document).toMatchObject({ filename: "big-change.html.diff", bytes: Buffer.byteLength(content) });
+    expect(document.text).toContain("big-change.html");
+    const call = telegram.calls.find((c) => c.method === "sendDocument")!;
+    expect(call.payload).toMatchObject({ chat_id: DEFAULT_CHAT_ID, parse_mode: "HTML", reply_parameters: { message_id: messageId, allow_sending_without_reply: true } });
+  });
+
+  it("a refusal is a TelegramApiError with Telegram's code and retry_after", async () => {
+    const api = createTelegramApi(telegram.token, telegram.apiRoot);
+    await telegram.setFault({ kind: "429", retryAfter: 7, methods: ["sendDocument"], times: 1 });
+    const error = await api.sendDocument(DEFAULT_CHAT_ID, "a.diff", "x").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TelegramApiError);
+    expect(error).toMatchObject({ code: 429, retryAfterSeconds: 7 });
+  });
+
+  it("no answer at all is code 0, and the message never carries the token", async () => {
+    const api = createTelegramApi(telegram.token, "http://127.0.0.1:9");
+    const error = (await api.sendDocument(DEFAULT_CHAT_ID, "a.diff", "x").catch((e: unknown) => e)) as TelegramApiError;
+    expect(error).toBeInstanceOf(TelegramApiError);
+    expect(error.code).toBe(0);
+    expect(error.message).not.toContain(telegram.token);
+  });
+});
