@@ -26,6 +26,7 @@ import type { PaceLimits } from "../telegram/pacer.ts";
 import { parseUpdate, type Intent } from "../telegram/updates.ts";
 import type { Desk, InstanceLink, Tap } from "./desk.ts";
 import { Commands } from "./commands.ts";
+import { PhoneFiles } from "./phone-files.ts";
 import { RunNotices } from "./run-notices.ts";
 import { SessionTopics } from "./topics.ts";
 import { TypedText } from "./typed-text.ts";
@@ -93,6 +94,7 @@ export class Bridge implements Desk {
   readonly #typed: TypedText;
   readonly #runs: RunNotices;
   readonly #commands: Commands;
+  readonly #files: PhoneFiles;
   /** What each prompt's message shows now, so edits that change nothing are skipped. */
   readonly #shown = new Map<string, string>();
   #stopped = false;
@@ -134,6 +136,18 @@ export class Bridge implements Desk {
       quietMs: options.textQuietMs ?? 700,
       answer: (input, text) => this.#onTypedText(input, text),
       talkBack: (owner, userMessage, text) => void this.#runs.talkBack(owner, userMessage, text),
+    });
+    this.#files = new PhoneFiles({
+      telegram: this.telegram,
+      registry: this.registry,
+      topics: this.#topics,
+      access: this.#access,
+      log: this.log,
+      t: this.t,
+      linkFor,
+      isBusy: (sessionID) => this.#runs.activity.isBusy(sessionID),
+      acknowledge: (sessionID, userMessage, wasBusy) => this.#runs.acknowledge(sessionID, userMessage, wasBusy),
+      reply: (text, replyTo, threadId) => this.reply(text, replyTo, threadId),
     });
   }
 
@@ -353,6 +367,7 @@ export class Bridge implements Desk {
     const intent = parseUpdate(update);
     if (intent?.kind === "callback") return this.#claimCallback(intent);
     if (intent?.kind === "text") return this.#typed.claim(intent);
+    if (intent?.kind === "attachment") return this.#files.claim(intent);
     return false;
   }
 
@@ -361,6 +376,7 @@ export class Bridge implements Desk {
     if (this.#stopped) return;
     const intent = parseUpdate(update);
     if (intent?.kind === "command") return this.#commands.answer(intent, parts);
+    if (intent?.kind === "attachment") return this.#files.unclaimed(intent);
     if (intent?.kind !== "callback") return;
     if (!mayAct(this.#access, intent.from)) {
       this.log.warn({ userId: intent.from.userId, chatId: intent.from.chatId }, "ignored a button tap from an unauthorized user or chat");

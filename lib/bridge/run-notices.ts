@@ -62,12 +62,7 @@ export class RunNotices {
     const busy = this.activity.isBusy(owner.sessionID);
     const outcome = link ? await link.opencode.promptAsync(owner.sessionID, text) : ({ ok: false, gone: false, error: t.talk.notRunning } as const);
     log.info({ sessionID: owner.sessionID, outcome, busy }, "message from the phone sent to a session");
-    if (outcome.ok) {
-      this.activity.markFromPhone(owner.sessionID);
-      void outbox.chore(userMessage.chatId, () => telegram.react(userMessage.chatId, userMessage.messageId, "👍")).catch(() => undefined);
-      if (busy) await this.#deps.reply(t.talk.queued, userMessage.messageId, userMessage.threadId);
-      return;
-    }
+    if (outcome.ok) return this.acknowledge(owner.sessionID, userMessage, busy);
     // The instruction is lost unless the user gets it back: quoted, and in full as a file if long.
     const why = outcome.gone ? t.talk.sessionGone : outcome.error;
     const notice = renderNotSent(why, text, t);
@@ -76,6 +71,14 @@ export class RunNotices {
     const { chatId } = userMessage;
     const options = { replyTo: userMessage.messageId, caption: t.talk.fileCaption, ...(userMessage.threadId !== undefined ? { threadId: userMessage.threadId } : {}) };
     await outbox.send(chatId, () => () => telegram.sendDocument(chatId, LOST_MESSAGE_FILE, text, options)).catch((error) => log.warn({ err: describe(error) }, "could not send back a message that was not delivered"));
+  }
+
+  /** A message from the phone reached the session: 👍 on it, and "queued" if the session was busy. */
+  async acknowledge(sessionID: string, userMessage: UserMessage, wasBusy: boolean): Promise<void> {
+    const { t, outbox, telegram } = this.#deps;
+    this.activity.markFromPhone(sessionID);
+    void outbox.chore(userMessage.chatId, () => telegram.react(userMessage.chatId, userMessage.messageId, "👍")).catch(() => undefined);
+    if (wasBusy) await this.#deps.reply(t.talk.queued, userMessage.messageId, userMessage.threadId);
   }
 
   stop(): void {

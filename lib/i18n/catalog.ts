@@ -97,6 +97,8 @@ export interface Strings {
   };
   input: { answerTo: (header: string) => string; feedback: string; feedbackPlaceholder: string };
   talk: { queued: string; notSent: (why: string, text: string) => string; quoteCut: (file: string) => string; fileCaption: string; notRunning: string; sessionGone: string };
+  /** Photos and files sent from the phone. `textHeader` goes into the prompt (plain text). */
+  files: { textHeader: (name: string) => string; tooBig: (size: string, limit: string) => string; typeRefused: (what: string) => string; noSession: string; downloadFailed: (why: string) => string; notSent: (why: string) => string };
   start: { hello: string; ids: (chatId: number, userId: number) => string; configured: string; setChat: (chatId: number) => string };
   status: {
     title: string;
@@ -228,6 +230,14 @@ const en: Strings = {
     fileCaption: "📄 Your message, in full (it was not sent to the agent)",
     notRunning: "that project's OpenCode is not running",
     sessionGone: "that session no longer exists",
+  },
+  files: {
+    textHeader: (name) => `File ${name}, sent from Telegram:`,
+    tooBig: (size, limit) => `⚠️ Not sent to the agent: the file is ${size}, and Telegram lets a bot download at most ${limit}.`,
+    typeRefused: (what) => `⚠️ Not sent to the agent: Hermes takes photos, images (JPEG, PNG, GIF, WebP) and text files, not ${what}.`,
+    noSession: "⚠️ Not sent to the agent: reply with the photo or file to a Hermes message of the session it is for (or post it in that session's topic).",
+    downloadFailed: (why) => `⚠️ Not sent to the agent: the file could not be downloaded from Telegram (${why}). Try sending it again.`,
+    notSent: (why) => `⚠️ Not sent to the agent (${why}).`,
   },
   start: {
     hello: "👋 This is <b>Hermes</b>, the OpenCode bridge.",
@@ -373,6 +383,14 @@ const zh: Strings = {
     fileCaption: "📄 你的完整消息（未发送给智能体）",
     notRunning: "该项目的 OpenCode 没有在运行",
     sessionGone: "该会话已不存在",
+  },
+  files: {
+    textHeader: (name) => `从 Telegram 发送的文件 ${name}：`,
+    tooBig: (size, limit) => `⚠️ 未发送给智能体：文件大小为 ${size}，而 Telegram 只允许机器人下载不超过 ${limit} 的文件。`,
+    typeRefused: (what) => `⚠️ 未发送给智能体：Hermes 接收照片、图片（JPEG、PNG、GIF、WebP）和文本文件，不接收${what}。`,
+    noSession: "⚠️ 未发送给智能体：请用照片或文件回复该会话的某条 Hermes 消息（或发到该会话的话题里）。",
+    downloadFailed: (why) => `⚠️ 未发送给智能体：无法从 Telegram 下载该文件（${why}）。请重新发送。`,
+    notSent: (why) => `⚠️ 未能发送给智能体（${why}）。`,
   },
   start: {
     hello: "👋 这里是 <b>Hermes</b>，OpenCode 的 Telegram 桥接。",

@@ -7,6 +7,9 @@ import type { OpencodeTransport } from "./transport.ts";
 /** `gone`: OpenCode no longer has it (404): answered elsewhere, dismissed, or dropped. */
 export type Outcome = { ok: true } | { ok: false; gone: true } | { ok: false; gone: false; error: string };
 
+/** A part of a prompt: text, or a file given inline as a `data:` URL. */
+export type PromptPart = { type: "text"; text: string } | { type: "file"; mime: string; filename: string; url: string };
+
 export interface RetryPolicy {
   retries: number;
   minTimeout: number;
@@ -40,7 +43,12 @@ export class OpencodeApi {
 
   /** Sends the user's text to a session as a new message (queued by OpenCode when the session is busy). */
   promptAsync(sessionID: string, text: string): Promise<Outcome> {
-    return this.#send("/session/{sessionID}/prompt_async", { sessionID }, { parts: [{ type: "text", text }] });
+    return this.prompt(sessionID, [{ type: "text", text }]);
+  }
+
+  /** Sends a new message made of these parts (text, files) to a session. */
+  prompt(sessionID: string, parts: PromptPart[]): Promise<Outcome> {
+    return this.#send("/session/{sessionID}/prompt_async", { sessionID }, { parts });
   }
 
   /** Questions already pending when Hermes starts (or reconnects). */

@@ -25,7 +25,7 @@ export async function startRig(
   env: Record<string, string> = {},
   pluginPath: string = PLUGIN_PATH,
   /** `warmup: false`: the project's instance (and Hermes in it) starts on the test's first request. */
-  config: { permission?: unknown; extraConfig?: Record<string, unknown>; warmup?: boolean } = {},
+  config: { permission?: unknown; extraConfig?: Record<string, unknown>; mockModel?: Record<string, unknown>; warmup?: boolean } = {},
 ): Promise<Rig> {
   const telegram = await startFakeTelegram();
   const llm = await startMockLlm();

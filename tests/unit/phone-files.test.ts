@@ -1,0 +1,129 @@
+// Photos and files from the phone, through the bridge with an in-memory Telegram and a fake
+// OpenCode: who is heard, what is fetched (never a stranger's file, never one over the limit),
+// what reaches the session, and what the phone is told when it doesn't.
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { formatSize } from "../../lib/bridge/phone-files.ts";
+import { BOT_DOWNLOAD_LIMIT_BYTES, createTelegramApi, FileTooBigError, TelegramApiError, type TelegramApi } from "../../lib/telegram/api.ts";
+import { CHAT, DIRECTORY, OWNER, setup } from "../support/bridge-rig.ts";
+import { DEFAULT_CHAT_ID, startFakeTelegram, type FakeTelegram } from "../support/fake-telegram.ts";
+
+const JPEG = Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 74, 70, 73, 70]);
+let updateId = 0;
+
+/** A bridge whose registry knows message 50 as a message of session ses_1. */
+function rig(allowedUsers: number[] = []) {
+  const r = setup({ allowedUsers });
+  r.bridge.registry.noteMessage({ chatId: CHAT, messageId: 50 }, { sessionID: "ses_1", directory: DIRECTORY });
+  const send = (message: Record<string, unknown>, from = OWNER) =>
+    r.bridge.handleUpdate({ update_id: ++updateId, message: { message_id: 900 + updateId, from: { id: from, first_name: "U" }, chat: { id: CHAT, type: "private" }, ...message } });
+  const prompts = () => r.opencode.posts.filter((post) => post.url === "/session/{sessionID}/prompt_async");
+  return { ...r, send, prompts };
+}
+
+describe("PhoneFiles through the bridge", () => {
+  it("a photo replying to a session's message becomes its prompt: caption, then the image as a data URL", async () => {
+    const r = rig();
+    r.telegram.files.set("ph", { bytes: JPEG });
+    await r.send({ photo: [{ file_id: "thumb", file_size: 1 }, { file_id: "ph", file_size: JPEG.length }], caption: "fix this", reply_to_message: { message_id: 50 } });
+    await vi.waitFor(() => expect(r.prompts()).toHaveLength(1));
+    expect(r.prompts()[0]).toEqual({
+      url: "/session/{sessionID}/prompt_async",
+      path: { sessionID: "ses_1" },
+      body: { parts: [{ type: "text", text: "fix this" }, { type: "file", mime: "image/jpeg", filename: "photo.jpg", url: `data:image/jpeg;base64,${Buffer.from(JPEG).toString("base64")}` }] },
+    });
+    await vi.waitFor(() => expect(r.telegram.reactions).toEqual([{ chatId: CHAT, messageId: 900 + updateId, emoji: "👍" }]));
+  });
+
+  it("a file over 20 MB by Telegram's word is refused without asking Telegram for it", async () => {
+    const r = rig();
+    await r.send({ document: { file_id: "big", file_size: BOT_DOWNLOAD_LIMIT_BYTES + 1, file_name: "dump.log" }, reply_to_message: { message_id: 50 } });
+    await vi.waitFor(() => expect(r.telegram.messages.at(-1)?.text).toContain("the file is 20 MB, and Telegram lets a bot download at most 20 MB"));
+    expect(r.telegram.fileCalls).toEqual([]);
+    expect(r.prompts()).toEqual([]);
+  });
+
+  it("a file that getFile or the download finds too big is refused too", async () => {
+    const r = rig();
+    r.telegram.files.set("liar", { bytes: JPEG, size: BOT_DOWNLOAD_LIMIT_BYTES + 10 });
+    await r.send({ document: { file_id: "liar", file_size: 10 }, reply_to_message: { message_id: 50 } });
+    await vi.waitFor(() => expect(r.telegram.messages.at(-1)?.text).toContain("the file is &gt; 20 MB"));
+    expect(r.telegram.fileCalls).toEqual([{ method: "getFile", id: "liar" }]);
+    expect(r.prompts()).toEqual([]);
+  });
+
+  it("a stranger's file is never fetched and gets no answer, even as a reply to a session", async () => {
+    const r = rig([OWNER]);
+    r.telegram.files.set("ph", { bytes: JPEG });
+    await r.send({ photo: [{ file_id: "ph" }], caption: "do it", reply_to_message: { message_id: 50 } }, 666);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(r.telegram.fileCalls).toEqual([]);
+    expect(r.telegram.messages).toEqual([]);
+    expect(r.prompts()).toEqual([]);
+  });
+
+  it("a file for no session says how to send one, and is not fetched", async () => {
+    const r = rig();
+    r.telegram.files.set("ph", { bytes: JPEG });
+    await r.send({ photo: [{ file_id: "ph" }] });
+    await vi.waitFor(() => expect(r.telegram.messages.at(-1)?.text).toContain("reply with the photo or file to a Hermes message"));
+    expect(r.telegram.fileCalls).toEqual([]);
+  });
+
+  it("a video is refused by name; a binary document by its claimed type and name, escaped", async () => {
+    const r = rig();
+    await r.send({ video: { file_id: "v", file_size: 10 }, reply_to_message: { message_id: 50 } });
+    await vi.waitFor(() => expect(r.telegram.messages.at(-1)?.text).toContain("not video."));
+    r.telegram.files.set("z", { bytes: Uint8Array.from([0x50, 0x4b, 3, 4, 0]) });
+    await r.send({ document: { file_id: "z", mime_type: "application/zip", file_name: "<b>x.zip" }, reply_to_message: { message_id: 50 } });
+    await vi.waitFor(() => expect(r.telegram.messages.at(-1)?.text).toContain("not <code>application/zip &lt;b&gt;x.zip</code>."));
+    expect(r.prompts()).toEqual([]);
+  });
+
+  it("when OpenCode refuses the prompt, the phone is told why", async () => {
+    const r = rig();
+    r.opencode.replyStatus = 400;
+    r.telegram.files.set("t", { bytes: Buffer.from("hello") });
+    await r.send({ document: { file_id: "t", file_name: "a.txt" }, reply_to_message: { message_id: 50 } });
+    await vi.waitFor(() => expect(r.telegram.messages.at(-1)?.text).toContain("Not sent to the agent (OpenCode answered 400: boom)."));
+  });
+
+  it("formats sizes in Telegram's binary units", () => {
+    expect([formatSize(512), formatSize(1536), formatSize(20 * 1024 * 1024), formatSize(25.4 * 1024 * 1024)]).toEqual(["512 bytes", "1.5 KB", "20 MB", "25 MB"]);
+  });
+});
+
+describe("TelegramApi.downloadFile against the fake Telegram", () => {
+  let fake: FakeTelegram;
+  let api: TelegramApi;
+  beforeAll(async () => {
+    fake = await startFakeTelegram();
+    api = createTelegramApi(fake.token, fake.apiRoot);
+  });
+  afterAll(async () => {
+    await fake.close();
+  });
+
+  it("getFile then download returns the bytes; more than the cap is refused", async () => {
+    const bytes = Buffer.alloc(300_000, 7);
+    const { fileId } = fake.sendFile(DEFAULT_CHAT_ID, { kind: "document", bytes, fileName: "a.bin" });
+    const found = await api.getFile(fileId);
+    expect(found.size).toBe(bytes.length);
+    expect(Buffer.from(await api.downloadFile(found.path!, BOT_DOWNLOAD_LIMIT_BYTES))).toEqual(bytes);
+    await expect(api.downloadFile(found.path!, 1000)).rejects.toBeInstanceOf(FileTooBigError);
+  });
+
+  it("a path that climbs out is never fetched, and errors never carry the token", async () => {
+    const before = fake.calls.length;
+    await expect(api.downloadFile("../../bot1/getMe", 100)).rejects.toBeInstanceOf(TelegramApiError);
+    expect(fake.calls.length).toBe(before);
+    const error = await api.downloadFile("documents/never-issued.txt", 100).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TelegramApiError);
+    expect(String((error as Error).message)).not.toContain(fake.token);
+    expect((error as TelegramApiError).code).toBe(404);
+  });
+
+  it("getFile refuses a file over 20 MB, as Telegram does", async () => {
+    const { fileId } = fake.sendFile(DEFAULT_CHAT_ID, { kind: "document", bytes: Buffer.from("x"), reportedSize: BOT_DOWNLOAD_LIMIT_BYTES + 1 });
+    await expect(api.getFile(fileId)).rejects.toThrow(/file is too big/);
+  });
+});
