@@ -4,12 +4,14 @@ import path from "node:path";
 import type { Strings } from "../i18n/catalog.ts";
 import type { Logger } from "../log.ts";
 import { ActivityTracker, type Notice, type NoticePolicy } from "../registry/activity.ts";
+import { RunChanges } from "../registry/run-changes.ts";
 import type { MessageOwner, Registry } from "../registry/registry.ts";
 import type { HermesEvent } from "../sse/events.ts";
 import type { TelegramApi } from "../telegram/api.ts";
 import { Priority, type Outbox } from "../telegram/outbox.ts";
 import { describe } from "../telegram/poller.ts";
 import type { PromptContext } from "../telegram/render-context.ts";
+import { CHANGES_FILE, changesDiff, renderChanges } from "../telegram/render-changes.ts";
 import { LOST_MESSAGE_FILE, renderNotice, renderNotSent } from "../telegram/render-notice.ts";
 import type { InstanceLink } from "./desk.ts";
 import type { SessionTopics } from "./topics.ts";
@@ -39,6 +41,7 @@ export class RunNotices {
   readonly #deps: RunNoticeDeps;
   readonly #graceMs: number;
   readonly #pendingDone = new Map<string, ReturnType<typeof setTimeout>>();
+  readonly #changes = new RunChanges();
 
   constructor(deps: RunNoticeDeps, policy: NoticePolicy, doneGraceMs: number) {
     this.#deps = deps;
@@ -49,6 +52,9 @@ export class RunNotices {
   /** Feeds a session event to the noise policy and sends the notice it calls for. */
   observe(directory: string, event: HermesEvent): void {
     if (event.type === "session.error" && event.name === "MessageAbortedError") this.#cancelDone(event.sessionID);
+    if (event.type === "message.role" && event.role === "user") this.#changes.note(event.sessionID, event.messageID, event.changes);
+    if (event.type === "session.idle") this.#changes.end(event.sessionID);
+    if (event.type === "session.deleted") this.#changes.forget(event.sessionID);
     const { registry, now } = this.#deps;
     const notice = this.activity.observe(event, now(), (sessionID) => !registry.sessions.get(sessionID)?.parentID);
     if (notice?.kind === "done") this.#scheduleDone(directory, notice);
@@ -102,19 +108,34 @@ export class RunNotices {
     this.#pendingDone.delete(sessionID);
   }
 
+  /** The run's whole diff, as a file replying to its Done notice (a reply to it reaches the session too). */
+  async #sendDiff(diff: string, noticeId: number, threadId: number | undefined, owner: MessageOwner): Promise<void> {
+    const { outbox, telegram, chatId, t, log, registry } = this.#deps;
+    const options = { caption: t.changes.fileCaption, replyTo: noticeId, ...(threadId !== undefined ? { threadId } : {}) };
+    try {
+      const sent = await outbox.send(chatId, () => () => telegram.sendDocument(chatId, CHANGES_FILE, diff, options), Priority.Edit);
+      if (sent) registry.noteMessage({ chatId, messageId: sent.messageId }, owner);
+    } catch (error) {
+      log.warn({ err: describe(error) }, "could not send the run's diff");
+    }
+  }
+
   async #send(directory: string, notice: Notice): Promise<void> {
     const { registry, topics, outbox, telegram, chatId, t, log } = this.#deps;
     const session = registry.sessions.get(notice.sessionID);
     const context: PromptContext = { project: path.basename(directory) || directory, t };
     if (session?.title) context.sessionTitle = session.title;
-    const text = renderNotice(notice, context);
+    const changes = notice.kind === "done" ? this.#changes.of(notice.sessionID) : [];
+    const text = renderNotice(notice, context, changes.length > 0 ? renderChanges(changes, t) : undefined);
     try {
       const threadId = await topics.threadOf(notice.sessionID, directory);
       const options = threadId === undefined ? {} : { threadId };
       const sent = await outbox.send(chatId, () => () => telegram.sendMessage(chatId, text, options), Priority.Edit);
       // A reply to the notice reaches the session.
       if (sent) registry.noteMessage({ chatId, messageId: sent.messageId }, { sessionID: notice.sessionID, directory });
-      log.info({ kind: notice.kind, sessionID: notice.sessionID }, "notice sent");
+      log.info({ kind: notice.kind, sessionID: notice.sessionID, changedFiles: changes.length }, "notice sent");
+      const diff = changesDiff(changes);
+      if (sent && diff) await this.#sendDiff(diff, sent.messageId, threadId, { sessionID: notice.sessionID, directory });
     } catch (error) {
       log.warn({ err: describe(error), kind: notice.kind }, "could not send a notice");
     }

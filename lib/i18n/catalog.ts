@@ -97,6 +97,8 @@ export interface Strings {
   };
   input: { answerTo: (header: string) => string; feedback: string; feedbackPlaceholder: string };
   talk: { queued: string; notSent: (why: string, text: string) => string; quoteCut: (file: string) => string; fileCaption: string; notRunning: string; sessionGone: string };
+  /** What a run changed, in its Done notice. */
+  changes: { title: (files: number, added: number, removed: number) => string; added: string; deleted: string; more: (count: number) => string; fileCaption: string };
   /** Photos and files sent from the phone. `textHeader` goes into the prompt (plain text). */
   files: { textHeader: (name: string) => string; tooBig: (size: string, limit: string) => string; typeRefused: (what: string) => string; noSession: string; downloadFailed: (why: string) => string; notSent: (why: string) => string };
   start: { hello: string; ids: (chatId: number, userId: number) => string; configured: string; setChat: (chatId: number) => string };
@@ -230,6 +232,13 @@ const en: Strings = {
     fileCaption: "📄 Your message, in full (it was not sent to the agent)",
     notRunning: "that project's OpenCode is not running",
     sessionGone: "that session no longer exists",
+  },
+  changes: {
+    title: (files, added, removed) => `📝 <b>${files === 1 ? "1 file" : `${files} files`} changed</b> (+${added} −${removed}):`,
+    added: " (new)",
+    deleted: " (deleted)",
+    more: (count) => `<i>…and ${count} more (all in the .diff file)</i>`,
+    fileCaption: "📝 What this run changed",
   },
   files: {
     textHeader: (name) => `File ${name}, sent from Telegram:`,
@@ -383,6 +392,13 @@ const zh: Strings = {
     fileCaption: "📄 你的完整消息（未发送给智能体）",
     notRunning: "该项目的 OpenCode 没有在运行",
     sessionGone: "该会话已不存在",
+  },
+  changes: {
+    title: (files, added, removed) => `📝 <b>改动了 ${files} 个文件</b>（+${added} −${removed}）：`,
+    added: "（新建）",
+    deleted: "（已删除）",
+    more: (count) => `<i>……还有 ${count} 个（都在 .diff 文件里）</i>`,
+    fileCaption: "📝 本次运行的改动",
   },
   files: {
     textHeader: (name) => `从 Telegram 发送的文件 ${name}：`,

@@ -133,7 +133,9 @@ export function createTelegramApi(token: string, apiRoot: string): TelegramApi {
           { source: Buffer.from(content, "utf8"), filename },
           {
             ...(options.caption ? { caption: cutHtml(options.caption, CAPTION_LIMIT), parse_mode: "HTML" as const } : {}),
-            ...(options.replyTo ? { reply_parameters: { message_id: options.replyTo, allow_sending_without_reply: true } } : {}),
+            // Sent as JSON text: telegraf 4.16.3 takes an object field of a multipart upload for a
+            // file and drops it, so the document would not reply to anything.
+            ...(options.replyTo ? { reply_parameters: JSON.stringify({ message_id: options.replyTo, allow_sending_without_reply: true }) as never } : {}),
             ...(options.threadId !== undefined ? { message_thread_id: options.threadId } : {}),
           },
         ),
