@@ -2,7 +2,16 @@
 // OpenCode: who is heard, what is fetched (never a stranger's file, never one over the limit),
 // what reaches the session, and what the phone is told when it doesn't.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { formatSize } from "../../lib/bridge/phone-files.ts";
+import pino from "pino";
+import { formatSize, PhoneFiles } from "../../lib/bridge/phone-files.ts";
+import type { SessionTopics } from "../../lib/bridge/topics.ts";
+import { CATALOGS } from "../../lib/i18n/catalog.ts";
+import { OpencodeApi } from "../../lib/opencode/api.ts";
+import { Registry } from "../../lib/registry/registry.ts";
+import { parseUpdate } from "../../lib/telegram/updates.ts";
+import { FakeOpencode } from "../support/bridge-rig.ts";
+import { MemoryTelegram } from "../support/memory-telegram.ts";
+import { listenLoopback } from "../support/loopback-server.ts";
 import { BOT_DOWNLOAD_LIMIT_BYTES, createTelegramApi, FileTooBigError, TelegramApiError, type TelegramApi } from "../../lib/telegram/api.ts";
 import { CHAT, DIRECTORY, OWNER, setup } from "../support/bridge-rig.ts";
 import { DEFAULT_CHAT_ID, startFakeTelegram, type FakeTelegram } from "../support/fake-telegram.ts";
@@ -87,6 +96,26 @@ describe("PhoneFiles through the bridge", () => {
     await vi.waitFor(() => expect(r.telegram.messages.at(-1)?.text).toContain("Not sent to the agent (OpenCode answered 400: boom)."));
   });
 
+  it("a document posted in a session's forum topic (not a reply) goes to that session", async () => {
+    const telegram = new MemoryTelegram();
+    const opencode = new FakeOpencode();
+    const topics = { ownerOf: (threadId: number) => (threadId === 77 ? { sessionID: "ses_topic", directory: DIRECTORY } : undefined) } as unknown as SessionTopics;
+    const acknowledged: string[] = [];
+    const files = new PhoneFiles({
+      telegram, registry: new Registry(), topics, access: { chatId: -100, allowedUsers: [OWNER] }, log: pino({ level: "silent" }), t: CATALOGS.zh,
+      linkFor: () => ({ directory: DIRECTORY, opencode: new OpencodeApi(opencode, { retries: 0, minTimeout: 1, maxTimeout: 1 }) }),
+      isBusy: () => false,
+      acknowledge: async (sessionID) => void acknowledged.push(sessionID),
+      reply: async () => undefined,
+    });
+    telegram.files.set("doc", { bytes: Buffer.from("notes") });
+    const update = (threadId: number) => parseUpdate({ message: { message_id: 5, from: { id: OWNER, first_name: "U" }, chat: { id: -100, type: "supergroup" }, is_topic_message: true, message_thread_id: threadId, caption: "看看", document: { file_id: "doc", file_name: "n.txt" } } });
+    expect(files.claim(update(78) as never)).toBe(false); // another topic: not this process' session
+    expect(files.claim(update(77) as never)).toBe(true);
+    await vi.waitFor(() => expect(acknowledged).toEqual(["ses_topic"]));
+    expect(opencode.posts[0]?.body).toEqual({ parts: [{ type: "text", text: "看看" }, { type: "text", text: '从 Telegram 发送的文件 "n.txt"：\n\nnotes' }] });
+  });
+
   it("formats sizes in Telegram's binary units", () => {
     expect([formatSize(512), formatSize(1536), formatSize(20 * 1024 * 1024), formatSize(25.4 * 1024 * 1024)]).toEqual(["512 bytes", "1.5 KB", "20 MB", "25 MB"]);
   });
@@ -120,6 +149,21 @@ describe("TelegramApi.downloadFile against the fake Telegram", () => {
     expect(error).toBeInstanceOf(TelegramApiError);
     expect(String((error as Error).message)).not.toContain(fake.token);
     expect((error as TelegramApiError).code).toBe(404);
+  });
+
+  it("a download without a length is cut off once it passes the cap", async () => {
+    const server = await listenLoopback((_req, res) => {
+      res.writeHead(200, { "content-type": "application/octet-stream" }); // chunked: no content-length
+      for (let i = 0; i < 5; i++) res.write(Buffer.alloc(1000, i));
+      res.end();
+    });
+    try {
+      const chunked = createTelegramApi("1:x", server.origin);
+      await expect(chunked.downloadFile("documents/a.bin", 2500)).rejects.toBeInstanceOf(FileTooBigError);
+      expect((await chunked.downloadFile("documents/a.bin", 5000)).length).toBe(5000);
+    } finally {
+      await server.close();
+    }
   });
 
   it("getFile refuses a file over 20 MB, as Telegram does", async () => {
