@@ -148,6 +148,7 @@ export class Bridge implements Desk {
       isBusy: (sessionID) => this.#runs.activity.isBusy(sessionID),
       acknowledge: (sessionID, userMessage, wasBusy) => this.#runs.acknowledge(sessionID, userMessage, wasBusy),
       reply: (text, replyTo, threadId) => this.reply(text, replyTo, threadId),
+      quietMs: options.textQuietMs ?? 700,
     });
   }
 
@@ -616,6 +617,7 @@ export class Bridge implements Desk {
     clearTimeout(timer);
     this.#stopped = true;
     this.#typed.clear();
+    this.#files.clear();
     await this.#outbox.stop();
     for (const timer of this.#expiry.values()) clearTimeout(timer);
     this.#expiry.clear();

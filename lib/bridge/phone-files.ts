@@ -1,5 +1,6 @@
 // Photos and files sent from the phone: a photo or document sent as a reply to any Hermes message
-// of a session (or posted in its forum topic) becomes that session's next prompt, with its caption.
+// of a session (or posted in its forum topic) becomes that session's next prompt, with its caption;
+// an album (several photos or files sent at once) becomes one prompt.
 // Only the allowed users in the configured chat are heard: nobody else's file is ever downloaded.
 // Files stay in memory (a `data:` URL or a text part) and are never written to disk.
 import type { Strings } from "../i18n/catalog.ts";
@@ -33,6 +34,19 @@ export interface PhoneFilesDeps {
   reply(text: string, replyTo: number, threadId?: number): Promise<void>;
   /** Bytes a bot may download (Telegram's 20 MB unless a test says otherwise). */
   limitBytes?: number;
+  /** How long to wait for the rest of an album (Telegram sends each of its items as a message). */
+  quietMs: number;
+}
+
+interface Item {
+  intent: Attachment;
+  userMessage: UserMessage;
+}
+
+interface Album {
+  owner: MessageOwner;
+  items: Item[];
+  timer?: ReturnType<typeof setTimeout>;
 }
 
 /** A file name or type as it may appear in a refusal: marked, escaped, short. */
@@ -41,6 +55,7 @@ const SHOWN_NAME_LIMIT = 80;
 export class PhoneFiles {
   readonly #deps: PhoneFilesDeps;
   readonly #limit: number;
+  readonly #albums = new Map<string, Album>();
 
   constructor(deps: PhoneFilesDeps) {
     this.#deps = deps;
@@ -56,8 +71,28 @@ export class PhoneFiles {
     const owner = replyTo ?? inTopic;
     if (!owner) return false;
     const userMessage: UserMessage = { chatId: intent.from.chatId, messageId: intent.messageId, ...(intent.threadId !== undefined ? { threadId: intent.threadId } : {}) };
-    void this.#take(owner, intent, userMessage).catch((error) => log.warn({ err: describe(error) }, "could not take a file from the phone"));
+    const take = (album: Album) => void this.#take(album.owner, album.items).catch((error) => log.warn({ err: describe(error) }, "could not take a file from the phone"));
+    if (intent.albumId === undefined) {
+      take({ owner, items: [{ intent, userMessage }] });
+      return true;
+    }
+    const key = `${intent.from.chatId}:${intent.from.userId}:${intent.albumId}`;
+    const album = this.#albums.get(key) ?? { owner, items: [] };
+    this.#albums.set(key, album);
+    album.items.push({ intent, userMessage });
+    clearTimeout(album.timer);
+    album.timer = setTimeout(() => {
+      this.#albums.delete(key);
+      take(album);
+    }, this.#deps.quietMs);
+    album.timer.unref?.();
     return true;
+  }
+
+  /** Stops waiting for the rest of albums (Hermes is stopping). */
+  clear(): void {
+    for (const album of this.#albums.values()) clearTimeout(album.timer);
+    this.#albums.clear();
   }
 
   /** A file nobody claimed: from an allowed user it was not for a session, so say how to send it. */
@@ -70,10 +105,25 @@ export class PhoneFiles {
     await this.#deps.reply(t.files.noSession, intent.messageId, intent.threadId);
   }
 
-  async #take(owner: MessageOwner, intent: Attachment, userMessage: UserMessage): Promise<void> {
+  /** One prompt for the files that can go (one, or an album's), with the caption; each refusal said on its own. */
+  async #take(owner: MessageOwner, items: Item[]): Promise<void> {
+    const parts: PromptPart[] = [];
+    let bytes = 0;
+    for (const item of items) {
+      const taken = await this.#partOf(item);
+      if (!taken) continue;
+      parts.push(taken.part);
+      bytes += taken.bytes;
+    }
+    if (parts.length === 0) return;
+    const captions = items.flatMap((item): PromptPart[] => (item.intent.caption !== undefined ? [{ type: "text", text: item.intent.caption }] : []));
+    await this.#send(owner, [...captions, ...parts], items[0]!.userMessage, bytes);
+  }
+
+  /** The file as a prompt part, or undefined once the phone has been told why not. */
+  async #partOf({ intent: { file }, userMessage }: Item): Promise<{ part: PromptPart; bytes: number } | undefined> {
     const { t, log } = this.#deps;
-    const { file } = intent;
-    const refuse = (text: string) => this.#deps.reply(text, userMessage.messageId, userMessage.threadId);
+    const refuse = async (text: string) => void (await this.#deps.reply(text, userMessage.messageId, userMessage.threadId));
     if (file.kind === "other") return refuse(t.files.typeRefused(shownType(file, t)));
     // Telegram says how big the file is: a file over the limit is never asked for.
     if (file.size !== undefined && file.size > this.#limit) return refuse(t.files.tooBig(formatSize(file.size), formatSize(this.#limit)));
@@ -85,8 +135,7 @@ export class PhoneFiles {
     }
     const part = filePart(bytes, file, t);
     if (!part.ok) return refuse(t.files.typeRefused(shownType(file, t)));
-    const parts: PromptPart[] = intent.caption !== undefined ? [{ type: "text", text: intent.caption }, part.part] : [part.part];
-    await this.#send(owner, parts, userMessage, bytes.length);
+    return { part: part.part, bytes: bytes.length };
   }
 
   async #download(file: IncomingFile): Promise<Uint8Array> {

@@ -12,8 +12,8 @@ export type Intent =
   | { kind: "command"; name: string; args: string; from: Sender; messageId: number; bot?: string }
   /** `threadId`: the forum topic the message was posted in, if any. */
   | { kind: "text"; text: string; from: Sender; messageId: number; replyTo?: number; threadId?: number }
-  /** A photo or file sent to the bot (`caption`: the text sent with it, if any). */
-  | { kind: "attachment"; file: IncomingFile; caption?: string; from: Sender; messageId: number; replyTo?: number; threadId?: number };
+  /** A photo or file sent to the bot (`caption`: the text sent with it; `albumId`: Telegram's media_group_id). */
+  | { kind: "attachment"; file: IncomingFile; caption?: string; albumId?: string; from: Sender; messageId: number; replyTo?: number; threadId?: number };
 
 /**
  * A file as Telegram describes it, before anything is downloaded. `kind` "other" is a file Hermes
@@ -72,6 +72,7 @@ function parseAttachment(message: Record<string, any>, from: Sender, replyTo: nu
   if (!file) return undefined;
   const intent: Intent = { kind: "attachment", file, from, messageId: message.message_id };
   if (typeof message.caption === "string" && message.caption.trim() !== "") intent.caption = message.caption;
+  if (typeof message.media_group_id === "string" && message.media_group_id !== "") intent.albumId = message.media_group_id;
   if (replyTo !== undefined) intent.replyTo = replyTo;
   if (message.is_topic_message === true && typeof message.message_thread_id === "number") intent.threadId = message.message_thread_id;
   return intent;

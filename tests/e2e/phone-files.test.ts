@@ -69,6 +69,20 @@ describe.each(OPENCODE_VERSIONS)("photos and files from the phone on OpenCode %s
     expect(rig.telegram.messages().some((m) => m.text.includes("<b>Failed</b>"))).toBe(false);
   });
 
+  it("an album of two images with one caption reaches the LLM as one message", async () => {
+    const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+    rig.telegram.sendFile(DEFAULT_CHAT_ID, { kind: "photo", bytes: JPEG, caption: "before and after", replyTo: done.messageId, albumId: "album-1" });
+    rig.telegram.sendFile(DEFAULT_CHAT_ID, { kind: "document", bytes: png, fileName: "after.png", mime: "image/png", replyTo: done.messageId, albumId: "album-1" });
+    const request = await requestWith("before and after");
+    const user = request.messages.filter((m: any) => m.role === "user").pop();
+    expect(user.content).toEqual([
+      { type: "text", text: "before and after" },
+      { type: "image_url", image_url: { url: `data:image/jpeg;base64,${JPEG.toString("base64")}` } },
+      { type: "image_url", image_url: { url: `data:image/png;base64,${png.toString("base64")}` } },
+    ]);
+    await idle();
+  });
+
   it("a file over Telegram's 20 MB bot limit is refused on the phone and never fetched", async () => {
     const before = rig.llm.requests.length;
     const sent = rig.telegram.sendFile(DEFAULT_CHAT_ID, { kind: "document", bytes: Buffer.from("tiny"), reportedSize: 25 * 1024 * 1024, fileName: "huge.log", mime: "text/plain", replyTo: done.messageId });

@@ -70,6 +70,28 @@ describe("PhoneFiles through the bridge", () => {
     expect(r.prompts()).toEqual([]);
   });
 
+  it("an album becomes one prompt: its caption, then every file; a refused item is said on its own", async () => {
+    const r = rig();
+    const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1]);
+    r.telegram.files.set("a1", { bytes: JPEG });
+    r.telegram.files.set("a2", { bytes: PNG });
+    r.telegram.files.set("a3", { bytes: Uint8Array.from([0, 1, 2, 3]) });
+    const album = { media_group_id: "1390", reply_to_message: { message_id: 50 } };
+    await r.send({ ...album, photo: [{ file_id: "a1" }], caption: "compare these" });
+    await r.send({ ...album, document: { file_id: "a3", file_name: "blob.bin", mime_type: "application/octet-stream" } });
+    await r.send({ ...album, document: { file_id: "a2", file_name: "b.png", mime_type: "image/png" } });
+    await vi.waitFor(() => expect(r.prompts()).toHaveLength(1));
+    const data = (bytes: Uint8Array, mime: string) => `data:${mime};base64,${Buffer.from(bytes).toString("base64")}`;
+    expect((r.prompts()[0]!.body as { parts: unknown[] }).parts).toEqual([
+      { type: "text", text: "compare these" },
+      { type: "file", mime: "image/jpeg", filename: "photo.jpg", url: data(JPEG, "image/jpeg") },
+      { type: "file", mime: "image/png", filename: "b.png", url: data(PNG, "image/png") },
+    ]);
+    expect(r.telegram.messages.filter((m) => m.text.includes("blob.bin"))).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(r.prompts()).toHaveLength(1);
+  });
+
   it("a file for no session says how to send one, and is not fetched", async () => {
     const r = rig();
     r.telegram.files.set("ph", { bytes: JPEG });
@@ -107,6 +129,7 @@ describe("PhoneFiles through the bridge", () => {
       isBusy: () => false,
       acknowledge: async (sessionID) => void acknowledged.push(sessionID),
       reply: async () => undefined,
+      quietMs: 10,
     });
     telegram.files.set("doc", { bytes: Buffer.from("notes") });
     const update = (threadId: number) => parseUpdate({ message: { message_id: 5, from: { id: OWNER, first_name: "U" }, chat: { id: -100, type: "supergroup" }, is_topic_message: true, message_thread_id: threadId, caption: "看看", document: { file_id: "doc", file_name: "n.txt" } } });

@@ -189,11 +189,11 @@ describe("parseUpdate: photos and files", () => {
   it("a photo: the largest size, with caption, reply and topic", () => {
     const intent = parseUpdate({
       message: {
-        message_id: 5, from, chat, caption: "look", reply_to_message: { message_id: 3 }, is_topic_message: true, message_thread_id: 9,
+        message_id: 5, from, chat, caption: "look", reply_to_message: { message_id: 3 }, is_topic_message: true, message_thread_id: 9, media_group_id: "1390",
         photo: [{ file_id: "small", file_size: 10 }, { file_id: "big", file_size: 9000, width: 1280 }],
       },
     });
-    expect(intent).toEqual({ kind: "attachment", file: { kind: "photo", type: "photo", fileId: "big", size: 9000 }, caption: "look", from: { userId: 7, chatId: 7, chatType: "private" }, messageId: 5, replyTo: 3, threadId: 9 });
+    expect(intent).toEqual({ kind: "attachment", file: { kind: "photo", type: "photo", fileId: "big", size: 9000 }, caption: "look", albumId: "1390", from: { userId: 7, chatId: 7, chatType: "private" }, messageId: 5, replyTo: 3, threadId: 9 });
   });
 
   it("a document with its name and type; an empty caption is no caption", () => {

@@ -39,6 +39,8 @@ export interface HumanFile {
   reportedSize?: number;
   replyTo?: number;
   threadId?: number;
+  /** media_group_id: items of one album share it. */
+  albumId?: string;
   from: TgUser;
   chatType: ChatType;
 }
@@ -74,6 +76,7 @@ export function fileMessageUpdate(store: ChatStore, files: FileStore, chatId: nu
     };
   }
   if (file.caption !== undefined) message.caption = file.caption;
+  if (file.albumId !== undefined) message.media_group_id = file.albumId;
   if (file.threadId !== undefined) Object.assign(message, { message_thread_id: file.threadId, is_topic_message: true });
   if (file.replyTo !== undefined) {
     const target = store.replyTarget(chatId, file.replyTo);
