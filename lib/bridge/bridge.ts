@@ -368,7 +368,11 @@ export class Bridge implements Desk {
     const intent = parseUpdate(update);
     if (intent?.kind === "callback") return this.#claimCallback(intent);
     if (intent?.kind === "text") return this.#typed.claim(intent);
-    if (intent?.kind === "attachment") return this.#files.claim(intent);
+    if (intent?.kind === "attachment") {
+      const take = this.#files.claim(intent);
+      take?.();
+      return take !== undefined;
+    }
     return false;
   }
 

@@ -62,31 +62,36 @@ export class PhoneFiles {
     this.#limit = deps.limitBytes ?? BOT_DOWNLOAD_LIMIT_BYTES;
   }
 
-  /** Takes the file if it is for one of this process' sessions; false leaves it to another process. */
-  claim(intent: Attachment): boolean {
-    const { registry, topics, access, log } = this.#deps;
-    if (!mayAct(access, intent.from)) return false;
+  /**
+   * Whether the file is for one of this process' sessions: what taking it means (run once the claim
+   * is granted), or undefined to leave it to another process sharing the bot. Deciding changes nothing.
+   */
+  claim(intent: Attachment): (() => void) | undefined {
+    const { registry, topics, access } = this.#deps;
+    if (!mayAct(access, intent.from)) return undefined;
     const replyTo = intent.replyTo === undefined ? undefined : registry.ownerOf({ chatId: intent.from.chatId, messageId: intent.replyTo });
     const inTopic = replyTo === undefined && intent.threadId !== undefined ? topics.ownerOf(intent.threadId) : undefined;
     const owner = replyTo ?? inTopic;
-    if (!owner) return false;
+    if (!owner) return undefined;
     const userMessage: UserMessage = { chatId: intent.from.chatId, messageId: intent.messageId, ...(intent.threadId !== undefined ? { threadId: intent.threadId } : {}) };
-    const take = (album: Album) => void this.#take(album.owner, album.items).catch((error) => log.warn({ err: describe(error) }, "could not take a file from the phone"));
-    if (intent.albumId === undefined) {
-      take({ owner, items: [{ intent, userMessage }] });
-      return true;
-    }
+    return () => this.#collect(owner, { intent, userMessage });
+  }
+
+  /** A lone file goes now; an album's items wait for the rest of it. */
+  #collect(owner: MessageOwner, item: Item): void {
+    const take = (album: Album) => void this.#take(album.owner, album.items).catch((error) => this.#deps.log.warn({ err: describe(error) }, "could not take a file from the phone"));
+    const { intent } = item;
+    if (intent.albumId === undefined) return take({ owner, items: [item] });
     const key = `${intent.from.chatId}:${intent.from.userId}:${intent.albumId}`;
     const album = this.#albums.get(key) ?? { owner, items: [] };
     this.#albums.set(key, album);
-    album.items.push({ intent, userMessage });
+    album.items.push(item);
     clearTimeout(album.timer);
     album.timer = setTimeout(() => {
       this.#albums.delete(key);
       take(album);
     }, this.#deps.quietMs);
     album.timer.unref?.();
-    return true;
   }
 
   /** Stops waiting for the rest of albums (Hermes is stopping). */

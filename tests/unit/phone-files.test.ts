@@ -133,8 +133,11 @@ describe("PhoneFiles through the bridge", () => {
     });
     telegram.files.set("doc", { bytes: Buffer.from("notes") });
     const update = (threadId: number) => parseUpdate({ message: { message_id: 5, from: { id: OWNER, first_name: "U" }, chat: { id: -100, type: "supergroup" }, is_topic_message: true, message_thread_id: threadId, caption: "看看", document: { file_id: "doc", file_name: "n.txt" } } });
-    expect(files.claim(update(78) as never)).toBe(false); // another topic: not this process' session
-    expect(files.claim(update(77) as never)).toBe(true);
+    expect(files.claim(update(78) as never)).toBeUndefined(); // another topic: not this process' session
+    const take = files.claim(update(77) as never);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(telegram.fileCalls).toEqual([]); // deciding changes nothing
+    take!();
     await vi.waitFor(() => expect(acknowledged).toEqual(["ses_topic"]));
     expect(opencode.posts[0]?.body).toEqual({ parts: [{ type: "text", text: "看看" }, { type: "text", text: '从 Telegram 发送的文件 "n.txt"：\n\nnotes' }] });
   });
