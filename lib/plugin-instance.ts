@@ -37,7 +37,7 @@ export function startPlugin(input: PluginInput, env: Record<string, string | und
     return { dispose: () => lease.release() };
   }
 
-  const transport = pluginClientTransport(input.client);
+  const transport = pluginClientTransport(input.client, input.directory);
   if (!transport) {
     logger.error("this OpenCode's plugin client has no raw transport (client._client); Hermes stays off");
     return {};

@@ -28,6 +28,7 @@ import type { PaceLimits } from "../telegram/pacer.ts";
 import { parseUpdate, type Intent } from "../telegram/updates.ts";
 import type { Desk, InstanceLink, Tap } from "./desk.ts";
 import { Commands } from "./commands.ts";
+import { PhoneFiles } from "./phone-files.ts";
 import { RunNotices } from "./run-notices.ts";
 import { SessionTopics } from "./topics.ts";
 import { StopControl } from "./stop-control.ts";
@@ -99,6 +100,7 @@ export class Bridge implements Desk {
   readonly #runs: RunNotices;
   readonly #commands: Commands;
   readonly #stops: StopControl;
+  readonly #files: PhoneFiles;
   /** What each prompt's message shows now, so edits that change nothing are skipped. */
   readonly #shown = new Map<string, string>();
   #stopped = false;
@@ -143,6 +145,19 @@ export class Bridge implements Desk {
       quietMs: options.textQuietMs ?? 700,
       answer: (input, text) => this.#onTypedText(input, text),
       talkBack: (owner, userMessage, text) => void this.#runs.talkBack(owner, userMessage, text),
+    });
+    this.#files = new PhoneFiles({
+      telegram: this.telegram,
+      registry: this.registry,
+      topics: this.#topics,
+      access: this.#access,
+      log: this.log,
+      t: this.t,
+      linkFor,
+      isBusy: (sessionID) => this.#runs.activity.isBusy(sessionID),
+      acknowledge: (owner, userMessage, wasBusy) => this.#runs.acknowledge(owner, userMessage, wasBusy),
+      reply: (text, replyTo, threadId) => this.reply(text, replyTo, threadId),
+      quietMs: options.textQuietMs ?? 700,
     });
   }
 
@@ -369,6 +384,10 @@ export class Bridge implements Desk {
       const take = this.#typed.claim(intent);
       return take && (async () => take());
     }
+    if (intent?.kind === "attachment") {
+      const take = this.#files.claim(intent);
+      return take && (async () => take());
+    }
     return undefined;
   }
 
@@ -381,6 +400,7 @@ export class Bridge implements Desk {
     if (this.#stopped) return;
     const intent = parseUpdate(update);
     if (intent?.kind === "command") return this.#commands.answer(intent, parts);
+    if (intent?.kind === "attachment") return this.#files.unclaimed(intent);
     if (intent?.kind !== "callback") return;
     if (!mayAct(this.#access, intent.from)) return this.#refuseTap(intent);
     if (unanswered) return this.#answerCallback(intent.id, this.t.note.notAnswering);
@@ -650,6 +670,7 @@ export class Bridge implements Desk {
     clearTimeout(timer);
     this.#stopped = true;
     this.#typed.clear();
+    this.#files.clear();
     await this.#outbox.stop();
     for (const timer of this.#expiry.values()) clearTimeout(timer);
     this.#expiry.clear();

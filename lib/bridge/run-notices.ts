@@ -4,12 +4,14 @@ import path from "node:path";
 import type { Strings } from "../i18n/catalog.ts";
 import type { Logger } from "../log.ts";
 import { ActivityTracker, type Notice, type NoticePolicy } from "../registry/activity.ts";
+import { RunChanges } from "../registry/run-changes.ts";
 import type { MessageOwner, Registry } from "../registry/registry.ts";
 import type { HermesEvent } from "../sse/events.ts";
 import type { TelegramApi } from "../telegram/api.ts";
 import { Priority, type Outbox } from "../telegram/outbox.ts";
 import { describe } from "../telegram/poller.ts";
 import type { PromptContext } from "../telegram/render-context.ts";
+import { CHANGES_FILE, changesDiff, renderChanges } from "../telegram/render-changes.ts";
 import { LOST_MESSAGE_FILE, renderNotice, renderNotSent } from "../telegram/render-notice.ts";
 import type { InstanceLink } from "./desk.ts";
 import type { SessionTopics } from "./topics.ts";
@@ -41,6 +43,7 @@ export class RunNotices {
   readonly #deps: RunNoticeDeps;
   readonly #graceMs: number;
   readonly #pendingDone = new Map<string, ReturnType<typeof setTimeout>>();
+  readonly #changes = new RunChanges();
 
   constructor(deps: RunNoticeDeps, policy: NoticePolicy, doneGraceMs: number) {
     this.#deps = deps;
@@ -51,6 +54,9 @@ export class RunNotices {
   /** Feeds a session event to the noise policy and sends the notice it calls for. */
   observe(directory: string, event: HermesEvent): void {
     if (event.type === "session.error" && event.name === "MessageAbortedError") this.#cancelDone(event.sessionID);
+    if (event.type === "message.role" && event.role === "user") this.#changes.note(event.sessionID, event.messageID, event.changes);
+    if (event.type === "session.idle") this.#changes.end(event.sessionID);
+    if (event.type === "session.deleted") this.#changes.forget(event.sessionID);
     const { registry, now } = this.#deps;
     const notice = this.activity.observe(event, now(), (sessionID) => !registry.sessions.get(sessionID)?.parentID);
     if (notice?.kind === "done") this.#scheduleDone(directory, notice);
@@ -64,12 +70,7 @@ export class RunNotices {
     const busy = this.activity.isBusy(owner.sessionID);
     const outcome = link ? await link.opencode.promptAsync(owner.sessionID, text) : ({ ok: false, gone: false, error: t.talk.notRunning } as const);
     log.info({ sessionID: owner.sessionID, outcome, busy }, "message from the phone sent to a session");
-    if (outcome.ok) {
-      this.activity.markFromPhone(owner.sessionID);
-      void outbox.chore(userMessage.chatId, () => telegram.react(userMessage.chatId, userMessage.messageId, "👍")).catch(() => undefined);
-      await this.#deps.announce(owner, userMessage.messageId, busy, userMessage.threadId);
-      return;
-    }
+    if (outcome.ok) return this.acknowledge(owner, userMessage, busy);
     // The instruction is lost unless the user gets it back: quoted, and in full as a file if long.
     const why = outcome.gone ? t.talk.sessionGone : outcome.error;
     const notice = renderNotSent(why, text, t);
@@ -78,6 +79,14 @@ export class RunNotices {
     const { chatId } = userMessage;
     const options = { replyTo: userMessage.messageId, caption: t.talk.fileCaption, ...(userMessage.threadId !== undefined ? { threadId: userMessage.threadId } : {}) };
     await outbox.send(chatId, () => () => telegram.sendDocument(chatId, LOST_MESSAGE_FILE, text, options)).catch((error) => log.warn({ err: describe(error) }, "could not send back a message that was not delivered"));
+  }
+
+  /** A message from the phone reached the session: 👍 on it, and the Running notice (with Stop; "queued" if the session was busy). */
+  async acknowledge(owner: MessageOwner, userMessage: UserMessage, wasBusy: boolean): Promise<void> {
+    const { outbox, telegram } = this.#deps;
+    this.activity.markFromPhone(owner.sessionID);
+    void outbox.chore(userMessage.chatId, () => telegram.react(userMessage.chatId, userMessage.messageId, "👍")).catch(() => undefined);
+    await this.#deps.announce(owner, userMessage.messageId, wasBusy, userMessage.threadId);
   }
 
   stop(): void {
@@ -101,19 +110,34 @@ export class RunNotices {
     this.#pendingDone.delete(sessionID);
   }
 
+  /** The run's whole diff, as a file replying to its Done notice (a reply to it reaches the session too). */
+  async #sendDiff(diff: string, noticeId: number, threadId: number | undefined, owner: MessageOwner): Promise<void> {
+    const { outbox, telegram, chatId, t, log, registry } = this.#deps;
+    const options = { caption: t.changes.fileCaption, replyTo: noticeId, ...(threadId !== undefined ? { threadId } : {}) };
+    try {
+      const sent = await outbox.send(chatId, () => () => telegram.sendDocument(chatId, CHANGES_FILE, diff, options), Priority.Edit);
+      if (sent) registry.noteMessage({ chatId, messageId: sent.messageId }, owner);
+    } catch (error) {
+      log.warn({ err: describe(error) }, "could not send the run's diff");
+    }
+  }
+
   async #send(directory: string, notice: Notice): Promise<void> {
     const { registry, topics, outbox, telegram, chatId, t, log } = this.#deps;
     const session = registry.sessions.get(notice.sessionID);
     const context: PromptContext = { project: path.basename(directory) || directory, t };
     if (session?.title) context.sessionTitle = session.title;
-    const text = renderNotice(notice, context);
+    const changes = notice.kind === "done" ? this.#changes.of(notice.sessionID) : [];
+    const text = renderNotice(notice, context, changes.length > 0 ? renderChanges(changes, t) : undefined);
     try {
       const threadId = await topics.threadOf(notice.sessionID, directory);
       const options = threadId === undefined ? {} : { threadId };
       const sent = await outbox.send(chatId, () => () => telegram.sendMessage(chatId, text, options), Priority.Edit);
       // A reply to the notice reaches the session.
       if (sent) registry.noteMessage({ chatId, messageId: sent.messageId }, { sessionID: notice.sessionID, directory });
-      log.info({ kind: notice.kind, sessionID: notice.sessionID }, "notice sent");
+      log.info({ kind: notice.kind, sessionID: notice.sessionID, changedFiles: changes.length }, "notice sent");
+      const diff = changesDiff(changes);
+      if (sent && diff) await this.#sendDiff(diff, sent.messageId, threadId, { sessionID: notice.sessionID, directory });
     } catch (error) {
       log.warn({ err: describe(error), kind: notice.kind }, "could not send a notice");
     }

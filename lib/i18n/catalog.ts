@@ -115,6 +115,10 @@ export interface Strings {
   };
   input: { answerTo: (header: string) => string; feedback: string; feedbackPlaceholder: string };
   talk: { queued: string; notSent: (why: string, text: string) => string; quoteCut: (file: string) => string; fileCaption: string; notRunning: string; sessionGone: string };
+  /** What a run changed, in its Done notice. */
+  changes: { title: (files: number, added: number, removed: number) => string; added: string; deleted: string; more: (count: number) => string; fileCaption: string };
+  /** Photos and files sent from the phone. `textHeader` goes into the prompt (plain text). */
+  files: { textHeader: (name: string) => string; tooBig: (size: string, limit: string) => string; typeRefused: (what: string) => string; noSession: string; downloadFailed: (why: string) => string; notSent: (why: string) => string };
   start: { hello: string; ids: (chatId: number, userId: number) => string; configured: string; setChat: (chatId: number) => string };
   status: {
     title: string;
@@ -263,6 +267,21 @@ const en: Strings = {
     fileCaption: "📄 Your message, in full (it was not sent to the agent)",
     notRunning: "that project's OpenCode is not running",
     sessionGone: "that session no longer exists",
+  },
+  changes: {
+    title: (files, added, removed) => `📝 <b>${files === 1 ? "1 file" : `${files} files`} changed</b> (+${added} −${removed}):`,
+    added: " (new)",
+    deleted: " (deleted)",
+    more: (count) => `<i>…and ${count} more (all in the .diff file)</i>`,
+    fileCaption: "📝 What this run changed",
+  },
+  files: {
+    textHeader: (name) => `File ${name}, sent from Telegram:`,
+    tooBig: (size, limit) => `⚠️ Not sent to the agent: the file is ${size}, and Telegram lets a bot download at most ${limit}.`,
+    typeRefused: (what) => `⚠️ Not sent to the agent: Hermes takes photos, images (JPEG, PNG, GIF, WebP) and text files, not ${what}.`,
+    noSession: "⚠️ Not sent to the agent: reply with the photo or file to a Hermes message of the session it is for (or post it in that session's topic).",
+    downloadFailed: (why) => `⚠️ Not sent to the agent: the file could not be downloaded from Telegram (${why}). Try sending it again.`,
+    notSent: (why) => `⚠️ Not sent to the agent (${why}).`,
   },
   start: {
     hello: "👋 This is <b>Hermes</b>, the OpenCode bridge.",
@@ -428,6 +447,21 @@ const zh: Strings = {
     fileCaption: "📄 你的完整消息（未发送给智能体）",
     notRunning: "该项目的 OpenCode 没有在运行",
     sessionGone: "该会话已不存在",
+  },
+  changes: {
+    title: (files, added, removed) => `📝 <b>改动了 ${files} 个文件</b>（+${added} −${removed}）：`,
+    added: "（新建）",
+    deleted: "（已删除）",
+    more: (count) => `<i>……还有 ${count} 个（都在 .diff 文件里）</i>`,
+    fileCaption: "📝 本次运行的改动",
+  },
+  files: {
+    textHeader: (name) => `从 Telegram 发送的文件 ${name}：`,
+    tooBig: (size, limit) => `⚠️ 未发送给智能体：文件大小为 ${size}，而 Telegram 只允许机器人下载不超过 ${limit} 的文件。`,
+    typeRefused: (what) => `⚠️ 未发送给智能体：Hermes 接收照片、图片（JPEG、PNG、GIF、WebP）和文本文件，不接收${what}。`,
+    noSession: "⚠️ 未发送给智能体：请用照片或文件回复该会话的某条 Hermes 消息（或发到该会话的话题里）。",
+    downloadFailed: (why) => `⚠️ 未发送给智能体：无法从 Telegram 下载该文件（${why}）。请重新发送。`,
+    notSent: (why) => `⚠️ 未能发送给智能体（${why}）。`,
   },
   start: {
     hello: "👋 这里是 <b>Hermes</b>，OpenCode 的 Telegram 桥接。",

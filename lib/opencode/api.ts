@@ -2,7 +2,7 @@
 import pRetry, { AbortError } from "p-retry";
 import type { PermissionReply, PermissionRequest, QuestionRequest, SessionInfo } from "../sse/events.ts";
 import { parseEvent } from "../sse/parse.ts";
-import type { OpencodeEndpoint, Outcome } from "./endpoint.ts";
+import type { OpencodeEndpoint, Outcome, PromptPart } from "./endpoint.ts";
 import type { OpencodeTransport } from "./transport.ts";
 
 export type { Outcome } from "./endpoint.ts";
@@ -40,7 +40,12 @@ export class OpencodeApi implements OpencodeEndpoint {
 
   /** Sends the user's text to a session as a new message (queued by OpenCode when the session is busy). */
   promptAsync(sessionID: string, text: string): Promise<Outcome> {
-    return this.#send("/session/{sessionID}/prompt_async", { sessionID }, { parts: [{ type: "text", text }] });
+    return this.prompt(sessionID, [{ type: "text", text }]);
+  }
+
+  /** Sends a new message made of these parts (text, files) to a session. */
+  prompt(sessionID: string, parts: PromptPart[]): Promise<Outcome> {
+    return this.#send("/session/{sessionID}/prompt_async", { sessionID }, { parts });
   }
 
   /** Stops the session's run, as Esc in the terminal does (its pending prompts are rejected). */

@@ -6,12 +6,17 @@ import type { PermissionReply, PermissionRequest, QuestionRequest, SessionInfo }
 /** `gone`: OpenCode no longer has it (404): answered elsewhere, dismissed, or dropped. */
 export type Outcome = { ok: true } | { ok: false; gone: true } | { ok: false; gone: false; error: string };
 
+/** A part of a prompt: text, or a file given inline as a `data:` URL. */
+export type PromptPart = { type: "text"; text: string } | { type: "file"; mime: string; filename: string; url: string };
+
 export interface OpencodeEndpoint {
   replyQuestion(requestID: string, answers: string[][]): Promise<Outcome>;
   rejectQuestion(requestID: string): Promise<Outcome>;
   replyPermission(requestID: string, decision: { reply: PermissionReply; message?: string }): Promise<Outcome>;
   /** Sends the user's text to a session as a new message (queued by OpenCode when the session is busy). */
   promptAsync(sessionID: string, text: string): Promise<Outcome>;
+  /** Sends a new message made of these parts (text, files from the phone) to a session. */
+  prompt(sessionID: string, parts: PromptPart[]): Promise<Outcome>;
   /** Stops the session's run, as Esc in the terminal does. */
   abortSession(sessionID: string): Promise<Outcome>;
   /** Throws when it cannot read the list: "could not read" must never look like "nothing pending". */

@@ -16,16 +16,27 @@ export interface RawPluginClient {
   post(options: Record<string, unknown>): Promise<{ data?: unknown; error?: unknown; response?: Response }>;
 }
 
-export function pluginClientTransport(client: unknown): OpencodeTransport | undefined {
+/**
+ * `directory`: the instance's own directory, sent with every request. OpenCode 1.1.53's plugin
+ * client does not carry it (measured 2026-11-22: with two projects in one `opencode serve`, a
+ * prompt for the second one's session went to the first and got NotFoundError), so it is added
+ * here, encoded as OpenCode's own SDK does (only when not ASCII).
+ */
+export function pluginClientTransport(client: unknown, directory?: string): OpencodeTransport | undefined {
   const raw = (client as { _client?: RawPluginClient } | undefined)?._client;
   if (!raw || typeof raw.get !== "function" || typeof raw.post !== "function") return undefined;
+  // eslint-disable-next-line no-control-regex
+  const where = directory ? { "x-opencode-directory": /[^\x00-\x7F]/.test(directory) ? encodeURIComponent(directory) : directory } : undefined;
   return {
     async request(method, url, options = {}) {
       const call = method === "GET" ? raw.get.bind(raw) : raw.post.bind(raw);
+      const json = options.body !== undefined ? { "Content-Type": "application/json" } : undefined;
+      const headers = where || json ? { ...where, ...json } : undefined;
       const result = await call({
         url,
         ...(options.path ? { path: options.path } : {}),
-        ...(options.body !== undefined ? { body: options.body, headers: { "Content-Type": "application/json" } } : {}),
+        ...(options.body !== undefined ? { body: options.body } : {}),
+        ...(headers ? { headers } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
       });
       return { status: result.response?.status ?? 0, data: result.error ?? result.data };

@@ -2,7 +2,7 @@
 // permissions are answered in-process (`ctx.permission.reply`); in attach mode over HTTP. Questions
 // are forms, always answered over HTTP (server-client.ts): the 2.x plugin context has no form API.
 // The form behind each question (field keys, types, option values) is kept from `form.created`.
-import type { OpencodeEndpoint, Outcome } from "../opencode/endpoint.ts";
+import type { OpencodeEndpoint, Outcome, PromptPart } from "../opencode/endpoint.ts";
 import type { PermissionReply, PermissionRequest, QuestionRequest, SessionInfo } from "../sse/events.ts";
 import { narrowEvent, questionForm, type NarrowedEvent, type QuestionForm } from "./events.ts";
 import { formAnswer } from "./forms.ts";
@@ -110,6 +110,12 @@ export class Opencode2Endpoint implements OpencodeEndpoint {
 
   promptAsync(sessionID: string, text: string): Promise<Outcome> {
     return this.#server.send("POST", "/api/session/{sessionID}/prompt", { sessionID }, { text });
+  }
+
+  /** Text goes as one prompt; files from the phone are not measured on 2.x yet, so they are refused with a reason. */
+  prompt(sessionID: string, parts: PromptPart[]): Promise<Outcome> {
+    if (parts.some((part) => part.type !== "text")) return Promise.resolve({ ok: false, gone: false, error: "files from the phone are not supported on OpenCode 2 yet" });
+    return this.promptAsync(sessionID, parts.map((part) => (part.type === "text" ? part.text : "")).join("\n\n"));
   }
 
   /** 2.0.15 lists `POST /api/session/:sessionID/interrupt` (read from the binary; Stop is tested end to end on 1.x only). */

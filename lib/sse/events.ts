@@ -39,6 +39,20 @@ export interface SessionInfo {
   parentID?: string;
 }
 
+/**
+ * One file a run changed (a user message's `summary.diffs`). OpenCode 1.18 gives the unified diff
+ * (`patch`); 1.1.53 gives the whole text before and after instead.
+ */
+export interface FileChange {
+  file: string;
+  additions: number;
+  deletions: number;
+  status?: string;
+  patch?: string;
+  before?: string;
+  after?: string;
+}
+
 export type HermesEvent =
   | { type: "question.asked"; request: QuestionRequest }
   | { type: "question.replied"; sessionID: string; requestID: string; answers: string[][] }
@@ -49,7 +63,8 @@ export type HermesEvent =
   | { type: "session.deleted"; sessionID: string }
   | { type: "session.status"; sessionID: string; status: string; attempt?: number; message?: string }
   | { type: "session.error"; sessionID: string; name: string; message: string }
-  | { type: "message.role"; sessionID: string; messageID: string; role: string }
+  /** `changes`: on a user message, what the run it started changed, as OpenCode summarised it. */
+  | { type: "message.role"; sessionID: string; messageID: string; role: string; changes?: FileChange[] }
   | { type: "message.text"; sessionID: string; messageID: string; partID: string; text: string }
   | { type: "session.idle"; sessionID: string }
   | { type: "instance.disposed"; directory: string };

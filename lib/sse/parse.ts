@@ -2,7 +2,7 @@
 // Shapes: the plugin hook's `{id?, type, properties}`, an SSE `data:` line of `/event` (the same),
 // and `/global/event`'s `{directory, project, payload}` envelope (whose `sync` duplicates are dropped).
 // Input is untrusted: anything malformed is dropped, never thrown.
-import type { HermesEvent, PermissionReply, QuestionInfo, QuestionOption, SessionInfo } from "./events.ts";
+import type { FileChange, HermesEvent, PermissionReply, QuestionInfo, QuestionOption, SessionInfo } from "./events.ts";
 
 export interface ParsedEvent {
   /** Directory named by a `/global/event` envelope; the hook and `/event` leave it to the caller. */
@@ -98,7 +98,10 @@ function narrow(raw: Json): HermesEvent | undefined {
     case "message.updated": {
       const info = isObject(p.info) ? p.info : undefined;
       if (!info || !isId(info.id) || !isId(info.sessionID) || typeof info.role !== "string") return undefined;
-      return { type: "message.role", sessionID: info.sessionID, messageID: info.id, role: info.role };
+      const event: HermesEvent = { type: "message.role", sessionID: info.sessionID, messageID: info.id, role: info.role };
+      const diffs = info.role === "user" && isObject(info.summary) && Array.isArray(info.summary.diffs) ? info.summary.diffs : undefined;
+      if (diffs) event.changes = diffs.map(narrowFileChange).filter((change): change is FileChange => change !== undefined);
+      return event;
     }
     case "message.part.updated": {
       const part = isObject(p.part) ? p.part : undefined;
@@ -138,6 +141,14 @@ function narrowSession(raw: unknown): SessionInfo | undefined {
   if (typeof raw.directory === "string") info.directory = raw.directory;
   if (isId(raw.parentID)) info.parentID = raw.parentID;
   return info;
+}
+
+function narrowFileChange(raw: unknown): FileChange | undefined {
+  if (!isObject(raw) || typeof raw.file !== "string" || raw.file === "") return undefined;
+  const count = (value: unknown) => (typeof value === "number" && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0);
+  const change: FileChange = { file: raw.file, additions: count(raw.additions), deletions: count(raw.deletions) };
+  for (const key of ["status", "patch", "before", "after"] as const) if (typeof raw[key] === "string") change[key] = raw[key];
+  return change;
 }
 
 function isObject(value: unknown): value is Json {

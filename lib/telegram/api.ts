@@ -33,7 +33,23 @@ export interface TelegramApi {
   /** A quiet receipt on the user's own message. */
   react(chatId: number, messageId: number, emoji: string): Promise<void>;
   getMe(): Promise<{ id: number; username?: string }>;
+  /** Where a file sent to the bot can be downloaded (`path`), and its size if Telegram says. */
+  getFile(fileId: string): Promise<{ path?: string; size?: number }>;
+  /** Downloads a file getFile pointed to, into memory; throws FileTooBigError past `maxBytes`. */
+  downloadFile(filePath: string, maxBytes: number): Promise<Uint8Array>;
   setCommands(commands: ReadonlyArray<{ command: string; description: string }>): Promise<void>;
+}
+
+/** Telegram lets a bot download files of up to 20 MB (getFile). */
+export const BOT_DOWNLOAD_LIMIT_BYTES = 20 * 1024 * 1024;
+const DOWNLOAD_TIMEOUT_MS = 120_000;
+
+/** A download stopped because the file is larger than allowed. */
+export class FileTooBigError extends Error {
+  constructor(readonly limit: number) {
+    super(`the file is larger than ${limit} bytes`);
+    this.name = "FileTooBigError";
+  }
 }
 
 /** A failed Bot API call, normalised: `code` 0 means the request never got an answer. */
@@ -148,11 +164,58 @@ export function createTelegramApi(token: string, apiRoot: string): TelegramApi {
     async setCommands(commands) {
       await call((telegram) => telegram.setMyCommands(commands.map((entry) => ({ ...entry }))));
     },
+    async getFile(fileId) {
+      const file = await call((telegram) => telegram.getFile(fileId));
+      return { ...(typeof file.file_path === "string" ? { path: file.file_path } : {}), ...(typeof file.file_size === "number" ? { size: file.file_size } : {}) };
+    },
+    downloadFile: (filePath, maxBytes) => download(`${apiRoot.replace(/\/+$/, "")}/file/bot${token}/`, filePath, maxBytes),
     async getMe() {
       const me = await call((telegram) => telegram.getMe());
       return me.username === undefined ? { id: me.id } : { id: me.id, username: me.username };
     },
   };
+}
+
+/** Reads the file into memory, never more than `maxBytes`. Errors never carry the URL (it holds the token). */
+async function download(base: string, filePath: string, maxBytes: number): Promise<Uint8Array> {
+  if (!/^[A-Za-z0-9_\-.]+(?:\/[A-Za-z0-9_\-.]+)*$/.test(filePath) || filePath.split("/").some((segment) => segment === "." || segment === "..")) {
+    throw new TelegramApiError(400, "unusable file path from getFile");
+  }
+  let response: Response;
+  try {
+    response = await fetch(base + filePath, { signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) });
+  } catch (error) {
+    const cause = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
+    throw new TelegramApiError(0, typeof cause === "string" ? cause : error instanceof Error ? error.name : "download failed");
+  }
+  if (!response.ok || !response.body) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new TelegramApiError(response.status, `file download answered ${response.status}`);
+  }
+  const declared = Number(response.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body.cancel().catch(() => undefined);
+    throw new FileTooBigError(maxBytes);
+  }
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = response.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > maxBytes) {
+        await reader.cancel().catch(() => undefined);
+        throw new FileTooBigError(maxBytes);
+      }
+      chunks.push(value);
+    }
+  } catch (error) {
+    if (error instanceof FileTooBigError) throw error;
+    throw new TelegramApiError(0, error instanceof Error ? error.name : "download failed");
+  }
+  return Buffer.concat(chunks, total);
 }
 
 function ignoreNotModified(error: unknown): void {

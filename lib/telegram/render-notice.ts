@@ -7,13 +7,15 @@ import { reveal } from "./reveal.ts";
 
 const LAST_TEXT_LIMIT = 1500;
 
-export function renderNotice(notice: Notice, context: PromptContext): string {
+/** `changes`: what the run changed, rendered (render-changes.ts), shown in a Done notice. */
+export function renderNotice(notice: Notice, context: PromptContext, changes?: string): string {
   const t = stringsOf(context);
   const lines: string[] = [];
   switch (notice.kind) {
     case "done":
       lines.push(t.notice.done(formatDuration(notice.busyMs, t)), contextLine(context));
       if (notice.lastText) lines.push("", escapeWithin(reveal(lastLines(notice.lastText), t, false), LAST_TEXT_LIMIT));
+      if (changes) lines.push("", changes);
       break;
     case "failed":
       lines.push(t.notice.failed(escapeWithin(reveal(notice.name, t), 100)), contextLine(context));

@@ -11,7 +11,26 @@ export type Intent =
   /** `bot`: the @username a command names in groups ("/start@my_bot"), when it names one. */
   | { kind: "command"; name: string; args: string; from: Sender; messageId: number; bot?: string }
   /** `threadId`: the forum topic the message was posted in, if any. */
-  | { kind: "text"; text: string; from: Sender; messageId: number; replyTo?: number; threadId?: number };
+  | { kind: "text"; text: string; from: Sender; messageId: number; replyTo?: number; threadId?: number }
+  /** A photo or file sent to the bot (`caption`: the text sent with it; `albumId`: Telegram's media_group_id). */
+  | { kind: "attachment"; file: IncomingFile; caption?: string; albumId?: string; from: Sender; messageId: number; replyTo?: number; threadId?: number };
+
+/**
+ * A file as Telegram describes it, before anything is downloaded. `kind` "other" is a file Hermes
+ * does not take (video, voice, sticker…), named by what Telegram calls it. Sizes are in bytes.
+ */
+export interface IncomingFile {
+  kind: "photo" | "document" | "other";
+  fileId: string;
+  /** Telegram's own word for it ("photo", "document", "video", "voice"…). */
+  type: string;
+  size?: number;
+  mime?: string;
+  name?: string;
+}
+
+/** Media Hermes recognises only to say it does not take them. */
+const OTHER_MEDIA = ["video", "animation", "audio", "voice", "video_note", "sticker"] as const;
 
 export function parseUpdate(update: unknown): Intent | undefined {
   if (!isObject(update)) return undefined;
@@ -33,8 +52,8 @@ export function parseUpdate(update: unknown): Intent | undefined {
   if (user.is_bot === true) return undefined;
   const from: Sender = { userId: user.id, chatId: chat.id, chatType: typeof chat.type === "string" ? chat.type : "" };
   const text = typeof message.text === "string" ? message.text : undefined;
-  if (text === undefined) return undefined;
   const replyTo = isObject(message.reply_to_message) && typeof message.reply_to_message.message_id === "number" ? message.reply_to_message.message_id : undefined;
+  if (text === undefined) return parseAttachment(message, from, replyTo);
   // A reply is an answer even when it starts with "/" (a path like /tmp): only plain messages are commands.
   const command = replyTo === undefined ? /^\/([a-z0-9_]{1,32})(?:@([A-Za-z0-9_]+))?(?:\s+([\s\S]*))?$/i.exec(text) : null;
   if (command) {
@@ -46,6 +65,38 @@ export function parseUpdate(update: unknown): Intent | undefined {
   if (replyTo !== undefined) intent.replyTo = replyTo;
   if (message.is_topic_message === true && typeof message.message_thread_id === "number") intent.threadId = message.message_thread_id;
   return intent;
+}
+
+function parseAttachment(message: Record<string, any>, from: Sender, replyTo: number | undefined): Intent | undefined {
+  const file = incomingFile(message);
+  if (!file) return undefined;
+  const intent: Intent = { kind: "attachment", file, from, messageId: message.message_id };
+  if (typeof message.caption === "string" && message.caption.trim() !== "") intent.caption = message.caption;
+  if (typeof message.media_group_id === "string" && message.media_group_id !== "") intent.albumId = message.media_group_id;
+  if (replyTo !== undefined) intent.replyTo = replyTo;
+  if (message.is_topic_message === true && typeof message.message_thread_id === "number") intent.threadId = message.message_thread_id;
+  return intent;
+}
+
+function incomingFile(message: Record<string, any>): IncomingFile | undefined {
+  // A photo comes in several sizes, smallest first: the last one is the original.
+  if (Array.isArray(message.photo)) {
+    const sizes = message.photo.filter((size: unknown) => isObject(size) && typeof size.file_id === "string");
+    const largest = sizes[sizes.length - 1];
+    return largest ? fileOf("photo", "photo", largest) : undefined;
+  }
+  if (isObject(message.document)) return fileOf("document", "document", message.document);
+  for (const type of OTHER_MEDIA) if (isObject(message[type])) return fileOf("other", type, message[type]);
+  return undefined;
+}
+
+function fileOf(kind: IncomingFile["kind"], type: string, raw: Record<string, any>): IncomingFile | undefined {
+  if (typeof raw.file_id !== "string" || raw.file_id === "") return undefined;
+  const file: IncomingFile = { kind, type, fileId: raw.file_id };
+  if (typeof raw.file_size === "number" && Number.isFinite(raw.file_size) && raw.file_size >= 0) file.size = raw.file_size;
+  if (typeof raw.mime_type === "string") file.mime = raw.mime_type;
+  if (typeof raw.file_name === "string") file.name = raw.file_name;
+  return file;
 }
 
 function isObject(value: unknown): value is Record<string, any> {

@@ -32,7 +32,7 @@ export async function startRig(
   env: Record<string, string> = {},
   pluginPath: string = isOpencode2(version) ? PACKAGE_ROOT : PLUGIN_PATH,
   /** `warmup: false`: the project's instance (and Hermes in it) starts on the test's first request. */
-  config: { permission?: unknown; extraConfig?: Record<string, unknown>; warmup?: boolean; chat?: ChatKind; telegram?: FakeTelegramOptions; password?: string | false; service?: boolean } = {},
+  config: { permission?: unknown; extraConfig?: Record<string, unknown>; mockModel?: Record<string, unknown>; warmup?: boolean; chat?: ChatKind; telegram?: FakeTelegramOptions; password?: string | false; service?: boolean } = {},
 ): Promise<Rig> {
   const { chat: kind = "private", telegram: telegramOptions, password: passwordOption, ...opencodeConfig } = config;
   const chat = chatSetup(kind);

@@ -5,6 +5,7 @@ import { botMethods } from './telegram/bot-methods.ts';
 import { ChatStore } from './telegram/chat-store.ts';
 import type { BotState, MethodHandler } from './telegram/context.ts';
 import { FaultInjector } from './telegram/faults.ts';
+import { downloadable, fileMessageUpdate, getFileMethod, newFileStore, type HumanFile } from './telegram/files.ts';
 import { FloodLimiter, floodChatOf, type FloodLimitsOption, type FloodStats } from './telegram/flood.ts';
 import { callbackQueryUpdate, messageUpdate, newCallbackQueryId } from './telegram/human.ts';
 import { LongPoll, type ConflictMode } from './telegram/long-poll.ts';
@@ -38,6 +39,13 @@ export interface FakeTelegram {
   sendText(chatId: number, text: string, opts?: { replyTo?: number; from?: TgUser; chatType?: 'private' | 'group' | 'supergroup'; threadId?: number }): { messageId: number };
   /** Whether buttons may carry `style` from now on ('refused': like a Bot API server older than 9.4). */
   setButtonStyles(mode: ButtonStyleMode): void;
+  /**
+   * The human sends a photo or a document (with a caption, as a reply, in a topic). `fileId` is
+   * what getFile must be asked for; `reportedSize` fakes a huge file without its bytes.
+   */
+  sendFile(chatId: number, file: Omit<HumanFile, 'from' | 'chatType'> & { from?: TgUser; chatType?: 'private' | 'group' | 'supergroup' }): { messageId: number; fileId: string };
+  /** Every file path downloaded through `GET /file/bot<token>/<path>`. */
+  readonly downloads: readonly string[];
   /** Forum topics the bot created (createForumTopic), with their current names. */
   topics(): Array<{ chatId: number; threadId: number; name: string }>;
   pushUpdate(update: any): void;
@@ -96,8 +104,9 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
     topics: [],
     buttonStyles: opts.buttonStyles ?? 'supported',
   };
+  const files = newFileStore();
   const handlers = new Map<string, MethodHandler>(
-    Object.entries({ ...botMethods, ...messageMethods }).map(([name, h]) => [name.toLowerCase(), h]),
+    Object.entries({ ...botMethods, ...messageMethods, getFile: getFileMethod(files) }).map(([name, h]) => [name.toLowerCase(), h]),
   );
   const calls: ApiCall[] = [];
   const faults = new FaultInjector();
@@ -115,6 +124,8 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const fileRoute = /^\/file\/bot([^/]+)\/(.+)$/.exec(url.pathname);
+    if (fileRoute && req.method === 'GET') return serveFile(res, decodeURIComponent(fileRoute[1]!), fileRoute[2]!);
     const route = /^\/bot([^/]+)\/([A-Za-z0-9_]+)\/?$/.exec(url.pathname);
     if (!route) return sendJson(res, 404, { ok: false, error_code: 404, description: 'Not Found' });
     const call: ApiCall = { method: route[2]!, payload: {}, at: Date.now(), status: 0, hrAt: performance.now() };
@@ -167,6 +178,25 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
       if (err instanceof TelegramApiError) return fail(err);
       throw err;
     }
+  }
+
+  /** A file download, as api.telegram.org serves it: the bytes, or a 404 / 401 JSON error. */
+  function serveFile(res: ServerResponse, fileToken: string, path: string): void {
+    calls.push({ method: 'file download', payload: { path }, at: Date.now(), status: 0, hrAt: performance.now() });
+    const call = calls[calls.length - 1]!;
+    if (fileToken !== token) {
+      call.status = 401;
+      return sendJson(res, 401, { ok: false, error_code: 401, description: 'Unauthorized' });
+    }
+    const bytes = downloadable(files, path);
+    if (!bytes) {
+      call.status = 404;
+      return sendJson(res, 404, { ok: false, error_code: 404, description: 'Not Found' });
+    }
+    files.downloads.push(path);
+    call.status = 200;
+    res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': bytes.length });
+    res.end(bytes);
   }
 
   const server = await listenLoopback(handle);
@@ -257,6 +287,18 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
       });
       queue.push(update);
       return { messageId };
+    },
+    sendFile(chatId, file) {
+      const { update, messageId, fileId } = fileMessageUpdate(state.store, files, chatId, {
+        ...file,
+        from: file.from ?? DEFAULT_USER,
+        chatType: file.chatType ?? (chatId > 0 ? 'private' : 'supergroup'),
+      });
+      queue.push(update);
+      return { messageId, fileId };
+    },
+    get downloads() {
+      return [...files.downloads];
     },
     topics: () => state.topics.map((topic) => ({ ...topic })),
     setButtonStyles(mode) {

@@ -1,5 +1,5 @@
 // An in-memory TelegramApi for unit tests of the bridge: records messages and their edits.
-import type { SendOptions, TelegramApi } from "../../lib/telegram/api.ts";
+import { FileTooBigError, TelegramApiError, type SendOptions, type TelegramApi } from "../../lib/telegram/api.ts";
 import type { InlineButton } from "../../lib/telegram/render.ts";
 
 export interface MemoryMessage {
@@ -86,6 +86,27 @@ export class MemoryTelegram implements TelegramApi {
 
   async getMe() {
     return { id: 42, username: "hermes_test_bot" };
+  }
+
+  /** Files the human sent, by file id (`size`: what getFile reports, if not the real size). */
+  readonly files = new Map<string, { bytes: Uint8Array; size?: number }>();
+  /** Every getFile and downloadFile call, in order. */
+  readonly fileCalls: Array<{ method: "getFile" | "downloadFile"; id: string }> = [];
+
+  async getFile(fileId: string) {
+    this.fileCalls.push({ method: "getFile", id: fileId });
+    const file = this.files.get(fileId);
+    if (!file) throw new TelegramApiError(400, "Bad Request: invalid file_id");
+    return { path: `documents/${fileId}`, size: file.size ?? file.bytes.length };
+  }
+
+  async downloadFile(filePath: string, maxBytes: number) {
+    const id = filePath.replace(/^documents\//, "");
+    this.fileCalls.push({ method: "downloadFile", id });
+    const file = this.files.get(id);
+    if (!file) throw new TelegramApiError(404, "file download answered 404");
+    if (file.bytes.length > maxBytes) throw new FileTooBigError(maxBytes);
+    return file.bytes;
   }
 
   /** The button of `message` whose text is `text` (throws with the available ones). */

@@ -61,6 +61,8 @@ export interface StartOpencodeOptions {
   env?: Record<string, string>;
   permission?: unknown;
   extraConfig?: Record<string, unknown>;
+  /** Merged into the mock model's entry in opencode.json. */
+  mockModel?: Record<string, unknown>;
   /** Limit for the "listening" line and the warm-up request (default 60 s). */
   startTimeoutMs?: number;
   /**

@@ -40,6 +40,8 @@ function fakeApi(script: Step[]) {
     renameTopic: unused,
     answerCallback: unused,
     getMe: unused,
+    getFile: unused,
+    downloadFile: unused,
   };
   return { api, getUpdates, offsets, signals, remaining: () => script.length };
 }

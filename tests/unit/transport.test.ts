@@ -45,6 +45,14 @@ describe("pluginClientTransport", () => {
     });
   });
 
+  it("names the instance's directory on every request, URI-encoded only when it is not ASCII", async () => {
+    const { client, raw } = fakeClient({ data: true, response: response(200) });
+    await pluginClientTransport(client, "/home/dev/app")!.request("GET", "/question");
+    await pluginClientTransport(client, "/home/dev/projekt-é")!.request("POST", "/x", { body: {} });
+    expect(raw.get.mock.calls[0]![0]).toEqual({ url: "/question", headers: { "x-opencode-directory": "/home/dev/app" } });
+    expect(raw.post.mock.calls[0]![0]).toEqual({ url: "/x", body: {}, headers: { "x-opencode-directory": "%2Fhome%2Fdev%2Fprojekt-%C3%A9", "Content-Type": "application/json" } });
+  });
+
   it("leaves out what was not given", async () => {
     const { client, raw } = fakeClient({ data: [], response: response(200) });
     const transport = pluginClientTransport(client)!;

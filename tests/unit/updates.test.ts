@@ -181,3 +181,35 @@ describe("parseUpdate: ignored updates", () => {
     expect(parseUpdate(message({ text: `/start ${text}` }))).toMatchObject({ kind: "command", args: text });
   });
 });
+
+describe("parseUpdate: photos and files", () => {
+  const from = { id: 7, first_name: "U" };
+  const chat = { id: 7, type: "private" };
+
+  it("a photo: the largest size, with caption, reply and topic", () => {
+    const intent = parseUpdate({
+      message: {
+        message_id: 5, from, chat, caption: "look", reply_to_message: { message_id: 3 }, is_topic_message: true, message_thread_id: 9, media_group_id: "1390",
+        photo: [{ file_id: "small", file_size: 10 }, { file_id: "big", file_size: 9000, width: 1280 }],
+      },
+    });
+    expect(intent).toEqual({ kind: "attachment", file: { kind: "photo", type: "photo", fileId: "big", size: 9000 }, caption: "look", albumId: "1390", from: { userId: 7, chatId: 7, chatType: "private" }, messageId: 5, replyTo: 3, threadId: 9 });
+  });
+
+  it("a document with its name and type; an empty caption is no caption", () => {
+    const intent = parseUpdate({ message: { message_id: 5, from, chat, caption: "  ", document: { file_id: "d", file_name: "a.txt", mime_type: "text/plain", file_size: 12 } } });
+    expect(intent).toEqual({ kind: "attachment", file: { kind: "document", type: "document", fileId: "d", size: 12, mime: "text/plain", name: "a.txt" }, from: { userId: 7, chatId: 7, chatType: "private" }, messageId: 5 });
+  });
+
+  it("a video or voice message is an attachment Hermes will refuse, named by its type", () => {
+    const intent = parseUpdate({ message: { message_id: 5, from, chat, voice: { file_id: "v", file_size: 3 } } });
+    expect(intent?.kind === "attachment" && intent.file).toEqual({ kind: "other", type: "voice", fileId: "v", size: 3 });
+  });
+
+  it("malformed file fields are dropped or make the message unreadable", () => {
+    expect(parseUpdate({ message: { message_id: 5, from, chat, document: { file_id: 42 } } })).toBeUndefined();
+    expect(parseUpdate({ message: { message_id: 5, from, chat, photo: [{ file_size: 1 }] } })).toBeUndefined();
+    const intent = parseUpdate({ message: { message_id: 5, from, chat, document: { file_id: "d", file_size: -1, file_name: 7, mime_type: null } } });
+    expect(intent?.kind === "attachment" && intent.file).toEqual({ kind: "document", type: "document", fileId: "d" });
+  });
+});

@@ -11,6 +11,8 @@ export interface ProjectConfigOptions {
   plugins?: string[];
   permission?: unknown;
   extraConfig?: Record<string, unknown>;
+  /** Merged into the mock model's entry (e.g. `modalities` to let it take images). */
+  mockModel?: Record<string, unknown>;
 }
 
 export const MOCK_PROVIDER = 'mock';
@@ -41,7 +43,7 @@ export function projectConfig(opts: ProjectConfigOptions): Record<string, unknow
         name: 'Mock LLM',
         options: { baseURL: opts.llmBaseURL, apiKey: 'mock-key' },
         models: {
-          [MOCK_MODEL]: { name: 'Mock Model', tool_call: true, limit: { context: 128_000, output: 4_096 } },
+          [MOCK_MODEL]: { name: 'Mock Model', tool_call: true, limit: { context: 128_000, output: 4_096 }, ...opts.mockModel },
         },
       },
     },

@@ -1,0 +1,189 @@
+// Photos and files sent from the phone: a photo or document sent as a reply to any Hermes message
+// of a session (or posted in its forum topic) becomes that session's next prompt, with its caption;
+// an album (several photos or files sent at once) becomes one prompt.
+// Only the allowed users in the configured chat are heard: nobody else's file is ever downloaded.
+// Files stay in memory (a `data:` URL or a text part) and are never written to disk.
+import type { Strings } from "../i18n/catalog.ts";
+import type { Logger } from "../log.ts";
+import type { PromptPart } from "../opencode/endpoint.ts";
+import type { MessageOwner, Registry } from "../registry/registry.ts";
+import { mayAct, type AccessPolicy } from "../telegram/access.ts";
+import { BOT_DOWNLOAD_LIMIT_BYTES, FileTooBigError, type TelegramApi } from "../telegram/api.ts";
+import { escapeHtml, escapeWithin } from "../telegram/html.ts";
+import { describe } from "../telegram/poller.ts";
+import { reveal } from "../telegram/reveal.ts";
+import type { IncomingFile, Intent } from "../telegram/updates.ts";
+import type { InstanceLink } from "./desk.ts";
+import { filePart } from "./file-part.ts";
+import type { UserMessage } from "./run-notices.ts";
+import type { SessionTopics } from "./topics.ts";
+
+type Attachment = Extract<Intent, { kind: "attachment" }>;
+
+export interface PhoneFilesDeps {
+  telegram: TelegramApi;
+  registry: Registry;
+  topics: SessionTopics;
+  access: AccessPolicy;
+  log: Logger;
+  t: Strings;
+  linkFor(directory: string): InstanceLink | undefined;
+  isBusy(sessionID: string): boolean;
+  /** The prompt reached the session: the same receipt as for typed text. */
+  acknowledge(owner: MessageOwner, userMessage: UserMessage, wasBusy: boolean): Promise<void>;
+  reply(text: string, replyTo: number, threadId?: number): Promise<void>;
+  /** Bytes a bot may download (Telegram's 20 MB unless a test says otherwise). */
+  limitBytes?: number;
+  /** How long to wait for the rest of an album (Telegram sends each of its items as a message). */
+  quietMs: number;
+}
+
+interface Item {
+  intent: Attachment;
+  userMessage: UserMessage;
+}
+
+interface Album {
+  owner: MessageOwner;
+  items: Item[];
+  timer?: ReturnType<typeof setTimeout>;
+}
+
+/** A file name or type as it may appear in a refusal: marked, escaped, short. */
+const SHOWN_NAME_LIMIT = 80;
+
+export class PhoneFiles {
+  readonly #deps: PhoneFilesDeps;
+  readonly #limit: number;
+  readonly #albums = new Map<string, Album>();
+
+  constructor(deps: PhoneFilesDeps) {
+    this.#deps = deps;
+    this.#limit = deps.limitBytes ?? BOT_DOWNLOAD_LIMIT_BYTES;
+  }
+
+  /**
+   * Whether the file is for one of this process' sessions: what taking it means (run once the claim
+   * is granted), or undefined to leave it to another process sharing the bot. Deciding changes nothing.
+   */
+  claim(intent: Attachment): (() => void) | undefined {
+    const { registry, topics, access } = this.#deps;
+    if (!mayAct(access, intent.from)) return undefined;
+    const replyTo = intent.replyTo === undefined ? undefined : registry.ownerOf({ chatId: intent.from.chatId, messageId: intent.replyTo });
+    const inTopic = replyTo === undefined && intent.threadId !== undefined ? topics.ownerOf(intent.threadId) : undefined;
+    const owner = replyTo ?? inTopic;
+    if (!owner) return undefined;
+    const userMessage: UserMessage = { chatId: intent.from.chatId, messageId: intent.messageId, ...(intent.threadId !== undefined ? { threadId: intent.threadId } : {}) };
+    return () => this.#collect(owner, { intent, userMessage });
+  }
+
+  /** A lone file goes now; an album's items wait for the rest of it. */
+  #collect(owner: MessageOwner, item: Item): void {
+    const take = (album: Album) => void this.#take(album.owner, album.items).catch((error) => this.#deps.log.warn({ err: describe(error) }, "could not take a file from the phone"));
+    const { intent } = item;
+    if (intent.albumId === undefined) return take({ owner, items: [item] });
+    const key = `${intent.from.chatId}:${intent.from.userId}:${intent.albumId}`;
+    const album = this.#albums.get(key) ?? { owner, items: [] };
+    this.#albums.set(key, album);
+    album.items.push(item);
+    clearTimeout(album.timer);
+    album.timer = setTimeout(() => {
+      this.#albums.delete(key);
+      take(album);
+    }, this.#deps.quietMs);
+    album.timer.unref?.();
+  }
+
+  /** Stops waiting for the rest of albums (Hermes is stopping). */
+  clear(): void {
+    for (const album of this.#albums.values()) clearTimeout(album.timer);
+    this.#albums.clear();
+  }
+
+  /** A file nobody claimed: from an allowed user it was not for a session, so say how to send it. */
+  async unclaimed(intent: Attachment): Promise<void> {
+    const { access, log, t } = this.#deps;
+    if (!mayAct(access, intent.from)) {
+      log.warn({ userId: intent.from.userId, chatId: intent.from.chatId }, "ignored a file from an unauthorized user or chat");
+      return;
+    }
+    await this.#deps.reply(t.files.noSession, intent.messageId, intent.threadId);
+  }
+
+  /** One prompt for the files that can go (one, or an album's), with the caption; each refusal said on its own. */
+  async #take(owner: MessageOwner, items: Item[]): Promise<void> {
+    const parts: PromptPart[] = [];
+    let bytes = 0;
+    for (const item of items) {
+      const taken = await this.#partOf(item);
+      if (!taken) continue;
+      parts.push(taken.part);
+      bytes += taken.bytes;
+    }
+    if (parts.length === 0) return;
+    const captions = items.flatMap((item): PromptPart[] => (item.intent.caption !== undefined ? [{ type: "text", text: item.intent.caption }] : []));
+    await this.#send(owner, [...captions, ...parts], items[0]!.userMessage, bytes);
+  }
+
+  /** The file as a prompt part, or undefined once the phone has been told why not. */
+  async #partOf({ intent: { file }, userMessage }: Item): Promise<{ part: PromptPart; bytes: number } | undefined> {
+    const { t, log } = this.#deps;
+    const refuse = async (text: string) => void (await this.#deps.reply(text, userMessage.messageId, userMessage.threadId));
+    if (file.kind === "other") return refuse(t.files.typeRefused(shownType(file, t)));
+    // Telegram says how big the file is: a file over the limit is never asked for.
+    if (file.size !== undefined && file.size > this.#limit) return refuse(t.files.tooBig(formatSize(file.size), formatSize(this.#limit)));
+    const bytes = await this.#download(file).catch((error: unknown) => error);
+    if (bytes instanceof FileTooBigError) return refuse(t.files.tooBig(escapeHtml(`> ${formatSize(this.#limit)}`), formatSize(this.#limit)));
+    if (!(bytes instanceof Uint8Array)) {
+      log.warn({ err: describe(bytes), type: file.type }, "could not download a file from the phone");
+      return refuse(t.files.downloadFailed(escapeWithin(withoutToken(bytes instanceof Error ? bytes.message : String(bytes)), 200)));
+    }
+    const part = filePart(bytes, file, t);
+    if (!part.ok) return refuse(t.files.typeRefused(shownType(file, t)));
+    return { part: part.part, bytes: bytes.length };
+  }
+
+  async #download(file: IncomingFile): Promise<Uint8Array> {
+    const { telegram } = this.#deps;
+    const found = await telegram.getFile(file.fileId);
+    if (found.size !== undefined && found.size > this.#limit) throw new FileTooBigError(this.#limit);
+    if (!found.path) throw new Error("Telegram gave no file path");
+    return telegram.downloadFile(found.path, this.#limit);
+  }
+
+  async #send(owner: MessageOwner, parts: PromptPart[], userMessage: UserMessage, bytes: number): Promise<void> {
+    const { t, log } = this.#deps;
+    const link = this.#deps.linkFor(owner.directory);
+    const busy = this.#deps.isBusy(owner.sessionID);
+    const outcome = link ? await link.opencode.prompt(owner.sessionID, parts) : ({ ok: false, gone: false, error: t.talk.notRunning } as const);
+    log.info({ sessionID: owner.sessionID, outcome, busy, bytes, parts: parts.map((part) => part.type) }, "file from the phone sent to a session");
+    if (outcome.ok) return this.#deps.acknowledge(owner, userMessage, busy);
+    const why = outcome.gone ? t.talk.sessionGone : escapeWithin(outcome.error, 300);
+    await this.#deps.reply(t.files.notSent(why), userMessage.messageId, userMessage.threadId);
+  }
+}
+
+/** A network error can quote the request URL, and with it the bot token: never show that. */
+function withoutToken(text: string): string {
+  return text.replace(/\d{5,}:[A-Za-z0-9_-]{30,}/g, "…");
+}
+
+/** "photo", "video", or the document's type and name as the sender gave them (marked and escaped). */
+function shownType(file: IncomingFile, t: Strings): string {
+  if (file.kind !== "document") return file.type;
+  const label = [file.mime, file.name].filter((part): part is string => !!part).join(" ") || file.type;
+  return `<code>${escapeWithin(reveal(label, t), SHOWN_NAME_LIMIT)}</code>`;
+}
+
+/** 20971520 → "20 MB", 1536 → "1.5 KB" (binary units, as Telegram counts its limits). */
+export function formatSize(bytes: number): string {
+  const units = ["bytes", "KB", "MB", "GB"];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  const shown = unit === 0 ? String(value) : value >= 10 ? String(Math.round(value)) : String(Math.round(value * 10) / 10);
+  return `${shown} ${units[unit]}`;
+}

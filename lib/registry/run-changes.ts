@@ -1,0 +1,60 @@
+// What each session's current (or last) run changed, from its user messages' `summary.diffs` as
+// OpenCode updates them. A run is every user message from the first after an idle to the next
+// idle; a summary that arrives just after the idle still counts for the run it belongs to. Pure.
+import type { FileChange } from "../sse/events.ts";
+
+interface Run {
+  ended: boolean;
+  /** Per user message, in order. */
+  messages: Map<string, FileChange[]>;
+}
+
+export class RunChanges {
+  readonly #runs = new Map<string, Run>();
+
+  /** A user message was created or updated (`changes`: its summary, once OpenCode has one). */
+  note(sessionID: string, messageID: string, changes: FileChange[] | undefined): void {
+    let run = this.#runs.get(sessionID);
+    if (!run || (run.ended && !run.messages.has(messageID))) {
+      run = { ended: false, messages: new Map() };
+      this.#runs.set(sessionID, run);
+    }
+    if (changes) run.messages.set(messageID, changes);
+    else if (!run.messages.has(messageID)) run.messages.set(messageID, []);
+  }
+
+  /** The session went idle: its next user message starts a new run. */
+  end(sessionID: string): void {
+    const run = this.#runs.get(sessionID);
+    if (run) run.ended = true;
+  }
+
+  /** Every file the run changed, one entry per file (counts added up over its messages). */
+  of(sessionID: string): FileChange[] {
+    const byFile = new Map<string, FileChange>();
+    for (const changes of this.#runs.get(sessionID)?.messages.values() ?? []) {
+      for (const change of changes) {
+        const seen = byFile.get(change.file);
+        byFile.set(change.file, seen ? combine(seen, change) : { ...change });
+      }
+    }
+    return [...byFile.values()];
+  }
+
+  forget(sessionID: string): void {
+    this.#runs.delete(sessionID);
+  }
+}
+
+/** The same file changed again later in the run. */
+function combine(first: FileChange, later: FileChange): FileChange {
+  const combined: FileChange = { file: first.file, additions: first.additions + later.additions, deletions: first.deletions + later.deletions };
+  const status = first.status ?? later.status;
+  if (status !== undefined) combined.status = status;
+  if (first.patch !== undefined || later.patch !== undefined) combined.patch = [first.patch, later.patch].filter((patch) => patch !== undefined).join("\n");
+  const before = first.before ?? later.before;
+  const after = later.after ?? first.after;
+  if (before !== undefined) combined.before = before;
+  if (after !== undefined) combined.after = after;
+  return combined;
+}
