@@ -140,7 +140,7 @@ describe(`attach mode against OpenCode ${OPENCODE2_VERSION}`, () => {
   });
 
   it("the hermes CLI probes the server first and reports refused credentials (exit 1)", async () => {
-    const child = spawn(process.execPath, [path.join(REPO, "bin/hermes.mjs"), "attach", "--url", opencode.url, "--password", "wrong"], {
+    const child = spawn(process.execPath, [path.join(REPO, "bin/opencode-hermes.mjs"), "attach", "--url", opencode.url, "--password", "wrong"], {
       cwd: REPO,
       env: { PATH: process.env.PATH ?? "", HOME: os.tmpdir(), ...env },
       stdio: ["ignore", "pipe", "pipe"],
