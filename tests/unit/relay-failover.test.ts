@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { ParkingLot, type Offer } from "../../lib/relay/parking.ts";
 import { ensurePrivateDirectory } from "../../lib/relay/private-dir.ts";
 import type { Update } from "../../lib/relay/wire.ts";
+import { CHAT, OWNER, setup } from "../support/bridge-rig.ts";
 import { QueueTelegram } from "../support/queue-telegram.ts";
 import { fakeLeader } from "../support/relay-peer.ts";
 import { KEY, recorder, socketPath, startRelay, stopAll } from "../support/relay-rig.ts";
@@ -88,6 +89,28 @@ describe("a leader change while a follower re-connects", () => {
     telegram.push("stranger");
     await vi.waitFor(() => expect(taker.unclaimed).toEqual(["stranger"]));
     await old.close();
+  });
+});
+
+describe("what the Bridge asks a new leader to hold", () => {
+  const tap = (from: number, chat = CHAT) => ({ update_id: 1, callback_query: { id: "q", from: { id: from }, data: "h1:ZZZZZZZZ:o:0:0", message: { message_id: 5, chat: { id: chat, type: "private" } } } });
+  const text = (from: number, body: string, chat = CHAT) => ({ update_id: 2, message: { message_id: 6, from: { id: from }, chat: { id: chat, type: "private" }, text: body } });
+
+  it("the owner's taps, replies and commands in the configured chat; nothing from strangers or other chats", () => {
+    const { bridge } = setup();
+    expect(bridge.worthHolding(tap(OWNER))).toBe(true);
+    expect(bridge.worthHolding(text(OWNER, "an answer"))).toBe(true);
+    expect(bridge.worthHolding(text(OWNER, "/status"))).toBe(true);
+    expect(bridge.worthHolding(tap(666, 666))).toBe(false); // a stranger, in their own chat with the bot
+    expect(bridge.worthHolding(text(666, "/start", -200))).toBe(false);
+    expect(bridge.worthHolding(tap(OWNER, -100))).toBe(false);
+    expect(bridge.worthHolding({ update_id: 3, edited_message: {} })).toBe(false);
+  });
+
+  it("in a group, only the allowed users'", () => {
+    const { bridge } = setup({ allowedUsers: [OWNER] });
+    expect(bridge.worthHolding(tap(OWNER))).toBe(true);
+    expect(bridge.worthHolding(tap(4242))).toBe(false);
   });
 });
 
