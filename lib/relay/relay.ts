@@ -250,7 +250,11 @@ export class Relay {
       offset: () => this.#offset,
       onReady: (ready) => {
         this.#followers.add(ready);
-        this.#parked.offerAll((update, take) => ready.offer(update, take));
+        this.#parked.offerAll(async (update, take) => {
+          const taken = await ready.offer(update, take);
+          if (taken) this.#log.info({ updateId: update.update_id }, "a follower that re-connected claimed an update held for it");
+          return taken;
+        });
       },
       onClose: (closed) => {
         this.#followers.delete(closed);
