@@ -9,7 +9,7 @@ import { ensurePrivateDirectory } from "../../lib/relay/private-dir.ts";
 import type { Update } from "../../lib/relay/wire.ts";
 import { CHAT, OWNER, setup } from "../support/bridge-rig.ts";
 import { QueueTelegram } from "../support/queue-telegram.ts";
-import { fakeLeader } from "../support/relay-peer.ts";
+import { connectAuthenticated, fakeLeader } from "../support/relay-peer.ts";
 import { KEY, recorder, socketPath, startRelay, stopAll } from "../support/relay-rig.ts";
 
 afterEach(async () => {
@@ -45,7 +45,7 @@ async function takeOverWhileOwnerReconnects(options: { takeoverGraceMs?: number 
   old.server.close();
   await vi.waitFor(() => expect(takerRelay.role).toBe("leader"), { timeout: 2_000 });
   expect(ownerRelay.role).toBe("electing");
-  return { telegram, owner, taker, ownerRelay, takerRelay, old };
+  return { address, telegram, owner, taker, ownerRelay, takerRelay, old };
 }
 
 describe("a leader change while a follower re-connects", () => {
@@ -70,6 +70,20 @@ describe("a leader change while a follower re-connects", () => {
     await vi.waitFor(() => expect(taker.unclaimed).toEqual(["stale"]), { timeout: 3_000 });
     expect(owner.unclaimed).toEqual([]);
     expect(taker.unanswered).toEqual([]);
+    await old.close();
+  });
+
+  it("a held update that a re-connected follower lets go unanswered is answered \"tap again\" when the window closes", async () => {
+    const { address, telegram, taker, old } = await takeOverWhileOwnerReconnects({ takeoverGraceMs: 1_000 });
+    telegram.push("stale");
+    await vi.waitFor(() => expect(telegram.offsets.at(-1)).toBe(2));
+    // A process that proves itself and then never answers an offer.
+    const silentOffers: number[] = [];
+    const silent = await connectAuthenticated(address, KEY, (frame) => void (frame.t === "offer" && silentOffers.push(frame.update.update_id)));
+    await vi.waitFor(() => expect(silentOffers).toEqual([1]));
+    await vi.waitFor(() => expect(taker.unanswered).toEqual(["stale"]), { timeout: 3_000 });
+    expect(taker.unclaimed).toEqual([]);
+    silent.socket.destroy();
     await old.close();
   });
 
