@@ -119,6 +119,9 @@ export class Relay {
     }
     let attempt = 0;
     while (!this.#isStopped()) {
+      // Usually a leader is there already (right after a leader died, another survivor may have
+      // taken over first): following it directly is the quickest way back, before trying to bind.
+      if (await this.#followIfLed()) return;
       const bound = await bindExclusive(address, (socket) => this.#accept(socket)).catch((error) => {
         this.#log.warn({ err: describe(error) }, "could not bind the relay socket");
         return undefined;
@@ -131,16 +134,26 @@ export class Relay {
         return;
       }
       if (bound) return this.#lead(bound);
-      const leader = await connectToLeader(address, {
-        key: this.#options.key,
-        handshakeMs: this.#options.handshakeMs ?? HANDSHAKE_MS,
-        onFrame: (frame, socket) => this.#onLeaderFrame(frame, socket),
-        onViolation: (reason) => this.#log.warn({ reason }, "left a relay leader that broke the protocol"),
-      });
-      if (this.#isStopped()) return void leader?.socket.destroy();
-      if (leader) return this.#follow(leader.socket, leader.offset);
       await sleep(Math.min(1_000, 25 * 2 ** attempt++));
     }
+  }
+
+  /** Connects to the leader on the socket name, if one answers and proves itself, and follows it. True: done electing. */
+  async #followIfLed(): Promise<boolean> {
+    if (this.#isStopped()) return true;
+    const leader = await connectToLeader(this.#options.address, {
+      key: this.#options.key,
+      handshakeMs: this.#options.handshakeMs ?? HANDSHAKE_MS,
+      onFrame: (frame, socket) => this.#onLeaderFrame(frame, socket),
+      onViolation: (reason) => this.#log.warn({ reason }, "left a relay leader that broke the protocol"),
+    });
+    if (this.#isStopped()) {
+      leader?.socket.destroy();
+      return true;
+    }
+    if (!leader) return false;
+    this.#follow(leader.socket, leader.offset);
+    return true;
   }
 
   #isStopped(): boolean {

@@ -39,7 +39,7 @@ async function takeOverWhileOwnerReconnects(options: { takeoverGraceMs?: number 
 
   alive = false;
   for (const peer of old.peers) peer.socket.destroy();
-  // Both survivors probed the dying socket and are stuck in a handshake with it.
+  // Both survivors connected to the dying socket and are stuck in a handshake with it.
   await vi.waitFor(() => expect(old.peers.length).toBeGreaterThanOrEqual(6));
   fs.rmSync(address);
   old.server.close();
