@@ -430,6 +430,12 @@ export class Bridge implements Desk {
     return this.#commands.partFor(parseUpdate(update));
   }
 
+  /** Whether an unclaimed update may be for a process still re-connecting to the relay (so held a moment): not a stranger's. */
+  worthHolding(update: unknown): boolean {
+    const intent = parseUpdate(update);
+    return intent !== undefined && mayAct(this.#access, intent.from);
+  }
+
   /** This process polls now: register the bot's commands. */
   onLead(): void {
     this.#commands.onLead();

@@ -5,7 +5,9 @@
 // follower claims it (all are asked at once; nobody waits on a follower that went silent), and
 // answers what nobody claims itself. Deciding is all the poll loop waits for: the handling (taps
 // answered, messages sent) runs outside it, so outgoing Telegram traffic never holds up polling.
-// When the leader goes, a follower takes over from the last offset.
+// When the leader goes, a follower takes over from the last offset; for a moment after it takes
+// over, what nobody claims is parked (parking.ts) and offered to each follower as it re-connects,
+// so a tap on a live prompt is never declared stale because its process is still re-connecting.
 import path from "node:path";
 import type net from "node:net";
 import type { Logger } from "../log.ts";
@@ -13,6 +15,7 @@ import type { TelegramApi } from "../telegram/api.ts";
 import { describe, startPoller, type Poller } from "../telegram/poller.ts";
 import { FollowerLink, offerToAll } from "./follower-link.ts";
 import { connectToLeader, type LeaderFrame } from "./leader-link.ts";
+import { ParkingLot } from "./parking.ts";
 import { ensurePrivateDirectory } from "./private-dir.ts";
 import { RecentIds } from "./recent-ids.ts";
 import { bindExclusive, holdsName, releaseName, type BoundSocket } from "./socket-file.ts";
@@ -38,6 +41,8 @@ export interface RelayOptions {
   offerTimeoutMs?: number;
   /** How long either side of a new connection has to prove it holds the token. */
   handshakeMs?: number;
+  /** After taking over from another leader: how long what nobody claims waits for followers re-connecting. */
+  takeoverGraceMs?: number;
 }
 
 export type RelayRole = "electing" | "leader" | "follower" | "stopped";
@@ -46,6 +51,15 @@ const HANDSHAKE_MS = 1_000;
 const OFFER_TIMEOUT_MS = 2_000;
 /** How often the leader checks that the socket name is still its own. */
 const NAME_CHECK_MS = 1_000;
+/**
+ * How long a new leader holds what nobody claims, for followers still re-connecting: long enough
+ * for one re-connect attempt stuck on the dead leader (HANDSHAKE_MS) and a retry, short enough that
+ * a tap's spinner stops soon (a claimed tap is answered as soon as its process is back).
+ */
+const TAKEOVER_GRACE_MS = 3_000;
+/** What a new leader holds at most meanwhile (a Telegram batch is at most 100 updates). */
+const MAX_PARKED = 100;
+const MAX_PARKED_BYTES = 2_000_000;
 
 export class Relay {
   readonly #options: RelayOptions;
@@ -63,6 +77,13 @@ export class Relay {
   #poller?: Poller;
   #leaderSocket?: net.Socket;
   #electing?: Promise<void>;
+  /** This process followed another leader: when it leads next, it takes over (and parks). */
+  #followed = false;
+  readonly #parked = new ParkingLot({
+    maxCount: MAX_PARKED,
+    maxBytes: MAX_PARKED_BYTES,
+    release: (update, unanswered) => void this.#handleUnclaimed(update, unanswered),
+  });
 
   constructor(options: RelayOptions) {
     this.#options = options;
@@ -98,6 +119,9 @@ export class Relay {
     }
     let attempt = 0;
     while (!this.#isStopped()) {
+      // Usually a leader is there already (right after a leader died, another survivor may have
+      // taken over first): following it directly is the quickest way back, before trying to bind.
+      if (await this.#followIfLed()) return;
       const bound = await bindExclusive(address, (socket) => this.#accept(socket)).catch((error) => {
         this.#log.warn({ err: describe(error) }, "could not bind the relay socket");
         return undefined;
@@ -110,16 +134,26 @@ export class Relay {
         return;
       }
       if (bound) return this.#lead(bound);
-      const leader = await connectToLeader(address, {
-        key: this.#options.key,
-        handshakeMs: this.#options.handshakeMs ?? HANDSHAKE_MS,
-        onFrame: (frame, socket) => this.#onLeaderFrame(frame, socket),
-        onViolation: (reason) => this.#log.warn({ reason }, "left a relay leader that broke the protocol"),
-      });
-      if (this.#isStopped()) return void leader?.socket.destroy();
-      if (leader) return this.#follow(leader.socket, leader.offset);
       await sleep(Math.min(1_000, 25 * 2 ** attempt++));
     }
+  }
+
+  /** Connects to the leader on the socket name, if one answers and proves itself, and follows it. True: done electing. */
+  async #followIfLed(): Promise<boolean> {
+    if (this.#isStopped()) return true;
+    const leader = await connectToLeader(this.#options.address, {
+      key: this.#options.key,
+      handshakeMs: this.#options.handshakeMs ?? HANDSHAKE_MS,
+      onFrame: (frame, socket) => this.#onLeaderFrame(frame, socket),
+      onViolation: (reason) => this.#log.warn({ reason }, "left a relay leader that broke the protocol"),
+    });
+    if (this.#isStopped()) {
+      leader?.socket.destroy();
+      return true;
+    }
+    if (!leader) return false;
+    this.#follow(leader.socket, leader.offset);
+    return true;
   }
 
   #isStopped(): boolean {
@@ -136,6 +170,9 @@ export class Relay {
       if (this.#role === "leader" && !holdsName(this.#options.address, bound)) void this.#stepDown();
     }, NAME_CHECK_MS);
     this.#nameCheck.unref?.();
+    // Followers of the leader that went are re-connecting now: give them a moment to claim theirs.
+    if (this.#followed) this.#parked.open(this.#options.takeoverGraceMs ?? TAKEOVER_GRACE_MS);
+    this.#followed = false;
     this.#options.handler.onLead?.();
     this.#poller = startPoller({
       api: this.#options.telegram,
@@ -159,6 +196,7 @@ export class Relay {
   /** Stops leading: polling ends, followers are let go, and the socket name is freed if still ours. */
   async #resign(): Promise<void> {
     clearInterval(this.#nameCheck);
+    this.#parked.clear();
     const bound = this.#bound;
     this.#bound = undefined;
     if (bound) releaseName(this.#options.address, bound);
@@ -174,6 +212,7 @@ export class Relay {
 
   #follow(socket: net.Socket, offset: number): void {
     this.#role = "follower";
+    this.#followed = true;
     this.#leaderSocket = socket;
     this.#offset = Math.max(this.#offset, offset);
     this.#log.info("another process polls Telegram for this bot; following it (relay follower)");
@@ -222,7 +261,14 @@ export class Relay {
       handshakeMs: this.#options.handshakeMs ?? HANDSHAKE_MS,
       answerMs: this.#options.offerTimeoutMs ?? OFFER_TIMEOUT_MS,
       offset: () => this.#offset,
-      onReady: (link) => this.#followers.add(link),
+      onReady: (ready) => {
+        this.#followers.add(ready);
+        this.#parked.offerAll(async (update, take) => {
+          const taken = await ready.offer(update, take);
+          if (taken) this.#log.info({ updateId: update.update_id }, "a follower that re-connected claimed an update held for it");
+          return taken;
+        });
+      },
       onClose: (closed) => {
         this.#followers.delete(closed);
         this.#links.delete(closed);
@@ -243,6 +289,8 @@ export class Relay {
       const outcome = await offerToAll([...this.#followers], raw);
       if (outcome === "taken") return;
       unanswered ||= outcome === "unanswered";
+      // Its process may be re-connecting: hold it for a moment (strangers' updates are not held).
+      if (this.#options.handler.worthHolding?.(raw) !== false && this.#parked.park(raw, unanswered)) return;
     }
     void this.#handleUnclaimed(raw, unanswered);
   }

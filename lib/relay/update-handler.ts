@@ -17,6 +17,11 @@ export interface UpdateHandler {
    * `unanswered`: a process did not answer in time, so the update may be its own.
    */
   handleUnclaimed(update: unknown, parts?: unknown[], unanswered?: boolean): Promise<void>;
+  /**
+   * Whether an update nobody claimed may be for a process that is still connecting, so worth
+   * holding a moment (a new leader parks such updates): false for strangers' updates.
+   */
+  worthHolding?(update: unknown): boolean;
   /** This process became the one that polls (a good moment to register the bot's commands). */
   onLead?(): void;
 }

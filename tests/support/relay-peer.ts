@@ -69,9 +69,15 @@ export async function connectAuthenticated(address: string, key: Buffer, onFrame
 
 /**
  * A server at `address` playing leader: with a key it passes the handshake honestly, without one
- * it sends a made-up proof. After that it runs `script` for each connection.
+ * it sends a made-up proof. After that it runs `script` for each connection. While `greets()` is
+ * false a connection is accepted and left silent (a leader being killed).
  */
-export async function fakeLeader(address: string, key: Buffer | undefined, script: (peer: RawPeer) => void): Promise<{ server: net.Server; peers: RawPeer[]; close(): Promise<void> }> {
+export async function fakeLeader(
+  address: string,
+  key: Buffer | undefined,
+  script: (peer: RawPeer) => void,
+  greets: () => boolean = () => true,
+): Promise<{ server: net.Server; peers: RawPeer[]; close(): Promise<void> }> {
   const peers: RawPeer[] = [];
   const server = net.createServer((socket) => {
     const nonce = newNonce();
@@ -82,7 +88,7 @@ export async function fakeLeader(address: string, key: Buffer | undefined, scrip
       script(self);
     });
     peers.push(peer);
-    peer.send({ t: "hello", nonce });
+    if (greets()) peer.send({ t: "hello", nonce });
   });
   await new Promise<void>((resolve) => server.listen(address, resolve));
   return {
