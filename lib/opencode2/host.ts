@@ -14,7 +14,7 @@ import { describe } from "../telegram/poller.ts";
 import type { InstanceLink } from "../bridge/desk.ts";
 import { contextHost, Opencode2Endpoint, recordInBook, type Book, type PluginContext2 } from "./endpoint.ts";
 import { narrowEvent, type NarrowedEvent } from "./events.ts";
-import { SeenIds } from "./seen-ids.ts";
+import { RecentIds } from "../recent-ids.ts";
 import { OwnServerClient } from "./server-client.ts";
 import { findOwnServer } from "./own-server.ts";
 
@@ -28,7 +28,7 @@ interface Location {
 interface Process2State {
   book: Book;
   /** Event ids already handled, per bridge (one bridge per bot token). */
-  seen: WeakMap<object, SeenIds>;
+  seen: WeakMap<object, RecentIds<string>>;
   /** Where each session lives, learnt from events that name a location. */
   sessionDirectories: Map<string, string>;
   locations: Map<string, Location>;
@@ -117,7 +117,7 @@ function stopLocation(directory: string, logger: Logger): void {
 async function follow(location: Location, ctx: PluginContext2, logger: Logger): Promise<void> {
   const bridge = location.lease.bridge;
   let seen = state.seen.get(bridge);
-  if (!seen) state.seen.set(bridge, (seen = new SeenIds()));
+  if (!seen) state.seen.set(bridge, (seen = new RecentIds<string>(10_000)));
   try {
     for await (const raw of ctx.event.subscribe({ signal: location.stop.signal })) {
       if (location.stop.signal.aborted) break;

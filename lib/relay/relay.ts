@@ -17,7 +17,7 @@ import { FollowerLink, offerToAll } from "./follower-link.ts";
 import { connectToLeader, type LeaderFrame } from "./leader-link.ts";
 import { ParkingLot } from "./parking.ts";
 import { ensurePrivateDirectory } from "./private-dir.ts";
-import { RecentIds } from "./recent-ids.ts";
+import { RecentIds } from "../recent-ids.ts";
 import { bindExclusive, holdsName, releaseName, type BoundSocket } from "./socket-file.ts";
 import type { Claim, UpdateHandler } from "./update-handler.ts";
 import { encode, isUpdate } from "./wire.ts";
@@ -64,7 +64,7 @@ const MAX_PARKED_BYTES = 2_000_000;
 export class Relay {
   readonly #options: RelayOptions;
   readonly #log: Logger;
-  readonly #handled = new RecentIds();
+  readonly #handled = new RecentIds<number>();
   /** Proven followers; `#links` also holds connections still proving themselves. */
   readonly #followers = new Set<FollowerLink>();
   readonly #links = new Set<FollowerLink>();

@@ -2,7 +2,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { relayAddress, relayDirectory } from "../../lib/relay/address.ts";
-import { RecentIds } from "../../lib/relay/recent-ids.ts";
+import { RecentIds } from "../../lib/recent-ids.ts";
 import type { UpdateHandler } from "../../lib/relay/relay.ts";
 import { decode, encode, LineDecoder } from "../../lib/relay/wire.ts";
 import { QueueTelegram } from "../support/queue-telegram.ts";
@@ -89,7 +89,7 @@ describe("relay wire format", () => {
   });
 
   it("RecentIds forgets the oldest beyond its limit", () => {
-    const ids = new RecentIds(2);
+    const ids = new RecentIds<number>(2);
     expect(ids.add(1)).toBe(true);
     expect(ids.add(1)).toBe(false);
     ids.add(2);
