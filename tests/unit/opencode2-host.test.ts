@@ -5,6 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CATALOGS } from "../../lib/i18n/catalog.ts";
 import type { PluginContext2 } from "../../lib/opencode2/endpoint.ts";
 import { startLocation } from "../../lib/opencode2/host.ts";
 import { DEFAULT_CHAT_ID, startFakeTelegram, type FakeTelegram } from "../support/fake-telegram.ts";
@@ -124,5 +125,15 @@ describe("OpenCode 2 host: one bridge, each event once, only for Hermes' locatio
     const log = fs.readFileSync(env.HERMES_LOG_FILE!, "utf8");
     expect(log.match(/Telegram bridge started/g)).toHaveLength(1);
     expect(bus.subscribers).toBe(0);
+  });
+
+  it("takes its settings from the plugins entry's options (ctx.options) as well, like 1.18's opencode.json options", async () => {
+    const { HERMES_TELEGRAM_CHAT_ID: _fromEnvironment, ...tokenOnly } = env;
+    const cleanup = startLocation({ ...context("/srv/project-d"), options: { chatId: DEFAULT_CHAT_ID, language: "zh" } }, tokenOnly)!;
+    bus.publish(asked("/srv/project-d", "ses_d", "per_d", "echo from-d"));
+    const message = await telegram.waitForMessage((m) => m.text.includes("echo from-d") && telegram.buttons(m).length > 0, { what: "d's permission, in the chat the options name" });
+    expect(message.chatId).toBe(DEFAULT_CHAT_ID);
+    expect(telegram.buttons(message).map((button) => button.text)).toContain(CATALOGS.zh.button.once);
+    await cleanup();
   });
 });

@@ -1,0 +1,32 @@
+// OpenCode 2 passes the options of a `plugins` entry (`{ package, options }`) to the plugin as
+// ctx.options: Hermes reads them like 1.18's opencode.json options. Here the chat and the language
+// come only from the options, the token only from the environment.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CATALOGS } from "../../lib/i18n/catalog.ts";
+import { DEFAULT_CHAT_ID } from "../support/fake-telegram.ts";
+import { OPENCODE2_VERSION } from "../support/opencode.ts";
+import { pluginSpec } from "../support/opencode/project-config.ts";
+import { askOnPhone, PACKAGE_ROOT, startRig, type Rig } from "./question-suite.ts";
+
+const color = { question: "Which color?", header: "Color", options: [{ label: "Red", description: "warm" }, { label: "Blue", description: "cool" }] };
+
+describe(`OpenCode ${OPENCODE2_VERSION}: settings from the plugins entry's options`, () => {
+  let rig: Rig;
+  beforeAll(async () => {
+    // A blank variable counts as unset: the chat id comes from the options alone.
+    rig = await startRig(OPENCODE2_VERSION, { HERMES_TELEGRAM_CHAT_ID: "" }, undefined, {
+      extraConfig: { plugins: [{ package: pluginSpec(PACKAGE_ROOT), options: { chatId: DEFAULT_CHAT_ID, language: "zh" } }] },
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await rig?.stop();
+  });
+
+  it("the chat and the language come from the options, and a tap answers the question", async () => {
+    const { message } = await askOnPhone(rig, [color], "from-options");
+    expect(message.chatId).toBe(DEFAULT_CHAT_ID);
+    expect(rig.telegram.buttons(message).map((button) => button.text)).toContain(CATALOGS.zh.button.dismiss);
+    await rig.telegram.tapButton(message, "Red");
+    expect((await rig.llm.waitForToolResult((r) => r.content.includes("from-options"), { what: "the answer at the LLM" })).content).toContain("Red");
+  });
+});
