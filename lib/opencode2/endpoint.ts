@@ -118,7 +118,7 @@ export class Opencode2Endpoint implements OpencodeEndpoint {
     return this.promptAsync(sessionID, parts.map((part) => (part.type === "text" ? part.text : "")).join("\n\n"));
   }
 
-  /** 2.0.15 lists `POST /api/session/:sessionID/interrupt` (read from the binary; Stop is tested end to end on 1.x only). */
+  /** Stop from the phone: 2.0.15 answers `POST /api/session/:sessionID/interrupt` with success (tests/e2e/opencode2-stop.test.ts). */
   abortSession(sessionID: string): Promise<Outcome> {
     return this.#server.send("POST", "/api/session/{sessionID}/interrupt", { sessionID });
   }
