@@ -1,0 +1,3 @@
+import { permissionSuite } from "./permission-suite.ts";
+
+permissionSuite("2.0.15", "supergroup");

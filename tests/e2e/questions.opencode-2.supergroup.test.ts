@@ -1,0 +1,3 @@
+import { questionSuite } from "./question-suite.ts";
+
+questionSuite("2.0.15", "supergroup");
