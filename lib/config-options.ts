@@ -36,7 +36,7 @@ export function readOptions(options: unknown): OptionValues {
   const result: OptionValues = { values: {}, labels: {}, problems: [] };
   if (options === undefined || options === null) return result;
   if (typeof options !== "object" || Array.isArray(options)) {
-    result.problems.push(`the opencode.json options for Hermes must be an object like { "chatId": 123456789 } (got ${describe(options)})`);
+    result.problems.push(`the opencode.json options for Hermes must be an object like { "chatId": 123456789 } (got ${describeValue(options)})`);
     return result;
   }
   for (const [name, value] of Object.entries(options)) {
@@ -52,7 +52,7 @@ export function readOptions(options: unknown): OptionValues {
     const text = asText(key, value);
     result.labels[OPTION_VARIABLES[key]] = optionLabel(name);
     if (text === undefined) {
-      result.problems.push(`${optionLabel(name)} ${EXPECTED[key]} (got ${describe(value)})`);
+      result.problems.push(`${optionLabel(name)} ${EXPECTED[key]} (got ${describeValue(value)})`);
       continue;
     }
     result.values[OPTION_VARIABLES[key]] = text;
@@ -89,7 +89,7 @@ function asText(name: OptionName, value: unknown): string | undefined {
   return undefined;
 }
 
-function describe(value: unknown): string {
+function describeValue(value: unknown): string {
   if (Array.isArray(value)) return "a list";
   if (value === null) return "null";
   if (typeof value === "string") return JSON.stringify(Array.from(value).length > 40 ? `${Array.from(value).slice(0, 40).join("")}…` : value);

@@ -7,7 +7,7 @@ import { createLogger, secretsOf, type Logger } from "./log.ts";
 import { OpencodeApi } from "./opencode/api.ts";
 import { pluginClientTransport } from "./opencode/transport.ts";
 import { parseEvent } from "./sse/parse.ts";
-import { describe } from "./telegram/poller.ts";
+import { errorText } from "./error-text.ts";
 
 const TOAST_DELAY_MS = 2_000;
 const STATE_KEY = Symbol.for("hermes.process");
@@ -58,7 +58,7 @@ export function startPlugin(input: PluginInput, env: Record<string, string | und
         const parsed = parseEvent(event);
         if (parsed) lease.bridge.handleEvent(parsed.directory ?? input.directory, parsed.event);
       } catch (error) {
-        logger.error({ err: describe(error) }, "event handling failed");
+        logger.error({ err: errorText(error) }, "event handling failed");
       }
     },
     async dispose() {
@@ -69,7 +69,7 @@ export function startPlugin(input: PluginInput, env: Record<string, string | und
         await lease.bridge.detach(link);
         await lease.release();
       } catch (error) {
-        logger.error({ err: describe(error) }, "dispose failed");
+        logger.error({ err: errorText(error) }, "dispose failed");
       }
     },
   };
@@ -91,7 +91,7 @@ function toast(input: PluginInput, logger: Logger, message: string, variant: "er
   const timer = setTimeout(() => {
     Promise.resolve()
       .then(() => input.client.tui.showToast({ body: { title: "Hermes", message, variant, duration: 10_000 } }))
-      .catch((error) => logger.debug({ err: describe(error) }, "could not show a toast"));
+      .catch((error) => logger.debug({ err: errorText(error) }, "could not show a toast"));
   }, TOAST_DELAY_MS);
   timer.unref?.();
 }

@@ -18,7 +18,7 @@ import type { HermesEvent } from "../sse/events.ts";
 import type { ParsedEvent } from "../sse/parse.ts";
 import { openEventStream, StreamError, type EventStream, type EventStreamOptions } from "../sse/stream.ts";
 import type { TelegramApi } from "../telegram/api.ts";
-import { describe } from "../telegram/poller.ts";
+import { errorText } from "../error-text.ts";
 import { httpLink, serverTransport, type ServerTarget } from "./link.ts";
 import { hermesPluginIn } from "./plugin-check.ts";
 
@@ -190,7 +190,7 @@ class Attachment {
     try {
       this.#bridge.handleEvent(directory, event);
     } catch (error) {
-      this.#log.error({ err: describe(error), directory }, "event handling failed");
+      this.#log.error({ err: errorText(error), directory }, "event handling failed");
     }
   }
 
@@ -209,7 +209,7 @@ class Attachment {
       if (this.#quietReconnect) this.#log.info(line);
       else this.#report(line);
     } catch (error) {
-      this.#log.error({ err: describe(error) }, "could not set up the directories after connecting");
+      this.#log.error({ err: errorText(error) }, "could not set up the directories after connecting");
       if (!reconnect) this.#ready.resolve();
     }
   }
@@ -242,7 +242,7 @@ class Attachment {
       const directory = (path.data as { directory?: unknown } | undefined)?.directory;
       if (path.status === 200 && typeof directory === "string" && directory) found.add(directory);
     } catch (error) {
-      this.#log.warn({ err: describe(error) }, "GET /path failed");
+      this.#log.warn({ err: errorText(error) }, "GET /path failed");
     }
     const recentMs = this.#options.recentSessionsMs ?? DEFAULT_RECENT_SESSIONS_MS;
     if (recentMs > 0) {
@@ -254,7 +254,7 @@ class Attachment {
           }
         }
       } catch (error) {
-        this.#log.warn({ err: describe(error) }, "GET /session failed");
+        this.#log.warn({ err: errorText(error) }, "GET /session failed");
       }
     }
     return [...found];
@@ -270,7 +270,7 @@ class Attachment {
     const current = state;
     current.work = current.work
       .then(() => this.#check(directory, current, reconnect))
-      .catch((error: unknown) => this.#log.error({ err: describe(error), directory }, "could not link the directory"));
+      .catch((error: unknown) => this.#log.error({ err: errorText(error), directory }, "could not link the directory"));
     return current;
   }
 
@@ -345,7 +345,7 @@ function toAttachError(error: unknown, url: string): AttachError {
   if (error instanceof StreamError && error.status === 404) {
     return new AttachError("not-found", `Hermes: ${url} has no /global/event (HTTP 404). Is it an OpenCode server (opencode serve or opencode web, 1.1.53 or later)?`);
   }
-  return new AttachError("not-found", `Hermes: the event stream of ${url} failed for good: ${describe(error)}`);
+  return new AttachError("not-found", `Hermes: the event stream of ${url} failed for good: ${errorText(error)}`);
 }
 
 function failed(error: AttachError): AttachHandle {

@@ -16,7 +16,7 @@ import { mayAct, type AccessPolicy } from "../telegram/access.ts";
 import type { TelegramApi } from "../telegram/api.ts";
 import { decodeCallback, type CallbackData } from "../telegram/codec.ts";
 import { CALLBACK_ANSWER_LIMIT, cutText, escapeWithin, PLACEHOLDER_LIMIT } from "../telegram/html.ts";
-import { describe } from "../telegram/poller.ts";
+import { errorText } from "../error-text.ts";
 import type { PromptContext } from "../telegram/render-context.ts";
 import { renderPermission } from "../telegram/render-permission.ts";
 import { permissionFiles } from "../telegram/render-permission-file.ts";
@@ -172,7 +172,7 @@ export class Bridge implements Desk {
         for (const request of questions) this.handleEvent(directory, { type: "question.asked", request });
         for (const request of permissions) this.handleEvent(directory, { type: "permission.asked", request });
       })
-      .catch((error) => this.log.warn({ err: describe(error), directory }, "could not list pending prompts"));
+      .catch((error) => this.log.warn({ err: errorText(error), directory }, "could not list pending prompts"));
   }
 
   /**
@@ -308,7 +308,7 @@ export class Bridge implements Desk {
       this.registry.noteMessage(prompt.message, { sessionID: prompt.sessionID, directory: prompt.directory });
       this.log.info({ requestID: prompt.requestID, messageId: sent.messageId }, "prompt delivered");
     } catch (error) {
-      this.log.error({ err: describe(error), requestID: prompt.requestID }, "could not deliver prompt to Telegram");
+      this.log.error({ err: errorText(error), requestID: prompt.requestID }, "could not deliver prompt to Telegram");
       return;
     }
     // Anything that changed while the message was on its way is shown now.
@@ -329,7 +329,7 @@ export class Bridge implements Desk {
     for (const file of files) {
       const document = await this.#outbox
         .send(this.chatId, () => (prompt.state === "pending" ? () => this.telegram.sendDocument(this.chatId, file.filename, file.content, { caption: file.caption, ...inThread(threadId) }) : undefined))
-        .catch((error) => void this.log.warn({ err: describe(error), requestID: prompt.requestID, file: file.filename }, "could not attach the full text of a permission request"));
+        .catch((error) => void this.log.warn({ err: errorText(error), requestID: prompt.requestID, file: file.filename }, "could not attach the full text of a permission request"));
       if (document) sent.push(document.messageId);
     }
     prompt.files = { sent: sent.length === files.length, ...(sent.length > 0 ? { messageId: sent[0]! } : {}) };
@@ -499,7 +499,7 @@ export class Bridge implements Desk {
     return async () => {
       const tap = this.#stops.tap(data, intent.messageId === undefined ? undefined : { chatId: intent.from.chatId, messageId: intent.messageId });
       await this.#answerCallback(intent.id, tap.note(this.t), tap.alert);
-      if (tap.then) await tap.then().catch((error) => this.log.error({ err: describe(error) }, "stopping a run failed"));
+      if (tap.then) await tap.then().catch((error) => this.log.error({ err: errorText(error) }, "stopping a run failed"));
     };
   }
 
@@ -530,7 +530,7 @@ export class Bridge implements Desk {
     const threadId = await this.#topics.threadOf(prompt.sessionID, prompt.directory);
     const options = { forceReply: { placeholder: cutText(label, PLACEHOLDER_LIMIT) }, ...(prompt.message ? { replyTo: prompt.message.messageId } : {}), ...inThread(threadId) };
     const sent = await this.#outbox.send(this.chatId, () => (prompt.state === "pending" ? () => this.telegram.sendMessage(this.chatId, text, options) : undefined)).catch((error) => {
-      this.log.warn({ err: describe(error) }, "could not ask for typed text");
+      this.log.warn({ err: errorText(error) }, "could not ask for typed text");
       return undefined;
     });
     if (!sent || prompt.state !== "pending") return;
@@ -607,7 +607,7 @@ export class Bridge implements Desk {
         // An open prompt's edit answers a tap the user watches; a settled one's may wait for prompts.
       }, prompt.state === "pending" ? Priority.Prompt : Priority.Edit);
     } catch (error) {
-      this.log.warn({ err: describe(error), requestID: prompt.requestID }, "could not update the Telegram message");
+      this.log.warn({ err: errorText(error), requestID: prompt.requestID }, "could not update the Telegram message");
     }
   }
 
@@ -638,7 +638,7 @@ export class Bridge implements Desk {
     const previous = this.#queues.get(prompt.key) ?? Promise.resolve();
     const next = previous
       .then(work)
-      .catch((error) => this.log.error({ err: describe(error), requestID: prompt.requestID }, "prompt handling failed"))
+      .catch((error) => this.log.error({ err: errorText(error), requestID: prompt.requestID }, "prompt handling failed"))
       .finally(() => {
         if (this.#queues.get(prompt.key) === next) this.#queues.delete(prompt.key);
       });
@@ -655,7 +655,7 @@ export class Bridge implements Desk {
   }
 
   async #answerCallback(id: string, text?: string, alert?: boolean): Promise<void> {
-    await this.telegram.answerCallback(id, text === undefined ? undefined : cutText(text, CALLBACK_ANSWER_LIMIT), alert).catch((error) => this.log.warn({ err: describe(error) }, "could not answer a callback query"));
+    await this.telegram.answerCallback(id, text === undefined ? undefined : cutText(text, CALLBACK_ANSWER_LIMIT), alert).catch((error) => this.log.warn({ err: errorText(error) }, "could not answer a callback query"));
   }
 
   /** Settles every pending prompt as no longer pending (their buttons go) and stops all timers. */

@@ -9,7 +9,7 @@ import type { Prompt, Registry } from "../registry/registry.ts";
 import { mayAct, type AccessPolicy } from "../telegram/access.ts";
 import type { TelegramApi } from "../telegram/api.ts";
 import type { Outbox } from "../telegram/outbox.ts";
-import { describe } from "../telegram/poller.ts";
+import { errorText } from "../error-text.ts";
 import { commandsFor, renderHelp, renderStatus, type StatusPart } from "../telegram/render-status.ts";
 import type { Intent } from "../telegram/updates.ts";
 import { StartReplies } from "./start-replies.ts";
@@ -62,7 +62,7 @@ export class Commands {
   /** Registers the commands in Telegram's menu and learns the bot's name (for "/status@bot" in groups). */
   onLead(): void {
     const { telegram, t, log } = this.#deps;
-    void telegram.setCommands(commandsFor(t)).catch((error) => log.warn({ err: describe(error) }, "could not register the bot's commands"));
+    void telegram.setCommands(commandsFor(t)).catch((error) => log.warn({ err: errorText(error) }, "could not register the bot's commands"));
     void telegram
       .getMe()
       .then((me) => (this.#botName = me.username?.toLowerCase()))
@@ -103,7 +103,7 @@ export class Commands {
   async #send(intent: Command, text: string): Promise<void> {
     const { outbox, telegram, log } = this.#deps;
     const chatId = intent.from.chatId;
-    await outbox.send(chatId, () => () => telegram.sendMessage(chatId, text, { replyTo: intent.messageId })).catch((error) => log.warn({ err: describe(error), command: intent.name }, "could not answer a command"));
+    await outbox.send(chatId, () => () => telegram.sendMessage(chatId, text, { replyTo: intent.messageId })).catch((error) => log.warn({ err: errorText(error), command: intent.name }, "could not answer a command"));
   }
 
   /** A command naming a bot is for that bot only: until getMe has told us our own name, it is not ours. */

@@ -10,7 +10,7 @@ import type { MessageOwner, Registry } from "../registry/registry.ts";
 import { mayAct, type AccessPolicy } from "../telegram/access.ts";
 import { BOT_DOWNLOAD_LIMIT_BYTES, FileTooBigError, type TelegramApi } from "../telegram/api.ts";
 import { escapeHtml, escapeWithin } from "../telegram/html.ts";
-import { describe } from "../telegram/poller.ts";
+import { errorText } from "../error-text.ts";
 import { reveal } from "../telegram/reveal.ts";
 import type { IncomingFile, Intent } from "../telegram/updates.ts";
 import type { InstanceLink } from "./desk.ts";
@@ -79,7 +79,7 @@ export class PhoneFiles {
 
   /** A lone file goes now; an album's items wait for the rest of it. */
   #collect(owner: MessageOwner, item: Item): void {
-    const take = (album: Album) => void this.#take(album.owner, album.items).catch((error) => this.#deps.log.warn({ err: describe(error) }, "could not take a file from the phone"));
+    const take = (album: Album) => void this.#take(album.owner, album.items).catch((error) => this.#deps.log.warn({ err: errorText(error) }, "could not take a file from the phone"));
     const { intent } = item;
     if (intent.albumId === undefined) return take({ owner, items: [item] });
     const key = `${intent.from.chatId}:${intent.from.userId}:${intent.albumId}`;
@@ -135,7 +135,7 @@ export class PhoneFiles {
     const bytes = await this.#download(file).catch((error: unknown) => error);
     if (bytes instanceof FileTooBigError) return refuse(t.files.tooBig(escapeHtml(`> ${formatSize(this.#limit)}`), formatSize(this.#limit)));
     if (!(bytes instanceof Uint8Array)) {
-      log.warn({ err: describe(bytes), type: file.type }, "could not download a file from the phone");
+      log.warn({ err: errorText(bytes), type: file.type }, "could not download a file from the phone");
       return refuse(t.files.downloadFailed(escapeWithin(withoutToken(bytes instanceof Error ? bytes.message : String(bytes)), 200)));
     }
     const part = filePart(bytes, file, t);

@@ -9,7 +9,7 @@ import type { MessageOwner, Registry } from "../registry/registry.ts";
 import type { HermesEvent } from "../sse/events.ts";
 import type { TelegramApi } from "../telegram/api.ts";
 import { Priority, type Outbox } from "../telegram/outbox.ts";
-import { describe } from "../telegram/poller.ts";
+import { errorText } from "../error-text.ts";
 import type { PromptContext } from "../telegram/render-context.ts";
 import { CHANGES_FILE, changesDiff, renderChanges } from "../telegram/render-changes.ts";
 import { LOST_MESSAGE_FILE, renderNotice, renderNotSent } from "../telegram/render-notice.ts";
@@ -78,7 +78,7 @@ export class RunNotices {
     if (!notice.cut) return;
     const { chatId } = userMessage;
     const options = { replyTo: userMessage.messageId, caption: t.talk.fileCaption, ...(userMessage.threadId !== undefined ? { threadId: userMessage.threadId } : {}) };
-    await outbox.send(chatId, () => () => telegram.sendDocument(chatId, LOST_MESSAGE_FILE, text, options)).catch((error) => log.warn({ err: describe(error) }, "could not send back a message that was not delivered"));
+    await outbox.send(chatId, () => () => telegram.sendDocument(chatId, LOST_MESSAGE_FILE, text, options)).catch((error) => log.warn({ err: errorText(error) }, "could not send back a message that was not delivered"));
   }
 
   /** A message from the phone reached the session: 👍 on it, and the Running notice (with Stop; "queued" if the session was busy). */
@@ -118,7 +118,7 @@ export class RunNotices {
       const sent = await outbox.send(chatId, () => () => telegram.sendDocument(chatId, CHANGES_FILE, diff, options), Priority.Edit);
       if (sent) registry.noteMessage({ chatId, messageId: sent.messageId }, owner);
     } catch (error) {
-      log.warn({ err: describe(error) }, "could not send the run's diff");
+      log.warn({ err: errorText(error) }, "could not send the run's diff");
     }
   }
 
@@ -139,7 +139,7 @@ export class RunNotices {
       const diff = changesDiff(changes);
       if (sent && diff) await this.#sendDiff(diff, sent.messageId, threadId, { sessionID: notice.sessionID, directory });
     } catch (error) {
-      log.warn({ err: describe(error), kind: notice.kind }, "could not send a notice");
+      log.warn({ err: errorText(error), kind: notice.kind }, "could not send a notice");
     }
   }
 }

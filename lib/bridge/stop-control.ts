@@ -12,7 +12,7 @@ import type { TelegramApi } from "../telegram/api.ts";
 import type { CallbackData } from "../telegram/codec.ts";
 import { escapeWithin } from "../telegram/html.ts";
 import type { Outbox } from "../telegram/outbox.ts";
-import { describe } from "../telegram/poller.ts";
+import { errorText } from "../error-text.ts";
 import type { PromptContext } from "../telegram/render-context.ts";
 import { renderStop, renderStopFailed, renderStopPicker, stopButton, type StopOutcome } from "../telegram/render-stop.ts";
 import type { InlineButton, RenderedMessage } from "../telegram/render.ts";
@@ -150,7 +150,7 @@ export class StopControl {
     const { outbox, telegram, chatId, log } = this.#deps;
     const options = { keyboard: rendered.keyboard, ...(replyTo !== undefined ? { replyTo } : {}), ...(threadId !== undefined ? { threadId } : {}) };
     const sent = await outbox.send(chatId, () => () => telegram.sendMessage(chatId, rendered.text, options)).catch((error) => {
-      log.warn({ err: describe(error) }, "could not send a Stop message");
+      log.warn({ err: errorText(error) }, "could not send a Stop message");
       return undefined;
     });
     return sent ? { chatId, messageId: sent.messageId } : undefined;
@@ -169,7 +169,7 @@ export class StopControl {
     const { outbox, telegram, log } = this.#deps;
     await outbox
       .edit(message.chatId, message.messageId, () => () => telegram.editMessage(message.chatId, message.messageId, rendered.text, rendered.keyboard))
-      .catch((error) => log.warn({ err: describe(error) }, "could not update a Stop message"));
+      .catch((error) => log.warn({ err: errorText(error) }, "could not update a Stop message"));
   }
 
   #removeButton(message: StopMessage): void {

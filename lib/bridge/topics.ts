@@ -6,7 +6,7 @@ import type { MessageOwner, Registry } from "../registry/registry.ts";
 import type { TelegramApi } from "../telegram/api.ts";
 import { cutText, TOPIC_NAME_LIMIT } from "../telegram/html.ts";
 import type { Outbox } from "../telegram/outbox.ts";
-import { describe } from "../telegram/poller.ts";
+import { errorText } from "../error-text.ts";
 
 const MAX_DEPTH = 8;
 
@@ -56,7 +56,7 @@ export class SessionTopics {
       return threadId;
     } catch (error) {
       // Not a forum, or no right to manage topics: the main chat still works.
-      log.warn({ err: describe(error) }, "could not create a forum topic; posting in the main chat");
+      log.warn({ err: errorText(error) }, "could not create a forum topic; posting in the main chat");
       return undefined;
     }
   }

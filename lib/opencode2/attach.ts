@@ -15,7 +15,7 @@ import { createLogger, secretsOf, type Logger } from "../log.ts";
 import { authHeaders, serverUrl } from "../opencode/http-transport.ts";
 import type { HermesEvent } from "../sse/events.ts";
 import { openEventStream, StreamError, type EventStream } from "../sse/stream.ts";
-import { describe } from "../telegram/poller.ts";
+import { errorText } from "../error-text.ts";
 import { httpHost, Opencode2Endpoint, recordInBook, type Book } from "./endpoint.ts";
 import { narrowEvent, type NarrowedEvent } from "./events.ts";
 import { OwnServerClient } from "./server-client.ts";
@@ -125,7 +125,7 @@ class Attachment2 {
     try {
       this.#lease.bridge.handleEvent(directory, event);
     } catch (error) {
-      this.#log.error({ err: describe(error), directory }, "event handling failed");
+      this.#log.error({ err: errorText(error), directory }, "event handling failed");
     }
   }
 
@@ -135,7 +135,7 @@ class Attachment2 {
       const own = (await this.#server.get("/api/location")) as { directory?: unknown } | undefined;
       if (typeof own?.directory === "string" && own.directory) found.add(own.directory);
     } catch (error) {
-      this.#log.warn({ err: describe(error) }, "GET /api/location failed");
+      this.#log.warn({ err: errorText(error) }, "GET /api/location failed");
     }
     await Promise.all([...new Set([...found, ...this.#locations.keys()])].map((directory) => this.#visit(directory, reconnect).work));
     if (this.#stopping) return;
@@ -161,7 +161,7 @@ class Attachment2 {
     const current = location;
     current.work = current.work
       .then(() => this.#check(directory, current, reconnect))
-      .catch((error: unknown) => this.#log.error({ err: describe(error), directory }, "could not link the location"));
+      .catch((error: unknown) => this.#log.error({ err: errorText(error), directory }, "could not link the location"));
     return current;
   }
 
@@ -197,7 +197,7 @@ class Attachment2 {
         const plugins = Array.isArray(body?.data) ? body.data : [];
         if (plugins.length > 0) return plugins.some((plugin) => (plugin as { id?: unknown } | null)?.id === HERMES_ID);
       } catch (error) {
-        this.#log.warn({ directory, err: describe(error) }, "could not list the location's plugins");
+        this.#log.warn({ directory, err: errorText(error) }, "could not list the location's plugins");
       }
       await new Promise((resolve) => setTimeout(resolve, PLUGIN_LIST_DELAY_MS));
     }
@@ -228,7 +228,7 @@ function toAttachError(error: unknown, url: string): AttachError {
   if (error instanceof StreamError && (error.status === 401 || error.status === 403)) {
     return new AttachError("auth", `Hermes: OpenCode at ${url} refused the credentials (HTTP ${error.status}). Set OPENCODE_SERVER_PASSWORD, or pass --password.`);
   }
-  return new AttachError("not-found", `Hermes: the event stream of ${url} failed for good: ${describe(error)}`);
+  return new AttachError("not-found", `Hermes: the event stream of ${url} failed for good: ${errorText(error)}`);
 }
 
 /** Promise.withResolvers (not in Node 20). */

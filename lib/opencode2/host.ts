@@ -10,7 +10,7 @@ import { acquireBridge, setupOnlyConfig, type BridgeLease } from "../hub.ts";
 import type { Logger } from "../log.ts";
 import { loggerFor } from "../plugin-instance.ts";
 import { escapeHtml } from "../telegram/html.ts";
-import { describe } from "../telegram/poller.ts";
+import { errorText } from "../error-text.ts";
 import type { InstanceLink } from "../bridge/desk.ts";
 import { contextHost, Opencode2Endpoint, recordInBook, type Book, type PluginContext2 } from "./endpoint.ts";
 import { narrowEvent, type NarrowedEvent } from "./events.ts";
@@ -111,7 +111,7 @@ function stopLocation(directory: string, logger: Logger): void {
   void (async () => {
     if (location.link) await location.lease.bridge.detach(location.link);
     await location.lease.release();
-  })().catch((error) => logger.error({ err: describe(error) }, "cleanup failed"));
+  })().catch((error) => logger.error({ err: errorText(error) }, "cleanup failed"));
 }
 
 /** Follows this location's subscription; every event goes to the bridge once, placed by location or session. */
@@ -127,11 +127,11 @@ async function follow(location: Location, ctx: PluginContext2, logger: Logger): 
       try {
         deliver(narrowed, bridge);
       } catch (error) {
-        logger.error({ err: describe(error) }, "event handling failed");
+        logger.error({ err: errorText(error) }, "event handling failed");
       }
     }
   } catch (error) {
-    if (!location.stop.signal.aborted) logger.error({ err: describe(error), directory: location.directory }, "the OpenCode 2 event stream failed");
+    if (!location.stop.signal.aborted) logger.error({ err: errorText(error), directory: location.directory }, "the OpenCode 2 event stream failed");
   }
 }
 

@@ -12,7 +12,8 @@ import path from "node:path";
 import type net from "node:net";
 import type { Logger } from "../log.ts";
 import type { TelegramApi } from "../telegram/api.ts";
-import { describe, startPoller, type Poller } from "../telegram/poller.ts";
+import { startPoller, type Poller } from "../telegram/poller.ts";
+import { errorText } from "../error-text.ts";
 import { FollowerLink, offerToAll } from "./follower-link.ts";
 import { connectToLeader, type LeaderFrame } from "./leader-link.ts";
 import { ParkingLot } from "./parking.ts";
@@ -112,8 +113,8 @@ export class Relay {
     try {
       ensurePrivateDirectory(path.dirname(address));
     } catch (error) {
-      this.#log.error({ err: describe(error) }, "the relay's directory is not private; Hermes does not poll Telegram from this process");
-      this.#options.onUnavailable?.(describe(error));
+      this.#log.error({ err: errorText(error) }, "the relay's directory is not private; Hermes does not poll Telegram from this process");
+      this.#options.onUnavailable?.(errorText(error));
       this.#role = "stopped";
       return;
     }
@@ -123,7 +124,7 @@ export class Relay {
       // taken over first): following it directly is the quickest way back, before trying to bind.
       if (await this.#followIfLed()) return;
       const bound = await bindExclusive(address, (socket) => this.#accept(socket)).catch((error) => {
-        this.#log.warn({ err: describe(error) }, "could not bind the relay socket");
+        this.#log.warn({ err: errorText(error) }, "could not bind the relay socket");
         return undefined;
       });
       if (this.#isStopped()) {
@@ -303,7 +304,7 @@ export class Relay {
       const parts = await Promise.all([this.#partFor(update), ...[...this.#followers].map((follower) => follower.gather(update))]);
       await handler.handleUnclaimed(update, parts.filter((part) => part !== undefined && part !== null), unanswered);
     } catch (error) {
-      this.#log.error({ err: describe(error) }, "handling an update failed");
+      this.#log.error({ err: errorText(error) }, "handling an update failed");
     }
   }
 
@@ -311,7 +312,7 @@ export class Relay {
     try {
       return await this.#options.handler.partFor?.(update);
     } catch (error) {
-      this.#log.warn({ err: describe(error) }, "could not gather this process' part of a command");
+      this.#log.warn({ err: errorText(error) }, "could not gather this process' part of a command");
       return undefined;
     }
   }
@@ -328,7 +329,7 @@ export class Relay {
     try {
       return await this.#options.handler.claimUpdate(update);
     } catch (error) {
-      this.#log.error({ err: describe(error) }, "claiming an update failed");
+      this.#log.error({ err: errorText(error) }, "claiming an update failed");
       return undefined;
     }
   }
@@ -336,7 +337,7 @@ export class Relay {
   /** Runs a granted claim outside the poll loop. */
   #run(updateId: number | undefined, claim: Claim): void {
     if (updateId !== undefined) this.#handled.add(updateId);
-    void claim().catch((error) => this.#log.error({ err: describe(error) }, "handling an update failed"));
+    void claim().catch((error) => this.#log.error({ err: errorText(error) }, "handling an update failed"));
   }
 }
 

@@ -5,7 +5,7 @@
 // collapses queued edits of one message into one (the latest state wins).
 import type { Logger } from "../log.ts";
 import { TelegramApiError } from "./api.ts";
-import { describe } from "./poller.ts";
+import { errorText } from "../error-text.ts";
 import { Pacer, TELEGRAM_LIMITS, type PaceLimits } from "./pacer.ts";
 
 export interface OutboxOptions {
@@ -189,7 +189,7 @@ export class Outbox {
     } else {
       const delay = Math.min(this.#retry.max, this.#retry.min * 2 ** Math.min(job.attempts - 1, 16));
       job.notBefore = now + delay;
-      this.#log.warn({ err: describe(error), attempt: job.attempts, delayMs: delay }, "Telegram call failed; retrying");
+      this.#log.warn({ err: errorText(error), attempt: job.attempts, delayMs: delay }, "Telegram call failed; retrying");
     }
     // Back in line: a newer edit of the same message may already be queued and wins.
     if (job.key && this.#queuedEdits.has(job.key)) {

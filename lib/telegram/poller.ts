@@ -1,6 +1,7 @@
 // The long-poll loop: fetches updates, hands each to `onUpdate`, and survives every error.
 // A stalled request is abandoned after the poll timeout plus a grace period (watchdog).
 import type { Logger } from "../log.ts";
+import { errorText } from "../error-text.ts";
 import { TelegramApiError, type TelegramApi } from "./api.ts";
 
 export interface PollerOptions {
@@ -56,7 +57,7 @@ export function startPoller(options: PollerOptions): Poller {
           }
           conflictReported = true;
         } else {
-          logger.warn({ err: describe(error), delayMs: delay, failures }, "getUpdates failed; retrying");
+          logger.warn({ err: errorText(error), delayMs: delay, failures }, "getUpdates failed; retrying");
         }
         await sleep(delay, stopped.signal).catch(() => undefined);
         continue;
@@ -68,14 +69,14 @@ export function startPoller(options: PollerOptions): Poller {
         try {
           await onUpdate(update);
         } catch (error) {
-          logger.error({ err: describe(error) }, "update handler failed; polling goes on");
+          logger.error({ err: errorText(error) }, "update handler failed; polling goes on");
         }
         options.onHandled?.(offset);
       }
     }
   }
 
-  const running = loop().catch((error) => logger.error({ err: describe(error) }, "poller stopped unexpectedly"));
+  const running = loop().catch((error) => logger.error({ err: errorText(error) }, "poller stopped unexpectedly"));
   return {
     running,
     async stop() {
@@ -105,8 +106,4 @@ function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
     };
     signal.addEventListener("abort", onAbort, { once: true });
   });
-}
-
-export function describe(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }

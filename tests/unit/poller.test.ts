@@ -1,7 +1,8 @@
 import pino from "pino";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { TelegramApiError, type TelegramApi } from "../../lib/telegram/api.ts";
-import { backoffFor, describe as describeError, startPoller, type Poller } from "../../lib/telegram/poller.ts";
+import { errorText } from "../../lib/error-text.ts";
+import { backoffFor, startPoller, type Poller } from "../../lib/telegram/poller.ts";
 
 const logger = pino({ level: "silent" });
 
@@ -90,10 +91,10 @@ describe("backoffFor", () => {
 
 describe("describe", () => {
   it("names errors and stringifies anything else", () => {
-    expect(describeError(new TelegramApiError(400, "Bad Request"))).toBe("TelegramApiError: Telegram 400: Bad Request");
-    expect(describeError(new TypeError("x"))).toBe("TypeError: x");
-    expect(describeError("plain")).toBe("plain");
-    expect(describeError(undefined)).toBe("undefined");
+    expect(errorText(new TelegramApiError(400, "Bad Request"))).toBe("TelegramApiError: Telegram 400: Bad Request");
+    expect(errorText(new TypeError("x"))).toBe("TypeError: x");
+    expect(errorText("plain")).toBe("plain");
+    expect(errorText(undefined)).toBe("undefined");
   });
 });
 
