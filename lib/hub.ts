@@ -68,7 +68,7 @@ export function acquireBridge(options: HubOptions): BridgeLease {
       telegram,
       handler: bridge,
       logger,
-      onConflict: () => options.notify?.("Another program is polling this Telegram bot (409 Conflict). Hermes keeps retrying."),
+      onConflict: () => options.notify?.(CATALOGS[config.language ?? "en"].note.pollConflict),
       onUnavailable: (reason) => options.notify?.(CATALOGS[config.language ?? "en"].note.relayUnavailable(reason)),
     });
     relay.start();

@@ -99,6 +99,8 @@ export interface Strings {
     notAnswering: string;
     /** Toast: the relay's socket directory is unsafe, so this process can't take part in polling. */
     relayUnavailable: (reason: string) => string;
+    /** A toast (plain text): another program polls the bot. */
+    pollConflict: string;
     allowedOnce: string;
     alwaysAllowed: string;
     rejected: string;
@@ -241,6 +243,7 @@ const en: Strings = {
     wrongButton: "That button does not belong here",
     notAnswering: "The OpenCode process with this prompt did not answer in time. Tap again in a moment.",
     relayUnavailable: (reason) => `Hermes can't share the bot with other OpenCode windows (${reason}), so this one does not poll Telegram.`,
+    pollConflict: "Another program is polling this Telegram bot (409 Conflict). Hermes keeps retrying.",
     allowedOnce: "Allowed once",
     alwaysAllowed: "Always allowed",
     rejected: "Rejected",
@@ -421,6 +424,7 @@ const zh: Strings = {
     wrongButton: "这个按钮不属于这里",
     notAnswering: "持有这个请求的 OpenCode 进程没有及时响应，请稍后再点一次。",
     relayUnavailable: (reason) => `Hermes 无法与其他 OpenCode 窗口共用这个机器人（${reason}），因此本窗口不轮询 Telegram。`,
+    pollConflict: "另一个程序正在轮询这个 Telegram 机器人（409 Conflict），Hermes 会继续重试。",
     allowedOnce: "已允许一次",
     alwaysAllowed: "已始终允许",
     rejected: "已拒绝",
