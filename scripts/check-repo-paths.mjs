@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // CI check: no tracked file may refer to a path outside the repository, so that a fresh clone on a
 // machine that has never seen this project behaves like the machine it was written on. Flags:
-//   - absolute paths into the build machine's own directories: /work/…, /root/…, /mnt/…, and
-//     /home/<name>/… when /home/<name> exists on the machine running the check (or is its $HOME);
+//   - absolute paths into the build machine's own top-level directories (work, root and mnt: see
+//     ALWAYS below), and home directories (HOME_PATH) when that home exists on the machine running
+//     the check (or is its $HOME);
 //     made-up homes in test data (/home/dev/project) don't exist and pass;
 //   - relative paths that climb out of the repository from the file's own directory (a test in
 //     tests/unit reading three levels up), and any reference to a sibling "shared" directory.
