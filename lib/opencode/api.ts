@@ -1,20 +1,12 @@
 // The only place that knows OpenCode 1.x's routes (2.x: lib/opencode2/). Replies retry network and 5xx errors, never a 4xx.
-import pRetry, { AbortError } from "p-retry";
 import type { PermissionReply, PermissionRequest, QuestionRequest, SessionInfo } from "../sse/events.ts";
 import { parseEvent } from "../sse/parse.ts";
 import type { OpencodeEndpoint, Outcome, PromptPart } from "./endpoint.ts";
+import { DEFAULT_RETRY, REQUEST_TIMEOUT_MS, sendForOutcome, type RetryPolicy } from "./send-outcome.ts";
 import type { OpencodeTransport } from "./transport.ts";
 
 export type { Outcome } from "./endpoint.ts";
 
-export interface RetryPolicy {
-  retries: number;
-  minTimeout: number;
-  maxTimeout: number;
-}
-
-export const DEFAULT_RETRY: RetryPolicy = { retries: 4, minTimeout: 200, maxTimeout: 2_000 };
-const REQUEST_TIMEOUT_MS = 15_000;
 
 export class OpencodeApi implements OpencodeEndpoint {
   readonly #transport: OpencodeTransport;
@@ -87,28 +79,7 @@ export class OpencodeApi implements OpencodeEndpoint {
     return result.data;
   }
 
-  async #send(url: string, path: Record<string, string>, body?: unknown): Promise<Outcome> {
-    try {
-      return await pRetry(
-        async () => {
-          const result = await this.#transport.request("POST", url, { path, body, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
-          if (result.status >= 200 && result.status < 300) return { ok: true } as const;
-          if (result.status === 404) return { ok: false, gone: true } as const;
-          const error = `OpenCode answered ${result.status}: ${describeBody(result.data)}`;
-          if (result.status >= 400 && result.status < 500) throw new AbortError(error);
-          throw new Error(error);
-        },
-        { retries: this.#retry.retries, minTimeout: this.#retry.minTimeout, maxTimeout: this.#retry.maxTimeout },
-      );
-    } catch (error) {
-      return { ok: false, gone: false, error: error instanceof Error ? error.message : String(error) };
-    }
+  #send(url: string, path: Record<string, string>, body?: unknown): Promise<Outcome> {
+    return sendForOutcome(() => this.#transport.request("POST", url, { path, body, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }), this.#retry);
   }
-}
-
-function describeBody(data: unknown): string {
-  if (typeof data === "string") return data.slice(0, 200);
-  const message = (data as { data?: { message?: unknown }; message?: unknown; name?: unknown } | undefined);
-  const text = message?.data?.message ?? message?.message ?? message?.name;
-  return typeof text === "string" ? text.slice(0, 200) : JSON.stringify(data ?? null).slice(0, 200);
 }

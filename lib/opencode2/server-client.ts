@@ -2,13 +2,11 @@
 // the one way a 2.x plugin can answer or dismiss a form. The address is checked once against
 // `GET /api/info` (its `pid` must be this process) and then kept; a failed check is retried on the
 // next call. Writes retry network errors and 5xx with backoff, never a 4xx (as lib/opencode/api.ts).
-import pRetry, { AbortError } from "p-retry";
-import { DEFAULT_RETRY, type RetryPolicy } from "../opencode/api.ts";
+import { DEFAULT_RETRY, REQUEST_TIMEOUT_MS, sendForOutcome, type RetryPolicy } from "../opencode/send-outcome.ts";
 import type { Outcome } from "../opencode/endpoint.ts";
 import { authHeaders, fillRoute, serverUrl } from "../opencode/http-transport.ts";
 import type { OwnServer, OwnServerResult } from "./own-server.ts";
 
-const REQUEST_TIMEOUT_MS = 15_000;
 
 export interface OwnServerClientOptions {
   find: () => OwnServerResult;
@@ -47,21 +45,7 @@ export class OwnServerClient {
   async send(method: "POST" | "DELETE", route: string, path: Record<string, string>, body?: unknown): Promise<Outcome> {
     const reached = await this.reach();
     if (!reached.ok) return { ok: false, gone: false, error: reached.reason };
-    try {
-      return await pRetry(
-        async () => {
-          const result = await this.#fetch(reached.server, method, fillRoute(route, path), body);
-          if (result.status >= 200 && result.status < 300) return { ok: true } as const;
-          if (result.status === 404) return { ok: false, gone: true } as const;
-          const error = `OpenCode answered ${result.status}: ${describeBody(result.data)}`;
-          if (result.status >= 400 && result.status < 500) throw new AbortError(error);
-          throw new Error(error);
-        },
-        { retries: this.#retry.retries, minTimeout: this.#retry.minTimeout, maxTimeout: this.#retry.maxTimeout },
-      );
-    } catch (error) {
-      return { ok: false, gone: false, error: error instanceof Error ? error.message : String(error) };
-    }
+    return sendForOutcome(() => this.#fetch(reached.server, method, fillRoute(route, path), body), this.#retry);
   }
 
   /** A read; throws unless the server answered 200. */
@@ -98,11 +82,4 @@ export class OwnServerClient {
     }
     return { status: response.status, data };
   }
-}
-
-function describeBody(data: unknown): string {
-  if (typeof data === "string") return data.slice(0, 200);
-  const message = data as { message?: unknown; error?: { message?: unknown } } | undefined;
-  const text = message?.message ?? message?.error?.message;
-  return typeof text === "string" ? text.slice(0, 200) : JSON.stringify(data ?? null).slice(0, 200);
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import { DEFAULT_RETRY, OpencodeApi, type RetryPolicy } from "../../lib/opencode/api.ts";
+import { OpencodeApi } from "../../lib/opencode/api.ts";
+import { DEFAULT_RETRY, type RetryPolicy } from "../../lib/opencode/send-outcome.ts";
 import type { HttpResult, OpencodeTransport } from "../../lib/opencode/transport.ts";
 
 const FAST: RetryPolicy = { retries: 2, minTimeout: 1, maxTimeout: 1 };
