@@ -12,14 +12,14 @@
 import { acquireBridge, setupOnlyConfig, type BridgeLease } from "../hub.ts";
 import { readConfig, type HermesConfig } from "../config.ts";
 import { createLogger, secretsOf, type Logger } from "../log.ts";
-import type { InstanceLink } from "../bridge/bridge.ts";
 import { authHeaders, serverUrl, type ServerAuth } from "../opencode/http-transport.ts";
-import type { HermesEvent } from "../sse/events.ts";
 import type { ParsedEvent } from "../sse/parse.ts";
 import { openEventStream, StreamError, type EventStream, type EventStreamOptions } from "../sse/stream.ts";
 import type { TelegramApi } from "../telegram/api.ts";
 import { errorText } from "../error-text.ts";
 import { httpLink, serverTransport, type ServerTarget } from "./link.ts";
+import { deferred, type Deferred } from "../deferred.ts";
+import { DirectoryLinks, type LinkStatus } from "./directory-links.ts";
 import { hermesPluginIn } from "./plugin-check.ts";
 
 type Env = Record<string, string | undefined>;
@@ -68,15 +68,6 @@ export interface AttachHandle {
   stop(): Promise<void>;
 }
 
-interface DirectoryState {
-  status: "checking" | "attached" | "skipped";
-  link?: InstanceLink;
-  /** Events that arrived while the directory was being checked, in order. */
-  queue: HermesEvent[];
-  /** Checks and resyncs of this directory run one after the other. */
-  work: Promise<void>;
-}
-
 const DEFAULT_RECENT_SESSIONS_MS = 30 * 60_000;
 const LIST_TIMEOUT_MS = 15_000;
 
@@ -112,7 +103,7 @@ class Attachment {
   readonly #server: ServerTarget;
   readonly #lease: BridgeLease;
   readonly #stream: EventStream;
-  readonly #dirs = new Map<string, DirectoryState>();
+  readonly #links: DirectoryLinks;
   readonly #ready: Deferred;
   readonly #done: Deferred;
   #stopping: Promise<void> | undefined;
@@ -135,6 +126,16 @@ class Attachment {
       logger,
       notify: (message) => this.#report(`Hermes: ${message}`),
       ...(options.telegram ? { telegram: options.telegram } : {}),
+    });
+    this.#links = new DirectoryLinks({
+      bridge: this.#lease.bridge,
+      log: logger,
+      noun: "directory",
+      pluginLoaded: (directory) => this.#pluginLoaded(directory),
+      link: (directory) => httpLink(this.#server, directory),
+      report: this.#report,
+      started: () => this.#ready.settled,
+      recheck: true,
     });
     this.#stream = openEventStream({
       url: serverUrl(options.url, "/global/event").href,
@@ -170,28 +171,14 @@ class Attachment {
     this.#log.info({ url: options.url, auth: Boolean(options.auth) }, "attach mode started");
   }
 
-  get #bridge() {
-    return this.#lease.bridge;
-  }
-
-  #list(status: DirectoryState["status"]): string[] {
-    return [...this.#dirs].filter(([, state]) => state.status === status).map(([directory]) => directory);
+  #list(status: LinkStatus): string[] {
+    return this.#links.list(status);
   }
 
   #onEvent(parsed: ParsedEvent): void {
     const directory = parsed.directory;
     if (!directory || this.#stopping) return;
-    const state = this.#dirs.get(directory) ?? this.#visit(directory, false);
-    if (state.status === "checking") state.queue.push(parsed.event);
-    else if (state.status === "attached") this.#feed(directory, parsed.event);
-  }
-
-  #feed(directory: string, event: HermesEvent): void {
-    try {
-      this.#bridge.handleEvent(directory, event);
-    } catch (error) {
-      this.#log.error({ err: errorText(error), directory }, "event handling failed");
-    }
+    this.#links.deliver(directory, [parsed.event]);
   }
 
   async #onConnect(reconnect: boolean): Promise<void> {
@@ -199,9 +186,7 @@ class Attachment {
     this.#waitingReported = false;
     try {
       const found = await this.#discover();
-      const known = [...this.#dirs.keys()];
-      const visits = [...new Set([...found, ...known])].map((directory) => this.#visit(directory, reconnect).work);
-      await Promise.all(visits);
+      await Promise.all([...new Set([...found, ...this.#links.directories()])].map((directory) => this.#links.visit(directory, reconnect)));
       if (this.#stopping) return;
       if (!reconnect) return this.#onFirstConnect(found);
       const count = this.#list("attached").length;
@@ -215,8 +200,8 @@ class Attachment {
   }
 
   #onFirstConnect(found: string[]): void {
-    const initial = found.filter((directory) => this.#dirs.has(directory));
-    if (initial.length > 0 && initial.every((directory) => this.#dirs.get(directory)?.status === "skipped")) {
+    const initial = found.filter((directory) => this.#links.status(directory) !== undefined);
+    if (initial.length > 0 && initial.every((directory) => this.#links.status(directory) === "skipped")) {
       void this.#fail(
         new AttachError(
           "plugin-loaded",
@@ -260,51 +245,11 @@ class Attachment {
     return [...found];
   }
 
-  /** Checks the directory (plugin loaded?), then links it, or resyncs it after a reconnect. */
-  #visit(directory: string, reconnect: boolean): DirectoryState {
-    let state = this.#dirs.get(directory);
-    if (!state) {
-      state = { status: "checking", queue: [], work: Promise.resolve() };
-      this.#dirs.set(directory, state);
-    }
-    const current = state;
-    current.work = current.work
-      .then(() => this.#check(directory, current, reconnect))
-      .catch((error: unknown) => this.#log.error({ err: errorText(error), directory }, "could not link the directory"));
-    return current;
-  }
-
-  async #check(directory: string, state: DirectoryState, reconnect: boolean): Promise<void> {
-    if (this.#stopping) return;
+  /** Whether the Hermes plugin is loaded there, from the directory's config; unsure counts as no. */
+  async #pluginLoaded(directory: string): Promise<{ loaded: boolean; what?: string }> {
     const check = await hermesPluginIn(serverTransport(this.#server, directory));
-    if (this.#stopping) return;
     if (check.loaded === undefined) this.#log.warn({ directory, err: check.error }, "could not read the directory's config; bridging it anyway");
-    if (check.loaded) {
-      const link = state.link;
-      state.link = undefined;
-      state.queue = [];
-      const news = state.status !== "skipped";
-      if (news) this.#log.info({ directory, spec: check.spec }, "the Hermes plugin is loaded there; leaving the directory to it");
-      // At start-up the summary line says it.
-      if (news && this.#ready.settled) this.#report(`Hermes: the Hermes plugin is loaded in OpenCode for ${directory} (${check.spec}); leaving that directory to it`);
-      state.status = "skipped";
-      if (link) await this.#bridge.detach(link);
-      return;
-    }
-    if (!state.link) {
-      const wasSkipped = state.status === "skipped";
-      state.link = httpLink(this.#server, directory);
-      this.#bridge.attach(state.link); // lists what is already pending, in the background
-      state.status = "attached";
-      for (const event of state.queue.splice(0)) this.#feed(directory, event);
-      this.#log.info({ directory }, "directory linked");
-      if (this.#ready.settled || wasSkipped) this.#report(`Hermes: now bridging ${directory}`);
-      return;
-    }
-    if (reconnect) {
-      const { pending, closed } = await this.#bridge.resync(state.link);
-      this.#log.info({ directory, pending, closed }, "directory resynced");
-    }
+    return check.loaded ? { loaded: true, what: check.spec } : { loaded: false };
   }
 
   async #fail(error: AttachError): Promise<void> {
@@ -316,11 +261,7 @@ class Attachment {
   #stop(failure?: AttachError): Promise<void> {
     this.#stopping ??= (async () => {
       await this.#stream.stop();
-      await Promise.all([...this.#dirs.values()].map((state) => state.work));
-      for (const state of this.#dirs.values()) {
-        if (!state.link) continue;
-        await this.#bridge.detach(state.link).catch(() => undefined);
-      }
+      await this.#links.close();
       await this.#lease.release();
       this.#log.info({ url: this.#options.url, failure: failure?.kind }, "attach mode stopped");
       if (failure) {
@@ -367,34 +308,4 @@ function setupMode(lease: BridgeLease): AttachHandle {
       return stopping;
     },
   };
-}
-
-interface Deferred {
-  promise: Promise<void>;
-  settled: boolean;
-  resolve(): void;
-  reject(error: Error): void;
-}
-
-function deferred(): Deferred {
-  let resolve!: () => void;
-  let reject!: (error: Error) => void;
-  const promise = new Promise<void>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  promise.catch(() => undefined); // rejections are read through `done`/`ready` by whoever cares
-  const result: Deferred = {
-    promise,
-    settled: false,
-    resolve() {
-      result.settled = true;
-      resolve();
-    },
-    reject(error) {
-      result.settled = true;
-      reject(error);
-    },
-  };
-  return result;
 }

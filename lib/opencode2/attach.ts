@@ -7,26 +7,18 @@
 // location an event names. Each gets one link unless the Hermes plugin is loaded there
 // (`GET /api/plugin?location[directory]=…` lists a plugin with id "hermes"). After a reconnect,
 // every linked location is resynced from the pending lists.
+import { DirectoryLinks, type LinkStatus } from "../attach/directory-links.ts";
 import { AttachError, startAttach, type AttachHandle, type AttachOptions } from "../attach/runner.ts";
-import type { InstanceLink } from "../bridge/desk.ts";
+import { deferred } from "../deferred.ts";
 import { readConfig } from "../config.ts";
 import { acquireBridge, type BridgeLease } from "../hub.ts";
 import { createLogger, secretsOf, type Logger } from "../log.ts";
 import { authHeaders, serverUrl } from "../opencode/http-transport.ts";
-import type { HermesEvent } from "../sse/events.ts";
 import { openEventStream, StreamError, type EventStream } from "../sse/stream.ts";
 import { errorText } from "../error-text.ts";
 import { httpHost, Opencode2Endpoint, recordInBook, type Book } from "./endpoint.ts";
 import { narrowEvent, type NarrowedEvent } from "./events.ts";
 import { OwnServerClient } from "./server-client.ts";
-
-interface Location {
-  status: "checking" | "attached" | "skipped";
-  link?: InstanceLink;
-  /** Events that arrived while the location was being checked, in order. */
-  queue: HermesEvent[];
-  work: Promise<void>;
-}
 
 const HERMES_ID = "hermes";
 const PLUGIN_LIST_TRIES = 20;
@@ -58,10 +50,9 @@ class Attachment2 {
   readonly #stream: EventStream;
   readonly #book: Book = { forms: new Map(), permissions: new Map() };
   readonly #sessions = new Map<string, string>();
-  readonly #locations = new Map<string, Location>();
+  readonly #links: DirectoryLinks;
   readonly #ready = deferred();
   readonly #done = deferred();
-  #readySettled = false;
   #stopping: Promise<void> | undefined;
 
   constructor(options: AttachOptions, chatId: number, logger: Logger, lease: BridgeLease) {
@@ -73,12 +64,21 @@ class Attachment2 {
       options.report?.(line);
     };
     this.#lease = lease;
-    this.#ready.promise.catch(() => undefined);
-    this.#done.promise.catch(() => undefined);
     const auth = options.auth;
     this.#server = new OwnServerClient({
       find: () => ({ ok: true, server: { url: options.url, ...(auth ? { auth } : {}), source: "attach" } }),
       ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
+    this.#links = new DirectoryLinks({
+      bridge: lease.bridge,
+      log: logger,
+      noun: "location",
+      pluginLoaded: async (directory) => ({ loaded: await this.#pluginLoaded(directory) }),
+      link: (directory) => ({ directory, opencode: new Opencode2Endpoint(directory, httpHost(this.#server), this.#server, this.#book) }),
+      report: this.#report,
+      started: () => this.#ready.settled,
+      // A location's plugins are listed once: OpenCode 2 reads its config when the location starts.
+      recheck: false,
     });
     this.#stream = openEventStream<NarrowedEvent>({
       url: serverUrl(options.url, "/api/event").href,
@@ -105,8 +105,8 @@ class Attachment2 {
     this.#log.info({ url: options.url, auth: Boolean(auth) }, "attach mode started (OpenCode 2)");
   }
 
-  #list(status: Location["status"]): string[] {
-    return [...this.#locations].filter(([, location]) => location.status === status).map(([directory]) => directory);
+  #list(status: LinkStatus): string[] {
+    return this.#links.list(status);
   }
 
   #onEvent(narrowed: NarrowedEvent): void {
@@ -116,17 +116,7 @@ class Attachment2 {
     recordInBook(this.#book, narrowed);
     const directory = narrowed.directory ?? (sessionID ? this.#sessions.get(sessionID) : undefined);
     if (!directory || narrowed.events.length === 0) return;
-    const location = this.#locations.get(directory) ?? this.#visit(directory, false);
-    if (location.status === "checking") location.queue.push(...narrowed.events);
-    else if (location.status === "attached") for (const event of narrowed.events) this.#feed(directory, event);
-  }
-
-  #feed(directory: string, event: HermesEvent): void {
-    try {
-      this.#lease.bridge.handleEvent(directory, event);
-    } catch (error) {
-      this.#log.error({ err: errorText(error), directory }, "event handling failed");
-    }
+    this.#links.deliver(directory, narrowed.events);
   }
 
   async #onConnect(reconnect: boolean): Promise<void> {
@@ -137,56 +127,18 @@ class Attachment2 {
     } catch (error) {
       this.#log.warn({ err: errorText(error) }, "GET /api/location failed");
     }
-    await Promise.all([...new Set([...found, ...this.#locations.keys()])].map((directory) => this.#visit(directory, reconnect).work));
+    await Promise.all([...new Set([...found, ...this.#links.directories()])].map((directory) => this.#links.visit(directory, reconnect)));
     if (this.#stopping) return;
     if (reconnect) return this.#report(`Hermes: reconnected to ${this.#options.url}; resynced ${this.#list("attached").length} location(s)`);
     const initial = [...found];
-    if (initial.length > 0 && initial.every((directory) => this.#locations.get(directory)?.status === "skipped")) {
+    if (initial.length > 0 && initial.every((directory) => this.#links.status(directory) === "skipped")) {
       const error = new AttachError("plugin-loaded", `Hermes: the Hermes plugin is already loaded in the OpenCode server at ${this.#options.url} (${initial.join(", ")}); it bridges that server itself, so attach mode exits.`);
       this.#report(error.message);
       return void this.#stop(error);
     }
     const attached = this.#list("attached");
     this.#report(`Hermes attached to OpenCode 2 at ${this.#options.url}: bridging ${attached.length > 0 ? attached.join(", ") : "every location that becomes active"} to Telegram chat ${this.#chatId}`);
-    this.#readySettled = true;
     this.#ready.resolve();
-  }
-
-  #visit(directory: string, reconnect: boolean): Location {
-    let location = this.#locations.get(directory);
-    if (!location) {
-      location = { status: "checking", queue: [], work: Promise.resolve() };
-      this.#locations.set(directory, location);
-    }
-    const current = location;
-    current.work = current.work
-      .then(() => this.#check(directory, current, reconnect))
-      .catch((error: unknown) => this.#log.error({ err: errorText(error), directory }, "could not link the location"));
-    return current;
-  }
-
-  async #check(directory: string, location: Location, reconnect: boolean): Promise<void> {
-    if (this.#stopping) return;
-    if (location.status === "checking") {
-      if (await this.#pluginLoaded(directory)) {
-        location.status = "skipped";
-        location.queue = [];
-        this.#log.info({ directory }, "the Hermes plugin is loaded there; leaving the location to it");
-        if (this.#readySettled) this.#report(`Hermes: the Hermes plugin is loaded in OpenCode for ${directory}; leaving that location to it`);
-        return;
-      }
-      location.link = { directory, opencode: new Opencode2Endpoint(directory, httpHost(this.#server), this.#server, this.#book) };
-      this.#lease.bridge.attach(location.link); // lists what is already pending, in the background
-      location.status = "attached";
-      for (const event of location.queue.splice(0)) this.#feed(directory, event);
-      this.#log.info({ directory }, "location linked");
-      if (this.#readySettled) this.#report(`Hermes: now bridging ${directory}`);
-      return;
-    }
-    if (reconnect && location.link) {
-      const { pending, closed } = await this.#lease.bridge.resync(location.link);
-      this.#log.info({ directory, pending, closed }, "location resynced");
-    }
   }
 
   /** Measured: the first listing of a location that was not active yet is empty (it activates it); its builtins show once loaded. */
@@ -208,8 +160,7 @@ class Attachment2 {
   #stop(failure?: AttachError): Promise<void> {
     this.#stopping ??= (async () => {
       await this.#stream.stop();
-      await Promise.all([...this.#locations.values()].map((location) => location.work));
-      for (const location of this.#locations.values()) if (location.link) await this.#lease.bridge.detach(location.link).catch(() => undefined);
+      await this.#links.close();
       await this.#lease.release();
       this.#log.info({ url: this.#options.url, failure: failure?.kind }, "attach mode stopped");
       if (failure) {
@@ -229,15 +180,4 @@ function toAttachError(error: unknown, url: string): AttachError {
     return new AttachError("auth", `Hermes: OpenCode at ${url} refused the credentials (HTTP ${error.status}). Set OPENCODE_SERVER_PASSWORD, or pass --password.`);
   }
   return new AttachError("not-found", `Hermes: the event stream of ${url} failed for good: ${errorText(error)}`);
-}
-
-/** Promise.withResolvers (not in Node 20). */
-function deferred(): { promise: Promise<void>; resolve(): void; reject(error: Error): void } {
-  let resolve!: () => void;
-  let reject!: (error: Error) => void;
-  const promise = new Promise<void>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
 }
