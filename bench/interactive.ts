@@ -9,7 +9,7 @@
 // The real Bridge, outbox and telegraf client; OpenCode is the bench's loopback stand-in (like the
 // other benches): what OpenCode itself takes to publish an event is not Hermes' to measure.
 import { OpencodeApi } from "../lib/opencode/api.ts";
-import type { PermissionRequest, QuestionRequest } from "../lib/sse/events.ts";
+import type { PermissionRequest, QuestionRequest } from "../lib/hermes-events.ts";
 import { startFakeTelegram, type ApiCall, type FakeTelegram } from "../tests/support/fake-telegram.ts";
 import { benchBridge } from "./bridge.ts";
 import { fetchTransport, startFakeOpencodeServer, type FakeOpencodeServer } from "./fake-opencode.ts";

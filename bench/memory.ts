@@ -7,7 +7,7 @@ import { Bridge } from "../lib/bridge/bridge.ts";
 import { OpencodeApi } from "../lib/opencode/api.ts";
 import type { HttpResult, OpencodeTransport } from "../lib/opencode/transport.ts";
 import { Registry } from "../lib/registry/registry.ts";
-import type { HermesEvent } from "../lib/sse/events.ts";
+import type { HermesEvent } from "../lib/hermes-events.ts";
 import { MemoryTelegram } from "../tests/support/memory-telegram.ts";
 import { round, sleep, until } from "./stats.ts";
 

@@ -4,7 +4,7 @@
 // avoided. Time-compressed (the fake's limits and Hermes' pacing both × scale, like the flood run)
 // so that the minute-long waits the budget imposes take seconds.
 import { OpencodeApi } from "../lib/opencode/api.ts";
-import type { QuestionRequest } from "../lib/sse/events.ts";
+import type { QuestionRequest } from "../lib/hermes-events.ts";
 import { startFakeTelegram } from "../tests/support/fake-telegram.ts";
 import { benchBridge } from "./bridge.ts";
 import { fetchTransport, startFakeOpencodeServer } from "./fake-opencode.ts";

@@ -10,7 +10,7 @@
 //  - "time-compressed": the fake's limits and Hermes' pacing both scaled ×S (bursts unchanged,
 //    retry_after still whole real seconds), run to completion: loss, duplicates, wall time.
 import { OpencodeApi } from "../lib/opencode/api.ts";
-import type { HermesEvent } from "../lib/sse/events.ts";
+import type { HermesEvent } from "../lib/hermes-events.ts";
 import { TELEGRAM_LIMITS, type PaceLimits } from "../lib/telegram/pacer.ts";
 import { DEFAULT_CHAT_ID, startFakeTelegram, TELEGRAM_FLOOD_LIMITS } from "../tests/support/fake-telegram.ts";
 import { benchBridge } from "./bridge.ts";

@@ -6,7 +6,7 @@ import path from "node:path";
 import { readOptions, type SettingVariable } from "./config-options.ts";
 import { parseDuration } from "./duration.ts";
 import { languageOf, type Language } from "./i18n/catalog.ts";
-import type { NoticeLevel } from "./registry/activity.ts";
+import type { NoticeLevel } from "./notices/activity.ts";
 
 export const DEFAULT_API_ROOT = "https://api.telegram.org";
 export const DEFAULT_QUESTION_TTL_MS = 30 * 60_000;

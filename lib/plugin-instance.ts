@@ -6,7 +6,7 @@ import { acquireBridge, setupOnlyConfig } from "./hub.ts";
 import { createLogger, secretsOf, type Logger } from "./log.ts";
 import { OpencodeApi } from "./opencode/api.ts";
 import { pluginClientTransport } from "./opencode/transport.ts";
-import { parseEvent } from "./sse/parse.ts";
+import { parseEvent } from "./opencode/events.ts";
 import { errorText } from "./error-text.ts";
 
 const TOAST_DELAY_MS = 2_000;

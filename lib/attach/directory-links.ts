@@ -6,7 +6,7 @@ import type { Bridge } from "../bridge/bridge.ts";
 import type { InstanceLink } from "../bridge/desk.ts";
 import { errorText } from "../error-text.ts";
 import type { Logger } from "../log.ts";
-import type { HermesEvent } from "../sse/events.ts";
+import type { HermesEvent } from "../hermes-events.ts";
 
 export type LinkStatus = "checking" | "attached" | "skipped";
 

@@ -13,7 +13,7 @@ import { acquireBridge, setupOnlyConfig, type BridgeLease } from "../hub.ts";
 import { readConfig, type HermesConfig } from "../config.ts";
 import { createLogger, secretsOf, type Logger } from "../log.ts";
 import { authHeaders, serverUrl, type ServerAuth } from "../opencode/http-transport.ts";
-import type { ParsedEvent } from "../sse/parse.ts";
+import type { ParsedEvent } from "../opencode/events.ts";
 import { openEventStream, StreamError, type EventStream, type EventStreamOptions } from "../sse/stream.ts";
 import type { TelegramApi } from "../telegram/api.ts";
 import { errorText } from "../error-text.ts";

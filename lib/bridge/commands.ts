@@ -4,7 +4,7 @@
 import path from "node:path";
 import type { Strings } from "../i18n/catalog.ts";
 import type { Logger } from "../log.ts";
-import type { ActivityTracker } from "../registry/activity.ts";
+import type { ActivityTracker } from "../notices/activity.ts";
 import type { Prompt, Registry } from "../registry/registry.ts";
 import { mayAct, type AccessPolicy } from "../telegram/access.ts";
 import type { TelegramApi } from "../telegram/api.ts";

@@ -1,12 +1,12 @@
 // How runs are reported and continued from the phone: "Done" / "Failed" / retrying notices
-// (the noise policy lives in registry/activity.ts), and a user's text sent on to a session.
+// (the noise policy lives in notices/activity.ts), and a user's text sent on to a session.
 import path from "node:path";
 import type { Strings } from "../i18n/catalog.ts";
 import type { Logger } from "../log.ts";
-import { ActivityTracker, type Notice, type NoticePolicy } from "../registry/activity.ts";
+import { ActivityTracker, type Notice, type NoticePolicy } from "../notices/activity.ts";
 import { RunChanges } from "../registry/run-changes.ts";
 import type { MessageOwner, Registry } from "../registry/registry.ts";
-import type { HermesEvent } from "../sse/events.ts";
+import type { HermesEvent } from "../hermes-events.ts";
 import type { TelegramApi } from "../telegram/api.ts";
 import { Priority, type Outbox } from "../telegram/outbox.ts";
 import { errorText } from "../error-text.ts";

@@ -1,6 +1,6 @@
 // The only place that knows OpenCode 1.x's routes (2.x: lib/opencode2/). Replies retry network and 5xx errors, never a 4xx.
-import type { PermissionReply, PermissionRequest, QuestionRequest, SessionInfo } from "../sse/events.ts";
-import { parseEvent } from "../sse/parse.ts";
+import type { PermissionReply, PermissionRequest, QuestionRequest, SessionInfo } from "../hermes-events.ts";
+import { parseEvent } from "./events.ts";
 import type { OpencodeEndpoint, Outcome, PromptPart } from "./endpoint.ts";
 import { DEFAULT_RETRY, REQUEST_TIMEOUT_MS, sendForOutcome, type RetryPolicy } from "./send-outcome.ts";
 import type { OpencodeTransport } from "./transport.ts";

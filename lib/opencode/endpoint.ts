@@ -1,7 +1,7 @@
 // What the bridge asks of one OpenCode location: answer, dismiss, list what is pending, look up a
 // session, and pass on the user's text. OpenCode 1.x implements it with its routes (api.ts);
 // OpenCode 2 with its plugin context and form routes (lib/opencode2/endpoint.ts).
-import type { PermissionReply, PermissionRequest, QuestionRequest, SessionInfo } from "../sse/events.ts";
+import type { PermissionReply, PermissionRequest, QuestionRequest, SessionInfo } from "../hermes-events.ts";
 
 /** `gone`: OpenCode no longer has it (404): answered elsewhere, dismissed, or dropped. */
 export type Outcome = { ok: true } | { ok: false; gone: true } | { ok: false; gone: false; error: string };

@@ -3,7 +3,7 @@
 // are forms, always answered over HTTP (server-client.ts): the 2.x plugin context has no form API.
 // The form behind each question (field keys, types, option values) is kept from `form.created`.
 import type { OpencodeEndpoint, Outcome, PromptPart } from "../opencode/endpoint.ts";
-import type { PermissionReply, PermissionRequest, QuestionRequest, SessionInfo } from "../sse/events.ts";
+import type { PermissionReply, PermissionRequest, QuestionRequest, SessionInfo } from "../hermes-events.ts";
 import { narrowEvent, questionForm, type NarrowedEvent, type QuestionForm } from "./events.ts";
 import { formAnswer } from "./forms.ts";
 import type { OwnServerClient } from "./server-client.ts";

@@ -1,8 +1,8 @@
-// OpenCode 2's events, narrowed into the vocabulary the bridge already speaks (lib/sse/events.ts).
+// OpenCode 2's events, narrowed into the vocabulary the bridge already speaks (lib/hermes-events.ts).
 // A 2.x event is `{ id, created, type, location?, data }`. Questions arrive as forms of kind
 // "question" (fields q0…qn); their answers are keyed by field, which forms.ts converts. Input is
 // untrusted: anything malformed is dropped, never thrown.
-import type { HermesEvent, QuestionInfo, QuestionOption, SessionInfo } from "../sse/events.ts";
+import type { HermesEvent, QuestionInfo, QuestionOption, SessionInfo } from "../hermes-events.ts";
 
 /** One field of a question form, as OpenCode 2 sends it. */
 export interface FormField {

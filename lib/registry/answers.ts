@@ -1,5 +1,5 @@
 // Validates a full reply before it goes to OpenCode: one non-empty answer per question, in order.
-import type { QuestionInfo } from "../sse/events.ts";
+import type { QuestionInfo } from "../hermes-events.ts";
 
 export type AnswerCheck = { ok: true; answers: string[][] } | { ok: false; error: string };
 

@@ -1,5 +1,5 @@
 // One pending permission request ("may I run this command?") and how it was decided. Pure.
-import type { PermissionReply, PermissionRequest } from "../sse/events.ts";
+import type { PermissionReply, PermissionRequest } from "../hermes-events.ts";
 import type { PromptBase } from "./prompt.ts";
 
 export interface PermissionDecision {

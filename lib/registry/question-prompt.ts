@@ -1,6 +1,6 @@
 // One pending question request and the answers the user is building for it on the phone.
 // Pure state transitions; the bridge decides when to call them and what to send.
-import type { QuestionInfo, QuestionRequest } from "../sse/events.ts";
+import type { QuestionInfo, QuestionRequest } from "../hermes-events.ts";
 import type { Text } from "../i18n/catalog.ts";
 import type { PromptBase } from "./prompt.ts";
 

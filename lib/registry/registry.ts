@@ -1,7 +1,7 @@
 // The in-memory map from OpenCode requestID to everything Hermes tracks about that prompt.
 // One per process (shared by every plugin instance). No I/O here.
 import { randomBytes } from "node:crypto";
-import type { PermissionRequest, QuestionRequest } from "../sse/events.ts";
+import type { PermissionRequest, QuestionRequest } from "../hermes-events.ts";
 import { createPermissionPrompt, type PermissionPrompt } from "./permission-prompt.ts";
 import type { MessageRef } from "./prompt.ts";
 import { createQuestionPrompt, type QuestionPrompt } from "./question-prompt.ts";

@@ -1,7 +1,7 @@
 // What each session's current (or last) run changed, from its user messages' `summary.diffs` as
 // OpenCode updates them. A run is every user message from the first after an idle to the next
 // idle; a summary that arrives just after the idle still counts for the run it belongs to. Pure.
-import type { FileChange } from "../sse/events.ts";
+import type { FileChange } from "../hermes-events.ts";
 
 interface Run {
   ended: boolean;

@@ -1,5 +1,5 @@
 // What Hermes knows about OpenCode sessions: titles and parents, fed by session events.
-import type { SessionInfo } from "../sse/events.ts";
+import type { SessionInfo } from "../hermes-events.ts";
 
 export class SessionIndex {
   readonly #sessions = new Map<string, SessionInfo>();

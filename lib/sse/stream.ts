@@ -1,5 +1,5 @@
 // The SSE client for attach mode: `GET /global/event` (or `/event`) of a running `opencode serve`,
-// read with fetch and eventsource-parser, narrowed by parse.ts. It owns the connection only:
+// read with fetch and eventsource-parser, narrowed by lib/opencode/events.ts. It owns the connection only:
 // connect timeout, heartbeat watchdog, reconnect with backoff. It knows nothing of the bridge.
 //
 // - Every connect has its own timeout, counted until the first byte of the body: a stream opened
@@ -15,7 +15,7 @@
 //   `maxTimeout`. 401/403/404 stop the stream: retrying can't fix a password or a missing route.
 import { createParser } from "eventsource-parser";
 import pRetry, { AbortError } from "p-retry";
-import { parseEvent, type ParsedEvent } from "./parse.ts";
+import { parseEvent, type ParsedEvent } from "../opencode/events.ts";
 
 export interface EventStreamOptions<T = ParsedEvent> {
   /** Full URL of the SSE endpoint, e.g. `http://127.0.0.1:4096/global/event`. */

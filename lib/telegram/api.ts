@@ -3,7 +3,7 @@
 // fetch upload: send-document.ts says why).
 import type { Telegram } from "telegraf";
 import { CALLBACK_ANSWER_LIMIT, CAPTION_LIMIT, cutHtml, cutText, PLACEHOLDER_LIMIT, TOPIC_NAME_LIMIT } from "./html.ts";
-import type { InlineButton } from "./render.ts";
+import type { InlineButton } from "./rendered-message.ts";
 import { ButtonStyles } from "./button-style.ts";
 import { uploadDocument } from "./send-document.ts";
 

@@ -1,6 +1,6 @@
 // Button colours (InlineKeyboardButton.style, Bot API 9.4) and what to do when a Bot API server
 // doesn't know the field: send the same keyboard without colours, and from then on never try again.
-import type { InlineButton } from "./render.ts";
+import type { InlineButton } from "./rendered-message.ts";
 
 /** `success` green, `danger` red, `primary` blue: the only values Telegram accepts. */
 export type ButtonStyle = "success" | "danger" | "primary";

@@ -1,7 +1,7 @@
 // What a run changed, for its Done notice: one line per file with the lines added and removed (as
 // OpenCode counted them), and the whole diff as a `.diff` file. Pure.
 import type { Strings } from "../i18n/catalog.ts";
-import type { FileChange } from "../sse/events.ts";
+import type { FileChange } from "../hermes-events.ts";
 import { escapeWithin } from "./html.ts";
 import { unifiedDiff } from "./line-diff.ts";
 import { reveal } from "./reveal.ts";

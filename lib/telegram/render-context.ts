@@ -2,7 +2,7 @@
 import { CATALOGS, type Strings } from "../i18n/catalog.ts";
 import { escapeWithin } from "./html.ts";
 import { reveal } from "./reveal.ts";
-import type { InlineButton } from "./render.ts";
+import type { InlineButton } from "./rendered-message.ts";
 
 export interface PromptContext {
   project: string;

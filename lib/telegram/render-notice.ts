@@ -1,6 +1,6 @@
 // Renders the notices that tell the user how a run went: done, failed, or stuck retrying. Pure.
 import { CATALOGS, type Strings } from "../i18n/catalog.ts";
-import type { Notice } from "../registry/activity.ts";
+import type { Notice } from "../notices/activity.ts";
 import { cutHtml, cutTextStart, escapeHtml, escapeWithin, graphemes, MESSAGE_LIMIT, visibleLength } from "./html.ts";
 import { contextLine, stringsOf, type PromptContext } from "./render-context.ts";
 import { reveal } from "./reveal.ts";

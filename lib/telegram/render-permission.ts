@@ -3,13 +3,13 @@
 // in the message or in a file sent just before it that the message points to; without that file,
 // Allow and Always are not offered. Pure.
 import type { PermissionPrompt } from "../registry/permission-prompt.ts";
-import type { PermissionRequest } from "../sse/events.ts";
+import type { PermissionRequest } from "../hermes-events.ts";
 import { encodeCallback } from "./codec.ts";
 import { cutHtml, escapedHead, escapedTail, escapeHtml, escapeWithin } from "./html.ts";
 import type { Strings } from "../i18n/catalog.ts";
 import { contextLine, stringsOf, type PromptContext } from "./render-context.ts";
 import { reveal } from "./reveal.ts";
-import { withStop, type InlineButton, type RenderedMessage } from "./render.ts";
+import { withStop, type InlineButton, type RenderedMessage } from "./rendered-message.ts";
 import type { ButtonStyle } from "./button-style.ts";
 
 /** The file a shortened request comes with (see render-permission-file.ts). */

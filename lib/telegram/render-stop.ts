@@ -4,7 +4,7 @@ import type { Strings } from "../i18n/catalog.ts";
 import { encodeCallback } from "./codec.ts";
 import { cutText } from "./html.ts";
 import { contextLine, type PromptContext } from "./render-context.ts";
-import type { InlineButton, RenderedMessage } from "./render.ts";
+import type { InlineButton, RenderedMessage } from "./rendered-message.ts";
 import { reveal } from "./reveal.ts";
 
 /** A picker button's label, in characters the user sees. */

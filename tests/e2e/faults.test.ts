@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Bridge } from "../../lib/bridge/bridge.ts";
 import { OpencodeApi } from "../../lib/opencode/api.ts";
 import { Registry } from "../../lib/registry/registry.ts";
-import type { QuestionRequest } from "../../lib/sse/events.ts";
+import type { QuestionRequest } from "../../lib/hermes-events.ts";
 import { createTelegramApi, type TelegramApi } from "../../lib/telegram/api.ts";
 import { startPoller, type Poller } from "../../lib/telegram/poller.ts";
 import { FakeOpencode } from "../support/bridge-rig.ts";

@@ -1,5 +1,5 @@
 // Shared test data: the question most tests ask.
-import type { QuestionInfo } from "../../lib/sse/events.ts";
+import type { QuestionInfo } from "../../lib/hermes-events.ts";
 
 export function colorQuestion(overrides: Partial<QuestionInfo> = {}): QuestionInfo {
   return {

@@ -1,6 +1,6 @@
 // An in-memory TelegramApi for unit tests of the bridge: records messages and their edits.
 import { FileTooBigError, TelegramApiError, type SendOptions, type TelegramApi } from "../../lib/telegram/api.ts";
-import type { InlineButton } from "../../lib/telegram/render.ts";
+import type { InlineButton } from "../../lib/telegram/rendered-message.ts";
 
 export interface MemoryMessage {
   chatId: number;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ActivityTracker, type NoticePolicy } from "../../lib/registry/activity.ts";
-import type { HermesEvent } from "../../lib/sse/events.ts";
+import { ActivityTracker, type NoticePolicy } from "../../lib/notices/activity.ts";
+import type { HermesEvent } from "../../lib/hermes-events.ts";
 
 const root = () => true;
 const status = (status: string, extra: Partial<{ attempt: number; message: string }> = {}): HermesEvent => ({ type: "session.status", sessionID: "s", status, ...extra });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { validateAnswers } from "../../lib/registry/answers.ts";
 import { createQuestionPrompt, tapOption } from "../../lib/registry/question-prompt.ts";
-import type { QuestionInfo } from "../../lib/sse/events.ts";
+import type { QuestionInfo } from "../../lib/hermes-events.ts";
 
 const single: QuestionInfo = { question: "Which color?", header: "Color", options: [{ label: "Red", description: "" }, { label: "Blue", description: "" }], multiple: false, custom: true };
 const multi: QuestionInfo = { question: "Which sizes?", header: "Sizes", options: [{ label: "S", description: "" }, { label: "L", description: "" }], multiple: true, custom: true };

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import type { HermesEvent } from "../../lib/sse/events.ts";
+import type { HermesEvent } from "../../lib/hermes-events.ts";
 import { CHAT, DIRECTORY, OWNER, question, request, setup } from "../support/bridge-rig.ts";
 import { parseTelegramHtml } from "../support/fake-telegram.ts";
 

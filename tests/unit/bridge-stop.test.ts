@@ -2,7 +2,7 @@
 // on prompts and on the notice of a run the phone started, a red confirmation, the abort request,
 // what the phone shows after, no "Done" for a stopped run, /stop with its picker, and who may stop.
 import { describe, expect, it, vi } from "vitest";
-import type { HermesEvent } from "../../lib/sse/events.ts";
+import type { HermesEvent } from "../../lib/hermes-events.ts";
 import { decodeCallback } from "../../lib/telegram/codec.ts";
 import { CHAT, DIRECTORY, question, request, setup } from "../support/bridge-rig.ts";
 

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ButtonStyles, refusesStyles, withoutStyles } from "../../lib/telegram/button-style.ts";
 import { createTelegramApi } from "../../lib/telegram/api.ts";
-import type { InlineButton } from "../../lib/telegram/render.ts";
+import type { InlineButton } from "../../lib/telegram/rendered-message.ts";
 import { DEFAULT_CHAT_ID, startFakeTelegram, type FakeTelegram } from "../support/fake-telegram.ts";
 
 const KEYBOARD: InlineButton[][] = [

@@ -3,7 +3,7 @@
 // markers, a long command shows its head and its tail, and whatever is cut is sent in full as a
 // file just before the message, which says so; without that file there is no Allow.
 import { describe, expect, it, vi } from "vitest";
-import type { PermissionRequest } from "../../lib/sse/events.ts";
+import type { PermissionRequest } from "../../lib/hermes-events.ts";
 import { TelegramApiError } from "../../lib/telegram/api.ts";
 import { CHAT, DIRECTORY, OWNER, permission, question, request, setup } from "../support/bridge-rig.ts";
 import { parseTelegramHtml } from "../support/fake-telegram.ts";

@@ -10,17 +10,18 @@
 // names its seed and case, which reproduces it exactly.
 import { describe, expect, it } from "vitest";
 import { CATALOGS, type Strings } from "../../lib/i18n/catalog.ts";
-import type { Notice } from "../../lib/registry/activity.ts";
+import type { Notice } from "../../lib/notices/activity.ts";
 import { createPermissionPrompt, type PermissionPrompt } from "../../lib/registry/permission-prompt.ts";
 import { createQuestionPrompt } from "../../lib/registry/question-prompt.ts";
-import type { PermissionRequest, QuestionInfo } from "../../lib/sse/events.ts";
+import type { PermissionRequest, QuestionInfo } from "../../lib/hermes-events.ts";
 import { pageRange } from "../../lib/telegram/option-pages.ts";
 import { renderNotice, renderNotSent } from "../../lib/telegram/render-notice.ts";
 import { permissionFiles } from "../../lib/telegram/render-permission-file.ts";
 import { FULL_REQUEST_FILE, renderPermission } from "../../lib/telegram/render-permission.ts";
 import { parseStatusPart } from "../../lib/bridge/status-part.ts";
 import { renderStatus } from "../../lib/telegram/render-status.ts";
-import { renderQuestion, type RenderedMessage } from "../../lib/telegram/render.ts";
+import { renderQuestion } from "../../lib/telegram/render-question.ts";
+import type { RenderedMessage } from "../../lib/telegram/rendered-message.ts";
 import { reveal } from "../../lib/telegram/reveal.ts";
 import { parseTelegramHtml } from "../support/fake-telegram.ts";
 import { checkReplyMarkup, MAX_CAPTION, MAX_INLINE_BUTTONS, MAX_INLINE_ROW, MAX_TEXT } from "../support/telegram/validate.ts";

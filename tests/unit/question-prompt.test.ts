@@ -9,7 +9,7 @@ import {
   typeAnswer,
   type QuestionPrompt,
 } from "../../lib/registry/question-prompt.ts";
-import type { QuestionInfo, QuestionRequest } from "../../lib/sse/events.ts";
+import type { QuestionInfo, QuestionRequest } from "../../lib/hermes-events.ts";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
 import type { TapResult } from "../../lib/registry/question-prompt.ts";
 

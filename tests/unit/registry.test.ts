@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { KEY_LENGTH, newPromptKey, Registry, type TextInput } from "../../lib/registry/registry.ts";
 import { SessionIndex } from "../../lib/registry/sessions.ts";
-import type { QuestionRequest } from "../../lib/sse/events.ts";
+import type { QuestionRequest } from "../../lib/hermes-events.ts";
 import { decodeCallback, encodeCallback } from "../../lib/telegram/codec.ts";
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";

@@ -37,7 +37,7 @@ describe("reveal", () => {
 
 describe("what the LLM writes on a question is revealed too", () => {
   it("question, header, options, buttons and the session title show hidden characters as markers", async () => {
-    const { renderQuestion } = await import("../../lib/telegram/render.ts");
+    const { renderQuestion } = await import("../../lib/telegram/render-question.ts");
     const { createQuestionPrompt } = await import("../../lib/registry/question-prompt.ts");
     const prompt = createQuestionPrompt(
       { id: "que_1", sessionID: "s", questions: [{ question: `Deploy?${" ".repeat(500)}(also wipes prod)`, header: "A\u202Eb", options: [{ label: "yes\u200B", description: "d\u2066" }, { label: "no", description: "" }], multiple: false, custom: false }] },

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
 import { RunChanges } from "../../lib/registry/run-changes.ts";
-import { parseEvent } from "../../lib/sse/parse.ts";
+import { parseEvent } from "../../lib/opencode/events.ts";
 import { createTelegramApi } from "../../lib/telegram/api.ts";
 import { MESSAGE_LIMIT, visibleLength } from "../../lib/telegram/html.ts";
 import { unifiedDiff } from "../../lib/telegram/line-diff.ts";

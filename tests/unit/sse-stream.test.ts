@@ -4,7 +4,7 @@ import fs from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { parseEventData, type ParsedEvent } from "../../lib/sse/parse.ts";
+import { parseEvent, type ParsedEvent } from "../../lib/opencode/events.ts";
 import { openEventStream, StreamError, type EventStream, type EventStreamOptions } from "../../lib/sse/stream.ts";
 import { listenLoopback, type LoopbackServer } from "../support/loopback-server.ts";
 import { pollUntil, sleep } from "../support/wait.ts";
@@ -73,6 +73,17 @@ async function withServer(script: (c: Connection) => void | Promise<void>) {
 const questionIds = (events: ParsedEvent[]) => events.flatMap((e) => (e.event.type === "question.asked" ? [e.event.request.id] : []));
 
 describe("openEventStream", () => {
+  it("drops data that is not JSON or not an event, and reads on past it", async () => {
+    const junk = ["", " ", "{", "not json", "undefined", "{'type':'x'}", '{"type":"question.asked"', "\u0000"].map((text) => `data: ${text}\n\n`).join("");
+    const { url } = await withServer(({ res }) => {
+      open(res);
+      res.write(connected + junk + frame(null) + frame([]) + asked("que_after"));
+    });
+    const { events } = start(url);
+    await pollUntil(() => events.length > 0);
+    expect(questionIds(events)).toEqual(["que_after"]);
+  });
+
   it("reassembles frames split anywhere (mid-line, mid-character), and several frames in one chunk", async () => {
     const directory = "/home/dév/projet ✓";
     const body = connected + asked("que_1", directory, "Quelle couleur ? 🎨") + heartbeat + asked("que_2", directory) + asked("que_3", directory);
@@ -224,7 +235,7 @@ describe("openEventStream", () => {
     expect(connections).toHaveLength(2);
   });
 
-  it("replays the recorded /global/event stream of OpenCode 1.18.33 exactly as parse.ts reads it", async () => {
+  it("replays the recorded /global/event stream of OpenCode 1.18.33 exactly as lib/opencode/events.ts reads it", async () => {
     const bytes = fs.readFileSync(recordedPath);
     const expected = bytes
       .toString("utf8")
@@ -232,7 +243,7 @@ describe("openEventStream", () => {
       .map((block) => block.trim())
       .filter((block) => block.startsWith("data: "))
       .flatMap((block) => {
-        const parsed = parseEventData(block.slice("data: ".length));
+        const parsed = parseEvent(JSON.parse(block.slice("data: ".length)));
         return parsed ? [parsed] : [];
       });
     const { url } = await withServer(async ({ res, index }) => {

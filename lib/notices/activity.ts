@@ -1,6 +1,6 @@
 // What each session is doing, and which of its changes deserve a notice on the phone. Pure.
 // Low noise on purpose: a bridge that spams gets muted, and then its prompts are missed too.
-import type { HermesEvent } from "../sse/events.ts";
+import type { HermesEvent } from "../hermes-events.ts";
 
 /** `all`: done and failed; `errors`: failed only; `off`: nothing but prompts. */
 export type NoticeLevel = "all" | "errors" | "off";

@@ -2,7 +2,7 @@
 // Shapes: the plugin hook's `{id?, type, properties}`, an SSE `data:` line of `/event` (the same),
 // and `/global/event`'s `{directory, project, payload}` envelope (whose `sync` duplicates are dropped).
 // Input is untrusted: anything malformed is dropped, never thrown.
-import type { FileChange, HermesEvent, PermissionReply, QuestionInfo, QuestionOption, SessionInfo } from "./events.ts";
+import type { FileChange, HermesEvent, PermissionReply, QuestionInfo, QuestionOption, SessionInfo } from "../hermes-events.ts";
 
 export interface ParsedEvent {
   /** Directory named by a `/global/event` envelope; the hook and `/event` leave it to the caller. */
@@ -22,15 +22,6 @@ export function parseEvent(raw: unknown): ParsedEvent | undefined {
   }
   const event = narrow(raw);
   return event ? { event } : undefined;
-}
-
-/** Parses one SSE `data:` payload (JSON text). */
-export function parseEventData(data: string): ParsedEvent | undefined {
-  try {
-    return parseEvent(JSON.parse(data));
-  } catch {
-    return undefined;
-  }
 }
 
 function narrow(raw: Json): HermesEvent | undefined {

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { createQuestionPrompt, tapOption, type PromptState, type QuestionPrompt } from "../../lib/registry/question-prompt.ts";
-import type { QuestionInfo } from "../../lib/sse/events.ts";
+import type { QuestionInfo } from "../../lib/hermes-events.ts";
 import { CALLBACK_DATA_LIMIT, decodeCallback } from "../../lib/telegram/codec.ts";
 import { MESSAGE_LIMIT } from "../../lib/telegram/html.ts";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
 import { colorQuestion } from "../support/fixtures.ts";
-import { renderQuestion, type RenderedMessage } from "../../lib/telegram/render.ts";
+import { renderQuestion } from "../../lib/telegram/render-question.ts";
+import type { RenderedMessage } from "../../lib/telegram/rendered-message.ts";
 
 const BUTTON = CATALOGS.en.button;
 

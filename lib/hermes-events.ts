@@ -68,5 +68,3 @@ export type HermesEvent =
   | { type: "message.text"; sessionID: string; messageID: string; partID: string; text: string }
   | { type: "session.idle"; sessionID: string }
   | { type: "instance.disposed"; directory: string };
-
-export type HermesEventType = HermesEvent["type"];

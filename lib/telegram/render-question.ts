@@ -7,22 +7,7 @@ import type { Strings } from "../i18n/catalog.ts";
 import { contextLine, stringsOf, type PromptContext } from "./render-context.ts";
 import { pageCount, pageRange } from "./option-pages.ts";
 import { reveal } from "./reveal.ts";
-import type { ButtonStyle } from "./button-style.ts";
-
-export interface InlineButton {
-  text: string;
-  callback_data: string;
-  /** Its colour (see button-style.ts); none is the app's own. */
-  style?: ButtonStyle;
-}
-
-export interface RenderedMessage {
-  text: string;
-  /** Empty when the prompt is finished: the message keeps no live buttons. */
-  keyboard: InlineButton[][];
-}
-
-export type { PromptContext } from "./render-context.ts";
+import { withStop, type InlineButton, type RenderedMessage } from "./rendered-message.ts";
 
 
 // Escaped lengths: entities count, so text full of "<&>" can't overflow the message.
@@ -75,11 +60,6 @@ export function renderQuestion(prompt: QuestionPrompt, context: PromptContext): 
   if (current !== -1 && prompt.dismissArmed) lines.push(t.question.dismissWarning);
   const text = cutHtml(lines.join("\n").trim());
   return { text, keyboard: current === -1 ? [] : withStop(keyboardFor(prompt, current, t), context) };
-}
-
-/** A live keyboard ends with the session's Stop, when there is one. */
-export function withStop(keyboard: InlineButton[][], context: PromptContext): InlineButton[][] {
-  return context.stop && keyboard.length > 0 ? [...keyboard, [context.stop]] : keyboard;
 }
 
 function statusLine(prompt: QuestionPrompt, t: Strings): string {

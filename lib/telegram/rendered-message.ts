@@ -1,0 +1,21 @@
+// What every renderer produces: a message's HTML text and its inline keyboard (Telegram's own
+// field names), and the one rule all live keyboards share.
+import type { ButtonStyle } from "./button-style.ts";
+
+export interface InlineButton {
+  text: string;
+  callback_data: string;
+  /** Its colour (see button-style.ts); none is the app's own. */
+  style?: ButtonStyle;
+}
+
+export interface RenderedMessage {
+  text: string;
+  /** Empty when the prompt is finished: the message keeps no live buttons. */
+  keyboard: InlineButton[][];
+}
+
+/** A live keyboard ends with the session's Stop, when there is one. */
+export function withStop(keyboard: InlineButton[][], context: { stop?: InlineButton | undefined }): InlineButton[][] {
+  return context.stop && keyboard.length > 0 ? [...keyboard, [context.stop]] : keyboard;
+}
