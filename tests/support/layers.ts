@@ -1,0 +1,72 @@
+// Reads the layer table of docs/architecture.md and checks lib/'s imports against it. A unit is a
+// folder (`lib/bridge/`), a named file (`lib/hub.ts`), or `lib/*.ts` for the other files at lib/'s
+// top; a file belongs to the most specific unit that names it.
+import fs from "node:fs";
+import path from "node:path";
+
+export interface Layer {
+  unit: string;
+  mayImport: string[];
+}
+
+export interface Import {
+  from: string;
+  to: string;
+}
+
+/** The rows of the first table whose header starts with "Unit": the first column's unit, the last column's units. */
+export function readLayers(markdown: string): Layer[] {
+  const lines = markdown.split("\n");
+  const start = lines.findIndex((line) => /^\|\s*Unit\s*\|/.test(line));
+  if (start === -1) return [];
+  const layers: Layer[] = [];
+  for (const line of lines.slice(start + 2)) {
+    if (!line.startsWith("|")) break;
+    const cells = line.split("|").slice(1, -1);
+    const unit = codeSpans(cells[0] ?? "")[0];
+    if (unit === undefined) continue;
+    layers.push({ unit, mayImport: codeSpans(cells.at(-1) ?? "") });
+  }
+  return layers;
+}
+
+function codeSpans(cell: string): string[] {
+  return [...cell.matchAll(/`([^`]+)`/g)].map((match) => match[1] as string);
+}
+
+/** The unit a repository-relative file belongs to, or undefined when no row names it. */
+export function unitOf(file: string, units: readonly string[]): string | undefined {
+  if (units.includes(file)) return file;
+  const folder = units.filter((unit) => unit.endsWith("/") && file.startsWith(unit)).sort((a, b) => b.length - a.length)[0];
+  if (folder) return folder;
+  const parent = path.posix.dirname(file);
+  return units.find((unit) => unit.endsWith("/*.ts") && path.posix.dirname(unit) === parent && file.endsWith(".ts"));
+}
+
+/** Every relative import (static, dynamic, type-only, re-export) between the given files, repository-relative. */
+export function importsOf(root: string, files: readonly string[]): Import[] {
+  const imports: Import[] = [];
+  for (const from of files) {
+    const text = fs.readFileSync(path.join(root, from), "utf8");
+    for (const match of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s*)["'](\.{1,2}\/[^"']+)["']/gm)) {
+      const to = path.posix.normalize(path.posix.join(path.posix.dirname(from), match[1] as string));
+      imports.push({ from, to });
+    }
+  }
+  return imports;
+}
+
+/** Imports that cross from one unit into another the table does not allow, and files no row names. */
+export function violations(layers: readonly Layer[], imports: readonly Import[], files: readonly string[]): string[] {
+  const units = layers.map((layer) => layer.unit);
+  const allowed = new Map(layers.map((layer) => [layer.unit, new Set(layer.mayImport)]));
+  const found: string[] = [];
+  for (const file of files) if (unitOf(file, units) === undefined) found.push(`${file}: no row of the table names it`);
+  for (const { from, to } of imports) {
+    const a = unitOf(from, units);
+    const b = unitOf(to, units);
+    if (a === undefined || b === undefined || a === b) continue;
+    if (!allowed.get(a)?.has(b)) found.push(`${from} imports ${to}: ${a} may not import ${b}`);
+  }
+  return found;
+}
