@@ -4,7 +4,8 @@
 // for it to come up.
 import { startAttach2 } from "../opencode2/attach.ts";
 import { authHeaders, serverUrl } from "../opencode/http-transport.ts";
-import { AttachError, startAttach, type AttachHandle, type AttachOptions } from "./runner.ts";
+import { AttachError, type AttachHandle, type AttachOptions } from "./attach-mode.ts";
+import { startAttach } from "./runner.ts";
 
 const PROBE_TIMEOUT_MS = 5_000;
 

@@ -3,7 +3,7 @@
 // (HERMES_LOG_FILE). lib/cli/main.ts dispatches to it.
 import { parseArgs } from "node:util";
 import { startAttachFor } from "../attach/dispatch.ts";
-import { AttachError, type AttachHandle, type AttachOptions } from "../attach/runner.ts";
+import { AttachError, type AttachHandle, type AttachOptions } from "../attach/attach-mode.ts";
 import { serverAuthFrom } from "../opencode/http-transport.ts";
 import { EXIT, type CliIo } from "./io.ts";
 

@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isOpencode2Server, startAttachFor } from "../../lib/attach/dispatch.ts";
-import { AttachError, type AttachHandle } from "../../lib/attach/runner.ts";
+import { AttachError, type AttachHandle } from "../../lib/attach/attach-mode.ts";
 import { DEFAULT_CHAT_ID, startFakeTelegram, type FakeTelegram } from "../support/fake-telegram.ts";
 import { directive, startMockLlm, type MockLlm } from "../support/mock-llm.ts";
 import { OPENCODE2_VERSION, startOpencode, type OpencodeServer } from "../support/opencode.ts";

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { EXIT, type CliIo } from "../../lib/cli/attach.ts";
 import { main } from "../../lib/cli/main.ts";
-import type { AttachOptions } from "../../lib/attach/runner.ts";
+import type { AttachOptions } from "../../lib/attach/attach-mode.ts";
 
 function io(env: Record<string, string | undefined> = {}) {
   const err: string[] = [];
