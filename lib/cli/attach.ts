@@ -7,10 +7,6 @@ import { AttachError, type AttachHandle, type AttachOptions } from "../attach/at
 import { serverAuthFrom } from "../opencode/http-transport.ts";
 import { EXIT, type CliIo } from "./io.ts";
 
-export { EXIT, processIo, type CliIo } from "./io.ts";
-/** The whole command line (it used to live here, in lib/attach/cli.ts). */
-export { main } from "./main.ts";
-
 export const USAGE = `Usage: opencode-hermes attach [--url URL] [--username USER] [--password PASS] [--directory DIR]...
 
 Bridges a running OpenCode server (opencode serve / opencode web) to Telegram, without loading

@@ -2,9 +2,6 @@
 // doesn't know the field: send the same keyboard without colours, and from then on never try again.
 import type { InlineButton } from "./rendered-message.ts";
 
-/** `success` green, `danger` red, `primary` blue: the only values Telegram accepts. */
-export type ButtonStyle = "success" | "danger" | "primary";
-
 /** The same keyboard, every button without its colour. */
 export function withoutStyles(keyboard: InlineButton[][]): InlineButton[][] {
   return keyboard.map((row) => row.map(({ style: _style, ...button }) => button));

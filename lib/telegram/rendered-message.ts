@@ -1,6 +1,8 @@
 // What every renderer produces: a message's HTML text and its inline keyboard (Telegram's own
 // field names), and the one rule all live keyboards share.
-import type { ButtonStyle } from "./button-style.ts";
+
+/** A button's colour: `success` green, `danger` red, `primary` blue, the only values Telegram accepts. */
+export type ButtonStyle = "success" | "danger" | "primary";
 
 export interface InlineButton {
   text: string;
