@@ -50,3 +50,18 @@ export interface AttachHandle {
   skipped(): string[];
   stop(): Promise<void>;
 }
+
+/** OpenCode answered 401/403: the same words whichever way attach mode found out. */
+export function credentialsRefused(url: string, status: number): AttachError {
+  return new AttachError(
+    "auth",
+    `Hermes: OpenCode at ${url} refused the credentials (HTTP ${status}). Set OPENCODE_SERVER_PASSWORD (and OPENCODE_SERVER_USERNAME if it is not "opencode"), or pass --password / --username.`,
+  );
+}
+
+/** A handle for attach mode that could not start: `ready` and `done` reject with the error. */
+export function failedHandle(error: AttachError): AttachHandle {
+  const done = Promise.reject(error);
+  done.catch(() => undefined);
+  return { ready: done, done, attached: () => [], skipped: () => [], stop: async () => undefined };
+}

@@ -21,7 +21,7 @@ import { openEventStream, StreamError, type EventStream } from "../sse/stream.ts
 import { errorText } from "../error-text.ts";
 import { httpLink, serverTransport, type ServerTarget } from "./link.ts";
 import { deferred, type Deferred } from "../deferred.ts";
-import { AttachError, type AttachHandle, type AttachOptions } from "./attach-mode.ts";
+import { AttachError, credentialsRefused, type AttachHandle, type AttachOptions } from "./attach-mode.ts";
 import { DirectoryLinks, type LinkStatus } from "./directory-links.ts";
 import { hermesPluginIn } from "./plugin-check.ts";
 import { discoverDirectories } from "./server-directories.ts";
@@ -192,12 +192,7 @@ class Attachment {
 }
 
 function toAttachError(error: unknown, url: string): AttachError {
-  if (error instanceof StreamError && (error.status === 401 || error.status === 403)) {
-    return new AttachError(
-      "auth",
-      `Hermes: OpenCode at ${url} refused the credentials (HTTP ${error.status}). Set OPENCODE_SERVER_PASSWORD (and OPENCODE_SERVER_USERNAME if it is not "opencode"), or pass --password / --username.`,
-    );
-  }
+  if (error instanceof StreamError && (error.status === 401 || error.status === 403)) return credentialsRefused(url, error.status);
   if (error instanceof StreamError && error.status === 404) {
     return new AttachError("not-found", `Hermes: ${url} has no /global/event (HTTP 404). Is it an OpenCode server (opencode serve or opencode web, 1.1.53 or later)?`);
   }

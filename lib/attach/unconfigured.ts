@@ -4,7 +4,7 @@ import { acquireBridge, setupOnlyConfig, type BridgeLease } from "../hub.ts";
 import type { ConfigResult } from "../config.ts";
 import { deferred } from "../deferred.ts";
 import { createLogger, secretsOf } from "../log.ts";
-import { AttachError, type AttachHandle, type AttachOptions } from "./attach-mode.ts";
+import { AttachError, failedHandle, type AttachHandle, type AttachOptions } from "./attach-mode.ts";
 
 export function startUnconfigured(options: AttachOptions, result: Extract<ConfigResult, { ok: false }>): AttachHandle {
   const report = options.report ?? (() => undefined);
@@ -12,7 +12,7 @@ export function startUnconfigured(options: AttachOptions, result: Extract<Config
   const logger = options.logger ?? createLogger(result.log, secretsOf(token, options.auth?.password));
   const message = `Hermes is off: ${result.problems.join("; ")}`;
   logger.error({ problems: result.problems }, message);
-  if (!token) return failed(new AttachError("config", message));
+  if (!token) return failedHandle(new AttachError("config", message));
   // Only the chat is missing: answer /start so the user can find their chat id.
   const lease = acquireBridge({
     config: setupOnlyConfig(token, result.apiRoot),
@@ -21,12 +21,6 @@ export function startUnconfigured(options: AttachOptions, result: Extract<Config
   });
   report("Hermes: HERMES_TELEGRAM_CHAT_ID is not set. Send /start to your bot: it replies with the chat id. (Ctrl-C to stop)");
   return setupMode(lease);
-}
-
-function failed(error: AttachError): AttachHandle {
-  const done = Promise.reject(error);
-  done.catch(() => undefined);
-  return { ready: done, done, attached: () => [], skipped: () => [], stop: async () => undefined };
 }
 
 function setupMode(lease: BridgeLease): AttachHandle {

@@ -7,7 +7,7 @@ import { AttachError, type AttachHandle, type AttachOptions } from "../attach/at
 import { serverAuthFrom } from "../opencode/http-transport.ts";
 import { EXIT, type CliIo } from "./io.ts";
 
-export const USAGE = `Usage: opencode-hermes attach [--url URL] [--username USER] [--password PASS] [--directory DIR]...
+const USAGE = `Usage: opencode-hermes attach [--url URL] [--username USER] [--password PASS] [--directory DIR]...
 
 Bridges a running OpenCode server (opencode serve / opencode web) to Telegram, without loading
 Hermes as a plugin in that server. Every project directory of the server is covered.

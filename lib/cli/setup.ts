@@ -17,7 +17,7 @@ import { skipBacklog, waitForStart } from "./setup-wait.ts";
 import { offerPluginEntry } from "./setup-plugin-entry.ts";
 import { forTerminal } from "./terminal-text.ts";
 
-export const TEST_MESSAGE = "Hermes is set up: OpenCode's questions will appear here.";
+const TEST_MESSAGE = "Hermes is set up: OpenCode's questions will appear here.";
 const CALL_TIMEOUT_MS = 30_000;
 
 /** `opencode-hermes setup [options]`: `args` are the arguments after "setup". */

@@ -25,8 +25,6 @@ import { ensurePrivateDirectory } from "./private-dir.ts";
 import { bindExclusive, releaseName, type BoundSocket } from "./socket-file.ts";
 import type { UpdateHandler } from "./update-handler.ts";
 
-export type { Claim, UpdateHandler } from "./update-handler.ts";
-
 export interface RelayOptions {
   /** The socket file; its directory is created private (0700) and checked. */
   address: string;

@@ -7,7 +7,7 @@ export function withoutStyles(keyboard: InlineButton[][]): InlineButton[][] {
   return keyboard.map((row) => row.map(({ style: _style, ...button }) => button));
 }
 
-export function hasStyles(keyboard: InlineButton[][] | undefined): boolean {
+function hasStyles(keyboard: InlineButton[][] | undefined): boolean {
   return keyboard?.some((row) => row.some((button) => button.style !== undefined)) ?? false;
 }
 
