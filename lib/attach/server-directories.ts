@@ -10,7 +10,11 @@ const DEFAULT_RECENT_SESSIONS_MS = 30 * 60_000;
 const LIST_TIMEOUT_MS = 15_000;
 
 /** The server's own directory, the configured ones, and those of recently active sessions. */
-export async function discoverDirectories(server: ServerTarget, options: Pick<AttachOptions, "directories" | "recentSessionsMs">, log: Logger): Promise<string[]> {
+export async function discoverDirectories(
+  server: ServerTarget,
+  options: Pick<AttachOptions, "directories" | "recentSessionsMs">,
+  log: Logger,
+): Promise<string[]> {
   const found = new Set(options.directories ?? []);
   const transport = serverTransport(server);
   try {
