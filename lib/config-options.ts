@@ -3,7 +3,7 @@
 // environment gives. Pure: takes the untrusted options object, returns text values per setting.
 
 /** Each option and the environment variable it stands for (one home for the pairing). */
-export const OPTION_VARIABLES = {
+const OPTION_VARIABLES = {
   chatId: "HERMES_TELEGRAM_CHAT_ID",
   allowedUsers: "HERMES_TELEGRAM_ALLOWED_USERS",
   apiRoot: "HERMES_TELEGRAM_API_ROOT",
@@ -17,7 +17,7 @@ export const OPTION_VARIABLES = {
   logFile: "HERMES_LOG_FILE",
   logLevel: "HERMES_LOG_LEVEL",
 } as const;
-export type OptionName = keyof typeof OPTION_VARIABLES;
+type OptionName = keyof typeof OPTION_VARIABLES;
 export type SettingVariable = (typeof OPTION_VARIABLES)[OptionName];
 
 export interface OptionValues {
@@ -28,7 +28,7 @@ export interface OptionValues {
   problems: string[];
 }
 
-export function optionLabel(name: string): string {
+function optionLabel(name: string): string {
   return `opencode.json option "${name}"`;
 }
 

@@ -13,9 +13,9 @@ export const DEFAULT_QUESTION_TTL_MS = 30 * 60_000;
 export const DEFAULT_DONE_AFTER_MS = 30_000;
 const NOTICE_LEVELS = ["all", "errors", "off"] as const;
 /** The explicit opt-in that lets every member of a group chat act (a group otherwise needs a list). */
-export const ANYONE = "anyone";
+const ANYONE = "anyone";
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface LogSettings {
   file: string;

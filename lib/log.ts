@@ -7,9 +7,9 @@ import type { LogSettings } from "./config.ts";
 export type { Logger };
 
 /** The log holds chat and user ids, session titles and paths: readable by its owner only. */
-export const LOG_FILE_MODE = 0o600;
+const LOG_FILE_MODE = 0o600;
 /** Directories Hermes creates for its log. An existing directory is left as it is (it may be shared, like /tmp). */
-export const LOG_DIR_MODE = 0o700;
+const LOG_DIR_MODE = 0o700;
 
 /**
  * Secrets (the bot token) are scrubbed from every line as written, not only from known fields:
@@ -39,7 +39,7 @@ export function createLogger(settings: LogSettings, secrets: string[] = []): Log
  * Creates missing directories 0700 and the file 0600; an existing file that others may read (an
  * older Hermes created it 0644) is narrowed to 0600, since it is the user's own log.
  */
-export function prepareLogFile(file: string): void {
+function prepareLogFile(file: string): void {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: LOG_DIR_MODE });
   const fd = fs.openSync(file, "a", LOG_FILE_MODE);
   try {

@@ -4,11 +4,12 @@
 // for it to come up.
 import { startAttach2 } from "../opencode2/attach.ts";
 import { authHeaders, serverUrl } from "../opencode/http-transport.ts";
-import { AttachError, startAttach, type AttachHandle, type AttachOptions } from "./runner.ts";
+import { credentialsRefused, failedHandle, type AttachHandle, type AttachOptions } from "./attach-mode.ts";
+import { startAttach } from "./runner.ts";
 
 const PROBE_TIMEOUT_MS = 5_000;
 
-export type ServerKind = { kind: "opencode2" } | { kind: "opencode1" } | { kind: "refused"; status: number };
+type ServerKind = { kind: "opencode2" } | { kind: "opencode1" } | { kind: "refused"; status: number };
 
 export async function probeServer(options: Pick<AttachOptions, "url" | "auth" | "fetch">): Promise<ServerKind> {
   try {
@@ -20,10 +21,6 @@ export async function probeServer(options: Pick<AttachOptions, "url" | "auth" | 
   } catch {
     return { kind: "opencode1" };
   }
-}
-
-export async function isOpencode2Server(options: Pick<AttachOptions, "url" | "auth" | "fetch">): Promise<boolean> {
-  return (await probeServer(options)).kind === "opencode2";
 }
 
 /** startAttach for an OpenCode 1.x server, startAttach2 for an OpenCode 2 one. */
@@ -46,12 +43,7 @@ export function startAttachFor(options: AttachOptions): AttachHandle {
 function start(server: ServerKind, options: AttachOptions): AttachHandle {
   if (server.kind === "opencode2") return startAttach2(options);
   if (server.kind === "opencode1") return startAttach(options);
-  const error = new AttachError(
-    "auth",
-    `Hermes: OpenCode at ${options.url} refused the credentials (HTTP ${server.status}). Set OPENCODE_SERVER_PASSWORD (and OPENCODE_SERVER_USERNAME if it is not "opencode"), or pass --password / --username.`,
-  );
+  const error = credentialsRefused(options.url, server.status);
   options.report?.(error.message);
-  const done = Promise.reject(error);
-  done.catch(() => undefined);
-  return { ready: done, done, attached: () => [], skipped: () => [], stop: async () => undefined };
+  return failedHandle(error);
 }

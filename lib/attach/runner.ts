@@ -9,87 +9,29 @@
 // updated lately (`GET /session?start=…`), and every directory an event names. Each gets one
 // InstanceLink, unless the Hermes plugin is loaded there (then the plugin bridges it).
 // After a reconnect every known directory is resynced from OpenCode's pending lists.
-import { acquireBridge, setupOnlyConfig, type BridgeLease } from "../hub.ts";
+//
+// What it takes and gives back is attach-mode.ts; without a complete configuration, unconfigured.ts
+// runs instead; which directories a connect finds is server-directories.ts.
+import { acquireBridge, type BridgeLease } from "../hub.ts";
 import { readConfig, type HermesConfig } from "../config.ts";
 import { createLogger, secretsOf, type Logger } from "../log.ts";
-import { authHeaders, serverUrl, type ServerAuth } from "../opencode/http-transport.ts";
+import { authHeaders, serverUrl } from "../opencode/http-transport.ts";
 import type { ParsedEvent } from "../opencode/events.ts";
-import { openEventStream, StreamError, type EventStream, type EventStreamOptions } from "../sse/stream.ts";
-import type { TelegramApi } from "../telegram/api.ts";
+import { openEventStream, StreamError, type EventStream } from "../sse/stream.ts";
 import { errorText } from "../error-text.ts";
 import { httpLink, serverTransport, type ServerTarget } from "./link.ts";
 import { deferred, type Deferred } from "../deferred.ts";
+import { AttachError, credentialsRefused, type AttachHandle, type AttachOptions } from "./attach-mode.ts";
 import { DirectoryLinks, type LinkStatus } from "./directory-links.ts";
 import { hermesPluginIn } from "./plugin-check.ts";
-
-type Env = Record<string, string | undefined>;
-
-export interface AttachOptions {
-  /** Base URL of `opencode serve` / `opencode web`, e.g. http://127.0.0.1:4096 */
-  url: string;
-  auth?: ServerAuth | undefined;
-  /** Directories to bridge from the start, besides the server's own. */
-  directories?: string[];
-  /** Hermes' settings (HERMES_*). Default: process.env. */
-  env?: Env;
-  /** Short status lines for a human (the CLI prints them on stderr). Everything also goes to the log. */
-  report?: (line: string) => void;
-  logger?: Logger;
-  /** Tests: a Telegram client instead of the real Bot API one. */
-  telegram?: TelegramApi;
-  /** Tuning of the event stream (timeouts, backoff). */
-  stream?: Pick<EventStreamOptions, "connectTimeoutMs" | "heartbeatTimeoutMs" | "backoff">;
-  /** Sessions updated this recently name directories to bridge at each (re)connect. Default 30 min; 0 turns it off. */
-  recentSessionsMs?: number;
-  fetch?: typeof fetch;
-}
-
-export type AttachFailure = "config" | "auth" | "not-found" | "plugin-loaded";
-
-export class AttachError extends Error {
-  override readonly name = "AttachError";
-  readonly kind: AttachFailure;
-
-  constructor(kind: AttachFailure, message: string) {
-    super(message);
-    this.kind = kind;
-  }
-}
-
-export interface AttachHandle {
-  /** Resolves once connected and the first directories are linked (or at once in setup mode). */
-  readonly ready: Promise<void>;
-  /** Resolves after stop(); rejects with an AttachError when attach mode can't run. */
-  readonly done: Promise<void>;
-  /** Directories bridged now. */
-  attached(): string[];
-  /** Directories left to the Hermes plugin loaded there. */
-  skipped(): string[];
-  stop(): Promise<void>;
-}
-
-const DEFAULT_RECENT_SESSIONS_MS = 30 * 60_000;
-const LIST_TIMEOUT_MS = 15_000;
+import { discoverDirectories } from "./server-directories.ts";
+import { startUnconfigured } from "./unconfigured.ts";
 
 export function startAttach(options: AttachOptions): AttachHandle {
   const env = options.env ?? process.env;
   const report = options.report ?? (() => undefined);
   const result = readConfig(env);
-  if (!result.ok) {
-    const token = result.setupToken;
-    const logger = options.logger ?? createLogger(result.log, secretsOf(token, options.auth?.password));
-    const message = `Hermes is off: ${result.problems.join("; ")}`;
-    logger.error({ problems: result.problems }, message);
-    if (!token) return failed(new AttachError("config", message));
-    // Only the chat is missing: answer /start so the user can find their chat id.
-    const lease = acquireBridge({
-      config: setupOnlyConfig(token, result.apiRoot),
-      logger,
-      ...(options.telegram ? { telegram: options.telegram } : {}),
-    });
-    report("Hermes: HERMES_TELEGRAM_CHAT_ID is not set. Send /start to your bot: it replies with the chat id. (Ctrl-C to stop)");
-    return setupMode(lease);
-  }
+  if (!result.ok) return startUnconfigured(options, result);
   const logger = options.logger ?? createLogger(result.config.log, secretsOf(result.config.token, options.auth?.password));
   return new Attachment(options, result.config, logger, report).handle;
 }
@@ -185,7 +127,7 @@ class Attachment {
     if (this.#waitingReported) this.#quietReconnect = false; // it was not routine after all
     this.#waitingReported = false;
     try {
-      const found = await this.#discover();
+      const found = await discoverDirectories(this.#server, this.#options, this.#log);
       await Promise.all([...new Set([...found, ...this.#links.directories()])].map((directory) => this.#links.visit(directory, reconnect)));
       if (this.#stopping) return;
       if (!reconnect) return this.#onFirstConnect(found);
@@ -216,33 +158,6 @@ class Attachment {
     const left = skipped.length > 0 ? `; leaving ${skipped.join(", ")} to the Hermes plugin loaded there` : "";
     this.#report(`Hermes attached to ${this.#options.url}: ${where} to Telegram chat ${this.#config.chatId}${left}`);
     this.#ready.resolve();
-  }
-
-  /** The server's own directory, the configured ones, and those of recently active sessions. */
-  async #discover(): Promise<string[]> {
-    const found = new Set(this.#options.directories ?? []);
-    const server = serverTransport(this.#server);
-    try {
-      const path = await server.request("GET", "/path", { signal: AbortSignal.timeout(LIST_TIMEOUT_MS) });
-      const directory = (path.data as { directory?: unknown } | undefined)?.directory;
-      if (path.status === 200 && typeof directory === "string" && directory) found.add(directory);
-    } catch (error) {
-      this.#log.warn({ err: errorText(error) }, "GET /path failed");
-    }
-    const recentMs = this.#options.recentSessionsMs ?? DEFAULT_RECENT_SESSIONS_MS;
-    if (recentMs > 0) {
-      try {
-        const sessions = await server.request("GET", `/session?start=${Date.now() - recentMs}&limit=100`, { signal: AbortSignal.timeout(LIST_TIMEOUT_MS) });
-        if (sessions.status === 200 && Array.isArray(sessions.data)) {
-          for (const session of sessions.data as Array<{ directory?: unknown }>) {
-            if (typeof session?.directory === "string" && session.directory) found.add(session.directory);
-          }
-        }
-      } catch (error) {
-        this.#log.warn({ err: errorText(error) }, "GET /session failed");
-      }
-    }
-    return [...found];
   }
 
   /** Whether the Hermes plugin is loaded there, from the directory's config; unsure counts as no. */
@@ -277,35 +192,9 @@ class Attachment {
 }
 
 function toAttachError(error: unknown, url: string): AttachError {
-  if (error instanceof StreamError && (error.status === 401 || error.status === 403)) {
-    return new AttachError(
-      "auth",
-      `Hermes: OpenCode at ${url} refused the credentials (HTTP ${error.status}). Set OPENCODE_SERVER_PASSWORD (and OPENCODE_SERVER_USERNAME if it is not "opencode"), or pass --password / --username.`,
-    );
-  }
+  if (error instanceof StreamError && (error.status === 401 || error.status === 403)) return credentialsRefused(url, error.status);
   if (error instanceof StreamError && error.status === 404) {
     return new AttachError("not-found", `Hermes: ${url} has no /global/event (HTTP 404). Is it an OpenCode server (opencode serve or opencode web, 1.1.53 or later)?`);
   }
   return new AttachError("not-found", `Hermes: the event stream of ${url} failed for good: ${errorText(error)}`);
-}
-
-function failed(error: AttachError): AttachHandle {
-  const done = Promise.reject(error);
-  done.catch(() => undefined);
-  return { ready: done, done, attached: () => [], skipped: () => [], stop: async () => undefined };
-}
-
-function setupMode(lease: BridgeLease): AttachHandle {
-  const done = deferred();
-  let stopping: Promise<void> | undefined;
-  return {
-    ready: Promise.resolve(),
-    done: done.promise,
-    attached: () => [],
-    skipped: () => [],
-    stop() {
-      stopping ??= lease.release().then(() => done.resolve());
-      return stopping;
-    },
-  };
 }

@@ -3,15 +3,11 @@
 // (HERMES_LOG_FILE). lib/cli/main.ts dispatches to it.
 import { parseArgs } from "node:util";
 import { startAttachFor } from "../attach/dispatch.ts";
-import { AttachError, type AttachHandle, type AttachOptions } from "../attach/runner.ts";
+import { AttachError, type AttachHandle, type AttachOptions } from "../attach/attach-mode.ts";
 import { serverAuthFrom } from "../opencode/http-transport.ts";
 import { EXIT, type CliIo } from "./io.ts";
 
-export { EXIT, processIo, type CliIo } from "./io.ts";
-/** The whole command line (it used to live here, in lib/attach/cli.ts). */
-export { main } from "./main.ts";
-
-export const USAGE = `Usage: opencode-hermes attach [--url URL] [--username USER] [--password PASS] [--directory DIR]...
+const USAGE = `Usage: opencode-hermes attach [--url URL] [--username USER] [--password PASS] [--directory DIR]...
 
 Bridges a running OpenCode server (opencode serve / opencode web) to Telegram, without loading
 Hermes as a plugin in that server. Every project directory of the server is covered.

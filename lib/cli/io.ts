@@ -1,7 +1,7 @@
 // What the `opencode-hermes` commands see of the terminal, injectable so tests can drive them. Only code
 // under lib/cli/ writes to stdout/stderr: the plugin never does (it would corrupt OpenCode's TUI).
-import type { AttachOptions } from "../attach/runner.ts";
-import type { SetupTuning } from "./setup.ts";
+import type { AttachOptions } from "../attach/attach-mode.ts";
+import type { SetupTuning } from "./setup-tuning.ts";
 
 export const EXIT = { ok: 0, error: 1, pluginLoaded: 2, usage: 64, interrupted: 130 } as const;
 

@@ -3,7 +3,7 @@
 import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from "jsonc-parser";
 import { isHermesSpec } from "../attach/plugin-check.ts";
 
-export const CONFIG_SCHEMA = "https://opencode.ai/config.json";
+const CONFIG_SCHEMA = "https://opencode.ai/config.json";
 
 export type PluginEntryEdit =
   | { kind: "add"; text: string }

@@ -10,13 +10,13 @@ import type { CliIo } from "./io.ts";
 import { addPluginEntry, lineDiff } from "./opencode-config.ts";
 
 /** `name@version`: a pinned version installs once and never asks the registry again. */
-export function pluginEntry(): string {
+function pluginEntry(): string {
   const version = packageVersion();
   return version ? `${PACKAGE_NAME}@${version}` : PACKAGE_NAME;
 }
 
 /** OpenCode's global config file: an existing opencode.jsonc, else opencode.json (existing or not). */
-export function globalConfigFile(env: CliIo["env"]): string {
+function globalConfigFile(env: CliIo["env"]): string {
   const base = env.XDG_CONFIG_HOME?.trim() || path.join(env.HOME?.trim() || os.homedir(), ".config");
   const dir = path.join(base, "opencode");
   const jsonc = path.join(dir, "opencode.jsonc");

@@ -2,57 +2,23 @@
 // chat through a one-time /start code (setup-wait.ts; never against a running Hermes), prints the
 // exact environment lines, checks that the bot can post in that chat, and offers to add Hermes to
 // the global opencode.json (setup-plugin-entry.ts). Guidance goes to stdout, failures to stderr.
-import net from "node:net";
-import { parseArgs } from "node:util";
-import { DEFAULT_API_ROOT, isHttpUrl } from "../config.ts";
-import { parseDuration } from "../duration.ts";
+import { DEFAULT_API_ROOT } from "../config.ts";
 import { makeScrubber, secretsOf } from "../log.ts";
-import { relayAddress } from "../relay/address.ts";
-import { createTelegramApi, TelegramApiError, type TelegramApi } from "../telegram/api.ts";
+import { createTelegramApi, TelegramApiError } from "../telegram/api.ts";
 import { escapeHtml } from "../telegram/html.ts";
-import { ask } from "./ask.ts";
 import { EXIT, type CliIo } from "./io.ts";
 import { newPairingCode, pairingLinks } from "./pairing.ts";
+import { hermesPollsHere } from "./running-hermes.ts";
 import { alreadyPolled, SetupFailure } from "./setup-failure.ts";
+import { askToken, parseOptions, USAGE } from "./setup-options.ts";
+import { getMeProblem, postHint } from "./setup-problems.ts";
+import type { SetupTuning } from "./setup-tuning.ts";
 import { skipBacklog, waitForStart } from "./setup-wait.ts";
 import { offerPluginEntry } from "./setup-plugin-entry.ts";
 import { forTerminal } from "./terminal-text.ts";
 
-export const USAGE = `Usage: opencode-hermes setup [--token TOKEN] [--api-root URL] [--timeout DURATION] [--yes]
-
-Guided setup: checks the bot token, prints a one-time link that pairs the bot with your chat (a
-private chat or the group you want to use), prints the environment variables to set, checks that
-the bot can post in that chat, and offers to add Hermes to your global opencode.json.
-
-  --token TOKEN       the bot token from @BotFather (default: $HERMES_TELEGRAM_TOKEN; asked for
-                      on a terminal when neither is given)
-  --api-root URL      Bot API server (default: $HERMES_TELEGRAM_API_ROOT, else ${DEFAULT_API_ROOT})
-  --timeout DURATION  how long to wait for /start: milliseconds or 90s / 5m (default 5m)
-  --yes, -y           add Hermes to opencode.json without asking (the change is still shown,
-                      and the old file is kept as a backup)
-
-Don't run it while an OpenCode with Hermes is running with the same bot: that one already answers
-/start with the chat id. Exit status: 0 set up, 1 failed, 64 usage, 130 interrupted.`;
-
-export const DEFAULT_SETUP_TIMEOUT_MS = 5 * 60_000;
-export const TEST_MESSAGE = "Hermes is set up: OpenCode's questions will appear here.";
-const TOKEN_SHAPE = /^\d+:[A-Za-z0-9_-]+$/;
+const TEST_MESSAGE = "Hermes is set up: OpenCode's questions will appear here.";
 const CALL_TIMEOUT_MS = 30_000;
-
-/** What tests (and embedders) may change; everything has a sensible default. */
-export interface SetupTuning {
-  /** Builds the Bot API client (default: the telegraf-backed one). */
-  api?: (token: string, apiRoot: string) => TelegramApi;
-  /** How long to wait for /start when --timeout is not given. */
-  timeoutMs?: number;
-  /** Length of each long poll, in seconds (default 25). */
-  pollSeconds?: number;
-  /** Whether a Hermes on this machine already polls this bot (default: asks its relay socket). */
-  hermesPollsHere?: (token: string, apiRoot: string) => Promise<boolean>;
-  /** The one-time pairing code (default: 16 random bytes). */
-  pairingCode?: () => string;
-  now?: () => number;
-}
 
 /** `opencode-hermes setup [options]`: `args` are the arguments after "setup". */
 export async function setup(args: string[], io: CliIo): Promise<number> {
@@ -196,99 +162,6 @@ async function run(args: string[], io: CliIo, tuning: SetupTuning, stop: AbortSi
   return EXIT.ok;
 }
 
-// ── Options and the token ──────────────────────────────────────────────────────────────────────
-
-function parseOptions(args: string[], io: CliIo, tuning: SetupTuning): "help" | { token?: string; apiRoot: string; timeoutMs: number; yes: boolean } {
-  let values: { token?: string; "api-root"?: string; timeout?: string; yes?: boolean; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args,
-      options: {
-        token: { type: "string" },
-        "api-root": { type: "string" },
-        timeout: { type: "string" },
-        yes: { type: "boolean", short: "y" },
-        help: { type: "boolean", short: "h" },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    throw usage(`opencode-hermes: ${error instanceof Error ? error.message : String(error)}`, USAGE);
-  }
-  if (values.help) return "help";
-
-  const token = (values.token ?? io.env.HERMES_TELEGRAM_TOKEN)?.trim() || undefined;
-  if (token !== undefined && !TOKEN_SHAPE.test(token)) {
-    const source = values.token !== undefined ? "--token" : "HERMES_TELEGRAM_TOKEN";
-    throw usage(`opencode-hermes setup: ${source} does not look like a bot token (expected 123456789:AA…, as @BotFather gives it).`);
-  }
-  const apiRoot = (values["api-root"] ?? io.env.HERMES_TELEGRAM_API_ROOT)?.trim().replace(/\/+$/, "") || DEFAULT_API_ROOT;
-  if (!isHttpUrl(apiRoot)) throw usage(`opencode-hermes setup: the Bot API root must be an http(s) URL (got "${apiRoot}").`);
-  let timeoutMs = tuning.timeoutMs ?? DEFAULT_SETUP_TIMEOUT_MS;
-  if (values.timeout !== undefined) {
-    const parsed = parseDuration(values.timeout);
-    if (parsed === undefined || parsed <= 0) throw usage(`opencode-hermes setup: --timeout must be milliseconds or a duration like 90s or 5m (got "${values.timeout}").`);
-    timeoutMs = parsed;
-  }
-  return { ...(token !== undefined ? { token } : {}), apiRoot, timeoutMs, yes: values.yes === true };
-}
-
-function usage(...lines: string[]): SetupFailure {
-  return new SetupFailure(lines.length > 1 ? [`${lines[0]}\n\n${lines.slice(1).join("\n")}`] : lines, EXIT.usage);
-}
-
-/** Asks for the token on a terminal; without one there is nobody to ask. */
-async function askToken(io: CliIo, stop: AbortSignal): Promise<string> {
-  const input = io.input;
-  if (!input?.isTTY) {
-    throw usage(
-      "opencode-hermes setup: no bot token. Pass --token 123456789:AA… or set HERMES_TELEGRAM_TOKEN (create a bot with @BotFather: https://t.me/BotFather, send /newbot and copy its token).",
-    );
-  }
-  io.out("Create a bot with @BotFather (https://t.me/BotFather): send /newbot and copy the token it gives you.");
-  for (let attempt = 1; ; attempt++) {
-    const answer = await ask(input, io.prompt, "Bot token: ", stop);
-    if (answer === null) throw new SetupFailure(["opencode-hermes setup: stopped."], EXIT.interrupted);
-    if (answer === undefined) {
-      if (stop.aborted) throw new Error("stopped");
-      throw usage("opencode-hermes setup: no bot token given.");
-    }
-    const token = answer.trim();
-    if (TOKEN_SHAPE.test(token)) return token;
-    if (attempt >= 3) throw usage("opencode-hermes setup: that does not look like a bot token (expected 123456789:AA…).");
-    io.out(token ? "That does not look like a bot token (expected 123456789:AA…). Try again." : "The token is required.");
-  }
-}
-
-// ── Messages ───────────────────────────────────────────────────────────────────────────────────
-
-function getMeProblem(error: unknown, apiRoot: string, explain: (error: unknown) => string): string {
-  if (error instanceof TelegramApiError) {
-    if (error.code === 401 || error.code === 404) {
-      return `Telegram rejected the token (${explain(error)}): the token is wrong or was revoked. Copy it again from @BotFather (/mybots → your bot → API Token).`;
-    }
-    if (error.code === 0) {
-      const detail = explain(error).replace(/^Telegram unreachable: /, "");
-      return `opencode-hermes setup: can't reach Telegram at ${apiRoot} (${detail}). Check the network (or --api-root / HERMES_TELEGRAM_API_ROOT).`;
-    }
-  }
-  return `opencode-hermes setup: Telegram's getMe failed: ${explain(error)}.`;
-}
-
-function postHint(error: unknown, username: string, group: boolean, apiRoot: string): string {
-  const text = error instanceof Error ? error.message : String(error);
-  const code = error instanceof TelegramApiError ? error.code : 0;
-  if (code === 0) return `Telegram at ${apiRoot} did not answer; run opencode-hermes setup again when the network is back.`;
-  if (/upgraded to a supergroup/i.test(text)) return "The group became a supergroup (its id changed): send /start there and run opencode-hermes setup again.";
-  if (/blocked by the user/i.test(text)) return `You blocked @${username}: unblock it in Telegram, then run opencode-hermes setup again.`;
-  if (/kicked|not a member|chat not found/i.test(text)) return `Add @${username} to the ${group ? "group" : "chat"} again, then run opencode-hermes setup again.`;
-  if (/rights|CHAT_WRITE_FORBIDDEN|CHAT_RESTRICTED|not allowed/i.test(text)) {
-    return `@${username} may not send messages there: let members send messages, or make the bot an admin, then run opencode-hermes setup again.`;
-  }
-  return "Fix that in Telegram, then run opencode-hermes setup again.";
-}
-
 export function formatDuration(ms: number): string {
   if (ms < 1_000) return `${ms} ms`;
   if (ms < 60_000) return `${Math.round(ms / 100) / 10} s`;
@@ -297,21 +170,6 @@ export function formatDuration(ms: number): string {
 }
 
 // ── Helpers ────────────────────────────────────────────────────────────────────────────────────
-
-/** Whether a Hermes on this machine leads the polling of this bot: its relay socket answers. */
-export function hermesPollsHere(token: string, apiRoot: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(relayAddress(token, apiRoot));
-    const done = (running: boolean) => {
-      clearTimeout(timer);
-      socket.destroy();
-      resolve(running);
-    };
-    const timer = setTimeout(() => done(false), 1_000);
-    socket.once("connect", () => done(true));
-    socket.once("error", () => done(false));
-  });
-}
 
 /** A single Bot API call: abandoned on Ctrl-C or after CALL_TIMEOUT_MS (as a network error). */
 function withTimeout<T>(work: Promise<T>, stop: AbortSignal): Promise<T> {
@@ -330,5 +188,3 @@ function withTimeout<T>(work: Promise<T>, stop: AbortSignal): Promise<T> {
     );
   });
 }
-
-

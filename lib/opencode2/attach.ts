@@ -8,7 +8,8 @@
 // (`GET /api/plugin?location[directory]=…` lists a plugin with id "hermes"). After a reconnect,
 // every linked location is resynced from the pending lists.
 import { DirectoryLinks, type LinkStatus } from "../attach/directory-links.ts";
-import { AttachError, startAttach, type AttachHandle, type AttachOptions } from "../attach/runner.ts";
+import { AttachError, type AttachHandle, type AttachOptions } from "../attach/attach-mode.ts";
+import { startAttach } from "../attach/runner.ts";
 import { deferred } from "../deferred.ts";
 import { readConfig } from "../config.ts";
 import { acquireBridge, type BridgeLease } from "../hub.ts";

@@ -5,7 +5,7 @@
 import type { HermesEvent, QuestionInfo, QuestionOption, SessionInfo } from "../hermes-events.ts";
 
 /** One field of a question form, as OpenCode 2 sends it. */
-export interface FormField {
+interface FormField {
   key: string;
   multiple: boolean;
   /** Option labels (what the phone shows) and the values OpenCode expects back. */

@@ -9,7 +9,7 @@ export interface PermissionDecision {
 }
 
 /** Who decided: the phone, another client (TUI, web), or OpenCode itself resolving related asks. */
-export type DecidedBy = "telegram" | "elsewhere" | "cascade";
+type DecidedBy = "telegram" | "elsewhere" | "cascade";
 
 export interface PermissionPrompt extends PromptBase {
   kind: "permission";

@@ -4,8 +4,6 @@ import type { QuestionInfo, QuestionRequest } from "../hermes-events.ts";
 import type { Text } from "../i18n/catalog.ts";
 import type { PromptBase } from "./prompt.ts";
 
-export type { MessageRef, PromptState } from "./prompt.ts";
-
 export interface QuestionPrompt extends PromptBase {
   kind: "question";
   questions: QuestionInfo[];

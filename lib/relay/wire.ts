@@ -28,7 +28,7 @@ export interface Update {
 }
 
 /** Telegram's update ids are 32-bit; an offset beyond the next one is forged. */
-export const MAX_OFFSET = 2 ** 31;
+const MAX_OFFSET = 2 ** 31;
 /** Before the handshake only short frames are accepted. */
 export const HANDSHAKE_LINE_LIMIT = 512;
 /** After it: an update (a 4096-character message, its entities and the message it replies to) fits with room to spare. */
@@ -108,7 +108,7 @@ export function decode(line: string): RelayMessage | undefined {
   }
 }
 
-export function isOffset(value: unknown): value is number {
+function isOffset(value: unknown): value is number {
   return Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) <= MAX_OFFSET;
 }
 

@@ -2,13 +2,12 @@
 // doesn't know the field: send the same keyboard without colours, and from then on never try again.
 import type { InlineButton } from "./rendered-message.ts";
 
-
 /** The same keyboard, every button without its colour. */
 export function withoutStyles(keyboard: InlineButton[][]): InlineButton[][] {
   return keyboard.map((row) => row.map(({ style: _style, ...button }) => button));
 }
 
-export function hasStyles(keyboard: InlineButton[][] | undefined): boolean {
+function hasStyles(keyboard: InlineButton[][] | undefined): boolean {
   return keyboard?.some((row) => row.some((button) => button.style !== undefined)) ?? false;
 }
 

@@ -9,8 +9,7 @@ import { cutHtml, escapedHead, escapedTail, escapeHtml, escapeWithin } from "./h
 import type { Strings } from "../i18n/catalog.ts";
 import { contextLine, stringsOf, type PromptContext } from "./render-context.ts";
 import { reveal } from "./reveal.ts";
-import { withStop, type InlineButton, type RenderedMessage } from "./rendered-message.ts";
-import type { ButtonStyle } from "./rendered-message.ts";
+import { withStop, type ButtonStyle, type InlineButton, type RenderedMessage } from "./rendered-message.ts";
 
 /** The file a shortened request comes with (see render-permission-file.ts). */
 export const FULL_REQUEST_FILE = "permission.txt";

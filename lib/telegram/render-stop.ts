@@ -19,7 +19,7 @@ export function stopButton(key: string, t: Strings): InlineButton {
 }
 
 /** The confirmation is red: it ends the agent's run. */
-export function confirmStopButton(key: string, t: Strings): InlineButton {
+function confirmStopButton(key: string, t: Strings): InlineButton {
   return { text: t.button.stopConfirm, callback_data: encodeCallback({ key, action: "halt", question: 0, option: 0 }), style: "danger" };
 }
 

@@ -1,13 +1,13 @@
 // What every renderer produces: a message's HTML text and its inline keyboard (Telegram's own
 // field names), and the one rule all live keyboards share.
 
-/** `success` green, `danger` red, `primary` blue: the only values Telegram accepts. */
+/** A button's colour: `success` green, `danger` red, `primary` blue, the only values Telegram accepts. */
 export type ButtonStyle = "success" | "danger" | "primary";
 
 export interface InlineButton {
   text: string;
   callback_data: string;
-  /** Its colour (Bot API 9.4; button-style.ts drops it for servers that refuse it); none is the app's own. */
+  /** Its colour (see button-style.ts); none is the app's own. */
   style?: ButtonStyle;
 }
 

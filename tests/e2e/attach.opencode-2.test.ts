@@ -8,8 +8,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isOpencode2Server, startAttachFor } from "../../lib/attach/dispatch.ts";
-import { AttachError, type AttachHandle } from "../../lib/attach/runner.ts";
+import { probeServer, startAttachFor } from "../../lib/attach/dispatch.ts";
+import { AttachError, type AttachHandle } from "../../lib/attach/attach-mode.ts";
 import { DEFAULT_CHAT_ID, startFakeTelegram, type FakeTelegram } from "../support/fake-telegram.ts";
 import { directive, startMockLlm, type MockLlm } from "../support/mock-llm.ts";
 import { OPENCODE2_VERSION, startOpencode, type OpencodeServer } from "../support/opencode.ts";
@@ -53,8 +53,8 @@ describe(`attach mode against OpenCode ${OPENCODE2_VERSION}`, () => {
   });
 
   it("recognises OpenCode 2 by GET /api/info", async () => {
-    expect(await isOpencode2Server({ url: opencode.url, auth: AUTH })).toBe(true);
-    expect(await isOpencode2Server({ url: "http://127.0.0.1:9", auth: AUTH })).toBe(false);
+    expect(await probeServer({ url: opencode.url, auth: AUTH })).toEqual({ kind: "opencode2" });
+    expect(await probeServer({ url: "http://127.0.0.1:9", auth: AUTH })).toEqual({ kind: "opencode1" });
   });
 
   it("bridges questions and permissions of the server's location from the phone", async () => {

@@ -6,7 +6,8 @@ import os from "node:os";
 import path from "node:path";
 import pino from "pino";
 import { relayKey } from "../../lib/relay/handshake.ts";
-import { Relay, type RelayOptions, type UpdateHandler } from "../../lib/relay/relay.ts";
+import { Relay, type RelayOptions } from "../../lib/relay/relay.ts";
+import type { UpdateHandler } from "../../lib/relay/update-handler.ts";
 import type { QueueTelegram } from "./queue-telegram.ts";
 
 export const silent = pino({ level: "silent" });

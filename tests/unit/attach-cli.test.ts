@@ -1,9 +1,9 @@
 // `opencode-hermes attach` (lib/cli/attach.ts, through lib/cli/main.ts): arguments, auth sources, exit
 // statuses. The CLI is also spawned for real in tests/e2e/attach-suite.ts.
 import { describe, expect, it } from "vitest";
-import { EXIT, type CliIo } from "../../lib/cli/attach.ts";
+import { EXIT, type CliIo } from "../../lib/cli/io.ts";
 import { main } from "../../lib/cli/main.ts";
-import type { AttachOptions } from "../../lib/attach/runner.ts";
+import type { AttachOptions } from "../../lib/attach/attach-mode.ts";
 
 function io(env: Record<string, string | undefined> = {}) {
   const err: string[] = [];

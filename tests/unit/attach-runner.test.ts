@@ -5,7 +5,8 @@
 import { randomBytes } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { AttachError, startAttach, type AttachHandle, type AttachOptions } from "../../lib/attach/runner.ts";
+import { AttachError, type AttachHandle, type AttachOptions } from "../../lib/attach/attach-mode.ts";
+import { startAttach } from "../../lib/attach/runner.ts";
 import { listenLoopback, readBody, sendJson, type LoopbackServer } from "../support/loopback-server.ts";
 import { MemoryTelegram, type MemoryMessage } from "../support/memory-telegram.ts";
 import { pollUntil, sleep } from "../support/wait.ts";

@@ -5,7 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AttachError } from "../../lib/attach/runner.ts";
+import { AttachError } from "../../lib/attach/attach-mode.ts";
 import { startAttach2 } from "../../lib/opencode2/attach.ts";
 import { DEFAULT_CHAT_ID, startFakeTelegram, type FakeTelegram } from "../support/fake-telegram.ts";
 

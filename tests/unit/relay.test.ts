@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { relayAddress, relayDirectory } from "../../lib/relay/address.ts";
 import { RecentIds } from "../../lib/recent-ids.ts";
-import type { UpdateHandler } from "../../lib/relay/relay.ts";
+import type { UpdateHandler } from "../../lib/relay/update-handler.ts";
 import { decode, encode, LineDecoder } from "../../lib/relay/wire.ts";
 import { QueueTelegram } from "../support/queue-telegram.ts";
 import { recorder, socketPath, startRelay as relay, stopAll } from "../support/relay-rig.ts";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createQuestionPrompt, tapOption, type PromptState, type QuestionPrompt } from "../../lib/registry/question-prompt.ts";
+import type { PromptState } from "../../lib/registry/prompt.ts";
+import { createQuestionPrompt, tapOption, type QuestionPrompt } from "../../lib/registry/question-prompt.ts";
 import type { QuestionInfo } from "../../lib/hermes-events.ts";
 import { CALLBACK_DATA_LIMIT, decodeCallback } from "../../lib/telegram/codec.ts";
 import { MESSAGE_LIMIT } from "../../lib/telegram/html.ts";

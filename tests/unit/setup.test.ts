@@ -7,7 +7,8 @@ import fs from "node:fs";
 import os from "node:os";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { CliIo } from "../../lib/cli/io.ts";
-import { setup, TEST_MESSAGE, type SetupTuning } from "../../lib/cli/setup.ts";
+import { setup } from "../../lib/cli/setup.ts";
+import type { SetupTuning } from "../../lib/cli/setup-tuning.ts";
 import { relayAddress } from "../../lib/relay/address.ts";
 import { ensurePrivateDirectory } from "../../lib/relay/private-dir.ts";
 import { createTelegramApi, TelegramApiError } from "../../lib/telegram/api.ts";
@@ -18,6 +19,8 @@ import { pollUntil } from "../support/wait.ts";
 const REPO = path.resolve(import.meta.dirname, "../..");
 const CODE = "pairing-code_0123456789";
 const ENTRY = `opencode-hermes@${(JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as { version: string }).version}`;
+/** What the bot posts to prove it can (the exact words users see). */
+const TEST_MESSAGE = "Hermes is set up: OpenCode's questions will appear here.";
 const GROUP_USER: TgUser = { id: 2002, is_bot: false, first_name: "Grace", username: "grace" };
 
 let fake: FakeTelegram;

@@ -1,0 +1,67 @@
+// What starting attach mode takes and gives back, whichever OpenCode the server runs (runner.ts for
+// 1.x, lib/opencode2/attach.ts for 2; dispatch.ts picks): its options, its handle, and how it fails.
+import type { Logger } from "../log.ts";
+import type { ServerAuth } from "../opencode/http-transport.ts";
+import type { EventStreamOptions } from "../sse/stream.ts";
+import type { TelegramApi } from "../telegram/api.ts";
+
+type Env = Record<string, string | undefined>;
+
+export interface AttachOptions {
+  /** Base URL of `opencode serve` / `opencode web`, e.g. http://127.0.0.1:4096 */
+  url: string;
+  auth?: ServerAuth | undefined;
+  /** Directories to bridge from the start, besides the server's own. */
+  directories?: string[];
+  /** Hermes' settings (HERMES_*). Default: process.env. */
+  env?: Env;
+  /** Short status lines for a human (the CLI prints them on stderr). Everything also goes to the log. */
+  report?: (line: string) => void;
+  logger?: Logger;
+  /** Tests: a Telegram client instead of the real Bot API one. */
+  telegram?: TelegramApi;
+  /** Tuning of the event stream (timeouts, backoff). */
+  stream?: Pick<EventStreamOptions, "connectTimeoutMs" | "heartbeatTimeoutMs" | "backoff">;
+  /** Sessions updated this recently name directories to bridge at each (re)connect. Default 30 min; 0 turns it off. */
+  recentSessionsMs?: number;
+  fetch?: typeof fetch;
+}
+
+export type AttachFailure = "config" | "auth" | "not-found" | "plugin-loaded";
+
+export class AttachError extends Error {
+  override readonly name = "AttachError";
+  readonly kind: AttachFailure;
+
+  constructor(kind: AttachFailure, message: string) {
+    super(message);
+    this.kind = kind;
+  }
+}
+
+export interface AttachHandle {
+  /** Resolves once connected and the first directories are linked (or at once in setup mode). */
+  readonly ready: Promise<void>;
+  /** Resolves after stop(); rejects with an AttachError when attach mode can't run. */
+  readonly done: Promise<void>;
+  /** Directories bridged now. */
+  attached(): string[];
+  /** Directories left to the Hermes plugin loaded there. */
+  skipped(): string[];
+  stop(): Promise<void>;
+}
+
+/** OpenCode answered 401/403: the same words whichever way attach mode found out. */
+export function credentialsRefused(url: string, status: number): AttachError {
+  return new AttachError(
+    "auth",
+    `Hermes: OpenCode at ${url} refused the credentials (HTTP ${status}). Set OPENCODE_SERVER_PASSWORD (and OPENCODE_SERVER_USERNAME if it is not "opencode"), or pass --password / --username.`,
+  );
+}
+
+/** A handle for attach mode that could not start: `ready` and `done` reject with the error. */
+export function failedHandle(error: AttachError): AttachHandle {
+  const done = Promise.reject(error);
+  done.catch(() => undefined);
+  return { ready: done, done, attached: () => [], skipped: () => [], stop: async () => undefined };
+}

@@ -1,0 +1,142 @@
+// The shape of the string catalogue: every user-facing text Hermes has, one field each, that every
+// language (lib/i18n/en.ts, lib/i18n/zh.ts) fills in full. Strings that go out as Telegram HTML may
+// contain Hermes' own tags; parameters are escaped by the caller before they are passed in, unless a
+// parameter's name says it is plain text.
+
+/** A text decided now and worded later, in the chat's language. */
+export type Text = (t: Strings) => string;
+
+export interface Strings {
+  button: { done: string; type: string; dismiss: string; confirm: string; once: string; always: string; reject: string; feedback: string; previous: string; next: string; stop: string; stopConfirm: string };
+  /** Stopping a run from the phone; `title` parameters come escaped. */
+  stop: {
+    running: (title: string) => string;
+    confirm: (title: string) => string;
+    stopping: (title: string) => string;
+    stopped: (title: string) => string;
+    notRunning: (title: string) => string;
+    failed: (title: string, error: string) => string;
+    pick: string;
+    nothingRunning: string;
+    tapConfirm: string;
+    halting: string;
+    notBusy: string;
+  };
+  question: {
+    asking: string;
+    sending: string;
+    answered: string;
+    answeredElsewhere: string;
+    dismissed: string;
+    dismissedElsewhere: string;
+    expired: string;
+    gone: string;
+    defaultHeader: string;
+    chooseAny: string;
+    cut: string;
+    dismissWarning: string;
+    page: (first: number, last: number, total: number) => string;
+  };
+  permission: {
+    asking: string;
+    sending: string;
+    expired: string;
+    gone: string;
+    title: (name: string) => string;
+    file: string;
+    diffCut: string;
+    patterns: string;
+    alwaysAllows: string;
+    more: (count: number) => string;
+    feedback: string;
+    cascadeRejected: string;
+    cascadeApproved: string;
+    allowedOnce: string;
+    alwaysAllowed: string;
+    rejected: string;
+    rejectedWithFeedback: string;
+    fromTelegram: string;
+    inTerminal: string;
+    diffCaption: (file: string) => string;
+    omitted: (count: number) => string;
+    shortened: (file: string) => string;
+    notAttached: string;
+  };
+  /** The full-request file a shortened permission prompt comes with (plain text). */
+  permissionFile: { caption: string; heading: (name: string) => string; marked: string; command: string; file: string; patterns: (count: number) => string; always: (count: number) => string; exact: string };
+  /** Markers for what would otherwise be invisible (plain text). */
+  reveal: { spaces: (count: number) => string; tabs: (count: number) => string; blanks: (spaces: number, tabs: number) => string; lineBreaks: (count: number) => string };
+  context: { subagentOf: string };
+  notice: {
+    done: (duration: string) => string;
+    failed: (name: string) => string;
+    retrying: (attempt: string) => string;
+    attempt: (n: number) => string;
+    retryOnce: string;
+    replyHint: string;
+    seconds: (n: number) => string;
+    minutes: (m: number, s: number) => string;
+    hours: (h: number, m: number) => string;
+  };
+  note: {
+    chosen: (label: string) => string;
+    selected: (label: string) => string;
+    unselected: (label: string) => string;
+    done: string;
+    choiceClosed: string;
+    pickOne: string;
+    alreadyAnswered: string;
+    onlyOptions: string;
+    emptyAnswer: string;
+    answerReceived: string;
+    replyWithAnswer: string;
+    tapConfirm: string;
+    tapDismissFirst: string;
+    dismissing: string;
+    wrongButton: string;
+    /** A tap nobody claimed while a process sharing the bot did not answer: it may be that process' prompt. */
+    notAnswering: string;
+    /** Toast: the relay's socket directory is unsafe, so this process can't take part in polling. */
+    relayUnavailable: (reason: string) => string;
+    /** A toast (plain text): another program polls the bot. */
+    pollConflict: string;
+    allowedOnce: string;
+    alwaysAllowed: string;
+    rejected: string;
+    replyWithFeedback: string;
+    nothingToAllowAlways: string;
+    page: (page: number, pages: number) => string;
+    notPending: string;
+    notAuthorized: string;
+    sending: string;
+    invalidAnswer: (detail: string) => string;
+    expiredButFailed: (error: string) => string;
+    unreachable: (error: string) => string;
+    notApplied: string;
+  };
+  input: { answerTo: (header: string) => string; feedback: string; feedbackPlaceholder: string };
+  talk: { queued: string; notSent: (why: string, text: string) => string; quoteCut: (file: string) => string; fileCaption: string; notRunning: string; sessionGone: string };
+  /** What a run changed, in its Done notice. */
+  changes: { title: (files: number, added: number, removed: number) => string; added: string; deleted: string; more: (count: number) => string; fileCaption: string };
+  /** Photos and files sent from the phone. `textHeader` goes into the prompt (plain text). */
+  files: { textHeader: (name: string) => string; tooBig: (size: string, limit: string) => string; typeRefused: (what: string) => string; noSession: string; downloadFailed: (why: string) => string; notSent: (why: string) => string };
+  start: { hello: string; ids: (chatId: number, userId: number) => string; configured: string; setChat: (chatId: number) => string };
+  status: {
+    title: string;
+    noSessions: string;
+    sessions: (count: number) => string;
+    busy: string;
+    busyFor: (duration: string) => string;
+    idle: string;
+    untitled: string;
+    andMore: (count: number) => string;
+    nothingWaiting: string;
+    waiting: (count: number) => string;
+    pendingHint: string;
+    sentAgain: string;
+  };
+  help: { lines: string[] };
+  commands: { status: string; pending: string; stop: string; help: string; start: string };
+  /** OpenCode 2 only. `reason` is escaped by the caller. */
+  host: { formsUnreachable: (reason: string) => string };
+}
