@@ -1,5 +1,5 @@
 // What starting attach mode takes and gives back, whichever OpenCode the server runs (runner.ts for
-// 1.x, lib/opencode2/attach.ts for 2; dispatch.ts picks): its options, its handle, and how it fails.
+// 1.x, opencode2-runner.ts for 2; dispatch.ts picks): its options, its handle, and how it fails.
 import type { Logger } from "../log.ts";
 import type { ServerAuth } from "../opencode/http-transport.ts";
 import type { EventStreamOptions } from "../sse/stream.ts";

@@ -1,7 +1,7 @@
 // The project directories (OpenCode 2: locations) attach mode bridges, one state each. A directory is
 // checked first (is the Hermes plugin loaded there?), then linked to the bridge or left to the
 // plugin; its events wait in order while it is checked; its checks and resyncs run one after the
-// other. Shared by attach mode for OpenCode 1.x (lib/attach/runner.ts) and 2 (lib/opencode2/attach.ts).
+// other. Shared by attach mode for OpenCode 1.x (lib/attach/runner.ts) and 2 (lib/attach/opencode2-runner.ts).
 import type { Bridge } from "../bridge/bridge.ts";
 import type { InstanceLink } from "../bridge/desk.ts";
 import { errorText } from "../error-text.ts";

@@ -2,7 +2,7 @@
 // (measured on 2.0.15); OpenCode 1.x has no such route. 401/403 there means wrong credentials
 // whatever the version. A server that cannot be reached yet is treated as 1.x, whose runner waits
 // for it to come up.
-import { startAttach2 } from "../opencode2/attach.ts";
+import { startAttach2 } from "./opencode2-runner.ts";
 import { authHeaders, serverUrl } from "../opencode/http-transport.ts";
 import { credentialsRefused, failedHandle, type AttachHandle, type AttachOptions } from "./attach-mode.ts";
 import { startAttach } from "./runner.ts";

@@ -1,11 +1,12 @@
 // docs/architecture.md's layer table is the rule: every file in lib/ belongs to a row, and an
-// import may cross only into the units its row lists. The checker itself is tested on made-up
-// tables and imports first, so a broken checker can't pass the real code.
+// import may cross only into the units its row lists. No import cycle, between files (type-only
+// imports and re-exports count) or between units. The checks are tested on made-up tables and
+// imports first, so a broken checker can't pass the real code.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { importsOf, readLayers, unitOf, violations } from "../support/layers.ts";
+import { cycles, graphOf, importsOf, readLayers, unitOf, violations } from "../support/import-graph.ts";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
 
@@ -38,7 +39,7 @@ describe("the layer checker", () => {
     expect(unitOf("lib/relay/relay.ts", units)).toBeUndefined();
   });
 
-  it("flags an import into a unit the row does not list, and a file no row names", () => {
+  it("flags an import into a unit the row does not list, a file no row names, and a listed unit nothing imports", () => {
     const files = ["lib/hub.ts", "lib/config.ts", "lib/bridge/bridge.ts", "lib/relay/relay.ts"];
     const found = violations(
       layers,
@@ -50,7 +51,12 @@ describe("the layer checker", () => {
       ],
       files,
     );
-    expect(found).toEqual(["lib/relay/relay.ts: no row of the table names it", "lib/config.ts imports lib/bridge/bridge.ts: lib/*.ts may not import lib/bridge/"]);
+    expect(found).toEqual([
+      "lib/relay/relay.ts: no row of the table names it",
+      "lib/config.ts imports lib/bridge/bridge.ts: lib/*.ts may not import lib/bridge/",
+      "lib/hub.ts may import lib/*.ts but imports nothing from it",
+      "lib/*.ts may import lib/i18n/ but imports nothing from it",
+    ]);
   });
 
   it("sees static, type-only, multi-line, re-exported and dynamic imports", () => {
@@ -69,23 +75,54 @@ describe("the layer checker", () => {
           'const notAnImport = "../h.ts";',
         ].join("\n"),
       );
-      expect(importsOf(dir, ["lib/a/x.ts"]).map((i) => i.to)).toEqual(["lib/b.ts", "lib/a/y.ts", "lib/c/z.ts", "lib/e.ts", "lib/f.ts", "lib/g.ts"]);
+      expect(importsOf(dir, ["lib/a/x.ts"]).map((i) => i.to).sort()).toEqual(["lib/a/y.ts", "lib/b.ts", "lib/c/z.ts", "lib/e.ts", "lib/f.ts", "lib/g.ts"]);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it("finds a cycle through type-only imports and re-exports, and none in a tree", () => {
+    expect(cycles(graphOf([{ from: "a.ts", to: "b.ts" }, { from: "b.ts", to: "c.ts" }, { from: "c.ts", to: "a.ts" }], ["a.ts", "b.ts", "c.ts"]))).toEqual([
+      ["a.ts", "b.ts", "c.ts", "a.ts"],
+    ]);
+    expect(cycles(graphOf([{ from: "a.ts", to: "b.ts" }, { from: "a.ts", to: "c.ts" }, { from: "b.ts", to: "c.ts" }], ["a.ts", "b.ts", "c.ts"]))).toEqual([]);
+  });
 });
 
 describe("lib/ as built", () => {
-  it("follows docs/architecture.md: every file has a row, every import is allowed by it", () => {
-    const layers = readLayers(fs.readFileSync(path.join(REPO, "docs/architecture.md"), "utf8"));
+  const layers = readLayers(fs.readFileSync(path.join(REPO, "docs/architecture.md"), "utf8"));
+  const units = layers.map((layer) => layer.unit);
+  const files = execFileSync("git", ["ls-files", "-co", "--exclude-standard", "lib", "plugin.ts", "server.ts"], { cwd: REPO, encoding: "utf8" })
+    .split("\n")
+    .filter((file) => file.endsWith(".ts") && fs.existsSync(path.join(REPO, file)));
+  const imports = importsOf(REPO, files);
+
+  it("reads the whole of it", () => {
     expect(layers.length).toBeGreaterThan(10);
-    const files = execFileSync("git", ["ls-files", "-co", "--exclude-standard", "lib", "plugin.ts", "server.ts"], { cwd: REPO, encoding: "utf8" })
-      .split("\n")
-      .filter((file) => file.endsWith(".ts") && fs.existsSync(path.join(REPO, file)));
     expect(files.length).toBeGreaterThan(50);
-    const imports = importsOf(REPO, files);
     expect(imports.length).toBeGreaterThan(200);
+    for (const { from, to } of imports) expect(files, `${from} imports ${to}`).toContain(to);
+  });
+
+  it("follows docs/architecture.md: every file has a row, every import is allowed by it", () => {
     expect(violations(layers, imports, files)).toEqual([]);
+  });
+
+  it("has no import cycle between files", () => {
+    expect(cycles(graphOf(imports, files)).map((cycle) => cycle.join(" → "))).toEqual([]);
+  });
+
+  it("lists units from the bottom up: a row imports only units that stand higher in the table", () => {
+    const higher = layers.flatMap(({ unit, mayImport }, row) => mayImport.filter((other) => !units.slice(0, row).includes(other)).map((other) => `${unit} → ${other}`));
+    expect(higher).toEqual([]);
+  });
+
+  it("has no cycle between units either", () => {
+    const between = imports.flatMap(({ from, to }) => {
+      const a = unitOf(from, units);
+      const b = unitOf(to, units);
+      return a && b && a !== b ? [{ from: a, to: b }] : [];
+    });
+    expect(cycles(graphOf(between, units)).map((cycle) => cycle.join(" → "))).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AttachError } from "../../lib/attach/attach-mode.ts";
-import { startAttach2 } from "../../lib/opencode2/attach.ts";
+import { startAttach2 } from "../../lib/attach/opencode2-runner.ts";
 import { DEFAULT_CHAT_ID, startFakeTelegram, type FakeTelegram } from "../support/fake-telegram.ts";
 
 describe("startAttach2 without a full configuration", () => {

@@ -7,9 +7,9 @@
 // location an event names. Each gets one link unless the Hermes plugin is loaded there
 // (`GET /api/plugin?location[directory]=…` lists a plugin with id "hermes"). After a reconnect,
 // every linked location is resynced from the pending lists.
-import { DirectoryLinks, type LinkStatus } from "../attach/directory-links.ts";
-import { AttachError, type AttachHandle, type AttachOptions } from "../attach/attach-mode.ts";
-import { startAttach } from "../attach/runner.ts";
+import { DirectoryLinks, type LinkStatus } from "./directory-links.ts";
+import { AttachError, type AttachHandle, type AttachOptions } from "./attach-mode.ts";
+import { startAttach } from "./runner.ts";
 import { deferred } from "../deferred.ts";
 import { readConfig } from "../config.ts";
 import { acquireBridge, type BridgeLease } from "../hub.ts";
@@ -17,9 +17,9 @@ import { createLogger, secretsOf, type Logger } from "../log.ts";
 import { authHeaders, serverUrl } from "../opencode/http-transport.ts";
 import { openEventStream, StreamError, type EventStream } from "../sse/stream.ts";
 import { errorText } from "../error-text.ts";
-import { httpHost, Opencode2Endpoint, recordInBook, type Book } from "./endpoint.ts";
-import { narrowEvent, type NarrowedEvent } from "./events.ts";
-import { OwnServerClient } from "./server-client.ts";
+import { httpHost, Opencode2Endpoint, recordInBook, type Book } from "../opencode2/endpoint.ts";
+import { narrowEvent, type NarrowedEvent } from "../opencode2/events.ts";
+import { OwnServerClient } from "../opencode2/server-client.ts";
 
 const HERMES_ID = "hermes";
 const PLUGIN_LIST_TRIES = 20;

@@ -1,8 +1,10 @@
-// Reads the layer table of docs/architecture.md and checks lib/'s imports against it. A unit is a
-// folder (`lib/bridge/`), a named file (`lib/hub.ts`), or `lib/*.ts` for the other files at lib/'s
-// top; a file belongs to the most specific unit that names it.
+// lib/'s imports, the layer table of docs/architecture.md, and the checks between them: imports
+// that cross into a unit the table does not allow, and cycles. A unit is a folder (`lib/bridge/`),
+// a named file (`lib/hub.ts`), or `lib/*.ts` for the other files at lib/'s top; a file belongs to
+// the most specific unit that names it.
 import fs from "node:fs";
 import path from "node:path";
+import ts from "typescript";
 
 export interface Layer {
   unit: string;
@@ -43,30 +45,62 @@ export function unitOf(file: string, units: readonly string[]): string | undefin
   return units.find((unit) => unit.endsWith("/*.ts") && path.posix.dirname(unit) === parent && file.endsWith(".ts"));
 }
 
-/** Every relative import (static, dynamic, type-only, re-export) between the given files, repository-relative. */
+/**
+ * Every relative import between the given files (static, dynamic, type-only, re-exports), as
+ * repository paths, read with TypeScript's own pre-processor rather than a regular expression.
+ */
 export function importsOf(root: string, files: readonly string[]): Import[] {
   const imports: Import[] = [];
   for (const from of files) {
-    const text = fs.readFileSync(path.join(root, from), "utf8");
-    for (const match of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s*)["'](\.{1,2}\/[^"']+)["']/gm)) {
-      const to = path.posix.normalize(path.posix.join(path.posix.dirname(from), match[1] as string));
-      imports.push({ from, to });
+    const { importedFiles } = ts.preProcessFile(fs.readFileSync(path.join(root, from), "utf8"), true, true);
+    for (const { fileName } of importedFiles) {
+      if (fileName.startsWith(".")) imports.push({ from, to: path.posix.join(path.posix.dirname(from), fileName) });
     }
   }
   return imports;
 }
 
-/** Imports that cross from one unit into another the table does not allow, and files no row names. */
+/** Every cycle a depth-first walk finds in a graph (node → the nodes it imports), each as the path that closes it. */
+export function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  const found: string[][] = [];
+  const done = new Set<string>();
+  const walk = (node: string, trail: string[]): void => {
+    const at = trail.indexOf(node);
+    if (at >= 0) {
+      found.push([...trail.slice(at), node]);
+      return;
+    }
+    if (done.has(node)) return;
+    for (const next of graph.get(node) ?? []) walk(next, [...trail, node]);
+    done.add(node);
+  };
+  for (const node of graph.keys()) walk(node, []);
+  return found;
+}
+
+/** The graph of the given imports, files with no import included. */
+export function graphOf(imports: readonly Import[], files: readonly string[]): Map<string, string[]> {
+  const graph = new Map<string, string[]>(files.map((file) => [file, []]));
+  for (const { from, to } of imports) graph.get(from)?.push(to);
+  return graph;
+}
+
+/** Imports that cross from one unit into another the table does not allow, files no row names, and allowances no import uses. */
 export function violations(layers: readonly Layer[], imports: readonly Import[], files: readonly string[]): string[] {
   const units = layers.map((layer) => layer.unit);
   const allowed = new Map(layers.map((layer) => [layer.unit, new Set(layer.mayImport)]));
   const found: string[] = [];
+  const used = new Set<string>();
   for (const file of files) if (unitOf(file, units) === undefined) found.push(`${file}: no row of the table names it`);
   for (const { from, to } of imports) {
     const a = unitOf(from, units);
     const b = unitOf(to, units);
     if (a === undefined || b === undefined || a === b) continue;
     if (!allowed.get(a)?.has(b)) found.push(`${from} imports ${to}: ${a} may not import ${b}`);
+    used.add(`${a} ${b}`);
+  }
+  for (const { unit, mayImport } of layers) {
+    for (const other of mayImport) if (!used.has(`${unit} ${other}`)) found.push(`${unit} may import ${other} but imports nothing from it`);
   }
   return found;
 }
