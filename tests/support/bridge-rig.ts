@@ -120,23 +120,6 @@ export function setup(options: { ttlMs?: number; permissionTtlMs?: number; allow
 }
 
 
-/**
- * The signal that the bridge has nothing left to do after `input`: it runs on a fake clock, then
- * every timer it set (a typed text's quiet time, "Done"'s grace, an album's wait…) fires and what
- * those start runs to its end, since the in-memory Telegram and the fake OpenCode answer without
- * timers. A check made afterwards that nothing happened is not early. Real time is back afterwards.
- */
-export async function runToQuiet<T>(input: () => T | Promise<T>): Promise<T> {
-  vi.useFakeTimers();
-  try {
-    const result = await input();
-    await vi.runAllTimersAsync();
-    return result;
-  } finally {
-    vi.useRealTimers();
-  }
-}
-
 export const permission = (overrides: Partial<PermissionRequest> = {}): PermissionRequest => ({
   id: `per_${++counter}`,
   sessionID: "ses_1",

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { messageLink, renderStatus } from "../../lib/telegram/render-status.ts";
-import { CHAT, DIRECTORY, OWNER, permission, question, request, runToQuiet, setup } from "../support/bridge-rig.ts";
+import { CHAT, DIRECTORY, OWNER, permission, question, request, setup } from "../support/bridge-rig.ts";
+import { runToQuiet } from "../support/run-to-quiet.ts";
 
 const command = (text: string, from = OWNER, chat = CHAT) => ({ update_id: 1, message: { message_id: 77, from: { id: from }, chat: { id: chat, type: "private" }, text } });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import type { HermesEvent } from "../../lib/hermes-events.ts";
-import { CHAT, DIRECTORY, OWNER, question, request, runToQuiet, setup } from "../support/bridge-rig.ts";
+import { CHAT, DIRECTORY, OWNER, question, request, setup } from "../support/bridge-rig.ts";
+import { runToQuiet } from "../support/run-to-quiet.ts";
 import { parseTelegramHtml } from "../support/fake-telegram.ts";
 
 const quick = { level: "all" as const, doneAfterMs: 0 };

@@ -4,7 +4,8 @@
 import { describe, expect, it, vi } from "vitest";
 import type { HermesEvent } from "../../lib/hermes-events.ts";
 import { decodeCallback } from "../../lib/telegram/codec.ts";
-import { CHAT, DIRECTORY, question, request, runToQuiet, setup } from "../support/bridge-rig.ts";
+import { CHAT, DIRECTORY, question, request, setup } from "../support/bridge-rig.ts";
+import { runToQuiet } from "../support/run-to-quiet.ts";
 
 const quick = { level: "all" as const, doneAfterMs: 0 };
 const abortPosts = (posts: Array<{ url: string; path?: Record<string, string> }>) => posts.filter((post) => post.url === "/session/{sessionID}/abort").map((post) => post.path?.sessionID);

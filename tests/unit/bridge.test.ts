@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { Bridge } from "../../lib/bridge/bridge.ts";
 import { OpencodeApi } from "../../lib/opencode/api.ts";
 import { Registry } from "../../lib/registry/registry.ts";
-import { CHAT, DIRECTORY, FakeOpencode, OWNER, question, request, runToQuiet, setup } from "../support/bridge-rig.ts";
+import { CHAT, DIRECTORY, FakeOpencode, OWNER, question, request, setup } from "../support/bridge-rig.ts";
+import { runToQuiet } from "../support/run-to-quiet.ts";
 import { MemoryTelegram } from "../support/memory-telegram.ts";
 
 afterEach(() => vi.useRealTimers());

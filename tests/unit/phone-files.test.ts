@@ -13,7 +13,8 @@ import { FakeOpencode } from "../support/bridge-rig.ts";
 import { MemoryTelegram } from "../support/memory-telegram.ts";
 import { listenLoopback } from "../support/loopback-server.ts";
 import { BOT_DOWNLOAD_LIMIT_BYTES, createTelegramApi, FileTooBigError, TelegramApiError, type TelegramApi } from "../../lib/telegram/api.ts";
-import { CHAT, DIRECTORY, OWNER, runToQuiet, setup } from "../support/bridge-rig.ts";
+import { CHAT, DIRECTORY, OWNER, setup } from "../support/bridge-rig.ts";
+import { runToQuiet } from "../support/run-to-quiet.ts";
 import { DEFAULT_CHAT_ID, startFakeTelegram, type FakeTelegram } from "../support/fake-telegram.ts";
 
 const JPEG = Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 74, 70, 73, 70]);
