@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { directive } from "../support/mock-llm.ts";
 import { OPENCODE2_VERSION } from "../support/opencode.ts";
 import { projectConfig, writeProject } from "../support/opencode/project-config.ts";
-import { sleep } from "../support/wait.ts";
+import { pollUntil, sleep } from "../support/wait.ts";
 import { askOnPhone, startRig, type Rig } from "./question-suite.ts";
 
 const color = { question: "Which color?", header: "Color", options: [{ label: "Red", description: "warm" }, { label: "Blue", description: "cool" }] };
@@ -58,7 +58,7 @@ describe(`OpenCode ${OPENCODE2_VERSION}: several locations in one process`, () =
     const before = rig.telegram.messages().length;
     const session = await rig.opencode.createSession({ directory: plain });
     await rig.opencode.prompt(session.id, directive({ tool: "question", args: { questions: [{ ...color, question: "Which color? [loc-plain]" }] } }), { directory: plain });
-    const [pending] = await rig.opencode.pendingQuestions({ directory: plain }).then(async (list) => (list.length > 0 ? list : (await sleep(2_000), rig.opencode.pendingQuestions({ directory: plain }))));
+    const pending = await pollUntil(async () => (await rig.opencode.pendingQuestions({ directory: plain }))[0], { timeoutMs: 20_000, what: "the question pending in the plain project" });
     expect(pending).toBeDefined();
     await sleep(1_500);
     expect(rig.telegram.messages().slice(before).filter((m) => m.text.includes("[loc-plain]"))).toHaveLength(0);

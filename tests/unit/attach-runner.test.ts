@@ -9,7 +9,7 @@ import { AttachError, type AttachHandle, type AttachOptions } from "../../lib/at
 import { startAttach } from "../../lib/attach/runner.ts";
 import { listenLoopback, readBody, sendJson, type LoopbackServer } from "../support/loopback-server.ts";
 import { MemoryTelegram, type MemoryMessage } from "../support/memory-telegram.ts";
-import { pollUntil, sleep } from "../support/wait.ts";
+import { pollUntil } from "../support/wait.ts";
 
 /** Its own token: processes sharing one elect a single Telegram poller machine-wide (lib/relay). */
 const TOKEN = `424242:runner-${randomBytes(12).toString("hex")}`;
@@ -200,8 +200,12 @@ describe("startAttach", () => {
     oc.configDelay.set("/srv/slow", new Promise<void>((resolve) => (release = resolve)));
     oc.emit("/srv/slow", "session.created", { sessionID: "ses_s", info: { id: "ses_s", title: "Slow session", directory: "/srv/slow" } });
     oc.ask("/srv/slow", "Held?", false, "ses_s");
-    await sleep(200);
-    expect(telegram.messages).toHaveLength(0);
+    // The check is under way, and a prompt of a linked directory, on the same stream after the held
+    // events, has reached the phone: had they not been held, they would have been there first.
+    await vi.waitFor(() => expect(oc.requests.some((r) => r.path === "/config" && r.directory === "/srv/slow")).toBe(true), { timeout: 5_000 });
+    oc.ask(SERVER_DIR, "Linked already?");
+    await messageWith(telegram, "Linked already?");
+    expect(telegram.messages.map((m) => m.text)).toEqual([expect.stringContaining("Linked already?")]);
     release();
     const message = await messageWith(telegram, "Held?");
     await vi.waitFor(() => expect(message.text).toContain("Slow session"), { timeout: 5_000 });

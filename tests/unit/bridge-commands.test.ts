@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { messageLink, renderStatus } from "../../lib/telegram/render-status.ts";
 import { CHAT, DIRECTORY, OWNER, permission, question, request, setup } from "../support/bridge-rig.ts";
+import { runToQuiet } from "../support/run-to-quiet.ts";
 
 const command = (text: string, from = OWNER, chat = CHAT) => ({ update_id: 1, message: { message_id: 77, from: { id: from }, chat: { id: chat, type: "private" }, text } });
 
@@ -50,10 +51,11 @@ describe("Bridge: commands", () => {
     await ask(request());
     bridge.onLead();
     await vi.waitFor(() => expect(telegram.commands.map((c) => c.command)).toEqual(["status", "pending", "stop", "help", "start"]));
-    await bridge.handleUpdate(command("/status", 666));
-    await bridge.handleUpdate(command("/pending", 666));
-    await bridge.handleUpdate(command("/status@some_other_bot"));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await runToQuiet(async () => {
+      await bridge.handleUpdate(command("/status", 666));
+      await bridge.handleUpdate(command("/pending", 666));
+      await bridge.handleUpdate(command("/status@some_other_bot"));
+    });
     expect(telegram.messages).toHaveLength(1); // only the question itself
     await bridge.handleUpdate(command("/status@hermes_test_bot"));
     await vi.waitFor(() => expect(telegram.messages).toHaveLength(2));

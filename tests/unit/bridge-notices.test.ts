@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import type { HermesEvent } from "../../lib/hermes-events.ts";
 import { CHAT, DIRECTORY, OWNER, question, request, setup } from "../support/bridge-rig.ts";
+import { runToQuiet } from "../support/run-to-quiet.ts";
 import { parseTelegramHtml } from "../support/fake-telegram.ts";
 
 const quick = { level: "all" as const, doneAfterMs: 0 };
@@ -76,8 +77,7 @@ describe("Bridge: run notices and talking back", () => {
     const { telegram, opencode, bridge, say } = setup({ notices: quick, allowedUsers: [OWNER] });
     runSession((event) => bridge.handleEvent(DIRECTORY, event), "done");
     const done = await vi.waitFor(() => telegram.messages.find((m) => m.text.includes("<b>Done</b>")) ?? Promise.reject(new Error("no notice")));
-    await say("rm -rf /", done.messageId, 666);
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    await runToQuiet(() => say("rm -rf /", done.messageId, 666));
     expect(opencode.posts).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { HermesEvent } from "../../lib/hermes-events.ts";
 import { decodeCallback } from "../../lib/telegram/codec.ts";
 import { CHAT, DIRECTORY, question, request, setup } from "../support/bridge-rig.ts";
+import { runToQuiet } from "../support/run-to-quiet.ts";
 
 const quick = { level: "all" as const, doneAfterMs: 0 };
 const abortPosts = (posts: Array<{ url: string; path?: Record<string, string> }>) => posts.filter((post) => post.url === "/session/{sessionID}/abort").map((post) => post.path?.sessionID);
@@ -31,9 +32,10 @@ describe("Bridge: stop from the phone", () => {
     await vi.waitFor(() => expect(confirm.text).toContain("Run stopped from Telegram"));
     expect(confirm.keyboard).toEqual([]);
     // OpenCode 1.1.53's order: idle first, the abort right after.
-    emit({ type: "session.idle", sessionID: "ses_1" });
-    emit({ type: "session.error", sessionID: "ses_1", name: "MessageAbortedError", message: "Aborted" });
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    await runToQuiet(() => {
+      emit({ type: "session.idle", sessionID: "ses_1" });
+      emit({ type: "session.error", sessionID: "ses_1", name: "MessageAbortedError", message: "Aborted" });
+    });
     expect(telegram.messages.filter((m) => /<b>(Done|Failed)<\/b>/.test(m.text))).toEqual([]);
   });
 

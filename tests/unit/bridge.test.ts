@@ -4,6 +4,7 @@ import { Bridge } from "../../lib/bridge/bridge.ts";
 import { OpencodeApi } from "../../lib/opencode/api.ts";
 import { Registry } from "../../lib/registry/registry.ts";
 import { CHAT, DIRECTORY, FakeOpencode, OWNER, question, request, setup } from "../support/bridge-rig.ts";
+import { runToQuiet } from "../support/run-to-quiet.ts";
 import { MemoryTelegram } from "../support/memory-telegram.ts";
 
 afterEach(() => vi.useRealTimers());
@@ -184,8 +185,7 @@ describe("Bridge: questions", () => {
     const message = await ask(request());
     await tap(message, "Type an answer");
     const prompt = await forceReply();
-    await say("intruder", prompt.messageId, 666);
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    await runToQuiet(() => say("intruder", prompt.messageId, 666));
     expect(opencode.posts).toHaveLength(0);
   });
 
@@ -310,9 +310,8 @@ describe("Bridge: questions", () => {
     const { telegram, opencode, bridge, ask } = setup();
     const message = await ask(request());
     const tap = { update_id: 1, callback_query: { id: "t", from: { id: OWNER }, data: telegram.button(message, "Red").callback_data, message: { message_id: message.messageId, chat: { id: CHAT, type: "private" } } } };
-    const claim = await bridge.claimUpdate(tap);
+    const claim = await runToQuiet(() => bridge.claimUpdate(tap));
     expect(claim).toBeDefined();
-    await new Promise((resolve) => setTimeout(resolve, 20));
     expect(telegram.callbackAnswers).toEqual([]);
     expect(opencode.posts).toEqual([]);
     expect(message.keyboard.length).toBeGreaterThan(0);
@@ -353,9 +352,8 @@ describe("Bridge: questions", () => {
   it("a tap nobody claimed while a process did not answer keeps its buttons and asks to tap again", async () => {
     const { telegram, bridge } = setup();
     const stale = await telegram.sendMessage(CHAT, "theirs", { keyboard: [[{ text: "Red", callback_data: "h1:ZZZZZZZZ:o:0:0" }]] });
-    await bridge.handleUnclaimed({ update_id: 1, callback_query: { id: "u", from: { id: OWNER }, data: "h1:ZZZZZZZZ:o:0:0", message: { message_id: stale.messageId, chat: { id: CHAT, type: "private" } } } }, undefined, true);
+    await runToQuiet(() => bridge.handleUnclaimed({ update_id: 1, callback_query: { id: "u", from: { id: OWNER }, data: "h1:ZZZZZZZZ:o:0:0", message: { message_id: stale.messageId, chat: { id: CHAT, type: "private" } } } }, undefined, true));
     expect(telegram.callbackAnswers).toEqual([{ id: "u", text: "The OpenCode process with this prompt did not answer in time. Tap again in a moment." }]);
-    await new Promise((resolve) => setTimeout(resolve, 20));
     expect(telegram.messages[0]!.keyboard).toHaveLength(1);
   });
 
@@ -380,14 +378,18 @@ describe("Bridge: questions", () => {
 
     const slow = setup();
     const original = slow.opencode.request.bind(slow.opencode);
+    // OpenCode holds the reply until the phone shows that it is on its way.
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
     slow.opencode.request = async (method, url, options) => {
-      if (method === "POST") await new Promise((resolve) => setTimeout(resolve, 700));
+      if (method === "POST") await answered;
       return original(method, url, options);
     };
     const message = await slow.ask(request());
     await slow.tap(message, "Red");
     await vi.waitFor(() => expect(message.text).toContain("Sending your answer"));
     expect(message.keyboard).toEqual([]);
+    answer();
     await slow.settled(message, "Answered from Telegram");
   });
 });

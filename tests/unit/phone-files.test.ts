@@ -14,6 +14,7 @@ import { MemoryTelegram } from "../support/memory-telegram.ts";
 import { listenLoopback } from "../support/loopback-server.ts";
 import { BOT_DOWNLOAD_LIMIT_BYTES, createTelegramApi, FileTooBigError, TelegramApiError, type TelegramApi } from "../../lib/telegram/api.ts";
 import { CHAT, DIRECTORY, OWNER, setup } from "../support/bridge-rig.ts";
+import { runToQuiet } from "../support/run-to-quiet.ts";
 import { DEFAULT_CHAT_ID, startFakeTelegram, type FakeTelegram } from "../support/fake-telegram.ts";
 
 const JPEG = Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 74, 70, 73, 70]);
@@ -63,8 +64,7 @@ describe("PhoneFiles through the bridge", () => {
   it("a stranger's file is never fetched and gets no answer, even as a reply to a session", async () => {
     const r = rig([OWNER]);
     r.telegram.files.set("ph", { bytes: JPEG });
-    await r.send({ photo: [{ file_id: "ph" }], caption: "do it", reply_to_message: { message_id: 50 } }, 666);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await runToQuiet(() => r.send({ photo: [{ file_id: "ph" }], caption: "do it", reply_to_message: { message_id: 50 } }, 666));
     expect(r.telegram.fileCalls).toEqual([]);
     expect(r.telegram.messages).toEqual([]);
     expect(r.prompts()).toEqual([]);
@@ -77,10 +77,12 @@ describe("PhoneFiles through the bridge", () => {
     r.telegram.files.set("a2", { bytes: PNG });
     r.telegram.files.set("a3", { bytes: Uint8Array.from([0, 1, 2, 3]) });
     const album = { media_group_id: "1390", reply_to_message: { message_id: 50 } };
-    await r.send({ ...album, photo: [{ file_id: "a1" }], caption: "compare these" });
-    await r.send({ ...album, document: { file_id: "a3", file_name: "blob.bin", mime_type: "application/octet-stream" } });
-    await r.send({ ...album, document: { file_id: "a2", file_name: "b.png", mime_type: "image/png" } });
-    await vi.waitFor(() => expect(r.prompts()).toHaveLength(1));
+    await runToQuiet(async () => {
+      await r.send({ ...album, photo: [{ file_id: "a1" }], caption: "compare these" });
+      await r.send({ ...album, document: { file_id: "a3", file_name: "blob.bin", mime_type: "application/octet-stream" } });
+      await r.send({ ...album, document: { file_id: "a2", file_name: "b.png", mime_type: "image/png" } });
+    });
+    expect(r.prompts()).toHaveLength(1);
     const data = (bytes: Uint8Array, mime: string) => `data:${mime};base64,${Buffer.from(bytes).toString("base64")}`;
     expect((r.prompts()[0]!.body as { parts: unknown[] }).parts).toEqual([
       { type: "text", text: "compare these" },
@@ -88,8 +90,6 @@ describe("PhoneFiles through the bridge", () => {
       { type: "file", mime: "image/png", filename: "b.png", url: data(PNG, "image/png") },
     ]);
     expect(r.telegram.messages.filter((m) => m.text.includes("blob.bin"))).toHaveLength(1);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(r.prompts()).toHaveLength(1);
   });
 
   it("a file for no session says how to send one, and is not fetched", async () => {
@@ -134,8 +134,7 @@ describe("PhoneFiles through the bridge", () => {
     telegram.files.set("doc", { bytes: Buffer.from("notes") });
     const update = (threadId: number) => parseUpdate({ message: { message_id: 5, from: { id: OWNER, first_name: "U" }, chat: { id: -100, type: "supergroup" }, is_topic_message: true, message_thread_id: threadId, caption: "看看", document: { file_id: "doc", file_name: "n.txt" } } });
     expect(files.claim(update(78) as never)).toBeUndefined(); // another topic: not this process' session
-    const take = files.claim(update(77) as never);
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    const take = await runToQuiet(() => files.claim(update(77) as never));
     expect(telegram.fileCalls).toEqual([]); // deciding changes nothing
     take!();
     await vi.waitFor(() => expect(acknowledged).toEqual(["ses_topic"]));

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { TelegramApiError, type TelegramApi } from "../../lib/telegram/api.ts";
 import { errorText } from "../../lib/error-text.ts";
 import { backoffFor, startPoller, type Poller } from "../../lib/telegram/poller.ts";
+import { runToQuiet } from "../support/run-to-quiet.ts";
 
 const logger = pino({ level: "silent" });
 
@@ -245,10 +246,9 @@ describe("startPoller", () => {
     await vi.waitFor(() => expect(fake.offsets).toHaveLength(2));
     const pending = fake.signals[1]!;
     expect(pending.aborted).toBe(false);
-    await poller.stop();
+    await runToQuiet(() => poller.stop());
     expect(pending.aborted).toBe(true);
     await expect(poller.running).resolves.toBeUndefined();
-    await new Promise((resolve) => setTimeout(resolve, 20));
     expect(fake.getUpdates).toHaveBeenCalledTimes(2);
   });
 

@@ -118,6 +118,7 @@ describe("openEventStream", () => {
   });
 
   it("reconnects when the stream goes silent, but not while heartbeats keep coming", async () => {
+    let beats = 0;
     const { url, connections } = await withServer(async (c) => {
       open(c.res);
       c.res.write(connected);
@@ -126,11 +127,13 @@ describe("openEventStream", () => {
         for (let i = 0; i < 20 && !c.closed; i++) {
           await sleep(75);
           c.res.write(heartbeat);
+          beats++;
         }
       } else c.res.write(asked("que_after") + heartbeat);
     });
     const { events, log, stream } = start(url, { heartbeatTimeoutMs: 500 });
-    await sleep(1_200);
+    // Heartbeats have kept coming for more than twice the watchdog: silence would have been noticed by now.
+    await pollUntil(() => beats >= 16, { what: "16 heartbeats (1.2 s)", timeoutMs: 5_000, context: () => `connections: ${connections.length}` });
     expect(connections).toHaveLength(1);
     expect(stream.connected).toBe(true);
     await pollUntil(() => questionIds(events).includes("que_after") && log.length >= 4, { what: "the question on the second connection", timeoutMs: 3_000 });
@@ -256,16 +259,18 @@ describe("openEventStream", () => {
         res.write(bytes.subarray(at, at + size));
         at += size;
       }
+      // A last event of our own: once it is read, everything the recording held has been read too.
+      res.write(asked("que_end"));
     });
     const { events } = start(url);
-    await pollUntil(() => events.length >= expected.length, { what: `${expected.length} events` });
-    await sleep(50);
-    expect(events).toEqual(expected);
-    const types = new Set(events.map((e) => e.event.type));
+    await pollUntil(() => questionIds(events).includes("que_end"), { what: `${expected.length} events and the end marker` });
+    const recorded = events.slice(0, -1);
+    expect(recorded).toEqual(expected);
+    const types = new Set(recorded.map((e) => e.event.type));
     for (const type of ["question.asked", "question.replied", "question.rejected", "permission.asked", "permission.replied", "session.upserted"]) expect(types).toContain(type);
-    expect(events.every((e) => e.directory === "/home/dev/project")).toBe(true);
+    expect(recorded.every((e) => e.directory === "/home/dev/project")).toBe(true);
     // Every `sync` duplicate was dropped: no request is announced twice.
-    const ids = questionIds(events);
+    const ids = questionIds(recorded);
     expect(new Set(ids).size).toBe(ids.length);
   });
 
@@ -294,7 +299,6 @@ describe("openEventStream", () => {
     controller.abort();
     await expect(viaSignal.stream.done).resolves.toBeUndefined();
 
-    await sleep(20);
     expect(timers()).toBeLessThanOrEqual(before);
   });
 });
