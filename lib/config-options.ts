@@ -1,6 +1,7 @@
 // The options next to Hermes in opencode.json (`["opencode-hermes", { "chatId": 123, … }]`, passed by
 // OpenCode 1.18 as the plugin function's second argument) turned into the same settings the
 // environment gives. Pure: takes the untrusted options object, returns text values per setting.
+import { NOTICE_LEVELS } from "./notices/policy.ts";
 
 /** Each option and the environment variable it stands for (one home for the pairing). */
 export const OPTION_VARIABLES = {
@@ -66,7 +67,7 @@ const EXPECTED: Record<OptionName, string> = {
   apiRoot: "must be an http(s) URL",
   questionTtl: 'must be milliseconds or a duration like "30m"',
   permissionTtl: 'must be milliseconds or a duration like "30m"',
-  notify: 'must be "all", "errors" or "off"',
+  notify: `must be ${quotedChoices(NOTICE_LEVELS)}`,
   doneAfter: 'must be milliseconds or a duration like "30s"',
   language: 'must be "en" or "zh"',
   topics: "must be true or false",
@@ -87,6 +88,12 @@ function asText(name: OptionName, value: unknown): string | undefined {
     return ids.join(",");
   }
   return undefined;
+}
+
+/** `"a", "b" or "c"` */
+function quotedChoices(choices: readonly string[]): string {
+  const quoted = choices.map((choice) => `"${choice}"`);
+  return quoted.length > 1 ? `${quoted.slice(0, -1).join(", ")} or ${quoted.at(-1)}` : quoted.join("");
 }
 
 function describeValue(value: unknown): string {

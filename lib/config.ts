@@ -6,12 +6,10 @@ import path from "node:path";
 import { readOptions, type SettingVariable } from "./config-options.ts";
 import { parseDuration } from "./duration.ts";
 import { languageOf, type Language } from "./i18n/catalog.ts";
-import type { NoticeLevel } from "./notices/activity.ts";
+import { DEFAULT_NOTICES, isNoticeLevel, NOTICE_LEVELS, type NoticeLevel } from "./notices/policy.ts";
 
 export const DEFAULT_API_ROOT = "https://api.telegram.org";
 export const DEFAULT_QUESTION_TTL_MS = 30 * 60_000;
-export const DEFAULT_DONE_AFTER_MS = 30_000;
-const NOTICE_LEVELS = ["all", "errors", "off"] as const;
 /** The explicit opt-in that lets every member of a group chat act (a group otherwise needs a list). */
 export const ANYONE = "anyone";
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -127,7 +125,7 @@ export function readConfig(env: Env = process.env, options?: unknown): ConfigRes
 
   const questionTtlMs = readDuration(settings("HERMES_QUESTION_TTL"), DEFAULT_QUESTION_TTL_MS, problems);
   const permissionTtlMs = readDuration(settings("HERMES_PERMISSION_TTL"), 0, problems);
-  const doneAfterMs = readDuration(settings("HERMES_DONE_AFTER"), DEFAULT_DONE_AFTER_MS, problems);
+  const doneAfterMs = readDuration(settings("HERMES_DONE_AFTER"), DEFAULT_NOTICES.doneAfterMs, problems);
   const languageSetting = settings("HERMES_LANGUAGE");
   const language = languageOf(languageSetting.raw) ?? "en";
   if (!languageOf(languageSetting.raw)) problems.push(`${languageSetting.label} must be en or zh (zh-CN) (got "${languageSetting.raw}")`);
@@ -137,8 +135,8 @@ export function readConfig(env: Env = process.env, options?: unknown): ConfigRes
   if (!topics && !["0", "false", "off", "no"].includes(rawTopics)) problems.push(`${topicsSetting.label} must be on or off (got "${topicsSetting.raw}")`);
   else if (topics && rawChat && Number(rawChat) > 0) problems.push(`${topicsSetting.label} needs a supergroup with topics: ${chatSetting.label} is a private chat`);
   const notifySetting = settings("HERMES_NOTIFY");
-  const rawNotify = notifySetting.raw?.trim().toLowerCase() || "all";
-  const notify = (NOTICE_LEVELS as readonly string[]).includes(rawNotify) ? (rawNotify as NoticeLevel) : "all";
+  const rawNotify = notifySetting.raw?.trim().toLowerCase() || DEFAULT_NOTICES.level;
+  const notify: NoticeLevel = isNoticeLevel(rawNotify) ? rawNotify : DEFAULT_NOTICES.level;
   if (notify !== rawNotify) problems.push(`${notifySetting.label} must be one of ${NOTICE_LEVELS.join(", ")} (got "${notifySetting.raw}")`);
 
   if (problems.length > 0) {
