@@ -1,6 +1,7 @@
 // The waiting step of `opencode-hermes setup`: long-polls getUpdates (never against a running
 // Hermes) until the /start with this setup's pairing code arrives. Updates that were already
 // waiting when setup began are skipped by offset, so an old /start (anyone's) can't pair.
+import { sleep } from "../sleep.ts";
 import { TelegramApiError, type TelegramApi } from "../telegram/api.ts";
 import type { CliIo } from "./io.ts";
 import { pairingStart, type PairedChat } from "./pairing.ts";
@@ -98,18 +99,6 @@ export async function waitForStart(ctx: WaitContext): Promise<PairedChat & { upd
       offset = updateId + 1;
     }
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
 }
 
 function isObject(value: unknown): value is Record<string, any> {

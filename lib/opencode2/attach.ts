@@ -16,6 +16,7 @@ import { createLogger, secretsOf, type Logger } from "../log.ts";
 import { authHeaders, serverUrl } from "../opencode/http-transport.ts";
 import { openEventStream, StreamError, type EventStream } from "../sse/stream.ts";
 import { errorText } from "../error-text.ts";
+import { sleep } from "../sleep.ts";
 import { httpHost, Opencode2Endpoint, recordInBook, type Book } from "./endpoint.ts";
 import { narrowEvent, type NarrowedEvent } from "./events.ts";
 import { OwnServerClient } from "./server-client.ts";
@@ -151,7 +152,7 @@ class Attachment2 {
       } catch (error) {
         this.#log.warn({ directory, err: errorText(error) }, "could not list the location's plugins");
       }
-      await new Promise((resolve) => setTimeout(resolve, PLUGIN_LIST_DELAY_MS));
+      await sleep(PLUGIN_LIST_DELAY_MS);
     }
     this.#log.warn({ directory }, "could not tell whether the Hermes plugin is loaded there; bridging it");
     return false;

@@ -19,6 +19,7 @@ import { connectToLeader, type LeaderFrame } from "./leader-link.ts";
 import { ParkingLot } from "./parking.ts";
 import { ensurePrivateDirectory } from "./private-dir.ts";
 import { RecentIds } from "../recent-ids.ts";
+import { sleep } from "../sleep.ts";
 import { bindExclusive, holdsName, releaseName, type BoundSocket } from "./socket-file.ts";
 import type { Claim, UpdateHandler } from "./update-handler.ts";
 import { encode, isUpdate } from "./wire.ts";
@@ -344,8 +345,4 @@ export class Relay {
 function idOf(update: unknown): number | undefined {
   const id = (update as { update_id?: unknown } | null)?.update_id;
   return typeof id === "number" ? id : undefined;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

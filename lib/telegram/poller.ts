@@ -2,6 +2,7 @@
 // A stalled request is abandoned after the poll timeout plus a grace period (watchdog).
 import type { Logger } from "../log.ts";
 import { errorText } from "../error-text.ts";
+import { sleep } from "../sleep.ts";
 import { TelegramApiError, type TelegramApi } from "./api.ts";
 
 export interface PollerOptions {
@@ -30,7 +31,7 @@ export function startPoller(options: PollerOptions): Poller {
   const { api, logger, onUpdate } = options;
   const timeoutSeconds = options.timeoutSeconds ?? 25;
   const graceMs = options.graceMs ?? 10_000;
-  const sleep = options.sleep ?? abortableSleep;
+  const wait = options.sleep ?? sleep;
   const stopped = new AbortController();
   let offset = options.initialOffset ?? 0;
   let failures = 0;
@@ -59,7 +60,7 @@ export function startPoller(options: PollerOptions): Poller {
         } else {
           logger.warn({ err: errorText(error), delayMs: delay, failures }, "getUpdates failed; retrying");
         }
-        await sleep(delay, stopped.signal).catch(() => undefined);
+        await wait(delay, stopped.signal).catch(() => undefined);
         continue;
       }
       conflictReported = false;
@@ -91,19 +92,4 @@ export function backoffFor(error: unknown, failures: number): number {
   if (error instanceof TelegramApiError && error.retryAfterSeconds !== undefined) return error.retryAfterSeconds * 1000;
   const base = error instanceof TelegramApiError && error.code === 409 ? 5_000 : 500;
   return Math.min(MAX_BACKOFF_MS, base * 2 ** Math.min(failures - 1, 10));
-}
-
-function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
 }
