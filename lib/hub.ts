@@ -12,6 +12,7 @@ import { Relay } from "./relay/relay.ts";
 import { Registry } from "./registry/registry.ts";
 import { createTelegramApi, type TelegramApi } from "./telegram/api.ts";
 import { machineLabel } from "./telegram/machine-label.ts";
+import { waitAtMost } from "./with-timeout.ts";
 
 export interface HubOptions {
   config: Pick<HermesConfig, "token" | "apiRoot" | "chatId" | "allowedUsers" | "questionTtlMs" | "permissionTtlMs"> & Partial<Pick<HermesConfig, "notify" | "doneAfterMs" | "language" | "topics" | "machineName">>;
@@ -90,19 +91,9 @@ export function acquireBridge(options: HubOptions): BridgeLease {
       if (lease.leases > 0) return;
       hubs.delete(config.token);
       // Settle prompts first (their edits need no poller), then hand polling over.
-      await withTimeout(lease.bridge.stop(), STOP_TIMEOUT_MS);
-      await withTimeout(lease.relay.stop(), STOP_TIMEOUT_MS);
+      await waitAtMost(lease.bridge.stop(), STOP_TIMEOUT_MS);
+      await waitAtMost(lease.relay.stop(), STOP_TIMEOUT_MS);
       logger.info("Telegram bridge stopped");
     },
   };
-}
-
-function withTimeout(work: Promise<unknown>, ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    void work.finally(() => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
 }

@@ -10,6 +10,7 @@ import { makeScrubber, secretsOf } from "../log.ts";
 import { relayAddress } from "../relay/address.ts";
 import { createTelegramApi, TelegramApiError, type TelegramApi } from "../telegram/api.ts";
 import { escapeHtml } from "../telegram/html.ts";
+import { withTimeout } from "../with-timeout.ts";
 import { ask } from "./ask.ts";
 import { EXIT, type CliIo } from "./io.ts";
 import { newPairingCode, pairingLinks } from "./pairing.ts";
@@ -92,7 +93,7 @@ async function run(args: string[], io: CliIo, tuning: SetupTuning, stop: AbortSi
   // 1. The token.
   let username: string;
   try {
-    const me = await withTimeout(api.getMe(), stop);
+    const me = await boundedCall(api.getMe(), stop);
     username = me.username ?? String(me.id);
   } catch (error) {
     if (stop.aborted) throw error;
@@ -148,7 +149,7 @@ async function run(args: string[], io: CliIo, tuning: SetupTuning, stop: AbortSi
   let confirmation: unknown;
   try {
     const lines = [`✅ Found this chat: <code>${chat.chatId}</code>.`, `Your user id is <code>${chat.userId}</code>. Finish the setup in the terminal.`];
-    await withTimeout(api.sendMessage(chat.chatId, lines.join("\n"), { replyTo: chat.messageId }), stop);
+    await boundedCall(api.sendMessage(chat.chatId, lines.join("\n"), { replyTo: chat.messageId }), stop);
   } catch (error) {
     if (stop.aborted) throw error;
     confirmation = error;
@@ -173,7 +174,7 @@ async function run(args: string[], io: CliIo, tuning: SetupTuning, stop: AbortSi
 
   // 5. Can the bot post there?
   try {
-    await withTimeout(api.sendMessage(chat.chatId, escapeHtml(TEST_MESSAGE)), stop);
+    await boundedCall(api.sendMessage(chat.chatId, escapeHtml(TEST_MESSAGE)), stop);
   } catch (error) {
     if (stop.aborted) throw error;
     const lines = [`❌ The bot could not post in chat ${chat.chatId}: ${explain(error)}.`, postHint(error, username, group, apiRoot)];
@@ -314,21 +315,8 @@ export function hermesPollsHere(token: string, apiRoot: string): Promise<boolean
 }
 
 /** A single Bot API call: abandoned on Ctrl-C or after CALL_TIMEOUT_MS (as a network error). */
-function withTimeout<T>(work: Promise<T>, stop: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => finish(() => reject(new TelegramApiError(0, `no answer within ${CALL_TIMEOUT_MS / 1000} s`))), CALL_TIMEOUT_MS);
-    const onStop = () => finish(() => reject(new Error("stopped")));
-    const finish = (then: () => void) => {
-      clearTimeout(timer);
-      stop.removeEventListener("abort", onStop);
-      then();
-    };
-    stop.addEventListener("abort", onStop, { once: true });
-    work.then(
-      (value) => finish(() => resolve(value)),
-      (error: unknown) => finish(() => reject(error)),
-    );
-  });
+function boundedCall<T>(work: Promise<T>, stop: AbortSignal): Promise<T> {
+  return withTimeout(work, CALL_TIMEOUT_MS, () => new TelegramApiError(0, `no answer within ${CALL_TIMEOUT_MS / 1000} s`), stop);
 }
 
 

@@ -7,6 +7,7 @@ import type { Logger } from "../log.ts";
 import { TelegramApiError } from "./api.ts";
 import { errorText } from "../error-text.ts";
 import { Pacer, TELEGRAM_LIMITS, type PaceLimits } from "./pacer.ts";
+import { withTimeout } from "../with-timeout.ts";
 
 export interface OutboxOptions {
   logger: Logger;
@@ -145,7 +146,7 @@ export class Outbox {
       }
       const answered = this.#pacer?.take(job.chatId, now, this.#urgent(job));
       try {
-        const result = await withTimeout(call(), this.#callTimeoutMs);
+        const result = await withTimeout(call(), this.#callTimeoutMs, () => new TelegramApiError(0, `no answer within ${this.#callTimeoutMs} ms`));
         answered?.(this.#now());
         for (const waiter of job.settle) waiter.resolve(result);
       } catch (error) {
@@ -213,20 +214,4 @@ export class Outbox {
       };
     });
   }
-}
-
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new TelegramApiError(0, `no answer within ${ms} ms`)), ms);
-    work.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
 }
