@@ -1,6 +1,7 @@
 // The options next to Hermes in opencode.json (`["opencode-hermes", { "chatId": 123, … }]`, passed by
 // OpenCode 1.18 as the plugin function's second argument) turned into the same settings the
 // environment gives. Pure: takes the untrusted options object, returns text values per setting.
+import { isRecord } from "./is-record.ts";
 import { NOTICE_LEVELS } from "./notices/policy.ts";
 
 /** Each option and the environment variable it stands for (one home for the pairing). */
@@ -36,7 +37,7 @@ export function optionLabel(name: string): string {
 export function readOptions(options: unknown): OptionValues {
   const result: OptionValues = { values: {}, labels: {}, problems: [] };
   if (options === undefined || options === null) return result;
-  if (typeof options !== "object" || Array.isArray(options)) {
+  if (!isRecord(options)) {
     result.problems.push(`the opencode.json options for Hermes must be an object like { "chatId": 123456789 } (got ${describeValue(options)})`);
     return result;
   }

@@ -1,6 +1,7 @@
 // The waiting step of `opencode-hermes setup`: long-polls getUpdates (never against a running
 // Hermes) until the /start with this setup's pairing code arrives. Updates that were already
 // waiting when setup began are skipped by offset, so an old /start (anyone's) can't pair.
+import { isRecord } from "../is-record.ts";
 import { sleep } from "../sleep.ts";
 import { TelegramApiError, type TelegramApi } from "../telegram/api.ts";
 import type { CliIo } from "./io.ts";
@@ -34,7 +35,7 @@ export interface WaitContext {
  */
 export async function skipBacklog(api: TelegramApi, signal: AbortSignal): Promise<number> {
   const last = (await api.getUpdates(-1, 0, signal)).at(-1);
-  return isObject(last) && typeof last.update_id === "number" ? last.update_id + 1 : 0;
+  return isRecord(last) && typeof last.update_id === "number" ? last.update_id + 1 : 0;
 }
 
 export async function waitForStart(ctx: WaitContext): Promise<PairedChat & { updateId: number }> {
@@ -82,14 +83,14 @@ export async function waitForStart(ctx: WaitContext): Promise<PairedChat & { upd
     if (troubleReported) io.err("(Telegram answers again.)");
     troubleReported = false;
     for (const update of updates) {
-      if (!isObject(update) || typeof update.update_id !== "number") continue;
+      if (!isRecord(update) || typeof update.update_id !== "number") continue;
       const updateId = update.update_id;
       const found = pairingStart(update, ctx.username, ctx.code);
       if (found === "other") {
         if (!otherReported) io.out(`(Got a message that is not this setup's /start; still waiting. Open ${ctx.link} and press Start.)`);
         otherReported = true;
       } else if (found === "wrong-code") {
-        const from = isObject(update.message?.from) ? update.message.from : {};
+        const from = isRecord(update.message) && isRecord(update.message.from) ? update.message.from : {};
         const name = typeof from.username === "string" ? `@${from.username}` : typeof from.first_name === "string" ? from.first_name : "someone";
         io.out(`(Ignored a /start without this setup's code, from ${forTerminal(name)}. Only the link above pairs.)`);
       } else if (found) {
@@ -99,8 +100,4 @@ export async function waitForStart(ctx: WaitContext): Promise<PairedChat & { upd
       offset = updateId + 1;
     }
   }
-}
-
-function isObject(value: unknown): value is Record<string, any> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
