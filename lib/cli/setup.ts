@@ -5,7 +5,7 @@
 import net from "node:net";
 import { parseArgs } from "node:util";
 import { DEFAULT_API_ROOT, isHttpUrl } from "../config.ts";
-import { parseDuration } from "../duration.ts";
+import { formatDurationDecimal, parseDuration } from "../duration.ts";
 import { makeScrubber, secretsOf } from "../log.ts";
 import { relayAddress } from "../relay/address.ts";
 import { createTelegramApi, TelegramApiError, type TelegramApi } from "../telegram/api.ts";
@@ -121,7 +121,7 @@ async function run(args: string[], io: CliIo, tuning: SetupTuning, stop: AbortSi
   io.out(`Now open this link on the phone and press Start: ${links.privateChat}`);
   io.out(`For a group: open ${links.group} and pick the group (or add @${username} to the group first and send "/start ${code}" there).`);
   io.out(`The link works for this setup only; a /start without it is ignored.`);
-  io.out(`Waiting up to ${formatDuration(timeoutMs)} for /start… (Ctrl-C to stop)`);
+  io.out(`Waiting up to ${formatDurationDecimal(timeoutMs)} for /start… (Ctrl-C to stop)`);
   const chat = await waitForStart({
     api,
     io,
@@ -129,7 +129,7 @@ async function run(args: string[], io: CliIo, tuning: SetupTuning, stop: AbortSi
     code,
     offset,
     timeoutMs,
-    timeoutText: formatDuration(timeoutMs),
+    timeoutText: formatDurationDecimal(timeoutMs),
     pollSeconds: tuning.pollSeconds ?? 25,
     stop,
     explain,
@@ -288,13 +288,6 @@ function postHint(error: unknown, username: string, group: boolean, apiRoot: str
     return `@${username} may not send messages there: let members send messages, or make the bot an admin, then run opencode-hermes setup again.`;
   }
   return "Fix that in Telegram, then run opencode-hermes setup again.";
-}
-
-export function formatDuration(ms: number): string {
-  if (ms < 1_000) return `${ms} ms`;
-  if (ms < 60_000) return `${Math.round(ms / 100) / 10} s`;
-  const minutes = Math.round(ms / 6_000) / 10;
-  return `${minutes} min`;
 }
 
 // ── Helpers ────────────────────────────────────────────────────────────────────────────────────
