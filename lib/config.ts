@@ -7,6 +7,7 @@ import { readOptions, type SettingVariable } from "./config-options.ts";
 import { parseDuration } from "./duration.ts";
 import { languageOf, type Language } from "./i18n/catalog.ts";
 import { DEFAULT_NOTICES, isNoticeLevel, NOTICE_LEVELS, type NoticeLevel } from "./notices/policy.ts";
+import { looksLikeBotToken } from "./telegram/bot-token.ts";
 
 export const DEFAULT_API_ROOT = "https://api.telegram.org";
 export const DEFAULT_QUESTION_TTL_MS = 30 * 60_000;
@@ -93,7 +94,7 @@ export function readConfig(env: Env = process.env, options?: unknown): ConfigRes
 
   const token = env.HERMES_TELEGRAM_TOKEN?.trim() ?? "";
   if (!token) problems.push("HERMES_TELEGRAM_TOKEN is not set (create a bot with @BotFather and copy its token)");
-  else if (!/^\d+:[A-Za-z0-9_-]+$/.test(token)) problems.push("HERMES_TELEGRAM_TOKEN does not look like a bot token (expected 123456:ABC…)");
+  else if (!looksLikeBotToken(token)) problems.push("HERMES_TELEGRAM_TOKEN does not look like a bot token (expected 123456:ABC…)");
 
   const chatSetting = settings("HERMES_TELEGRAM_CHAT_ID");
   const rawChat = chatSetting.raw?.trim() ?? "";

@@ -9,6 +9,7 @@ import { formatDurationDecimal, parseDuration } from "../duration.ts";
 import { makeScrubber, secretsOf } from "../log.ts";
 import { relayAddress } from "../relay/address.ts";
 import { createTelegramApi, TelegramApiError, type TelegramApi } from "../telegram/api.ts";
+import { looksLikeBotToken } from "../telegram/bot-token.ts";
 import { escapeHtml } from "../telegram/html.ts";
 import { withTimeout } from "../with-timeout.ts";
 import { ask } from "./ask.ts";
@@ -37,7 +38,6 @@ Don't run it while an OpenCode with Hermes is running with the same bot: that on
 
 export const DEFAULT_SETUP_TIMEOUT_MS = 5 * 60_000;
 export const TEST_MESSAGE = "Hermes is set up: OpenCode's questions will appear here.";
-const TOKEN_SHAPE = /^\d+:[A-Za-z0-9_-]+$/;
 const CALL_TIMEOUT_MS = 30_000;
 
 /** What tests (and embedders) may change; everything has a sensible default. */
@@ -220,7 +220,7 @@ function parseOptions(args: string[], io: CliIo, tuning: SetupTuning): "help" | 
   if (values.help) return "help";
 
   const token = (values.token ?? io.env.HERMES_TELEGRAM_TOKEN)?.trim() || undefined;
-  if (token !== undefined && !TOKEN_SHAPE.test(token)) {
+  if (token !== undefined && !looksLikeBotToken(token)) {
     const source = values.token !== undefined ? "--token" : "HERMES_TELEGRAM_TOKEN";
     throw usage(`opencode-hermes setup: ${source} does not look like a bot token (expected 123456789:AA…, as @BotFather gives it).`);
   }
@@ -256,7 +256,7 @@ async function askToken(io: CliIo, stop: AbortSignal): Promise<string> {
       throw usage("opencode-hermes setup: no bot token given.");
     }
     const token = answer.trim();
-    if (TOKEN_SHAPE.test(token)) return token;
+    if (looksLikeBotToken(token)) return token;
     if (attempt >= 3) throw usage("opencode-hermes setup: that does not look like a bot token (expected 123456789:AA…).");
     io.out(token ? "That does not look like a bot token (expected 123456789:AA…). Try again." : "The token is required.");
   }
