@@ -14,6 +14,7 @@ import { readConfig, type HermesConfig } from "../config.ts";
 import { createLogger, secretsOf, type Logger } from "../log.ts";
 import { authHeaders, serverUrl, type ServerAuth } from "../opencode/http-transport.ts";
 import type { ParsedEvent } from "../opencode/events.ts";
+import { REQUEST_TIMEOUT_MS } from "../opencode/transport.ts";
 import { openEventStream, StreamError, type EventStream, type EventStreamOptions } from "../sse/stream.ts";
 import type { TelegramApi } from "../telegram/api.ts";
 import { errorText } from "../error-text.ts";
@@ -69,7 +70,6 @@ export interface AttachHandle {
 }
 
 const DEFAULT_RECENT_SESSIONS_MS = 30 * 60_000;
-const LIST_TIMEOUT_MS = 15_000;
 
 export function startAttach(options: AttachOptions): AttachHandle {
   const env = options.env ?? process.env;
@@ -223,7 +223,7 @@ class Attachment {
     const found = new Set(this.#options.directories ?? []);
     const server = serverTransport(this.#server);
     try {
-      const path = await server.request("GET", "/path", { signal: AbortSignal.timeout(LIST_TIMEOUT_MS) });
+      const path = await server.request("GET", "/path", { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
       const directory = (path.data as { directory?: unknown } | undefined)?.directory;
       if (path.status === 200 && typeof directory === "string" && directory) found.add(directory);
     } catch (error) {
@@ -232,7 +232,7 @@ class Attachment {
     const recentMs = this.#options.recentSessionsMs ?? DEFAULT_RECENT_SESSIONS_MS;
     if (recentMs > 0) {
       try {
-        const sessions = await server.request("GET", `/session?start=${Date.now() - recentMs}&limit=100`, { signal: AbortSignal.timeout(LIST_TIMEOUT_MS) });
+        const sessions = await server.request("GET", `/session?start=${Date.now() - recentMs}&limit=100`, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
         if (sessions.status === 200 && Array.isArray(sessions.data)) {
           for (const session of sessions.data as Array<{ directory?: unknown }>) {
             if (typeof session?.directory === "string" && session.directory) found.add(session.directory);
