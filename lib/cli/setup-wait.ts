@@ -4,12 +4,11 @@
 import { isRecord } from "../is-record.ts";
 import { sleep } from "../sleep.ts";
 import { TelegramApiError, type TelegramApi } from "../telegram/api.ts";
+import { LONG_POLL_GRACE_MS } from "../telegram/timeouts.ts";
 import type { CliIo } from "./io.ts";
 import { pairingStart, type PairedChat } from "./pairing.ts";
 import { alreadyPolled, SetupFailure } from "./setup-failure.ts";
 import { forTerminal } from "./terminal-text.ts";
-
-const POLL_GRACE_MS = 10_000;
 
 export interface WaitContext {
   api: TelegramApi;
@@ -55,7 +54,7 @@ export async function waitForStart(ctx: WaitContext): Promise<PairedChat & { upd
     const seconds = Math.min(ctx.pollSeconds, Math.ceil(left / 1000));
     let updates: unknown[];
     try {
-      updates = await api.getUpdates(offset, seconds, AbortSignal.any([stop, AbortSignal.timeout(seconds * 1000 + POLL_GRACE_MS)]));
+      updates = await api.getUpdates(offset, seconds, AbortSignal.any([stop, AbortSignal.timeout(seconds * 1000 + LONG_POLL_GRACE_MS)]));
     } catch (error) {
       if (stop.aborted) throw error;
       if (error instanceof TelegramApiError && error.code === 409) {

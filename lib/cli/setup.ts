@@ -10,6 +10,7 @@ import { makeScrubber, secretsOf } from "../log.ts";
 import { relayAddress } from "../relay/address.ts";
 import { createTelegramApi, TelegramApiError, type TelegramApi } from "../telegram/api.ts";
 import { looksLikeBotToken } from "../telegram/bot-token.ts";
+import { CALL_TIMEOUT_MS, LONG_POLL_SECONDS } from "../telegram/timeouts.ts";
 import { escapeHtml } from "../telegram/html.ts";
 import { withTimeout } from "../with-timeout.ts";
 import { ask } from "./ask.ts";
@@ -38,7 +39,6 @@ Don't run it while an OpenCode with Hermes is running with the same bot: that on
 
 export const DEFAULT_SETUP_TIMEOUT_MS = 5 * 60_000;
 export const TEST_MESSAGE = "Hermes is set up: OpenCode's questions will appear here.";
-const CALL_TIMEOUT_MS = 30_000;
 
 /** What tests (and embedders) may change; everything has a sensible default. */
 export interface SetupTuning {
@@ -130,7 +130,7 @@ async function run(args: string[], io: CliIo, tuning: SetupTuning, stop: AbortSi
     offset,
     timeoutMs,
     timeoutText: formatDurationDecimal(timeoutMs),
-    pollSeconds: tuning.pollSeconds ?? 25,
+    pollSeconds: tuning.pollSeconds ?? LONG_POLL_SECONDS,
     stop,
     explain,
     apiRoot,

@@ -4,6 +4,7 @@ import type { Logger } from "../log.ts";
 import { errorText } from "../error-text.ts";
 import { sleep } from "../sleep.ts";
 import { TelegramApiError, type TelegramApi } from "./api.ts";
+import { LONG_POLL_GRACE_MS, LONG_POLL_SECONDS } from "./timeouts.ts";
 
 export interface PollerOptions {
   api: TelegramApi;
@@ -29,8 +30,8 @@ const MAX_BACKOFF_MS = 30_000;
 
 export function startPoller(options: PollerOptions): Poller {
   const { api, logger, onUpdate } = options;
-  const timeoutSeconds = options.timeoutSeconds ?? 25;
-  const graceMs = options.graceMs ?? 10_000;
+  const timeoutSeconds = options.timeoutSeconds ?? LONG_POLL_SECONDS;
+  const graceMs = options.graceMs ?? LONG_POLL_GRACE_MS;
   const wait = options.sleep ?? sleep;
   const stopped = new AbortController();
   let offset = options.initialOffset ?? 0;
