@@ -4,6 +4,9 @@
 import { isRecord } from "./is-record.ts";
 import { NOTICE_LEVELS } from "./notices/policy.ts";
 
+/** The explicit opt-in that lets every member of a group chat act (a group otherwise needs a list). */
+export const ANYONE = "anyone";
+
 /** Each option and the environment variable it stands for (one home for the pairing). */
 export const OPTION_VARIABLES = {
   chatId: "HERMES_TELEGRAM_CHAT_ID",
@@ -64,7 +67,7 @@ export function readOptions(options: unknown): OptionValues {
 
 const EXPECTED: Record<OptionName, string> = {
   chatId: "must be a numeric chat id",
-  allowedUsers: 'must be a list of numeric user ids, or "anyone"',
+  allowedUsers: `must be a list of numeric user ids, or "${ANYONE}"`,
   apiRoot: "must be an http(s) URL",
   questionTtl: 'must be milliseconds or a duration like "30m"',
   permissionTtl: 'must be milliseconds or a duration like "30m"',

@@ -3,7 +3,7 @@
 // one shell, one run). The bot token comes only from the environment. Pure: returns a verdict.
 import os from "node:os";
 import path from "node:path";
-import { readOptions, type SettingVariable } from "./config-options.ts";
+import { ANYONE, readOptions, type SettingVariable } from "./config-options.ts";
 import { parseDuration } from "./duration.ts";
 import { languageOf, type Language } from "./i18n/catalog.ts";
 import { DEFAULT_NOTICES, isNoticeLevel, NOTICE_LEVELS, type NoticeLevel } from "./notices/policy.ts";
@@ -11,8 +11,6 @@ import { looksLikeBotToken } from "./telegram/bot-token.ts";
 
 export const DEFAULT_API_ROOT = "https://api.telegram.org";
 export const DEFAULT_QUESTION_TTL_MS = 30 * 60_000;
-/** The explicit opt-in that lets every member of a group chat act (a group otherwise needs a list). */
-export const ANYONE = "anyone";
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 

@@ -5,9 +5,11 @@
 import net from "node:net";
 import { parseArgs } from "node:util";
 import { DEFAULT_API_ROOT, isHttpUrl } from "../config.ts";
+import { ANYONE } from "../config-options.ts";
 import { formatDurationDecimal, parseDuration } from "../duration.ts";
 import { makeScrubber, secretsOf } from "../log.ts";
 import { relayAddress } from "../relay/address.ts";
+import { PROBE_TIMEOUT_MS } from "../relay/socket-file.ts";
 import { createTelegramApi, TelegramApiError, type TelegramApi } from "../telegram/api.ts";
 import { looksLikeBotToken } from "../telegram/bot-token.ts";
 import { CALL_TIMEOUT_MS, LONG_POLL_SECONDS } from "../telegram/timeouts.ts";
@@ -168,7 +170,7 @@ async function run(args: string[], io: CliIo, tuning: SetupTuning, stop: AbortSi
   if (apiRoot !== DEFAULT_API_ROOT) io.out(`export HERMES_TELEGRAM_API_ROOT=${apiRoot}`);
   if (group) {
     io.out("");
-    io.out(`(HERMES_TELEGRAM_ALLOWED_USERS: only you may answer in the group; add more user ids separated by commas, or set it to "anyone" to let every member of the group answer. A group without it leaves Hermes off.)`);
+    io.out(`(HERMES_TELEGRAM_ALLOWED_USERS: only you may answer in the group; add more user ids separated by commas, or set it to "${ANYONE}" to let every member of the group answer. A group without it leaves Hermes off.)`);
   }
   io.out("");
 
@@ -301,7 +303,7 @@ export function hermesPollsHere(token: string, apiRoot: string): Promise<boolean
       socket.destroy();
       resolve(running);
     };
-    const timer = setTimeout(() => done(false), 1_000);
+    const timer = setTimeout(() => done(false), PROBE_TIMEOUT_MS);
     socket.once("connect", () => done(true));
     socket.once("error", () => done(false));
   });

@@ -14,7 +14,8 @@ export interface BoundSocket {
   identity: string;
 }
 
-const PROBE_TIMEOUT_MS = 1_000;
+/** How long a connection to a relay socket may take before the probe decides without it. */
+export const PROBE_TIMEOUT_MS = 1_000;
 const LINK_ATTEMPTS = 5;
 
 /** The bound server, or undefined when a live process holds the name already. */
