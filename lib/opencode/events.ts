@@ -2,8 +2,9 @@
 // Shapes: the plugin hook's `{id?, type, properties}`, an SSE `data:` line of `/event` (the same),
 // and `/global/event`'s `{directory, project, payload}` envelope (whose `sync` duplicates are dropped).
 // Input is untrusted: anything malformed is dropped, never thrown.
-import type { FileChange, HermesEvent, PermissionReply, QuestionInfo, QuestionOption, SessionInfo } from "../hermes-events.ts";
+import { isPermissionReply, type FileChange, type HermesEvent, type QuestionInfo, type QuestionOption, type SessionInfo } from "../hermes-events.ts";
 import { isRecord } from "../is-record.ts";
+import { isId, stringList } from "./event-fields.ts";
 
 export interface ParsedEvent {
   /** Directory named by a `/global/event` envelope; the hook and `/event` leave it to the caller. */
@@ -143,18 +144,6 @@ function narrowFileChange(raw: unknown): FileChange | undefined {
   return change;
 }
 
-function isId(value: unknown): value is string {
-  return typeof value === "string" && value.length > 0 && value.length <= 200;
-}
-
 function isAnswerList(value: unknown): value is string[][] {
   return Array.isArray(value) && value.every((answer) => Array.isArray(answer) && answer.every((item) => typeof item === "string"));
-}
-
-function isPermissionReply(value: unknown): value is PermissionReply {
-  return value === "once" || value === "always" || value === "reject";
-}
-
-function stringList(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
 }

@@ -2,8 +2,9 @@
 // A 2.x event is `{ id, created, type, location?, data }`. Questions arrive as forms of kind
 // "question" (fields q0…qn); their answers are keyed by field, which forms.ts converts. Input is
 // untrusted: anything malformed is dropped, never thrown.
-import type { HermesEvent, QuestionInfo, QuestionOption, SessionInfo } from "../hermes-events.ts";
+import { isPermissionReply, type HermesEvent, type QuestionInfo, type QuestionOption, type SessionInfo } from "../hermes-events.ts";
 import { isRecord } from "../is-record.ts";
+import { isId, stringList } from "../opencode/event-fields.ts";
 
 /** One field of a question form, as OpenCode 2 sends it. */
 export interface FormField {
@@ -66,7 +67,7 @@ export function narrowEvent(raw: unknown): NarrowedEvent | undefined {
     }
     case "permission.replied": {
       const reply = d.reply;
-      if (!isId(d.requestID) || !isId(d.sessionID) || (reply !== "once" && reply !== "always" && reply !== "reject")) return undefined;
+      if (!isId(d.requestID) || !isId(d.sessionID) || !isPermissionReply(reply)) return undefined;
       return result({ type: "permission.replied", sessionID: d.sessionID, requestID: d.requestID, reply });
     }
     case "session.created":
@@ -184,7 +185,7 @@ function answerList(answer: Json): string[][] {
     .map((key) => {
       const value = answer[key];
       if (typeof value === "string") return [value];
-      return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
+      return stringList(value);
     });
 }
 
@@ -193,14 +194,6 @@ function fieldIndex(key: string): number {
   return match ? Number(match[1]) : Number.MAX_SAFE_INTEGER;
 }
 
-function isId(value: unknown): value is string {
-  return typeof value === "string" && value.length > 0 && value.length <= 200;
-}
-
 function isPath(value: unknown): value is string {
   return typeof value === "string" && value.length > 0 && value.length <= 4_096;
-}
-
-function stringList(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
 }
