@@ -3,11 +3,11 @@
 // one shell, one run). The bot token comes only from the environment. Pure: returns a verdict.
 import os from "node:os";
 import path from "node:path";
+import { looksLikeBotToken } from "./bot-token.ts";
 import { ANYONE, readOptions, type SettingVariable } from "./config-options.ts";
 import { parseDuration } from "./duration.ts";
 import { languageOf, type Language } from "./i18n/catalog.ts";
-import { DEFAULT_NOTICES, isNoticeLevel, NOTICE_LEVELS, type NoticeLevel } from "./notices/policy.ts";
-import { looksLikeBotToken } from "./telegram/bot-token.ts";
+import { DEFAULT_NOTICES, isNoticeLevel, NOTICE_LEVELS, type NoticeLevel, type NoticePolicy } from "./notices/policy.ts";
 
 export const DEFAULT_API_ROOT = "https://api.telegram.org";
 export const DEFAULT_QUESTION_TTL_MS = 30 * 60_000;
@@ -144,6 +144,11 @@ export function readConfig(env: Env = process.env, options?: unknown): ConfigRes
   }
   const machineName = settings("HERMES_MACHINE_NAME").raw?.trim();
   return { ok: true, config: { token, chatId, allowedUsers, apiRoot, questionTtlMs, permissionTtlMs, notify, doneAfterMs, language, topics, ...(machineName ? { machineName } : {}), log } };
+}
+
+/** The notice policy these settings ask for: what is not set takes the default (notices/policy.ts). */
+export function noticePolicyOf(config: Partial<Pick<HermesConfig, "notify" | "doneAfterMs">>): NoticePolicy {
+  return { level: config.notify ?? DEFAULT_NOTICES.level, doneAfterMs: config.doneAfterMs ?? DEFAULT_NOTICES.doneAfterMs };
 }
 
 function readDuration(setting: Setting, fallback: number, problems: string[]): number {

@@ -2,9 +2,8 @@
 // directory, sometimes two), and one relay that takes part in the machine-wide election of the
 // process that polls Telegram. The last instance to leave stops both.
 import { Bridge } from "./bridge/bridge.ts";
-import type { HermesConfig } from "./config.ts";
+import { noticePolicyOf, type HermesConfig } from "./config.ts";
 import type { Logger } from "./log.ts";
-import { DEFAULT_NOTICES } from "./notices/policy.ts";
 import { CATALOGS } from "./i18n/catalog.ts";
 import { relayAddress } from "./relay/address.ts";
 import { relayKey } from "./relay/handshake.ts";
@@ -59,7 +58,7 @@ export function acquireBridge(options: HubOptions): BridgeLease {
       access: { chatId: config.chatId, allowedUsers: config.allowedUsers },
       questionTtlMs: config.questionTtlMs,
       permissionTtlMs: config.permissionTtlMs,
-      notices: { level: config.notify ?? DEFAULT_NOTICES.level, doneAfterMs: config.doneAfterMs ?? DEFAULT_NOTICES.doneAfterMs },
+      notices: noticePolicyOf(config),
       language: config.language ?? "en",
       topics: config.topics ?? false,
       machine: machineLabel(config),

@@ -5,13 +5,13 @@
 import net from "node:net";
 import { parseArgs } from "node:util";
 import { DEFAULT_API_ROOT, isHttpUrl } from "../config.ts";
+import { looksLikeBotToken } from "../bot-token.ts";
 import { ANYONE } from "../config-options.ts";
 import { formatDurationDecimal, parseDuration } from "../duration.ts";
 import { makeScrubber, secretsOf } from "../log.ts";
 import { relayAddress } from "../relay/address.ts";
 import { PROBE_TIMEOUT_MS } from "../relay/socket-file.ts";
 import { createTelegramApi, TelegramApiError, type TelegramApi } from "../telegram/api.ts";
-import { looksLikeBotToken } from "../telegram/bot-token.ts";
 import { CALL_TIMEOUT_MS, LONG_POLL_SECONDS } from "../telegram/timeouts.ts";
 import { escapeHtml } from "../telegram/html.ts";
 import { withTimeout } from "../with-timeout.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readConfig, type ConfigResult } from "../../lib/config.ts";
+import { noticePolicyOf, readConfig, type ConfigResult } from "../../lib/config.ts";
 import { DEFAULT_NOTICES, isNoticeLevel, NOTICE_LEVELS } from "../../lib/notices/policy.ts";
 
 const BASE = { HOME: "/home/tester", HERMES_TELEGRAM_TOKEN: "123456789:AAF-abc_DEF123xyz", HERMES_TELEGRAM_CHAT_ID: "42" };
@@ -23,5 +23,12 @@ describe("notice policy: the levels and the default", () => {
   it("is what the config reader falls back to, for unset and for blank settings", () => {
     expect(notices(readConfig(BASE))).toEqual(DEFAULT_NOTICES);
     expect(notices(readConfig({ ...BASE, HERMES_NOTIFY: " ", HERMES_DONE_AFTER: "" }))).toEqual(DEFAULT_NOTICES);
+  });
+
+  it("fills what a partial config (the hub's) leaves out, each setting on its own", () => {
+    expect(noticePolicyOf({})).toEqual(DEFAULT_NOTICES);
+    expect(noticePolicyOf({ notify: "off" })).toEqual({ level: "off", doneAfterMs: 30_000 });
+    expect(noticePolicyOf({ doneAfterMs: 0 })).toEqual({ level: "all", doneAfterMs: 0 });
+    expect(noticePolicyOf({ notify: "errors", doneAfterMs: 5_000 })).toEqual({ level: "errors", doneAfterMs: 5_000 });
   });
 });
