@@ -20,8 +20,8 @@ import { sleep } from "../sleep.ts";
 import { httpHost, Opencode2Endpoint, recordInBook, type Book } from "./endpoint.ts";
 import { narrowEvent, type NarrowedEvent } from "./events.ts";
 import { OwnServerClient } from "./server-client.ts";
+import { PLUGIN_ID } from "./setup.ts";
 
-const HERMES_ID = "hermes";
 const PLUGIN_LIST_TRIES = 20;
 const PLUGIN_LIST_DELAY_MS = 250;
 
@@ -148,7 +148,7 @@ class Attachment2 {
       try {
         const body = (await this.#server.get("/api/plugin", { "location[directory]": directory })) as { data?: unknown } | undefined;
         const plugins = Array.isArray(body?.data) ? body.data : [];
-        if (plugins.length > 0) return plugins.some((plugin) => (plugin as { id?: unknown } | null)?.id === HERMES_ID);
+        if (plugins.length > 0) return plugins.some((plugin) => (plugin as { id?: unknown } | null)?.id === PLUGIN_ID);
       } catch (error) {
         this.#log.warn({ directory, err: errorText(error) }, "could not list the location's plugins");
       }
