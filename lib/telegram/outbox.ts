@@ -7,7 +7,7 @@ import type { Logger } from "../log.ts";
 import { TelegramApiError } from "./api.ts";
 import { errorText } from "../error-text.ts";
 import { Pacer, TELEGRAM_LIMITS, type PaceLimits } from "./pacer.ts";
-import { CALL_TIMEOUT_MS } from "./timeouts.ts";
+import { CALL_TIMEOUT_MS, RETRY_MAX_MS, RETRY_MIN_MS } from "./timeouts.ts";
 import { withTimeout } from "../with-timeout.ts";
 
 export interface OutboxOptions {
@@ -66,7 +66,7 @@ export class Outbox {
     this.#now = options.now ?? Date.now;
     if (options.limits !== false) this.#pacer = new Pacer(options.limits ?? TELEGRAM_LIMITS, this.#now());
     this.#callTimeoutMs = options.callTimeoutMs ?? CALL_TIMEOUT_MS;
-    this.#retry = { min: options.retryMinMs ?? 500, max: options.retryMaxMs ?? 30_000 };
+    this.#retry = { min: options.retryMinMs ?? RETRY_MIN_MS, max: options.retryMaxMs ?? RETRY_MAX_MS };
     this.#loop = this.#run();
   }
 

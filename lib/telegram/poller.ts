@@ -4,7 +4,7 @@ import type { Logger } from "../log.ts";
 import { errorText } from "../error-text.ts";
 import { sleep } from "../sleep.ts";
 import { TelegramApiError, type TelegramApi } from "./api.ts";
-import { LONG_POLL_GRACE_MS, LONG_POLL_SECONDS } from "./timeouts.ts";
+import { LONG_POLL_GRACE_MS, LONG_POLL_SECONDS, RETRY_MAX_MS, RETRY_MIN_MS } from "./timeouts.ts";
 
 export interface PollerOptions {
   api: TelegramApi;
@@ -25,8 +25,6 @@ export interface Poller {
   stop(): Promise<void>;
   readonly running: Promise<void>;
 }
-
-const MAX_BACKOFF_MS = 30_000;
 
 export function startPoller(options: PollerOptions): Poller {
   const { api, logger, onUpdate } = options;
@@ -91,6 +89,6 @@ export function startPoller(options: PollerOptions): Poller {
 /** Exponential backoff, honouring Telegram's `retry_after` exactly when it gives one. */
 export function backoffFor(error: unknown, failures: number): number {
   if (error instanceof TelegramApiError && error.retryAfterSeconds !== undefined) return error.retryAfterSeconds * 1000;
-  const base = error instanceof TelegramApiError && error.code === 409 ? 5_000 : 500;
-  return Math.min(MAX_BACKOFF_MS, base * 2 ** Math.min(failures - 1, 10));
+  const base = error instanceof TelegramApiError && error.code === 409 ? 5_000 : RETRY_MIN_MS;
+  return Math.min(RETRY_MAX_MS, base * 2 ** Math.min(failures - 1, 10));
 }
