@@ -2,7 +2,6 @@
 // chat through a one-time /start code (setup-wait.ts; never against a running Hermes), prints the
 // exact environment lines, checks that the bot can post in that chat, and offers to add Hermes to
 // the global opencode.json (setup-plugin-entry.ts). Guidance goes to stdout, failures to stderr.
-import net from "node:net";
 import { parseArgs } from "node:util";
 import { DEFAULT_API_ROOT, isHttpUrl } from "../config.ts";
 import { looksLikeBotToken } from "../bot-token.ts";
@@ -10,7 +9,7 @@ import { ANYONE } from "../config-options.ts";
 import { formatDurationDecimal, parseDuration } from "../duration.ts";
 import { makeScrubber, secretsOf } from "../log.ts";
 import { relayAddress } from "../relay/address.ts";
-import { PROBE_TIMEOUT_MS } from "../relay/socket-file.ts";
+import { probeSocket } from "../relay/socket-file.ts";
 import { createTelegramApi, TelegramApiError, type TelegramApi } from "../telegram/api.ts";
 import { CALL_TIMEOUT_MS, LONG_POLL_SECONDS } from "../telegram/timeouts.ts";
 import { escapeHtml } from "../telegram/html.ts";
@@ -295,18 +294,8 @@ function postHint(error: unknown, username: string, group: boolean, apiRoot: str
 // ── Helpers ────────────────────────────────────────────────────────────────────────────────────
 
 /** Whether a Hermes on this machine leads the polling of this bot: its relay socket answers. */
-export function hermesPollsHere(token: string, apiRoot: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(relayAddress(token, apiRoot));
-    const done = (running: boolean) => {
-      clearTimeout(timer);
-      socket.destroy();
-      resolve(running);
-    };
-    const timer = setTimeout(() => done(false), PROBE_TIMEOUT_MS);
-    socket.once("connect", () => done(true));
-    socket.once("error", () => done(false));
-  });
+export async function hermesPollsHere(token: string, apiRoot: string): Promise<boolean> {
+  return (await probeSocket(relayAddress(token, apiRoot))) === "answers";
 }
 
 /** A single Bot API call: abandoned on Ctrl-C or after CALL_TIMEOUT_MS (as a network error). */
