@@ -1,4 +1,5 @@
 // Small numeric helpers for the benchmark.
+import { sleep } from "../lib/sleep.ts";
 
 export interface Summary {
   n: number;
@@ -47,9 +48,7 @@ export function ms(value: number): string {
   return `${value.toFixed(2)} ms`;
 }
 
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
+export { sleep };
 
 /** Resolves when `check` is truthy (polled), or rejects after `timeoutMs`. */
 export async function until<T>(check: () => T | undefined | false | null, timeoutMs: number, what: string, intervalMs = 2): Promise<T> {

@@ -1,6 +1,11 @@
 // The options next to Hermes in opencode.json (`["opencode-hermes", { "chatId": 123, … }]`, passed by
 // OpenCode 1.18 as the plugin function's second argument) turned into the same settings the
 // environment gives. Pure: takes the untrusted options object, returns text values per setting.
+import { isRecord } from "./is-record.ts";
+import { NOTICE_LEVELS } from "./notices/policy.ts";
+
+/** The explicit opt-in that lets every member of a group chat act (a group otherwise needs a list). */
+export const ANYONE = "anyone";
 
 /** Each option and the environment variable it stands for (one home for the pairing). */
 const OPTION_VARIABLES = {
@@ -35,7 +40,7 @@ function optionLabel(name: string): string {
 export function readOptions(options: unknown): OptionValues {
   const result: OptionValues = { values: {}, labels: {}, problems: [] };
   if (options === undefined || options === null) return result;
-  if (typeof options !== "object" || Array.isArray(options)) {
+  if (!isRecord(options)) {
     result.problems.push(`the opencode.json options for Hermes must be an object like { "chatId": 123456789 } (got ${describeValue(options)})`);
     return result;
   }
@@ -62,11 +67,11 @@ export function readOptions(options: unknown): OptionValues {
 
 const EXPECTED: Record<OptionName, string> = {
   chatId: "must be a numeric chat id",
-  allowedUsers: 'must be a list of numeric user ids, or "anyone"',
+  allowedUsers: `must be a list of numeric user ids, or "${ANYONE}"`,
   apiRoot: "must be an http(s) URL",
   questionTtl: 'must be milliseconds or a duration like "30m"',
   permissionTtl: 'must be milliseconds or a duration like "30m"',
-  notify: 'must be "all", "errors" or "off"',
+  notify: `must be ${quotedChoices(NOTICE_LEVELS)}`,
   doneAfter: 'must be milliseconds or a duration like "30s"',
   language: 'must be "en" or "zh"',
   topics: "must be true or false",
@@ -87,6 +92,12 @@ function asText(name: OptionName, value: unknown): string | undefined {
     return ids.join(",");
   }
   return undefined;
+}
+
+/** `"a", "b" or "c"` */
+function quotedChoices(choices: readonly string[]): string {
+  const quoted = choices.map((choice) => `"${choice}"`);
+  return quoted.length > 1 ? `${quoted.slice(0, -1).join(", ")} or ${quoted.at(-1)}` : quoted.join("");
 }
 
 function describeValue(value: unknown): string {

@@ -3,17 +3,14 @@
 // one shell, one run). The bot token comes only from the environment. Pure: returns a verdict.
 import os from "node:os";
 import path from "node:path";
-import { readOptions, type SettingVariable } from "./config-options.ts";
+import { looksLikeBotToken } from "./bot-token.ts";
+import { ANYONE, readOptions, type SettingVariable } from "./config-options.ts";
 import { parseDuration } from "./duration.ts";
 import { languageOf, type Language } from "./i18n/catalog.ts";
-import type { NoticeLevel } from "./notices/activity.ts";
+import { DEFAULT_NOTICES, isNoticeLevel, NOTICE_LEVELS, type NoticeLevel, type NoticePolicy } from "./notices/policy.ts";
 
 export const DEFAULT_API_ROOT = "https://api.telegram.org";
 export const DEFAULT_QUESTION_TTL_MS = 30 * 60_000;
-export const DEFAULT_DONE_AFTER_MS = 30_000;
-const NOTICE_LEVELS = ["all", "errors", "off"] as const;
-/** The explicit opt-in that lets every member of a group chat act (a group otherwise needs a list). */
-const ANYONE = "anyone";
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -95,7 +92,7 @@ export function readConfig(env: Env = process.env, options?: unknown): ConfigRes
 
   const token = env.HERMES_TELEGRAM_TOKEN?.trim() ?? "";
   if (!token) problems.push("HERMES_TELEGRAM_TOKEN is not set (create a bot with @BotFather and copy its token)");
-  else if (!/^\d+:[A-Za-z0-9_-]+$/.test(token)) problems.push("HERMES_TELEGRAM_TOKEN does not look like a bot token (expected 123456:ABC…)");
+  else if (!looksLikeBotToken(token)) problems.push("HERMES_TELEGRAM_TOKEN does not look like a bot token (expected 123456:ABC…)");
 
   const chatSetting = settings("HERMES_TELEGRAM_CHAT_ID");
   const rawChat = chatSetting.raw?.trim() ?? "";
@@ -127,7 +124,7 @@ export function readConfig(env: Env = process.env, options?: unknown): ConfigRes
 
   const questionTtlMs = readDuration(settings("HERMES_QUESTION_TTL"), DEFAULT_QUESTION_TTL_MS, problems);
   const permissionTtlMs = readDuration(settings("HERMES_PERMISSION_TTL"), 0, problems);
-  const doneAfterMs = readDuration(settings("HERMES_DONE_AFTER"), DEFAULT_DONE_AFTER_MS, problems);
+  const doneAfterMs = readDuration(settings("HERMES_DONE_AFTER"), DEFAULT_NOTICES.doneAfterMs, problems);
   const languageSetting = settings("HERMES_LANGUAGE");
   const language = languageOf(languageSetting.raw) ?? "en";
   if (!languageOf(languageSetting.raw)) problems.push(`${languageSetting.label} must be en or zh (zh-CN) (got "${languageSetting.raw}")`);
@@ -137,8 +134,8 @@ export function readConfig(env: Env = process.env, options?: unknown): ConfigRes
   if (!topics && !["0", "false", "off", "no"].includes(rawTopics)) problems.push(`${topicsSetting.label} must be on or off (got "${topicsSetting.raw}")`);
   else if (topics && rawChat && Number(rawChat) > 0) problems.push(`${topicsSetting.label} needs a supergroup with topics: ${chatSetting.label} is a private chat`);
   const notifySetting = settings("HERMES_NOTIFY");
-  const rawNotify = notifySetting.raw?.trim().toLowerCase() || "all";
-  const notify = (NOTICE_LEVELS as readonly string[]).includes(rawNotify) ? (rawNotify as NoticeLevel) : "all";
+  const rawNotify = notifySetting.raw?.trim().toLowerCase() || DEFAULT_NOTICES.level;
+  const notify: NoticeLevel = isNoticeLevel(rawNotify) ? rawNotify : DEFAULT_NOTICES.level;
   if (notify !== rawNotify) problems.push(`${notifySetting.label} must be one of ${NOTICE_LEVELS.join(", ")} (got "${notifySetting.raw}")`);
 
   if (problems.length > 0) {
@@ -147,6 +144,11 @@ export function readConfig(env: Env = process.env, options?: unknown): ConfigRes
   }
   const machineName = settings("HERMES_MACHINE_NAME").raw?.trim();
   return { ok: true, config: { token, chatId, allowedUsers, apiRoot, questionTtlMs, permissionTtlMs, notify, doneAfterMs, language, topics, ...(machineName ? { machineName } : {}), log } };
+}
+
+/** The notice policy these settings ask for: what is not set takes the default (notices/policy.ts). */
+export function noticePolicyOf(config: Partial<Pick<HermesConfig, "notify" | "doneAfterMs">>): NoticePolicy {
+  return { level: config.notify ?? DEFAULT_NOTICES.level, doneAfterMs: config.doneAfterMs ?? DEFAULT_NOTICES.doneAfterMs };
 }
 
 function readDuration(setting: Setting, fallback: number, problems: string[]): number {

@@ -21,7 +21,13 @@ export interface QuestionRequest {
   questions: QuestionInfo[];
 }
 
-export type PermissionReply = "once" | "always" | "reject";
+/** How a permission request was answered: this time, from now on, or not. */
+export const PERMISSION_REPLIES = ["once", "always", "reject"] as const;
+export type PermissionReply = (typeof PERMISSION_REPLIES)[number];
+
+export function isPermissionReply(value: unknown): value is PermissionReply {
+  return (PERMISSION_REPLIES as readonly unknown[]).includes(value);
+}
 
 export interface PermissionRequest {
   id: string;

@@ -2,7 +2,7 @@
 // directory, sometimes two), and one relay that takes part in the machine-wide election of the
 // process that polls Telegram. The last instance to leave stops both.
 import { Bridge } from "./bridge/bridge.ts";
-import { DEFAULT_DONE_AFTER_MS, type HermesConfig } from "./config.ts";
+import { noticePolicyOf, type HermesConfig } from "./config.ts";
 import type { Logger } from "./log.ts";
 import { CATALOGS } from "./i18n/catalog.ts";
 import { relayAddress } from "./relay/address.ts";
@@ -11,6 +11,7 @@ import { Relay } from "./relay/relay.ts";
 import { Registry } from "./registry/registry.ts";
 import { createTelegramApi, type TelegramApi } from "./telegram/api.ts";
 import { machineLabel } from "./telegram/machine-label.ts";
+import { waitAtMost } from "./with-timeout.ts";
 
 export interface HubOptions {
   config: Pick<HermesConfig, "token" | "apiRoot" | "chatId" | "allowedUsers" | "questionTtlMs" | "permissionTtlMs"> & Partial<Pick<HermesConfig, "notify" | "doneAfterMs" | "language" | "topics" | "machineName">>;
@@ -57,7 +58,7 @@ export function acquireBridge(options: HubOptions): BridgeLease {
       access: { chatId: config.chatId, allowedUsers: config.allowedUsers },
       questionTtlMs: config.questionTtlMs,
       permissionTtlMs: config.permissionTtlMs,
-      notices: { level: config.notify ?? "all", doneAfterMs: config.doneAfterMs ?? DEFAULT_DONE_AFTER_MS },
+      notices: noticePolicyOf(config),
       language: config.language ?? "en",
       topics: config.topics ?? false,
       machine: machineLabel(config),
@@ -89,19 +90,9 @@ export function acquireBridge(options: HubOptions): BridgeLease {
       if (lease.leases > 0) return;
       hubs.delete(config.token);
       // Settle prompts first (their edits need no poller), then hand polling over.
-      await withTimeout(lease.bridge.stop(), STOP_TIMEOUT_MS);
-      await withTimeout(lease.relay.stop(), STOP_TIMEOUT_MS);
+      await waitAtMost(lease.bridge.stop(), STOP_TIMEOUT_MS);
+      await waitAtMost(lease.relay.stop(), STOP_TIMEOUT_MS);
       logger.info("Telegram bridge stopped");
     },
   };
-}
-
-function withTimeout(work: Promise<unknown>, ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    void work.finally(() => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
 }

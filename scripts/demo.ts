@@ -3,6 +3,7 @@
 // answer flows back to the agent. Interactive in a terminal; picks the first option otherwise.
 import path from "node:path";
 import readline from "node:readline/promises";
+import { sleep } from "../lib/sleep.ts";
 import { DEFAULT_CHAT_ID, startFakeTelegram, type SentMessage } from "../tests/support/fake-telegram.ts";
 import { directive, startMockLlm } from "../tests/support/mock-llm.ts";
 import { startOpencode, type OpencodeServer } from "../tests/support/opencode.ts";
@@ -34,7 +35,7 @@ async function agentText(opencode: OpencodeServer, sessionID: string, toolResult
     const texts = (messages.body ?? []).flatMap((m: any) => (m.info?.role === "assistant" ? m.parts ?? [] : [])).filter((part: any) => part.type === "text");
     const last = texts.at(-1)?.text;
     if (typeof last === "string" && last.includes(toolResult.slice(0, 20))) return last;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
   }
   return undefined;
 }

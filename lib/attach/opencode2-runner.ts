@@ -17,11 +17,12 @@ import { createLogger, secretsOf, type Logger } from "../log.ts";
 import { authHeaders, serverUrl } from "../opencode/http-transport.ts";
 import { openEventStream, StreamError, type EventStream } from "../sse/stream.ts";
 import { errorText } from "../error-text.ts";
+import { sleep } from "../sleep.ts";
 import { httpHost, Opencode2Endpoint, recordInBook, type Book } from "../opencode2/endpoint.ts";
 import { narrowEvent, type NarrowedEvent } from "../opencode2/events.ts";
 import { OwnServerClient } from "../opencode2/server-client.ts";
+import { PLUGIN_ID } from "../opencode2/setup.ts";
 
-const HERMES_ID = "hermes";
 const PLUGIN_LIST_TRIES = 20;
 const PLUGIN_LIST_DELAY_MS = 250;
 
@@ -148,11 +149,11 @@ class Attachment2 {
       try {
         const body = (await this.#server.get("/api/plugin", { "location[directory]": directory })) as { data?: unknown } | undefined;
         const plugins = Array.isArray(body?.data) ? body.data : [];
-        if (plugins.length > 0) return plugins.some((plugin) => (plugin as { id?: unknown } | null)?.id === HERMES_ID);
+        if (plugins.length > 0) return plugins.some((plugin) => (plugin as { id?: unknown } | null)?.id === PLUGIN_ID);
       } catch (error) {
         this.#log.warn({ directory, err: errorText(error) }, "could not list the location's plugins");
       }
-      await new Promise((resolve) => setTimeout(resolve, PLUGIN_LIST_DELAY_MS));
+      await sleep(PLUGIN_LIST_DELAY_MS);
     }
     this.#log.warn({ directory }, "could not tell whether the Hermes plugin is loaded there; bridging it");
     return false;

@@ -9,7 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pRetry from "p-retry";
-import type { OpencodeTransport } from "../opencode/transport.ts";
+import { REQUEST_TIMEOUT_MS, type OpencodeTransport } from "../opencode/transport.ts";
 import { OWN_PLUGIN, PACKAGE_NAME } from "../package-info.ts";
 
 /** One `plugin` entry names Hermes: this package (by path or npm name) or a clone of it. */
@@ -52,7 +52,7 @@ export async function hermesPluginIn(transport: OpencodeTransport, options: { re
   try {
     return await pRetry(
       async () => {
-        const result = await transport.request("GET", "/config", { signal: AbortSignal.timeout(15_000) });
+        const result = await transport.request("GET", "/config", { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
         if (result.status !== 200) throw new Error(`GET /config answered ${result.status}`);
         const plugins = (result.data as { plugin?: unknown } | undefined)?.plugin;
         const found = Array.isArray(plugins) ? plugins.find((spec) => isHermesSpec(spec, options.ownPlugin)) : undefined;

@@ -7,7 +7,7 @@ import type { Logger } from "../log.ts";
 import type { Outcome } from "../opencode/api.ts";
 import type { PermissionPrompt } from "../registry/permission-prompt.ts";
 import type { PromptState } from "../registry/prompt.ts";
-import type { NoticePolicy } from "../notices/activity.ts";
+import { DEFAULT_NOTICES, type NoticePolicy } from "../notices/policy.ts";
 import type { MessageOwner, Prompt, Registry, TextInput } from "../registry/registry.ts";
 import type { Claim } from "../relay/update-handler.ts";
 import type { StatusPart } from "../telegram/render-status.ts";
@@ -66,8 +66,6 @@ export interface BridgeOptions {
   machine?: string | undefined;
   now?: () => number;
 }
-
-export const DEFAULT_NOTICES: NoticePolicy = { level: "all", doneAfterMs: 30_000 };
 
 /** Typed text is for an awaited answer, or a message for a session (a reply to any of its messages). */
 /** Replies OpenCode makes on its own for related requests arrive right after the one that caused them. */

@@ -3,7 +3,8 @@
 import path from "node:path";
 import type { Strings } from "../i18n/catalog.ts";
 import type { Logger } from "../log.ts";
-import { ActivityTracker, type Notice, type NoticePolicy } from "../notices/activity.ts";
+import { ActivityTracker, type Notice } from "../notices/activity.ts";
+import type { NoticePolicy } from "../notices/policy.ts";
 import { RunChanges } from "../registry/run-changes.ts";
 import type { MessageOwner, Registry } from "../registry/registry.ts";
 import type { HermesEvent } from "../hermes-events.ts";

@@ -1,6 +1,7 @@
 // A process' part of /status and /pending, as it arrives from another process over the relay:
 // untrusted until it has exactly the shape render-status.ts expects. Too many entries or too long
 // texts are cut here (what the renderer shows is cut further there). Pure.
+import { isRecord } from "../is-record.ts";
 import type { StatusPart } from "../telegram/render-status.ts";
 
 const MAX_ENTRIES = 500;
@@ -56,8 +57,4 @@ function cut(text: string): string {
     end += char.length;
   }
   return text;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

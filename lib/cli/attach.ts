@@ -4,16 +4,19 @@
 import { parseArgs } from "node:util";
 import { startAttachFor } from "../attach/dispatch.ts";
 import { AttachError, type AttachHandle, type AttachOptions } from "../attach/attach-mode.ts";
-import { serverAuthFrom } from "../opencode/http-transport.ts";
+import { DEFAULT_SERVER_USERNAME, serverAuthFrom } from "../opencode/http-transport.ts";
 import { EXIT, type CliIo } from "./io.ts";
+
+/** Where `opencode serve` listens unless told otherwise. */
+const DEFAULT_URL = "http://127.0.0.1:4096";
 
 const USAGE = `Usage: opencode-hermes attach [--url URL] [--username USER] [--password PASS] [--directory DIR]...
 
 Bridges a running OpenCode server (opencode serve / opencode web) to Telegram, without loading
 Hermes as a plugin in that server. Every project directory of the server is covered.
 
-  --url URL          the server (default http://127.0.0.1:4096)
-  --username USER    HTTP Basic user (default: $OPENCODE_SERVER_USERNAME, else "opencode")
+  --url URL          the server (default ${DEFAULT_URL})
+  --username USER    HTTP Basic user (default: $OPENCODE_SERVER_USERNAME, else "${DEFAULT_SERVER_USERNAME}")
   --password PASS    HTTP Basic password (default: $OPENCODE_SERVER_PASSWORD; the variable keeps it out of ps)
   --directory DIR    also bridge DIR from the start (repeatable); others join when they become active
 
@@ -45,7 +48,7 @@ export async function attach(args: string[], io: CliIo): Promise<number> {
     io.out(USAGE);
     return EXIT.ok;
   }
-  const parsed = parseUrl(values.url ?? "http://127.0.0.1:4096");
+  const parsed = parseUrl(values.url ?? DEFAULT_URL);
   if (!parsed) {
     io.err(`opencode-hermes: --url must be an http(s) URL (got "${values.url}")`);
     return EXIT.usage;

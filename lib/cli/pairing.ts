@@ -2,6 +2,7 @@
 // makes Telegram send "/start <code>"), so setup only takes the chat of the person who has the link,
 // never a stranger's /start, whether sent before setup began or while it waits. Pure: no I/O.
 import { randomBytes } from "node:crypto";
+import { isRecord } from "../is-record.ts";
 import { parseUpdate } from "../telegram/updates.ts";
 
 /** 16 random bytes in base64url: 22 characters of [A-Za-z0-9_-], what a deep link's start parameter allows (≤ 64). */
@@ -35,7 +36,7 @@ export interface PairedChat {
  * without it: someone else's, or an old link), "other" (any other message), undefined (the rest).
  */
 export function pairingStart(update: unknown, username: string, code: string): PairedChat | "wrong-code" | "other" | undefined {
-  if (!isObject(update)) return undefined;
+  if (!isRecord(update)) return undefined;
   const intent = parseUpdate(update);
   if (!intent || intent.kind === "callback") return undefined;
   if (intent.kind !== "command" || intent.name !== "start" || (intent.bot !== undefined && intent.bot.toLowerCase() !== username.toLowerCase())) return "other";
@@ -52,8 +53,4 @@ export function pairingStart(update: unknown, username: string, code: string): P
     userId: intent.from.userId,
     userName: typeof user.username === "string" ? `@${user.username}` : fullName || `user ${intent.from.userId}`,
   };
-}
-
-function isObject(value: unknown): value is Record<string, any> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

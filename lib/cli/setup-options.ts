@@ -2,6 +2,7 @@
 // the bot token, asked for on a terminal when neither gives one. A usage error is a SetupFailure
 // with exit status 64.
 import { parseArgs } from "node:util";
+import { looksLikeBotToken } from "../bot-token.ts";
 import { DEFAULT_API_ROOT, isHttpUrl } from "../config.ts";
 import { parseDuration } from "../duration.ts";
 import { ask } from "./ask.ts";
@@ -26,7 +27,6 @@ Don't run it while an OpenCode with Hermes is running with the same bot: that on
 /start with the chat id. Exit status: 0 set up, 1 failed, 64 usage, 130 interrupted.`;
 
 const DEFAULT_SETUP_TIMEOUT_MS = 5 * 60_000;
-const TOKEN_SHAPE = /^\d+:[A-Za-z0-9_-]+$/;
 
 export interface SetupOptions {
   token?: string;
@@ -56,7 +56,7 @@ export function parseOptions(args: string[], io: CliIo, tuning: SetupTuning): "h
   if (values.help) return "help";
 
   const token = (values.token ?? io.env.HERMES_TELEGRAM_TOKEN)?.trim() || undefined;
-  if (token !== undefined && !TOKEN_SHAPE.test(token)) {
+  if (token !== undefined && !looksLikeBotToken(token)) {
     const source = values.token !== undefined ? "--token" : "HERMES_TELEGRAM_TOKEN";
     throw usage(`opencode-hermes setup: ${source} does not look like a bot token (expected 123456789:AA…, as @BotFather gives it).`);
   }
@@ -92,7 +92,7 @@ export async function askToken(io: CliIo, stop: AbortSignal): Promise<string> {
       throw usage("opencode-hermes setup: no bot token given.");
     }
     const token = answer.trim();
-    if (TOKEN_SHAPE.test(token)) return token;
+    if (looksLikeBotToken(token)) return token;
     if (attempt >= 3) throw usage("opencode-hermes setup: that does not look like a bot token (expected 123456789:AA…).");
     io.out(token ? "That does not look like a bot token (expected 123456789:AA…). Try again." : "The token is required.");
   }

@@ -1,13 +1,14 @@
 // The waiting step of `opencode-hermes setup`: long-polls getUpdates (never against a running
 // Hermes) until the /start with this setup's pairing code arrives. Updates that were already
 // waiting when setup began are skipped by offset, so an old /start (anyone's) can't pair.
+import { isRecord } from "../is-record.ts";
+import { sleep } from "../sleep.ts";
 import { TelegramApiError, type TelegramApi } from "../telegram/api.ts";
+import { LONG_POLL_GRACE_MS } from "../telegram/timeouts.ts";
 import type { CliIo } from "./io.ts";
 import { pairingStart, type PairedChat } from "./pairing.ts";
 import { alreadyPolled, SetupFailure } from "./setup-failure.ts";
 import { forTerminal } from "./terminal-text.ts";
-
-const POLL_GRACE_MS = 10_000;
 
 export interface WaitContext {
   api: TelegramApi;
@@ -33,7 +34,7 @@ export interface WaitContext {
  */
 export async function skipBacklog(api: TelegramApi, signal: AbortSignal): Promise<number> {
   const last = (await api.getUpdates(-1, 0, signal)).at(-1);
-  return isObject(last) && typeof last.update_id === "number" ? last.update_id + 1 : 0;
+  return isRecord(last) && typeof last.update_id === "number" ? last.update_id + 1 : 0;
 }
 
 export async function waitForStart(ctx: WaitContext): Promise<PairedChat & { updateId: number }> {
@@ -53,7 +54,7 @@ export async function waitForStart(ctx: WaitContext): Promise<PairedChat & { upd
     const seconds = Math.min(ctx.pollSeconds, Math.ceil(left / 1000));
     let updates: unknown[];
     try {
-      updates = await api.getUpdates(offset, seconds, AbortSignal.any([stop, AbortSignal.timeout(seconds * 1000 + POLL_GRACE_MS)]));
+      updates = await api.getUpdates(offset, seconds, AbortSignal.any([stop, AbortSignal.timeout(seconds * 1000 + LONG_POLL_GRACE_MS)]));
     } catch (error) {
       if (stop.aborted) throw error;
       if (error instanceof TelegramApiError && error.code === 409) {
@@ -81,14 +82,14 @@ export async function waitForStart(ctx: WaitContext): Promise<PairedChat & { upd
     if (troubleReported) io.err("(Telegram answers again.)");
     troubleReported = false;
     for (const update of updates) {
-      if (!isObject(update) || typeof update.update_id !== "number") continue;
+      if (!isRecord(update) || typeof update.update_id !== "number") continue;
       const updateId = update.update_id;
       const found = pairingStart(update, ctx.username, ctx.code);
       if (found === "other") {
         if (!otherReported) io.out(`(Got a message that is not this setup's /start; still waiting. Open ${ctx.link} and press Start.)`);
         otherReported = true;
       } else if (found === "wrong-code") {
-        const from = isObject(update.message?.from) ? update.message.from : {};
+        const from = isRecord(update.message) && isRecord(update.message.from) ? update.message.from : {};
         const name = typeof from.username === "string" ? `@${from.username}` : typeof from.first_name === "string" ? from.first_name : "someone";
         io.out(`(Ignored a /start without this setup's code, from ${forTerminal(name)}. Only the link above pairs.)`);
       } else if (found) {
@@ -98,20 +99,4 @@ export async function waitForStart(ctx: WaitContext): Promise<PairedChat & { upd
       offset = updateId + 1;
     }
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
-}
-
-function isObject(value: unknown): value is Record<string, any> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -3,9 +3,13 @@
 // exact environment lines, checks that the bot can post in that chat, and offers to add Hermes to
 // the global opencode.json (setup-plugin-entry.ts). Guidance goes to stdout, failures to stderr.
 import { DEFAULT_API_ROOT } from "../config.ts";
+import { ANYONE } from "../config-options.ts";
+import { formatDurationDecimal } from "../duration.ts";
 import { makeScrubber, secretsOf } from "../log.ts";
 import { createTelegramApi, TelegramApiError } from "../telegram/api.ts";
 import { escapeHtml } from "../telegram/html.ts";
+import { CALL_TIMEOUT_MS, LONG_POLL_SECONDS } from "../telegram/timeouts.ts";
+import { withTimeout } from "../with-timeout.ts";
 import { EXIT, type CliIo } from "./io.ts";
 import { newPairingCode, pairingLinks } from "./pairing.ts";
 import { hermesPollsHere } from "./running-hermes.ts";
@@ -18,7 +22,6 @@ import { offerPluginEntry } from "./setup-plugin-entry.ts";
 import { forTerminal } from "./terminal-text.ts";
 
 const TEST_MESSAGE = "Hermes is set up: OpenCode's questions will appear here.";
-const CALL_TIMEOUT_MS = 30_000;
 
 /** `opencode-hermes setup [options]`: `args` are the arguments after "setup". */
 export async function setup(args: string[], io: CliIo): Promise<number> {
@@ -58,7 +61,7 @@ async function run(args: string[], io: CliIo, tuning: SetupTuning, stop: AbortSi
   // 1. The token.
   let username: string;
   try {
-    const me = await withTimeout(api.getMe(), stop);
+    const me = await boundedCall(api.getMe(), stop);
     username = me.username ?? String(me.id);
   } catch (error) {
     if (stop.aborted) throw error;
@@ -86,7 +89,7 @@ async function run(args: string[], io: CliIo, tuning: SetupTuning, stop: AbortSi
   io.out(`Now open this link on the phone and press Start: ${links.privateChat}`);
   io.out(`For a group: open ${links.group} and pick the group (or add @${username} to the group first and send "/start ${code}" there).`);
   io.out(`The link works for this setup only; a /start without it is ignored.`);
-  io.out(`Waiting up to ${formatDuration(timeoutMs)} for /start… (Ctrl-C to stop)`);
+  io.out(`Waiting up to ${formatDurationDecimal(timeoutMs)} for /start… (Ctrl-C to stop)`);
   const chat = await waitForStart({
     api,
     io,
@@ -94,8 +97,8 @@ async function run(args: string[], io: CliIo, tuning: SetupTuning, stop: AbortSi
     code,
     offset,
     timeoutMs,
-    timeoutText: formatDuration(timeoutMs),
-    pollSeconds: tuning.pollSeconds ?? 25,
+    timeoutText: formatDurationDecimal(timeoutMs),
+    pollSeconds: tuning.pollSeconds ?? LONG_POLL_SECONDS,
     stop,
     explain,
     apiRoot,
@@ -114,7 +117,7 @@ async function run(args: string[], io: CliIo, tuning: SetupTuning, stop: AbortSi
   let confirmation: unknown;
   try {
     const lines = [`✅ Found this chat: <code>${chat.chatId}</code>.`, `Your user id is <code>${chat.userId}</code>. Finish the setup in the terminal.`];
-    await withTimeout(api.sendMessage(chat.chatId, lines.join("\n"), { replyTo: chat.messageId }), stop);
+    await boundedCall(api.sendMessage(chat.chatId, lines.join("\n"), { replyTo: chat.messageId }), stop);
   } catch (error) {
     if (stop.aborted) throw error;
     confirmation = error;
@@ -133,13 +136,13 @@ async function run(args: string[], io: CliIo, tuning: SetupTuning, stop: AbortSi
   if (apiRoot !== DEFAULT_API_ROOT) io.out(`export HERMES_TELEGRAM_API_ROOT=${apiRoot}`);
   if (group) {
     io.out("");
-    io.out(`(HERMES_TELEGRAM_ALLOWED_USERS: only you may answer in the group; add more user ids separated by commas, or set it to "anyone" to let every member of the group answer. A group without it leaves Hermes off.)`);
+    io.out(`(HERMES_TELEGRAM_ALLOWED_USERS: only you may answer in the group; add more user ids separated by commas, or set it to "${ANYONE}" to let every member of the group answer. A group without it leaves Hermes off.)`);
   }
   io.out("");
 
   // 5. Can the bot post there?
   try {
-    await withTimeout(api.sendMessage(chat.chatId, escapeHtml(TEST_MESSAGE)), stop);
+    await boundedCall(api.sendMessage(chat.chatId, escapeHtml(TEST_MESSAGE)), stop);
   } catch (error) {
     if (stop.aborted) throw error;
     const lines = [`❌ The bot could not post in chat ${chat.chatId}: ${explain(error)}.`, postHint(error, username, group, apiRoot)];
@@ -162,29 +165,9 @@ async function run(args: string[], io: CliIo, tuning: SetupTuning, stop: AbortSi
   return EXIT.ok;
 }
 
-export function formatDuration(ms: number): string {
-  if (ms < 1_000) return `${ms} ms`;
-  if (ms < 60_000) return `${Math.round(ms / 100) / 10} s`;
-  const minutes = Math.round(ms / 6_000) / 10;
-  return `${minutes} min`;
-}
-
 // ── Helpers ────────────────────────────────────────────────────────────────────────────────────
 
 /** A single Bot API call: abandoned on Ctrl-C or after CALL_TIMEOUT_MS (as a network error). */
-function withTimeout<T>(work: Promise<T>, stop: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => finish(() => reject(new TelegramApiError(0, `no answer within ${CALL_TIMEOUT_MS / 1000} s`))), CALL_TIMEOUT_MS);
-    const onStop = () => finish(() => reject(new Error("stopped")));
-    const finish = (then: () => void) => {
-      clearTimeout(timer);
-      stop.removeEventListener("abort", onStop);
-      then();
-    };
-    stop.addEventListener("abort", onStop, { once: true });
-    work.then(
-      (value) => finish(() => resolve(value)),
-      (error: unknown) => finish(() => reject(error)),
-    );
-  });
+function boundedCall<T>(work: Promise<T>, stop: AbortSignal): Promise<T> {
+  return withTimeout(work, CALL_TIMEOUT_MS, () => new TelegramApiError(0, `no answer within ${CALL_TIMEOUT_MS / 1000} s`), stop);
 }

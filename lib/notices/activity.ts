@@ -1,15 +1,7 @@
 // What each session is doing, and which of its changes deserve a notice on the phone. Pure.
 // Low noise on purpose: a bridge that spams gets muted, and then its prompts are missed too.
 import type { HermesEvent } from "../hermes-events.ts";
-
-/** `all`: done and failed; `errors`: failed only; `off`: nothing but prompts. */
-export type NoticeLevel = "all" | "errors" | "off";
-
-export interface NoticePolicy {
-  level: NoticeLevel;
-  /** A run must have been busy this long before "Done" is worth a message (unless the phone started it). */
-  doneAfterMs: number;
-}
+import type { NoticePolicy } from "./policy.ts";
 
 export type Notice =
   | { kind: "done"; sessionID: string; busyMs: number; lastText?: string }

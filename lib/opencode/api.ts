@@ -2,8 +2,8 @@
 import type { PermissionReply, PermissionRequest, QuestionRequest, SessionInfo } from "../hermes-events.ts";
 import { parseEvent } from "./events.ts";
 import type { OpencodeEndpoint, Outcome, PromptPart } from "./endpoint.ts";
-import { DEFAULT_RETRY, REQUEST_TIMEOUT_MS, sendForOutcome, type RetryPolicy } from "./send-outcome.ts";
-import type { OpencodeTransport } from "./transport.ts";
+import { DEFAULT_RETRY, sendForOutcome, type RetryPolicy } from "./send-outcome.ts";
+import { REQUEST_TIMEOUT_MS, type OpencodeTransport } from "./transport.ts";
 
 export type { Outcome } from "./endpoint.ts";
 

@@ -2,7 +2,9 @@
 // Shapes: the plugin hook's `{id?, type, properties}`, an SSE `data:` line of `/event` (the same),
 // and `/global/event`'s `{directory, project, payload}` envelope (whose `sync` duplicates are dropped).
 // Input is untrusted: anything malformed is dropped, never thrown.
-import type { FileChange, HermesEvent, PermissionReply, QuestionInfo, QuestionOption, SessionInfo } from "../hermes-events.ts";
+import { isPermissionReply, type FileChange, type HermesEvent, type QuestionInfo, type QuestionOption, type SessionInfo } from "../hermes-events.ts";
+import { isRecord } from "../is-record.ts";
+import { isId, stringList } from "./event-fields.ts";
 
 export interface ParsedEvent {
   /** Directory named by a `/global/event` envelope; the hook and `/event` leave it to the caller. */
@@ -13,8 +15,8 @@ export interface ParsedEvent {
 type Json = Record<string, unknown>;
 
 export function parseEvent(raw: unknown): ParsedEvent | undefined {
-  if (!isObject(raw)) return undefined;
-  if (isObject(raw.payload)) {
+  if (!isRecord(raw)) return undefined;
+  if (isRecord(raw.payload)) {
     const event = narrow(raw.payload);
     if (!event) return undefined;
     const directory = typeof raw.directory === "string" && raw.directory !== "global" ? raw.directory : undefined;
@@ -27,7 +29,7 @@ export function parseEvent(raw: unknown): ParsedEvent | undefined {
 function narrow(raw: Json): HermesEvent | undefined {
   const type = raw.type;
   const p = raw.properties;
-  if (typeof type !== "string" || !isObject(p)) return undefined;
+  if (typeof type !== "string" || !isRecord(p)) return undefined;
   switch (type) {
     case "question.asked": {
       const questions = Array.isArray(p.questions) ? p.questions.map(narrowQuestion) : [];
@@ -50,7 +52,7 @@ function narrow(raw: Json): HermesEvent | undefined {
           sessionID: p.sessionID,
           permission: p.permission,
           patterns: stringList(p.patterns),
-          metadata: isObject(p.metadata) ? p.metadata : {},
+          metadata: isRecord(p.metadata) ? p.metadata : {},
           always: stringList(p.always),
         },
       };
@@ -71,31 +73,31 @@ function narrow(raw: Json): HermesEvent | undefined {
       return sessionID ? { type, sessionID } : undefined;
     }
     case "session.status": {
-      const status = isObject(p.status) && typeof p.status.type === "string" ? p.status.type : undefined;
+      const status = isRecord(p.status) && typeof p.status.type === "string" ? p.status.type : undefined;
       if (!isId(p.sessionID) || !status) return undefined;
       const event: HermesEvent = { type, sessionID: p.sessionID, status };
-      if (isObject(p.status) && typeof p.status.attempt === "number") event.attempt = p.status.attempt;
-      if (isObject(p.status) && typeof p.status.message === "string") event.message = p.status.message;
+      if (isRecord(p.status) && typeof p.status.attempt === "number") event.attempt = p.status.attempt;
+      if (isRecord(p.status) && typeof p.status.message === "string") event.message = p.status.message;
       return event;
     }
     case "session.error": {
       if (!isId(p.sessionID)) return undefined; // errors outside a session are not the agent's run failing
-      const error = isObject(p.error) ? p.error : {};
-      const data = isObject(error.data) ? error.data : {};
+      const error = isRecord(p.error) ? p.error : {};
+      const data = isRecord(error.data) ? error.data : {};
       const name = typeof error.name === "string" ? error.name : "UnknownError";
       const message = typeof data.message === "string" ? data.message : typeof error.message === "string" ? error.message : "";
       return { type, sessionID: p.sessionID, name, message };
     }
     case "message.updated": {
-      const info = isObject(p.info) ? p.info : undefined;
+      const info = isRecord(p.info) ? p.info : undefined;
       if (!info || !isId(info.id) || !isId(info.sessionID) || typeof info.role !== "string") return undefined;
       const event: HermesEvent = { type: "message.role", sessionID: info.sessionID, messageID: info.id, role: info.role };
-      const diffs = info.role === "user" && isObject(info.summary) && Array.isArray(info.summary.diffs) ? info.summary.diffs : undefined;
+      const diffs = info.role === "user" && isRecord(info.summary) && Array.isArray(info.summary.diffs) ? info.summary.diffs : undefined;
       if (diffs) event.changes = diffs.map(narrowFileChange).filter((change): change is FileChange => change !== undefined);
       return event;
     }
     case "message.part.updated": {
-      const part = isObject(p.part) ? p.part : undefined;
+      const part = isRecord(p.part) ? p.part : undefined;
       if (!part || part.type !== "text" || typeof part.text !== "string" || !isId(part.messageID) || !isId(part.sessionID) || !isId(part.id)) return undefined;
       if (part.synthetic === true) return undefined;
       return { type: "message.text", sessionID: part.sessionID, messageID: part.messageID, partID: part.id, text: part.text };
@@ -110,10 +112,10 @@ function narrow(raw: Json): HermesEvent | undefined {
 }
 
 function narrowQuestion(raw: unknown): QuestionInfo | undefined {
-  if (!isObject(raw) || typeof raw.question !== "string") return undefined;
+  if (!isRecord(raw) || typeof raw.question !== "string") return undefined;
   const options: QuestionOption[] = [];
   for (const option of Array.isArray(raw.options) ? raw.options : []) {
-    if (!isObject(option) || typeof option.label !== "string" || option.label === "") return undefined;
+    if (!isRecord(option) || typeof option.label !== "string" || option.label === "") return undefined;
     options.push({ label: option.label, description: typeof option.description === "string" ? option.description : "" });
   }
   return {
@@ -126,7 +128,7 @@ function narrowQuestion(raw: unknown): QuestionInfo | undefined {
 }
 
 function narrowSession(raw: unknown): SessionInfo | undefined {
-  if (!isObject(raw) || !isId(raw.id)) return undefined;
+  if (!isRecord(raw) || !isId(raw.id)) return undefined;
   const info: SessionInfo = { id: raw.id };
   if (typeof raw.title === "string") info.title = raw.title;
   if (typeof raw.directory === "string") info.directory = raw.directory;
@@ -135,29 +137,13 @@ function narrowSession(raw: unknown): SessionInfo | undefined {
 }
 
 function narrowFileChange(raw: unknown): FileChange | undefined {
-  if (!isObject(raw) || typeof raw.file !== "string" || raw.file === "") return undefined;
+  if (!isRecord(raw) || typeof raw.file !== "string" || raw.file === "") return undefined;
   const count = (value: unknown) => (typeof value === "number" && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0);
   const change: FileChange = { file: raw.file, additions: count(raw.additions), deletions: count(raw.deletions) };
   for (const key of ["status", "patch", "before", "after"] as const) if (typeof raw[key] === "string") change[key] = raw[key];
   return change;
 }
 
-function isObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function isId(value: unknown): value is string {
-  return typeof value === "string" && value.length > 0 && value.length <= 200;
-}
-
 function isAnswerList(value: unknown): value is string[][] {
   return Array.isArray(value) && value.every((answer) => Array.isArray(answer) && answer.every((item) => typeof item === "string"));
-}
-
-function isPermissionReply(value: unknown): value is PermissionReply {
-  return value === "once" || value === "always" || value === "reject";
-}
-
-function stringList(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
 }

@@ -8,7 +8,7 @@
 //   password every route answers 401 without it on 1.18.33 and 1.1.53; `?auth_token=` works on
 //   1.18.33 only, so the header it is.
 // - `{name}` placeholders in the route come from `options.path`, URL-encoded.
-import type { HttpResult, OpencodeTransport } from "./transport.ts";
+import { REQUEST_TIMEOUT_MS, type HttpResult, type OpencodeTransport } from "./transport.ts";
 
 export interface ServerAuth {
   username: string;
@@ -16,7 +16,6 @@ export interface ServerAuth {
 }
 
 export const DEFAULT_SERVER_USERNAME = "opencode";
-const DEFAULT_TIMEOUT_MS = 15_000;
 
 type Env = Record<string, string | undefined>;
 
@@ -78,7 +77,7 @@ export function httpTransport(options: HttpTransportOptions): OpencodeTransport 
         method,
         headers: { accept: "application/json", ...(hasBody ? { "content-type": "application/json" } : {}), ...auth },
         ...(hasBody ? { body: JSON.stringify(request.body) } : {}),
-        signal: request.signal ?? AbortSignal.timeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+        signal: request.signal ?? AbortSignal.timeout(options.timeoutMs ?? REQUEST_TIMEOUT_MS),
       });
       return { status: response.status, data: await readBody(response) } satisfies HttpResult;
     },

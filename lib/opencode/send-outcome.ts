@@ -12,8 +12,6 @@ export interface RetryPolicy {
 }
 
 export const DEFAULT_RETRY: RetryPolicy = { retries: 4, minTimeout: 200, maxTimeout: 2_000 };
-/** How long one request to OpenCode may take. */
-export const REQUEST_TIMEOUT_MS = 15_000;
 
 export async function sendForOutcome(request: () => Promise<{ status: number; data: unknown }>, retry: RetryPolicy): Promise<Outcome> {
   try {

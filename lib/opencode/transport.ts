@@ -1,6 +1,9 @@
 // How Hermes reaches one OpenCode instance. Inside the plugin: the plugin client's own transport
 // (in-process, carries the directory and auth). Outside (attach mode): HTTP to the server.
 
+/** How long one request to OpenCode may take (a reply, a list, a config read), in either transport. */
+export const REQUEST_TIMEOUT_MS = 15_000;
+
 export interface HttpResult {
   status: number;
   data: unknown;

@@ -2,7 +2,9 @@
 // A 2.x event is `{ id, created, type, location?, data }`. Questions arrive as forms of kind
 // "question" (fields q0…qn); their answers are keyed by field, which forms.ts converts. Input is
 // untrusted: anything malformed is dropped, never thrown.
-import type { HermesEvent, QuestionInfo, QuestionOption, SessionInfo } from "../hermes-events.ts";
+import { isPermissionReply, type HermesEvent, type QuestionInfo, type QuestionOption, type SessionInfo } from "../hermes-events.ts";
+import { isRecord } from "../is-record.ts";
+import { isId, stringList } from "../opencode/event-fields.ts";
 
 /** One field of a question form, as OpenCode 2 sends it. */
 interface FormField {
@@ -37,14 +39,14 @@ const BY_USER = "user";
 
 /** Undefined for a malformed envelope or payload; `events` is empty for what the bridge doesn't use. */
 export function narrowEvent(raw: unknown): NarrowedEvent | undefined {
-  if (!isObject(raw) || typeof raw.type !== "string" || !isObject(raw.data)) return undefined;
+  if (!isRecord(raw) || typeof raw.type !== "string" || !isRecord(raw.data)) return undefined;
   const d = raw.data;
   const base: Omit<NarrowedEvent, "events"> = {};
   if (isId(raw.id)) base.id = raw.id;
-  const directory = isObject(raw.location) && isPath(raw.location.directory) ? raw.location.directory : undefined;
+  const directory = isRecord(raw.location) && isPath(raw.location.directory) ? raw.location.directory : undefined;
   if (directory !== undefined) base.directory = directory;
   if (isId(d.sessionID)) base.sessionID = d.sessionID;
-  else if (isObject(d.form) && isId(d.form.sessionID)) base.sessionID = d.form.sessionID;
+  else if (isRecord(d.form) && isId(d.form.sessionID)) base.sessionID = d.form.sessionID;
   const result = (...events: HermesEvent[]): NarrowedEvent => ({ ...base, events });
 
   switch (raw.type) {
@@ -53,7 +55,7 @@ export function narrowEvent(raw: unknown): NarrowedEvent | undefined {
       return parsed ? { ...result({ type: "question.asked", request: parsed.request }), form: parsed.form } : undefined;
     }
     case "form.replied": {
-      if (!isId(d.id) || !isId(d.sessionID) || !isObject(d.answer)) return undefined;
+      if (!isId(d.id) || !isId(d.sessionID) || !isRecord(d.answer)) return undefined;
       return result({ type: "question.replied", sessionID: d.sessionID, requestID: d.id, answers: answerList(d.answer) });
     }
     case "form.cancelled":
@@ -65,7 +67,7 @@ export function narrowEvent(raw: unknown): NarrowedEvent | undefined {
     }
     case "permission.replied": {
       const reply = d.reply;
-      if (!isId(d.requestID) || !isId(d.sessionID) || (reply !== "once" && reply !== "always" && reply !== "reject")) return undefined;
+      if (!isId(d.requestID) || !isId(d.sessionID) || !isPermissionReply(reply)) return undefined;
       return result({ type: "permission.replied", sessionID: d.sessionID, requestID: d.requestID, reply });
     }
     case "session.created":
@@ -73,7 +75,7 @@ export function narrowEvent(raw: unknown): NarrowedEvent | undefined {
       if (!isId(d.sessionID)) return undefined;
       const info: SessionInfo = { id: d.sessionID };
       if (typeof d.title === "string") info.title = d.title;
-      const where = isObject(d.location) && isPath(d.location.directory) ? d.location.directory : directory;
+      const where = isRecord(d.location) && isPath(d.location.directory) ? d.location.directory : directory;
       if (where !== undefined) info.directory = where;
       if (isId(d.parentID)) info.parentID = d.parentID;
       return result({ type: "session.upserted", info });
@@ -85,7 +87,7 @@ export function narrowEvent(raw: unknown): NarrowedEvent | undefined {
       if (!isId(d.sessionID)) return undefined;
       const event: HermesEvent = { type: "session.status", sessionID: d.sessionID, status: "retry" };
       if (typeof d.attempt === "number") event.attempt = d.attempt;
-      if (isObject(d.error) && typeof d.error.message === "string") event.message = d.error.message;
+      if (isRecord(d.error) && typeof d.error.message === "string") event.message = d.error.message;
       return result(event);
     }
     case "session.deleted":
@@ -96,7 +98,7 @@ export function narrowEvent(raw: unknown): NarrowedEvent | undefined {
       return isId(d.sessionID) ? result({ type: "session.idle", sessionID: d.sessionID }) : undefined;
     case "session.execution.failed": {
       if (!isId(d.sessionID)) return undefined;
-      const error = isObject(d.error) ? d.error : {};
+      const error = isRecord(d.error) ? d.error : {};
       const name = typeof error.type === "string" ? error.type : "UnknownError";
       const message = typeof error.message === "string" ? error.message : "";
       return result({ type: "session.error", sessionID: d.sessionID, name, message }, { type: "session.idle", sessionID: d.sessionID });
@@ -121,16 +123,16 @@ export function narrowEvent(raw: unknown): NarrowedEvent | undefined {
 
 /** A form the question tool created, as a question request plus what its reply needs. */
 export function questionForm(raw: unknown): { request: { id: string; sessionID: string; questions: QuestionInfo[] }; form: QuestionForm } | undefined {
-  if (!isObject(raw) || !isId(raw.id) || !isId(raw.sessionID) || raw.sessionID === "global") return undefined;
-  if (!isObject(raw.metadata) || raw.metadata.kind !== "question" || !Array.isArray(raw.fields) || raw.fields.length === 0) return undefined;
+  if (!isRecord(raw) || !isId(raw.id) || !isId(raw.sessionID) || raw.sessionID === "global") return undefined;
+  if (!isRecord(raw.metadata) || raw.metadata.kind !== "question" || !Array.isArray(raw.fields) || raw.fields.length === 0) return undefined;
   const questions: QuestionInfo[] = [];
   const fields: FormField[] = [];
   for (const field of raw.fields) {
-    if (!isObject(field) || !isId(field.key) || (field.type !== "string" && field.type !== "multiselect")) return undefined;
+    if (!isRecord(field) || !isId(field.key) || (field.type !== "string" && field.type !== "multiselect")) return undefined;
     const options: QuestionOption[] = [];
     const values: FormField["options"] = [];
     for (const option of Array.isArray(field.options) ? field.options : []) {
-      if (!isObject(option) || typeof option.label !== "string" || option.label === "") return undefined;
+      if (!isRecord(option) || typeof option.label !== "string" || option.label === "") return undefined;
       options.push({ label: option.label, description: typeof option.description === "string" ? option.description : "" });
       values.push({ label: option.label, value: typeof option.value === "string" ? option.value : option.label });
     }
@@ -155,7 +157,7 @@ function permissionRequest(d: Json) {
     sessionID: d.sessionID,
     permission: d.action,
     patterns: resources,
-    metadata: permissionMetadata(d.action, resources, isObject(d.metadata) ? d.metadata : {}),
+    metadata: permissionMetadata(d.action, resources, isRecord(d.metadata) ? d.metadata : {}),
     always: stringList(d.save),
   };
 }
@@ -168,7 +170,7 @@ function permissionRequest(d: Json) {
 function permissionMetadata(action: string, resources: string[], metadata: Json): Json {
   const shown: Json = { ...metadata };
   if (action === "shell" && resources.length === 1 && shown.command === undefined) shown.command = resources[0];
-  const files = Array.isArray(metadata.files) ? metadata.files.filter(isObject) : [];
+  const files = Array.isArray(metadata.files) ? metadata.files.filter(isRecord) : [];
   const names = files.map((file) => file.file).filter((name): name is string => typeof name === "string");
   const patches = files.map((file) => file.patch).filter((patch): patch is string => typeof patch === "string");
   if (names.length > 0 && shown.filepath === undefined) shown.filepath = names.join(", ");
@@ -183,7 +185,7 @@ function answerList(answer: Json): string[][] {
     .map((key) => {
       const value = answer[key];
       if (typeof value === "string") return [value];
-      return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
+      return stringList(value);
     });
 }
 
@@ -192,18 +194,6 @@ function fieldIndex(key: string): number {
   return match ? Number(match[1]) : Number.MAX_SAFE_INTEGER;
 }
 
-function isObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function isId(value: unknown): value is string {
-  return typeof value === "string" && value.length > 0 && value.length <= 200;
-}
-
 function isPath(value: unknown): value is string {
   return typeof value === "string" && value.length > 0 && value.length <= 4_096;
-}
-
-function stringList(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
 }

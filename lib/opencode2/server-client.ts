@@ -2,7 +2,8 @@
 // the one way a 2.x plugin can answer or dismiss a form. The address is checked once against
 // `GET /api/info` (its `pid` must be this process) and then kept; a failed check is retried on the
 // next call. Writes retry network errors and 5xx with backoff, never a 4xx (as lib/opencode/api.ts).
-import { DEFAULT_RETRY, REQUEST_TIMEOUT_MS, sendForOutcome, type RetryPolicy } from "../opencode/send-outcome.ts";
+import { DEFAULT_RETRY, sendForOutcome, type RetryPolicy } from "../opencode/send-outcome.ts";
+import { REQUEST_TIMEOUT_MS } from "../opencode/transport.ts";
 import type { Outcome } from "../opencode/endpoint.ts";
 import { authHeaders, fillRoute, serverUrl } from "../opencode/http-transport.ts";
 import type { OwnServer, OwnServerResult } from "./own-server.ts";

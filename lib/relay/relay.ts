@@ -21,6 +21,7 @@ import { FollowerRole } from "./follower-role.ts";
 import { LeaderRole } from "./leader-role.ts";
 import { connectToLeader } from "./leader-link.ts";
 import { LocalClaims } from "./local-claims.ts";
+import { sleep } from "../sleep.ts";
 import { ensurePrivateDirectory } from "./private-dir.ts";
 import { bindExclusive, releaseName, type BoundSocket } from "./socket-file.ts";
 import type { UpdateHandler } from "./update-handler.ts";
@@ -212,8 +213,4 @@ export class Relay {
       this.#electing = this.#elect();
     });
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -74,7 +74,7 @@ async function clearIfDead(address: string): Promise<boolean> {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return true;
     throw error;
   }
-  if (await answers(address)) return false;
+  if ((await probeSocket(address)) !== "dead") return false; // anything unclear counts as alive
   const aside = `${address}.${randomBytes(6).toString("hex")}.dead`;
   try {
     fs.renameSync(address, aside);
@@ -94,18 +94,21 @@ async function clearIfDead(address: string): Promise<boolean> {
   return true;
 }
 
-/** Whether a process listens on the socket file (refused means dead; anything unclear counts as alive). */
-function answers(address: string): Promise<boolean> {
+/**
+ * Whether a process listens on a socket file: "answers" (it accepted a connection), "dead" (refused,
+ * or no such file), "unclear" (another error, or no answer within PROBE_TIMEOUT_MS).
+ */
+export function probeSocket(address: string): Promise<"answers" | "dead" | "unclear"> {
   return new Promise((resolve) => {
     const socket = net.connect(address);
-    const done = (alive: boolean) => {
+    const done = (verdict: "answers" | "dead" | "unclear") => {
       clearTimeout(timer);
       socket.destroy();
-      resolve(alive);
+      resolve(verdict);
     };
-    const timer = setTimeout(() => done(true), PROBE_TIMEOUT_MS);
-    socket.once("connect", () => done(true));
-    socket.once("error", (error: NodeJS.ErrnoException) => done(error.code !== "ECONNREFUSED" && error.code !== "ENOENT"));
+    const timer = setTimeout(() => done("unclear"), PROBE_TIMEOUT_MS);
+    socket.once("connect", () => done("answers"));
+    socket.once("error", (error: NodeJS.ErrnoException) => done(error.code === "ECONNREFUSED" || error.code === "ENOENT" ? "dead" : "unclear"));
   });
 }
 

@@ -1,5 +1,6 @@
 // The relay's wire format: one JSON object per line, every frame checked against its exact shape
 // (the socket is a trust boundary: a frame that doesn't fit closes the connection). Pure.
+import { isRecord } from "../is-record.ts";
 import { TOKEN_TEXT_LENGTH } from "./handshake.ts";
 
 export type RelayMessage =
@@ -123,8 +124,4 @@ function isId(value: unknown): value is number {
 
 function isSecret(value: unknown): value is string {
   return typeof value === "string" && value.length === TOKEN_TEXT_LENGTH && /^[A-Za-z0-9_-]+$/.test(value);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

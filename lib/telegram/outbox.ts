@@ -7,6 +7,8 @@ import type { Logger } from "../log.ts";
 import { TelegramApiError } from "./api.ts";
 import { errorText } from "../error-text.ts";
 import { Pacer, TELEGRAM_LIMITS, type PaceLimits } from "./pacer.ts";
+import { CALL_TIMEOUT_MS, RETRY_MAX_MS, RETRY_MIN_MS } from "./timeouts.ts";
+import { withTimeout } from "../with-timeout.ts";
 
 export interface OutboxOptions {
   logger: Logger;
@@ -63,8 +65,8 @@ export class Outbox {
     this.#log = options.logger;
     this.#now = options.now ?? Date.now;
     if (options.limits !== false) this.#pacer = new Pacer(options.limits ?? TELEGRAM_LIMITS, this.#now());
-    this.#callTimeoutMs = options.callTimeoutMs ?? 30_000;
-    this.#retry = { min: options.retryMinMs ?? 500, max: options.retryMaxMs ?? 30_000 };
+    this.#callTimeoutMs = options.callTimeoutMs ?? CALL_TIMEOUT_MS;
+    this.#retry = { min: options.retryMinMs ?? RETRY_MIN_MS, max: options.retryMaxMs ?? RETRY_MAX_MS };
     this.#loop = this.#run();
   }
 
@@ -145,7 +147,7 @@ export class Outbox {
       }
       const answered = this.#pacer?.take(job.chatId, now, this.#urgent(job));
       try {
-        const result = await withTimeout(call(), this.#callTimeoutMs);
+        const result = await withTimeout(call(), this.#callTimeoutMs, () => new TelegramApiError(0, `no answer within ${this.#callTimeoutMs} ms`));
         answered?.(this.#now());
         for (const waiter of job.settle) waiter.resolve(result);
       } catch (error) {
@@ -213,20 +215,4 @@ export class Outbox {
       };
     });
   }
-}
-
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new TelegramApiError(0, `no answer within ${ms} ms`)), ms);
-    work.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
 }

@@ -2,7 +2,9 @@
 // A stalled request is abandoned after the poll timeout plus a grace period (watchdog).
 import type { Logger } from "../log.ts";
 import { errorText } from "../error-text.ts";
+import { sleep } from "../sleep.ts";
 import { TelegramApiError, type TelegramApi } from "./api.ts";
+import { LONG_POLL_GRACE_MS, LONG_POLL_SECONDS, RETRY_MAX_MS, RETRY_MIN_MS } from "./timeouts.ts";
 
 export interface PollerOptions {
   api: TelegramApi;
@@ -24,13 +26,11 @@ export interface Poller {
   readonly running: Promise<void>;
 }
 
-const MAX_BACKOFF_MS = 30_000;
-
 export function startPoller(options: PollerOptions): Poller {
   const { api, logger, onUpdate } = options;
-  const timeoutSeconds = options.timeoutSeconds ?? 25;
-  const graceMs = options.graceMs ?? 10_000;
-  const sleep = options.sleep ?? abortableSleep;
+  const timeoutSeconds = options.timeoutSeconds ?? LONG_POLL_SECONDS;
+  const graceMs = options.graceMs ?? LONG_POLL_GRACE_MS;
+  const wait = options.sleep ?? sleep;
   const stopped = new AbortController();
   let offset = options.initialOffset ?? 0;
   let failures = 0;
@@ -59,7 +59,7 @@ export function startPoller(options: PollerOptions): Poller {
         } else {
           logger.warn({ err: errorText(error), delayMs: delay, failures }, "getUpdates failed; retrying");
         }
-        await sleep(delay, stopped.signal).catch(() => undefined);
+        await wait(delay, stopped.signal).catch(() => undefined);
         continue;
       }
       conflictReported = false;
@@ -89,21 +89,6 @@ export function startPoller(options: PollerOptions): Poller {
 /** Exponential backoff, honouring Telegram's `retry_after` exactly when it gives one. */
 export function backoffFor(error: unknown, failures: number): number {
   if (error instanceof TelegramApiError && error.retryAfterSeconds !== undefined) return error.retryAfterSeconds * 1000;
-  const base = error instanceof TelegramApiError && error.code === 409 ? 5_000 : 500;
-  return Math.min(MAX_BACKOFF_MS, base * 2 ** Math.min(failures - 1, 10));
-}
-
-function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
+  const base = error instanceof TelegramApiError && error.code === 409 ? 5_000 : RETRY_MIN_MS;
+  return Math.min(RETRY_MAX_MS, base * 2 ** Math.min(failures - 1, 10));
 }

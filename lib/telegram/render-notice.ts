@@ -1,5 +1,6 @@
 // Renders the notices that tell the user how a run went: done, failed, or stuck retrying. Pure.
-import { CATALOGS, type Strings } from "../i18n/catalog.ts";
+import type { Strings } from "../i18n/catalog.ts";
+import { formatDuration } from "../duration.ts";
 import type { Notice } from "../notices/activity.ts";
 import { cutHtml, cutTextStart, escapeHtml, escapeWithin, graphemes, MESSAGE_LIMIT, visibleLength } from "./html.ts";
 import { contextLine, stringsOf, type PromptContext } from "./render-context.ts";
@@ -55,12 +56,4 @@ export function renderNotSent(why: string, text: string, t: Strings): { html: st
 function lastLines(text: string): string {
   const trimmed = text.trim();
   return cutTextStart(trimmed, LAST_TEXT_LIMIT);
-}
-
-export function formatDuration(ms: number, t: Strings = CATALOGS.en): string {
-  const seconds = Math.round(ms / 1000);
-  if (seconds < 60) return t.notice.seconds(seconds);
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return t.notice.minutes(minutes, seconds % 60);
-  return t.notice.hours(Math.floor(minutes / 60), minutes % 60);
 }

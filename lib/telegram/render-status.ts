@@ -1,8 +1,8 @@
 // Renders the answers to /status, /help and /pending. Pure.
+import { formatDuration } from "../duration.ts";
 import { CATALOGS, type Strings } from "../i18n/catalog.ts";
 import { cutHtml, escapeHtml, escapeWithin } from "./html.ts";
 import { reveal } from "./reveal.ts";
-import { formatDuration } from "./render-notice.ts";
 
 /** One process' part of /status: what it knows (every process sharing the bot adds its own). */
 export interface StatusPart {

@@ -1,4 +1,5 @@
 // Narrows a raw Telegram update (untrusted) to the few things Hermes acts on. Pure.
+import { isRecord } from "../is-record.ts";
 
 export interface Sender {
   userId: number;
@@ -33,12 +34,12 @@ export interface IncomingFile {
 const OTHER_MEDIA = ["video", "animation", "audio", "voice", "video_note", "sticker"] as const;
 
 export function parseUpdate(update: unknown): Intent | undefined {
-  if (!isObject(update)) return undefined;
+  if (!isRecord(update)) return undefined;
   const callback = update.callback_query;
-  if (isObject(callback)) {
-    const userId = isObject(callback.from) ? callback.from.id : undefined;
-    const message = isObject(callback.message) ? callback.message : undefined;
-    const chat = message && isObject(message.chat) ? message.chat : undefined;
+  if (isRecord(callback)) {
+    const userId = isRecord(callback.from) ? callback.from.id : undefined;
+    const message = isRecord(callback.message) ? callback.message : undefined;
+    const chat = message && isRecord(message.chat) ? message.chat : undefined;
     if (typeof callback.id !== "string" || typeof userId !== "number") return undefined;
     const from: Sender = { userId, chatId: typeof chat?.id === "number" ? chat.id : NaN, chatType: typeof chat?.type === "string" ? chat.type : "" };
     const intent: Intent = { kind: "callback", id: callback.id, from, data: typeof callback.data === "string" ? callback.data : "" };
@@ -46,13 +47,13 @@ export function parseUpdate(update: unknown): Intent | undefined {
     return intent;
   }
   const message = update.message;
-  if (!isObject(message) || !isObject(message.from) || !isObject(message.chat)) return undefined;
+  if (!isRecord(message) || !isRecord(message.from) || !isRecord(message.chat)) return undefined;
   const { from: user, chat } = message;
   if (typeof user.id !== "number" || typeof chat.id !== "number" || typeof message.message_id !== "number") return undefined;
   if (user.is_bot === true) return undefined;
   const from: Sender = { userId: user.id, chatId: chat.id, chatType: typeof chat.type === "string" ? chat.type : "" };
   const text = typeof message.text === "string" ? message.text : undefined;
-  const replyTo = isObject(message.reply_to_message) && typeof message.reply_to_message.message_id === "number" ? message.reply_to_message.message_id : undefined;
+  const replyTo = isRecord(message.reply_to_message) && typeof message.reply_to_message.message_id === "number" ? message.reply_to_message.message_id : undefined;
   if (text === undefined) return parseAttachment(message, from, replyTo);
   // A reply is an answer even when it starts with "/" (a path like /tmp): only plain messages are commands.
   const command = replyTo === undefined ? /^\/([a-z0-9_]{1,32})(?:@([A-Za-z0-9_]+))?(?:\s+([\s\S]*))?$/i.exec(text) : null;
@@ -81,12 +82,12 @@ function parseAttachment(message: Record<string, any>, from: Sender, replyTo: nu
 function incomingFile(message: Record<string, any>): IncomingFile | undefined {
   // A photo comes in several sizes, smallest first: the last one is the original.
   if (Array.isArray(message.photo)) {
-    const sizes = message.photo.filter((size: unknown) => isObject(size) && typeof size.file_id === "string");
+    const sizes = message.photo.filter((size: unknown) => isRecord(size) && typeof size.file_id === "string");
     const largest = sizes[sizes.length - 1];
     return largest ? fileOf("photo", "photo", largest) : undefined;
   }
-  if (isObject(message.document)) return fileOf("document", "document", message.document);
-  for (const type of OTHER_MEDIA) if (isObject(message[type])) return fileOf("other", type, message[type]);
+  if (isRecord(message.document)) return fileOf("document", "document", message.document);
+  for (const type of OTHER_MEDIA) if (isRecord(message[type])) return fileOf("other", type, message[type]);
   return undefined;
 }
 
@@ -97,8 +98,4 @@ function fileOf(kind: IncomingFile["kind"], type: string, raw: Record<string, an
   if (typeof raw.mime_type === "string") file.mime = raw.mime_type;
   if (typeof raw.file_name === "string") file.name = raw.file_name;
   return file;
-}
-
-function isObject(value: unknown): value is Record<string, any> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -4,7 +4,7 @@ import { expect, vi } from "vitest";
 import { Bridge, type InstanceLink } from "../../lib/bridge/bridge.ts";
 import { OpencodeApi } from "../../lib/opencode/api.ts";
 import type { HttpResult, OpencodeTransport } from "../../lib/opencode/transport.ts";
-import type { NoticePolicy } from "../../lib/notices/activity.ts";
+import type { NoticePolicy } from "../../lib/notices/policy.ts";
 import { Registry } from "../../lib/registry/registry.ts";
 import type { HermesEvent, PermissionRequest, QuestionInfo, QuestionRequest } from "../../lib/hermes-events.ts";
 import { MemoryTelegram, type MemoryMessage } from "./memory-telegram.ts";

@@ -2,6 +2,8 @@
  * Polling wait with a hard timeout. Every wait in the harness goes through here so that a
  * timeout always names what was awaited and (optionally) appends diagnostic context.
  */
+import { sleep } from "../../lib/sleep.ts";
+
 export interface PollOptions {
   timeoutMs?: number;
   intervalMs?: number;
@@ -12,9 +14,7 @@ export interface PollOptions {
 
 export const DEFAULT_WAIT_MS = 10_000;
 
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
+export { sleep };
 
 /** Resolves with the first truthy value returned by `check`; async checks are awaited. */
 export async function pollUntil<T>(

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ActivityTracker, type NoticePolicy } from "../../lib/notices/activity.ts";
+import { ActivityTracker } from "../../lib/notices/activity.ts";
+import type { NoticePolicy } from "../../lib/notices/policy.ts";
 import type { HermesEvent } from "../../lib/hermes-events.ts";
 
 const root = () => true;

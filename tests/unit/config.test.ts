@@ -470,6 +470,8 @@ describe("readConfig: options from opencode.json", () => {
     [{ chatId: 42, allowedUsers: ["x"] }, 'opencode.json option "allowedUsers" must be comma-separated numeric user ids, or "anyone" (bad entry "x")'],
     [{ chatId: 42, language: "fr" }, 'opencode.json option "language" must be en or zh (zh-CN) (got "fr")'],
     [{ chatId: 42, language: 1 }, 'opencode.json option "language" must be "en" or "zh" (got 1)'],
+    [{ chatId: 42, notify: 1 }, 'opencode.json option "notify" must be "all", "errors" or "off" (got 1)'],
+    [{ chatId: 42, notify: "loud" }, 'opencode.json option "notify" must be one of all, errors, off (got "loud")'],
     [{ chatId: 42, questionTtl: "soon" }, 'opencode.json option "questionTtl" must be milliseconds or a duration like 90s, 30m, 2h; 0 = never (got "soon")'],
     [{ chatId: 42, topics: "maybe" }, 'opencode.json option "topics" must be on or off (got "maybe")'],
     [{ chatId: 42, logLevel: "loud" }, 'opencode.json option "logLevel" must be one of fatal, error, warn, info, debug, trace, silent (got "loud")'],

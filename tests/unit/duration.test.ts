@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseDuration } from "../../lib/duration.ts";
+import { formatDuration, formatDurationDecimal, parseDuration } from "../../lib/duration.ts";
+import { CATALOGS } from "../../lib/i18n/catalog.ts";
 
 describe("parseDuration", () => {
   it("reads bare numbers as milliseconds", () => {
@@ -87,5 +88,42 @@ describe("parseDuration", () => {
     // Env values are short; trailing whitespace is quadratic in the regex, so keep this realistic.
     expect(parseDuration(" ".repeat(2_000) + "1" + " ".repeat(2_000) + "q")).toBeUndefined();
     expect(performance.now() - started).toBeLessThan(500);
+  });
+});
+
+describe("formatDuration: whole units, in the chat's language", () => {
+  it("rounds to seconds, then splits into minutes and hours", () => {
+    expect([0, 499, 500, 59_499, 59_500, 90_000, 3_599_000, 3_600_000, 7_530_000].map((ms) => formatDuration(ms))).toEqual([
+      "0 s",
+      "0 s",
+      "1 s",
+      "59 s",
+      "1 min 0 s",
+      "1 min 30 s",
+      "59 min 59 s",
+      "1 h 0 min",
+      "2 h 5 min",
+    ]);
+  });
+
+  it("speaks Chinese with the Chinese catalog", () => {
+    expect(formatDuration(90_000, CATALOGS.zh)).toBe("1 分 30 秒");
+    expect(formatDuration(7_530_000, CATALOGS.zh)).toBe("2 小时 5 分");
+  });
+});
+
+describe("formatDurationDecimal: one unit for the terminal", () => {
+  it("keeps milliseconds under a second, one decimal of seconds under a minute, minutes beyond", () => {
+    expect([250, 999, 1_000, 1_500, 59_940, 60_000, 150_000, 300_000, 5_400_000].map(formatDurationDecimal)).toEqual([
+      "250 ms",
+      "999 ms",
+      "1 s",
+      "1.5 s",
+      "59.9 s",
+      "1 min",
+      "2.5 min",
+      "5 min",
+      "90 min",
+    ]);
   });
 });
