@@ -34,8 +34,9 @@ import { RunNotices } from "./run-notices.ts";
 import { SessionTopics } from "./topics.ts";
 import { StopControl } from "./stop-control.ts";
 import { TypedText } from "./typed-text.ts";
-import { decidePermission, isOwnPermissionEcho, tapPermission, typePermissionFeedback } from "./permissions.ts";
-import { dismissQuestion, isOwnQuestionEcho, tapQuestion, typeQuestionAnswer } from "./questions.ts";
+import { decidePermission, tapPermission, typePermissionFeedback } from "./permissions.ts";
+import { dismissQuestion, tapQuestion, typeQuestionAnswer } from "./questions.ts";
+import { ReplyConfirmation } from "./reply-confirmation.ts";
 
 export type { InstanceLink } from "./desk.ts";
 
@@ -69,9 +70,6 @@ export interface BridgeOptions {
 
 export const DEFAULT_NOTICES: NoticePolicy = { level: "all", doneAfterMs: 30_000 };
 
-/** Typed text is for an awaited answer, or a message for a session (a reply to any of its messages). */
-/** Replies OpenCode makes on its own for related requests arrive right after the one that caused them. */
-const CASCADE_WINDOW_MS = 5_000;
 const DONE_GRACE_MS = 1_000;
 /** A reply slower than this shows "Sending…" meanwhile. */
 const SENDING_SHOWN_AFTER_MS = 400;
@@ -86,17 +84,12 @@ export class Bridge implements Desk {
   readonly #topics: SessionTopics;
   readonly #access: AccessPolicy;
   readonly #ttl: { question: number; permission: number };
-  readonly #confirmTimeoutMs: number;
   readonly #now: () => number;
   readonly #instances = new Set<InstanceLink>();
   readonly #expiry = new Map<string, ReturnType<typeof setTimeout>>();
   readonly #queues = new Map<string, Promise<void>>();
   readonly #delivering = new Map<string, Promise<void>>();
-  readonly #confirmations = new Map<string, () => void>();
-  /** Requests whose own echo arrived before anyone waited for it (in-process events can beat the HTTP answer). */
-  readonly #echoed = new Set<string>();
-  /** The last permission decision per session, to tell OpenCode's own cascades from other clients. */
-  readonly #lastDecision = new Map<string, { requestID: string; reply: PermissionReply; at: number }>();
+  readonly #replies: ReplyConfirmation;
   readonly #typed: TypedText;
   readonly #runs: RunNotices;
   readonly #commands: Commands;
@@ -114,8 +107,8 @@ export class Bridge implements Desk {
     this.chatId = options.access.chatId;
     this.t = CATALOGS[options.language ?? "en"];
     this.#ttl = { question: options.questionTtlMs, permission: options.permissionTtlMs ?? 0 };
-    this.#confirmTimeoutMs = options.confirmTimeoutMs ?? 3_000;
     this.#now = options.now ?? Date.now;
+    this.#replies = new ReplyConfirmation({ timeoutMs: options.confirmTimeoutMs ?? 3_000, now: this.#now, stillPending: (prompt) => this.#stillPending(prompt) });
     this.#outbox = new Outbox({ logger: this.log, ...(options.pacing !== undefined ? { limits: options.pacing } : {}) });
     this.#topics = new SessionTopics(options.topics ?? false, { telegram: this.telegram, outbox: this.#outbox, registry: this.registry, chatId: this.chatId, log: this.log });
     const linkFor = (directory: string) => this.linkFor(directory);
@@ -214,7 +207,7 @@ export class Bridge implements Desk {
         const prompt = this.registry.byRequest(event.requestID);
         if (prompt?.kind !== "question" || prompt.state !== "pending") return;
         const answers = event.type === "question.replied" ? event.answers : undefined;
-        if (isOwnQuestionEcho(prompt, answers)) return this.#onEcho(prompt.requestID);
+        if (this.#replies.questionReplied(prompt, answers)) return;
         if (answers) prompt.finalAnswers = answers;
         void this.#enqueue(prompt, () => this.settle(prompt, answers ? "answered_elsewhere" : "dismissed_elsewhere"));
         return;
@@ -229,6 +222,7 @@ export class Bridge implements Desk {
         return;
       }
       case "session.deleted":
+        this.#replies.forgetSession(event.sessionID);
         this.#runs.observe(directory, event);
         this.#stops.observe(directory, event);
         return this.registry.sessions.delete(event.sessionID);
@@ -277,17 +271,11 @@ export class Bridge implements Desk {
   }
 
   #onPermissionReplied(sessionID: string, requestID: string, reply: PermissionReply): void {
-    const prompt = this.registry.byRequest(requestID);
-    const previous = this.#lastDecision.get(sessionID);
-    const cascade =
-      previous !== undefined &&
-      previous.requestID !== requestID &&
-      this.#now() - previous.at <= CASCADE_WINDOW_MS &&
-      (previous.reply === "reject") === (reply === "reject");
-    if (!cascade) this.#lastDecision.set(sessionID, { requestID, reply, at: this.#now() });
-    if (prompt?.kind !== "permission" || prompt.state !== "pending") return;
-    if (isOwnPermissionEcho(prompt, reply)) return this.#onEcho(prompt.requestID);
-    prompt.final = { reply, by: cascade ? "cascade" : "elsewhere" };
+    const known = this.registry.byRequest(requestID);
+    const prompt = known?.kind === "permission" && known.state === "pending" ? known : undefined;
+    const by = this.#replies.permissionReplied(sessionID, requestID, reply, prompt);
+    if (!prompt || by === "own") return;
+    prompt.final = { reply, by };
     void this.#enqueue(prompt, () => this.settle(prompt, "answered_elsewhere"));
   }
 
@@ -539,12 +527,6 @@ export class Bridge implements Desk {
     this.registry.armInput({ key: prompt.key, questionIndex, message: { chatId: this.chatId, messageId: sent.messageId } });
   }
 
-  #onEcho(requestID: string): void {
-    const waiting = this.#confirmations.get(requestID);
-    if (waiting) waiting();
-    else this.#echoed.add(requestID);
-  }
-
   async sending<T>(prompt: Prompt, work: () => Promise<T>): Promise<T> {
     const timer = setTimeout(() => void this.refresh(prompt), SENDING_SHOWN_AFTER_MS);
     try {
@@ -555,16 +537,7 @@ export class Bridge implements Desk {
   }
 
   confirm(prompt: Prompt): Promise<boolean> {
-    if (this.#echoed.delete(prompt.requestID)) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const done = (confirmed: boolean) => {
-        clearTimeout(timer);
-        this.#confirmations.delete(prompt.requestID);
-        resolve(confirmed);
-      };
-      const timer = setTimeout(() => void this.#stillPending(prompt).then((pending) => done(!pending)), this.#confirmTimeoutMs);
-      this.#confirmations.set(prompt.requestID, () => done(true));
-    });
+    return this.#replies.confirm(prompt);
   }
 
   async #stillPending(prompt: Prompt): Promise<boolean> {
@@ -578,7 +551,7 @@ export class Bridge implements Desk {
     if (prompt.state !== "pending") return;
     prompt.state = state;
     prompt.busy = false;
-    this.#echoed.delete(prompt.requestID);
+    this.#replies.settled(prompt.requestID);
     prompt.notice = undefined;
     clearTimeout(this.#expiry.get(prompt.key));
     this.#expiry.delete(prompt.key);

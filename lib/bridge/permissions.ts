@@ -52,8 +52,3 @@ export async function decidePermission(desk: Desk, prompt: PermissionPrompt, dec
   prompt.notice = (t) => t.note.unreachable(error);
   await desk.refresh(prompt);
 }
-
-/** Whether a `permission.replied` event is the echo of what we sent. */
-export function isOwnPermissionEcho(prompt: PermissionPrompt, reply: string): boolean {
-  return prompt.busy && prompt.sent?.reply === reply;
-}

@@ -100,9 +100,3 @@ async function send(desk: Desk, prompt: QuestionPrompt, what: "reply" | "dismiss
   if (what === "reply") reopenLastAnswer(prompt);
   await desk.refresh(prompt);
 }
-
-/** Whether a `question.replied` / `question.rejected` event is the echo of what we sent. */
-export function isOwnQuestionEcho(prompt: QuestionPrompt, answers: string[][] | undefined): boolean {
-  if (!prompt.busy) return false;
-  return answers === undefined ? prompt.sentAnswers === undefined : JSON.stringify(prompt.sentAnswers ?? null) === JSON.stringify(answers);
-}
