@@ -6,6 +6,7 @@ import type { PermissionReply } from "../hermes-events.ts";
 import type { PermissionPrompt } from "../registry/permission-prompt.ts";
 import type { QuestionPrompt } from "../registry/question-prompt.ts";
 import type { Prompt } from "../registry/registry.ts";
+import type { InstanceLinks } from "./instance-links.ts";
 
 /** Replies OpenCode makes on its own for related requests arrive right after the one that caused them. */
 export const CASCADE_WINDOW_MS = 5_000;
@@ -17,8 +18,8 @@ export interface ReplyConfirmationDeps {
   /** How long to wait for the echo before asking OpenCode's pending list. */
   timeoutMs: number;
   now: () => number;
-  /** Whether OpenCode still lists the prompt's request as pending (false when it can't be asked). */
-  stillPending(prompt: Prompt): Promise<boolean>;
+  /** Asked when no echo came: whether OpenCode still lists the request as pending. */
+  links: Pick<InstanceLinks, "stillPending">;
 }
 
 export class ReplyConfirmation {
@@ -45,7 +46,7 @@ export class ReplyConfirmation {
         this.#waiting.delete(prompt.requestID);
         resolve(confirmed);
       };
-      const timer = setTimeout(() => void this.#deps.stillPending(prompt).then((pending) => done(!pending)), this.#deps.timeoutMs);
+      const timer = setTimeout(() => void this.#deps.links.stillPending(prompt).then((pending) => done(!pending)), this.#deps.timeoutMs);
       this.#waiting.set(prompt.requestID, () => done(true));
     });
   }

@@ -17,7 +17,9 @@ import type { PromptContext } from "../telegram/render-context.ts";
 import { renderStop, renderStopFailed, renderStopPicker, stopButton, type StopOutcome } from "../telegram/render-stop.ts";
 import type { InlineButton, RenderedMessage } from "../telegram/rendered-message.ts";
 import { reveal } from "../telegram/reveal.ts";
-import type { InstanceLink, Tap } from "./desk.ts";
+import type { Tap } from "./desk.ts";
+import type { InstanceLinks } from "./instance-links.ts";
+import type { PromptLife } from "./prompt-life.ts";
 import type { SessionTopics } from "./topics.ts";
 
 export interface StopDeps {
@@ -29,9 +31,9 @@ export interface StopDeps {
   log: Logger;
   t: Strings;
   chatId: number;
-  linkFor(directory: string): InstanceLink | undefined;
+  links: Pick<InstanceLinks, "linkFor">;
   /** After a stop: the run's prompts that OpenCode leaves pending are dismissed (questions) or rejected (permissions). */
-  closePrompts(sessionID: string): Promise<void>;
+  prompts: Pick<PromptLife, "closeRun">;
 }
 
 /** Escaped length of OpenCode's error shown when a stop fails. */
@@ -114,14 +116,14 @@ export class StopControl {
 
   async #halt(target: { key: string; sessionID: string; directory: string }, message: StopMessage | undefined): Promise<void> {
     const { activity, log } = this.#deps;
-    const link = this.#deps.linkFor(target.directory);
+    const link = this.#deps.links.linkFor(target.directory);
     // No "Done" for a run the phone stopped, however OpenCode orders idle and abort.
     const undo = activity.markStopped(target.sessionID);
     if (message) void this.#show(message, "stopping", target.key, target);
     const outcome = link ? await link.opencode.abortSession(target.sessionID) : ({ ok: false, gone: false, error: this.#deps.t.talk.notRunning } as const);
     log.info({ sessionID: target.sessionID, outcome }, "run stopped from the phone");
     if (outcome.ok) {
-      await this.#deps.closePrompts(target.sessionID);
+      await this.#deps.prompts.closeRun(target.sessionID);
       return message ? this.#show(message, "stopped", target.key, target) : undefined;
     }
     undo();

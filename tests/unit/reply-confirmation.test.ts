@@ -29,9 +29,11 @@ describe("ReplyConfirmation", () => {
     replies = new ReplyConfirmation({
       timeoutMs: 3_000,
       now: () => clock,
-      stillPending: async (prompt: Prompt) => {
-        asked.push(prompt.requestID);
-        return pending.has(prompt.requestID);
+      links: {
+        stillPending: async (prompt: Prompt) => {
+          asked.push(prompt.requestID);
+          return pending.has(prompt.requestID);
+        },
       },
     });
   });
