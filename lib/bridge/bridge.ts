@@ -195,7 +195,7 @@ export class Bridge implements UpdateHandler {
         void this.#prompts.closeDirectory(event.directory);
         return;
       default:
-        return;
+        return routed(event);
     }
   }
 
@@ -291,4 +291,9 @@ export class Bridge implements UpdateHandler {
     this.#prompts.stop();
     this.#runs.stop();
   }
+}
+
+/** Where the compiler checks that every event type is routed: a new HermesEvent type fails to compile here until it has a case. */
+function routed(event: never): void {
+  void event;
 }

@@ -1,25 +1,35 @@
 // Permission prompts: Allow once, Always, Reject, or Reject with feedback (the agent goes on with it).
 import type { PermissionPrompt } from "../registry/permission-prompt.ts";
-import type { CallbackData } from "../telegram/codec.ts";
+import { isActionOn, type CallbackData, type PermissionAction } from "../telegram/codec.ts";
 import { mayAllow } from "../telegram/render-permission.ts";
-import type { PromptDesk, Tap } from "./desk.ts";
+import type { PromptDesk, Tap, TapHandler } from "./desk.ts";
 
+/** A stale or forged button: another kind's, or an Allow the phone could not show everything for. */
+const WRONG_BUTTON: Tap = { ok: false, note: (t) => t.note.wrongButton };
+
+/** What each button of a permission prompt does (the compiler wants one entry per PermissionAction in telegram/codec.ts). */
+const PERMISSION_TAPS: Record<PermissionAction, TapHandler<PermissionPrompt>> = {
+  once(desk, prompt) {
+    if (!mayAllow(prompt, desk.t)) return WRONG_BUTTON;
+    return { ok: true, note: (t) => t.note.allowedOnce, then: () => desk.decidePermission(prompt, { reply: "once" }) };
+  },
+  always(desk, prompt) {
+    if (!mayAllow(prompt, desk.t)) return WRONG_BUTTON;
+    if (prompt.request.always.length === 0) return { ok: false, note: (t) => t.note.nothingToAllowAlways };
+    return { ok: true, note: (t) => t.note.alwaysAllowed, then: () => desk.decidePermission(prompt, { reply: "always" }) };
+  },
+  reject(desk, prompt) {
+    return { ok: true, note: (t) => t.note.rejected, then: () => desk.decidePermission(prompt, { reply: "reject" }) };
+  },
+  feedback(desk, prompt) {
+    return { ok: true, note: (t) => t.note.replyWithFeedback, then: () => desk.askForText(prompt, 0, desk.t.input.feedbackPlaceholder) };
+  },
+};
+
+/** A tap on a permission prompt. */
 export function tapPermission(desk: PromptDesk, prompt: PermissionPrompt, data: CallbackData): Tap {
-  // A stale or forged button can't approve what the phone could not show.
-  if ((data.action === "once" || data.action === "always") && !mayAllow(prompt, desk.t)) return { ok: false, note: (t) => t.note.wrongButton };
-  switch (data.action) {
-    case "once":
-      return { ok: true, note: (t) => t.note.allowedOnce, then: () => desk.decidePermission(prompt, { reply: "once" }) };
-    case "always":
-      if (prompt.request.always.length === 0) return { ok: false, note: (t) => t.note.nothingToAllowAlways };
-      return { ok: true, note: (t) => t.note.alwaysAllowed, then: () => desk.decidePermission(prompt, { reply: "always" }) };
-    case "reject":
-      return { ok: true, note: (t) => t.note.rejected, then: () => desk.decidePermission(prompt, { reply: "reject" }) };
-    case "feedback":
-      return { ok: true, note: (t) => t.note.replyWithFeedback, then: () => desk.askForText(prompt, 0, desk.t.input.feedbackPlaceholder) };
-    default:
-      return { ok: false, note: (t) => t.note.wrongButton };
-  }
+  if (!isActionOn(data.action, "permission")) return WRONG_BUTTON;
+  return PERMISSION_TAPS[data.action](desk, prompt, data);
 }
 
 /** Typed feedback rejects the request with a message: the agent continues with it instead of stopping. */

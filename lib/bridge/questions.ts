@@ -11,41 +11,50 @@ import {
   typeAnswer,
   type QuestionPrompt,
 } from "../registry/question-prompt.ts";
-import type { CallbackData } from "../telegram/codec.ts";
+import { isActionOn, type CallbackData, type QuestionAction } from "../telegram/codec.ts";
 import { escapeHtml } from "../telegram/html.ts";
 import { pageCount } from "../telegram/option-pages.ts";
-import type { PromptDesk, Tap } from "./desk.ts";
+import type { PromptDesk, Tap, TapHandler } from "./desk.ts";
 
+/** What each button of a question prompt does (the compiler wants one entry per QuestionAction in telegram/codec.ts). */
+const QUESTION_TAPS: Record<QuestionAction, TapHandler<QuestionPrompt>> = {
+  option(desk, prompt, data) {
+    const result = desk.change(prompt, (draft) => tapOption(draft, data.question, data.option));
+    return result.ok ? { ...result, then: () => proceed(desk, prompt) } : result;
+  },
+  page(desk, prompt, data) {
+    const question = prompt.questions[data.question];
+    const result = desk.change(prompt, (draft) => turnPage(draft, data.question, data.option, pageCount(question?.options.length ?? 0)));
+    return result.ok ? { ...result, then: () => desk.refresh(prompt) } : result;
+  },
+  done(desk, prompt, data) {
+    const result = desk.change(prompt, (draft) => confirmTicked(draft, data.question));
+    return result.ok ? { ...result, then: () => proceed(desk, prompt) } : result;
+  },
+  type(desk, prompt, data) {
+    const question = prompt.questions[data.question];
+    if (data.question !== currentQuestion(prompt) || !question?.custom) return { ok: false, note: (t) => t.note.alreadyAnswered };
+    return { ok: true, note: (t) => t.note.replyWithAnswer, then: () => desk.askForText(prompt, data.question, question.header || question.question) };
+  },
+  dismiss(desk, prompt) {
+    desk.change(prompt, armDismiss);
+    return { ok: true, note: (t) => t.note.tapConfirm, then: () => desk.refresh(prompt) };
+  },
+  confirm(desk, prompt) {
+    if (!prompt.dismissArmed) return { ok: false, note: (t) => t.note.tapDismissFirst };
+    return { ok: true, note: (t) => t.note.dismissing, then: () => desk.answerQuestion(prompt, undefined) };
+  },
+};
+
+/** A tap on a question prompt; another kind's button (stale or forged) changes nothing. */
 export function tapQuestion(desk: PromptDesk, prompt: QuestionPrompt, data: CallbackData): Tap {
-  const proceed = () => (isComplete(prompt) ? submitQuestion(desk, prompt) : desk.refresh(prompt));
-  switch (data.action) {
-    case "option": {
-      const result = desk.change(prompt, (draft) => tapOption(draft, data.question, data.option));
-      return result.ok ? { ...result, then: proceed } : result;
-    }
-    case "page": {
-      const question = prompt.questions[data.question];
-      const result = desk.change(prompt, (draft) => turnPage(draft, data.question, data.option, pageCount(question?.options.length ?? 0)));
-      return result.ok ? { ...result, then: () => desk.refresh(prompt) } : result;
-    }
-    case "done": {
-      const result = desk.change(prompt, (draft) => confirmTicked(draft, data.question));
-      return result.ok ? { ...result, then: proceed } : result;
-    }
-    case "type": {
-      const question = prompt.questions[data.question];
-      if (data.question !== currentQuestion(prompt) || !question?.custom) return { ok: false, note: (t) => t.note.alreadyAnswered };
-      return { ok: true, note: (t) => t.note.replyWithAnswer, then: () => desk.askForText(prompt, data.question, question.header || question.question) };
-    }
-    case "dismiss":
-      desk.change(prompt, armDismiss);
-      return { ok: true, note: (t) => t.note.tapConfirm, then: () => desk.refresh(prompt) };
-    case "confirm":
-      if (!prompt.dismissArmed) return { ok: false, note: (t) => t.note.tapDismissFirst };
-      return { ok: true, note: (t) => t.note.dismissing, then: () => desk.answerQuestion(prompt, undefined) };
-    default:
-      return { ok: false, note: (t) => t.note.wrongButton };
-  }
+  if (!isActionOn(data.action, "question")) return { ok: false, note: (t) => t.note.wrongButton };
+  return QUESTION_TAPS[data.action](desk, prompt, data);
+}
+
+/** After an answer: the complete set goes to OpenCode, else the keyboard moves on. */
+function proceed(desk: PromptDesk, prompt: QuestionPrompt): Promise<void> {
+  return isComplete(prompt) ? submitQuestion(desk, prompt) : desk.refresh(prompt);
 }
 
 export async function typeQuestionAnswer(desk: PromptDesk, prompt: QuestionPrompt, questionIndex: number, text: string, replyTo: number): Promise<void> {
@@ -54,7 +63,7 @@ export async function typeQuestionAnswer(desk: PromptDesk, prompt: QuestionPromp
     await desk.reply(`⚠️ ${escapeHtml(result.note(desk.t))}`, replyTo);
     return;
   }
-  await (isComplete(prompt) ? submitQuestion(desk, prompt) : desk.refresh(prompt));
+  await proceed(desk, prompt);
 }
 
 /** A complete set of answers goes to OpenCode, unless OpenCode would refuse it: then the last answer is reopened, with why. */

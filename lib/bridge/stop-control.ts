@@ -9,7 +9,7 @@ import type { MessageOwner, Registry } from "../registry/registry.ts";
 import { StopTargets, type StopMessage } from "../registry/stop-targets.ts";
 import type { HermesEvent } from "../hermes-events.ts";
 import type { TelegramApi } from "../telegram/api.ts";
-import type { CallbackData } from "../telegram/codec.ts";
+import { isActionOn, type CallbackData, type StopAction } from "../telegram/codec.ts";
 import { escapeWithin } from "../telegram/html.ts";
 import type { Outbox } from "../telegram/outbox.ts";
 import { errorText } from "../error-text.ts";
@@ -69,24 +69,27 @@ export class StopControl {
   }
 
   /** Stop's own buttons, and only when the key is this process' (several processes share a bot). */
-  owns(data: CallbackData): boolean {
-    return (data.action === "stop" || data.action === "halt") && this.#targets.byKey(data.key) !== undefined;
+  owns(data: CallbackData): data is CallbackData<StopAction> {
+    return isActionOn(data.action, "session") && this.#targets.byKey(data.key) !== undefined;
   }
 
   /** A tap on Stop (asks for confirmation) or on Confirm stop (aborts the run). The caller checked who tapped. */
-  tap(data: CallbackData, message: StopMessage | undefined): Tap {
+  tap(data: CallbackData<StopAction>, message: StopMessage | undefined): Tap {
     const target = this.#targets.byKey(data.key)!;
     const { t } = this.#deps;
     const own = message !== undefined && this.#own.has(idOf(message));
     if (!this.#deps.activity.isBusy(target.sessionID)) {
       return { ok: false, note: (t) => t.stop.notBusy, ...(own ? { then: () => this.#show(message, "notRunning", target.key, target) } : {}) };
     }
-    if (data.action === "stop") {
-      // On Stop's own message the button turns into the confirmation; on a prompt, a confirmation comes as a reply.
-      const then = own ? () => this.#show(message, "confirm", target.key, target) : () => this.#sendFor(target, "confirm", message?.messageId);
-      return { ok: true, note: () => t.stop.tapConfirm, then };
+    switch (data.action) {
+      case "stop": {
+        // On Stop's own message the button turns into the confirmation; on a prompt, a confirmation comes as a reply.
+        const then = own ? () => this.#show(message, "confirm", target.key, target) : () => this.#sendFor(target, "confirm", message?.messageId);
+        return { ok: true, note: () => t.stop.tapConfirm, then };
+      }
+      case "halt":
+        return { ok: true, note: (t) => t.stop.halting, then: () => this.#halt(target, message) };
     }
-    return { ok: true, note: (t) => t.stop.halting, then: () => this.#halt(target, message) };
   }
 
   /** After the phone started (or queued) a run: a notice with Stop, which a reply also reaches the session through. */

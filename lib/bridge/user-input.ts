@@ -7,7 +7,7 @@ import type { Logger } from "../log.ts";
 import type { Prompt, Registry, TextInput } from "../registry/registry.ts";
 import type { Claim } from "../relay/update-handler.ts";
 import { mayAct, type AccessPolicy } from "../telegram/access.ts";
-import { decodeCallback, type CallbackData } from "../telegram/codec.ts";
+import { decodeCallback, type CallbackData, type StopAction } from "../telegram/codec.ts";
 import type { Intent } from "../telegram/updates.ts";
 import { errorText } from "../error-text.ts";
 import type { Chat } from "./chat.ts";
@@ -89,7 +89,7 @@ export class UserInput {
   }
 
   /** A granted tap on Stop or its confirmation. */
-  async #stop(intent: Callback, data: CallbackData): Promise<void> {
+  async #stop(intent: Callback, data: CallbackData<StopAction>): Promise<void> {
     const { stops, chat, log, t } = this.#deps;
     const tap = stops.tap(data, intent.messageId === undefined ? undefined : { chatId: intent.from.chatId, messageId: intent.messageId });
     await chat.answerCallback(intent.id, tap.note(t), tap.alert);
