@@ -17,6 +17,7 @@ import type { InstanceLink, PromptDesk } from "./desk.ts";
 import type { InstanceLinks } from "./instance-links.ts";
 import type { PromptMessages } from "./prompt-messages.ts";
 import type { ReplyConfirmation } from "./reply-confirmation.ts";
+import { SerialQueues } from "./serial-queues.ts";
 import { lookUpSession } from "./session-lookup.ts";
 
 export interface PromptLifeDeps {
@@ -39,7 +40,7 @@ const SENDING_SHOWN_AFTER_MS = 400;
 export class PromptLife implements PromptDesk {
   readonly t: Strings;
   readonly #deps: PromptLifeDeps;
-  readonly #queues = new Map<string, Promise<void>>();
+  readonly #queues = new SerialQueues();
   readonly #delivering = new Map<string, Promise<void>>();
   readonly #expiry = new Map<string, ReturnType<typeof setTimeout>>();
 
@@ -86,8 +87,6 @@ export class PromptLife implements PromptDesk {
     void this.enqueue(pending, () => this.settle(pending, answers ? "answered_elsewhere" : "dismissed_elsewhere"));
   }
 
-  // ── PromptDesk: what the prompt kinds' handlers may do ───────────────────────────────────────
-
   change<P extends Prompt, R>(prompt: P, transition: (prompt: P) => R): R {
     return transition(prompt);
   }
@@ -105,21 +104,13 @@ export class PromptLife implements PromptDesk {
     if (prompt.state !== "pending") return;
     prompt.sentAnswers = answers;
     if (!answers) prompt.dismissArmed = false;
-    const what = answers ? "reply" : "dismiss";
     const outcome = await this.#send(prompt, (link) => (answers ? link.opencode.replyQuestion(prompt.requestID, answers) : link.opencode.rejectQuestion(prompt.requestID)));
     if (!outcome) return;
-    this.#deps.log.info({ requestID: prompt.requestID, what, outcome }, "question answer sent");
+    this.#deps.log.info({ requestID: prompt.requestID, what: answers ? "reply" : "dismiss", outcome }, "question answer sent");
     if (prompt.state !== "pending") return; // settled meanwhile by an event
-    if (outcome.ok) {
-      if (answers) prompt.finalAnswers = prompt.sentAnswers;
-      return this.settle(prompt, answers ? "answered" : "dismissed");
-    }
-    if (outcome.gone) return this.settle(prompt, "gone");
-    // Keep it answerable: the user sees why and can tap again.
-    const error = outcome.error;
-    prompt.notice = (t) => t.note.unreachable(error);
-    if (answers) reopenLastAnswer(prompt);
-    await this.refresh(prompt);
+    if (outcome.ok && answers) prompt.finalAnswers = prompt.sentAnswers;
+    else if (!outcome.ok && !outcome.gone && answers) reopenLastAnswer(prompt); // one more tap retries
+    await this.#conclude(prompt, outcome, answers ? "answered" : "dismissed");
   }
 
   /** Sends a permission decision, waits for OpenCode to apply it, and shows the outcome. */
@@ -130,14 +121,8 @@ export class PromptLife implements PromptDesk {
     if (!outcome) return;
     this.#deps.log.info({ requestID: prompt.requestID, reply: decision.reply, outcome }, "permission decision sent");
     if (prompt.state !== "pending") return; // settled meanwhile by an event
-    if (outcome.ok) {
-      prompt.final = { ...decision, by: "telegram" };
-      return this.settle(prompt, "answered");
-    }
-    if (outcome.gone) return this.settle(prompt, "gone");
-    const error = outcome.error;
-    prompt.notice = (t) => t.note.unreachable(error);
-    await this.refresh(prompt);
+    if (outcome.ok) prompt.final = { ...decision, by: "telegram" };
+    await this.#conclude(prompt, outcome, "answered");
   }
 
   async askForText(prompt: Prompt, questionIndex: number, label: string): Promise<void> {
@@ -148,8 +133,6 @@ export class PromptLife implements PromptDesk {
     for (const old of registry.disarmInputs(prompt.key)) chat.delete(old.message);
     registry.armInput({ key: prompt.key, questionIndex, message });
   }
-
-  // ── Settling ─────────────────────────────────────────────────────────────────────────────────
 
   /** Final state: the message shows the outcome with no live buttons, and the prompt is forgotten. */
   async settle(prompt: Prompt, state: PromptState): Promise<void> {
@@ -197,7 +180,7 @@ export class PromptLife implements PromptDesk {
     await this.#settleAll(this.#deps.registry.pending(), "gone");
     // Edits already queued for prompts settled just before (OpenCode 2 cancels a location's forms
     // right before its cleanup) go out too.
-    await Promise.all([...this.#queues.values()]);
+    await this.#queues.drained();
   }
 
   stop(): void {
@@ -207,18 +190,8 @@ export class PromptLife implements PromptDesk {
 
   /** Runs work for one prompt strictly in order, after what is queued for it. */
   enqueue(prompt: Prompt, work: () => Promise<void>): Promise<void> {
-    const previous = this.#queues.get(prompt.key) ?? Promise.resolve();
-    const next = previous
-      .then(work)
-      .catch((error) => this.#deps.log.error({ err: errorText(error), requestID: prompt.requestID }, "prompt handling failed"))
-      .finally(() => {
-        if (this.#queues.get(prompt.key) === next) this.#queues.delete(prompt.key);
-      });
-    this.#queues.set(prompt.key, next);
-    return next;
+    return this.#queues.run(prompt.key, work, (error) => this.#deps.log.error({ err: errorText(error), requestID: prompt.requestID }, "prompt handling failed"));
   }
-
-  // ── Messages ─────────────────────────────────────────────────────────────────────────────────
 
   /** A session's title or parent changed: its open prompts show it. */
   refreshSession(sessionID: string): void {
@@ -312,6 +285,15 @@ export class PromptLife implements PromptDesk {
       clearTimeout(timer);
       prompt.busy = false;
     }
+  }
+
+  /** A reply's outcome for a prompt still pending: settled, or kept answerable with the reason shown (the user can tap again). */
+  async #conclude(prompt: Prompt, outcome: Outcome, answered: PromptState): Promise<void> {
+    if (outcome.ok) return this.settle(prompt, answered);
+    if (outcome.gone) return this.settle(prompt, "gone");
+    const error = outcome.error;
+    prompt.notice = (t) => t.note.unreachable(error);
+    await this.refresh(prompt);
   }
 
   #settleAll(prompts: Prompt[], state: PromptState): Promise<void> {
