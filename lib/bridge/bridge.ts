@@ -88,13 +88,16 @@ export class Bridge implements UpdateHandler {
   #stopped = false;
 
   constructor(options: BridgeOptions) {
-    const telegram = (this.telegram = options.machine ? labelMessages(options.telegram, options.machine) : options.telegram);
-    const registry = (this.registry = options.registry);
-    const log = (this.log = options.logger);
-    const access = (this.#access = options.access);
-    const chatId = (this.chatId = options.access.chatId);
-    const t = (this.t = CATALOGS[options.language ?? "en"]);
-    const now = (this.#now = options.now ?? Date.now);
+    this.telegram = options.machine ? labelMessages(options.telegram, options.machine) : options.telegram;
+    this.registry = options.registry;
+    this.log = options.logger;
+    this.#access = options.access;
+    this.chatId = options.access.chatId;
+    this.t = CATALOGS[options.language ?? "en"];
+    this.#now = options.now ?? Date.now;
+    const { telegram, registry, log, chatId, t } = this;
+    const access = this.#access;
+    const now = this.#now;
     const links = this.#links;
     const outbox = (this.#outbox = new Outbox({ logger: log, ...(options.pacing !== undefined ? { limits: options.pacing } : {}) }));
     const chat = (this.#chat = new Chat(chatId, { telegram, outbox, log }));
@@ -108,10 +111,11 @@ export class Bridge implements UpdateHandler {
     const ttl = { question: options.questionTtlMs, permission: options.permissionTtlMs ?? 0 };
     const prompts = (this.#prompts = new PromptLife({ registry, messages, replies, links, chat, log, t, ttl }));
     const runs = (this.#runs = new RunNotices({ telegram, outbox, registry, topics, log, t, chatId, now, activity, links, chat, stops }, options.doneGraceMs ?? DONE_GRACE_MS));
-    this.#input = new UserInput({ registry, prompts, stops, chat, access, log, t });
+    const input = new UserInput({ registry, prompts, stops, chat, access, log, t });
     this.#commands = new Commands({ telegram, outbox, registry, activity, access, log, t, chatId, prompts, stops });
     const quietMs = options.textQuietMs ?? 700;
-    this.#typed = new TypedText({ registry, topics, access, quietMs, inputs: this.#input, runs });
+    this.#typed = new TypedText({ registry, topics, access, quietMs, inputs: input, runs });
+    this.#input = input;
     this.#files = new PhoneFiles({
       telegram,
       registry,
