@@ -116,19 +116,7 @@ export class Bridge implements UpdateHandler {
     const quietMs = options.textQuietMs ?? 700;
     this.#typed = new TypedText({ registry, topics, access, quietMs, inputs: input, runs });
     this.#input = input;
-    this.#files = new PhoneFiles({
-      telegram,
-      registry,
-      topics,
-      access,
-      log,
-      t,
-      linkFor: (directory) => links.linkFor(directory),
-      isBusy: (sessionID) => activity.isBusy(sessionID),
-      acknowledge: (owner, userMessage, wasBusy) => runs.acknowledge(owner, userMessage, wasBusy),
-      reply: (text, replyTo, threadId) => chat.reply(text, replyTo, threadId),
-      quietMs,
-    });
+    this.#files = new PhoneFiles({ telegram, registry, topics, access, log, t, links, activity, runs, chat, quietMs });
   }
 
   // ── OpenCode side ──────────────────────────────────────────────────────────────────────────
