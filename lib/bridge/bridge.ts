@@ -110,7 +110,8 @@ export class Bridge implements UpdateHandler {
     const messages = new PromptMessages({ telegram, outbox, chat, registry, topics, stops, log, t });
     const ttl = { question: options.questionTtlMs, permission: options.permissionTtlMs ?? 0 };
     const prompts = (this.#prompts = new PromptLife({ registry, messages, replies, links, chat, log, t, ttl }));
-    const runs = (this.#runs = new RunNotices({ telegram, outbox, registry, topics, log, t, chatId, now, activity, links, chat, stops }, options.doneGraceMs ?? DONE_GRACE_MS));
+    const runDeps = { telegram, outbox, registry, topics, log, t, chatId, now, activity, links, chat, stops };
+    const runs = (this.#runs = new RunNotices(runDeps, options.doneGraceMs ?? DONE_GRACE_MS));
     const input = new UserInput({ registry, prompts, stops, chat, access, log, t });
     this.#commands = new Commands({ telegram, outbox, registry, activity, access, log, t, chatId, prompts, stops });
     const quietMs = options.textQuietMs ?? 700;

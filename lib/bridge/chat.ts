@@ -32,7 +32,9 @@ export class Chat {
 
   async answerCallback(id: string, text?: string, alert?: boolean): Promise<void> {
     const { telegram, log } = this.deps;
-    await telegram.answerCallback(id, text === undefined ? undefined : cutText(text, CALLBACK_ANSWER_LIMIT), alert).catch((error) => log.warn({ err: errorText(error) }, "could not answer a callback query"));
+    await telegram
+      .answerCallback(id, text === undefined ? undefined : cutText(text, CALLBACK_ANSWER_LIMIT), alert)
+      .catch((error) => log.warn({ err: errorText(error) }, "could not answer a callback query"));
   }
 }
 

@@ -104,7 +104,8 @@ export class PromptLife implements PromptDesk {
     if (prompt.state !== "pending") return;
     prompt.sentAnswers = answers;
     if (!answers) prompt.dismissArmed = false;
-    const outcome = await this.#send(prompt, (link) => (answers ? link.opencode.replyQuestion(prompt.requestID, answers) : link.opencode.rejectQuestion(prompt.requestID)));
+    const { requestID } = prompt;
+    const outcome = await this.#send(prompt, ({ opencode }) => (answers ? opencode.replyQuestion(requestID, answers) : opencode.rejectQuestion(requestID)));
     if (!outcome) return;
     this.#deps.log.info({ requestID: prompt.requestID, what: answers ? "reply" : "dismiss", outcome }, "question answer sent");
     if (prompt.state !== "pending") return; // settled meanwhile by an event
@@ -163,7 +164,8 @@ export class PromptLife implements PromptDesk {
     const { registry } = this.#deps;
     const inRun = (id: string) => id === sessionID || registry.sessions.get(id)?.parentID === sessionID;
     const prompts = registry.pending().filter((prompt) => inRun(prompt.sessionID));
-    const close = (prompt: Prompt) => (prompt.kind === "question" ? this.answerQuestion(prompt, undefined) : this.decidePermission(prompt, { reply: "reject" }));
+    const close = (prompt: Prompt) =>
+      prompt.kind === "question" ? this.answerQuestion(prompt, undefined) : this.decidePermission(prompt, { reply: "reject" });
     await Promise.all(prompts.map((prompt) => this.enqueue(prompt, () => close(prompt))));
   }
 
@@ -190,7 +192,8 @@ export class PromptLife implements PromptDesk {
 
   /** Runs work for one prompt strictly in order, after what is queued for it. */
   enqueue(prompt: Prompt, work: () => Promise<void>): Promise<void> {
-    return this.#queues.run(prompt.key, work, (error) => this.#deps.log.error({ err: errorText(error), requestID: prompt.requestID }, "prompt handling failed"));
+    const failed = (error: unknown) => this.#deps.log.error({ err: errorText(error), requestID: prompt.requestID }, "prompt handling failed");
+    return this.#queues.run(prompt.key, work, failed);
   }
 
   /** A session's title or parent changed: its open prompts show it. */
@@ -254,7 +257,8 @@ export class PromptLife implements PromptDesk {
   async #expire(prompt: Prompt): Promise<void> {
     if (prompt.state !== "pending") return;
     const opencode = this.#deps.links.linkFor(prompt.directory)?.opencode;
-    const reject = () => (prompt.kind === "question" ? opencode!.rejectQuestion(prompt.requestID) : opencode!.replyPermission(prompt.requestID, { reply: "reject" }));
+    const { requestID } = prompt;
+    const reject = () => (prompt.kind === "question" ? opencode!.rejectQuestion(requestID) : opencode!.replyPermission(requestID, { reply: "reject" }));
     const outcome: Outcome = opencode ? await reject() : { ok: false, gone: true };
     this.#deps.log.info({ kind: prompt.kind, requestID: prompt.requestID, outcome }, "prompt expired");
     if (!outcome.ok && !outcome.gone) {

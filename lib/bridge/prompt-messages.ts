@@ -79,9 +79,13 @@ export class PromptMessages {
     if (files.length === 0) return undefined;
     const sent: number[] = [];
     for (const file of files) {
+      const send = () => telegram.sendDocument(chat.id, file.filename, file.content, { caption: file.caption, ...inThread(threadId) });
       const document = await outbox
-        .send(chat.id, () => (prompt.state === "pending" ? () => telegram.sendDocument(chat.id, file.filename, file.content, { caption: file.caption, ...inThread(threadId) }) : undefined))
-        .catch((error) => void log.warn({ err: errorText(error), requestID: prompt.requestID, file: file.filename }, "could not attach the full text of a permission request"));
+        .send(chat.id, () => (prompt.state === "pending" ? send : undefined))
+        .catch((error) => {
+          log.warn({ err: errorText(error), requestID: prompt.requestID, file: file.filename }, "could not attach the full text of a permission request");
+          return undefined;
+        });
       if (document) sent.push(document.messageId);
     }
     return { sent: sent.length === files.length, ...(sent.length > 0 ? { messageId: sent[0]! } : {}) };
@@ -133,8 +137,10 @@ export class PromptMessages {
     const { outbox, telegram, chat, log, t } = this.#deps;
     const text = prompt.kind === "question" ? t.input.answerTo(escapeWithin(reveal(label, t), 200)) : t.input.feedback;
     const threadId = await this.threadOf(prompt);
-    const options = { forceReply: { placeholder: cutText(label, PLACEHOLDER_LIMIT) }, ...(prompt.message ? { replyTo: prompt.message.messageId } : {}), ...inThread(threadId) };
-    const sent = await outbox.send(chat.id, () => (prompt.state === "pending" ? () => telegram.sendMessage(chat.id, text, options) : undefined)).catch((error) => {
+    const replyTo = prompt.message ? { replyTo: prompt.message.messageId } : {};
+    const options = { forceReply: { placeholder: cutText(label, PLACEHOLDER_LIMIT) }, ...replyTo, ...inThread(threadId) };
+    const send = () => telegram.sendMessage(chat.id, text, options);
+    const sent = await outbox.send(chat.id, () => (prompt.state === "pending" ? send : undefined)).catch((error) => {
       log.warn({ err: errorText(error) }, "could not ask for typed text");
       return undefined;
     });

@@ -28,7 +28,9 @@ export class TypedText {
 
   constructor(deps: TypedTextDeps) {
     this.#deps = deps;
-    this.#joiner = new TextJoiner(deps.quietMs, (target, text) => ("input" in target ? deps.inputs.typed(target.input, text) : void deps.runs.talkBack(target.owner, target.userMessage, text)));
+    this.#joiner = new TextJoiner(deps.quietMs, (target, text) =>
+      "input" in target ? deps.inputs.typed(target.input, text) : void deps.runs.talkBack(target.owner, target.userMessage, text),
+    );
   }
 
   /**

@@ -11,20 +11,25 @@ type Rig = ReturnType<typeof setup>;
 /** Taps callback data that no button of the message carries: the prompt's key with another action. */
 async function forge(rig: Rig, message: MemoryMessage, action: CallbackAction, id: string): Promise<void> {
   const key = decodeCallback(message.keyboard[0]![0]!.callback_data)!.key;
-  await rig.bridge.handleUpdate({
-    update_id: 1,
-    callback_query: { id, from: { id: OWNER, first_name: "U" }, data: encodeCallback({ key, action, question: 0, option: 0 }), message: { message_id: message.messageId, chat: { id: CHAT, type: "private" } } },
-  });
+  const data = encodeCallback({ key, action, question: 0, option: 0 });
+  const from = { id: OWNER, first_name: "U" };
+  const tapped = { message_id: message.messageId, chat: { id: CHAT, type: "private" } };
+  await rig.bridge.handleUpdate({ update_id: 1, callback_query: { id, from, data, message: tapped } });
 }
 
 const WRONG = CATALOGS.en.note.wrongButton;
+
+/** What the callback answers said to the taps whose ids start with `prefix`. */
+function answersTo(rig: Rig, prefix: string): (string | undefined)[] {
+  return rig.telegram.callbackAnswers.filter((answer) => answer.id.startsWith(prefix)).map((answer) => answer.text);
+}
 
 describe("taps by prompt kind", () => {
   it("a permission's button on a question prompt, and Stop's, change nothing", async () => {
     const rig = setup();
     const message = await rig.ask(request());
     for (const action of ["once", "always", "reject", "feedback", "stop", "halt"] as const) await forge(rig, message, action, `q-${action}`);
-    expect(rig.telegram.callbackAnswers.filter((answer) => answer.id.startsWith("q-")).map((answer) => answer.text)).toEqual([WRONG, WRONG, WRONG, WRONG, WRONG, WRONG]);
+    expect(answersTo(rig, "q-")).toEqual([WRONG, WRONG, WRONG, WRONG, WRONG, WRONG]);
     expect(rig.opencode.posts).toEqual([]);
     expect(message.keyboard.length).toBeGreaterThan(0);
     await rig.bridge.stop();
@@ -34,7 +39,7 @@ describe("taps by prompt kind", () => {
     const rig = setup();
     const message = await rig.askPermission(permission());
     for (const action of ["option", "done", "type", "dismiss", "confirm", "page"] as const) await forge(rig, message, action, `p-${action}`);
-    expect(rig.telegram.callbackAnswers.filter((answer) => answer.id.startsWith("p-")).map((answer) => answer.text)).toEqual([WRONG, WRONG, WRONG, WRONG, WRONG, WRONG]);
+    expect(answersTo(rig, "p-")).toEqual([WRONG, WRONG, WRONG, WRONG, WRONG, WRONG]);
     expect(rig.opencode.posts).toEqual([]);
     expect(message.keyboard.length).toBeGreaterThan(0);
     await rig.bridge.stop();

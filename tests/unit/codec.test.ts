@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { CALLBACK_ACTIONS, CALLBACK_DATA_LIMIT, decodeCallback, encodeCallback, isActionOn, type CallbackAction, type CallbackData } from "../../lib/telegram/codec.ts";
+import {
+  CALLBACK_ACTIONS,
+  CALLBACK_DATA_LIMIT,
+  decodeCallback,
+  encodeCallback,
+  isActionOn,
+  type CallbackAction,
+  type CallbackData,
+} from "../../lib/telegram/codec.ts";
 
 const KEY = "Ab3dEf9H";
 const ACTIONS: CallbackAction[] = ["option", "done", "type", "dismiss", "confirm"];

@@ -13,7 +13,8 @@ function link(directory: string, lists: { questions?: string[]; permissions?: st
 }
 
 const question = (id: string, directory = "/a") => createQuestionPrompt({ id, sessionID: "ses_1", questions: [colorQuestion()] }, directory, `k${id}`, 0);
-const permission = (id: string) => createPermissionPrompt({ id, sessionID: "ses_1", permission: "bash", patterns: [], always: [], metadata: {} }, "/a", `k${id}`, 0);
+const permission = (id: string) =>
+  createPermissionPrompt({ id, sessionID: "ses_1", permission: "bash", patterns: [], always: [], metadata: {} }, "/a", `k${id}`, 0);
 
 describe("InstanceLinks", () => {
   it("answers through the newest link of a directory, and the older one again once the newest goes", () => {
