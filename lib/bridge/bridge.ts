@@ -1,41 +1,36 @@
-// The bridge routes: OpenCode events become Telegram messages, Telegram taps and replies become
-// OpenCode replies. What a tap means is decided per prompt kind (questions.ts, permissions.ts);
-// this file owns delivery, edits, settling, expiry and ordering. It opens no sockets itself.
-import path from "node:path";
+// The bridge routes: OpenCode events and Telegram updates go to the module that owns what they
+// concern. A prompt's life (delivery, edits, replies, settling, expiry) is prompt-life.ts, what the
+// user does to it is user-input.ts, what a tap means is per prompt kind (questions.ts,
+// permissions.ts); runs, Stop, commands, typed text and files have their own modules. It owns no
+// prompt state and opens no sockets itself.
 import { CATALOGS, type Language, type Strings } from "../i18n/catalog.ts";
 import type { Logger } from "../log.ts";
-import type { Outcome } from "../opencode/api.ts";
-import type { PermissionPrompt } from "../registry/permission-prompt.ts";
-import type { PromptState } from "../registry/prompt.ts";
+import { ActivityTracker } from "../notices/activity.ts";
 import { DEFAULT_NOTICES, type NoticePolicy } from "../notices/policy.ts";
-import type { MessageOwner, Prompt, Registry, TextInput } from "../registry/registry.ts";
-import type { Claim } from "../relay/update-handler.ts";
+import type { Registry } from "../registry/registry.ts";
+import type { Claim, UpdateHandler } from "../relay/update-handler.ts";
 import type { StatusPart } from "../telegram/render-status.ts";
-import type { HermesEvent, PermissionReply } from "../hermes-events.ts";
+import type { HermesEvent, SessionInfo } from "../hermes-events.ts";
 import { mayAct, type AccessPolicy } from "../telegram/access.ts";
 import type { TelegramApi } from "../telegram/api.ts";
-import { decodeCallback, type CallbackData } from "../telegram/codec.ts";
-import { CALLBACK_ANSWER_LIMIT, cutText, escapeWithin, PLACEHOLDER_LIMIT } from "../telegram/html.ts";
 import { errorText } from "../error-text.ts";
-import type { PromptContext } from "../telegram/render-context.ts";
-import { renderPermission } from "../telegram/render-permission.ts";
-import { permissionFiles } from "../telegram/render-permission-file.ts";
-import { renderQuestion } from "../telegram/render-question.ts";
-import type { RenderedMessage } from "../telegram/rendered-message.ts";
-import { reveal } from "../telegram/reveal.ts";
-import { Outbox, Priority } from "../telegram/outbox.ts";
+import { Outbox } from "../telegram/outbox.ts";
 import { labelMessages } from "../telegram/machine-label.ts";
 import type { PaceLimits } from "../telegram/pacer.ts";
-import { parseUpdate, type Intent } from "../telegram/updates.ts";
-import type { Desk, InstanceLink, Tap } from "./desk.ts";
+import { parseUpdate } from "../telegram/updates.ts";
+import { Chat } from "./chat.ts";
+import type { InstanceLink } from "./desk.ts";
 import { Commands } from "./commands.ts";
+import { InstanceLinks } from "./instance-links.ts";
 import { PhoneFiles } from "./phone-files.ts";
+import { PromptLife } from "./prompt-life.ts";
+import { PromptMessages } from "./prompt-messages.ts";
+import { ReplyConfirmation } from "./reply-confirmation.ts";
 import { RunNotices } from "./run-notices.ts";
 import { SessionTopics } from "./topics.ts";
 import { StopControl } from "./stop-control.ts";
 import { TypedText } from "./typed-text.ts";
-import { decidePermission, isOwnPermissionEcho, tapPermission, typePermissionFeedback } from "./permissions.ts";
-import { dismissQuestion, isOwnQuestionEcho, tapQuestion, typeQuestionAnswer } from "./questions.ts";
+import { UserInput } from "./user-input.ts";
 
 export type { InstanceLink } from "./desk.ts";
 
@@ -67,41 +62,28 @@ export interface BridgeOptions {
   now?: () => number;
 }
 
-/** Typed text is for an awaited answer, or a message for a session (a reply to any of its messages). */
-/** Replies OpenCode makes on its own for related requests arrive right after the one that caused them. */
-const CASCADE_WINDOW_MS = 5_000;
 const DONE_GRACE_MS = 1_000;
-/** A reply slower than this shows "Sending…" meanwhile. */
-const SENDING_SHOWN_AFTER_MS = 400;
 
-export class Bridge implements Desk {
+export class Bridge implements UpdateHandler {
   readonly telegram: TelegramApi;
   readonly registry: Registry;
   readonly log: Logger;
   readonly chatId: number;
   readonly t: Strings;
   readonly #outbox: Outbox;
-  readonly #topics: SessionTopics;
   readonly #access: AccessPolicy;
-  readonly #ttl: { question: number; permission: number };
-  readonly #confirmTimeoutMs: number;
   readonly #now: () => number;
-  readonly #instances = new Set<InstanceLink>();
-  readonly #expiry = new Map<string, ReturnType<typeof setTimeout>>();
-  readonly #queues = new Map<string, Promise<void>>();
-  readonly #delivering = new Map<string, Promise<void>>();
-  readonly #confirmations = new Map<string, () => void>();
-  /** Requests whose own echo arrived before anyone waited for it (in-process events can beat the HTTP answer). */
-  readonly #echoed = new Set<string>();
-  /** The last permission decision per session, to tell OpenCode's own cascades from other clients. */
-  readonly #lastDecision = new Map<string, { requestID: string; reply: PermissionReply; at: number }>();
+  readonly #links = new InstanceLinks();
+  readonly #chat: Chat;
+  readonly #topics: SessionTopics;
+  readonly #replies: ReplyConfirmation;
+  readonly #prompts: PromptLife;
+  readonly #input: UserInput;
   readonly #typed: TypedText;
   readonly #runs: RunNotices;
   readonly #commands: Commands;
   readonly #stops: StopControl;
   readonly #files: PhoneFiles;
-  /** What each prompt's message shows now, so edits that change nothing are skipped. */
-  readonly #shown = new Map<string, string>();
   #stopped = false;
 
   constructor(options: BridgeOptions) {
@@ -111,60 +93,37 @@ export class Bridge implements Desk {
     this.#access = options.access;
     this.chatId = options.access.chatId;
     this.t = CATALOGS[options.language ?? "en"];
-    this.#ttl = { question: options.questionTtlMs, permission: options.permissionTtlMs ?? 0 };
-    this.#confirmTimeoutMs = options.confirmTimeoutMs ?? 3_000;
     this.#now = options.now ?? Date.now;
-    this.#outbox = new Outbox({ logger: this.log, ...(options.pacing !== undefined ? { limits: options.pacing } : {}) });
-    this.#topics = new SessionTopics(options.topics ?? false, { telegram: this.telegram, outbox: this.#outbox, registry: this.registry, chatId: this.chatId, log: this.log });
-    const linkFor = (directory: string) => this.linkFor(directory);
-    const announce = (owner: MessageOwner, replyTo: number, queued: boolean, threadId?: number) => this.#stops.announce(owner, replyTo, queued, threadId);
-    this.#runs = new RunNotices(
-      { telegram: this.telegram, outbox: this.#outbox, registry: this.registry, topics: this.#topics, log: this.log, t: this.t, chatId: this.chatId, now: this.#now, linkFor, reply: (text, replyTo, threadId) => this.reply(text, replyTo, threadId), announce },
-      options.notices ?? DEFAULT_NOTICES,
-      options.doneGraceMs ?? DONE_GRACE_MS,
-    );
-    this.#stops = new StopControl({ telegram: this.telegram, outbox: this.#outbox, registry: this.registry, activity: this.#runs.activity, topics: this.#topics, log: this.log, t: this.t, chatId: this.chatId, linkFor, closePrompts: (sessionID) => this.#closePromptsOf(sessionID) });
-    this.#commands = new Commands({
-      telegram: this.telegram,
-      outbox: this.#outbox,
-      registry: this.registry,
-      activity: this.#runs.activity,
-      access: this.#access,
-      log: this.log,
-      t: this.t,
-      chatId: this.chatId,
-      enqueue: (prompt, work) => this.#enqueue(prompt, work),
-      sendAgain: (prompt) => this.#sendAgain(prompt),
-      offerStop: (replyTo) => this.#stops.offer(replyTo),
-    });
-    this.#typed = new TypedText({
-      registry: this.registry,
-      topics: this.#topics,
-      access: this.#access,
-      quietMs: options.textQuietMs ?? 700,
-      answer: (input, text) => this.#onTypedText(input, text),
-      talkBack: (owner, userMessage, text) => void this.#runs.talkBack(owner, userMessage, text),
-    });
-    this.#files = new PhoneFiles({
-      telegram: this.telegram,
-      registry: this.registry,
-      topics: this.#topics,
-      access: this.#access,
-      log: this.log,
-      t: this.t,
-      linkFor,
-      isBusy: (sessionID) => this.#runs.activity.isBusy(sessionID),
-      acknowledge: (owner, userMessage, wasBusy) => this.#runs.acknowledge(owner, userMessage, wasBusy),
-      reply: (text, replyTo, threadId) => this.reply(text, replyTo, threadId),
-      quietMs: options.textQuietMs ?? 700,
-    });
+    const { telegram, registry, log, chatId, t } = this;
+    const access = this.#access;
+    const now = this.#now;
+    const links = this.#links;
+    const outbox = (this.#outbox = new Outbox({ logger: log, ...(options.pacing !== undefined ? { limits: options.pacing } : {}) }));
+    const chat = (this.#chat = new Chat(chatId, { telegram, outbox, log }));
+    const topics = (this.#topics = new SessionTopics(options.topics ?? false, { telegram, outbox, registry, chatId, log }));
+    const activity = new ActivityTracker(options.notices ?? DEFAULT_NOTICES);
+    const replies = (this.#replies = new ReplyConfirmation({ timeoutMs: options.confirmTimeoutMs ?? 3_000, now, links }));
+    // Stopping a run closes its prompts, and every prompt's message carries Stop: Stop reaches the prompts through this forwarder.
+    const closing = { closeRun: (sessionID: string) => this.#prompts.closeRun(sessionID) };
+    const stops = (this.#stops = new StopControl({ telegram, outbox, registry, activity, topics, log, t, chatId, links, prompts: closing }));
+    const messages = new PromptMessages({ telegram, outbox, chat, registry, topics, stops, log, t });
+    const ttl = { question: options.questionTtlMs, permission: options.permissionTtlMs ?? 0 };
+    const prompts = (this.#prompts = new PromptLife({ registry, messages, replies, links, chat, log, t, ttl }));
+    const runDeps = { telegram, outbox, registry, topics, log, t, chatId, now, activity, links, chat, stops };
+    const runs = (this.#runs = new RunNotices(runDeps, options.doneGraceMs ?? DONE_GRACE_MS));
+    const input = new UserInput({ registry, prompts, stops, chat, access, log, t });
+    this.#commands = new Commands({ telegram, outbox, registry, activity, access, log, t, chatId, prompts, stops });
+    const quietMs = options.textQuietMs ?? 700;
+    this.#typed = new TypedText({ registry, topics, access, quietMs, inputs: input, runs });
+    this.#input = input;
+    this.#files = new PhoneFiles({ telegram, registry, topics, access, log, t, links, activity, runs, chat, quietMs });
   }
 
   // ── OpenCode side ──────────────────────────────────────────────────────────────────────────
 
   /** Links an OpenCode instance; its already-pending prompts are picked up in the background. */
   attach(link: InstanceLink): void {
-    this.#instances.add(link);
+    this.#links.add(link);
     const directory = link.directory;
     void Promise.all([link.opencode.listQuestions(), link.opencode.listPermissions()])
       .then(([questions, permissions]) => {
@@ -186,47 +145,33 @@ export class Bridge implements Desk {
     for (const request of questions) this.handleEvent(directory, { type: "question.asked", request });
     for (const request of permissions) this.handleEvent(directory, { type: "permission.asked", request });
     const live = new Set<string>([...questions, ...permissions].map((request) => request.id));
-    // A prompt with a reply in flight is left to that reply, which settles it itself.
-    const gone = before.filter((prompt) => !live.has(prompt.requestID) && !prompt.busy);
-    await Promise.all(gone.map((prompt) => this.#enqueue(prompt, async () => (prompt.state === "pending" && !prompt.busy ? this.settle(prompt, "gone") : undefined))));
+    const gone = await this.#prompts.closeUnlisted(before, live);
     if (gone.length > 0) this.log.info({ directory, closed: gone.length }, "closed prompts resolved while the event stream was down");
     return { pending: live.size, closed: gone.length };
   }
 
   /** Unlinks an instance. When it was the last one for its directory, that directory's prompts are dropped. */
   detach(link: InstanceLink): Promise<void> {
-    this.#instances.delete(link);
-    if (this.linkFor(link.directory)) return Promise.resolve();
-    return this.#closeDirectory(link.directory);
+    this.#links.delete(link);
+    if (this.#links.linkFor(link.directory)) return Promise.resolve();
+    return this.#prompts.closeDirectory(link.directory);
   }
 
   handleEvent(directory: string, event: HermesEvent): void {
     if (this.#stopped) return;
     switch (event.type) {
       case "question.asked":
-        return this.#track(this.registry.addQuestion(event.request, directory, this.#now()));
+        return this.#prompts.track(this.registry.addQuestion(event.request, directory, this.#now()));
       case "permission.asked":
-        return this.#track(this.registry.addPermission(event.request, directory, this.#now()));
+        return this.#prompts.track(this.registry.addPermission(event.request, directory, this.#now()));
       case "question.replied":
-      case "question.rejected": {
-        const prompt = this.registry.byRequest(event.requestID);
-        if (prompt?.kind !== "question" || prompt.state !== "pending") return;
-        const answers = event.type === "question.replied" ? event.answers : undefined;
-        if (isOwnQuestionEcho(prompt, answers)) return this.#onEcho(prompt.requestID);
-        if (answers) prompt.finalAnswers = answers;
-        void this.#enqueue(prompt, () => this.settle(prompt, answers ? "answered_elsewhere" : "dismissed_elsewhere"));
-        return;
-      }
+      case "question.rejected":
       case "permission.replied":
-        return this.#onPermissionReplied(event.sessionID, event.requestID, event.reply);
-      case "session.upserted": {
-        const before = this.registry.sessions.get(event.info.id);
-        this.registry.sessions.upsert(event.info);
-        if (event.info.title !== before?.title || event.info.parentID !== before?.parentID) this.#refreshSession(event.info.id);
-        if (event.info.title && before?.title && event.info.title !== before.title) this.#topics.rename(event.info.id, event.info.title);
-        return;
-      }
+        return this.#prompts.onReplied(event);
+      case "session.upserted":
+        return this.#sessionUpserted(event.info);
       case "session.deleted":
+        this.#replies.forgetSession(event.sessionID);
         this.#runs.observe(directory, event);
         this.#stops.observe(directory, event);
         return this.registry.sessions.delete(event.sessionID);
@@ -239,132 +184,19 @@ export class Bridge implements Desk {
       case "message.text":
         return this.#runs.observe(directory, event);
       case "instance.disposed":
-        void this.#closeDirectory(event.directory);
+        void this.#prompts.closeDirectory(event.directory);
         return;
       default:
-        return;
+        return routed(event);
     }
   }
 
-  #track(prompt: Prompt | undefined): void {
-    if (!prompt) return; // known already: another instance of the same directory reported it
-    this.log.info({ kind: prompt.kind, requestID: prompt.requestID, sessionID: prompt.sessionID, directory: prompt.directory }, "prompt asked");
-    const ttl = this.#ttl[prompt.kind];
-    if (ttl > 0) {
-      const timer = setTimeout(() => this.#enqueue(prompt, () => this.#expire(prompt)), ttl);
-      timer.unref?.();
-      this.#expiry.set(prompt.key, timer);
-    }
-    const delivery = this.#deliver(prompt).finally(() => this.#delivering.delete(prompt.key));
-    this.#delivering.set(prompt.key, delivery);
-  }
-
-  /** Nobody answered in time: the question is dismissed, the permission rejected. */
-  async #expire(prompt: Prompt): Promise<void> {
-    if (prompt.state !== "pending") return;
-    const opencode = this.linkFor(prompt.directory)?.opencode;
-    const reject = () => (prompt.kind === "question" ? opencode!.rejectQuestion(prompt.requestID) : opencode!.replyPermission(prompt.requestID, { reply: "reject" }));
-    const outcome: Outcome = opencode ? await reject() : { ok: false, gone: true };
-    this.log.info({ kind: prompt.kind, requestID: prompt.requestID, outcome }, "prompt expired");
-    if (!outcome.ok && !outcome.gone) {
-      const error = outcome.error;
-      prompt.notice = (t) => t.note.expiredButFailed(error);
-      return this.refresh(prompt);
-    }
-    await this.settle(prompt, outcome.ok ? "expired" : "gone");
-  }
-
-  #onPermissionReplied(sessionID: string, requestID: string, reply: PermissionReply): void {
-    const prompt = this.registry.byRequest(requestID);
-    const previous = this.#lastDecision.get(sessionID);
-    const cascade =
-      previous !== undefined &&
-      previous.requestID !== requestID &&
-      this.#now() - previous.at <= CASCADE_WINDOW_MS &&
-      (previous.reply === "reject") === (reply === "reject");
-    if (!cascade) this.#lastDecision.set(sessionID, { requestID, reply, at: this.#now() });
-    if (prompt?.kind !== "permission" || prompt.state !== "pending") return;
-    if (isOwnPermissionEcho(prompt, reply)) return this.#onEcho(prompt.requestID);
-    prompt.final = { reply, by: cascade ? "cascade" : "elsewhere" };
-    void this.#enqueue(prompt, () => this.settle(prompt, "answered_elsewhere"));
-  }
-
-  /** Sends the prompt first; a missing session title is looked up afterwards and filled in by an edit. */
-  async #deliver(prompt: Prompt): Promise<void> {
-    let rendered: RenderedMessage | undefined;
-    try {
-      const threadId = await this.#topics.threadOf(prompt.sessionID, prompt.directory);
-      if (prompt.kind === "permission") await this.#sendFiles(prompt, threadId);
-      // Rendered when it can go out: a prompt settled while Telegram was away is not sent at all.
-      const sent = await this.#outbox.send(this.chatId, () => {
-        if (prompt.state !== "pending") return undefined;
-        const message = (rendered = this.#render(prompt));
-        return () => this.telegram.sendMessage(this.chatId, message.text, { keyboard: message.keyboard, ...replyToFiles(prompt), ...inThread(threadId) });
-      });
-      if (!sent || !rendered) return this.registry.forget(prompt);
-      this.#shown.set(prompt.key, shownAs(rendered));
-      prompt.message = { chatId: this.chatId, messageId: sent.messageId };
-      this.registry.noteMessage(prompt.message, { sessionID: prompt.sessionID, directory: prompt.directory });
-      this.log.info({ requestID: prompt.requestID, messageId: sent.messageId }, "prompt delivered");
-    } catch (error) {
-      this.log.error({ err: errorText(error), requestID: prompt.requestID }, "could not deliver prompt to Telegram");
-      return;
-    }
-    // Anything that changed while the message was on its way is shown now.
-    if (this.#render(prompt).text !== rendered.text) await this.refresh(prompt);
-    if (prompt.state !== "pending") this.registry.forget(prompt);
-    void this.#lookUpSession(prompt.directory, prompt.sessionID);
-  }
-
-  /**
-   * The full request and the full diff, when the message can't show them, go out just before it
-   * (the message replies to them), so what Allow approves can be read before the tap. If they
-   * can't be sent, the message offers no Allow.
-   */
-  async #sendFiles(prompt: PermissionPrompt, threadId: number | undefined): Promise<void> {
-    const files = permissionFiles(prompt, this.t);
-    if (files.length === 0) return;
-    const sent: number[] = [];
-    for (const file of files) {
-      const document = await this.#outbox
-        .send(this.chatId, () => (prompt.state === "pending" ? () => this.telegram.sendDocument(this.chatId, file.filename, file.content, { caption: file.caption, ...inThread(threadId) }) : undefined))
-        .catch((error) => void this.log.warn({ err: errorText(error), requestID: prompt.requestID, file: file.filename }, "could not attach the full text of a permission request"));
-      if (document) sent.push(document.messageId);
-    }
-    prompt.files = { sent: sent.length === files.length, ...(sent.length > 0 ? { messageId: sent[0]! } : {}) };
-  }
-
-  /** Title and parent of a session (and the parent's title) that no session event told us about. */
-  async #lookUpSession(directory: string, sessionID: string): Promise<void> {
-    const opencode = this.linkFor(directory)?.opencode;
-    if (!opencode) return;
-    let known = this.registry.sessions.get(sessionID);
-    let changed = false;
-    if (!known?.title) {
-      const info = await opencode.session(sessionID).catch(() => undefined);
-      if (!info) return;
-      this.registry.sessions.upsert(info);
-      known = this.registry.sessions.get(sessionID);
-      changed = true;
-    }
-    if (known?.parentID && !this.registry.sessions.title(known.parentID)) {
-      const parent = await opencode.session(known.parentID).catch(() => undefined);
-      if (parent) this.registry.sessions.upsert(parent);
-      changed ||= parent !== undefined;
-    }
-    if (changed) this.#refreshSession(sessionID);
-  }
-
-  #closeDirectory(directory: string): Promise<void> {
-    const prompts = this.registry.pendingIn(directory);
-    return Promise.all(prompts.map((prompt) => this.#enqueue(prompt, () => this.settle(prompt, "gone")))).then(() => undefined);
-  }
-
-  #refreshSession(sessionID: string): void {
-    for (const prompt of this.registry.pending()) {
-      const session = this.registry.sessions.get(prompt.sessionID);
-      if ((prompt.sessionID === sessionID || session?.parentID === sessionID) && prompt.message) void this.#enqueue(prompt, () => this.refresh(prompt));
-    }
+  /** A session's title or parent changed: its open prompts and its forum topic show it. */
+  #sessionUpserted(info: SessionInfo): void {
+    const before = this.registry.sessions.get(info.id);
+    this.registry.sessions.upsert(info);
+    if (info.title !== before?.title || info.parentID !== before?.parentID) this.#prompts.refreshSession(info.id);
+    if (info.title && before?.title && info.title !== before.title) this.#topics.rename(info.id, info.title);
   }
 
   // ── Telegram side ──────────────────────────────────────────────────────────────────────────
@@ -378,7 +210,7 @@ export class Bridge implements Desk {
   async claimUpdate(update: unknown): Promise<Claim | undefined> {
     if (this.#stopped) return undefined;
     const intent = parseUpdate(update);
-    if (intent?.kind === "callback") return this.#claimCallback(intent);
+    if (intent?.kind === "callback") return this.#input.claimTap(intent);
     if (intent?.kind === "text") {
       const take = this.#typed.claim(intent);
       return take && (async () => take());
@@ -400,17 +232,7 @@ export class Bridge implements Desk {
     const intent = parseUpdate(update);
     if (intent?.kind === "command") return this.#commands.answer(intent, parts);
     if (intent?.kind === "attachment") return this.#files.unclaimed(intent);
-    if (intent?.kind !== "callback") return;
-    if (!mayAct(this.#access, intent.from)) return this.#refuseTap(intent);
-    if (unanswered) return this.#answerCallback(intent.id, this.t.note.notAnswering);
-    await this.#staleTap(intent);
-  }
-
-  /** A tap on a message whose prompt is gone (or on an older copy of it): say so, and drop its buttons. */
-  async #staleTap(intent: Extract<Intent, { kind: "callback" }>): Promise<void> {
-    await this.#answerCallback(intent.id, this.t.note.notPending);
-    const { messageId } = intent;
-    if (messageId !== undefined) void this.#outbox.chore(intent.from.chatId, () => this.telegram.removeKeyboard(intent.from.chatId, messageId)).catch(() => undefined);
+    if (intent?.kind === "callback") return this.#input.unclaimedTap(intent, unanswered);
   }
 
   /** One process on its own: claim, else handle as unclaimed. */
@@ -440,221 +262,9 @@ export class Bridge implements Desk {
     this.#commands.onLead();
   }
 
-  /** /pending: the prompt again as a fresh message at the bottom of the chat; the old one loses its buttons. */
-  async #sendAgain(prompt: Prompt): Promise<void> {
-    const old = prompt.message;
-    if (prompt.state !== "pending" || !old) return;
-    const threadId = await this.#topics.threadOf(prompt.sessionID, prompt.directory);
-    // Files that could not be sent the first time get another try: with them, Allow comes back.
-    if (prompt.kind === "permission" && prompt.files?.sent === false) await this.#sendFiles(prompt, threadId);
-    const sent = await this.#outbox
-      .send(this.chatId, () => {
-        if (prompt.state !== "pending") return undefined;
-        const rendered = this.#render(prompt);
-        return () => this.telegram.sendMessage(this.chatId, rendered.text, { keyboard: rendered.keyboard, ...replyToFiles(prompt), ...inThread(threadId) });
-      })
-      .catch(() => undefined);
-    if (!sent) return;
-    prompt.message = { chatId: this.chatId, messageId: sent.messageId };
-    this.#shown.delete(prompt.key);
-    this.registry.noteMessage(prompt.message, { sessionID: prompt.sessionID, directory: prompt.directory });
-    void this.#outbox.chore(old.chatId, () => this.telegram.editMessage(old.chatId, old.messageId, this.t.status.sentAgain, [])).catch(() => undefined);
-  }
-
-  async #claimCallback(intent: Extract<Intent, { kind: "callback" }>): Promise<Claim | undefined> {
-    const data = decodeCallback(intent.data);
-    if (data && this.#stops.owns(data)) return this.#claimStop(intent, data);
-    const prompt = data ? this.registry.byKey(data.key) : undefined;
-    if (!data || !prompt) return undefined;
-    if (!mayAct(this.#access, intent.from)) return () => this.#refuseTap(intent);
-    // A tap on an older copy of the prompt (sent again by /pending) is left to the stale-tap handling.
-    // A tap that raced the sendMessage response (message id not known yet) is claimed by its key
-    // and checked when it runs: deciding never waits for Telegram.
-    if (prompt.message && !isOn(prompt, intent)) return undefined;
-    return () => this.#tap(intent, prompt, data);
-  }
-
-  /** A granted tap on one of this process' prompts: act, then acknowledge it. */
-  async #tap(intent: Extract<Intent, { kind: "callback" }>, prompt: Prompt, data: CallbackData): Promise<void> {
-    if (!prompt.message) await this.#delivering.get(prompt.key);
-    if (!isOn(prompt, intent)) return this.#staleTap(intent);
-    if (prompt.state !== "pending") return this.#answerCallback(intent.id, this.t.note.notPending);
-    if (prompt.busy) return this.#answerCallback(intent.id, this.t.note.sending);
-    const tap: Tap = prompt.kind === "question" ? tapQuestion(this, prompt, data) : tapPermission(this, prompt, data);
-    // The reply to OpenCode leaves before Telegram's acknowledgement of the tap (a macrotask later).
-    if (tap.then) void this.#enqueue(prompt, tap.then);
-    await new Promise((resolve) => setImmediate(resolve));
-    await this.#answerCallback(intent.id, tap.note(this.t), tap.alert);
-  }
-
-  #refuseTap(intent: Extract<Intent, { kind: "callback" }>): Promise<void> {
-    this.log.warn({ userId: intent.from.userId, chatId: intent.from.chatId }, "ignored a button tap from an unauthorized user or chat");
-    return this.#answerCallback(intent.id, this.t.note.notAuthorized, true);
-  }
-
-  /** A Stop tap on one of this process' sessions: the work to do once the claim is granted. */
-  #claimStop(intent: Extract<Intent, { kind: "callback" }>, data: CallbackData): Claim {
-    if (!mayAct(this.#access, intent.from)) return () => this.#refuseTap(intent);
-    return async () => {
-      const tap = this.#stops.tap(data, intent.messageId === undefined ? undefined : { chatId: intent.from.chatId, messageId: intent.messageId });
-      await this.#answerCallback(intent.id, tap.note(this.t), tap.alert);
-      if (tap.then) await tap.then().catch((error) => this.log.error({ err: errorText(error) }, "stopping a run failed"));
-    };
-  }
-
-  /** A run stopped from the phone: OpenCode keeps its prompts pending (measured on 1.1.53 and 1.18.33), so they are closed here. */
-  async #closePromptsOf(sessionID: string): Promise<void> {
-    const inRun = (id: string) => id === sessionID || this.registry.sessions.get(id)?.parentID === sessionID;
-    const prompts = this.registry.pending().filter((prompt) => inRun(prompt.sessionID));
-    await Promise.all(prompts.map((prompt) => this.#enqueue(prompt, () => (prompt.kind === "question" ? dismissQuestion(this, prompt) : decidePermission(this, prompt, { reply: "reject" })))));
-  }
-
-  #onTypedText(input: TextInput, text: string): void {
-    const prompt = this.registry.byKey(input.key);
-    if (!prompt || prompt.state !== "pending") return;
-    void this.#enqueue(prompt, async () => {
-      if (prompt.state !== "pending" || !this.registry.inputFor(input.message)) return;
-      this.registry.disarmInputs(prompt.key);
-      this.#deleteMessage(input.message);
-      if (prompt.kind === "question") await typeQuestionAnswer(this, prompt, input.questionIndex, text, input.message.messageId);
-      else await typePermissionFeedback(this, prompt, text);
-    });
-  }
-
-  // ── Desk: what the prompt kinds may do ─────────────────────────────────────────────────────
-
-  async askForText(prompt: Prompt, questionIndex: number, label: string): Promise<void> {
-    if (prompt.state !== "pending") return;
-    const text = prompt.kind === "question" ? this.t.input.answerTo(escapeWithin(reveal(label, this.t), 200)) : this.t.input.feedback;
-    const threadId = await this.#topics.threadOf(prompt.sessionID, prompt.directory);
-    const options = { forceReply: { placeholder: cutText(label, PLACEHOLDER_LIMIT) }, ...(prompt.message ? { replyTo: prompt.message.messageId } : {}), ...inThread(threadId) };
-    const sent = await this.#outbox.send(this.chatId, () => (prompt.state === "pending" ? () => this.telegram.sendMessage(this.chatId, text, options) : undefined)).catch((error) => {
-      this.log.warn({ err: errorText(error) }, "could not ask for typed text");
-      return undefined;
-    });
-    if (!sent || prompt.state !== "pending") return;
-    for (const old of this.registry.disarmInputs(prompt.key)) this.#deleteMessage(old.message);
-    this.registry.armInput({ key: prompt.key, questionIndex, message: { chatId: this.chatId, messageId: sent.messageId } });
-  }
-
-  #onEcho(requestID: string): void {
-    const waiting = this.#confirmations.get(requestID);
-    if (waiting) waiting();
-    else this.#echoed.add(requestID);
-  }
-
-  async sending<T>(prompt: Prompt, work: () => Promise<T>): Promise<T> {
-    const timer = setTimeout(() => void this.refresh(prompt), SENDING_SHOWN_AFTER_MS);
-    try {
-      return await work();
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  confirm(prompt: Prompt): Promise<boolean> {
-    if (this.#echoed.delete(prompt.requestID)) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const done = (confirmed: boolean) => {
-        clearTimeout(timer);
-        this.#confirmations.delete(prompt.requestID);
-        resolve(confirmed);
-      };
-      const timer = setTimeout(() => void this.#stillPending(prompt).then((pending) => done(!pending)), this.#confirmTimeoutMs);
-      this.#confirmations.set(prompt.requestID, () => done(true));
-    });
-  }
-
-  async #stillPending(prompt: Prompt): Promise<boolean> {
-    const opencode = this.linkFor(prompt.directory)?.opencode;
-    if (!opencode) return false;
-    const pending = await (prompt.kind === "question" ? opencode.listQuestions() : opencode.listPermissions()).catch(() => []);
-    return pending.some((request) => request.id === prompt.requestID);
-  }
-
-  async settle(prompt: Prompt, state: PromptState): Promise<void> {
-    if (prompt.state !== "pending") return;
-    prompt.state = state;
-    prompt.busy = false;
-    this.#echoed.delete(prompt.requestID);
-    prompt.notice = undefined;
-    clearTimeout(this.#expiry.get(prompt.key));
-    this.#expiry.delete(prompt.key);
-    for (const input of this.registry.disarmInputs(prompt.key)) this.#deleteMessage(input.message);
-    this.log.info({ kind: prompt.kind, requestID: prompt.requestID, state }, "prompt settled");
-    // Still on its way to the phone: delivery shows the final state (or skips sending).
-    if (!prompt.message) return;
-    await this.refresh(prompt);
-    this.registry.forget(prompt);
-    this.#shown.delete(prompt.key);
-  }
-
-  async refresh(prompt: Prompt): Promise<void> {
-    if (!prompt.message) return;
-    const { chatId, messageId } = prompt.message;
-    try {
-      // Rendered when it goes out, so edits queued behind flood control collapse into the latest
-      // state; an edit that would change nothing is not sent (it would cost a flood-limit slot).
-      await this.#outbox.edit(chatId, messageId, () => {
-        const rendered = this.#render(prompt);
-        const shown = shownAs(rendered);
-        if (this.#shown.get(prompt.key) === shown) return undefined;
-        return async () => {
-          await this.telegram.editMessage(chatId, messageId, rendered.text, rendered.keyboard);
-          this.#shown.set(prompt.key, shown);
-        };
-        // An open prompt's edit answers a tap the user watches; a settled one's may wait for prompts.
-      }, prompt.state === "pending" ? Priority.Prompt : Priority.Edit);
-    } catch (error) {
-      this.log.warn({ err: errorText(error), requestID: prompt.requestID }, "could not update the Telegram message");
-    }
-  }
-
-  linkFor(directory: string): InstanceLink | undefined {
-    let found: InstanceLink | undefined;
-    for (const link of this.#instances) if (link.directory === directory) found = link; // the newest wins
-    return found;
-  }
-
-  #render(prompt: Prompt): RenderedMessage {
-    const context = this.#contextOf(prompt);
-    return prompt.kind === "question" ? renderQuestion(prompt, context) : renderPermission(prompt, context);
-  }
-
-  #contextOf(prompt: Prompt): PromptContext {
-    const session = this.registry.sessions.get(prompt.sessionID);
-    const context: PromptContext = { project: path.basename(prompt.directory) || prompt.directory, t: this.t };
-    if (session?.title) context.sessionTitle = session.title;
-    if (session?.parentID) context.parentTitle = this.registry.sessions.title(session.parentID) ?? session.parentID;
-    context.stop = this.#stops.buttonFor(prompt.sessionID, prompt.directory);
-    return context;
-  }
-
-  // ── Plumbing ───────────────────────────────────────────────────────────────────────────────
-
-  /** Runs work for one prompt strictly in order, so two quick taps can't race. */
-  #enqueue(prompt: Prompt, work: () => Promise<void>): Promise<void> {
-    const previous = this.#queues.get(prompt.key) ?? Promise.resolve();
-    const next = previous
-      .then(work)
-      .catch((error) => this.log.error({ err: errorText(error), requestID: prompt.requestID }, "prompt handling failed"))
-      .finally(() => {
-        if (this.#queues.get(prompt.key) === next) this.#queues.delete(prompt.key);
-      });
-    this.#queues.set(prompt.key, next);
-    return next;
-  }
-
-  async reply(text: string, replyTo: number, threadId?: number): Promise<void> {
-    await this.#outbox.send(this.chatId, () => () => this.telegram.sendMessage(this.chatId, text, { replyTo, ...inThread(threadId) })).catch(() => undefined);
-  }
-
-  #deleteMessage(message: { chatId: number; messageId: number }): void {
-    void this.#outbox.chore(message.chatId, () => this.telegram.deleteMessage(message.chatId, message.messageId)).catch(() => undefined);
-  }
-
-  async #answerCallback(id: string, text?: string, alert?: boolean): Promise<void> {
-    await this.telegram.answerCallback(id, text === undefined ? undefined : cutText(text, CALLBACK_ANSWER_LIMIT), alert).catch((error) => this.log.warn({ err: errorText(error) }, "could not answer a callback query"));
+  /** A short message in the chat, in reply to `replyTo`. */
+  reply(text: string, replyTo: number, threadId?: number): Promise<void> {
+    return this.#chat.reply(text, replyTo, threadId);
   }
 
   /** Settles every pending prompt as no longer pending (their buttons go) and stops all timers. */
@@ -662,42 +272,20 @@ export class Bridge implements Desk {
     if (this.#stopped) return;
     // The closing edits are the last word: they may spend what pacing keeps for prompts.
     this.#outbox.finishing();
-    const settleAll = (async () => {
-      await Promise.all([...this.#delivering.values()]);
-      await Promise.all(this.registry.pending().map((prompt) => this.#enqueue(prompt, () => this.settle(prompt, "gone"))));
-      // Edits already queued for prompts settled just before (OpenCode 2 cancels a location's forms
-      // right before its cleanup) go out too, within the same grace.
-      await Promise.all([...this.#queues.values()]);
-    })();
     // Telegram may be unreachable: don't wait forever, the outbox gives up below.
     let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([settleAll, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+    await Promise.race([this.#prompts.closeAll(), new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
     clearTimeout(timer);
     this.#stopped = true;
     this.#typed.clear();
     this.#files.clear();
     await this.#outbox.stop();
-    for (const timer of this.#expiry.values()) clearTimeout(timer);
-    this.#expiry.clear();
+    this.#prompts.stop();
     this.#runs.stop();
   }
 }
 
-/** A permission prompt that came with files replies to the first one, so the two stay together. */
-function replyToFiles(prompt: Prompt): { replyTo?: number } {
-  return prompt.kind === "permission" && prompt.files?.messageId !== undefined ? { replyTo: prompt.files.messageId } : {};
+/** Where the compiler checks that every event type is routed: a new HermesEvent type fails to compile here until it has a case. */
+function routed(event: never): void {
+  void event;
 }
-
-function inThread(threadId: number | undefined): { threadId?: number } {
-  return threadId === undefined ? {} : { threadId };
-}
-
-/** Whether the tap was on the prompt's current message. */
-function isOn(prompt: Prompt, intent: Extract<Intent, { kind: "callback" }>): boolean {
-  return prompt.message?.messageId === intent.messageId && prompt.message?.chatId === intent.from.chatId;
-}
-
-function shownAs(rendered: RenderedMessage): string {
-  return JSON.stringify([rendered.text, rendered.keyboard]);
-}
-

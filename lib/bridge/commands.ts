@@ -5,15 +5,17 @@ import path from "node:path";
 import type { Strings } from "../i18n/catalog.ts";
 import type { Logger } from "../log.ts";
 import type { ActivityTracker } from "../notices/activity.ts";
-import type { Prompt, Registry } from "../registry/registry.ts";
+import type { Registry } from "../registry/registry.ts";
 import { mayAct, type AccessPolicy } from "../telegram/access.ts";
 import type { TelegramApi } from "../telegram/api.ts";
 import type { Outbox } from "../telegram/outbox.ts";
 import { errorText } from "../error-text.ts";
 import { commandsFor, renderHelp, renderStatus, type StatusPart } from "../telegram/render-status.ts";
 import type { Intent } from "../telegram/updates.ts";
+import type { PromptLife } from "./prompt-life.ts";
 import { StartReplies } from "./start-replies.ts";
 import { parseStatusPart } from "./status-part.ts";
+import type { StopControl } from "./stop-control.ts";
 
 type Command = Extract<Intent, { kind: "command" }>;
 
@@ -26,12 +28,10 @@ export interface CommandDeps {
   log: Logger;
   t: Strings;
   chatId: number;
-  /** Runs work for one prompt in its queue. */
-  enqueue(prompt: Prompt, work: () => Promise<void>): Promise<void>;
-  /** Sends a pending prompt again as a fresh message at the bottom of the chat. */
-  sendAgain(prompt: Prompt): Promise<void>;
+  /** /pending sends each pending prompt again as a fresh message at the bottom of the chat. */
+  prompts: Pick<PromptLife, "sendAgain">;
   /** /stop: this process' busy sessions, offered for stopping in reply to the command. */
-  offerStop(replyTo: number): Promise<void>;
+  stops: Pick<StopControl, "offer">;
 }
 
 export class Commands {
@@ -52,10 +52,10 @@ export class Commands {
   /** This process' part; for /pending it also sends its pending prompts again (in the background: sending is paced). */
   async partFor(intent: Intent | undefined): Promise<StatusPart | undefined> {
     if (!this.gathers(intent)) return undefined;
-    const { registry, enqueue, sendAgain } = this.#deps;
+    const { registry, prompts, stops } = this.#deps;
     const part = this.#statusPart();
-    if (intent.name === "pending") for (const prompt of registry.pending()) void enqueue(prompt, () => sendAgain(prompt));
-    if (intent.name === "stop") void this.#deps.offerStop(intent.messageId);
+    if (intent.name === "pending") for (const prompt of registry.pending()) void prompts.sendAgain(prompt);
+    if (intent.name === "stop") void stops.offer(intent.messageId);
     return part;
   }
 

@@ -1,11 +1,12 @@
-// What the prompt-kind handlers (questions, permissions) may do: the bridge's shared services.
-// Handlers decide; the desk sends, edits, settles and waits.
+// What the prompt-kind handlers (questions.ts, permissions.ts) may do, and the shapes they share
+// with the bridge. Handlers decide what a tap or a typed text means; the desk (prompt-life.ts)
+// changes the prompt, talks to OpenCode and Telegram, and settles it.
 import type { Strings, Text } from "../i18n/catalog.ts";
-import type { Logger } from "../log.ts";
 import type { OpencodeEndpoint } from "../opencode/endpoint.ts";
-import type { PromptState } from "../registry/prompt.ts";
-import type { Prompt, Registry } from "../registry/registry.ts";
-import type { TelegramApi } from "../telegram/api.ts";
+import type { PermissionDecision, PermissionPrompt } from "../registry/permission-prompt.ts";
+import type { QuestionPrompt } from "../registry/question-prompt.ts";
+import type { Prompt } from "../registry/registry.ts";
+import type { CallbackData } from "../telegram/codec.ts";
 
 /** One OpenCode instance (a project directory) the bridge can answer through. */
 export interface InstanceLink {
@@ -21,31 +22,26 @@ export interface Tap {
   then?: () => Promise<void>;
 }
 
-export interface Desk {
-  readonly telegram: TelegramApi;
-  readonly registry: Registry;
-  readonly log: Logger;
-  readonly chatId: number;
+/** What one button of a prompt kind does (see the `Record<…Action, TapHandler>` tables in questions.ts and permissions.ts). */
+export type TapHandler<P extends Prompt> = (desk: PromptDesk, prompt: P, data: CallbackData) => Tap;
+
+export interface PromptDesk {
   /** The chat's language. */
   readonly t: Strings;
-  linkFor(directory: string): InstanceLink | undefined;
+  /** Applies a pure transition (registry/question-prompt.ts) to a pending prompt: the one way a handler changes it. */
+  change<P extends Prompt, R>(prompt: P, transition: (prompt: P) => R): R;
   /** Re-renders the prompt's message. */
   refresh(prompt: Prompt): Promise<void>;
-  /** Final state: the message shows the outcome with no live buttons, and the prompt is forgotten. */
-  settle(prompt: Prompt, state: PromptState): Promise<void>;
   /** A short message in reply to `replyTo` (a problem with what the user typed). */
   reply(text: string, replyTo: number): Promise<void>;
   /** Sends a force-reply message; the user's reply to it comes back as typed text. */
   askForText(prompt: Prompt, questionIndex: number, label: string): Promise<void>;
   /**
-   * Sends a reply to OpenCode; "Sending…" appears on the phone only if it takes long enough to be
-   * noticed (a quick reply goes straight to its final state: one edit, not two).
+   * Sends the answers (undefined: a dismissal) to OpenCode, waits for OpenCode to apply them (its own
+   * event, or the request leaving its pending list: OpenCode 1.1.53 answers 200 even to a reply it
+   * ignores), and settles the prompt, or keeps it answerable with the reason shown.
    */
-  sending<T>(prompt: Prompt, work: () => Promise<T>): Promise<T>;
-  /**
-   * After OpenCode accepted a reply: waits for OpenCode's own event confirming it. OpenCode 1.1.53
-   * answers 200 even for a request it doesn't know, so the event (or its absence from the
-   * pending list) is the proof. False means the reply did not take.
-   */
-  confirm(prompt: Prompt): Promise<boolean>;
+  answerQuestion(prompt: QuestionPrompt, answers: string[][] | undefined): Promise<void>;
+  /** The same for a permission decision. */
+  decidePermission(prompt: PermissionPrompt, decision: PermissionDecision): Promise<void>;
 }

@@ -13,9 +13,11 @@ import { escapeHtml, escapeWithin } from "../telegram/html.ts";
 import { errorText } from "../error-text.ts";
 import { reveal } from "../telegram/reveal.ts";
 import type { IncomingFile, Intent } from "../telegram/updates.ts";
-import type { InstanceLink } from "./desk.ts";
+import type { ActivityTracker } from "../notices/activity.ts";
+import type { Chat } from "./chat.ts";
 import { filePart } from "./file-part.ts";
-import type { UserMessage } from "./run-notices.ts";
+import type { InstanceLinks } from "./instance-links.ts";
+import type { RunNotices, UserMessage } from "./run-notices.ts";
 import type { SessionTopics } from "./topics.ts";
 
 type Attachment = Extract<Intent, { kind: "attachment" }>;
@@ -27,11 +29,11 @@ export interface PhoneFilesDeps {
   access: AccessPolicy;
   log: Logger;
   t: Strings;
-  linkFor(directory: string): InstanceLink | undefined;
-  isBusy(sessionID: string): boolean;
+  links: Pick<InstanceLinks, "linkFor">;
+  activity: Pick<ActivityTracker, "isBusy">;
   /** The prompt reached the session: the same receipt as for typed text. */
-  acknowledge(owner: MessageOwner, userMessage: UserMessage, wasBusy: boolean): Promise<void>;
-  reply(text: string, replyTo: number, threadId?: number): Promise<void>;
+  runs: Pick<RunNotices, "acknowledge">;
+  chat: Pick<Chat, "reply">;
   /** Bytes a bot may download (Telegram's 20 MB unless a test says otherwise). */
   limitBytes?: number;
   /** How long to wait for the rest of an album (Telegram sends each of its items as a message). */
@@ -107,7 +109,7 @@ export class PhoneFiles {
       log.warn({ userId: intent.from.userId, chatId: intent.from.chatId }, "ignored a file from an unauthorized user or chat");
       return;
     }
-    await this.#deps.reply(t.files.noSession, intent.messageId, intent.threadId);
+    await this.#deps.chat.reply(t.files.noSession, intent.messageId, intent.threadId);
   }
 
   /** One prompt for the files that can go (one, or an album's), with the caption; each refusal said on its own. */
@@ -128,7 +130,7 @@ export class PhoneFiles {
   /** The file as a prompt part, or undefined once the phone has been told why not. */
   async #partOf({ intent: { file }, userMessage }: Item): Promise<{ part: PromptPart; bytes: number } | undefined> {
     const { t, log } = this.#deps;
-    const refuse = async (text: string) => void (await this.#deps.reply(text, userMessage.messageId, userMessage.threadId));
+    const refuse = async (text: string) => void (await this.#deps.chat.reply(text, userMessage.messageId, userMessage.threadId));
     if (file.kind === "other") return refuse(t.files.typeRefused(shownType(file, t)));
     // Telegram says how big the file is: a file over the limit is never asked for.
     if (file.size !== undefined && file.size > this.#limit) return refuse(t.files.tooBig(formatSize(file.size), formatSize(this.#limit)));
@@ -153,13 +155,13 @@ export class PhoneFiles {
 
   async #send(owner: MessageOwner, parts: PromptPart[], userMessage: UserMessage, bytes: number): Promise<void> {
     const { t, log } = this.#deps;
-    const link = this.#deps.linkFor(owner.directory);
-    const busy = this.#deps.isBusy(owner.sessionID);
+    const link = this.#deps.links.linkFor(owner.directory);
+    const busy = this.#deps.activity.isBusy(owner.sessionID);
     const outcome = link ? await link.opencode.prompt(owner.sessionID, parts) : ({ ok: false, gone: false, error: t.talk.notRunning } as const);
     log.info({ sessionID: owner.sessionID, outcome, busy, bytes, parts: parts.map((part) => part.type) }, "file from the phone sent to a session");
-    if (outcome.ok) return this.#deps.acknowledge(owner, userMessage, busy);
+    if (outcome.ok) return this.#deps.runs.acknowledge(owner, userMessage, busy);
     const why = outcome.gone ? t.talk.sessionGone : escapeWithin(outcome.error, 300);
-    await this.#deps.reply(t.files.notSent(why), userMessage.messageId, userMessage.threadId);
+    await this.#deps.chat.reply(t.files.notSent(why), userMessage.messageId, userMessage.threadId);
   }
 }
 

@@ -3,8 +3,7 @@
 import path from "node:path";
 import type { Strings } from "../i18n/catalog.ts";
 import type { Logger } from "../log.ts";
-import { ActivityTracker, type Notice } from "../notices/activity.ts";
-import type { NoticePolicy } from "../notices/policy.ts";
+import type { ActivityTracker, Notice } from "../notices/activity.ts";
 import { RunChanges } from "../registry/run-changes.ts";
 import type { MessageOwner, Registry } from "../registry/registry.ts";
 import type { HermesEvent } from "../hermes-events.ts";
@@ -14,7 +13,9 @@ import { errorText } from "../error-text.ts";
 import type { PromptContext } from "../telegram/render-context.ts";
 import { CHANGES_FILE, changesDiff, renderChanges } from "../telegram/render-changes.ts";
 import { LOST_MESSAGE_FILE, renderNotice, renderNotSent } from "../telegram/render-notice.ts";
-import type { InstanceLink } from "./desk.ts";
+import type { Chat } from "./chat.ts";
+import type { InstanceLinks } from "./instance-links.ts";
+import type { StopControl } from "./stop-control.ts";
 import type { SessionTopics } from "./topics.ts";
 
 export interface RunNoticeDeps {
@@ -26,10 +27,12 @@ export interface RunNoticeDeps {
   t: Strings;
   chatId: number;
   now: () => number;
-  linkFor(directory: string): InstanceLink | undefined;
-  reply(text: string, replyTo: number, threadId?: number): Promise<void>;
+  /** The noise policy's view of every session's runs (shared with Stop and /status). */
+  activity: ActivityTracker;
+  links: Pick<InstanceLinks, "linkFor">;
+  chat: Pick<Chat, "reply">;
   /** Says the phone's text started (or was queued behind) a run, with a way to stop it. */
-  announce(owner: MessageOwner, replyTo: number, queued: boolean, threadId?: number): Promise<void>;
+  stops: Pick<StopControl, "announce">;
 }
 
 /** The user's own message that carried the text (for the 👍 and for replies). */
@@ -46,9 +49,9 @@ export class RunNotices {
   readonly #pendingDone = new Map<string, ReturnType<typeof setTimeout>>();
   readonly #changes = new RunChanges();
 
-  constructor(deps: RunNoticeDeps, policy: NoticePolicy, doneGraceMs: number) {
+  constructor(deps: RunNoticeDeps, doneGraceMs: number) {
     this.#deps = deps;
-    this.activity = new ActivityTracker(policy);
+    this.activity = deps.activity;
     this.#graceMs = doneGraceMs;
   }
 
@@ -67,7 +70,7 @@ export class RunNotices {
   /** Sends typed text to a session as its next instruction, and says so quietly (or says why not). */
   async talkBack(owner: MessageOwner, userMessage: UserMessage, text: string): Promise<void> {
     const { t, log, outbox, telegram } = this.#deps;
-    const link = this.#deps.linkFor(owner.directory);
+    const link = this.#deps.links.linkFor(owner.directory);
     const busy = this.activity.isBusy(owner.sessionID);
     const outcome = link ? await link.opencode.promptAsync(owner.sessionID, text) : ({ ok: false, gone: false, error: t.talk.notRunning } as const);
     log.info({ sessionID: owner.sessionID, outcome, busy }, "message from the phone sent to a session");
@@ -75,7 +78,7 @@ export class RunNotices {
     // The instruction is lost unless the user gets it back: quoted, and in full as a file if long.
     const why = outcome.gone ? t.talk.sessionGone : outcome.error;
     const notice = renderNotSent(why, text, t);
-    await this.#deps.reply(notice.html, userMessage.messageId, userMessage.threadId);
+    await this.#deps.chat.reply(notice.html, userMessage.messageId, userMessage.threadId);
     if (!notice.cut) return;
     const { chatId } = userMessage;
     const options = { replyTo: userMessage.messageId, caption: t.talk.fileCaption, ...(userMessage.threadId !== undefined ? { threadId: userMessage.threadId } : {}) };
@@ -87,7 +90,7 @@ export class RunNotices {
     const { outbox, telegram } = this.#deps;
     this.activity.markFromPhone(owner.sessionID);
     void outbox.chore(userMessage.chatId, () => telegram.react(userMessage.chatId, userMessage.messageId, "👍")).catch(() => undefined);
-    await this.#deps.announce(owner, userMessage.messageId, wasBusy, userMessage.threadId);
+    await this.#deps.stops.announce(owner, userMessage.messageId, wasBusy, userMessage.threadId);
   }
 
   stop(): void {

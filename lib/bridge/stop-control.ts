@@ -9,7 +9,7 @@ import type { MessageOwner, Registry } from "../registry/registry.ts";
 import { StopTargets, type StopMessage } from "../registry/stop-targets.ts";
 import type { HermesEvent } from "../hermes-events.ts";
 import type { TelegramApi } from "../telegram/api.ts";
-import type { CallbackData } from "../telegram/codec.ts";
+import { isActionOn, type CallbackData, type StopAction } from "../telegram/codec.ts";
 import { escapeWithin } from "../telegram/html.ts";
 import type { Outbox } from "../telegram/outbox.ts";
 import { errorText } from "../error-text.ts";
@@ -17,7 +17,9 @@ import type { PromptContext } from "../telegram/render-context.ts";
 import { renderStop, renderStopFailed, renderStopPicker, stopButton, type StopOutcome } from "../telegram/render-stop.ts";
 import type { InlineButton, RenderedMessage } from "../telegram/rendered-message.ts";
 import { reveal } from "../telegram/reveal.ts";
-import type { InstanceLink, Tap } from "./desk.ts";
+import type { Tap } from "./desk.ts";
+import type { InstanceLinks } from "./instance-links.ts";
+import type { PromptLife } from "./prompt-life.ts";
 import type { SessionTopics } from "./topics.ts";
 
 export interface StopDeps {
@@ -29,9 +31,9 @@ export interface StopDeps {
   log: Logger;
   t: Strings;
   chatId: number;
-  linkFor(directory: string): InstanceLink | undefined;
+  links: Pick<InstanceLinks, "linkFor">;
   /** After a stop: the run's prompts that OpenCode leaves pending are dismissed (questions) or rejected (permissions). */
-  closePrompts(sessionID: string): Promise<void>;
+  prompts: Pick<PromptLife, "closeRun">;
 }
 
 /** Escaped length of OpenCode's error shown when a stop fails. */
@@ -67,24 +69,27 @@ export class StopControl {
   }
 
   /** Stop's own buttons, and only when the key is this process' (several processes share a bot). */
-  owns(data: CallbackData): boolean {
-    return (data.action === "stop" || data.action === "halt") && this.#targets.byKey(data.key) !== undefined;
+  owns(data: CallbackData): data is CallbackData<StopAction> {
+    return isActionOn(data.action, "session") && this.#targets.byKey(data.key) !== undefined;
   }
 
   /** A tap on Stop (asks for confirmation) or on Confirm stop (aborts the run). The caller checked who tapped. */
-  tap(data: CallbackData, message: StopMessage | undefined): Tap {
+  tap(data: CallbackData<StopAction>, message: StopMessage | undefined): Tap {
     const target = this.#targets.byKey(data.key)!;
     const { t } = this.#deps;
     const own = message !== undefined && this.#own.has(idOf(message));
     if (!this.#deps.activity.isBusy(target.sessionID)) {
       return { ok: false, note: (t) => t.stop.notBusy, ...(own ? { then: () => this.#show(message, "notRunning", target.key, target) } : {}) };
     }
-    if (data.action === "stop") {
-      // On Stop's own message the button turns into the confirmation; on a prompt, a confirmation comes as a reply.
-      const then = own ? () => this.#show(message, "confirm", target.key, target) : () => this.#sendFor(target, "confirm", message?.messageId);
-      return { ok: true, note: () => t.stop.tapConfirm, then };
+    switch (data.action) {
+      case "stop": {
+        // On Stop's own message the button turns into the confirmation; on a prompt, a confirmation comes as a reply.
+        const then = own ? () => this.#show(message, "confirm", target.key, target) : () => this.#sendFor(target, "confirm", message?.messageId);
+        return { ok: true, note: () => t.stop.tapConfirm, then };
+      }
+      case "halt":
+        return { ok: true, note: (t) => t.stop.halting, then: () => this.#halt(target, message) };
     }
-    return { ok: true, note: (t) => t.stop.halting, then: () => this.#halt(target, message) };
   }
 
   /** After the phone started (or queued) a run: a notice with Stop, which a reply also reaches the session through. */
@@ -114,14 +119,14 @@ export class StopControl {
 
   async #halt(target: { key: string; sessionID: string; directory: string }, message: StopMessage | undefined): Promise<void> {
     const { activity, log } = this.#deps;
-    const link = this.#deps.linkFor(target.directory);
+    const link = this.#deps.links.linkFor(target.directory);
     // No "Done" for a run the phone stopped, however OpenCode orders idle and abort.
     const undo = activity.markStopped(target.sessionID);
     if (message) void this.#show(message, "stopping", target.key, target);
     const outcome = link ? await link.opencode.abortSession(target.sessionID) : ({ ok: false, gone: false, error: this.#deps.t.talk.notRunning } as const);
     log.info({ sessionID: target.sessionID, outcome }, "run stopped from the phone");
     if (outcome.ok) {
-      await this.#deps.closePrompts(target.sessionID);
+      await this.#deps.prompts.closeRun(target.sessionID);
       return message ? this.#show(message, "stopped", target.key, target) : undefined;
     }
     undo();

@@ -5,8 +5,9 @@ import type { MessageOwner, Registry, TextInput } from "../registry/registry.ts"
 import { mayAct, type AccessPolicy } from "../telegram/access.ts";
 import { TextJoiner } from "../telegram/text-joiner.ts";
 import type { Intent, Sender } from "../telegram/updates.ts";
-import type { UserMessage } from "./run-notices.ts";
+import type { RunNotices, UserMessage } from "./run-notices.ts";
 import type { SessionTopics } from "./topics.ts";
+import type { UserInput } from "./user-input.ts";
 
 type TextTarget = { input: TextInput } | { owner: MessageOwner; userMessage: UserMessage };
 
@@ -15,10 +16,10 @@ export interface TypedTextDeps {
   topics: SessionTopics;
   access: AccessPolicy;
   quietMs: number;
-  /** The text answers an awaited input. */
-  answer(input: TextInput, text: string): void;
-  /** The text is a session's next instruction. */
-  talkBack(owner: MessageOwner, userMessage: UserMessage, text: string): void;
+  /** Where the text for an awaited input goes. */
+  inputs: Pick<UserInput, "typed">;
+  /** Where a session's next instruction goes. */
+  runs: Pick<RunNotices, "talkBack">;
 }
 
 export class TypedText {
@@ -27,7 +28,9 @@ export class TypedText {
 
   constructor(deps: TypedTextDeps) {
     this.#deps = deps;
-    this.#joiner = new TextJoiner(deps.quietMs, (target, text) => ("input" in target ? deps.answer(target.input, text) : deps.talkBack(target.owner, target.userMessage, text)));
+    this.#joiner = new TextJoiner(deps.quietMs, (target, text) =>
+      "input" in target ? deps.inputs.typed(target.input, text) : void deps.runs.talkBack(target.owner, target.userMessage, text),
+    );
   }
 
   /**

@@ -1,5 +1,5 @@
 // One pending question request and the answers the user is building for it on the phone.
-// Pure state transitions; the bridge decides when to call them and what to send.
+// Pure state transitions; bridge/prompt-life.ts applies them (the only writer of prompt state).
 import type { QuestionInfo, QuestionRequest } from "../hermes-events.ts";
 import type { Text } from "../i18n/catalog.ts";
 import type { PromptBase } from "./prompt.ts";
@@ -99,6 +99,17 @@ export function typeAnswer(prompt: QuestionPrompt, questionIndex: number, text: 
   const ticked = question.multiple ? [...prompt.ticked[questionIndex]!].sort((a, b) => a - b).map((index) => question.options[index]!.label) : [];
   prompt.answers[questionIndex] = [...ticked, answer];
   return { ok: true, note: (t) => t.note.answerReceived };
+}
+
+/** Dismiss's first tap: the prompt asks for Confirm. */
+export function armDismiss(prompt: QuestionPrompt): void {
+  prompt.dismissArmed = true;
+}
+
+/** Answers OpenCode would refuse (see answers.ts): the last one is taken back, and the prompt says why. */
+export function refuseAnswers(prompt: QuestionPrompt, detail: string): void {
+  prompt.notice = (t) => t.note.invalidAnswer(detail);
+  reopenLastAnswer(prompt);
 }
 
 /** Takes back the last answer so a failed reply can be retried with one more tap. */

@@ -1,41 +1,60 @@
 // Callback data for inline buttons. Telegram allows 64 bytes; ours stay near 20 and never carry
 // labels or request ids: a prompt key or a session's stop key (random), an action and small indexes.
 
-export type CallbackAction =
-  | "option" // tap an option of question q: o
-  | "done" // confirm the ticked options of question q
-  | "type" // answer question q with typed text
-  | "dismiss" // first tap of Dismiss: asks for confirmation
-  | "confirm" // second tap: reject the question
-  | "once" // allow a permission this time
-  | "always" // allow it and what its `always` patterns cover
-  | "reject" // reject a permission (the agent stops)
-  | "feedback" // reject with typed feedback (the agent continues with it)
-  | "page" // show page o of question q's options
-  | "stop" // first tap of Stop on a session's message: asks for confirmation (the key names a session)
-  | "halt"; // second tap: abort the session's run
+/**
+ * Every button action: its one-letter code on the wire, how many small indexes it carries, and what
+ * its key names (a question prompt, a permission prompt, or a session for Stop). A new action is
+ * one line here; the handler tables of its kind (bridge/questions.ts, bridge/permissions.ts,
+ * bridge/stop-control.ts) then fail to compile until it has a handler.
+ */
+const ACTIONS = {
+  option: { code: "o", indexes: 2, on: "question" }, // tap an option of question q: o
+  done: { code: "d", indexes: 1, on: "question" }, // confirm the ticked options of question q
+  type: { code: "t", indexes: 1, on: "question" }, // answer question q with typed text
+  dismiss: { code: "x", indexes: 0, on: "question" }, // first tap of Dismiss: asks for confirmation
+  confirm: { code: "c", indexes: 0, on: "question" }, // second tap: reject the question
+  page: { code: "p", indexes: 2, on: "question" }, // show page o of question q's options
+  once: { code: "a", indexes: 0, on: "permission" }, // allow a permission this time
+  always: { code: "w", indexes: 0, on: "permission" }, // allow it and what its `always` patterns cover
+  reject: { code: "r", indexes: 0, on: "permission" }, // reject a permission (the agent stops)
+  feedback: { code: "f", indexes: 0, on: "permission" }, // reject with typed feedback (the agent continues with it)
+  stop: { code: "s", indexes: 0, on: "session" }, // first tap of Stop on a session's message: asks for confirmation
+  halt: { code: "h", indexes: 0, on: "session" }, // second tap: abort the session's run
+} as const satisfies Record<string, { code: string; indexes: 0 | 1 | 2; on: "question" | "permission" | "session" }>;
 
-export interface CallbackData {
+export type CallbackAction = keyof typeof ACTIONS;
+/** What a button's key names. */
+export type ActionTarget = (typeof ACTIONS)[CallbackAction]["on"];
+/** The actions of the buttons on one kind of message. */
+export type ActionOn<T extends ActionTarget> = { [A in CallbackAction]: (typeof ACTIONS)[A]["on"] extends T ? A : never }[CallbackAction];
+export type QuestionAction = ActionOn<"question">;
+export type PermissionAction = ActionOn<"permission">;
+export type StopAction = ActionOn<"session">;
+
+export interface CallbackData<A extends CallbackAction = CallbackAction> {
   key: string;
-  action: CallbackAction;
+  action: A;
   question: number;
   option: number;
 }
 
-const ACTION_CODES: Record<CallbackAction, string> = { option: "o", done: "d", type: "t", dismiss: "x", confirm: "c", once: "a", always: "w", reject: "r", feedback: "f", page: "p", stop: "s", halt: "h" };
-const CODE_ACTIONS = new Map(Object.entries(ACTION_CODES).map(([action, code]) => [code, action as CallbackAction]));
+/** Every action, in the order above. */
+export const CALLBACK_ACTIONS = Object.keys(ACTIONS) as CallbackAction[];
+
+export function isActionOn<T extends ActionTarget>(action: CallbackAction, target: T): action is ActionOn<T> {
+  return ACTIONS[action].on === target;
+}
+
+const CODE_ACTIONS = new Map<string, CallbackAction>(Object.entries(ACTIONS).map(([action, { code }]) => [code, action as CallbackAction]));
 const PREFIX = "h1";
 export const CALLBACK_DATA_LIMIT = 64;
 const INDEX = "(0|[1-9]\\d{0,2})";
 const PATTERN = new RegExp(`^h1:([A-Za-z0-9]{4,16}):([a-z])(?::${INDEX})?(?::${INDEX})?$`);
-/** How many indexes each action carries: anything else is malformed. */
-const INDEX_COUNT: Record<CallbackAction, number> = { option: 2, done: 1, type: 1, dismiss: 0, confirm: 0, once: 0, always: 0, reject: 0, feedback: 0, page: 2, stop: 0, halt: 0 };
 
 export function encodeCallback(data: CallbackData): string {
   if (![data.question, data.option].every((index) => Number.isInteger(index) && index >= 0 && index < 1000)) throw new Error("callback index out of range");
-  const parts = [PREFIX, data.key, ACTION_CODES[data.action]];
-  if (data.action === "option" || data.action === "page") parts.push(String(data.question), String(data.option));
-  else if (data.action === "done" || data.action === "type") parts.push(String(data.question));
+  const { code, indexes } = ACTIONS[data.action];
+  const parts = [PREFIX, data.key, code, ...[data.question, data.option].slice(0, indexes).map(String)];
   const encoded = parts.join(":");
   if (Buffer.byteLength(encoded) > CALLBACK_DATA_LIMIT) throw new Error(`callback data over ${CALLBACK_DATA_LIMIT} bytes`);
   return encoded;
@@ -49,6 +68,6 @@ export function decodeCallback(text: unknown): CallbackData | undefined {
   const action = CODE_ACTIONS.get(match[2]!);
   if (!action) return undefined;
   const indexes = [match[3], match[4]].filter((value) => value !== undefined).length;
-  if (indexes !== INDEX_COUNT[action]) return undefined;
+  if (indexes !== ACTIONS[action].indexes) return undefined;
   return { key: match[1]!, action, question: Number(match[3] ?? 0), option: Number(match[4] ?? 0) };
 }

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { CALLBACK_DATA_LIMIT, decodeCallback, encodeCallback, type CallbackAction, type CallbackData } from "../../lib/telegram/codec.ts";
+import {
+  CALLBACK_ACTIONS,
+  CALLBACK_DATA_LIMIT,
+  decodeCallback,
+  encodeCallback,
+  isActionOn,
+  type CallbackAction,
+  type CallbackData,
+} from "../../lib/telegram/codec.ts";
 
 const KEY = "Ab3dEf9H";
 const ACTIONS: CallbackAction[] = ["option", "done", "type", "dismiss", "confirm"];
@@ -39,6 +47,20 @@ describe("encodeCallback", () => {
         }
       }
     }
+  });
+
+  it("gives every action its own code and one kind of message, and round-trips each", () => {
+    const codes = new Set<string>();
+    for (const action of CALLBACK_ACTIONS) {
+      const encoded = encodeCallback({ key: KEY, action, question: 5, option: 6 });
+      codes.add(encoded.split(":")[2]!);
+      expect(decodeCallback(encoded)?.action).toBe(action);
+      expect([isActionOn(action, "question"), isActionOn(action, "permission"), isActionOn(action, "session")].filter(Boolean)).toHaveLength(1);
+    }
+    expect(codes.size).toBe(CALLBACK_ACTIONS.length);
+    expect(CALLBACK_ACTIONS.filter((action) => isActionOn(action, "question"))).toEqual(["option", "done", "type", "dismiss", "confirm", "page"]);
+    expect(CALLBACK_ACTIONS.filter((action) => isActionOn(action, "permission"))).toEqual(["once", "always", "reject", "feedback"]);
+    expect(CALLBACK_ACTIONS.filter((action) => isActionOn(action, "session"))).toEqual(["stop", "halt"]);
   });
 
   it("round-trips keys from 4 to 16 characters", () => {

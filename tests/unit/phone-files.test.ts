@@ -125,10 +125,10 @@ describe("PhoneFiles through the bridge", () => {
     const acknowledged: string[] = [];
     const files = new PhoneFiles({
       telegram, registry: new Registry(), topics, access: { chatId: -100, allowedUsers: [OWNER] }, log: pino({ level: "silent" }), t: CATALOGS.zh,
-      linkFor: () => ({ directory: DIRECTORY, opencode: new OpencodeApi(opencode, { retries: 0, minTimeout: 1, maxTimeout: 1 }) }),
-      isBusy: () => false,
-      acknowledge: async (owner) => void acknowledged.push(owner.sessionID),
-      reply: async () => undefined,
+      links: { linkFor: () => ({ directory: DIRECTORY, opencode: new OpencodeApi(opencode, { retries: 0, minTimeout: 1, maxTimeout: 1 }) }) },
+      activity: { isBusy: () => false },
+      runs: { acknowledge: async (owner) => void acknowledged.push(owner.sessionID) },
+      chat: { reply: async () => undefined },
       quietMs: 10,
     });
     telegram.files.set("doc", { bytes: Buffer.from("notes") });

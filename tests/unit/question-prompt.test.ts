@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import {
+  armDismiss,
   confirmTicked,
   createQuestionPrompt,
   currentQuestion,
   isComplete,
+  refuseAnswers,
   reopenLastAnswer,
   tapOption,
   typeAnswer,
@@ -249,5 +251,23 @@ describe("a full session", () => {
     expect(tapOption(prompt, 2, 1).ok).toBe(true);
     expect(isComplete(prompt)).toBe(true);
     expect(prompt.answers).toEqual([["Red"], ["M", "custom size"], ["Blue"]]);
+  });
+});
+
+describe("armDismiss and refuseAnswers", () => {
+  it("arms Dismiss until an answer disarms it", () => {
+    const prompt = make([single]);
+    armDismiss(prompt);
+    expect(prompt.dismissArmed).toBe(true);
+    tapOption(prompt, 0, 0);
+    expect(prompt.dismissArmed).toBe(false);
+  });
+
+  it("refused answers: the last one is reopened and the notice says why", () => {
+    const prompt = make([single, single]);
+    prompt.answers = [["Red"], ["Blue"]];
+    refuseAnswers(prompt, '"Color" only accepts its options');
+    expect(prompt.answers).toEqual([["Red"], undefined]);
+    expect(prompt.notice?.(CATALOGS.en)).toContain('"Color" only accepts its options');
   });
 });

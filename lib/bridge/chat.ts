@@ -1,0 +1,43 @@
+// The configured chat's plain traffic: short replies, deletions and answers to button taps. Sends
+// and deletions go through the outbox (they count against the chat's budget); callback answers
+// do not. Failures are logged or ignored: none of these is worth stopping for.
+import type { Logger } from "../log.ts";
+import type { MessageRef } from "../registry/prompt.ts";
+import type { TelegramApi } from "../telegram/api.ts";
+import { CALLBACK_ANSWER_LIMIT, cutText } from "../telegram/html.ts";
+import type { Outbox } from "../telegram/outbox.ts";
+import { errorText } from "../error-text.ts";
+
+export class Chat {
+  constructor(
+    readonly id: number,
+    private readonly deps: { telegram: TelegramApi; outbox: Outbox; log: Logger },
+  ) {}
+
+  /** A short message in reply to `replyTo` (in the session's topic if there is one). */
+  async reply(text: string, replyTo: number, threadId?: number): Promise<void> {
+    const { outbox, telegram } = this.deps;
+    await outbox.send(this.id, () => () => telegram.sendMessage(this.id, text, { replyTo, ...inThread(threadId) })).catch(() => undefined);
+  }
+
+  delete(message: MessageRef): void {
+    const { outbox, telegram } = this.deps;
+    void outbox.chore(message.chatId, () => telegram.deleteMessage(message.chatId, message.messageId)).catch(() => undefined);
+  }
+
+  removeKeyboard(message: MessageRef): void {
+    const { outbox, telegram } = this.deps;
+    void outbox.chore(message.chatId, () => telegram.removeKeyboard(message.chatId, message.messageId)).catch(() => undefined);
+  }
+
+  async answerCallback(id: string, text?: string, alert?: boolean): Promise<void> {
+    const { telegram, log } = this.deps;
+    await telegram
+      .answerCallback(id, text === undefined ? undefined : cutText(text, CALLBACK_ANSWER_LIMIT), alert)
+      .catch((error) => log.warn({ err: errorText(error) }, "could not answer a callback query"));
+  }
+}
+
+export function inThread(threadId: number | undefined): { threadId?: number } {
+  return threadId === undefined ? {} : { threadId };
+}

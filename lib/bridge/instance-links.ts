@@ -1,0 +1,30 @@
+// The OpenCode instances (one per project directory) this process answers through.
+import type { Prompt } from "../registry/registry.ts";
+import type { InstanceLink } from "./desk.ts";
+
+export class InstanceLinks {
+  readonly #links = new Set<InstanceLink>();
+
+  add(link: InstanceLink): void {
+    this.#links.add(link);
+  }
+
+  delete(link: InstanceLink): void {
+    this.#links.delete(link);
+  }
+
+  /** The link for a directory: the newest wins (a re-attached instance replaces the old one). */
+  linkFor(directory: string): InstanceLink | undefined {
+    let found: InstanceLink | undefined;
+    for (const link of this.#links) if (link.directory === directory) found = link;
+    return found;
+  }
+
+  /** Whether OpenCode still lists the prompt's request as pending (false when its instance is gone or can't be asked). */
+  async stillPending(prompt: Prompt): Promise<boolean> {
+    const opencode = this.linkFor(prompt.directory)?.opencode;
+    if (!opencode) return false;
+    const pending = await (prompt.kind === "question" ? opencode.listQuestions() : opencode.listPermissions()).catch(() => []);
+    return pending.some((request) => request.id === prompt.requestID);
+  }
+}

@@ -1,0 +1,115 @@
+// What the user does to this process' prompts on the phone: button taps (on a prompt, or on Stop)
+// and typed answers. This finds the prompt, checks who acts and whether the prompt still waits,
+// hands the meaning to the prompt kind's handler (questions.ts, permissions.ts) or to Stop, runs
+// the work in the prompt's queue, and answers every tap.
+import type { Strings } from "../i18n/catalog.ts";
+import type { Logger } from "../log.ts";
+import type { Prompt, Registry, TextInput } from "../registry/registry.ts";
+import type { Claim } from "../relay/update-handler.ts";
+import { mayAct, type AccessPolicy } from "../telegram/access.ts";
+import { decodeCallback, type CallbackData, type StopAction } from "../telegram/codec.ts";
+import type { Intent } from "../telegram/updates.ts";
+import { errorText } from "../error-text.ts";
+import type { Chat } from "./chat.ts";
+import type { Tap } from "./desk.ts";
+import { tapPermission, typePermissionFeedback } from "./permissions.ts";
+import type { PromptLife } from "./prompt-life.ts";
+import { tapQuestion, typeQuestionAnswer } from "./questions.ts";
+import type { StopControl } from "./stop-control.ts";
+
+type Callback = Extract<Intent, { kind: "callback" }>;
+
+export interface UserInputDeps {
+  registry: Registry;
+  prompts: PromptLife;
+  stops: Pick<StopControl, "owns" | "tap">;
+  chat: Chat;
+  access: AccessPolicy;
+  log: Logger;
+  t: Strings;
+}
+
+export class UserInput {
+  readonly #deps: UserInputDeps;
+
+  constructor(deps: UserInputDeps) {
+    this.#deps = deps;
+  }
+
+  /**
+   * Whether a tap is on one of this process' prompts or Stop buttons: the work to do once the claim
+   * is granted. A tap on an older copy of a prompt (sent again by /pending) is left to the stale-tap
+   * handling; a tap that raced the sendMessage response (message id not known yet) is claimed by its
+   * key and checked when it runs: deciding never waits for Telegram.
+   */
+  claimTap(intent: Callback): Claim | undefined {
+    const { registry, stops, access } = this.#deps;
+    const data = decodeCallback(intent.data);
+    if (data && stops.owns(data)) return mayAct(access, intent.from) ? () => this.#stop(intent, data) : () => this.#refuse(intent);
+    const prompt = data ? registry.byKey(data.key) : undefined;
+    if (!data || !prompt) return undefined;
+    if (!mayAct(access, intent.from)) return () => this.#refuse(intent);
+    if (prompt.message && !isOn(prompt, intent)) return undefined;
+    return () => this.#tap(intent, prompt, data);
+  }
+
+  /** A tap nobody claimed. `unanswered`: a process sharing the bot did not answer, so its buttons stay and the user is asked to tap again. */
+  async unclaimedTap(intent: Callback, unanswered: boolean): Promise<void> {
+    if (!mayAct(this.#deps.access, intent.from)) return this.#refuse(intent);
+    if (unanswered) return this.#deps.chat.answerCallback(intent.id, this.#deps.t.note.notAnswering);
+    await this.#stale(intent);
+  }
+
+  /** Typed text for an awaited input (a free-text answer, or a reject's feedback). */
+  typed(input: TextInput, text: string): void {
+    const { registry, prompts, chat } = this.#deps;
+    const prompt = registry.byKey(input.key);
+    if (!prompt || prompt.state !== "pending") return;
+    void prompts.enqueue(prompt, async () => {
+      if (prompt.state !== "pending" || !registry.inputFor(input.message)) return;
+      registry.disarmInputs(prompt.key);
+      chat.delete(input.message);
+      if (prompt.kind === "question") await typeQuestionAnswer(prompts, prompt, input.questionIndex, text, input.message.messageId);
+      else await typePermissionFeedback(prompts, prompt, text);
+    });
+  }
+
+  /** A granted tap on one of this process' prompts: act, then acknowledge it. */
+  async #tap(intent: Callback, prompt: Prompt, data: CallbackData): Promise<void> {
+    const { prompts, chat, t } = this.#deps;
+    if (!prompt.message) await prompts.delivered(prompt);
+    if (!isOn(prompt, intent)) return this.#stale(intent);
+    if (prompt.state !== "pending") return chat.answerCallback(intent.id, t.note.notPending);
+    if (prompt.busy) return chat.answerCallback(intent.id, t.note.sending);
+    const tap: Tap = prompt.kind === "question" ? tapQuestion(prompts, prompt, data) : tapPermission(prompts, prompt, data);
+    // The reply to OpenCode leaves before Telegram's acknowledgement of the tap (a macrotask later).
+    if (tap.then) void prompts.enqueue(prompt, tap.then);
+    await new Promise((resolve) => setImmediate(resolve));
+    await chat.answerCallback(intent.id, tap.note(t), tap.alert);
+  }
+
+  /** A granted tap on Stop or its confirmation. */
+  async #stop(intent: Callback, data: CallbackData<StopAction>): Promise<void> {
+    const { stops, chat, log, t } = this.#deps;
+    const tap = stops.tap(data, intent.messageId === undefined ? undefined : { chatId: intent.from.chatId, messageId: intent.messageId });
+    await chat.answerCallback(intent.id, tap.note(t), tap.alert);
+    if (tap.then) await tap.then().catch((error) => log.error({ err: errorText(error) }, "stopping a run failed"));
+  }
+
+  #refuse(intent: Callback): Promise<void> {
+    this.#deps.log.warn({ userId: intent.from.userId, chatId: intent.from.chatId }, "ignored a button tap from an unauthorized user or chat");
+    return this.#deps.chat.answerCallback(intent.id, this.#deps.t.note.notAuthorized, true);
+  }
+
+  /** A tap on a message whose prompt is gone (or on an older copy of it): say so, and drop its buttons. */
+  async #stale(intent: Callback): Promise<void> {
+    const { chat, t } = this.#deps;
+    await chat.answerCallback(intent.id, t.note.notPending);
+    if (intent.messageId !== undefined) chat.removeKeyboard({ chatId: intent.from.chatId, messageId: intent.messageId });
+  }
+}
+
+/** Whether the tap was on the prompt's current message. */
+function isOn(prompt: Prompt, intent: Callback): boolean {
+  return prompt.message?.messageId === intent.messageId && prompt.message?.chatId === intent.from.chatId;
+}
