@@ -38,6 +38,8 @@ process.on("message", (command: MemberCommand) => {
 });
 let lastRole = "";
 setInterval(() => {
-  if (relay.role !== lastRole) send({ role: (lastRole = relay.role) });
+  if (relay.role === lastRole) return;
+  lastRole = relay.role;
+  send({ role: lastRole });
 }, 5).unref();
 process.on("disconnect", () => process.exit(0));

@@ -61,5 +61,5 @@ function fromName(name, range) {
 
 const sorted = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b))));
 lock.packages = sorted;
-fs.writeFileSync(file, JSON.stringify(lock, null, 2) + "\n");
+fs.writeFileSync(file, `${JSON.stringify(lock, null, 2)}\n`);
 console.log(`added ${added} optional package record(s) to package-lock.json`);

@@ -28,11 +28,17 @@ function phoneView(message: SentMessage): string {
   return [`┌${border}┐ 📱 Telegram`, ...lines.map((line) => `│ ${line}`), `└${border}┘`].join("\n");
 }
 
+/** What GET /session/:id/message gives, as far as the demo reads it. */
+interface StoredMessage {
+  info?: { role?: string };
+  parts?: Array<{ type?: string; text?: unknown }>;
+}
+
 /** The agent's text after the tool call (the scripted LLM echoes what it received). */
 async function agentText(opencode: OpencodeServer, sessionID: string, toolResult: string): Promise<string | undefined> {
   for (let attempt = 0; attempt < 100; attempt++) {
-    const messages = await opencode.request<any[]>("GET", `/session/${sessionID}/message`);
-    const texts = (messages.body ?? []).flatMap((m: any) => (m.info?.role === "assistant" ? m.parts ?? [] : [])).filter((part: any) => part.type === "text");
+    const messages = await opencode.request<StoredMessage[]>("GET", `/session/${sessionID}/message`);
+    const texts = (messages.body ?? []).flatMap((m) => (m.info?.role === "assistant" ? (m.parts ?? []) : [])).filter((part) => part.type === "text");
     const last = texts.at(-1)?.text;
     if (typeof last === "string" && last.includes(toolResult.slice(0, 20))) return last;
     await sleep(100);
@@ -79,7 +85,7 @@ async function main(): Promise<void> {
     }
     await telegram.tapButton(message, choice);
     const answered = await telegram.waitFor(() => telegram.messages().find((m) => m.messageId === message.messageId && m.text.includes("Answered")), { what: "the answered message" });
-    console.log("\n" + phoneView(answered));
+    console.log(`\n${phoneView(answered)}`);
 
     const result = await llm.waitForToolResult(() => true, { timeoutMs: 30_000, what: "the tool result" });
     console.log(`\n${bold("The agent received")}: ${result.content}`);

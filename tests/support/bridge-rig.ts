@@ -6,6 +6,7 @@ import { OpencodeApi } from "../../lib/opencode/api.ts";
 import type { HttpResult, OpencodeTransport } from "../../lib/opencode/transport.ts";
 import type { NoticePolicy } from "../../lib/notices/policy.ts";
 import { Registry } from "../../lib/registry/registry.ts";
+import { escapeHtml } from "../../lib/telegram/html.ts";
 import type { HermesEvent, PermissionRequest, QuestionInfo, QuestionRequest } from "../../lib/hermes-events.ts";
 import { MemoryTelegram, type MemoryMessage } from "./memory-telegram.ts";
 
@@ -91,7 +92,7 @@ export function setup(options: { ttlMs?: number; permissionTtlMs?: number; allow
   const askPermission = async (req: PermissionRequest) => {
     bridge.handleEvent(DIRECTORY, { type: "permission.asked", request: req });
     return vi.waitFor(() => {
-      const message = telegram.messages.find((m) => m.text.includes(escape(req.patterns[0] ?? req.permission)) && m.keyboard.length > 0);
+      const message = telegram.messages.find((m) => m.text.includes(escapeHtml(req.patterns[0] ?? req.permission)) && m.keyboard.length > 0);
       if (!message) throw new Error("permission not delivered");
       return message;
     });
@@ -130,6 +131,3 @@ export const permission = (overrides: Partial<PermissionRequest> = {}): Permissi
   ...overrides,
 });
 
-function escape(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-}

@@ -138,7 +138,7 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
       answer(err.code, { ok: false, error_code: err.code, description: err.description, ...(err.parameters ? { parameters: err.parameters } : {}) });
 
     if (decodeURIComponent(route[1]!) !== token) return fail(new TelegramApiError(401, 'Unauthorized'));
-    let request;
+    let request: Awaited<ReturnType<typeof readApiRequest>>;
     try {
       request = await readApiRequest(req, url);
     } catch (err) {
@@ -186,12 +186,14 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
     const call = calls[calls.length - 1]!;
     if (fileToken !== token) {
       call.status = 401;
-      return sendJson(res, 401, { ok: false, error_code: 401, description: 'Unauthorized' });
+      sendJson(res, 401, { ok: false, error_code: 401, description: 'Unauthorized' });
+      return;
     }
     const bytes = downloadable(files, path);
     if (!bytes) {
       call.status = 404;
-      return sendJson(res, 404, { ok: false, error_code: 404, description: 'Not Found' });
+      sendJson(res, 404, { ok: false, error_code: 404, description: 'Not Found' });
+      return;
     }
     files.downloads.push(path);
     call.status = 200;

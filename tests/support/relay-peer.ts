@@ -21,15 +21,14 @@ function wrap(socket: net.Socket, onFrame?: (frame: Record<string, any>, peer: R
     socket,
     lines,
     frames: () => lines.map((line) => JSON.parse(line)),
-    send: (frame) => void (!socket.destroyed && socket.write(JSON.stringify(frame) + "\n")),
+    send: (frame) => void (!socket.destroyed && socket.write(`${JSON.stringify(frame)}\n`)),
     closed: new Promise((resolve) => socket.once("close", () => resolve())),
   };
   socket.setEncoding("utf8");
   socket.on("error", () => undefined);
   socket.on("data", (chunk: string) => {
     buffer += chunk;
-    let newline: number;
-    while ((newline = buffer.indexOf("\n")) !== -1) {
+    for (let newline = buffer.indexOf("\n"); newline !== -1; newline = buffer.indexOf("\n")) {
       const line = buffer.slice(0, newline);
       buffer = buffer.slice(newline + 1);
       lines.push(line);

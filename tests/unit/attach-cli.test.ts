@@ -15,7 +15,10 @@ function io(env: Record<string, string | undefined> = {}) {
     out: (line) => out.push(line),
     onSignal: () => () => undefined,
     // No Telegram settings in `env`: startAttach stops at once with the configuration problem.
-    tune: (options) => (seen.push(options), options),
+    tune: (options) => {
+      seen.push(options);
+      return options;
+    },
   };
   return { io: value, err, out, seen };
 }

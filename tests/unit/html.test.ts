@@ -80,7 +80,7 @@ describe("cutText", () => {
 
   it("never splits what the user sees as one character: ZWJ families, flags, skin tones, accents", () => {
     const family = "👨‍👩‍👧"; // 5 code points, 8 UTF-16 units
-    expect(cutText(family + family, 10)).toBe(family + "…");
+    expect(cutText(family + family, 10)).toBe(`${family}…`);
     expect(cutText(family + family, 8)).toBe("…");
     expect(cutText("🇫🇷🇩🇪🇯🇵", 6)).toBe("🇫🇷…");
     expect(cutText("👍🏽👍🏽", 5)).toBe("👍🏽…");
@@ -140,7 +140,7 @@ describe("cutHtml", () => {
   });
 
   it("never cuts inside a tag", () => {
-    const html = '<a href="https://example.org/very/long/path">link</a>' + "x".repeat(100);
+    const html = `<a href="https://example.org/very/long/path">link</a>${"x".repeat(100)}`;
     for (let max = 1; max < 70; max++) {
       const cut = cutHtml(html, max);
       expect(cut.length).toBeLessThanOrEqual(max);
@@ -165,8 +165,8 @@ describe("cutHtml", () => {
       expect(cut.length).toBeLessThanOrEqual(max);
       expect(cut).not.toMatch(LONE_SURROGATE);
     }
-    expect(cutHtml("a" + "😀".repeat(10), 4)).toBe("a😀…");
-    expect(cutHtml("a" + "😀".repeat(10), 5)).toBe("a😀…");
+    expect(cutHtml(`a${"😀".repeat(10)}`, 4)).toBe("a😀…");
+    expect(cutHtml(`a${"😀".repeat(10)}`, 5)).toBe("a😀…");
   });
 
   it("counts UTF-16 units, as Telegram does", () => {
@@ -190,7 +190,7 @@ describe("cutHtml", () => {
   // "closes every tag still open at the cut" contract. lib/telegram/html.ts:31; fix: when
   // `open.lastIndexOf(name) === -1`, keep `open` unchanged.
   it("keeps closing the open tags when the input has a stray closing tag", () => {
-    expect(cutHtml("<b>x</i>" + "y".repeat(20), 16)).toBe("<b>x</i>yyy…</b>");
+    expect(cutHtml(`<b>x</i>${"y".repeat(20)}`, 16)).toBe("<b>x</i>yyy…</b>");
   });
 
   // BUG: cutHtml is O(max × input length): each step calls `Array.from(rest)` on the whole rest of

@@ -35,7 +35,7 @@ describe("labelMessages", () => {
     const api = labelMessages(memory, "alpha");
     const { messageId } = await api.sendMessage(1, "hello <b>there</b>");
     expect(memory.messages[0]!.text).toBe("🖥 <b>alpha</b>\nhello <b>there</b>");
-    await api.editMessage(1, messageId, "&amp;".repeat(1000) + "<i>tail</i>", []);
+    await api.editMessage(1, messageId, `${"&amp;".repeat(1000)}<i>tail</i>`, []);
     const edited = memory.messages[0]!.text;
     const parsed = parseTelegramHtml(edited);
     expect(parsed.ok && parsed.plain.length).toBeLessThanOrEqual(MESSAGE_LIMIT);

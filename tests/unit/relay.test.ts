@@ -75,12 +75,12 @@ describe("relay wire format", () => {
       '{"t":"offer","id":1,"update":[1]}',
       '{"t":"offer","id":1}',
       '{"t":"hello","nonce":"short"}',
-      '{"t":"welcome","proof":"' + "x".repeat(43) + '","offset":1e20}',
+      `{"t":"welcome","proof":"${"x".repeat(43)}","offset":1e20}`,
       '{"t":"whatever"}',
     ]) {
       expect(decode(bad), bad).toBeUndefined();
       const decoder = new LineDecoder();
-      expect(decoder.push(encode({ t: "offset", offset: 1 }) + bad + "\n" + encode({ t: "offset", offset: 2 })), bad).toEqual([{ t: "offset", offset: 1 }]);
+      expect(decoder.push(`${encode({ t: "offset", offset: 1 }) + bad}\n${encode({ t: "offset", offset: 2 })}`), bad).toEqual([{ t: "offset", offset: 1 }]);
       expect(decoder.violation).toBe("a malformed frame");
     }
     const short = new LineDecoder(100);

@@ -38,7 +38,7 @@ function applyDiff(before: string, diff: string): string {
 
 describe("unifiedDiff", () => {
   const numbered = (n: number, change: (i: number) => string | undefined = () => undefined) =>
-    Array.from({ length: n }, (_, i) => change(i) ?? `line ${i}`).join("\n") + "\n";
+    `${Array.from({ length: n }, (_, i) => change(i) ?? `line ${i}`).join("\n")}\n`;
   it.each([
     ["an edit", "one\ntwo\nthree\nfour\n", "one\nTWO\nTHREE\nthree-and-a-half\nfour\n"],
     ["a new file", "", "alpha\nbeta\n"],

@@ -15,7 +15,7 @@ describe("sendDocument", () => {
   it("uploads the text as a named file with its caption, in reply and in a topic", async () => {
     const api = createTelegramApi(telegram.token, telegram.apiRoot);
     const { messageId } = await api.sendMessage(DEFAULT_CHAT_ID, "prompt");
-    const content = "--- a\n+++ b\n" + "+<b>x & y</b>\n".repeat(500);
+    const content = `--- a\n+++ b\n${"+<b>x & y</b>\n".repeat(500)}`;
     const sent = await api.sendDocument(DEFAULT_CHAT_ID, "big-change.html.diff", content, { caption: "Full diff of <code>big-change.html</code>", replyTo: messageId });
     const document = telegram.messages().find((m) => m.messageId === sent.messageId)!;
     expect(document.document).toMatchObject({ filename: "big-change.html.diff", bytes: Buffer.byteLength(content) });

@@ -51,7 +51,13 @@ describe("SerialQueues", () => {
       throw new Error("rejected");
     }, onError);
     let ran = false;
-    await queues.run("k", async () => void (ran = true), onError);
+    await queues.run(
+      "k",
+      async () => {
+        ran = true;
+      },
+      onError,
+    );
     expect(errors).toEqual(["thrown", "rejected"]);
     expect(ran).toBe(true);
   });

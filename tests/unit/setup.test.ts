@@ -284,7 +284,12 @@ describe("opencode-hermes setup", () => {
   it("Ctrl-C while waiting: stops the long poll at once, status 130", async () => {
     const t = terminal();
     let interrupt: (() => void) | undefined;
-    t.io.onSignal = (stop) => ((interrupt = stop), () => (interrupt = undefined));
+    t.io.onSignal = (stop) => {
+      interrupt = stop;
+      return () => {
+        interrupt = undefined;
+      };
+    };
     const status = setup(args(), t.io);
     await waitingFor(t.out);
     await pollUntil(() => getUpdatesCalls().some((call) => call.status === 0), { what: "setup's long poll" });

@@ -142,7 +142,7 @@ describe("openEventStream", () => {
   });
 
   it("reopens a silent stream of a server that never sent a heartbeat (OpenCode 1.1.53) as routine: idle", async () => {
-    const { url, connections } = await withServer((c) => {
+    const { url } = await withServer((c) => {
       open(c.res);
       c.res.write(connected + (c.index === 1 ? asked("que_refreshed") : ""));
       if (c.index === 1) c.res.write(heartbeat); // from now on this server is known to send heartbeats
@@ -234,7 +234,7 @@ describe("openEventStream", () => {
     expect(a.log[0]).toMatch(/^failed:1:could not connect: fetch failed/);
     const b = start(url);
     await pollUntil(() => questionIds(b.events).includes("que_x"), { what: "the question" });
-    expect(b.log[0]).toBe('failed:1:' + `${server.origin}/global/event is not an event stream (content-type "text/html")`);
+    expect(b.log[0]).toBe(`failed:1:${server.origin}/global/event is not an event stream (content-type "text/html")`);
     expect(connections).toHaveLength(2);
   });
 

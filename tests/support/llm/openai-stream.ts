@@ -47,9 +47,9 @@ export function writeReply(res: ServerResponse, reply: Reply, stream: boolean, m
     res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finishReason }], ...(usage ? { usage } : {}) })}\n\n`);
   if (toolCalls.length > 0) {
     // One chunk per call, each complete, with its own index (as OpenAI streams parallel calls).
-    toolCalls.forEach((call, index) =>
-      chunk({ ...(index === 0 ? { role: 'assistant', content: null } : {}), tool_calls: [{ index, ...call }] }, null),
-    );
+    for (const [index, call] of toolCalls.entries()) {
+      chunk({ ...(index === 0 ? { role: 'assistant', content: null } : {}), tool_calls: [{ index, ...call }] }, null);
+    }
   } else if (reply.kind === 'text') {
     chunk({ role: 'assistant', content: '' }, null);
     chunk({ content: reply.text }, null);

@@ -164,14 +164,20 @@ export class FloodLimiter {
     if (chatId < 0) {
       const windowMs = 60_000 / scale;
       let window = this.groupWindows.get(chatId);
-      if (!window) this.groupWindows.set(chatId, (window = []));
+      if (!window) {
+        window = [];
+        this.groupWindows.set(chatId, window);
+      }
       prune(window, now - windowMs);
       if (window.length >= limits.groupPerMinute) return this.reject(chatId, 'chat', window[0]! + windowMs - now);
       window.push(now);
     } else {
       const perMs = (limits.privatePerSecond * scale) / 1000;
       let bucket = this.privateBuckets.get(chatId);
-      if (!bucket) this.privateBuckets.set(chatId, (bucket = { tokens: limits.privateBurst, updatedAt: now }));
+      if (!bucket) {
+        bucket = { tokens: limits.privateBurst, updatedAt: now };
+        this.privateBuckets.set(chatId, bucket);
+      }
       bucket.tokens = Math.min(limits.privateBurst, bucket.tokens + (now - bucket.updatedAt) * perMs);
       bucket.updatedAt = now;
       if (bucket.tokens < 1) return this.reject(chatId, 'chat', (1 - bucket.tokens) / perMs);
