@@ -177,11 +177,11 @@ function processSuite(title: string, versions: OpencodeVersion[], kind: ChatKind
       await telegram.tapButton(earlyMessage, "Left");
       await llm.waitForToolResult((r) => r.content.includes("[right-after-kill]"), { timeoutMs: 30_000, what: "answer to the question raised right after the kill" });
       const tappedAt = telegram.calls.find((call) => call.method === "answerCallbackQuery" && call.at > sentAt)?.at ?? Number.NaN;
-      const after = (member: Member, message: string) => askedTime(member, message, killedAt) - killedAt;
+      const msAfterKill = (member: Member, message: string) => askedTime(member, message, killedAt) - killedAt;
       for (const member of survivors) {
         const role = isLeader(member) ? "led" : "followed the new leader";
-        const ready = after(member, isLeader(member) ? "this process polls Telegram for the bot (relay leader)" : "another process polls Telegram for this bot; following it (relay follower)");
-        console.info(`[failover] ${member.name}${member === survivors[0] ? " (asked)" : ""}: saw the leader go ${after(member, "the relay leader went away; electing a new one")} ms after kill -9, ${role} ${ready} ms after`);
+        const ready = msAfterKill(member, isLeader(member) ? "this process polls Telegram for the bot (relay leader)" : "another process polls Telegram for this bot; following it (relay follower)");
+        console.info(`[failover] ${member.name}${member === survivors[0] ? " (asked)" : ""}: saw the leader go ${msAfterKill(member, "the relay leader went away; electing a new one")} ms after kill -9, ${role} ${ready} ms after`);
       }
       const held = survivors.some((member) => !Number.isNaN(askedTime(member, "a follower that re-connected claimed an update held for it", killedAt)));
       console.info(`[failover] the tap on it was answered ${tappedAt - killedAt} ms after kill -9${held ? ", held by the new leader until its process re-connected" : ""}`);
