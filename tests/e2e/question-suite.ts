@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chatSetup, type ChatKind } from "../support/chat-kind.ts";
-import { DEFAULT_CHAT_ID, startFakeTelegram, type FakeTelegram, type FakeTelegramOptions, type SentMessage } from "../support/fake-telegram.ts";
+import { startFakeTelegram, type FakeTelegram, type FakeTelegramOptions, type SentMessage } from "../support/fake-telegram.ts";
 import { directive, startMockLlm, type MockLlm } from "../support/mock-llm.ts";
 import { isOpencode2, startOpencode, type OpencodeServer, type OpencodeVersion } from "../support/opencode.ts";
 import { pollUntil } from "../support/wait.ts";
