@@ -14,7 +14,8 @@ import { machineLabel } from "./telegram/machine-label.ts";
 import { waitAtMost } from "./with-timeout.ts";
 
 export interface HubOptions {
-  config: Pick<HermesConfig, "token" | "apiRoot" | "chatId" | "allowedUsers" | "questionTtlMs" | "permissionTtlMs"> & Partial<Pick<HermesConfig, "notify" | "doneAfterMs" | "language" | "topics" | "machineName">>;
+  /** `chatId` undefined: no chat configured yet (setupOnlyConfig). */
+  config: Pick<HermesConfig, "token" | "apiRoot" | "allowedUsers" | "questionTtlMs" | "permissionTtlMs"> & { chatId: number | undefined } & Partial<Pick<HermesConfig, "notify" | "doneAfterMs" | "language" | "topics" | "machineName">>;
   logger: Logger;
   /** Shown to the user (an OpenCode toast) when something needs their attention. */
   notify?: (message: string) => void;
@@ -43,7 +44,7 @@ const hubs: Map<string, Running> = ((globalThis as Record<symbol, unknown>)[HUBS
 
 /** The bridge for a token whose chat is not configured yet: it only answers /start with the chat id. */
 export function setupOnlyConfig(token: string, apiRoot: string): HubOptions["config"] {
-  return { token, apiRoot, chatId: Number.NaN, allowedUsers: [], questionTtlMs: 0, permissionTtlMs: 0 };
+  return { token, apiRoot, chatId: undefined, allowedUsers: [], questionTtlMs: 0, permissionTtlMs: 0 };
 }
 
 export function acquireBridge(options: HubOptions): BridgeLease {

@@ -68,7 +68,8 @@ export class Bridge implements UpdateHandler {
   readonly telegram: TelegramApi;
   readonly registry: Registry;
   readonly log: Logger;
-  readonly chatId: number;
+  /** The configured chat; undefined before one is configured (then only /start is answered). */
+  readonly chatId: number | undefined;
   readonly t: Strings;
   readonly #outbox: Outbox;
   readonly #access: AccessPolicy;

@@ -30,7 +30,8 @@ export interface StopDeps {
   topics: SessionTopics;
   log: Logger;
   t: Strings;
-  chatId: number;
+  /** Undefined: no chat configured yet (nothing is posted). */
+  chatId: number | undefined;
   links: Pick<InstanceLinks, "linkFor">;
   /** After a stop: the run's prompts that OpenCode leaves pending are dismissed (questions) or rejected (permissions). */
   prompts: Pick<PromptLife, "closeRun">;
@@ -153,6 +154,7 @@ export class StopControl {
 
   async #post(rendered: RenderedMessage, replyTo: number | undefined, threadId?: number): Promise<StopMessage | undefined> {
     const { outbox, telegram, chatId, log } = this.#deps;
+    if (chatId === undefined) return undefined;
     const options = { keyboard: rendered.keyboard, ...(replyTo !== undefined ? { replyTo } : {}), ...(threadId !== undefined ? { threadId } : {}) };
     const sent = await outbox.send(chatId, () => () => telegram.sendMessage(chatId, rendered.text, options)).catch((error) => {
       log.warn({ err: errorText(error) }, "could not send a Stop message");

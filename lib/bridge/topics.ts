@@ -16,7 +16,7 @@ export class SessionTopics {
 
   constructor(
     readonly enabled: boolean,
-    private readonly deps: { telegram: TelegramApi; outbox: Outbox; registry: Registry; chatId: number; log: Logger },
+    private readonly deps: { telegram: TelegramApi; outbox: Outbox; registry: Registry; chatId: number | undefined; log: Logger },
   ) {}
 
   /** The topic a session's messages go to; undefined without topics (or if one can't be made). */
@@ -43,12 +43,14 @@ export class SessionTopics {
     void thread.then((threadId) => {
       if (threadId === undefined) return;
       const { outbox, telegram, chatId } = this.deps;
+      if (chatId === undefined) return;
       return outbox.chore(chatId, () => telegram.renameTopic(chatId, threadId, cutText(title, TOPIC_NAME_LIMIT))).catch(() => undefined);
     });
   }
 
   async #create(root: string, directory: string): Promise<number | undefined> {
     const { outbox, telegram, chatId, registry, log } = this.deps;
+    if (chatId === undefined) return undefined;
     const name = cutText(registry.sessions.title(root) ?? `${path.basename(directory)} · ${root.slice(-6)}`, TOPIC_NAME_LIMIT);
     try {
       const threadId = await outbox.send(chatId, () => () => telegram.createTopic(chatId, name));

@@ -91,7 +91,8 @@ export class UserInput {
   /** A granted tap on Stop or its confirmation. */
   async #stop(intent: Callback, data: CallbackData<StopAction>): Promise<void> {
     const { stops, chat, log, t } = this.#deps;
-    const tap = stops.tap(data, intent.messageId === undefined ? undefined : { chatId: intent.from.chatId, messageId: intent.messageId });
+    const { chatId } = intent.from;
+    const tap = stops.tap(data, intent.messageId === undefined || chatId === undefined ? undefined : { chatId, messageId: intent.messageId });
     await chat.answerCallback(intent.id, tap.note(t), tap.alert);
     if (tap.then) await tap.then().catch((error) => log.error({ err: errorText(error) }, "stopping a run failed"));
   }
@@ -105,7 +106,8 @@ export class UserInput {
   async #stale(intent: Callback): Promise<void> {
     const { chat, t } = this.#deps;
     await chat.answerCallback(intent.id, t.note.notPending);
-    if (intent.messageId !== undefined) chat.removeKeyboard({ chatId: intent.from.chatId, messageId: intent.messageId });
+    const { chatId } = intent.from;
+    if (intent.messageId !== undefined && chatId !== undefined) chat.removeKeyboard({ chatId, messageId: intent.messageId });
   }
 }
 

@@ -7,8 +7,15 @@ export interface Sender {
   chatType: string;
 }
 
+/** Who tapped a button: Telegram leaves out the message (and so the chat) when it is too old. */
+export interface TapSender {
+  userId: number;
+  chatId: number | undefined;
+  chatType: string;
+}
+
 export type Intent =
-  | { kind: "callback"; id: string; from: Sender; messageId?: number; data: string }
+  | { kind: "callback"; id: string; from: TapSender; messageId?: number; data: string }
   /** `bot`: the @username a command names in groups ("/start@my_bot"), when it names one. */
   | { kind: "command"; name: string; args: string; from: Sender; messageId: number; bot?: string }
   /** `threadId`: the forum topic the message was posted in, if any. */
@@ -41,7 +48,7 @@ export function parseUpdate(update: unknown): Intent | undefined {
     const message = isRecord(callback.message) ? callback.message : undefined;
     const chat = message && isRecord(message.chat) ? message.chat : undefined;
     if (typeof callback.id !== "string" || typeof userId !== "number") return undefined;
-    const from: Sender = { userId, chatId: typeof chat?.id === "number" ? chat.id : NaN, chatType: typeof chat?.type === "string" ? chat.type : "" };
+    const from: TapSender = { userId, chatId: typeof chat?.id === "number" ? chat.id : undefined, chatType: typeof chat?.type === "string" ? chat.type : "" };
     const intent: Intent = { kind: "callback", id: callback.id, from, data: typeof callback.data === "string" ? callback.data : "" };
     if (typeof message?.message_id === "number") intent.messageId = message.message_id;
     return intent;
