@@ -80,16 +80,16 @@ export class StopControl {
     const { t } = this.#deps;
     const own = message !== undefined && this.#own.has(idOf(message));
     if (!this.#deps.activity.isBusy(target.sessionID)) {
-      return { ok: false, note: (t) => t.stop.notBusy, ...(own ? { then: () => this.#show(message, "notRunning", target.key, target) } : {}) };
+      return { ok: false, note: (t) => t.stop.notBusy, ...(own ? { next: () => this.#show(message, "notRunning", target.key, target) } : {}) };
     }
     switch (data.action) {
       case "stop": {
         // On Stop's own message the button turns into the confirmation; on a prompt, a confirmation comes as a reply.
-        const then = own ? () => this.#show(message, "confirm", target.key, target) : () => this.#sendFor(target, "confirm", message?.messageId);
-        return { ok: true, note: () => t.stop.tapConfirm, then };
+        const next = own ? () => this.#show(message, "confirm", target.key, target) : () => this.#sendFor(target, "confirm", message?.messageId);
+        return { ok: true, note: () => t.stop.tapConfirm, next };
       }
       case "halt":
-        return { ok: true, note: (t) => t.stop.halting, then: () => this.#halt(target, message) };
+        return { ok: true, note: (t) => t.stop.halting, next: () => this.#halt(target, message) };
     }
   }
 

@@ -83,7 +83,7 @@ export class UserInput {
     if (prompt.busy) return chat.answerCallback(intent.id, t.note.sending);
     const tap: Tap = prompt.kind === "question" ? tapQuestion(prompts, prompt, data) : tapPermission(prompts, prompt, data);
     // The reply to OpenCode leaves before Telegram's acknowledgement of the tap (a macrotask later).
-    if (tap.then) void prompts.enqueue(prompt, tap.then);
+    if (tap.next) void prompts.enqueue(prompt, tap.next);
     await new Promise((resolve) => setImmediate(resolve));
     await chat.answerCallback(intent.id, tap.note(t), tap.alert);
   }
@@ -94,7 +94,7 @@ export class UserInput {
     const { chatId } = intent.from;
     const tap = stops.tap(data, intent.messageId === undefined || chatId === undefined ? undefined : { chatId, messageId: intent.messageId });
     await chat.answerCallback(intent.id, tap.note(t), tap.alert);
-    if (tap.then) await tap.then().catch((error) => log.error({ err: errorText(error) }, "stopping a run failed"));
+    if (tap.next) await tap.next().catch((error) => log.error({ err: errorText(error) }, "stopping a run failed"));
   }
 
   #refuse(intent: Callback): Promise<void> {
