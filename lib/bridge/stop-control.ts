@@ -54,7 +54,7 @@ export class StopControl {
 
   /** The Stop button for a prompt's message: it stops the run the prompt belongs to (a sub-agent's root). */
   buttonFor(sessionID: string, directory: string): InlineButton {
-    return stopButton(this.#targets.keyFor(this.#root(sessionID), directory), this.#deps.t);
+    return stopButton(this.#targets.keyFor(this.#deps.registry.sessions.rootOf(sessionID), directory), this.#deps.t);
   }
 
   observe(directory: string, event: HermesEvent): void {
@@ -95,7 +95,7 @@ export class StopControl {
 
   /** After the phone started (or queued) a run: a notice with Stop, which a reply also reaches the session through. */
   async announce(owner: MessageOwner, replyTo: number, queued: boolean, threadId?: number): Promise<void> {
-    const root = this.#root(owner.sessionID);
+    const root = this.#deps.registry.sessions.rootOf(owner.sessionID);
     const key = this.#targets.keyFor(root, owner.directory);
     const rendered = renderStop("running", key, this.#contextOf(root, owner.directory));
     if (queued) rendered.text = this.#deps.t.talk.queued;
@@ -106,7 +106,7 @@ export class StopControl {
   async offer(replyTo: number): Promise<void> {
     const busy = this.#deps.activity
       .summary()
-      .filter(({ busy, sessionID }) => busy && this.#directories.has(sessionID) && this.#root(sessionID) === sessionID)
+      .filter(({ busy, sessionID }) => busy && this.#directories.has(sessionID) && this.#deps.registry.sessions.rootOf(sessionID) === sessionID)
       .map(({ sessionID }) => ({ sessionID, directory: this.#directories.get(sessionID)! }));
     if (busy.length === 1) return this.#sendFor(busy[0]!, "confirm", replyTo);
     if (busy.length === 0) return;
@@ -188,17 +188,6 @@ export class StopControl {
   #contextOf(sessionID: string, directory: string): PromptContext & { t: Strings } {
     const title = this.#deps.registry.sessions.title(sessionID);
     return { project: path.basename(directory) || directory, t: this.#deps.t, ...(title ? { sessionTitle: title } : {}) };
-  }
-
-  /** Stopping a sub-agent's run means stopping the run that started it (OpenCode aborts its children). */
-  #root(sessionID: string): string {
-    let current = sessionID;
-    for (let depth = 0; depth < 20; depth++) {
-      const parent = this.#deps.registry.sessions.get(current)?.parentID;
-      if (!parent) return current;
-      current = parent;
-    }
-    return current;
   }
 }
 

@@ -8,8 +8,6 @@ import { cutText, TOPIC_NAME_LIMIT } from "../telegram/html.ts";
 import type { Outbox } from "../telegram/outbox.ts";
 import { errorText } from "../error-text.ts";
 
-const MAX_DEPTH = 8;
-
 export class SessionTopics {
   readonly #threads = new Map<string, Promise<number | undefined>>();
   readonly #owners = new Map<number, MessageOwner>();
@@ -22,7 +20,7 @@ export class SessionTopics {
   /** The topic a session's messages go to; undefined without topics (or if one can't be made). */
   threadOf(sessionID: string, directory: string): Promise<number | undefined> {
     if (!this.enabled) return Promise.resolve(undefined);
-    const root = this.#root(sessionID);
+    const root = this.deps.registry.sessions.rootOf(sessionID);
     let thread = this.#threads.get(root);
     if (!thread) {
       thread = this.#create(root, directory);
@@ -61,15 +59,5 @@ export class SessionTopics {
       log.warn({ err: errorText(error) }, "could not create a forum topic; posting in the main chat");
       return undefined;
     }
-  }
-
-  #root(sessionID: string): string {
-    let current = sessionID;
-    for (let depth = 0; depth < MAX_DEPTH; depth++) {
-      const parent = this.deps.registry.sessions.get(current)?.parentID;
-      if (!parent) break;
-      current = parent;
-    }
-    return current;
   }
 }
