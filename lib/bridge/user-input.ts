@@ -64,7 +64,7 @@ export class UserInput {
   typed(input: TextInput, text: string): void {
     const { registry, prompts, chat } = this.#deps;
     const prompt = registry.byKey(input.key);
-    if (!prompt || prompt.state !== "pending") return;
+    if (prompt?.state !== "pending") return;
     void prompts.enqueue(prompt, async () => {
       if (prompt.state !== "pending" || !registry.inputFor(input.message)) return;
       registry.disarmInputs(prompt.key);

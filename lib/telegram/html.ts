@@ -37,7 +37,7 @@ export function cutText(text: string, max: number): string {
     if (out.length + grapheme.length + 1 > max) break;
     out += grapheme;
   }
-  return max >= 1 ? out + "…" : "";
+  return max >= 1 ? `${out}…` : "";
 }
 
 /** The last `max` UTF-16 units of `text` at most, starting with "…" when cut. Never splits a grapheme. */
@@ -49,7 +49,7 @@ export function cutTextStart(text: string, max: number): string {
     if (out.length + parts[index]!.length + 1 > max) break;
     out = parts[index]! + out;
   }
-  return max >= 1 ? "…" + out : "";
+  return max >= 1 ? `…${out}` : "";
 }
 
 /**
@@ -79,7 +79,7 @@ function isRegionalIndicator(codePoint: number): boolean {
 export function escapeWithin(text: string, max: number): string {
   const escaped = escapeHtml(text);
   if (escaped.length <= max) return escaped;
-  return escapedHead(text, max - 1).html + "…";
+  return `${escapedHead(text, max - 1).html}…`;
 }
 
 /** The escaped start of `text`, whole graphemes, at most `max` long; `length` is how much of `text` it covers. */
