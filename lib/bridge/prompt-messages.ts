@@ -61,7 +61,8 @@ export class PromptMessages {
     let rendered: RenderedMessage | undefined;
     const sent = await outbox.send(chatId, () => {
       if (prompt.state !== "pending") return undefined;
-      const message = (rendered = this.render(prompt));
+      const message = this.render(prompt);
+      rendered = message;
       return () => telegram.sendMessage(chatId, message.text, { keyboard: message.keyboard, ...replyToFiles(prompt), ...inThread(threadId) });
     });
     if (!sent || !rendered) return undefined;

@@ -61,7 +61,8 @@ export class StopControl {
     if (event.type === "session.deleted") {
       this.#directories.delete(event.sessionID);
       for (const message of this.#targets.takeMessages(event.sessionID)) this.#own.delete(idOf(message));
-      return this.#targets.forget(event.sessionID);
+      this.#targets.forget(event.sessionID);
+      return;
     }
     if (event.type !== "session.status" && event.type !== "session.idle") return;
     this.#directories.set(event.sessionID, directory);

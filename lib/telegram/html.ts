@@ -11,7 +11,8 @@ export const TOPIC_NAME_LIMIT = 128;
 /** Made on first use: building one loads ICU's break rules (about 20 ms), which start-up must not pay. */
 let segmenterInstance: Intl.Segmenter | undefined;
 function segmenter(): Intl.Segmenter {
-  return (segmenterInstance ??= new Intl.Segmenter(undefined, { granularity: "grapheme" }));
+  segmenterInstance ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
+  return segmenterInstance;
 }
 
 /** The characters a user sees (grapheme clusters): "👨‍👩‍👧", "🇫🇷" and "é" are one each. */
