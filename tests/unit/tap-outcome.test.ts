@@ -31,7 +31,8 @@ async function settleAsAwaited(tap: Tap): Promise<void> {
 describe("a tap's outcome is a plain value, not a thenable", () => {
   it("a permission tap's work runs only when called, never because the outcome was awaited", async () => {
     const { desk, calls } = countingDesk();
-    const prompt = createPermissionPrompt({ id: "per_1", sessionID: "ses_1", permission: "bash", patterns: ["ls"], always: [], metadata: {} }, "/a", "KeyKey12", 0);
+    const request = { id: "per_1", sessionID: "ses_1", permission: "bash", patterns: ["ls"], always: [], metadata: {} };
+    const prompt = createPermissionPrompt(request, "/a", "KeyKey12", 0);
     const tap = tapPermission(desk, prompt, { key: "KeyKey12", action: "reject", question: 0, option: 0 });
     expect(tap.ok).toBe(true);
     expect("then" in tap).toBe(false);
