@@ -74,6 +74,35 @@ export function runningHandle(ready: Deferred, done: Deferred, links: Pick<Direc
   return { ready: ready.promise, done: done.promise, attached: () => links.list("attached"), skipped: () => links.list("skipped"), stop };
 }
 
+/** What a running attachment closes when it stops, in this order, and the deferreds its handle settles. */
+export interface AttachmentParts {
+  stream: { stop(): Promise<void> };
+  links: Pick<DirectoryLinks, "close">;
+  lease: { release(): Promise<void> };
+  ready: Deferred;
+  done: Deferred;
+  log: Logger;
+  url: string;
+}
+
+/**
+ * Stops an attachment: the event stream, then its links, then its share of the bridge; then settles
+ * the handle, rejecting with `failure` if there is one (a stop before the first connect is not a failure).
+ */
+export async function stopAttachment(parts: AttachmentParts, failure?: AttachError): Promise<void> {
+  await parts.stream.stop();
+  await parts.links.close();
+  await parts.lease.release();
+  parts.log.info({ url: parts.url, failure: failure?.kind }, "attach mode stopped");
+  if (failure) {
+    parts.ready.reject(failure);
+    parts.done.reject(failure);
+  } else {
+    parts.ready.resolve();
+    parts.done.resolve();
+  }
+}
+
 /** How each kind of server words the failures of its event stream. */
 export interface StreamFailureWords {
   /** HTTP 401 or 403. */

@@ -8,7 +8,7 @@
 // (`GET /api/plugin?location[directory]=…` lists a plugin with id "hermes"). After a reconnect,
 // every linked location is resynced from the pending lists.
 import { DirectoryLinks, type LinkStatus } from "./directory-links.ts";
-import { AttachError, runningHandle, streamFailed, type AttachHandle, type AttachOptions, type StreamFailureWords } from "./attach-mode.ts";
+import { AttachError, runningHandle, stopAttachment, streamFailed, type AttachHandle, type AttachOptions, type StreamFailureWords } from "./attach-mode.ts";
 import { startAttach } from "./runner.ts";
 import { deferred } from "../deferred.ts";
 import { readConfig } from "../config.ts";
@@ -154,19 +154,10 @@ class Attachment2 {
   }
 
   #stop(failure?: AttachError): Promise<void> {
-    this.#stopping ??= (async () => {
-      await this.#stream.stop();
-      await this.#links.close();
-      await this.#lease.release();
-      this.#log.info({ url: this.#options.url, failure: failure?.kind }, "attach mode stopped");
-      if (failure) {
-        this.#ready.reject(failure);
-        this.#done.reject(failure);
-      } else {
-        this.#ready.resolve();
-        this.#done.resolve();
-      }
-    })();
+    this.#stopping ??= stopAttachment(
+      { stream: this.#stream, links: this.#links, lease: this.#lease, ready: this.#ready, done: this.#done, log: this.#log, url: this.#options.url },
+      failure,
+    );
     return this.#stopping;
   }
 }

@@ -21,7 +21,16 @@ import { openEventStream, type EventStream } from "../sse/stream.ts";
 import { errorText } from "../error-text.ts";
 import { httpLink, serverTransport, type ServerTarget } from "./link.ts";
 import { deferred, type Deferred } from "../deferred.ts";
-import { AttachError, credentialsRefused, runningHandle, streamFailed, type AttachHandle, type AttachOptions, type StreamFailureWords } from "./attach-mode.ts";
+import {
+  AttachError,
+  credentialsRefused,
+  runningHandle,
+  stopAttachment,
+  streamFailed,
+  type AttachHandle,
+  type AttachOptions,
+  type StreamFailureWords,
+} from "./attach-mode.ts";
 import { DirectoryLinks, type LinkStatus } from "./directory-links.ts";
 import { hermesPluginIn } from "./plugin-check.ts";
 import { discoverDirectories } from "./server-directories.ts";
@@ -168,19 +177,10 @@ class Attachment {
   }
 
   #stop(failure?: AttachError): Promise<void> {
-    this.#stopping ??= (async () => {
-      await this.#stream.stop();
-      await this.#links.close();
-      await this.#lease.release();
-      this.#log.info({ url: this.#options.url, failure: failure?.kind }, "attach mode stopped");
-      if (failure) {
-        this.#ready.reject(failure);
-        this.#done.reject(failure);
-      } else {
-        this.#ready.resolve(); // a stop before the first connect is not a failure
-        this.#done.resolve();
-      }
-    })();
+    this.#stopping ??= stopAttachment(
+      { stream: this.#stream, links: this.#links, lease: this.#lease, ready: this.#ready, done: this.#done, log: this.#log, url: this.#options.url },
+      failure,
+    );
     return this.#stopping;
   }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { AttachError, credentialsRefused, runningHandle, streamFailed } from "../../lib/attach/attach-mode.ts";
+import pino from "pino";
+import { AttachError, credentialsRefused, runningHandle, stopAttachment, streamFailed } from "../../lib/attach/attach-mode.ts";
 import { deferred } from "../../lib/deferred.ts";
 import { StreamError } from "../../lib/sse/stream.ts";
 
@@ -45,5 +46,33 @@ describe("runningHandle", () => {
     expect(stops).toBe(1);
     done.resolve();
     await expect(handle.done).resolves.toBeUndefined();
+  });
+});
+
+describe("stopAttachment", () => {
+  function parts() {
+    const order: string[] = [];
+    const step = (name: string) => async () => void order.push(name);
+    const ready = deferred();
+    const done = deferred();
+    const log = pino({ level: "silent" });
+    const closing = { stream: { stop: step("stream") }, links: { close: step("links") }, lease: { release: step("lease") } };
+    return { order, ready, done, parts: { ...closing, ready, done, log, url: URL } };
+  }
+
+  it("closes the stream, then the links, then the bridge's lease, and settles the handle", async () => {
+    const { order, ready, done, parts: stopping } = parts();
+    await stopAttachment(stopping);
+    expect(order).toEqual(["stream", "links", "lease"]);
+    await expect(ready.promise).resolves.toBeUndefined();
+    await expect(done.promise).resolves.toBeUndefined();
+  });
+
+  it("rejects ready and done with the failure", async () => {
+    const { ready, done, parts: stopping } = parts();
+    const failure = new AttachError("auth", "refused");
+    await stopAttachment(stopping, failure);
+    await expect(ready.promise).rejects.toBe(failure);
+    await expect(done.promise).rejects.toBe(failure);
   });
 });
