@@ -11,10 +11,13 @@ import { Relay } from "./relay/relay.ts";
 import { Registry } from "./registry/registry.ts";
 import { createTelegramApi, type TelegramApi } from "./telegram/api.ts";
 import { machineLabel } from "./telegram/machine-label.ts";
+import { processGlobal } from "./process-global.ts";
 import { waitAtMost } from "./with-timeout.ts";
 
 export interface HubOptions {
-  config: Pick<HermesConfig, "token" | "apiRoot" | "chatId" | "allowedUsers" | "questionTtlMs" | "permissionTtlMs"> & Partial<Pick<HermesConfig, "notify" | "doneAfterMs" | "language" | "topics" | "machineName">>;
+  /** `chatId` undefined: no chat configured yet (setupOnlyConfig). */
+  config: Pick<HermesConfig, "token" | "apiRoot" | "allowedUsers" | "questionTtlMs" | "permissionTtlMs"> & { chatId: number | undefined } &
+    Partial<Pick<HermesConfig, "notify" | "doneAfterMs" | "language" | "topics" | "machineName">>;
   logger: Logger;
   /** Shown to the user (an OpenCode toast) when something needs their attention. */
   notify?: (message: string) => void;
@@ -39,11 +42,11 @@ interface Running {
 const STOP_TIMEOUT_MS = 5_000;
 // On globalThis so that a plugin module loaded twice (per instance) still shares one bridge.
 const HUBS_KEY = Symbol.for("hermes.hubs");
-const hubs: Map<string, Running> = ((globalThis as Record<symbol, unknown>)[HUBS_KEY] ??= new Map()) as Map<string, Running>;
+const hubs = processGlobal(HUBS_KEY, () => new Map<string, Running>());
 
 /** The bridge for a token whose chat is not configured yet: it only answers /start with the chat id. */
 export function setupOnlyConfig(token: string, apiRoot: string): HubOptions["config"] {
-  return { token, apiRoot, chatId: Number.NaN, allowedUsers: [], questionTtlMs: 0, permissionTtlMs: 0 };
+  return { token, apiRoot, chatId: undefined, allowedUsers: [], questionTtlMs: 0, permissionTtlMs: 0 };
 }
 
 export function acquireBridge(options: HubOptions): BridgeLease {

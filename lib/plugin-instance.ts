@@ -8,6 +8,7 @@ import { OpencodeApi } from "./opencode/api.ts";
 import { pluginClientTransport } from "./opencode/transport.ts";
 import { parseEvent } from "./opencode/events.ts";
 import { errorText } from "./error-text.ts";
+import { processGlobal } from "./process-global.ts";
 
 const TOAST_DELAY_MS = 2_000;
 const STATE_KEY = Symbol.for("hermes.process");
@@ -15,10 +16,7 @@ interface ProcessState {
   loggers: Map<string, Logger>;
   reportedProblems: boolean;
 }
-const processState: ProcessState = ((globalThis as Record<symbol, unknown>)[STATE_KEY] ??= {
-  loggers: new Map(),
-  reportedProblems: false,
-}) as ProcessState;
+const processState = processGlobal<ProcessState>(STATE_KEY, () => ({ loggers: new Map(), reportedProblems: false }));
 
 export function startPlugin(input: PluginInput, env: Record<string, string | undefined> = process.env, options?: unknown): Hooks {
   const result = readConfig(env, options);

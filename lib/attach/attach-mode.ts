@@ -1,9 +1,12 @@
 // What starting attach mode takes and gives back, whichever OpenCode the server runs (runner.ts for
 // 1.x, opencode2-runner.ts for 2; dispatch.ts picks): its options, its handle, and how it fails.
+import type { Deferred } from "../deferred.ts";
+import { errorText } from "../error-text.ts";
 import type { Logger } from "../log.ts";
 import type { ServerAuth } from "../opencode/http-transport.ts";
-import type { EventStreamOptions } from "../sse/stream.ts";
+import { StreamError, type EventStreamOptions } from "../sse/stream.ts";
 import type { TelegramApi } from "../telegram/api.ts";
+import type { DirectoryLinks } from "./directory-links.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -64,4 +67,53 @@ export function failedHandle(error: AttachError): AttachHandle {
   const done = Promise.reject(error);
   done.catch(() => undefined);
   return { ready: done, done, attached: () => [], skipped: () => [], stop: async () => undefined };
+}
+
+/** The handle of an attachment that started: ready and done as it settles them, its directories as its links list them. */
+export function runningHandle(ready: Deferred, done: Deferred, links: Pick<DirectoryLinks, "list">, stop: () => Promise<void>): AttachHandle {
+  return { ready: ready.promise, done: done.promise, attached: () => links.list("attached"), skipped: () => links.list("skipped"), stop };
+}
+
+/** What a running attachment closes when it stops, in this order, and the deferreds its handle settles. */
+export interface AttachmentParts {
+  stream: { stop(): Promise<void> };
+  links: Pick<DirectoryLinks, "close">;
+  lease: { release(): Promise<void> };
+  ready: Deferred;
+  done: Deferred;
+  log: Logger;
+  url: string;
+}
+
+/**
+ * Stops an attachment: the event stream, then its links, then its share of the bridge; then settles
+ * the handle, rejecting with `failure` if there is one (a stop before the first connect is not a failure).
+ */
+export async function stopAttachment(parts: AttachmentParts, failure?: AttachError): Promise<void> {
+  await parts.stream.stop();
+  await parts.links.close();
+  await parts.lease.release();
+  parts.log.info({ url: parts.url, failure: failure?.kind }, "attach mode stopped");
+  if (failure) {
+    parts.ready.reject(failure);
+    parts.done.reject(failure);
+  } else {
+    parts.ready.resolve();
+    parts.done.resolve();
+  }
+}
+
+/** How each kind of server words the failures of its event stream. */
+export interface StreamFailureWords {
+  /** HTTP 401 or 403. */
+  refused(url: string, status: number): AttachError;
+  /** HTTP 404, when it says something about the server; otherwise it fails like any other error. */
+  notFound?: (url: string) => AttachError;
+}
+
+/** The event stream failed for good: the error attach mode ends with. */
+export function streamFailed(error: unknown, url: string, words: StreamFailureWords): AttachError {
+  if (error instanceof StreamError && (error.status === 401 || error.status === 403)) return words.refused(url, error.status);
+  if (error instanceof StreamError && error.status === 404 && words.notFound) return words.notFound(url);
+  return new AttachError("not-found", `Hermes: the event stream of ${url} failed for good: ${errorText(error)}`);
 }

@@ -8,14 +8,14 @@
 // (`GET /api/plugin?location[directory]=…` lists a plugin with id "hermes"). After a reconnect,
 // every linked location is resynced from the pending lists.
 import { DirectoryLinks, type LinkStatus } from "./directory-links.ts";
-import { AttachError, type AttachHandle, type AttachOptions } from "./attach-mode.ts";
+import { AttachError, runningHandle, stopAttachment, streamFailed, type AttachHandle, type AttachOptions, type StreamFailureWords } from "./attach-mode.ts";
 import { startAttach } from "./runner.ts";
 import { deferred } from "../deferred.ts";
 import { readConfig } from "../config.ts";
 import { acquireBridge, type BridgeLease } from "../hub.ts";
 import { createLogger, secretsOf, type Logger } from "../log.ts";
 import { authHeaders, serverUrl } from "../opencode/http-transport.ts";
-import { openEventStream, StreamError, type EventStream } from "../sse/stream.ts";
+import { openEventStream, type EventStream } from "../sse/stream.ts";
 import { errorText } from "../error-text.ts";
 import { sleep } from "../sleep.ts";
 import { httpHost, Opencode2Endpoint, recordInBook, type Book } from "../opencode2/endpoint.ts";
@@ -95,15 +95,9 @@ class Attachment2 {
     });
     this.#stream.done.then(
       () => undefined,
-      (error: unknown) => void this.#stop(toAttachError(error, options.url)),
+      (error: unknown) => void this.#stop(streamFailed(error, options.url, STREAM_FAILURES)),
     );
-    this.handle = {
-      ready: this.#ready.promise,
-      done: this.#done.promise,
-      attached: () => this.#list("attached"),
-      skipped: () => this.#list("skipped"),
-      stop: () => this.#stop(),
-    };
+    this.handle = runningHandle(this.#ready, this.#done, this.#links, () => this.#stop());
     this.#log.info({ url: options.url, auth: Boolean(auth) }, "attach mode started (OpenCode 2)");
   }
 
@@ -160,26 +154,15 @@ class Attachment2 {
   }
 
   #stop(failure?: AttachError): Promise<void> {
-    this.#stopping ??= (async () => {
-      await this.#stream.stop();
-      await this.#links.close();
-      await this.#lease.release();
-      this.#log.info({ url: this.#options.url, failure: failure?.kind }, "attach mode stopped");
-      if (failure) {
-        this.#ready.reject(failure);
-        this.#done.reject(failure);
-      } else {
-        this.#ready.resolve();
-        this.#done.resolve();
-      }
-    })();
+    this.#stopping ??= stopAttachment(
+      { stream: this.#stream, links: this.#links, lease: this.#lease, ready: this.#ready, done: this.#done, log: this.#log, url: this.#options.url },
+      failure,
+    );
     return this.#stopping;
   }
 }
 
-function toAttachError(error: unknown, url: string): AttachError {
-  if (error instanceof StreamError && (error.status === 401 || error.status === 403)) {
-    return new AttachError("auth", `Hermes: OpenCode at ${url} refused the credentials (HTTP ${error.status}). Set OPENCODE_SERVER_PASSWORD, or pass --password.`);
-  }
-  return new AttachError("not-found", `Hermes: the event stream of ${url} failed for good: ${errorText(error)}`);
-}
+const STREAM_FAILURES: StreamFailureWords = {
+  refused: (url, status) =>
+    new AttachError("auth", `Hermes: OpenCode at ${url} refused the credentials (HTTP ${status}). Set OPENCODE_SERVER_PASSWORD, or pass --password.`),
+};

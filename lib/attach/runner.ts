@@ -17,11 +17,20 @@ import { readConfig, type HermesConfig } from "../config.ts";
 import { createLogger, secretsOf, type Logger } from "../log.ts";
 import { authHeaders, serverUrl } from "../opencode/http-transport.ts";
 import type { ParsedEvent } from "../opencode/events.ts";
-import { openEventStream, StreamError, type EventStream } from "../sse/stream.ts";
+import { openEventStream, type EventStream } from "../sse/stream.ts";
 import { errorText } from "../error-text.ts";
 import { httpLink, serverTransport, type ServerTarget } from "./link.ts";
 import { deferred, type Deferred } from "../deferred.ts";
-import { AttachError, credentialsRefused, type AttachHandle, type AttachOptions } from "./attach-mode.ts";
+import {
+  AttachError,
+  credentialsRefused,
+  runningHandle,
+  stopAttachment,
+  streamFailed,
+  type AttachHandle,
+  type AttachOptions,
+  type StreamFailureWords,
+} from "./attach-mode.ts";
 import { DirectoryLinks, type LinkStatus } from "./directory-links.ts";
 import { hermesPluginIn } from "./plugin-check.ts";
 import { discoverDirectories } from "./server-directories.ts";
@@ -101,15 +110,9 @@ class Attachment {
     });
     this.#stream.done.then(
       () => undefined,
-      (error: unknown) => void this.#fail(toAttachError(error, options.url)),
+      (error: unknown) => void this.#fail(streamFailed(error, options.url, STREAM_FAILURES)),
     );
-    this.handle = {
-      ready: this.#ready.promise,
-      done: this.#done.promise,
-      attached: () => this.#list("attached"),
-      skipped: () => this.#list("skipped"),
-      stop: () => this.#stop(),
-    };
+    this.handle = runningHandle(this.#ready, this.#done, this.#links, () => this.#stop());
     this.#log.info({ url: options.url, auth: Boolean(options.auth) }, "attach mode started");
   }
 
@@ -174,27 +177,16 @@ class Attachment {
   }
 
   #stop(failure?: AttachError): Promise<void> {
-    this.#stopping ??= (async () => {
-      await this.#stream.stop();
-      await this.#links.close();
-      await this.#lease.release();
-      this.#log.info({ url: this.#options.url, failure: failure?.kind }, "attach mode stopped");
-      if (failure) {
-        this.#ready.reject(failure);
-        this.#done.reject(failure);
-      } else {
-        this.#ready.resolve(); // a stop before the first connect is not a failure
-        this.#done.resolve();
-      }
-    })();
+    this.#stopping ??= stopAttachment(
+      { stream: this.#stream, links: this.#links, lease: this.#lease, ready: this.#ready, done: this.#done, log: this.#log, url: this.#options.url },
+      failure,
+    );
     return this.#stopping;
   }
 }
 
-function toAttachError(error: unknown, url: string): AttachError {
-  if (error instanceof StreamError && (error.status === 401 || error.status === 403)) return credentialsRefused(url, error.status);
-  if (error instanceof StreamError && error.status === 404) {
-    return new AttachError("not-found", `Hermes: ${url} has no /global/event (HTTP 404). Is it an OpenCode server (opencode serve or opencode web, 1.1.53 or later)?`);
-  }
-  return new AttachError("not-found", `Hermes: the event stream of ${url} failed for good: ${errorText(error)}`);
-}
+const STREAM_FAILURES: StreamFailureWords = {
+  refused: credentialsRefused,
+  notFound: (url) =>
+    new AttachError("not-found", `Hermes: ${url} has no /global/event (HTTP 404). Is it an OpenCode server (opencode serve or opencode web, 1.1.53 or later)?`),
+};

@@ -68,7 +68,8 @@ export class Bridge implements UpdateHandler {
   readonly telegram: TelegramApi;
   readonly registry: Registry;
   readonly log: Logger;
-  readonly chatId: number;
+  /** The configured chat; undefined before one is configured (then only /start is answered). */
+  readonly chatId: number | undefined;
   readonly t: Strings;
   readonly #outbox: Outbox;
   readonly #access: AccessPolicy;
@@ -98,19 +99,26 @@ export class Bridge implements UpdateHandler {
     const access = this.#access;
     const now = this.#now;
     const links = this.#links;
-    const outbox = (this.#outbox = new Outbox({ logger: log, ...(options.pacing !== undefined ? { limits: options.pacing } : {}) }));
-    const chat = (this.#chat = new Chat(chatId, { telegram, outbox, log }));
-    const topics = (this.#topics = new SessionTopics(options.topics ?? false, { telegram, outbox, registry, chatId, log }));
+    const outbox = new Outbox({ logger: log, ...(options.pacing !== undefined ? { limits: options.pacing } : {}) });
+    this.#outbox = outbox;
+    const chat = new Chat(chatId, { telegram, outbox, log });
+    this.#chat = chat;
+    const topics = new SessionTopics(options.topics ?? false, { telegram, outbox, registry, chatId, log });
+    this.#topics = topics;
     const activity = new ActivityTracker(options.notices ?? DEFAULT_NOTICES);
-    const replies = (this.#replies = new ReplyConfirmation({ timeoutMs: options.confirmTimeoutMs ?? 3_000, now, links }));
+    const replies = new ReplyConfirmation({ timeoutMs: options.confirmTimeoutMs ?? 3_000, now, links });
+    this.#replies = replies;
     // Stopping a run closes its prompts, and every prompt's message carries Stop: Stop reaches the prompts through this forwarder.
     const closing = { closeRun: (sessionID: string) => this.#prompts.closeRun(sessionID) };
-    const stops = (this.#stops = new StopControl({ telegram, outbox, registry, activity, topics, log, t, chatId, links, prompts: closing }));
+    const stops = new StopControl({ telegram, outbox, registry, activity, topics, log, t, chatId, links, prompts: closing });
+    this.#stops = stops;
     const messages = new PromptMessages({ telegram, outbox, chat, registry, topics, stops, log, t });
     const ttl = { question: options.questionTtlMs, permission: options.permissionTtlMs ?? 0 };
-    const prompts = (this.#prompts = new PromptLife({ registry, messages, replies, links, chat, log, t, ttl }));
+    const prompts = new PromptLife({ registry, messages, replies, links, chat, log, t, ttl });
+    this.#prompts = prompts;
     const runDeps = { telegram, outbox, registry, topics, log, t, chatId, now, activity, links, chat, stops };
-    const runs = (this.#runs = new RunNotices(runDeps, options.doneGraceMs ?? DONE_GRACE_MS));
+    const runs = new RunNotices(runDeps, options.doneGraceMs ?? DONE_GRACE_MS);
+    this.#runs = runs;
     const input = new UserInput({ registry, prompts, stops, chat, access, log, t });
     this.#commands = new Commands({ telegram, outbox, registry, activity, access, log, t, chatId, prompts, stops });
     const quietMs = options.textQuietMs ?? 700;
@@ -161,33 +169,41 @@ export class Bridge implements UpdateHandler {
     if (this.#stopped) return;
     switch (event.type) {
       case "question.asked":
-        return this.#prompts.track(this.registry.addQuestion(event.request, directory, this.#now()));
+        this.#prompts.track(this.registry.addQuestion(event.request, directory, this.#now()));
+        return;
       case "permission.asked":
-        return this.#prompts.track(this.registry.addPermission(event.request, directory, this.#now()));
+        this.#prompts.track(this.registry.addPermission(event.request, directory, this.#now()));
+        return;
       case "question.replied":
       case "question.rejected":
       case "permission.replied":
-        return this.#prompts.onReplied(event);
+        this.#prompts.onReplied(event);
+        return;
       case "session.upserted":
-        return this.#sessionUpserted(event.info);
+        this.#sessionUpserted(event.info);
+        return;
       case "session.deleted":
         this.#replies.forgetSession(event.sessionID);
         this.#runs.observe(directory, event);
         this.#stops.observe(directory, event);
-        return this.registry.sessions.delete(event.sessionID);
+        this.registry.sessions.delete(event.sessionID);
+        return;
       case "session.status":
       case "session.idle":
         this.#stops.observe(directory, event);
-        return this.#runs.observe(directory, event);
+        this.#runs.observe(directory, event);
+        return;
       case "session.error":
       case "message.role":
       case "message.text":
-        return this.#runs.observe(directory, event);
+        this.#runs.observe(directory, event);
+        return;
       case "instance.disposed":
         void this.#prompts.closeDirectory(event.directory);
         return;
       default:
-        return routed(event);
+        routed(event);
+        return;
     }
   }
 

@@ -10,14 +10,17 @@ import { errorText } from "../error-text.ts";
 
 export class Chat {
   constructor(
-    readonly id: number,
+    /** Undefined: no chat configured yet (setup), so there is nothing to post to. */
+    readonly id: number | undefined,
     private readonly deps: { telegram: TelegramApi; outbox: Outbox; log: Logger },
   ) {}
 
   /** A short message in reply to `replyTo` (in the session's topic if there is one). */
   async reply(text: string, replyTo: number, threadId?: number): Promise<void> {
     const { outbox, telegram } = this.deps;
-    await outbox.send(this.id, () => () => telegram.sendMessage(this.id, text, { replyTo, ...inThread(threadId) })).catch(() => undefined);
+    const chatId = this.id;
+    if (chatId === undefined) return;
+    await outbox.send(chatId, () => () => telegram.sendMessage(chatId, text, { replyTo, ...inThread(threadId) })).catch(() => undefined);
   }
 
   delete(message: MessageRef): void {

@@ -27,7 +27,8 @@ export interface CommandDeps {
   access: AccessPolicy;
   log: Logger;
   t: Strings;
-  chatId: number;
+  /** Undefined: no chat configured yet (only /start is answered). */
+  chatId: number | undefined;
   /** /pending sends each pending prompt again as a fresh message at the bottom of the chat. */
   prompts: Pick<PromptLife, "sendAgain">;
   /** /stop: this process' busy sessions, offered for stopping in reply to the command. */
@@ -117,7 +118,8 @@ export class Commands {
       const info = registry.sessions.get(sessionID);
       return { busy, ...(busyMs !== undefined ? { busyMs } : {}), ...(info?.title ? { title: info.title } : {}), ...(info?.directory ? { project: path.basename(info.directory) } : {}) };
     });
-    const prompts = registry.pending().map((prompt) => {
+    // Prompts are posted only to a configured chat.
+    const prompts = chatId === undefined ? [] : registry.pending().map((prompt) => {
       const title = registry.sessions.title(prompt.sessionID);
       const summary = prompt.kind === "question" ? prompt.questions[0]?.question ?? "question" : `${prompt.request.permission}: ${prompt.request.patterns[0] ?? ""}`;
       return { kind: prompt.kind, summary, project: path.basename(prompt.directory), chatId, ...(title ? { title } : {}), ...(prompt.message ? { messageId: prompt.message.messageId } : {}) };

@@ -19,7 +19,8 @@ export interface Tap {
   ok: boolean;
   note: Text;
   alert?: boolean;
-  then?: () => Promise<void>;
+  /** Named `next`, not `then`: an object with a `then` method is a thenable, and `await` would call it. */
+  next?: () => Promise<void>;
 }
 
 /** What one button of a prompt kind does (see the `Record<…Action, TapHandler>` tables in questions.ts and permissions.ts). */

@@ -11,18 +11,18 @@ const WRONG_BUTTON: Tap = { ok: false, note: (t) => t.note.wrongButton };
 const PERMISSION_TAPS: Record<PermissionAction, TapHandler<PermissionPrompt>> = {
   once(desk, prompt) {
     if (!mayAllow(prompt, desk.t)) return WRONG_BUTTON;
-    return { ok: true, note: (t) => t.note.allowedOnce, then: () => desk.decidePermission(prompt, { reply: "once" }) };
+    return { ok: true, note: (t) => t.note.allowedOnce, next: () => desk.decidePermission(prompt, { reply: "once" }) };
   },
   always(desk, prompt) {
     if (!mayAllow(prompt, desk.t)) return WRONG_BUTTON;
     if (prompt.request.always.length === 0) return { ok: false, note: (t) => t.note.nothingToAllowAlways };
-    return { ok: true, note: (t) => t.note.alwaysAllowed, then: () => desk.decidePermission(prompt, { reply: "always" }) };
+    return { ok: true, note: (t) => t.note.alwaysAllowed, next: () => desk.decidePermission(prompt, { reply: "always" }) };
   },
   reject(desk, prompt) {
-    return { ok: true, note: (t) => t.note.rejected, then: () => desk.decidePermission(prompt, { reply: "reject" }) };
+    return { ok: true, note: (t) => t.note.rejected, next: () => desk.decidePermission(prompt, { reply: "reject" }) };
   },
   feedback(desk, prompt) {
-    return { ok: true, note: (t) => t.note.replyWithFeedback, then: () => desk.askForText(prompt, 0, desk.t.input.feedbackPlaceholder) };
+    return { ok: true, note: (t) => t.note.replyWithFeedback, next: () => desk.askForText(prompt, 0, desk.t.input.feedbackPlaceholder) };
   },
 };
 

@@ -83,7 +83,10 @@ export class PhoneFiles {
   #collect(owner: MessageOwner, item: Item): void {
     const take = (album: Album) => void this.#take(album.owner, album.items).catch((error) => this.#deps.log.warn({ err: errorText(error) }, "could not take a file from the phone"));
     const { intent } = item;
-    if (intent.albumId === undefined) return take({ owner, items: [item] });
+    if (intent.albumId === undefined) {
+      take({ owner, items: [item] });
+      return;
+    }
     const key = `${intent.from.chatId}:${intent.from.userId}:${intent.albumId}`;
     const album = this.#albums.get(key) ?? { owner, items: [] };
     this.#albums.set(key, album);

@@ -56,15 +56,18 @@ export class PromptMessages {
    */
   async post(prompt: Prompt, threadId: number | undefined): Promise<{ message: MessageRef; text: string } | undefined> {
     const { outbox, telegram, chat } = this.#deps;
+    const chatId = chat.id;
+    if (chatId === undefined) return undefined;
     let rendered: RenderedMessage | undefined;
-    const sent = await outbox.send(chat.id, () => {
+    const sent = await outbox.send(chatId, () => {
       if (prompt.state !== "pending") return undefined;
-      const message = (rendered = this.render(prompt));
-      return () => telegram.sendMessage(chat.id, message.text, { keyboard: message.keyboard, ...replyToFiles(prompt), ...inThread(threadId) });
+      const message = this.render(prompt);
+      rendered = message;
+      return () => telegram.sendMessage(chatId, message.text, { keyboard: message.keyboard, ...replyToFiles(prompt), ...inThread(threadId) });
     });
     if (!sent || !rendered) return undefined;
     this.#shown.set(prompt.key, shownAs(rendered));
-    return { message: { chatId: chat.id, messageId: sent.messageId }, text: rendered.text };
+    return { message: { chatId, messageId: sent.messageId }, text: rendered.text };
   }
 
   /**
@@ -75,12 +78,13 @@ export class PromptMessages {
   async postFiles(prompt: PermissionPrompt, threadId: number | undefined): Promise<SentFiles | undefined> {
     const { outbox, telegram, chat, log, t } = this.#deps;
     const files = permissionFiles(prompt, t);
-    if (files.length === 0) return undefined;
+    const chatId = chat.id;
+    if (files.length === 0 || chatId === undefined) return undefined;
     const sent: number[] = [];
     for (const file of files) {
-      const send = () => telegram.sendDocument(chat.id, file.filename, file.content, { caption: file.caption, ...inThread(threadId) });
+      const send = () => telegram.sendDocument(chatId, file.filename, file.content, { caption: file.caption, ...inThread(threadId) });
       const document = await outbox
-        .send(chat.id, () => (prompt.state === "pending" ? send : undefined))
+        .send(chatId, () => (prompt.state === "pending" ? send : undefined))
         .catch((error) => {
           log.warn({ err: errorText(error), requestID: prompt.requestID, file: file.filename }, "could not attach the full text of a permission request");
           return undefined;
@@ -134,16 +138,18 @@ export class PromptMessages {
   /** A force-reply message asking for typed text (a free-text answer, or a reject's feedback), while the prompt is pending. */
   async askForText(prompt: Prompt, label: string): Promise<MessageRef | undefined> {
     const { outbox, telegram, chat, log, t } = this.#deps;
+    const chatId = chat.id;
+    if (chatId === undefined) return undefined;
     const text = prompt.kind === "question" ? t.input.answerTo(escapeWithin(reveal(label, t), 200)) : t.input.feedback;
     const threadId = await this.threadOf(prompt);
     const replyTo = prompt.message ? { replyTo: prompt.message.messageId } : {};
     const options = { forceReply: { placeholder: cutText(label, PLACEHOLDER_LIMIT) }, ...replyTo, ...inThread(threadId) };
-    const send = () => telegram.sendMessage(chat.id, text, options);
-    const sent = await outbox.send(chat.id, () => (prompt.state === "pending" ? send : undefined)).catch((error) => {
+    const send = () => telegram.sendMessage(chatId, text, options);
+    const sent = await outbox.send(chatId, () => (prompt.state === "pending" ? send : undefined)).catch((error) => {
       log.warn({ err: errorText(error) }, "could not ask for typed text");
       return undefined;
     });
-    return sent ? { chatId: chat.id, messageId: sent.messageId } : undefined;
+    return sent ? { chatId, messageId: sent.messageId } : undefined;
   }
 
   render(prompt: Prompt): RenderedMessage {

@@ -20,29 +20,29 @@ import type { PromptDesk, Tap, TapHandler } from "./desk.ts";
 const QUESTION_TAPS: Record<QuestionAction, TapHandler<QuestionPrompt>> = {
   option(desk, prompt, data) {
     const result = desk.change(prompt, (draft) => tapOption(draft, data.question, data.option));
-    return result.ok ? { ...result, then: () => proceed(desk, prompt) } : result;
+    return result.ok ? { ...result, next: () => proceed(desk, prompt) } : result;
   },
   page(desk, prompt, data) {
     const question = prompt.questions[data.question];
     const result = desk.change(prompt, (draft) => turnPage(draft, data.question, data.option, pageCount(question?.options.length ?? 0)));
-    return result.ok ? { ...result, then: () => desk.refresh(prompt) } : result;
+    return result.ok ? { ...result, next: () => desk.refresh(prompt) } : result;
   },
   done(desk, prompt, data) {
     const result = desk.change(prompt, (draft) => confirmTicked(draft, data.question));
-    return result.ok ? { ...result, then: () => proceed(desk, prompt) } : result;
+    return result.ok ? { ...result, next: () => proceed(desk, prompt) } : result;
   },
   type(desk, prompt, data) {
     const question = prompt.questions[data.question];
     if (data.question !== currentQuestion(prompt) || !question?.custom) return { ok: false, note: (t) => t.note.alreadyAnswered };
-    return { ok: true, note: (t) => t.note.replyWithAnswer, then: () => desk.askForText(prompt, data.question, question.header || question.question) };
+    return { ok: true, note: (t) => t.note.replyWithAnswer, next: () => desk.askForText(prompt, data.question, question.header || question.question) };
   },
   dismiss(desk, prompt) {
     desk.change(prompt, armDismiss);
-    return { ok: true, note: (t) => t.note.tapConfirm, then: () => desk.refresh(prompt) };
+    return { ok: true, note: (t) => t.note.tapConfirm, next: () => desk.refresh(prompt) };
   },
   confirm(desk, prompt) {
     if (!prompt.dismissArmed) return { ok: false, note: (t) => t.note.tapDismissFirst };
-    return { ok: true, note: (t) => t.note.dismissing, then: () => desk.answerQuestion(prompt, undefined) };
+    return { ok: true, note: (t) => t.note.dismissing, next: () => desk.answerQuestion(prompt, undefined) };
   },
 };
 

@@ -25,7 +25,8 @@ export interface RunNoticeDeps {
   topics: SessionTopics;
   log: Logger;
   t: Strings;
-  chatId: number;
+  /** Undefined: no chat configured yet (nothing is posted). */
+  chatId: number | undefined;
   now: () => number;
   /** The noise policy's view of every session's runs (shared with Stop and /status). */
   activity: ActivityTracker;
@@ -117,6 +118,7 @@ export class RunNotices {
   /** The run's whole diff, as a file replying to its Done notice (a reply to it reaches the session too). */
   async #sendDiff(diff: string, noticeId: number, threadId: number | undefined, owner: MessageOwner): Promise<void> {
     const { outbox, telegram, chatId, t, log, registry } = this.#deps;
+    if (chatId === undefined) return;
     const options = { caption: t.changes.fileCaption, replyTo: noticeId, ...(threadId !== undefined ? { threadId } : {}) };
     try {
       const sent = await outbox.send(chatId, () => () => telegram.sendDocument(chatId, CHANGES_FILE, diff, options), Priority.Edit);
@@ -128,6 +130,7 @@ export class RunNotices {
 
   async #send(directory: string, notice: Notice): Promise<void> {
     const { registry, topics, outbox, telegram, chatId, t, log } = this.#deps;
+    if (chatId === undefined) return;
     const session = registry.sessions.get(notice.sessionID);
     const context: PromptContext = { project: path.basename(directory) || directory, t };
     if (session?.title) context.sessionTitle = session.title;

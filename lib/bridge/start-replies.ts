@@ -34,7 +34,7 @@ export class StartReplies {
 
   #isWelcome(sender: Sender): boolean {
     const { chatId, allowedUsers } = this.#access;
-    if (!Number.isSafeInteger(chatId)) return true; // not configured yet: /start is how the user finds their chat id
+    if (chatId === undefined) return true; // not configured yet: /start is how the user finds their chat id
     if (allowedUsers.length > 0) return allowedUsers.includes(sender.userId);
     // No allow-list: the configured chat's members, or the user whose private chat it is.
     return sender.chatId === chatId || sender.userId === chatId;

@@ -30,7 +30,8 @@ export interface StopDeps {
   topics: SessionTopics;
   log: Logger;
   t: Strings;
-  chatId: number;
+  /** Undefined: no chat configured yet (nothing is posted). */
+  chatId: number | undefined;
   links: Pick<InstanceLinks, "linkFor">;
   /** After a stop: the run's prompts that OpenCode leaves pending are dismissed (questions) or rejected (permissions). */
   prompts: Pick<PromptLife, "closeRun">;
@@ -53,14 +54,15 @@ export class StopControl {
 
   /** The Stop button for a prompt's message: it stops the run the prompt belongs to (a sub-agent's root). */
   buttonFor(sessionID: string, directory: string): InlineButton {
-    return stopButton(this.#targets.keyFor(this.#root(sessionID), directory), this.#deps.t);
+    return stopButton(this.#targets.keyFor(this.#deps.registry.sessions.rootOf(sessionID), directory), this.#deps.t);
   }
 
   observe(directory: string, event: HermesEvent): void {
     if (event.type === "session.deleted") {
       this.#directories.delete(event.sessionID);
       for (const message of this.#targets.takeMessages(event.sessionID)) this.#own.delete(idOf(message));
-      return this.#targets.forget(event.sessionID);
+      this.#targets.forget(event.sessionID);
+      return;
     }
     if (event.type !== "session.status" && event.type !== "session.idle") return;
     this.#directories.set(event.sessionID, directory);
@@ -79,22 +81,22 @@ export class StopControl {
     const { t } = this.#deps;
     const own = message !== undefined && this.#own.has(idOf(message));
     if (!this.#deps.activity.isBusy(target.sessionID)) {
-      return { ok: false, note: (t) => t.stop.notBusy, ...(own ? { then: () => this.#show(message, "notRunning", target.key, target) } : {}) };
+      return { ok: false, note: (t) => t.stop.notBusy, ...(own ? { next: () => this.#show(message, "notRunning", target.key, target) } : {}) };
     }
     switch (data.action) {
       case "stop": {
         // On Stop's own message the button turns into the confirmation; on a prompt, a confirmation comes as a reply.
-        const then = own ? () => this.#show(message, "confirm", target.key, target) : () => this.#sendFor(target, "confirm", message?.messageId);
-        return { ok: true, note: () => t.stop.tapConfirm, then };
+        const next = own ? () => this.#show(message, "confirm", target.key, target) : () => this.#sendFor(target, "confirm", message?.messageId);
+        return { ok: true, note: () => t.stop.tapConfirm, next };
       }
       case "halt":
-        return { ok: true, note: (t) => t.stop.halting, then: () => this.#halt(target, message) };
+        return { ok: true, note: (t) => t.stop.halting, next: () => this.#halt(target, message) };
     }
   }
 
   /** After the phone started (or queued) a run: a notice with Stop, which a reply also reaches the session through. */
   async announce(owner: MessageOwner, replyTo: number, queued: boolean, threadId?: number): Promise<void> {
-    const root = this.#root(owner.sessionID);
+    const root = this.#deps.registry.sessions.rootOf(owner.sessionID);
     const key = this.#targets.keyFor(root, owner.directory);
     const rendered = renderStop("running", key, this.#contextOf(root, owner.directory));
     if (queued) rendered.text = this.#deps.t.talk.queued;
@@ -105,7 +107,7 @@ export class StopControl {
   async offer(replyTo: number): Promise<void> {
     const busy = this.#deps.activity
       .summary()
-      .filter(({ busy, sessionID }) => busy && this.#directories.has(sessionID) && this.#root(sessionID) === sessionID)
+      .filter(({ busy, sessionID }) => busy && this.#directories.has(sessionID) && this.#deps.registry.sessions.rootOf(sessionID) === sessionID)
       .map(({ sessionID }) => ({ sessionID, directory: this.#directories.get(sessionID)! }));
     if (busy.length === 1) return this.#sendFor(busy[0]!, "confirm", replyTo);
     if (busy.length === 0) return;
@@ -153,6 +155,7 @@ export class StopControl {
 
   async #post(rendered: RenderedMessage, replyTo: number | undefined, threadId?: number): Promise<StopMessage | undefined> {
     const { outbox, telegram, chatId, log } = this.#deps;
+    if (chatId === undefined) return undefined;
     const options = { keyboard: rendered.keyboard, ...(replyTo !== undefined ? { replyTo } : {}), ...(threadId !== undefined ? { threadId } : {}) };
     const sent = await outbox.send(chatId, () => () => telegram.sendMessage(chatId, rendered.text, options)).catch((error) => {
       log.warn({ err: errorText(error) }, "could not send a Stop message");
@@ -186,17 +189,6 @@ export class StopControl {
   #contextOf(sessionID: string, directory: string): PromptContext & { t: Strings } {
     const title = this.#deps.registry.sessions.title(sessionID);
     return { project: path.basename(directory) || directory, t: this.#deps.t, ...(title ? { sessionTitle: title } : {}) };
-  }
-
-  /** Stopping a sub-agent's run means stopping the run that started it (OpenCode aborts its children). */
-  #root(sessionID: string): string {
-    let current = sessionID;
-    for (let depth = 0; depth < 20; depth++) {
-      const parent = this.#deps.registry.sessions.get(current)?.parentID;
-      if (!parent) return current;
-      current = parent;
-    }
-    return current;
   }
 }
 

@@ -8,21 +8,19 @@ import { cutText, TOPIC_NAME_LIMIT } from "../telegram/html.ts";
 import type { Outbox } from "../telegram/outbox.ts";
 import { errorText } from "../error-text.ts";
 
-const MAX_DEPTH = 8;
-
 export class SessionTopics {
   readonly #threads = new Map<string, Promise<number | undefined>>();
   readonly #owners = new Map<number, MessageOwner>();
 
   constructor(
     readonly enabled: boolean,
-    private readonly deps: { telegram: TelegramApi; outbox: Outbox; registry: Registry; chatId: number; log: Logger },
+    private readonly deps: { telegram: TelegramApi; outbox: Outbox; registry: Registry; chatId: number | undefined; log: Logger },
   ) {}
 
   /** The topic a session's messages go to; undefined without topics (or if one can't be made). */
   threadOf(sessionID: string, directory: string): Promise<number | undefined> {
     if (!this.enabled) return Promise.resolve(undefined);
-    const root = this.#root(sessionID);
+    const root = this.deps.registry.sessions.rootOf(sessionID);
     let thread = this.#threads.get(root);
     if (!thread) {
       thread = this.#create(root, directory);
@@ -43,12 +41,14 @@ export class SessionTopics {
     void thread.then((threadId) => {
       if (threadId === undefined) return;
       const { outbox, telegram, chatId } = this.deps;
+      if (chatId === undefined) return;
       return outbox.chore(chatId, () => telegram.renameTopic(chatId, threadId, cutText(title, TOPIC_NAME_LIMIT))).catch(() => undefined);
     });
   }
 
   async #create(root: string, directory: string): Promise<number | undefined> {
     const { outbox, telegram, chatId, registry, log } = this.deps;
+    if (chatId === undefined) return undefined;
     const name = cutText(registry.sessions.title(root) ?? `${path.basename(directory)} · ${root.slice(-6)}`, TOPIC_NAME_LIMIT);
     try {
       const threadId = await outbox.send(chatId, () => () => telegram.createTopic(chatId, name));
@@ -59,15 +59,5 @@ export class SessionTopics {
       log.warn({ err: errorText(error) }, "could not create a forum topic; posting in the main chat");
       return undefined;
     }
-  }
-
-  #root(sessionID: string): string {
-    let current = sessionID;
-    for (let depth = 0; depth < MAX_DEPTH; depth++) {
-      const parent = this.deps.registry.sessions.get(current)?.parentID;
-      if (!parent) break;
-      current = parent;
-    }
-    return current;
   }
 }

@@ -64,7 +64,7 @@ export class UserInput {
   typed(input: TextInput, text: string): void {
     const { registry, prompts, chat } = this.#deps;
     const prompt = registry.byKey(input.key);
-    if (!prompt || prompt.state !== "pending") return;
+    if (prompt?.state !== "pending") return;
     void prompts.enqueue(prompt, async () => {
       if (prompt.state !== "pending" || !registry.inputFor(input.message)) return;
       registry.disarmInputs(prompt.key);
@@ -83,7 +83,7 @@ export class UserInput {
     if (prompt.busy) return chat.answerCallback(intent.id, t.note.sending);
     const tap: Tap = prompt.kind === "question" ? tapQuestion(prompts, prompt, data) : tapPermission(prompts, prompt, data);
     // The reply to OpenCode leaves before Telegram's acknowledgement of the tap (a macrotask later).
-    if (tap.then) void prompts.enqueue(prompt, tap.then);
+    if (tap.next) void prompts.enqueue(prompt, tap.next);
     await new Promise((resolve) => setImmediate(resolve));
     await chat.answerCallback(intent.id, tap.note(t), tap.alert);
   }
@@ -91,9 +91,10 @@ export class UserInput {
   /** A granted tap on Stop or its confirmation. */
   async #stop(intent: Callback, data: CallbackData<StopAction>): Promise<void> {
     const { stops, chat, log, t } = this.#deps;
-    const tap = stops.tap(data, intent.messageId === undefined ? undefined : { chatId: intent.from.chatId, messageId: intent.messageId });
+    const { chatId } = intent.from;
+    const tap = stops.tap(data, intent.messageId === undefined || chatId === undefined ? undefined : { chatId, messageId: intent.messageId });
     await chat.answerCallback(intent.id, tap.note(t), tap.alert);
-    if (tap.then) await tap.then().catch((error) => log.error({ err: errorText(error) }, "stopping a run failed"));
+    if (tap.next) await tap.next().catch((error) => log.error({ err: errorText(error) }, "stopping a run failed"));
   }
 
   #refuse(intent: Callback): Promise<void> {
@@ -105,7 +106,8 @@ export class UserInput {
   async #stale(intent: Callback): Promise<void> {
     const { chat, t } = this.#deps;
     await chat.answerCallback(intent.id, t.note.notPending);
-    if (intent.messageId !== undefined) chat.removeKeyboard({ chatId: intent.from.chatId, messageId: intent.messageId });
+    const { chatId } = intent.from;
+    if (intent.messageId !== undefined && chatId !== undefined) chat.removeKeyboard({ chatId, messageId: intent.messageId });
   }
 }
 

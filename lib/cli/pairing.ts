@@ -41,9 +41,10 @@ export function pairingStart(update: unknown, username: string, code: string): P
   if (!intent || intent.kind === "callback") return undefined;
   if (intent.kind !== "command" || intent.name !== "start" || (intent.bot !== undefined && intent.bot.toLowerCase() !== username.toLowerCase())) return "other";
   if (intent.args !== code) return "wrong-code";
-  const message = update.message as Record<string, any>;
-  const chat = message.chat as Record<string, any>;
-  const user = message.from as Record<string, any>;
+  // parseUpdate found a command, so the message, its chat and its sender are objects.
+  const message = isRecord(update.message) ? update.message : {};
+  const chat = isRecord(message.chat) ? message.chat : {};
+  const user = isRecord(message.from) ? message.from : {};
   const fullName = [user.first_name, user.last_name].filter((part) => typeof part === "string" && part).join(" ");
   return {
     messageId: intent.messageId,

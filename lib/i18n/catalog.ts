@@ -6,7 +6,9 @@ import { zh } from "./zh.ts";
 
 export type { Strings, Text } from "./strings.ts";
 
-export type Language = "en" | "zh";
+/** Every language Hermes speaks. */
+export const LANGUAGES = ["en", "zh"] as const;
+export type Language = (typeof LANGUAGES)[number];
 
 export const CATALOGS: Record<Language, Strings> = { en, zh };
 

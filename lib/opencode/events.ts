@@ -98,7 +98,7 @@ function narrow(raw: Json): HermesEvent | undefined {
     }
     case "message.part.updated": {
       const part = isRecord(p.part) ? p.part : undefined;
-      if (!part || part.type !== "text" || typeof part.text !== "string" || !isId(part.messageID) || !isId(part.sessionID) || !isId(part.id)) return undefined;
+      if (part?.type !== "text" || typeof part.text !== "string" || !isId(part.messageID) || !isId(part.sessionID) || !isId(part.id)) return undefined;
       if (part.synthetic === true) return undefined;
       return { type: "message.text", sessionID: part.sessionID, messageID: part.messageID, partID: part.id, text: part.text };
     }

@@ -14,6 +14,7 @@ import { errorText } from "../error-text.ts";
 import type { InstanceLink } from "../bridge/desk.ts";
 import { contextHost, Opencode2Endpoint, recordInBook, type Book, type PluginContext2 } from "./endpoint.ts";
 import { narrowEvent, type NarrowedEvent } from "./events.ts";
+import { processGlobal } from "../process-global.ts";
 import { RecentIds } from "../recent-ids.ts";
 import { OwnServerClient } from "./server-client.ts";
 import { findOwnServer } from "./own-server.ts";
@@ -39,14 +40,14 @@ interface Process2State {
 
 const STATE_KEY = Symbol.for("hermes.opencode2");
 const SESSION_MEMORY = 5_000;
-const state: Process2State = ((globalThis as Record<symbol, unknown>)[STATE_KEY] ??= {
+const state = processGlobal<Process2State>(STATE_KEY, () => ({
   book: { forms: new Map(), permissions: new Map() },
   seen: new WeakMap(),
   sessionDirectories: new Map(),
   locations: new Map(),
   reportedProblems: false,
   reportedServer: false,
-}) as Process2State;
+}));
 
 export type Cleanup = () => Promise<void>;
 
@@ -82,10 +83,11 @@ export function startLocation(ctx: PluginContext2, env: Record<string, string | 
   }
 
   const lease = acquireBridge({ config: result.config, logger, notify: (message) => logger.warn(`Hermes: ${message}`) });
-  const server = (state.server ??= new OwnServerClient({
+  state.server ??= new OwnServerClient({
     pid: process.pid,
     find: () => findOwnServer({ argv: process.argv, env, pid: process.pid, home: os.homedir(), readFile: readText }),
-  }));
+  });
+  const server = state.server;
   const link: InstanceLink = { directory, opencode: new Opencode2Endpoint(directory, contextHost(ctx), server, state.book) };
   const location: Location = { directory, link, lease, stop: new AbortController() };
   lease.bridge.attach(link);
@@ -118,7 +120,10 @@ function stopLocation(directory: string, logger: Logger): void {
 async function follow(location: Location, ctx: PluginContext2, logger: Logger): Promise<void> {
   const bridge = location.lease.bridge;
   let seen = state.seen.get(bridge);
-  if (!seen) state.seen.set(bridge, (seen = new RecentIds<string>(10_000)));
+  if (!seen) {
+    seen = new RecentIds<string>(10_000);
+    state.seen.set(bridge, seen);
+  }
   try {
     for await (const raw of ctx.event.subscribe({ signal: location.stop.signal })) {
       if (location.stop.signal.aborted) break;

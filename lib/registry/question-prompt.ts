@@ -40,7 +40,7 @@ export function createQuestionPrompt(request: QuestionRequest, directory: string
 
 /** The question the keyboard is for: the first one without an answer, or -1 when all are answered. */
 export function currentQuestion(prompt: QuestionPrompt): number {
-  return prompt.answers.findIndex((answer) => answer === undefined);
+  return prompt.answers.indexOf(undefined);
 }
 
 export function isComplete(prompt: QuestionPrompt): boolean {

@@ -20,7 +20,25 @@ export class SessionIndex {
   delete(sessionID: string): void {
     this.#sessions.delete(sessionID);
   }
+
+  /**
+   * The session a sub-agent's session descends from (itself when it has no known parent): its run
+   * is the one Stop aborts, its topic the one sub-agents post in. Parents come from OpenCode's
+   * events (untrusted), so the walk stops after MAX_ANCESTORS steps, which also ends a cycle.
+   */
+  rootOf(sessionID: string): string {
+    let current = sessionID;
+    for (let depth = 0; depth < MAX_ANCESTORS; depth++) {
+      const parent = this.#sessions.get(current)?.parentID;
+      if (!parent) break;
+      current = parent;
+    }
+    return current;
+  }
 }
+
+/** Deeper than any real sub-agent nesting; only bounds the walk. */
+const MAX_ANCESTORS = 20;
 
 function definedOnly(info: SessionInfo): SessionInfo {
   return Object.fromEntries(Object.entries(info).filter(([, value]) => value !== undefined)) as unknown as SessionInfo;

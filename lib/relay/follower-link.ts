@@ -122,7 +122,10 @@ export class FollowerLink {
 
   #write(line: string): void {
     if (this.#socket.destroyed) return;
-    if (this.#socket.writableLength > MAX_BACKLOG) return this.close("a follower that stopped reading");
+    if (this.#socket.writableLength > MAX_BACKLOG) {
+      this.close("a follower that stopped reading");
+      return;
+    }
     this.#socket.write(line);
   }
 
@@ -136,7 +139,10 @@ export class FollowerLink {
   }
 
   #onProof(frame: RelayMessage): void {
-    if (frame.t !== "auth" || !isProof(this.#options.key, "follower", this.#nonce, frame.nonce, frame.proof)) return this.close("failed the token proof");
+    if (frame.t !== "auth" || !isProof(this.#options.key, "follower", this.#nonce, frame.nonce, frame.proof)) {
+      this.close("failed the token proof");
+      return;
+    }
     clearTimeout(this.#deadline);
     this.#state = "ready";
     this.#decoder.limit = LINE_LIMIT;
@@ -145,11 +151,17 @@ export class FollowerLink {
   }
 
   #onAnswer(frame: RelayMessage): void {
-    if (frame.t !== "claim" && frame.t !== "part") return this.close(`an unexpected "${frame.t}" frame from a follower`);
+    if (frame.t !== "claim" && frame.t !== "part") {
+      this.close(`an unexpected "${frame.t}" frame from a follower`);
+      return;
+    }
     this.stalled = false;
     const waiter = this.#waiting.get(frame.id);
     if (frame.t === "claim") {
-      if (waiter?.kind === "offer") return waiter.resolve(frame.claimed);
+      if (waiter?.kind === "offer") {
+        waiter.resolve(frame.claimed);
+        return;
+      }
       // Too late: the leader has decided without it. Tell it not to act.
       if (frame.claimed) this.#send({ t: "grant", id: frame.id, ok: false });
       return;
@@ -169,7 +181,12 @@ export function offerToAll(links: FollowerLink[], update: Update): Promise<"take
     let taken = false;
     let silent = false;
     let waiting = followers.length;
-    const take = () => !taken && (taken = true);
+    /** The first caller takes the update; every later one is told no. */
+    const take = () => {
+      if (taken) return false;
+      taken = true;
+      return true;
+    };
     for (const follower of followers) {
       void follower.offer(update, take).then((answer) => {
         if (answer === true) return resolve("taken");

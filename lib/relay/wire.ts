@@ -36,7 +36,7 @@ export const HANDSHAKE_LINE_LIMIT = 512;
 export const LINE_LIMIT = 1_000_000;
 
 export function encode(message: RelayMessage): string {
-  return JSON.stringify(message) + "\n";
+  return `${JSON.stringify(message)}\n`;
 }
 
 /**

@@ -1,12 +1,13 @@
 // Who may see and act on prompts: the configured chat, and within it the allowed users (if listed).
-import type { Sender } from "./updates.ts";
+import type { TapSender } from "./updates.ts";
 
 export interface AccessPolicy {
-  chatId: number;
+  /** The configured chat; undefined before one is configured (setup: only /start is answered, nobody may act). */
+  chatId: number | undefined;
   allowedUsers: readonly number[];
 }
 
-export function mayAct(policy: AccessPolicy, sender: Sender): boolean {
-  if (sender.chatId !== policy.chatId) return false;
+export function mayAct(policy: AccessPolicy, sender: TapSender): boolean {
+  if (policy.chatId === undefined || sender.chatId !== policy.chatId) return false;
   return policy.allowedUsers.length === 0 || policy.allowedUsers.includes(sender.userId);
 }

@@ -45,7 +45,7 @@ export function isActionOn<T extends ActionTarget>(action: CallbackAction, targe
   return ACTIONS[action].on === target;
 }
 
-const CODE_ACTIONS = new Map<string, CallbackAction>(Object.entries(ACTIONS).map(([action, { code }]) => [code, action as CallbackAction]));
+const CODE_ACTIONS = new Map<string, CallbackAction>(CALLBACK_ACTIONS.map((action) => [ACTIONS[action].code, action]));
 const PREFIX = "h1";
 export const CALLBACK_DATA_LIMIT = 64;
 const INDEX = "(0|[1-9]\\d{0,2})";

@@ -11,7 +11,8 @@ export const TOPIC_NAME_LIMIT = 128;
 /** Made on first use: building one loads ICU's break rules (about 20 ms), which start-up must not pay. */
 let segmenterInstance: Intl.Segmenter | undefined;
 function segmenter(): Intl.Segmenter {
-  return (segmenterInstance ??= new Intl.Segmenter(undefined, { granularity: "grapheme" }));
+  segmenterInstance ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
+  return segmenterInstance;
 }
 
 /** The characters a user sees (grapheme clusters): "👨‍👩‍👧", "🇫🇷" and "é" are one each. */
@@ -37,7 +38,7 @@ export function cutText(text: string, max: number): string {
     if (out.length + grapheme.length + 1 > max) break;
     out += grapheme;
   }
-  return max >= 1 ? out + "…" : "";
+  return max >= 1 ? `${out}…` : "";
 }
 
 /** The last `max` UTF-16 units of `text` at most, starting with "…" when cut. Never splits a grapheme. */
@@ -49,7 +50,7 @@ export function cutTextStart(text: string, max: number): string {
     if (out.length + parts[index]!.length + 1 > max) break;
     out = parts[index]! + out;
   }
-  return max >= 1 ? "…" + out : "";
+  return max >= 1 ? `…${out}` : "";
 }
 
 /**
@@ -79,7 +80,7 @@ function isRegionalIndicator(codePoint: number): boolean {
 export function escapeWithin(text: string, max: number): string {
   const escaped = escapeHtml(text);
   if (escaped.length <= max) return escaped;
-  return escapedHead(text, max - 1).html + "…";
+  return `${escapedHead(text, max - 1).html}…`;
 }
 
 /** The escaped start of `text`, whole graphemes, at most `max` long; `length` is how much of `text` it covers. */

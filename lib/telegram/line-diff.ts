@@ -14,7 +14,8 @@ export function unifiedDiff(file: string, before: string, after: string): string
   const ops = a.length * b.length > TABLE_LIMIT ? replaceAll(a, b) : compare(a, b);
   const hunks = hunksOf(ops);
   if (hunks.length === 0) return "";
-  return [`--- a/${file}`, `+++ b/${file}`, ...hunks].join("\n") + "\n";
+  const diff = [`--- a/${file}`, `+++ b/${file}`, ...hunks].join("\n");
+  return `${diff}\n`;
 }
 
 function lines(text: string): string[] {

@@ -13,7 +13,8 @@ export interface LabelSettings {
   /** HERMES_MACHINE_NAME, when set. */
   machineName?: string;
   topics?: boolean;
-  chatId: number;
+  /** Undefined: no chat configured yet. */
+  chatId: number | undefined;
 }
 
 /**
@@ -23,7 +24,7 @@ export interface LabelSettings {
  */
 export function machineLabel(settings: LabelSettings, hostname: () => string = os.hostname): string | undefined {
   if (settings.machineName) return settings.machineName;
-  if (!settings.topics && settings.chatId < 0) return hostname() || undefined;
+  if (!settings.topics && settings.chatId !== undefined && settings.chatId < 0) return hostname() || undefined;
   return undefined;
 }
 

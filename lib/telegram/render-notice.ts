@@ -49,7 +49,7 @@ export function renderNotSent(why: string, text: string, t: Strings): { html: st
     if (quoted.length + grapheme.length > room) break;
     quoted += grapheme;
   }
-  return { html: t.talk.notSent(reason, escapeHtml(quoted) + "…") + t.talk.quoteCut(LOST_MESSAGE_FILE), cut: true };
+  return { html: t.talk.notSent(reason, `${escapeHtml(quoted)}…`) + t.talk.quoteCut(LOST_MESSAGE_FILE), cut: true };
 }
 
 /** The end of a long text is what matters ("…what I did, and what is next"). */

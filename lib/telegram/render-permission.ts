@@ -114,7 +114,7 @@ function escapedPreview(text: string, max: number): { html: string; cut: boolean
   let html = "";
   for (const line of text.split("\n")) {
     const next = (html ? "\n" : "") + escapeHtml(line);
-    if (html.length + next.length > max - 2) return { html: html ? html + "\n…" : escapeWithin(line, Math.floor(max / 6)), cut: true };
+    if (html.length + next.length > max - 2) return { html: html ? `${html}\n…` : escapeWithin(line, Math.floor(max / 6)), cut: true };
     html += next;
   }
   return { html, cut: false };

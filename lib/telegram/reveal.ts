@@ -11,8 +11,10 @@ const LINE_BREAK_RUN = 2;
 const TAB_WIDTH = 8;
 
 /** An emoji with its modifiers, variation selectors, tags and ZWJ joins; a flag; a keycap. Kept whole. */
+// biome-ignore lint/suspicious/noMisleadingCharacterClass: on purpose, the marks after an emoji (VS15, VS16, U+20E3) one code point each
 const EMOJI = /\p{Extended_Pictographic}(?:[\p{Emoji_Modifier}\uFE0E\uFE0F\u20E3]|[\u{E0020}-\u{E007E}]+\u{E007F}|\u200D\p{Extended_Pictographic}[\p{Emoji_Modifier}\uFE0E\uFE0F]?)*|\p{Regional_Indicator}{2}|[0-9#*]\uFE0F?\u20E3/uy;
 /** Characters that show nothing, reorder text, or look like a plain space: always marked. */
+// biome-ignore lint/suspicious/noMisleadingCharacterClass: on purpose, the combining marks (U+034F, VS1-VS16) match alone
 const HIDDEN = /[\p{Cc}\p{Cf}\p{Cs}\p{Cn}\p{Zl}\p{Zp}\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000\u115F\u1160\u3164\uFFA0\u2800\u034F\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/u;
 const HIDDEN_ALL = new RegExp(HIDDEN.source, "gu");
 const BLANKS = /[ \t]+/y;

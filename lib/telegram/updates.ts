@@ -7,8 +7,15 @@ export interface Sender {
   chatType: string;
 }
 
+/** Who tapped a button: Telegram leaves out the message (and so the chat) when it is too old. */
+export interface TapSender {
+  userId: number;
+  chatId: number | undefined;
+  chatType: string;
+}
+
 export type Intent =
-  | { kind: "callback"; id: string; from: Sender; messageId?: number; data: string }
+  | { kind: "callback"; id: string; from: TapSender; messageId?: number; data: string }
   /** `bot`: the @username a command names in groups ("/start@my_bot"), when it names one. */
   | { kind: "command"; name: string; args: string; from: Sender; messageId: number; bot?: string }
   /** `threadId`: the forum topic the message was posted in, if any. */
@@ -41,7 +48,7 @@ export function parseUpdate(update: unknown): Intent | undefined {
     const message = isRecord(callback.message) ? callback.message : undefined;
     const chat = message && isRecord(message.chat) ? message.chat : undefined;
     if (typeof callback.id !== "string" || typeof userId !== "number") return undefined;
-    const from: Sender = { userId, chatId: typeof chat?.id === "number" ? chat.id : NaN, chatType: typeof chat?.type === "string" ? chat.type : "" };
+    const from: TapSender = { userId, chatId: typeof chat?.id === "number" ? chat.id : undefined, chatType: typeof chat?.type === "string" ? chat.type : "" };
     const intent: Intent = { kind: "callback", id: callback.id, from, data: typeof callback.data === "string" ? callback.data : "" };
     if (typeof message?.message_id === "number") intent.messageId = message.message_id;
     return intent;
@@ -54,7 +61,7 @@ export function parseUpdate(update: unknown): Intent | undefined {
   const from: Sender = { userId: user.id, chatId: chat.id, chatType: typeof chat.type === "string" ? chat.type : "" };
   const text = typeof message.text === "string" ? message.text : undefined;
   const replyTo = isRecord(message.reply_to_message) && typeof message.reply_to_message.message_id === "number" ? message.reply_to_message.message_id : undefined;
-  if (text === undefined) return parseAttachment(message, from, replyTo);
+  if (text === undefined) return parseAttachment(message, message.message_id, from, replyTo);
   // A reply is an answer even when it starts with "/" (a path like /tmp): only plain messages are commands.
   const command = replyTo === undefined ? /^\/([a-z0-9_]{1,32})(?:@([A-Za-z0-9_]+))?(?:\s+([\s\S]*))?$/i.exec(text) : null;
   if (command) {
@@ -68,10 +75,10 @@ export function parseUpdate(update: unknown): Intent | undefined {
   return intent;
 }
 
-function parseAttachment(message: Record<string, any>, from: Sender, replyTo: number | undefined): Intent | undefined {
+function parseAttachment(message: Record<string, unknown>, messageId: number, from: Sender, replyTo: number | undefined): Intent | undefined {
   const file = incomingFile(message);
   if (!file) return undefined;
-  const intent: Intent = { kind: "attachment", file, from, messageId: message.message_id };
+  const intent: Intent = { kind: "attachment", file, from, messageId };
   if (typeof message.caption === "string" && message.caption.trim() !== "") intent.caption = message.caption;
   if (typeof message.media_group_id === "string" && message.media_group_id !== "") intent.albumId = message.media_group_id;
   if (replyTo !== undefined) intent.replyTo = replyTo;
@@ -79,19 +86,22 @@ function parseAttachment(message: Record<string, any>, from: Sender, replyTo: nu
   return intent;
 }
 
-function incomingFile(message: Record<string, any>): IncomingFile | undefined {
+function incomingFile(message: Record<string, unknown>): IncomingFile | undefined {
   // A photo comes in several sizes, smallest first: the last one is the original.
   if (Array.isArray(message.photo)) {
     const sizes = message.photo.filter((size: unknown) => isRecord(size) && typeof size.file_id === "string");
-    const largest = sizes[sizes.length - 1];
-    return largest ? fileOf("photo", "photo", largest) : undefined;
+    const largest: unknown = sizes[sizes.length - 1];
+    return isRecord(largest) ? fileOf("photo", "photo", largest) : undefined;
   }
   if (isRecord(message.document)) return fileOf("document", "document", message.document);
-  for (const type of OTHER_MEDIA) if (isRecord(message[type])) return fileOf("other", type, message[type]);
+  for (const type of OTHER_MEDIA) {
+    const media = message[type];
+    if (isRecord(media)) return fileOf("other", type, media);
+  }
   return undefined;
 }
 
-function fileOf(kind: IncomingFile["kind"], type: string, raw: Record<string, any>): IncomingFile | undefined {
+function fileOf(kind: IncomingFile["kind"], type: string, raw: Record<string, unknown>): IncomingFile | undefined {
   if (typeof raw.file_id !== "string" || raw.file_id === "") return undefined;
   const file: IncomingFile = { kind, type, fileId: raw.file_id };
   if (typeof raw.file_size === "number" && Number.isFinite(raw.file_size) && raw.file_size >= 0) file.size = raw.file_size;

@@ -30,9 +30,10 @@ describe("mayAct", () => {
     expect(mayAct(policy, sender(2, -100))).toBe(false);
   });
 
-  it("refuses a sender whose chat is unknown (NaN, e.g. a callback without message)", () => {
-    expect(mayAct({ chatId: -100, allowedUsers: [] }, { userId: 1, chatId: NaN, chatType: "" })).toBe(false);
-    expect(mayAct({ chatId: NaN, allowedUsers: [] }, { userId: 1, chatId: NaN, chatType: "" })).toBe(false);
+  it("refuses a sender whose chat is unknown (a callback without message), and anyone before a chat is configured", () => {
+    expect(mayAct({ chatId: -100, allowedUsers: [] }, { userId: 1, chatId: undefined, chatType: "" })).toBe(false);
+    expect(mayAct({ chatId: undefined, allowedUsers: [] }, { userId: 1, chatId: undefined, chatType: "" })).toBe(false);
+    expect(mayAct({ chatId: undefined, allowedUsers: [] }, { userId: 1, chatId: 1, chatType: "private" })).toBe(false);
   });
 
   it("compares ids exactly", () => {

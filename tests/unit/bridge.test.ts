@@ -273,7 +273,7 @@ describe("Bridge: questions", () => {
 
   it("before a chat is configured, /start answers anyone with their chat id", async () => {
     const telegram = new MemoryTelegram();
-    const bridge = new Bridge({ telegram, registry: new Registry(), logger: pino({ level: "silent" }), access: { chatId: Number.NaN, allowedUsers: [] }, questionTtlMs: 0, pacing: false });
+    const bridge = new Bridge({ telegram, registry: new Registry(), logger: pino({ level: "silent" }), access: { chatId: undefined, allowedUsers: [] }, questionTtlMs: 0, pacing: false });
     await bridge.handleUpdate({ update_id: 1, message: { message_id: 5, from: { id: 77 }, chat: { id: 77, type: "private" }, text: "/start" } });
     await bridge.handleUpdate({ update_id: 2, message: { message_id: 6, from: { id: 77 }, chat: { id: 77, type: "private" }, text: "/start" } });
     expect(telegram.messages).toHaveLength(1);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CATALOGS, languageOf, type Strings } from "../../lib/i18n/catalog.ts";
+import { CATALOGS, LANGUAGES, languageOf, type Strings } from "../../lib/i18n/catalog.ts";
 import { createQuestionPrompt } from "../../lib/registry/question-prompt.ts";
 import { renderQuestion } from "../../lib/telegram/render-question.ts";
 import { parseTelegramHtml } from "../support/fake-telegram.ts";
@@ -15,6 +15,11 @@ function leaves(value: unknown, path = ""): Array<[string, string]> {
 describe("string catalogues", () => {
   const en = leaves(CATALOGS.en);
   const zh = leaves(CATALOGS.zh);
+
+  it("has one catalogue per language listed, and every language a setting can pick is listed", () => {
+    expect(Object.keys(CATALOGS).sort()).toEqual([...LANGUAGES].sort());
+    for (const setting of ["en", "zh-CN", ""]) expect(LANGUAGES).toContain(languageOf(setting));
+  });
 
   it("English and Chinese have exactly the same keys", () => {
     expect(zh.map(([path]) => path)).toEqual(en.map(([path]) => path));

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import pino from "pino";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { acquireBridge } from "../../lib/hub.ts";
+import { acquireBridge, setupOnlyConfig } from "../../lib/hub.ts";
 import { MemoryTelegram } from "../support/memory-telegram.ts";
 import { socketPath, stopAll } from "../support/relay-rig.ts";
 
@@ -53,5 +53,17 @@ describe("acquireBridge", () => {
     const b = acquireBridge({ config: config(`2:${randomBytes(8).toString("hex")}`), logger, telegram: new PollCountingTelegram(), relayAddress: socketPath() });
     expect(a.bridge).not.toBe(b.bridge);
     await Promise.all([a.release(), b.release()]);
+  });
+
+  it("a setup-only bridge has no chat: it says so with undefined, and nobody's tap is taken", async () => {
+    const telegram = new MemoryTelegram();
+    const config = setupOnlyConfig(`3:${randomBytes(8).toString("hex")}`, "http://127.0.0.1:1");
+    expect(config.chatId).toBeUndefined();
+    const lease = acquireBridge({ config, logger: pino({ level: "silent" }), telegram, relayAddress: socketPath() });
+    expect(lease.bridge.chatId).toBeUndefined();
+    await lease.bridge.handleUpdate({ update_id: 1, callback_query: { id: "cb", from: { id: 5 }, data: "x" } });
+    expect(telegram.callbackAnswers).toEqual([expect.objectContaining({ id: "cb" })]);
+    expect(telegram.messages).toHaveLength(0);
+    await lease.release();
   });
 });

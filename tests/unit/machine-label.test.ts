@@ -18,7 +18,7 @@ describe("machineLabel: when the machine is named on messages", () => {
     expect(machineLabel({ chatId: -100 }, host)).toBe("devbox");
     expect(machineLabel({ chatId: -100, topics: true }, host)).toBeUndefined();
     expect(machineLabel({ chatId: 42 }, host)).toBeUndefined();
-    expect(machineLabel({ chatId: Number.NaN }, host)).toBeUndefined(); // setup only: no chat yet
+    expect(machineLabel({ chatId: undefined }, host)).toBeUndefined(); // setup only: no chat yet
   });
 });
 

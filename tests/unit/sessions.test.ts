@@ -75,4 +75,26 @@ describe("SessionIndex", () => {
     index.upsert({ id: "ses_1" });
     expect(index.get("ses_1")).toEqual({ id: "ses_1" });
   });
+
+  it("walks up to a session's root: the session itself without a known parent, its oldest known ancestor otherwise", () => {
+    const index = new SessionIndex();
+    expect(index.rootOf("ses_x")).toBe("ses_x");
+    index.upsert({ id: "ses_0" });
+    index.upsert({ id: "ses_1", parentID: "ses_0" });
+    index.upsert({ id: "ses_2", parentID: "ses_1" });
+    index.upsert({ id: "ses_orphan", parentID: "ses_gone" });
+    expect(index.rootOf("ses_0")).toBe("ses_0");
+    expect(index.rootOf("ses_2")).toBe("ses_0");
+    expect(index.rootOf("ses_orphan")).toBe("ses_gone");
+  });
+
+  it("ends the walk up on a parent cycle, and after 20 steps on a deeper chain", () => {
+    const index = new SessionIndex();
+    index.upsert({ id: "ses_a", parentID: "ses_b" });
+    index.upsert({ id: "ses_b", parentID: "ses_a" });
+    expect(["ses_a", "ses_b"]).toContain(index.rootOf("ses_a"));
+    for (let depth = 1; depth <= 30; depth++) index.upsert({ id: `ses_${depth}`, parentID: `ses_${depth - 1}` });
+    expect(index.rootOf("ses_30")).toBe("ses_10");
+    expect(index.rootOf("ses_12")).toBe("ses_0");
+  });
 });

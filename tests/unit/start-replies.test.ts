@@ -27,7 +27,7 @@ describe("StartReplies", () => {
 
   it("not configured: anyone, at most once per chat per interval", () => {
     let now = 0;
-    const replies = new StartReplies({ chatId: Number.NaN, allowedUsers: [] }, () => now);
+    const replies = new StartReplies({ chatId: undefined, allowedUsers: [] }, () => now);
     expect(replies.mayAnswer(sender(1, 1))).toBe(true);
     expect(replies.mayAnswer(sender(1, 1))).toBe(false);
     expect(replies.mayAnswer(sender(2, 2))).toBe(true);

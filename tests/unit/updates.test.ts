@@ -25,11 +25,12 @@ describe("parseUpdate: callback queries", () => {
     });
   });
 
-  it("keeps a callback without its message (too old), with a chat id that matches no chat", () => {
+  it("keeps a callback without its message (too old), without a chat id", () => {
     const intent = parseUpdate(callback({ message: undefined }));
     expect(intent).toMatchObject({ kind: "callback", id: "cb-1", data: "h1:ABCD:x", from: { userId: 111, chatType: "" } });
     expect(intent).not.toHaveProperty("messageId");
-    expect(intent?.from.chatId).toBeNaN();
+    expect(intent?.from.chatId).toBeUndefined();
+    expect(intent?.from).toHaveProperty("chatId");
   });
 
   it("defaults missing or non-string data to empty", () => {
@@ -41,7 +42,8 @@ describe("parseUpdate: callback queries", () => {
   it("ignores malformed chat and message ids", () => {
     const intent = parseUpdate(callback({ message: { message_id: "77", chat: { id: "-100", type: 5 } } }));
     expect(intent).not.toHaveProperty("messageId");
-    expect(intent?.from.chatId).toBeNaN();
+    expect(intent?.from.chatId).toBeUndefined();
+    expect(intent?.from).toHaveProperty("chatId");
     expect(intent?.from.chatType).toBe("");
   });
 
