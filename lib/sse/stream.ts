@@ -16,6 +16,7 @@
 import { createParser } from "eventsource-parser";
 import pRetry, { AbortError } from "p-retry";
 import { parseEvent, type ParsedEvent } from "../opencode/events.ts";
+import { sleep } from "../sleep.ts";
 
 export interface EventStreamOptions<T = ParsedEvent> {
   /** Full URL of the SSE endpoint, e.g. `http://127.0.0.1:4096/global/event`. */
@@ -224,7 +225,8 @@ export function openEventStream<T = ParsedEvent>(options: EventStreamOptions<T>)
       if (signal.aborted) return;
       safely(() => options.onDisconnect?.(lost.reason, { idle: lost.idle }));
       // It was open: reconnect soon, but never in a tight loop against a flapping server.
-      if (!(await pause(minTimeout, signal))) return;
+      await sleep(minTimeout, signal);
+      if (signal.aborted) return;
     }
   })();
   done.catch(() => undefined); // callers may only await stop()
@@ -245,22 +247,6 @@ export function openEventStream<T = ParsedEvent>(options: EventStreamOptions<T>)
 function eventType(raw: unknown): unknown {
   const event = raw as { type?: unknown; payload?: { type?: unknown } } | null;
   return event?.payload?.type ?? event?.type;
-}
-
-/** Waits `ms`; false when the signal aborted first. The timer never outlives the wait. */
-function pause(ms: number, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve(true);
-    }, ms);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
 }
 
 function safely(callback: () => void): void {
