@@ -27,13 +27,23 @@ const { bridge, relay } = lease;
 bridge.attach({ directory: DIRECTORY, opencode: new OpencodeApi(fetchTransport(opencode.origin)) });
 opencode.onReply = (arrival) => {
   const answers = (arrival.body as { answers?: string[][] } | undefined)?.answers;
-  if (answers) queueMicrotask(() => bridge.handleEvent(DIRECTORY, { type: "question.replied", sessionID: "ses_failover", requestID: arrival.requestID, answers }));
+  if (answers)
+    queueMicrotask(() => bridge.handleEvent(DIRECTORY, { type: "question.replied", sessionID: "ses_failover", requestID: arrival.requestID, answers }));
   send({ replied: arrival.requestID });
 };
 
 process.on("message", (command: MemberCommand) => {
   if (!command.ask) return;
-  const question = { question: `Pick one [${command.ask}]`, header: "Pick", options: [{ label: "Left", description: "" }, { label: "Right", description: "" }], multiple: false, custom: true };
+  const question = {
+    question: `Pick one [${command.ask}]`,
+    header: "Pick",
+    options: [
+      { label: "Left", description: "" },
+      { label: "Right", description: "" },
+    ],
+    multiple: false,
+    custom: true,
+  };
   bridge.handleEvent(DIRECTORY, { type: "question.asked", request: { id: `que_${command.ask}`, sessionID: "ses_failover", questions: [question] } });
 });
 let lastRole = "";

@@ -33,7 +33,11 @@ interface Member {
 }
 
 function startMember(config: MemberConfig): Member {
-  const child = fork(MEMBER, [], { execArgv: ["--import", "tsx"], env: { ...process.env, HERMES_BENCH_MEMBER: JSON.stringify(config) }, stdio: ["ignore", "ignore", "inherit", "ipc"] });
+  const child = fork(MEMBER, [], {
+    execArgv: ["--import", "tsx"],
+    env: { ...process.env, HERMES_BENCH_MEMBER: JSON.stringify(config) },
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
+  });
   const member: Member = { child, role: "electing", replied: new Set() };
   child.on("message", (report: MemberReport) => {
     if ("role" in report) member.role = report.role;
@@ -71,7 +75,12 @@ export async function runFailover(chat: ChatKindName, runs: number, options: { w
       const killedAt = performance.now();
       leader.child.kill("SIGKILL");
       survivor.child.send({ ask: marker });
-      const sent = await until(() => fake.calls.find((c) => c.method === "sendMessage" && String(c.payload.text ?? "").includes(`[${marker}]`) && c.hrAt! > killedAt), 30_000, `sendMessage of ${marker}`, 1);
+      const sent = await until(
+        () => fake.calls.find((c) => c.method === "sendMessage" && String(c.payload.text ?? "").includes(`[${marker}]`) && c.hrAt! > killedAt),
+        30_000,
+        `sendMessage of ${marker}`,
+        1,
+      );
       prompt.push(sent.hrAt! - killedAt);
       const message = await until(() => fake.messages().find((m) => m.text.includes(`[${marker}]`)), 10_000, `message ${marker}`, 1);
       await fake.tapButton(message, "Left");

@@ -104,7 +104,18 @@ export async function runInteractive(chat: ChatKindName, rounds: number, gapMs =
       const request: QuestionRequest = {
         id: `que_int_${round}`,
         sessionID: "ses_bench",
-        questions: [{ question: `Which color? [${marker}]`, header: "Color", options: [{ label: "Red", description: "warm" }, { label: "Blue", description: "cool" }], multiple: false, custom: true }],
+        questions: [
+          {
+            question: `Which color? [${marker}]`,
+            header: "Color",
+            options: [
+              { label: "Red", description: "warm" },
+              { label: "Blue", description: "cool" },
+            ],
+            multiple: false,
+            custom: true,
+          },
+        ],
       };
       const askStart = performance.now();
       rig.bridge.handleEvent(DIRECTORY, { type: "question.asked", request });
@@ -115,7 +126,9 @@ export async function runInteractive(chat: ChatKindName, rounds: number, gapMs =
       const floorMarker = `${marker}F`;
       const body = JSON.stringify({ ...payload, chat_id: floorChatId, text: String(payload.text).replace(`[${marker}]`, `[${floorMarker}]`) });
       const floorStart = performance.now();
-      await (await fetch(`${rig.fake.apiRoot}/bot${rig.fake.token}/sendMessage`, { method: "POST", headers: { "content-type": "application/json" }, body })).json();
+      await (
+        await fetch(`${rig.fake.apiRoot}/bot${rig.fake.token}/sendMessage`, { method: "POST", headers: { "content-type": "application/json" }, body })
+      ).json();
       floor.push((await waitArrival(rig, floorMarker)) - floorStart);
 
       // The owner taps at once; the next question comes 1 s after the answer reached OpenCode.
@@ -127,7 +140,15 @@ export async function runInteractive(chat: ChatKindName, rounds: number, gapMs =
       await sleep(gapMs);
     }
     const settledOnPhone = rig.fake.messages(chatId).filter((m) => rig.fake.buttons(m).length === 0).length;
-    return { chat, rounds, ask: summarize(ask), floor: summarize(floor), http429: rig.fake.flood.rejected, retryAfterViolations: rig.fake.retryAfterViolations, settledOnPhone };
+    return {
+      chat,
+      rounds,
+      ask: summarize(ask),
+      floor: summarize(floor),
+      http429: rig.fake.flood.rejected,
+      retryAfterViolations: rig.fake.retryAfterViolations,
+      settledOnPhone,
+    };
   } finally {
     await rig.close();
   }

@@ -65,7 +65,8 @@ export async function runLatency(options: { samples?: number; warmup?: number } 
     const answers = (arrival.body as { answers?: string[][] } | undefined)?.answers;
     const prompt = bridge.registry.byRequest(arrival.requestID);
     // OpenCode announces the reply it accepted; the bridge waits for that echo.
-    if (prompt && answers) queueMicrotask(() => bridge.handleEvent(DIRECTORY, { type: "question.replied", sessionID: prompt.sessionID, requestID: arrival.requestID, answers }));
+    if (prompt && answers)
+      queueMicrotask(() => bridge.handleEvent(DIRECTORY, { type: "question.replied", sessionID: prompt.sessionID, requestID: arrival.requestID, answers }));
   };
 
   const quiet = () => quiesce(fake, () => lastCallAt);
@@ -90,7 +91,18 @@ export async function runLatency(options: { samples?: number; warmup?: number } 
     const request: QuestionRequest = {
       id: `que_lat_${i}`,
       sessionID,
-      questions: [{ question: `Which color? [${marker}]`, header: "Color", options: [{ label: "Red", description: "warm" }, { label: "Blue", description: "cool" }], multiple: false, custom: true }],
+      questions: [
+        {
+          question: `Which color? [${marker}]`,
+          header: "Color",
+          options: [
+            { label: "Red", description: "warm" },
+            { label: "Blue", description: "cool" },
+          ],
+          multiple: false,
+          custom: true,
+        },
+      ],
     };
 
     // ask → sendMessage at the fake

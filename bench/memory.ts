@@ -90,15 +90,31 @@ export async function runMemory(options: { questions?: number; warmup?: number; 
           request: {
             id: requestID,
             sessionID: `ses_mem_${n % sessions}`,
-            questions: [{ question: `Question ${n}?`, header: "Pick", options: [{ label: "Yes", description: "" }, { label: "No", description: "" }], multiple: false, custom: true }],
+            questions: [
+              {
+                question: `Question ${n}?`,
+                header: "Pick",
+                options: [
+                  { label: "Yes", description: "" },
+                  { label: "No", description: "" },
+                ],
+                multiple: false,
+                custom: true,
+              },
+            ],
           },
         });
       }
       // Delivered: tap "Yes" on each.
-      const prompts = await until(() => {
-        const found = ids.map((id) => bridge.registry.byRequest(id));
-        return found.every((p) => p?.message) ? found : undefined;
-      }, 30_000, "a batch delivered", 0);
+      const prompts = await until(
+        () => {
+          const found = ids.map((id) => bridge.registry.byRequest(id));
+          return found.every((p) => p?.message) ? found : undefined;
+        },
+        30_000,
+        "a batch delivered",
+        0,
+      );
       for (const prompt of prompts) {
         const message = telegram.messages.find((m) => m.messageId === prompt!.message!.messageId)!;
         await bridge.handleUpdate({

@@ -45,7 +45,8 @@ export async function runOverBudget(options: { prompts?: number; overMs?: number
   bridge.attach({ directory: DIRECTORY, opencode: new OpencodeApi(fetchTransport(opencode.origin)) });
   opencode.onReply = (arrival) => {
     const answers = (arrival.body as { answers?: string[][] } | undefined)?.answers;
-    if (answers) queueMicrotask(() => bridge.handleEvent(DIRECTORY, { type: "question.replied", sessionID: "ses_over", requestID: arrival.requestID, answers }));
+    if (answers)
+      queueMicrotask(() => bridge.handleEvent(DIRECTORY, { type: "question.replied", sessionID: "ses_over", requestID: arrival.requestID, answers }));
   };
   await bridge.telegram.getMe();
   const raised = new Map<string, number>();
@@ -75,7 +76,18 @@ export async function runOverBudget(options: { prompts?: number; overMs?: number
     const request: QuestionRequest = {
       id: `que_over_${marker}`,
       sessionID: "ses_over",
-      questions: [{ question: `Which color? [${marker}]`, header: "Color", options: [{ label: "Red", description: "" }, { label: "Blue", description: "" }], multiple: false, custom: true }],
+      questions: [
+        {
+          question: `Which color? [${marker}]`,
+          header: "Color",
+          options: [
+            { label: "Red", description: "" },
+            { label: "Blue", description: "" },
+          ],
+          multiple: false,
+          custom: true,
+        },
+      ],
     };
     raised.set(marker, performance.now());
     bridge.handleEvent(DIRECTORY, { type: "question.asked", request });

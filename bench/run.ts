@@ -75,7 +75,7 @@ async function section<T>(name: string, work: () => Promise<T>): Promise<{ value
     progress(`${name} done in ${(took / 1000).toFixed(1)} s`);
     return { value, ms: Math.round(took) };
   } catch (error) {
-    const message = error instanceof Error ? error.stack ?? error.message : String(error);
+    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
     progress(`${name} FAILED: ${message}`);
     return { error: message, ms: Math.round(performance.now() - started) };
   }
@@ -97,36 +97,64 @@ async function main(): Promise<void> {
   const date = new Date();
   const host = machine();
   const benchStarted = performance.now();
-  progress(`Hermes benchmark on ${host.cpu} (${host.cores} cores), Node ${host.node}${host.gc ? "" : " — no --expose-gc: memory numbers are without a forced GC"}`);
+  progress(
+    `Hermes benchmark on ${host.cpu} (${host.cores} cores), Node ${host.node}${host.gc ? "" : " — no --expose-gc: memory numbers are without a forced GC"}`,
+  );
 
   const skipped = <T>(): Promise<{ value?: T; error?: string; ms: number }> => Promise.resolve({ error: "skipped (--only chats)", ms: 0 });
   const others = !settings.onlyChats;
   const startup = others
-    ? await section("start-up (plugin factory, cold import, opencode serve)", () => runStartup({ runs: settings.startRuns, opencode: settings.opencode, opencodeRuns: settings.opencodeRuns }))
+    ? await section("start-up (plugin factory, cold import, opencode serve)", () =>
+        runStartup({ runs: settings.startRuns, opencode: settings.opencode, opencodeRuns: settings.opencodeRuns }),
+      )
     : await skipped<StartupResult>();
   const latency = others
-    ? await section(`latency (${settings.latencySamples} samples + ${settings.latencyWarmup} warm-up)`, () => runLatency({ samples: settings.latencySamples, warmup: settings.latencyWarmup }))
+    ? await section(`latency (${settings.latencySamples} samples + ${settings.latencyWarmup} warm-up)`, () =>
+        runLatency({ samples: settings.latencySamples, warmup: settings.latencyWarmup }),
+      )
     : await skipped<LatencyResult>();
-  const memory = others ? await section(`memory (${settings.memoryQuestions} questions)`, () => runMemory({ questions: settings.memoryQuestions })) : await skipped<MemoryResult>();
+  const memory = others
+    ? await section(`memory (${settings.memoryQuestions} questions)`, () => runMemory({ questions: settings.memoryQuestions }))
+    : await skipped<MemoryResult>();
   const scaled = others
     ? await section(`flood, time-compressed ×${settings.floodScale} (${settings.floodQuestions} questions, ${settings.floodSessions} sessions)`, () =>
-        floodRun({ label: `time-compressed ×${settings.floodScale}`, scale: settings.floodScale, questions: settings.floodQuestions, sessions: settings.floodSessions, budgetMs: 180_000 }),
+        floodRun({
+          label: `time-compressed ×${settings.floodScale}`,
+          scale: settings.floodScale,
+          questions: settings.floodQuestions,
+          sessions: settings.floodSessions,
+          budgetMs: 180_000,
+        }),
       )
     : await skipped<FloodRunResult>();
   const real = others
     ? await section(`flood, real limits (${settings.realWindowS} s window)`, () =>
-        floodRun({ label: `real limits, ${settings.realWindowS} s window`, scale: 1, questions: settings.floodQuestions, sessions: settings.floodSessions, budgetMs: settings.realWindowS * 1000 }),
+        floodRun({
+          label: `real limits, ${settings.realWindowS} s window`,
+          scale: 1,
+          questions: settings.floodQuestions,
+          sessions: settings.floodSessions,
+          budgetMs: settings.realWindowS * 1000,
+        }),
       )
     : await skipped<FloodRunResult>();
   const chats: ChatRuns = { interactive: {}, bursts: {}, failover: {} };
   for (const chat of CHATS) {
-    chats.interactive[chat] = await section(`interactive rounds in a ${chat} chat (${settings.rounds} rounds, real limits)`, () => runInteractive(chat, settings.rounds));
+    chats.interactive[chat] = await section(`interactive rounds in a ${chat} chat (${settings.rounds} rounds, real limits)`, () =>
+      runInteractive(chat, settings.rounds),
+    );
     chats.bursts[chat] = await section(`three permissions at once in a ${chat} chat (${settings.bursts} bursts)`, () => runBursts(chat, settings.bursts));
     // Spaced so that two processes together stay within the chat's budget (private: 1/s, burst 3).
-    chats.failover[chat] = await section(`failover in a ${chat} chat (${settings.failoverRuns} × kill -9 of the polling process)`, () => runFailover(chat, settings.failoverRuns, { warmGapMs: chat === "private" ? 4_000 : 0 }));
+    chats.failover[chat] = await section(`failover in a ${chat} chat (${settings.failoverRuns} × kill -9 of the polling process)`, () =>
+      runFailover(chat, settings.failoverRuns, { warmGapMs: chat === "private" ? 4_000 : 0 }),
+    );
   }
-  chats.failoverOverBudget = await section("failover in a private chat after back-to-back prompts from both processes", () => runFailover("private", settings.failoverRuns, { warmGapMs: 0 }));
-  const overBudget = await section(`over budget: 40 prompts in 10 s to one group (×${settings.overBudgetScale})`, () => runOverBudget({ scale: settings.overBudgetScale }));
+  chats.failoverOverBudget = await section("failover in a private chat after back-to-back prompts from both processes", () =>
+    runFailover("private", settings.failoverRuns, { warmGapMs: 0 }),
+  );
+  const overBudget = await section(`over budget: 40 prompts in 10 s to one group (×${settings.overBudgetScale})`, () =>
+    runOverBudget({ scale: settings.overBudgetScale }),
+  );
 
   const targets: Target[] = [];
   log();
@@ -140,7 +168,8 @@ async function main(): Promise<void> {
 
   log("Targets");
   log(`  ${pad("", 46)} ${pad("target", 22)} ${pad("measured", 34)} verdict`);
-  for (const t of targets) log(`  ${pad(t.name, 46)} ${pad(t.target, 22)} ${pad(t.value, 34)} ${t.info ? `(${verdict(t.pass)}, another measure)` : verdict(t.pass)}`);
+  for (const t of targets)
+    log(`  ${pad(t.name, 46)} ${pad(t.target, 22)} ${pad(t.value, 34)} ${t.info ? `(${verdict(t.pass)}, another measure)` : verdict(t.pass)}`);
   log();
 
   const results = {
@@ -189,37 +218,74 @@ function printChats(chats: ChatRuns, overBudget: Outcome<OverBudgetResult>, targ
   row("rounds: question.asked → sendMessage, p50 / p99", (chat) => pair(interactive(chat)?.ask.p50, interactive(chat)?.ask.p99));
   row("rounds: floor (bare sendMessage), p50 / p99", (chat) => pair(interactive(chat)?.floor.p50, interactive(chat)?.floor.p99));
   row("rounds: max", (chat) => (interactive(chat) ? ms(interactive(chat)!.ask.max) : "failed"));
-  row("rounds: 429s / answered prompts already edited", (chat) => (interactive(chat) ? `${interactive(chat)!.http429} / ${interactive(chat)!.settledOnPhone} of ${interactive(chat)!.rounds}` : "failed"));
+  row("rounds: 429s / answered prompts already edited", (chat) =>
+    interactive(chat) ? `${interactive(chat)!.http429} / ${interactive(chat)!.settledOnPhone} of ${interactive(chat)!.rounds}` : "failed",
+  );
   row("3 permissions at once → all sent, p50 / max", (chat) => pair(bursts(chat)?.allSent.p50, bursts(chat)?.allSent.max));
   row("kill -9 of the poller → polling resumed, p50 / max", (chat) => pair(failover(chat)?.pollingResumed.p50, failover(chat)?.pollingResumed.max));
   row("kill -9 → survivor's next prompt at Telegram, p50 / max", (chat) => pair(failover(chat)?.nextPrompt.p50, failover(chat)?.nextPrompt.max));
   row("kill -9 → its tap answered at OpenCode, p50 / max", (chat) => pair(failover(chat)?.tapAnswered.p50, failover(chat)?.tapAnswered.max));
   row("failover runs: 429s (two processes, one chat budget)", (chat) => (failover(chat) ? String(failover(chat)!.http429) : "failed"));
   const burst = chats.failoverOverBudget?.value;
-  if (burst) log(`  failover after both processes asked back to back (over a private chat's budget, each process paces only itself): next prompt p50 ${ms(burst.nextPrompt.p50)}, max ${ms(burst.nextPrompt.max)}; ${burst.http429} × 429`);
+  if (burst)
+    log(
+      `  failover after both processes asked back to back (over a private chat's budget, each process paces only itself): next prompt p50 ${ms(burst.nextPrompt.p50)}, max ${ms(burst.nextPrompt.max)}; ${burst.http429} × 429`,
+    );
   else log(`  failover after back-to-back prompts failed: ${chats.failoverOverBudget?.error?.split("\n")[0]}`);
   for (const chat of CHATS) {
     const run = chats.interactive[chat];
     if (!run?.value) log(`  ${chat} rounds failed: ${run?.error?.split("\n")[0]}`);
-    for (const [what, outcome] of [["bursts", chats.bursts[chat]], ["failover", chats.failover[chat]]] as const) if (!outcome?.value) log(`  ${chat} ${what} failed: ${outcome?.error?.split("\n")[0]}`);
+    for (const [what, outcome] of [
+      ["bursts", chats.bursts[chat]],
+      ["failover", chats.failover[chat]],
+    ] as const)
+      if (!outcome?.value) log(`  ${chat} ${what} failed: ${outcome?.error?.split("\n")[0]}`);
     const r = run?.value;
     if (r) {
-      targets.push({ name: `${chat} rounds: ask → send p99 vs floor p99`, target: "≤ 2× floor", value: `${ms(r.ask.p99)} vs ${ms(r.floor.p99)} (${(r.ask.p99 / r.floor.p99).toFixed(2)}×)`, pass: r.ask.p99 <= 2 * r.floor.p99 });
+      targets.push({
+        name: `${chat} rounds: ask → send p99 vs floor p99`,
+        target: "≤ 2× floor",
+        value: `${ms(r.ask.p99)} vs ${ms(r.floor.p99)} (${(r.ask.p99 / r.floor.p99).toFixed(2)}×)`,
+        pass: r.ask.p99 <= 2 * r.floor.p99,
+      });
       targets.push({ name: `${chat} rounds: ask → send p99`, target: "≤ 50 ms", value: ms(r.ask.p99), pass: r.ask.p99 <= 50 });
     }
     const b = bursts(chat);
-    if (b) targets.push({ name: `${chat}: 3 permissions at once, all sent`, target: "≤ 100 ms", value: `max ${ms(b.allSent.max)}`, pass: b.allSent.max <= 100 });
+    if (b)
+      targets.push({ name: `${chat}: 3 permissions at once, all sent`, target: "≤ 100 ms", value: `max ${ms(b.allSent.max)}`, pass: b.allSent.max <= 100 });
     const f = failover(chat);
-    if (f) targets.push({ name: `${chat}: kill -9 → survivor's next prompt`, target: "≤ 500 ms", value: `max ${ms(f.nextPrompt.max)}`, pass: f.nextPrompt.max <= 500 });
+    if (f)
+      targets.push({
+        name: `${chat}: kill -9 → survivor's next prompt`,
+        target: "≤ 500 ms",
+        value: `max ${ms(f.nextPrompt.max)}`,
+        pass: f.nextPrompt.max <= 500,
+      });
   }
   const o = overBudget.value;
   if (!o) log(`  over budget failed: ${overBudget.error?.split("\n")[0]}`);
   else {
-    log(`  over budget: ${o.prompts} prompts raised in ${o.raisedOverMs / 1000} s to one group, each answered when shown (time-compressed ×${o.scale}; figures in real-limit time):`);
-    log(`    delivered ${o.delivered}/${o.prompts}, lost ${o.lost}, duplicates ${o.duplicates}, 429s ${o.http429}, retry_after violations ${o.retryAfterViolations}, edits sent while a prompt waited ${o.editsAheadOfPrompts}`);
-    log(`    raised → sent: first 20 p50 ${ms(o.withinBudget.p50)} / p99 ${ms(o.withinBudget.p99)}; the other 20 wait for the window: p50 ${ms(o.overBudget.p50)}, max ${ms(o.overBudget.max)}; all ${o.settled} answered prompts edited after ${o.allSettledS} s`);
-    targets.push({ name: "over budget: avoidable 429s, lost, duplicates", target: "0, 0, 0", value: `${o.http429}, ${o.lost}, ${o.duplicates}`, pass: o.http429 === 0 && o.lost === 0 && o.duplicates === 0 });
-    targets.push({ name: "over budget: edits sent while a prompt waited", target: "0", value: String(o.editsAheadOfPrompts), pass: o.editsAheadOfPrompts === 0 });
+    log(
+      `  over budget: ${o.prompts} prompts raised in ${o.raisedOverMs / 1000} s to one group, each answered when shown (time-compressed ×${o.scale}; figures in real-limit time):`,
+    );
+    log(
+      `    delivered ${o.delivered}/${o.prompts}, lost ${o.lost}, duplicates ${o.duplicates}, 429s ${o.http429}, retry_after violations ${o.retryAfterViolations}, edits sent while a prompt waited ${o.editsAheadOfPrompts}`,
+    );
+    log(
+      `    raised → sent: first 20 p50 ${ms(o.withinBudget.p50)} / p99 ${ms(o.withinBudget.p99)}; the other 20 wait for the window: p50 ${ms(o.overBudget.p50)}, max ${ms(o.overBudget.max)}; all ${o.settled} answered prompts edited after ${o.allSettledS} s`,
+    );
+    targets.push({
+      name: "over budget: avoidable 429s, lost, duplicates",
+      target: "0, 0, 0",
+      value: `${o.http429}, ${o.lost}, ${o.duplicates}`,
+      pass: o.http429 === 0 && o.lost === 0 && o.duplicates === 0,
+    });
+    targets.push({
+      name: "over budget: edits sent while a prompt waited",
+      target: "0",
+      value: String(o.editsAheadOfPrompts),
+      pass: o.editsAheadOfPrompts === 0,
+    });
   }
   log();
 }
@@ -229,7 +295,9 @@ function printLatency(latency: { value?: LatencyResult; error?: string }, target
   const r = latency.value;
   if (!r) return void log(`  failed: ${latency.error?.split("\n")[0]}\n`);
   log(`  ${r.note}; n=${r.samples} after ${r.warmup} warm-up`);
-  log(`  ${pad("", 44)} ${padLeft("p50", 9)} ${padLeft("p99", 9)} ${padLeft("floor p50", 10)} ${padLeft("floor p99", 10)} ${padLeft("p50/floor", 10)} ${padLeft("p99/floor", 10)} ${padLeft("p99−floor", 10)}`);
+  log(
+    `  ${pad("", 44)} ${padLeft("p50", 9)} ${padLeft("p99", 9)} ${padLeft("floor p50", 10)} ${padLeft("floor p99", 10)} ${padLeft("p50/floor", 10)} ${padLeft("p99/floor", 10)} ${padLeft("p99−floor", 10)}`,
+  );
   const rows: Array<[string, string, LatencyResult["ask"]]> = [
     ["question.asked → sendMessage at Telegram", "ask → sendMessage", r.ask],
     ["tap (callback update) → reply at OpenCode", "tap → reply at OpenCode", r.tap],
@@ -237,18 +305,29 @@ function printLatency(latency: { value?: LatencyResult; error?: string }, target
   for (const [name, short, m] of rows) {
     const ratio = m.bridge.p99 / m.floor.p99;
     const ratio50 = m.bridge.p50 / m.floor.p50;
-    log(`  ${pad(name, 44)} ${padLeft(ms(m.bridge.p50), 9)} ${padLeft(ms(m.bridge.p99), 9)} ${padLeft(ms(m.floor.p50), 10)} ${padLeft(ms(m.floor.p99), 10)} ${padLeft(`${ratio50.toFixed(2)}×`, 10)} ${padLeft(`${ratio.toFixed(2)}×`, 10)} ${padLeft(ms(m.bridge.p99 - m.floor.p99), 10)}`);
-    targets.push({ name: `${short}: p99 vs floor p99`, target: "≤ 2× floor", value: `${ms(m.bridge.p99)} vs ${ms(m.floor.p99)} (${ratio.toFixed(2)}×)`, pass: ratio <= 2 });
+    log(
+      `  ${pad(name, 44)} ${padLeft(ms(m.bridge.p50), 9)} ${padLeft(ms(m.bridge.p99), 9)} ${padLeft(ms(m.floor.p50), 10)} ${padLeft(ms(m.floor.p99), 10)} ${padLeft(`${ratio50.toFixed(2)}×`, 10)} ${padLeft(`${ratio.toFixed(2)}×`, 10)} ${padLeft(ms(m.bridge.p99 - m.floor.p99), 10)}`,
+    );
+    targets.push({
+      name: `${short}: p99 vs floor p99`,
+      target: "≤ 2× floor",
+      value: `${ms(m.bridge.p99)} vs ${ms(m.floor.p99)} (${ratio.toFixed(2)}×)`,
+      pass: ratio <= 2,
+    });
     targets.push({ name: `${short}: p99`, target: "≤ 5 ms", value: ms(m.bridge.p99), pass: m.bridge.p99 <= 5 });
   }
-  const calls = Object.entries(r.callsPerPrompt).map(([method, n]) => `${method} ${n}`).join(", ");
+  const calls = Object.entries(r.callsPerPrompt)
+    .map(([method, n]) => `${method} ${n}`)
+    .join(", ");
   log(`  Telegram calls per prompt (asked, tapped, settled): ${calls}`);
   log();
 }
 
 function printThroughput(scaled: { value?: FloodRunResult; error?: string }, real: { value?: FloodRunResult; error?: string }, targets: Target[]): void {
   log("Throughput and loss under flood limits (fake Telegram answers 429 + retry_after): all questions go to the one configured private chat");
-  log(`  ${pad("run", 34)} ${padLeft("delivered", 10)} ${padLeft("lost", 5)} ${padLeft("dup", 4)} ${padLeft("wall", 9)} ${padLeft("rate", 9)} ${padLeft("limit", 7)} ${padLeft("429s", 5)} ${padLeft("violations", 11)} ${padLeft("no-op edits", 12)}`);
+  log(
+    `  ${pad("run", 34)} ${padLeft("delivered", 10)} ${padLeft("lost", 5)} ${padLeft("dup", 4)} ${padLeft("wall", 9)} ${padLeft("rate", 9)} ${padLeft("limit", 7)} ${padLeft("429s", 5)} ${padLeft("violations", 11)} ${padLeft("no-op edits", 12)}`,
+  );
   for (const run of [scaled, real]) {
     const r = run.value;
     if (!r) {
@@ -262,13 +341,32 @@ function printThroughput(scaled: { value?: FloodRunResult; error?: string }, rea
   const s = scaled.value;
   const r = real.value;
   if (s) {
-    log(`  time-compressed: the fake's limits and Hermes' pacing both ×${s.scale} (bursts unchanged, retry_after ÷${s.scale}); all ${s.questions} run to completion. At real limits that is ≈ ${minutes(s.projectedRealMs)}.`);
-    targets.push({ name: `flood ×${s.scale}: ${s.questions} questions lost / twice`, target: "0 lost, 0 duplicates", value: s.completed ? `${s.lost} lost, ${s.duplicates} dup in ${ms(s.wallMs)}` : `${s.delivered}/${s.questions} in ${ms(s.budgetMs)}`, pass: s.completed && s.lost === 0 && s.duplicates === 0 });
-    targets.push({ name: `flood ×${s.scale}: retry_after respected`, target: "0 violations", value: `${s.retryAfterViolations} violations, ${s.http429} × 429`, pass: s.retryAfterViolations === 0 });
+    log(
+      `  time-compressed: the fake's limits and Hermes' pacing both ×${s.scale} (bursts unchanged, retry_after ÷${s.scale}); all ${s.questions} run to completion. At real limits that is ≈ ${minutes(s.projectedRealMs)}.`,
+    );
+    targets.push({
+      name: `flood ×${s.scale}: ${s.questions} questions lost / twice`,
+      target: "0 lost, 0 duplicates",
+      value: s.completed ? `${s.lost} lost, ${s.duplicates} dup in ${ms(s.wallMs)}` : `${s.delivered}/${s.questions} in ${ms(s.budgetMs)}`,
+      pass: s.completed && s.lost === 0 && s.duplicates === 0,
+    });
+    targets.push({
+      name: `flood ×${s.scale}: retry_after respected`,
+      target: "0 violations",
+      value: `${s.retryAfterViolations} violations, ${s.http429} × 429`,
+      pass: s.retryAfterViolations === 0,
+    });
   }
   if (r) {
-    log(`  real limits: watched for ${ms(r.budgetMs)} (a window, not to completion): ${r.rate.toFixed(2)} prompts/s against Telegram's 1/s per private chat; projected ${minutes(r.projectedRealMs)} for all ${r.questions}.`);
-    targets.push({ name: "flood, real limits: retry_after respected", target: "0 violations", value: `${r.retryAfterViolations} violations, ${r.http429} × 429`, pass: r.retryAfterViolations === 0 });
+    log(
+      `  real limits: watched for ${ms(r.budgetMs)} (a window, not to completion): ${r.rate.toFixed(2)} prompts/s against Telegram's 1/s per private chat; projected ${minutes(r.projectedRealMs)} for all ${r.questions}.`,
+    );
+    targets.push({
+      name: "flood, real limits: retry_after respected",
+      target: "0 violations",
+      value: `${r.retryAfterViolations} violations, ${r.http429} × 429`,
+      pass: r.retryAfterViolations === 0,
+    });
   }
   log();
 }
@@ -277,7 +375,9 @@ function printMemory(memory: { value?: MemoryResult; error?: string }, targets: 
   log("Memory: heap after a full GC, before and after questions raised and answered (in-memory Telegram and OpenCode)");
   const m = memory.value;
   if (!m) return void log(`  failed: ${memory.error?.split("\n")[0]}\n`);
-  log(`  ${m.questions} questions in ${ms(m.durationMs)} (${m.sessions} sessions, ${m.batch} at a time, after ${m.warmup} warm-up): heap ${m.heapBeforeMB} → ${m.heapAfterMB} MB, growth ${m.growthMB >= 0 ? "+" : ""}${m.growthMB} MB; a second ${m.questions}: ${m.secondRunGrowthMB >= 0 ? "+" : ""}${m.secondRunGrowthMB} MB; peak ${m.peakHeapMB} MB; prompts left ${m.promptsLeft}${m.gc ? "" : " (no --expose-gc: not comparable)"}`);
+  log(
+    `  ${m.questions} questions in ${ms(m.durationMs)} (${m.sessions} sessions, ${m.batch} at a time, after ${m.warmup} warm-up): heap ${m.heapBeforeMB} → ${m.heapAfterMB} MB, growth ${m.growthMB >= 0 ? "+" : ""}${m.growthMB} MB; a second ${m.questions}: ${m.secondRunGrowthMB >= 0 ? "+" : ""}${m.secondRunGrowthMB} MB; peak ${m.peakHeapMB} MB; prompts left ${m.promptsLeft}${m.gc ? "" : " (no --expose-gc: not comparable)"}`,
+  );
   targets.push({ name: `memory growth after ${m.questions} questions`, target: "≤ 5 MB", value: `${m.growthMB} MB`, pass: m.gc && m.growthMB <= 5 });
   log();
 }
@@ -287,14 +387,30 @@ function printStartup(startup: { value?: StartupResult; error?: string }, target
   const s = startup.value;
   if (!s) return void log(`  failed: ${startup.error?.split("\n")[0]}\n`);
   const m = s.median;
-  log(`  fresh Node processes (median of ${s.runs}): plugin factory ${ms(m.factoryMs)}; cold import of plugin.ts ${ms(m.importMs)} (Node + tsx, transpiling included); import + factory ${ms(m.coldMs)}; a second instance in the same process ${ms(m.secondFactoryMs)}`);
+  log(
+    `  fresh Node processes (median of ${s.runs}): plugin factory ${ms(m.factoryMs)}; cold import of plugin.ts ${ms(m.importMs)} (Node + tsx, transpiling included); import + factory ${ms(m.coldMs)}; a second instance in the same process ${ms(m.secondFactoryMs)}`,
+  );
   targets.push({ name: "start: plugin factory (awaited per instance)", target: "≤ 20 ms", value: ms(m.factoryMs), pass: m.factoryMs <= 20 });
   targets.push({ name: "start: cold import + factory (Node + tsx)", target: "≤ 20 ms", value: ms(m.coldMs), pass: m.coldMs <= 20, info: true });
   if (s.opencode) {
     const o = s.opencode;
-    log(`  opencode serve ${o.version} (median of ${o.runs}): process start to GET /config ${ms(o.processStart.withPlugin)} with Hermes vs ${ms(o.processStart.without)} without (${o.processStart.addedMs >= 0 ? "+" : ""}${ms(o.processStart.addedMs)}); a new project instance ${ms(o.instanceStart.withPlugin)} vs ${ms(o.instanceStart.without)} (${o.instanceStart.addedMs >= 0 ? "+" : ""}${ms(o.instanceStart.addedMs)})`);
-    targets.push({ name: `start: opencode ${o.version} new instance, added`, target: "≤ 20 ms", value: ms(o.instanceStart.addedMs), pass: o.instanceStart.addedMs <= 20, info: true });
-    targets.push({ name: `start: opencode ${o.version} process start, added`, target: "≤ 20 ms", value: ms(o.processStart.addedMs), pass: o.processStart.addedMs <= 20, info: true });
+    log(
+      `  opencode serve ${o.version} (median of ${o.runs}): process start to GET /config ${ms(o.processStart.withPlugin)} with Hermes vs ${ms(o.processStart.without)} without (${o.processStart.addedMs >= 0 ? "+" : ""}${ms(o.processStart.addedMs)}); a new project instance ${ms(o.instanceStart.withPlugin)} vs ${ms(o.instanceStart.without)} (${o.instanceStart.addedMs >= 0 ? "+" : ""}${ms(o.instanceStart.addedMs)})`,
+    );
+    targets.push({
+      name: `start: opencode ${o.version} new instance, added`,
+      target: "≤ 20 ms",
+      value: ms(o.instanceStart.addedMs),
+      pass: o.instanceStart.addedMs <= 20,
+      info: true,
+    });
+    targets.push({
+      name: `start: opencode ${o.version} process start, added`,
+      target: "≤ 20 ms",
+      value: ms(o.processStart.addedMs),
+      pass: o.processStart.addedMs <= 20,
+      info: true,
+    });
   } else if (s.opencodeError) {
     log(`  opencode serve: not measured (${s.opencodeError})`);
   }

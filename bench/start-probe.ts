@@ -19,7 +19,14 @@ function pluginInput(directory: string): PluginInput {
     },
     tui: { showToast: async () => true },
   };
-  return { client, directory, worktree: directory, project: { id: "bench", worktree: directory }, serverUrl: new URL("http://127.0.0.1:4096"), $: undefined } as unknown as PluginInput;
+  return {
+    client,
+    directory,
+    worktree: directory,
+    project: { id: "bench", worktree: directory },
+    serverUrl: new URL("http://127.0.0.1:4096"),
+    $: undefined,
+  } as unknown as PluginInput;
 }
 
 const hooks = await plugin(pluginInput("/bench/start/one"));

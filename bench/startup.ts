@@ -74,7 +74,12 @@ export async function runStartup(options: { runs?: number; opencode?: boolean; o
         });
         const line = stdout.trim().split("\n").pop() ?? "";
         const parsed = JSON.parse(line) as ProbeResult;
-        probes.push({ importMs: round(parsed.importMs), factoryMs: round(parsed.factoryMs), coldMs: round(parsed.coldMs), secondFactoryMs: round(parsed.secondFactoryMs) });
+        probes.push({
+          importMs: round(parsed.importMs),
+          factoryMs: round(parsed.factoryMs),
+          coldMs: round(parsed.coldMs),
+          secondFactoryMs: round(parsed.secondFactoryMs),
+        });
       } finally {
         await fake.close();
       }
@@ -102,7 +107,10 @@ async function runOpencodeStart(version: OpencodeVersion, runs: number): Promise
   const llm = await startMockLlm();
   const telegram = await startFakeTelegram();
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), "hermes-bench-oc-"));
-  const samples = { processStart: { withPlugin: [] as number[], without: [] as number[] }, instanceStart: { withPlugin: [] as number[], without: [] as number[] } };
+  const samples = {
+    processStart: { withPlugin: [] as number[], without: [] as number[] },
+    instanceStart: { withPlugin: [] as number[], without: [] as number[] },
+  };
   try {
     for (let i = 0; i < runs; i++) {
       // Alternate, so drift (caches warming, other load) hits both sides alike.
@@ -141,6 +149,10 @@ async function runOpencodeStart(version: OpencodeVersion, runs: number): Promise
     fs.rmSync(logDir, { recursive: true, force: true });
   }
   const med = (values: number[]) => round(median(values), 1);
-  const pair = (s: { withPlugin: number[]; without: number[] }) => ({ withPlugin: med(s.withPlugin), without: med(s.without), addedMs: round(med(s.withPlugin) - med(s.without), 1) });
+  const pair = (s: { withPlugin: number[]; without: number[] }) => ({
+    withPlugin: med(s.withPlugin),
+    without: med(s.without),
+    addedMs: round(med(s.withPlugin) - med(s.without), 1),
+  });
   return { version, runs, processStart: pair(samples.processStart), instanceStart: pair(samples.instanceStart), samples };
 }

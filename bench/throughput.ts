@@ -94,7 +94,18 @@ export async function floodRun(options: { label: string; scale: number; question
       request: {
         id: `que_tp_${i}`,
         sessionID: `ses_tp_${i % sessions}`,
-        questions: [{ question: `Question ${i} [T${i}]`, header: "Pick", options: [{ label: "Yes", description: "" }, { label: "No", description: "" }], multiple: false, custom: true }],
+        questions: [
+          {
+            question: `Question ${i} [T${i}]`,
+            header: "Pick",
+            options: [
+              { label: "Yes", description: "" },
+              { label: "No", description: "" },
+            ],
+            multiple: false,
+            custom: true,
+          },
+        ],
       },
     };
     bridge.handleEvent(DIRECTORY, event);
@@ -131,7 +142,7 @@ export async function floodRun(options: { label: string; scale: number; question
     rate: round(rate, 2),
     limitRate: TELEGRAM_FLOOD_LIMITS.privatePerSecond * scale,
     projectedMs: Math.round(completed ? wallMs : (questions / rate) * 1000),
-    projectedRealMs: Math.round(completed ? wallMs * scale : ((questions / rate) * 1000 * scale)),
+    projectedRealMs: Math.round(completed ? wallMs * scale : (questions / rate) * 1000 * scale),
     http429: calls.filter((c) => c.status === 429).length,
     floodRejected: fake.flood.rejected,
     retryAfterViolations: fake.retryAfterViolations,

@@ -83,10 +83,13 @@ const EXPECTED: Record<OptionName, string> = {
 /** The option as the text its environment variable would hold, or undefined for a wrong type. */
 function asText(name: OptionName, value: unknown): string | undefined {
   if (typeof value === "string") return value;
-  if (typeof value === "number") return Number.isFinite(value) && ["chatId", "questionTtl", "permissionTtl", "doneAfter"].includes(name) ? String(value) : undefined;
+  if (typeof value === "number")
+    return Number.isFinite(value) && ["chatId", "questionTtl", "permissionTtl", "doneAfter"].includes(name) ? String(value) : undefined;
   if (typeof value === "boolean") return name === "topics" ? (value ? "on" : "off") : undefined;
   if (Array.isArray(value) && name === "allowedUsers") {
-    const ids = value.map((item) => (typeof item === "number" && Number.isSafeInteger(item) && item > 0 ? String(item) : typeof item === "string" ? item.trim() : undefined));
+    const ids = value.map((item) =>
+      typeof item === "number" && Number.isSafeInteger(item) && item > 0 ? String(item) : typeof item === "string" ? item.trim() : undefined,
+    );
     // An empty list would silently mean "nobody listed": say so instead of guessing.
     if (ids.length === 0 || ids.some((id) => id === undefined || id === "" || id.includes(","))) return undefined;
     return ids.join(",");

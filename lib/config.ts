@@ -100,7 +100,8 @@ export function readConfig(env: Env = process.env, options?: unknown): ConfigRes
   const chatMissing = !rawChat;
   // (An opencode.json chatId of the wrong type was reported already.)
   if (chatMissing) {
-    if (chatSetting.label === "HERMES_TELEGRAM_CHAT_ID") problems.push("HERMES_TELEGRAM_CHAT_ID is not set (send /start to your bot: it replies with the chat id)");
+    if (chatSetting.label === "HERMES_TELEGRAM_CHAT_ID")
+      problems.push("HERMES_TELEGRAM_CHAT_ID is not set (send /start to your bot: it replies with the chat id)");
   } else if (!/^-?\d+$/.test(rawChat) || !Number.isSafeInteger(chatId)) problems.push(`${chatSetting.label} must be a numeric chat id (got "${rawChat}")`);
 
   const allowedSetting = settings("HERMES_TELEGRAM_ALLOWED_USERS");
@@ -115,7 +116,9 @@ export function readConfig(env: Env = process.env, options?: unknown): ConfigRes
   }
   // In a group every member could tap Allow: that takes a list of who may, or the explicit opt-in.
   if (chatId < 0 && allowedUsers.length === 0 && !anyone && !problems.some((problem) => problem.startsWith(allowedSetting.label))) {
-    problems.push(`HERMES_TELEGRAM_ALLOWED_USERS is required for a group chat (or "allowedUsers" in opencode.json): list the user ids who may answer (comma-separated), or set it to "${ANYONE}" to let every member of the group answer`);
+    problems.push(
+      `HERMES_TELEGRAM_ALLOWED_USERS is required for a group chat (or "allowedUsers" in opencode.json): list the user ids who may answer (comma-separated), or set it to "${ANYONE}" to let every member of the group answer`,
+    );
   }
 
   const rootSetting = settings("HERMES_TELEGRAM_API_ROOT");
@@ -132,7 +135,8 @@ export function readConfig(env: Env = process.env, options?: unknown): ConfigRes
   const rawTopics = topicsSetting.raw?.trim().toLowerCase() || "off";
   const topics = ["1", "true", "on", "yes"].includes(rawTopics);
   if (!topics && !["0", "false", "off", "no"].includes(rawTopics)) problems.push(`${topicsSetting.label} must be on or off (got "${topicsSetting.raw}")`);
-  else if (topics && rawChat && Number(rawChat) > 0) problems.push(`${topicsSetting.label} needs a supergroup with topics: ${chatSetting.label} is a private chat`);
+  else if (topics && rawChat && Number(rawChat) > 0)
+    problems.push(`${topicsSetting.label} needs a supergroup with topics: ${chatSetting.label} is a private chat`);
   const notifySetting = settings("HERMES_NOTIFY");
   const rawNotify = notifySetting.raw?.trim().toLowerCase() || DEFAULT_NOTICES.level;
   const notify: NoticeLevel = isNoticeLevel(rawNotify) ? rawNotify : DEFAULT_NOTICES.level;
@@ -143,7 +147,23 @@ export function readConfig(env: Env = process.env, options?: unknown): ConfigRes
     return { ok: false, problems, log, apiRoot, ...(onlyChatMissing ? { setupToken: token } : {}) };
   }
   const machineName = settings("HERMES_MACHINE_NAME").raw?.trim();
-  return { ok: true, config: { token, chatId, allowedUsers, apiRoot, questionTtlMs, permissionTtlMs, notify, doneAfterMs, language, topics, ...(machineName ? { machineName } : {}), log } };
+  return {
+    ok: true,
+    config: {
+      token,
+      chatId,
+      allowedUsers,
+      apiRoot,
+      questionTtlMs,
+      permissionTtlMs,
+      notify,
+      doneAfterMs,
+      language,
+      topics,
+      ...(machineName ? { machineName } : {}),
+      log,
+    },
+  };
 }
 
 /** The notice policy these settings ask for: what is not set takes the default (notices/policy.ts). */

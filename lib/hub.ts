@@ -16,8 +16,9 @@ import { waitAtMost } from "./with-timeout.ts";
 
 export interface HubOptions {
   /** `chatId` undefined: no chat configured yet (setupOnlyConfig). */
-  config: Pick<HermesConfig, "token" | "apiRoot" | "allowedUsers" | "questionTtlMs" | "permissionTtlMs"> & { chatId: number | undefined } &
-    Partial<Pick<HermesConfig, "notify" | "doneAfterMs" | "language" | "topics" | "machineName">>;
+  config: Pick<HermesConfig, "token" | "apiRoot" | "allowedUsers" | "questionTtlMs" | "permissionTtlMs"> & { chatId: number | undefined } & Partial<
+      Pick<HermesConfig, "notify" | "doneAfterMs" | "language" | "topics" | "machineName">
+    >;
   logger: Logger;
   /** Shown to the user (an OpenCode toast) when something needs their attention. */
   notify?: (message: string) => void;

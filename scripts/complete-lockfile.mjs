@@ -42,7 +42,12 @@ for (const [path, entry] of Object.entries({ ...packages })) {
 }
 function fromRegistry(name, range) {
   try {
-    const meta = JSON.parse(execFileSync("npm", ["view", `${name}@${range}`, "--json", "version", "dist.integrity", "os", "cpu", "libc", "license", "engines", "bin"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }));
+    const meta = JSON.parse(
+      execFileSync("npm", ["view", `${name}@${range}`, "--json", "version", "dist.integrity", "os", "cpu", "libc", "license", "engines", "bin"], {
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "ignore"],
+      }),
+    );
     return Array.isArray(meta) ? meta.at(-1) : meta;
   } catch {
     return undefined;

@@ -84,7 +84,9 @@ async function main(): Promise<void> {
       console.log(dim(`\n(no terminal: tapping "${choice}" as the phone would)`));
     }
     await telegram.tapButton(message, choice);
-    const answered = await telegram.waitFor(() => telegram.messages().find((m) => m.messageId === message.messageId && m.text.includes("Answered")), { what: "the answered message" });
+    const answered = await telegram.waitFor(() => telegram.messages().find((m) => m.messageId === message.messageId && m.text.includes("Answered")), {
+      what: "the answered message",
+    });
     console.log(`\n${phoneView(answered)}`);
 
     const result = await llm.waitForToolResult(() => true, { timeoutMs: 30_000, what: "the tool result" });

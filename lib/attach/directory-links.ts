@@ -100,7 +100,10 @@ export class DirectoryLinks {
       state.queue = [];
       const news = state.status !== "skipped";
       if (news) log.info({ directory, spec: check.what }, `the Hermes plugin is loaded there; leaving the ${noun} to it`);
-      if (news && this.#options.started()) this.#options.report(`Hermes: the Hermes plugin is loaded in OpenCode for ${directory}${check.what ? ` (${check.what})` : ""}; leaving that ${noun} to it`);
+      if (news && this.#options.started())
+        this.#options.report(
+          `Hermes: the Hermes plugin is loaded in OpenCode for ${directory}${check.what ? ` (${check.what})` : ""}; leaving that ${noun} to it`,
+        );
       state.status = "skipped";
       if (link) await bridge.detach(link);
       return;

@@ -13,7 +13,10 @@ type ServerKind = { kind: "opencode2" } | { kind: "opencode1" } | { kind: "refus
 
 export async function probeServer(options: Pick<AttachOptions, "url" | "auth" | "fetch">): Promise<ServerKind> {
   try {
-    const response = await (options.fetch ?? fetch)(serverUrl(options.url, "/api/info"), { headers: { accept: "application/json", ...authHeaders(options.auth) }, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+    const response = await (options.fetch ?? fetch)(serverUrl(options.url, "/api/info"), {
+      headers: { accept: "application/json", ...authHeaders(options.auth) },
+      signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
+    });
     if (response.status === 401 || response.status === 403) return { kind: "refused", status: response.status };
     if (response.status !== 200) return { kind: "opencode1" };
     const version = ((await response.json()) as { version?: unknown } | null)?.version;

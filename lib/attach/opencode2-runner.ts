@@ -33,12 +33,17 @@ export function startAttach2(options: AttachOptions): AttachHandle {
   // touches the server, and the 1.x runner already does both.
   if (!result.ok) return startAttach(options);
   const logger = options.logger ?? createLogger(result.config.log, secretsOf(result.config.token, options.auth?.password));
-  return new Attachment2(options, result.config.chatId, logger, acquireBridge({
-    config: result.config,
+  return new Attachment2(
+    options,
+    result.config.chatId,
     logger,
-    notify: (message) => logger.warn(`Hermes: ${message}`),
-    ...(options.telegram ? { telegram: options.telegram } : {}),
-  })).handle;
+    acquireBridge({
+      config: result.config,
+      logger,
+      notify: (message) => logger.warn(`Hermes: ${message}`),
+      ...(options.telegram ? { telegram: options.telegram } : {}),
+    }),
+  ).handle;
 }
 
 class Attachment2 {
@@ -128,12 +133,17 @@ class Attachment2 {
     if (reconnect) return this.#report(`Hermes: reconnected to ${this.#options.url}; resynced ${this.#list("attached").length} location(s)`);
     const initial = [...found];
     if (initial.length > 0 && initial.every((directory) => this.#links.status(directory) === "skipped")) {
-      const error = new AttachError("plugin-loaded", `Hermes: the Hermes plugin is already loaded in the OpenCode server at ${this.#options.url} (${initial.join(", ")}); it bridges that server itself, so attach mode exits.`);
+      const error = new AttachError(
+        "plugin-loaded",
+        `Hermes: the Hermes plugin is already loaded in the OpenCode server at ${this.#options.url} (${initial.join(", ")}); it bridges that server itself, so attach mode exits.`,
+      );
       this.#report(error.message);
       return void this.#stop(error);
     }
     const attached = this.#list("attached");
-    this.#report(`Hermes attached to OpenCode 2 at ${this.#options.url}: bridging ${attached.length > 0 ? attached.join(", ") : "every location that becomes active"} to Telegram chat ${this.#chatId}`);
+    this.#report(
+      `Hermes attached to OpenCode 2 at ${this.#options.url}: bridging ${attached.length > 0 ? attached.join(", ") : "every location that becomes active"} to Telegram chat ${this.#chatId}`,
+    );
     this.#ready.resolve();
   }
 

@@ -47,7 +47,12 @@ export class Commands {
 
   /** /status and /pending need every process sharing the bot: each adds its own sessions and prompts. */
   gathers(intent: Intent | undefined): intent is Command {
-    return intent?.kind === "command" && (intent.name === "status" || intent.name === "pending" || intent.name === "stop") && mayAct(this.#deps.access, intent.from) && this.#addressedToUs(intent);
+    return (
+      intent?.kind === "command" &&
+      (intent.name === "status" || intent.name === "pending" || intent.name === "stop") &&
+      mayAct(this.#deps.access, intent.from) &&
+      this.#addressedToUs(intent)
+    );
   }
 
   /** This process' part; for /pending it also sends its pending prompts again (in the background: sending is paced). */
@@ -75,9 +80,11 @@ export class Commands {
     if (!this.#addressedToUs(intent)) return;
     const { t, log, access } = this.#deps;
     if (intent.name === "start") return this.#start(intent);
-    if (!mayAct(access, intent.from)) return void log.warn({ userId: intent.from.userId, command: intent.name }, "ignored a command from an unauthorized user or chat");
+    if (!mayAct(access, intent.from))
+      return void log.warn({ userId: intent.from.userId, command: intent.name }, "ignored a command from an unauthorized user or chat");
     const parts = received?.map(parseStatusPart).filter((part) => part !== undefined);
-    if (received && parts && parts.length < received.length) log.warn({ dropped: received.length - parts.length }, "dropped a malformed /status part from another process");
+    if (received && parts && parts.length < received.length)
+      log.warn({ dropped: received.length - parts.length }, "dropped a malformed /status part from another process");
     const text =
       intent.name === "status"
         ? renderStatus(parts ?? [], t)
@@ -95,7 +102,8 @@ export class Commands {
 
   async #start(intent: Command): Promise<void> {
     const { t, chatId, log } = this.#deps;
-    if (!this.#startReplies.mayAnswer(intent.from)) return void log.debug({ chatId: intent.from.chatId }, "/start not answered (a stranger's chat, or answered recently)");
+    if (!this.#startReplies.mayAnswer(intent.from))
+      return void log.debug({ chatId: intent.from.chatId }, "/start not answered (a stranger's chat, or answered recently)");
     const configured = intent.from.chatId === chatId;
     const lines = [t.start.hello, t.start.ids(intent.from.chatId, intent.from.userId), configured ? t.start.configured : t.start.setChat(intent.from.chatId)];
     await this.#send(intent, lines.join("\n"));
@@ -104,7 +112,9 @@ export class Commands {
   async #send(intent: Command, text: string): Promise<void> {
     const { outbox, telegram, log } = this.#deps;
     const chatId = intent.from.chatId;
-    await outbox.send(chatId, () => () => telegram.sendMessage(chatId, text, { replyTo: intent.messageId })).catch((error) => log.warn({ err: errorText(error), command: intent.name }, "could not answer a command"));
+    await outbox
+      .send(chatId, () => () => telegram.sendMessage(chatId, text, { replyTo: intent.messageId }))
+      .catch((error) => log.warn({ err: errorText(error), command: intent.name }, "could not answer a command"));
   }
 
   /** A command naming a bot is for that bot only: until getMe has told us our own name, it is not ours. */
@@ -116,14 +126,30 @@ export class Commands {
     const { registry, activity, chatId } = this.#deps;
     const sessions = activity.summary().map(({ sessionID, busy, busyMs }) => {
       const info = registry.sessions.get(sessionID);
-      return { busy, ...(busyMs !== undefined ? { busyMs } : {}), ...(info?.title ? { title: info.title } : {}), ...(info?.directory ? { project: path.basename(info.directory) } : {}) };
+      return {
+        busy,
+        ...(busyMs !== undefined ? { busyMs } : {}),
+        ...(info?.title ? { title: info.title } : {}),
+        ...(info?.directory ? { project: path.basename(info.directory) } : {}),
+      };
     });
     // Prompts are posted only to a configured chat.
-    const prompts = chatId === undefined ? [] : registry.pending().map((prompt) => {
-      const title = registry.sessions.title(prompt.sessionID);
-      const summary = prompt.kind === "question" ? prompt.questions[0]?.question ?? "question" : `${prompt.request.permission}: ${prompt.request.patterns[0] ?? ""}`;
-      return { kind: prompt.kind, summary, project: path.basename(prompt.directory), chatId, ...(title ? { title } : {}), ...(prompt.message ? { messageId: prompt.message.messageId } : {}) };
-    });
+    const prompts =
+      chatId === undefined
+        ? []
+        : registry.pending().map((prompt) => {
+            const title = registry.sessions.title(prompt.sessionID);
+            const summary =
+              prompt.kind === "question" ? (prompt.questions[0]?.question ?? "question") : `${prompt.request.permission}: ${prompt.request.patterns[0] ?? ""}`;
+            return {
+              kind: prompt.kind,
+              summary,
+              project: path.basename(prompt.directory),
+              chatId,
+              ...(title ? { title } : {}),
+              ...(prompt.message ? { messageId: prompt.message.messageId } : {}),
+            };
+          });
     return { sessions, prompts };
   }
 }

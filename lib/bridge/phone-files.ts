@@ -75,13 +75,18 @@ export class PhoneFiles {
     const inTopic = replyTo === undefined && intent.threadId !== undefined ? topics.ownerOf(intent.threadId) : undefined;
     const owner = replyTo ?? inTopic;
     if (!owner) return undefined;
-    const userMessage: UserMessage = { chatId: intent.from.chatId, messageId: intent.messageId, ...(intent.threadId !== undefined ? { threadId: intent.threadId } : {}) };
+    const userMessage: UserMessage = {
+      chatId: intent.from.chatId,
+      messageId: intent.messageId,
+      ...(intent.threadId !== undefined ? { threadId: intent.threadId } : {}),
+    };
     return () => this.#collect(owner, { intent, userMessage });
   }
 
   /** A lone file goes now; an album's items wait for the rest of it. */
   #collect(owner: MessageOwner, item: Item): void {
-    const take = (album: Album) => void this.#take(album.owner, album.items).catch((error) => this.#deps.log.warn({ err: errorText(error) }, "could not take a file from the phone"));
+    const take = (album: Album) =>
+      void this.#take(album.owner, album.items).catch((error) => this.#deps.log.warn({ err: errorText(error) }, "could not take a file from the phone"));
     const { intent } = item;
     if (intent.albumId === undefined) {
       take({ owner, items: [item] });

@@ -145,10 +145,12 @@ export class PromptMessages {
     const replyTo = prompt.message ? { replyTo: prompt.message.messageId } : {};
     const options = { forceReply: { placeholder: cutText(label, PLACEHOLDER_LIMIT) }, ...replyTo, ...inThread(threadId) };
     const send = () => telegram.sendMessage(chatId, text, options);
-    const sent = await outbox.send(chatId, () => (prompt.state === "pending" ? send : undefined)).catch((error) => {
-      log.warn({ err: errorText(error) }, "could not ask for typed text");
-      return undefined;
-    });
+    const sent = await outbox
+      .send(chatId, () => (prompt.state === "pending" ? send : undefined))
+      .catch((error) => {
+        log.warn({ err: errorText(error) }, "could not ask for typed text");
+        return undefined;
+      });
     return sent ? { chatId, messageId: sent.messageId } : undefined;
   }
 

@@ -82,8 +82,14 @@ export class RunNotices {
     await this.#deps.chat.reply(notice.html, userMessage.messageId, userMessage.threadId);
     if (!notice.cut) return;
     const { chatId } = userMessage;
-    const options = { replyTo: userMessage.messageId, caption: t.talk.fileCaption, ...(userMessage.threadId !== undefined ? { threadId: userMessage.threadId } : {}) };
-    await outbox.send(chatId, () => () => telegram.sendDocument(chatId, LOST_MESSAGE_FILE, text, options)).catch((error) => log.warn({ err: errorText(error) }, "could not send back a message that was not delivered"));
+    const options = {
+      replyTo: userMessage.messageId,
+      caption: t.talk.fileCaption,
+      ...(userMessage.threadId !== undefined ? { threadId: userMessage.threadId } : {}),
+    };
+    await outbox
+      .send(chatId, () => () => telegram.sendDocument(chatId, LOST_MESSAGE_FILE, text, options))
+      .catch((error) => log.warn({ err: errorText(error) }, "could not send back a message that was not delivered"));
   }
 
   /** A message from the phone reached the session: 👍 on it, and the Running notice (with Stop; "queued" if the session was busy). */

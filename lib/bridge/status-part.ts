@@ -21,9 +21,21 @@ export function parseStatusPart(value: unknown): StatusPart | undefined {
   }
   const prompts: StatusPart["prompts"] = [];
   for (const entry of value.prompts.slice(0, MAX_ENTRIES)) {
-    if (!isRecord(entry) || (entry.kind !== "question" && entry.kind !== "permission") || !isText(entry.summary) || !isText(entry.project) || !Number.isSafeInteger(entry.chatId)) return undefined;
+    if (
+      !isRecord(entry) ||
+      (entry.kind !== "question" && entry.kind !== "permission") ||
+      !isText(entry.summary) ||
+      !isText(entry.project) ||
+      !Number.isSafeInteger(entry.chatId)
+    )
+      return undefined;
     if (!optional(entry, "title", isText) || !optional(entry, "messageId", isMessageId)) return undefined;
-    const prompt: StatusPart["prompts"][number] = { kind: entry.kind, summary: cut(entry.summary), project: cut(entry.project), chatId: entry.chatId as number };
+    const prompt: StatusPart["prompts"][number] = {
+      kind: entry.kind,
+      summary: cut(entry.summary),
+      project: cut(entry.project),
+      chatId: entry.chatId as number,
+    };
     if (entry.title !== undefined) prompt.title = cut(entry.title as string);
     if (entry.messageId !== undefined) prompt.messageId = entry.messageId as number;
     prompts.push(prompt);

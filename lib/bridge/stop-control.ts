@@ -67,7 +67,8 @@ export class StopControl {
     if (event.type !== "session.status" && event.type !== "session.idle") return;
     this.#directories.set(event.sessionID, directory);
     // The run ended: its Stop buttons go.
-    if (event.type === "session.idle" || event.status === "idle") for (const message of this.#targets.takeMessages(event.sessionID)) this.#removeButton(message);
+    if (event.type === "session.idle" || event.status === "idle")
+      for (const message of this.#targets.takeMessages(event.sessionID)) this.#removeButton(message);
   }
 
   /** Stop's own buttons, and only when the key is this process' (several processes share a bot). */
@@ -157,10 +158,12 @@ export class StopControl {
     const { outbox, telegram, chatId, log } = this.#deps;
     if (chatId === undefined) return undefined;
     const options = { keyboard: rendered.keyboard, ...(replyTo !== undefined ? { replyTo } : {}), ...(threadId !== undefined ? { threadId } : {}) };
-    const sent = await outbox.send(chatId, () => () => telegram.sendMessage(chatId, rendered.text, options)).catch((error) => {
-      log.warn({ err: errorText(error) }, "could not send a Stop message");
-      return undefined;
-    });
+    const sent = await outbox
+      .send(chatId, () => () => telegram.sendMessage(chatId, rendered.text, options))
+      .catch((error) => {
+        log.warn({ err: errorText(error) }, "could not send a Stop message");
+        return undefined;
+      });
     return sent ? { chatId, messageId: sent.messageId } : undefined;
   }
 

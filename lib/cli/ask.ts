@@ -3,7 +3,12 @@
 import readline from "node:readline";
 
 /** One line from `input`; undefined at the end of input, null for Ctrl-C. */
-export function ask(input: NodeJS.ReadableStream, output: (NodeJS.WritableStream & { isTTY?: boolean }) | undefined, question: string, stop: AbortSignal): Promise<string | undefined | null> {
+export function ask(
+  input: NodeJS.ReadableStream,
+  output: (NodeJS.WritableStream & { isTTY?: boolean }) | undefined,
+  question: string,
+  stop: AbortSignal,
+): Promise<string | undefined | null> {
   const rl = readline.createInterface({ input, ...(output ? { output, terminal: Boolean(output.isTTY) } : {}) });
   return new Promise<string | undefined | null>((resolve) => {
     const onStop = () => rl.close();

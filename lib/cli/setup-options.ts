@@ -65,7 +65,8 @@ export function parseOptions(args: string[], io: CliIo, tuning: SetupTuning): "h
   let timeoutMs = tuning.timeoutMs ?? DEFAULT_SETUP_TIMEOUT_MS;
   if (values.timeout !== undefined) {
     const parsed = parseDuration(values.timeout);
-    if (parsed === undefined || parsed <= 0) throw usage(`opencode-hermes setup: --timeout must be milliseconds or a duration like 90s or 5m (got "${values.timeout}").`);
+    if (parsed === undefined || parsed <= 0)
+      throw usage(`opencode-hermes setup: --timeout must be milliseconds or a duration like 90s or 5m (got "${values.timeout}").`);
     timeoutMs = parsed;
   }
   return { ...(token !== undefined ? { token } : {}), apiRoot, timeoutMs, yes: values.yes === true };

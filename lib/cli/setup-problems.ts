@@ -23,7 +23,8 @@ export function postHint(error: unknown, username: string, group: boolean, apiRo
   if (code === 0) return `Telegram at ${apiRoot} did not answer; run opencode-hermes setup again when the network is back.`;
   if (/upgraded to a supergroup/i.test(text)) return "The group became a supergroup (its id changed): send /start there and run opencode-hermes setup again.";
   if (/blocked by the user/i.test(text)) return `You blocked @${username}: unblock it in Telegram, then run opencode-hermes setup again.`;
-  if (/kicked|not a member|chat not found/i.test(text)) return `Add @${username} to the ${group ? "group" : "chat"} again, then run opencode-hermes setup again.`;
+  if (/kicked|not a member|chat not found/i.test(text))
+    return `Add @${username} to the ${group ? "group" : "chat"} again, then run opencode-hermes setup again.`;
   if (/rights|CHAT_WRITE_FORBIDDEN|CHAT_RESTRICTED|not allowed/i.test(text)) {
     return `@${username} may not send messages there: let members send messages, or make the bot an admin, then run opencode-hermes setup again.`;
   }

@@ -64,11 +64,16 @@ export async function waitForStart(ctx: WaitContext): Promise<PairedChat & { upd
                 `@${ctx.username} has a webhook set, so its messages can't be polled (Telegram answers 409 Conflict: ${explain(error)}).`,
                 "Hermes polls too: remove the webhook (Bot API deleteWebhook) if nothing else needs it, or use another bot.",
               ]
-            : alreadyPolled(ctx.username, "Another program is already polling this bot (Telegram answers 409 Conflict): most likely a running OpenCode with Hermes."),
+            : alreadyPolled(
+                ctx.username,
+                "Another program is already polling this bot (Telegram answers 409 Conflict): most likely a running OpenCode with Hermes.",
+              ),
         );
       }
       if (error instanceof TelegramApiError && (error.code === 401 || error.code === 404)) {
-        throw new SetupFailure([`Telegram no longer accepts the token (${explain(error)}): it was revoked or changed. Copy the current one from @BotFather (/mybots → API Token).`]);
+        throw new SetupFailure([
+          `Telegram no longer accepts the token (${explain(error)}): it was revoked or changed. Copy the current one from @BotFather (/mybots → API Token).`,
+        ]);
       }
       if (error instanceof TelegramApiError && !error.isTransient) {
         throw new SetupFailure([`Telegram refused to deliver the bot's messages: ${explain(error)}.`]);

@@ -71,7 +71,9 @@ async function run(args: string[], io: CliIo, tuning: SetupTuning, stop: AbortSi
 
   // 2. Nobody else may be polling: setup would take the updates of a running Hermes.
   if (await (tuning.hermesPollsHere ?? hermesPollsHere)(token, apiRoot)) {
-    throw new SetupFailure(alreadyPolled(username, "A running OpenCode with Hermes (or `opencode-hermes attach`) on this machine is already polling this bot."));
+    throw new SetupFailure(
+      alreadyPolled(username, "A running OpenCode with Hermes (or `opencode-hermes attach`) on this machine is already polling this bot."),
+    );
   }
 
   // 3. Pairing: only the /start carrying this setup's one-time code, sent after setup began.
@@ -136,7 +138,9 @@ async function run(args: string[], io: CliIo, tuning: SetupTuning, stop: AbortSi
   if (apiRoot !== DEFAULT_API_ROOT) io.out(`export HERMES_TELEGRAM_API_ROOT=${apiRoot}`);
   if (group) {
     io.out("");
-    io.out(`(HERMES_TELEGRAM_ALLOWED_USERS: only you may answer in the group; add more user ids separated by commas, or set it to "${ANYONE}" to let every member of the group answer. A group without it leaves Hermes off.)`);
+    io.out(
+      `(HERMES_TELEGRAM_ALLOWED_USERS: only you may answer in the group; add more user ids separated by commas, or set it to "${ANYONE}" to let every member of the group answer. A group without it leaves Hermes off.)`,
+    );
   }
   io.out("");
 

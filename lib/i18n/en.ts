@@ -2,7 +2,20 @@
 import type { Strings } from "./strings.ts";
 
 export const en: Strings = {
-  button: { done: "Done", type: "Type an answer", dismiss: "Dismiss", confirm: "Confirm", once: "Allow once", always: "Always", reject: "Reject", feedback: "Reject with feedback", previous: "◀ Previous options", next: "More options ▶", stop: "⏹ Stop", stopConfirm: "⏹ Confirm stop" },
+  button: {
+    done: "Done",
+    type: "Type an answer",
+    dismiss: "Dismiss",
+    confirm: "Confirm",
+    once: "Allow once",
+    always: "Always",
+    reject: "Reject",
+    feedback: "Reject with feedback",
+    previous: "◀ Previous options",
+    next: "More options ▶",
+    stop: "⏹ Stop",
+    stopConfirm: "⏹ Confirm stop",
+  },
   stop: {
     running: (title) => `▶️ <b>Running</b> · ${title}\n<i>⏹ Stop ends the run, as Esc does in the terminal.</i>`,
     confirm: (title) => `⏹ <b>Stop this run?</b> · ${title}\nThe agent stops where it is. Tap <b>Confirm stop</b>.`,
@@ -53,7 +66,8 @@ export const en: Strings = {
     inTerminal: "in the terminal",
     diffCaption: (file) => `Full diff of <code>${file}</code>`,
     omitted: (count) => `⟨… ${count} characters not shown here …⟩`,
-    shortened: (file) => `✂️ <b>Shortened here.</b> The full request, every character of it and every pattern, is in the file <code>${file}</code> above. Read it before you allow.`,
+    shortened: (file) =>
+      `✂️ <b>Shortened here.</b> The full request, every character of it and every pattern, is in the file <code>${file}</code> above. Read it before you allow.`,
     notAttached: "⚠️ <b>Shortened, and the full text could not be attached</b>, so <b>Allow</b> is not offered here: decide in the terminal, or reject.",
   },
   permissionFile: {
@@ -175,7 +189,13 @@ export const en: Strings = {
       "• <b>⏹ Stop</b> (or /stop) ends a session's run after a confirmation tap.",
     ],
   },
-  commands: { status: "Sessions and pending prompts", pending: "Send every pending prompt again", stop: "Stop a running session", help: "What Hermes does and how to use it", start: "This chat's id and a setup check" },
+  commands: {
+    status: "Sessions and pending prompts",
+    pending: "Send every pending prompt again",
+    stop: "Stop a running session",
+    help: "What Hermes does and how to use it",
+    start: "This chat's id and a setup check",
+  },
   host: {
     formsUnreachable: (reason) =>
       `⚠️ <b>Hermes cannot answer OpenCode's questions from here</b>: ${reason}.\nQuestions still show up on the phone; answer them in the terminal. Permissions work as usual.`,

@@ -7,7 +7,20 @@
 export type Text = (t: Strings) => string;
 
 export interface Strings {
-  button: { done: string; type: string; dismiss: string; confirm: string; once: string; always: string; reject: string; feedback: string; previous: string; next: string; stop: string; stopConfirm: string };
+  button: {
+    done: string;
+    type: string;
+    dismiss: string;
+    confirm: string;
+    once: string;
+    always: string;
+    reject: string;
+    feedback: string;
+    previous: string;
+    next: string;
+    stop: string;
+    stopConfirm: string;
+  };
   /** Stopping a run from the phone; `title` parameters come escaped. */
   stop: {
     running: (title: string) => string;
@@ -63,9 +76,23 @@ export interface Strings {
     notAttached: string;
   };
   /** The full-request file a shortened permission prompt comes with (plain text). */
-  permissionFile: { caption: string; heading: (name: string) => string; marked: string; command: string; file: string; patterns: (count: number) => string; always: (count: number) => string; exact: string };
+  permissionFile: {
+    caption: string;
+    heading: (name: string) => string;
+    marked: string;
+    command: string;
+    file: string;
+    patterns: (count: number) => string;
+    always: (count: number) => string;
+    exact: string;
+  };
   /** Markers for what would otherwise be invisible (plain text). */
-  reveal: { spaces: (count: number) => string; tabs: (count: number) => string; blanks: (spaces: number, tabs: number) => string; lineBreaks: (count: number) => string };
+  reveal: {
+    spaces: (count: number) => string;
+    tabs: (count: number) => string;
+    blanks: (spaces: number, tabs: number) => string;
+    lineBreaks: (count: number) => string;
+  };
   context: { subagentOf: string };
   notice: {
     done: (duration: string) => string;
@@ -115,11 +142,31 @@ export interface Strings {
     notApplied: string;
   };
   input: { answerTo: (header: string) => string; feedback: string; feedbackPlaceholder: string };
-  talk: { queued: string; notSent: (why: string, text: string) => string; quoteCut: (file: string) => string; fileCaption: string; notRunning: string; sessionGone: string };
+  talk: {
+    queued: string;
+    notSent: (why: string, text: string) => string;
+    quoteCut: (file: string) => string;
+    fileCaption: string;
+    notRunning: string;
+    sessionGone: string;
+  };
   /** What a run changed, in its Done notice. */
-  changes: { title: (files: number, added: number, removed: number) => string; added: string; deleted: string; more: (count: number) => string; fileCaption: string };
+  changes: {
+    title: (files: number, added: number, removed: number) => string;
+    added: string;
+    deleted: string;
+    more: (count: number) => string;
+    fileCaption: string;
+  };
   /** Photos and files sent from the phone. `textHeader` goes into the prompt (plain text). */
-  files: { textHeader: (name: string) => string; tooBig: (size: string, limit: string) => string; typeRefused: (what: string) => string; noSession: string; downloadFailed: (why: string) => string; notSent: (why: string) => string };
+  files: {
+    textHeader: (name: string) => string;
+    tooBig: (size: string, limit: string) => string;
+    typeRefused: (what: string) => string;
+    noSession: string;
+    downloadFailed: (why: string) => string;
+    notSent: (why: string) => string;
+  };
   start: { hello: string; ids: (chatId: number, userId: number) => string; configured: string; setChat: (chatId: number) => string };
   status: {
     title: string;

@@ -2,7 +2,20 @@
 import type { Strings } from "./strings.ts";
 
 export const zh: Strings = {
-  button: { done: "完成", type: "输入回答", dismiss: "忽略", confirm: "确认", once: "允许一次", always: "始终允许", reject: "拒绝", feedback: "拒绝并说明", previous: "◀ 上一页选项", next: "更多选项 ▶", stop: "⏹ 停止", stopConfirm: "⏹ 确认停止" },
+  button: {
+    done: "完成",
+    type: "输入回答",
+    dismiss: "忽略",
+    confirm: "确认",
+    once: "允许一次",
+    always: "始终允许",
+    reject: "拒绝",
+    feedback: "拒绝并说明",
+    previous: "◀ 上一页选项",
+    next: "更多选项 ▶",
+    stop: "⏹ 停止",
+    stopConfirm: "⏹ 确认停止",
+  },
   stop: {
     running: (title) => `▶️ <b>运行中</b> · ${title}\n<i>⏹ 停止会结束这次运行，和在终端按 Esc 一样。</i>`,
     confirm: (title) => `⏹ <b>停止这次运行？</b> · ${title}\n智能体会立即停下。点<b>确认停止</b>。`,
@@ -175,7 +188,13 @@ export const zh: Strings = {
       "• <b>⏹ 停止</b>（或 /stop）在确认后结束会话的运行。",
     ],
   },
-  commands: { status: "会话与待回答的请求", pending: "重新发送所有待回答的请求", stop: "停止正在运行的会话", help: "Hermes 的用途与用法", start: "本聊天的 id 与配置检查" },
+  commands: {
+    status: "会话与待回答的请求",
+    pending: "重新发送所有待回答的请求",
+    stop: "停止正在运行的会话",
+    help: "Hermes 的用途与用法",
+    start: "本聊天的 id 与配置检查",
+  },
   host: {
     formsUnreachable: (reason) => `⚠️ <b>Hermes 无法在这里回答 OpenCode 的问题</b>：${reason}。\n问题仍会发到手机上，请在终端里回答。权限请求照常可用。`,
   },

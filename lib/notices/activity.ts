@@ -41,7 +41,12 @@ export class ActivityTracker {
         session.busySince ??= now;
         if (event.status !== "retry" || session.retryReported || this.#policy.level === "off" || !isRoot(event.sessionID)) return undefined;
         session.retryReported = true;
-        return { kind: "retrying", sessionID: event.sessionID, ...(event.attempt !== undefined ? { attempt: event.attempt } : {}), ...(event.message ? { message: event.message } : {}) };
+        return {
+          kind: "retrying",
+          sessionID: event.sessionID,
+          ...(event.attempt !== undefined ? { attempt: event.attempt } : {}),
+          ...(event.message ? { message: event.message } : {}),
+        };
       }
       case "session.idle":
         return this.#idle(event.sessionID, now, isRoot);
@@ -57,7 +62,8 @@ export class ActivityTracker {
       case "message.role": {
         if (event.role !== "assistant") return undefined;
         const session = this.#session(event.sessionID);
-        if (!session.assistantMessages.includes(event.messageID)) session.assistantMessages = [...session.assistantMessages, event.messageID].slice(-REMEMBERED_MESSAGES);
+        if (!session.assistantMessages.includes(event.messageID))
+          session.assistantMessages = [...session.assistantMessages, event.messageID].slice(-REMEMBERED_MESSAGES);
         return undefined;
       }
       case "message.text": {
@@ -97,7 +103,9 @@ export class ActivityTracker {
   summary(): Array<{ sessionID: string; busy: boolean; busyMs?: number }> {
     const now = Date.now();
     return [...this.#sessions.entries()]
-      .map(([sessionID, session]) => (session.busySince === undefined ? { sessionID, busy: false } : { sessionID, busy: true, busyMs: now - session.busySince }))
+      .map(([sessionID, session]) =>
+        session.busySince === undefined ? { sessionID, busy: false } : { sessionID, busy: true, busyMs: now - session.busySince },
+      )
       .sort((a, b) => Number(b.busy) - Number(a.busy));
   }
 

@@ -7,7 +7,6 @@ import { REQUEST_TIMEOUT_MS, type OpencodeTransport } from "./transport.ts";
 
 export type { Outcome } from "./endpoint.ts";
 
-
 export class OpencodeApi implements OpencodeEndpoint {
   readonly #transport: OpencodeTransport;
   readonly #retry: RetryPolicy;

@@ -93,7 +93,12 @@ export class Opencode2Endpoint implements OpencodeEndpoint {
   replyQuestion(requestID: string, answers: string[][]): Promise<Outcome> {
     const form = this.#book.forms.get(requestID);
     if (!form) return Promise.resolve({ ok: false, gone: true });
-    return this.#server.send("POST", "/api/session/{sessionID}/form/{formID}/reply", { sessionID: form.sessionID, formID: form.id }, { answer: formAnswer(form, answers) });
+    return this.#server.send(
+      "POST",
+      "/api/session/{sessionID}/form/{formID}/reply",
+      { sessionID: form.sessionID, formID: form.id },
+      { answer: formAnswer(form, answers) },
+    );
   }
 
   rejectQuestion(requestID: string): Promise<Outcome> {
@@ -114,7 +119,8 @@ export class Opencode2Endpoint implements OpencodeEndpoint {
 
   /** Text goes as one prompt; files from the phone are not measured on 2.x yet, so they are refused with a reason. */
   prompt(sessionID: string, parts: PromptPart[]): Promise<Outcome> {
-    if (parts.some((part) => part.type !== "text")) return Promise.resolve({ ok: false, gone: false, error: "files from the phone are not supported on OpenCode 2 yet" });
+    if (parts.some((part) => part.type !== "text"))
+      return Promise.resolve({ ok: false, gone: false, error: "files from the phone are not supported on OpenCode 2 yet" });
     return this.promptAsync(sessionID, parts.map((part) => (part.type === "text" ? part.text : "")).join("\n\n"));
   }
 

@@ -106,7 +106,10 @@ export function narrowEvent(raw: unknown): NarrowedEvent | undefined {
     case "session.execution.interrupted": {
       if (!isId(d.sessionID)) return undefined;
       if (d.reason !== BY_USER) return result({ type: "session.idle", sessionID: d.sessionID });
-      return result({ type: "session.error", sessionID: d.sessionID, name: "MessageAbortedError", message: "" }, { type: "session.idle", sessionID: d.sessionID });
+      return result(
+        { type: "session.error", sessionID: d.sessionID, name: "MessageAbortedError", message: "" },
+        { type: "session.idle", sessionID: d.sessionID },
+      );
     }
     case "session.text.ended": {
       if (!isId(d.sessionID) || !isId(d.assistantMessageID) || typeof d.text !== "string") return undefined;

@@ -55,7 +55,8 @@ export type Cleanup = () => Promise<void>;
 export function isContext2(ctx: unknown): ctx is PluginContext2 {
   const c = ctx as Partial<PluginContext2> | undefined;
   return (
-    typeof c === "object" && c !== null &&
+    typeof c === "object" &&
+    c !== null &&
     typeof c.event?.subscribe === "function" &&
     typeof c.location?.directory === "string" &&
     typeof c.permission?.reply === "function" &&

@@ -38,9 +38,14 @@ export function findOwnServer(facts: ProcessFacts): OwnServerResult {
   if (!args.includes("serve")) return { ok: false, reason: "this OpenCode runs without a server Hermes can reach (not `serve` nor the background service)" };
   if (args.includes("--stdio")) return { ok: false, reason: "`opencode serve --stdio` has no HTTP address" };
   const port = flag(args, "--port");
-  if (!port || !/^\d{1,5}$/.test(port) || Number(port) < 1 || Number(port) > 65_535) return { ok: false, reason: "`opencode serve` was started without --port, so Hermes cannot tell where it listens" };
+  if (!port || !/^\d{1,5}$/.test(port) || Number(port) < 1 || Number(port) > 65_535)
+    return { ok: false, reason: "`opencode serve` was started without --port, so Hermes cannot tell where it listens" };
   const password = facts.env.OPENCODE_SERVER_PASSWORD;
-  if (!password) return { ok: false, reason: "`opencode serve` was started without OPENCODE_SERVER_PASSWORD: the password it made up is only printed, a plugin cannot read it" };
+  if (!password)
+    return {
+      ok: false,
+      reason: "`opencode serve` was started without OPENCODE_SERVER_PASSWORD: the password it made up is only printed, a plugin cannot read it",
+    };
   const hostname = flag(args, "--hostname") ?? "127.0.0.1";
   const host = ANY_ADDRESS.has(hostname) ? "127.0.0.1" : hostname.includes(":") && !hostname.startsWith("[") ? `[${hostname}]` : hostname;
   const username = facts.env.OPENCODE_SERVER_USERNAME || DEFAULT_SERVER_USERNAME;

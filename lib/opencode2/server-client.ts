@@ -8,7 +8,6 @@ import type { Outcome } from "../opencode/endpoint.ts";
 import { authHeaders, fillRoute, serverUrl } from "../opencode/http-transport.ts";
 import type { OwnServer, OwnServerResult } from "./own-server.ts";
 
-
 export interface OwnServerClientOptions {
   find: () => OwnServerResult;
   /** The process the server must be (the plugin's own); attach mode checks only that it is OpenCode 2. */
@@ -34,7 +33,8 @@ export class OwnServerClient {
       const info = await this.#fetch(found.server, "GET", "/api/info");
       const pid = (info.data as { pid?: unknown } | undefined)?.pid;
       if (info.status !== 200) return { ok: false, reason: `${found.server.url}/api/info answered ${info.status}` };
-      if (this.#options.pid !== undefined && pid !== this.#options.pid) return { ok: false, reason: `${found.server.url} is another OpenCode process (pid ${String(pid)}, not ${this.#options.pid})` };
+      if (this.#options.pid !== undefined && pid !== this.#options.pid)
+        return { ok: false, reason: `${found.server.url} is another OpenCode process (pid ${String(pid)}, not ${this.#options.pid})` };
     } catch (error) {
       return { ok: false, reason: `${found.server.url} cannot be reached: ${error instanceof Error ? error.message : String(error)}` };
     }

@@ -8,7 +8,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
-export function relayDirectory(env: Record<string, string | undefined> = process.env, uid: number | undefined = process.getuid?.(), tmpdir = os.tmpdir()): string {
+export function relayDirectory(
+  env: Record<string, string | undefined> = process.env,
+  uid: number | undefined = process.getuid?.(),
+  tmpdir = os.tmpdir(),
+): string {
   const runtime = env.XDG_RUNTIME_DIR;
   if (runtime && path.isAbsolute(runtime) && isDirectory(runtime)) return path.join(runtime, "hermes");
   return path.join(tmpdir, `hermes-${uid ?? os.userInfo().username}`);

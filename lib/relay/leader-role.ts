@@ -147,7 +147,11 @@ export class LeaderRole {
       if (!isUpdate(update) || !handler.gathers?.(update)) return await handler.handleUnclaimed(update, undefined, unanswered);
       // A command answered once for every process: each adds its part (its sessions, its prompts).
       const parts = await Promise.all([local.partFor(update), ...[...this.#followers].map((follower) => follower.gather(update))]);
-      await handler.handleUnclaimed(update, parts.filter((part) => part !== undefined && part !== null), unanswered);
+      await handler.handleUnclaimed(
+        update,
+        parts.filter((part) => part !== undefined && part !== null),
+        unanswered,
+      );
     } catch (error) {
       this.#log.error({ err: errorText(error) }, "handling an update failed");
     }

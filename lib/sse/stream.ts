@@ -133,7 +133,10 @@ export function openEventStream<T = ParsedEvent>(options: EventStreamOptions<T>)
       if (!response.ok) {
         await response.body?.cancel().catch(() => undefined);
         const status = response.status;
-        throw new StreamError(`${options.url} answered HTTP ${status}${response.statusText ? ` ${response.statusText}` : ""}`, { status, fatal: FATAL_STATUSES.has(status) });
+        throw new StreamError(`${options.url} answered HTTP ${status}${response.statusText ? ` ${response.statusText}` : ""}`, {
+          status,
+          fatal: FATAL_STATUSES.has(status),
+        });
       }
       if (!response.body) throw new StreamError(`${options.url} answered without a body`);
       const type = response.headers.get("content-type") ?? "";
@@ -261,6 +264,7 @@ function describeCause(error: unknown): string {
   if (error instanceof StreamError) return error.message;
   if (!(error instanceof Error)) return String(error);
   const cause = (error as { cause?: unknown }).cause;
-  const detail = cause instanceof Error ? cause.message : typeof cause === "object" && cause && "code" in cause ? String((cause as { code: unknown }).code) : "";
+  const detail =
+    cause instanceof Error ? cause.message : typeof cause === "object" && cause && "code" in cause ? String((cause as { code: unknown }).code) : "";
   return detail && !error.message.includes(detail) ? `${error.message} (${detail})` : error.message;
 }

@@ -25,7 +25,12 @@ export interface TelegramApi {
   removeKeyboard(chatId: number, messageId: number): Promise<void>;
   deleteMessage(chatId: number, messageId: number): Promise<void>;
   /** Sends text as a file (a diff too long to show inline). */
-  sendDocument(chatId: number, filename: string, content: string, options?: { caption?: string; replyTo?: number; threadId?: number }): Promise<{ messageId: number }>;
+  sendDocument(
+    chatId: number,
+    filename: string,
+    content: string,
+    options?: { caption?: string; replyTo?: number; threadId?: number },
+  ): Promise<{ messageId: number }>;
   /** A forum topic in a supergroup with topics; resolves with its message_thread_id. */
   createTopic(chatId: number, name: string): Promise<number>;
   renameTopic(chatId: number, threadId: number, name: string): Promise<void>;
@@ -96,7 +101,12 @@ export function createTelegramApi(token: string, apiRoot: string): TelegramApi {
 
   return {
     getUpdates: (offset, timeout, signal) =>
-      call((telegram) => telegram.callApi("getUpdates", { offset, timeout, allowed_updates: ["message", "callback_query"] }, { signal: signal as never }) as Promise<unknown[]>),
+      call(
+        (telegram) =>
+          telegram.callApi("getUpdates", { offset, timeout, allowed_updates: ["message", "callback_query"] }, { signal: signal as never }) as Promise<
+            unknown[]
+          >,
+      ),
     async sendMessage(chatId, html, options = {}) {
       const sent = await styles.send(options.forceReply ? undefined : options.keyboard, (keyboard) => {
         const reply_markup = options.forceReply
@@ -159,14 +169,19 @@ export function createTelegramApi(token: string, apiRoot: string): TelegramApi {
       await call((telegram) => telegram.setMessageReaction(chatId, messageId, [{ type: "emoji", emoji: emoji as "👍" }]));
     },
     async answerCallback(id, text, showAlert) {
-      await call((telegram) => telegram.answerCbQuery(id, text === undefined ? undefined : cutText(text, CALLBACK_ANSWER_LIMIT), { show_alert: showAlert ?? false }));
+      await call((telegram) =>
+        telegram.answerCbQuery(id, text === undefined ? undefined : cutText(text, CALLBACK_ANSWER_LIMIT), { show_alert: showAlert ?? false }),
+      );
     },
     async setCommands(commands) {
       await call((telegram) => telegram.setMyCommands(commands.map((entry) => ({ ...entry }))));
     },
     async getFile(fileId) {
       const file = await call((telegram) => telegram.getFile(fileId));
-      return { ...(typeof file.file_path === "string" ? { path: file.file_path } : {}), ...(typeof file.file_size === "number" ? { size: file.file_size } : {}) };
+      return {
+        ...(typeof file.file_path === "string" ? { path: file.file_path } : {}),
+        ...(typeof file.file_size === "number" ? { size: file.file_size } : {}),
+      };
     },
     downloadFile: (filePath, maxBytes) => download(`${apiRoot.replace(/\/+$/, "")}/file/bot${token}/`, filePath, maxBytes),
     async getMe() {

@@ -123,7 +123,11 @@ export function cutHtml(html: string, max: number = MESSAGE_LIMIT): string {
   // A cluster that reaches past max can't fit anyway: only the head needs segmenting.
   for (const part of segmenter().segment(html.slice(0, max + 1))) clusters.set(part.index, part.segment);
   const open: string[] = [];
-  const closers = () => open.map((tag) => `</${tag}>`).reverse().join("");
+  const closers = () =>
+    open
+      .map((tag) => `</${tag}>`)
+      .reverse()
+      .join("");
   let closingLength = 0;
   let end = 0;
   let index = 0;

@@ -41,6 +41,7 @@ export function labelMessages(api: TelegramApi, name: string): TelegramApi {
     ...api,
     sendMessage: (chatId: number, html: string, options?: SendOptions) => api.sendMessage(chatId, label(html, MESSAGE_LIMIT), options),
     editMessage: (chatId, messageId, html, keyboard) => api.editMessage(chatId, messageId, label(html, MESSAGE_LIMIT), keyboard),
-    sendDocument: (chatId, filename, content, options = {}) => api.sendDocument(chatId, filename, content, { ...options, caption: label(options.caption ?? "", CAPTION_LIMIT) }),
+    sendDocument: (chatId, filename, content, options = {}) =>
+      api.sendDocument(chatId, filename, content, { ...options, caption: label(options.caption ?? "", CAPTION_LIMIT) }),
   };
 }

@@ -64,7 +64,9 @@ export class Pacer {
   readyAt(chatId: number, now: number, urgent = true): number {
     const chat = this.#chat(chatId, now);
     const global = whenTokens(this.#global, this.#limits.globalPerSecond / 1000, this.#limits.globalBurst, 1, now);
-    const own = chat.sent ? this.#groupReadyAt(chat.sent, now, urgent) : whenTokens(chat.bucket!, this.#limits.privatePerSecond / 1000, this.#limits.privateBurst, urgent ? 1 : 1 + this.#limits.privateReserve, now);
+    const own = chat.sent
+      ? this.#groupReadyAt(chat.sent, now, urgent)
+      : whenTokens(chat.bucket!, this.#limits.privatePerSecond / 1000, this.#limits.privateBurst, urgent ? 1 : 1 + this.#limits.privateReserve, now);
     return Math.max(now, chat.blockedUntil, global, own);
   }
 

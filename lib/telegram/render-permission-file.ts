@@ -43,7 +43,13 @@ function fullRequest(prompt: PermissionPrompt, t: Strings): string {
   if (file !== undefined) lines.push(`${f.file}: ${reveal(file, t)}`, "");
   if (request.patterns.length > 0) lines.push(f.patterns(request.patterns.length), ...list(request.patterns), "");
   if (request.always.length > 0) lines.push(f.always(request.always.length), ...list(request.always), "");
-  const exact = { permission: request.permission, ...(command !== undefined ? { command } : {}), ...(file !== undefined ? { file } : {}), patterns: request.patterns, always: request.always };
+  const exact = {
+    permission: request.permission,
+    ...(command !== undefined ? { command } : {}),
+    ...(file !== undefined ? { file } : {}),
+    patterns: request.patterns,
+    always: request.always,
+  };
   lines.push(`${f.exact}:`, escapeHiddenInJson(JSON.stringify(exact, null, 2)), "");
   return lines.join("\n");
 }

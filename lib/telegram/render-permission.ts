@@ -47,7 +47,11 @@ export function layoutPermission(request: PermissionRequest, t: Strings): Permis
   if (file) layout.file = show(file, LIMITS.path, " ");
   const diff = stringField(request.metadata, "diff");
   // A request with both a command and a diff (not one OpenCode makes) shares the room between them.
-  if (diff) layout.diff = escapedPreview(reveal(diff, t, false), layout.command === undefined ? DIFF_PREVIEW_LIMIT : Math.max(300, DIFF_PREVIEW_LIMIT - layout.command.length));
+  if (diff)
+    layout.diff = escapedPreview(
+      reveal(diff, t, false),
+      layout.command === undefined ? DIFF_PREVIEW_LIMIT : Math.max(300, DIFF_PREVIEW_LIMIT - layout.command.length),
+    );
   const list = (items: string[], room: number): string => {
     const each = Math.max(LIMITS.pattern, Math.floor(room / items.length) - 15);
     const shown = codeList(items, room, (item) => show(item, each, " "), t);
@@ -56,7 +60,8 @@ export function layoutPermission(request: PermissionRequest, t: Strings): Permis
   };
   // Without a command or a file (OpenCode ≤ 1.15 sends no metadata), the patterns are what runs: they get the command's room.
   const primary = !command && !file;
-  if (request.patterns.length > 0 && (!command || request.patterns.some((pattern) => pattern !== command))) layout.patterns = list(request.patterns, primary ? LIMITS.command : LIMITS.patternList);
+  if (request.patterns.length > 0 && (!command || request.patterns.some((pattern) => pattern !== command)))
+    layout.patterns = list(request.patterns, primary ? LIMITS.command : LIMITS.patternList);
   if (request.always.length > 0) layout.always = list(request.always, LIMITS.patternList);
   layout.shortened = shortened;
   return layout;
@@ -140,7 +145,14 @@ function statusLine(prompt: PermissionPrompt, t: Strings): string {
   const reply = final?.reply ?? "reject";
   if (final?.by === "cascade") return reply === "reject" ? t.permission.cascadeRejected : t.permission.cascadeApproved;
   const where = final?.by === "telegram" ? t.permission.fromTelegram : t.permission.inTerminal;
-  const verdict = reply === "once" ? t.permission.allowedOnce : reply === "always" ? t.permission.alwaysAllowed : final?.message ? t.permission.rejectedWithFeedback : t.permission.rejected;
+  const verdict =
+    reply === "once"
+      ? t.permission.allowedOnce
+      : reply === "always"
+        ? t.permission.alwaysAllowed
+        : final?.message
+          ? t.permission.rejectedWithFeedback
+          : t.permission.rejected;
   return `${verdict} ${where}`;
 }
 
@@ -155,7 +167,8 @@ function keyboardFor(prompt: PermissionPrompt, t: Strings, canAllow: boolean): I
     ...(COLOURS[action] ? { style: COLOURS[action] } : {}),
   });
   const rows: InlineButton[][] = [];
-  if (canAllow) rows.push(prompt.request.always.length > 0 ? [button(t.button.once, "once"), button(t.button.always, "always")] : [button(t.button.once, "once")]);
+  if (canAllow)
+    rows.push(prompt.request.always.length > 0 ? [button(t.button.once, "once"), button(t.button.always, "always")] : [button(t.button.once, "once")]);
   rows.push([button(t.button.reject, "reject"), button(t.button.feedback, "feedback")]);
   return rows;
 }

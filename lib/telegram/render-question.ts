@@ -9,7 +9,6 @@ import { pageCount, pageRange } from "./option-pages.ts";
 import { reveal } from "./reveal.ts";
 import { withStop, type InlineButton, type RenderedMessage } from "./rendered-message.ts";
 
-
 // Escaped lengths: entities count, so text full of "<&>" can't overflow the message.
 const LIMITS = { question: 1200, header: 200, label: 200, description: 300, answer: 600, button: 60, notice: 300 };
 /** Characters (escaped) shared by every option line of a prompt, so 50 options still fit one message. */
@@ -102,7 +101,10 @@ function keyboardFor(prompt: QuestionPrompt, index: number, t: Strings): InlineB
     const optionIndex = start + offset;
     const ticked = question.multiple && prompt.ticked[index]!.has(optionIndex) ? "✅ " : "";
     const prefix = numbered ? `${optionIndex + 1}. ` : "";
-    return { text: ticked + prefix + cutText(reveal(option.label, t), LIMITS.button), callback_data: encodeCallback({ key, action: "option", question: index, option: optionIndex }) };
+    return {
+      text: ticked + prefix + cutText(reveal(option.label, t), LIMITS.button),
+      callback_data: encodeCallback({ key, action: "option", question: index, option: optionIndex }),
+    };
   });
   const perRow = options.length > 4 && options.every((option) => Array.from(option.label).length <= SHORT_LABEL) ? 3 : 1;
   const rows: InlineButton[][] = [];

@@ -49,7 +49,9 @@ export function renderStopFailed(key: string, session: PromptContext & { t: Stri
 /** /stop with several busy sessions: one button each, leading to its confirmation. */
 export function renderStopPicker(sessions: ReadonlyArray<{ key: string; project: string; title?: string }>, t: Strings): RenderedMessage {
   const shown = sessions.slice(0, PICKER_ROWS);
-  const keyboard = shown.map(({ key, project, title }) => [{ ...stopButton(key, t), text: `⏹ ${cutText(reveal(title ? `${project} · ${title}` : project, t), PICKER_LABEL)}` }]);
+  const keyboard = shown.map(({ key, project, title }) => [
+    { ...stopButton(key, t), text: `⏹ ${cutText(reveal(title ? `${project} · ${title}` : project, t), PICKER_LABEL)}` },
+  ]);
   const rest = sessions.length - shown.length;
   return { text: t.stop.pick + (rest > 0 ? `\n${t.status.andMore(rest)}` : ""), keyboard };
 }

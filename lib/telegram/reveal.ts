@@ -11,11 +11,13 @@ const LINE_BREAK_RUN = 2;
 const TAB_WIDTH = 8;
 
 /** An emoji with its modifiers, variation selectors, tags and ZWJ joins; a flag; a keycap. Kept whole. */
-// biome-ignore lint/suspicious/noMisleadingCharacterClass: on purpose, the marks after an emoji (VS15, VS16, U+20E3) one code point each
-const EMOJI = /\p{Extended_Pictographic}(?:[\p{Emoji_Modifier}\uFE0E\uFE0F\u20E3]|[\u{E0020}-\u{E007E}]+\u{E007F}|\u200D\p{Extended_Pictographic}[\p{Emoji_Modifier}\uFE0E\uFE0F]?)*|\p{Regional_Indicator}{2}|[0-9#*]\uFE0F?\u20E3/uy;
+const EMOJI =
+  // biome-ignore lint/suspicious/noMisleadingCharacterClass: on purpose, the marks after an emoji (VS15, VS16, U+20E3) one code point each
+  /\p{Extended_Pictographic}(?:[\p{Emoji_Modifier}\uFE0E\uFE0F\u20E3]|[\u{E0020}-\u{E007E}]+\u{E007F}|\u200D\p{Extended_Pictographic}[\p{Emoji_Modifier}\uFE0E\uFE0F]?)*|\p{Regional_Indicator}{2}|[0-9#*]\uFE0F?\u20E3/uy;
 /** Characters that show nothing, reorder text, or look like a plain space: always marked. */
-// biome-ignore lint/suspicious/noMisleadingCharacterClass: on purpose, the combining marks (U+034F, VS1-VS16) match alone
-const HIDDEN = /[\p{Cc}\p{Cf}\p{Cs}\p{Cn}\p{Zl}\p{Zp}\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000\u115F\u1160\u3164\uFFA0\u2800\u034F\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/u;
+const HIDDEN =
+  // biome-ignore lint/suspicious/noMisleadingCharacterClass: on purpose, the combining marks (U+034F, VS1-VS16) match alone
+  /[\p{Cc}\p{Cf}\p{Cs}\p{Cn}\p{Zl}\p{Zp}\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000\u115F\u1160\u3164\uFFA0\u2800\u034F\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/u;
 const HIDDEN_ALL = new RegExp(HIDDEN.source, "gu");
 const BLANKS = /[ \t]+/y;
 /** Printable ASCII, single line breaks and spaces: nothing to mark (runs are checked where they end). */
@@ -68,7 +70,9 @@ export function reveal(text: string, t: Strings, runs = true): string {
 /** JSON with every hidden character written as a \u escape: exact, and nothing invisible left. */
 export function escapeHiddenInJson(json: string): string {
   // JSON.stringify already escapes controls inside strings: a raw line break is its own layout.
-  return json.replace(HIDDEN_ALL, (char) => char === "\n" ? char : Array.from({ length: char.length }, (_, index) => `\\u${char.charCodeAt(index).toString(16).padStart(4, "0")}`).join(""));
+  return json.replace(HIDDEN_ALL, (char) =>
+    char === "\n" ? char : Array.from({ length: char.length }, (_, index) => `\\u${char.charCodeAt(index).toString(16).padStart(4, "0")}`).join(""),
+  );
 }
 
 function showBlanks(run: string, t: Strings): string {

@@ -36,11 +36,19 @@ export async function uploadDocument(token: string, apiRoot: string, upload: Doc
     body = (await response.json()) as typeof body;
   } catch (error) {
     // Never the URL: it carries the token.
-    const description = !(error instanceof Error) ? "sendDocument failed" : error.name === "TimeoutError" ? "no answer to sendDocument" : error.message.split(token).join("…");
+    const description = !(error instanceof Error)
+      ? "sendDocument failed"
+      : error.name === "TimeoutError"
+        ? "no answer to sendDocument"
+        : error.message.split(token).join("…");
     return { ok: false, code: 0, description };
   }
   if (body.ok === true && typeof body.result?.message_id === "number") return { ok: true, messageId: body.result.message_id };
-  const failure: UploadResult = { ok: false, code: typeof body.error_code === "number" ? body.error_code : response.status, description: typeof body.description === "string" ? body.description : `HTTP ${response.status}` };
+  const failure: UploadResult = {
+    ok: false,
+    code: typeof body.error_code === "number" ? body.error_code : response.status,
+    description: typeof body.description === "string" ? body.description : `HTTP ${response.status}`,
+  };
   if (typeof body.parameters?.retry_after === "number") failure.retryAfterSeconds = body.parameters.retry_after;
   return failure;
 }

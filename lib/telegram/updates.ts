@@ -60,7 +60,8 @@ export function parseUpdate(update: unknown): Intent | undefined {
   if (user.is_bot === true) return undefined;
   const from: Sender = { userId: user.id, chatId: chat.id, chatType: typeof chat.type === "string" ? chat.type : "" };
   const text = typeof message.text === "string" ? message.text : undefined;
-  const replyTo = isRecord(message.reply_to_message) && typeof message.reply_to_message.message_id === "number" ? message.reply_to_message.message_id : undefined;
+  const replyTo =
+    isRecord(message.reply_to_message) && typeof message.reply_to_message.message_id === "number" ? message.reply_to_message.message_id : undefined;
   if (text === undefined) return parseAttachment(message, message.message_id, from, replyTo);
   // A reply is an answer even when it starts with "/" (a path like /tmp): only plain messages are commands.
   const command = replyTo === undefined ? /^\/([a-z0-9_]{1,32})(?:@([A-Za-z0-9_]+))?(?:\s+([\s\S]*))?$/i.exec(text) : null;

@@ -22,7 +22,14 @@ const PASSWORD = "attach-e2e";
 const AUTH = { username: "opencode", password: PASSWORD };
 /** Reconnect quickly after the restart. */
 const STREAM = { connectTimeoutMs: 3_000, heartbeatTimeoutMs: 20_000, backoff: { minTimeout: 200, maxTimeout: 1_000 } };
-const color = (marker: string) => ({ question: `Which color? [${marker}]`, header: "Color", options: [{ label: "Red", description: "warm" }, { label: "Blue", description: "cool" }] });
+const color = (marker: string) => ({
+  question: `Which color? [${marker}]`,
+  header: "Color",
+  options: [
+    { label: "Red", description: "warm" },
+    { label: "Blue", description: "cool" },
+  ],
+});
 
 describe(`attach mode against OpenCode ${OPENCODE2_VERSION}`, () => {
   let telegram: FakeTelegram;
@@ -65,16 +72,27 @@ describe(`attach mode against OpenCode ${OPENCODE2_VERSION}`, () => {
 
     const asking = await opencode.createSession();
     await opencode.prompt(asking.id, directive({ tool: "question", args: { questions: [color("attach2")] } }));
-    const question = await telegram.waitForMessage((m) => m.text.includes("[attach2]") && telegram.buttons(m).length > 0, { timeoutMs: 60_000, what: "the question" });
+    const question = await telegram.waitForMessage((m) => m.text.includes("[attach2]") && telegram.buttons(m).length > 0, {
+      timeoutMs: 60_000,
+      what: "the question",
+    });
     await telegram.tapButton(question, "Blue");
     expect((await llm.waitForToolResult((r) => r.content.includes("[attach2]"), { what: "answer" })).content).toContain("Blue");
 
     const running = await opencode.createSession();
     await opencode.prompt(running.id, directive({ tool: "shell", args: { command: "echo attached-permission" } }));
-    const permission = await telegram.waitForMessage((m) => m.text.includes("echo attached-permission") && telegram.buttons(m).length > 0, { timeoutMs: 60_000, what: "the permission" });
+    const permission = await telegram.waitForMessage((m) => m.text.includes("echo attached-permission") && telegram.buttons(m).length > 0, {
+      timeoutMs: 60_000,
+      what: "the permission",
+    });
     await telegram.tapButton(permission, "Allow once");
-    expect((await llm.waitForToolResult((r) => r.content.includes("attached-permission"), { what: "shell output" })).content.trim()).toBe("attached-permission");
-    await telegram.waitFor(() => telegram.messages().find((m) => m.messageId === permission.messageId && m.text.includes("Allowed once") && telegram.buttons(m).length === 0), { what: "permission settled" });
+    expect((await llm.waitForToolResult((r) => r.content.includes("attached-permission"), { what: "shell output" })).content.trim()).toBe(
+      "attached-permission",
+    );
+    await telegram.waitFor(
+      () => telegram.messages().find((m) => m.messageId === permission.messageId && m.text.includes("Allowed once") && telegram.buttons(m).length === 0),
+      { what: "permission settled" },
+    );
 
     await handle.stop();
     handle = undefined;
@@ -86,10 +104,17 @@ describe(`attach mode against OpenCode ${OPENCODE2_VERSION}`, () => {
     const from = lines.length;
     await opencode.kill();
     await opencode.start();
-    await pollUntil(() => lines.slice(from).find((line) => /reconnected to .* resynced 1 location/.test(line)), { timeoutMs: 60_000, what: "the reconnect line", context: () => JSON.stringify(lines) });
+    await pollUntil(() => lines.slice(from).find((line) => /reconnected to .* resynced 1 location/.test(line)), {
+      timeoutMs: 60_000,
+      what: "the reconnect line",
+      context: () => JSON.stringify(lines),
+    });
     const asking = await opencode.createSession();
     await opencode.prompt(asking.id, directive({ tool: "question", args: { questions: [color("after-restart")] } }));
-    const question = await telegram.waitForMessage((m) => m.text.includes("[after-restart]") && telegram.buttons(m).length > 0, { timeoutMs: 60_000, what: "the question after the restart" });
+    const question = await telegram.waitForMessage((m) => m.text.includes("[after-restart]") && telegram.buttons(m).length > 0, {
+      timeoutMs: 60_000,
+      what: "the question after the restart",
+    });
     await telegram.tapButton(question, "Red");
     expect((await llm.waitForToolResult((r) => r.content.includes("[after-restart]"), { what: "answer" })).content).toContain("Red");
     await handle.stop();
@@ -100,23 +125,42 @@ describe(`attach mode against OpenCode ${OPENCODE2_VERSION}`, () => {
     const proxy = await startTcpProxy({ port: opencode.port });
     try {
       // A short watchdog: the frozen stream is noticed in seconds (2.x sends its heartbeat as an SSE comment).
-      handle = startAttachFor({ url: proxy.url, auth: AUTH, env, report: (line) => lines.push(line), directories: [opencode.directory], stream: { ...STREAM, heartbeatTimeoutMs: 4_000 } });
+      handle = startAttachFor({
+        url: proxy.url,
+        auth: AUTH,
+        env,
+        report: (line) => lines.push(line),
+        directories: [opencode.directory],
+        stream: { ...STREAM, heartbeatTimeoutMs: 4_000 },
+      });
       await handle.ready;
       const early = await opencode.createSession();
       await opencode.prompt(early.id, directive({ tool: "question", args: { questions: [color("answered-in-gap")] } }));
-      const earlyMessage = await telegram.waitForMessage((m) => m.text.includes("[answered-in-gap]") && telegram.buttons(m).length > 0, { timeoutMs: 60_000, what: "the early question" });
+      const earlyMessage = await telegram.waitForMessage((m) => m.text.includes("[answered-in-gap]") && telegram.buttons(m).length > 0, {
+        timeoutMs: 60_000,
+        what: "the early question",
+      });
       const from = lines.length;
       proxy.freeze();
       const [pending] = (await opencode.pendingQuestions()).filter((form) => JSON.stringify(form).includes("answered-in-gap"));
       expect(await opencode.answerQuestion(pending, [["Red"]])).toBeLessThan(300);
       const late = await opencode.createSession();
       await opencode.prompt(late.id, directive({ tool: "question", args: { questions: [color("raised-in-gap")] } }));
-      await pollUntil(async () => (await opencode.pendingQuestions()).some((form) => JSON.stringify(form).includes("raised-in-gap")), { what: "the question raised in the gap" });
+      await pollUntil(async () => (await opencode.pendingQuestions()).some((form) => JSON.stringify(form).includes("raised-in-gap")), {
+        what: "the question raised in the gap",
+      });
       await pollUntil(() => lines.slice(from).find((line) => /lost the event stream/.test(line)), { timeoutMs: 30_000, what: "the silent stream noticed" });
       expect(telegram.messages().some((m) => m.text.includes("[raised-in-gap]"))).toBe(false);
       proxy.thaw();
-      const lateMessage = await telegram.waitForMessage((m) => m.text.includes("[raised-in-gap]") && telegram.buttons(m).length > 0, { timeoutMs: 60_000, what: "the question raised in the gap" });
-      await telegram.waitFor(() => telegram.messages().find((m) => m.messageId === earlyMessage.messageId && m.text.includes("No longer pending") && telegram.buttons(m).length === 0), { timeoutMs: 30_000, what: "the early question closed" });
+      const lateMessage = await telegram.waitForMessage((m) => m.text.includes("[raised-in-gap]") && telegram.buttons(m).length > 0, {
+        timeoutMs: 60_000,
+        what: "the question raised in the gap",
+      });
+      await telegram.waitFor(
+        () =>
+          telegram.messages().find((m) => m.messageId === earlyMessage.messageId && m.text.includes("No longer pending") && telegram.buttons(m).length === 0),
+        { timeoutMs: 30_000, what: "the early question closed" },
+      );
       await telegram.tapButton(lateMessage, "Blue");
       expect((await llm.waitForToolResult((r) => r.content.includes("[raised-in-gap]"), { what: "answer" })).content).toContain("Blue");
       await handle.stop();

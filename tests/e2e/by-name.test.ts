@@ -20,9 +20,21 @@ import { pollUntil } from "../support/wait.ts";
 import { askOnPhone, startRig, type Rig } from "./question-suite.ts";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
-const PKG = JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as { name: string; version: string; exports: unknown; dependencies: Record<string, string> };
+const PKG = JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as {
+  name: string;
+  version: string;
+  exports: unknown;
+  dependencies: Record<string, string>;
+};
 const SPEC = `${PKG.name}@${PKG.version}`;
-const color = { question: "Which color?", header: "Color", options: [{ label: "Red", description: "warm" }, { label: "Blue", description: "cool" }] };
+const color = {
+  question: "Which color?",
+  header: "Color",
+  options: [
+    { label: "Red", description: "warm" },
+    { label: "Blue", description: "cool" },
+  ],
+};
 
 /** Every file an `exports` map points at (through conditions), without the leading "./". */
 function exportTargets(exports: unknown): string[] {
@@ -41,7 +53,9 @@ let work: string;
 let tarball: string;
 beforeAll(() => {
   work = fs.mkdtempSync(path.join(os.tmpdir(), "hermes-by-name-"));
-  const [packed] = JSON.parse(execFileSync("npm", ["pack", "--json", "--pack-destination", work], { cwd: REPO, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] })) as PackEntry[];
+  const [packed] = JSON.parse(
+    execFileSync("npm", ["pack", "--json", "--pack-destination", work], { cwd: REPO, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }),
+  ) as PackEntry[];
   tarball = path.join(work, packed!.filename);
 }, 120_000);
 afterAll(() => {
@@ -78,13 +92,16 @@ function cacheWithHermes(version: OpencodeVersion, spec: string = SPEC): string 
 
 describe("the npm package", () => {
   it("holds only what runs: the plugin (TypeScript, for OpenCode's Bun), the command line compiled for Node, the launcher, the README; only runtime dependencies", () => {
-    const [dry] = JSON.parse(execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: REPO, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] })) as PackEntry[];
+    const [dry] = JSON.parse(
+      execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: REPO, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }),
+    ) as PackEntry[];
     const files = dry!.files.map((file) => file.path).sort();
     // The entry points package.json exports (plugin.ts, and any other) are in, and nothing else at the root.
     const entries = exportTargets(PKG.exports);
     expect(entries).toContain("plugin.ts");
     for (const entry of entries) expect(files).toContain(entry);
-    for (const file of files) if (!entries.includes(file)) expect(file).toMatch(/^(lib\/.+\.ts|dist\/lib\/.+\.js|bin\/opencode-hermes\.mjs|README\.md|package\.json)$/);
+    for (const file of files)
+      if (!entries.includes(file)) expect(file).toMatch(/^(lib\/.+\.ts|dist\/lib\/.+\.js|bin\/opencode-hermes\.mjs|README\.md|package\.json)$/);
     expect(files.filter((file) => /(^|\/)(tests?|bench|scripts|node_modules)\//.test(file))).toEqual([]);
     // Every module of lib/ is there, and compiled to JavaScript (the command line runs those on Node).
     const sources = fs.readdirSync(path.join(REPO, "lib"), { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".ts"));
@@ -178,7 +195,11 @@ describe("an unknown option in opencode.json (OpenCode 1.18.33)", () => {
     try {
       const toast = await pollUntil(() => stream.events.find((e) => e.type === "tui.toast.show"), { what: "toast", timeoutMs: 15_000 });
       expect(toast.properties.message).toContain('opencode.json option "chatID" is unknown (known: chatId,');
-      const lines = fs.readFileSync(rig.logFile, "utf8").trim().split("\n").filter((line) => line.includes("Hermes is off"));
+      const lines = fs
+        .readFileSync(rig.logFile, "utf8")
+        .trim()
+        .split("\n")
+        .filter((line) => line.includes("Hermes is off"));
       expect(lines).toHaveLength(1);
       expect(rig.telegram.calls).toHaveLength(0);
     } finally {

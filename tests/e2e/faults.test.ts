@@ -65,7 +65,18 @@ async function startRig(options: FakeTelegramOptions = {}): Promise<Rig> {
       const request: QuestionRequest = {
         id: `que_fault_${++counter}_${marker}`,
         sessionID: "ses_1",
-        questions: [{ question: `Which color? [${marker}]`, header: "Color", options: [{ label: "Red", description: "warm" }, { label: "Blue", description: "cool" }], multiple: false, custom: true }],
+        questions: [
+          {
+            question: `Which color? [${marker}]`,
+            header: "Color",
+            options: [
+              { label: "Red", description: "warm" },
+              { label: "Blue", description: "cool" },
+            ],
+            multiple: false,
+            custom: true,
+          },
+        ],
       };
       bridge.handleEvent(DIRECTORY, { type: "question.asked", request });
       return request;
@@ -81,7 +92,10 @@ async function startRig(options: FakeTelegramOptions = {}): Promise<Rig> {
         what: `the reply to [${marker}] at OpenCode`,
         timeoutMs,
       });
-      await pollUntil(() => message.text.includes("Answered from Telegram") && fake.buttons(message).length === 0, { what: `[${marker}] marked answered`, timeoutMs });
+      await pollUntil(() => message.text.includes("Answered from Telegram") && fake.buttons(message).length === 0, {
+        what: `[${marker}] marked answered`,
+        timeoutMs,
+      });
     },
   };
   return rig;
@@ -90,12 +104,19 @@ async function startRig(options: FakeTelegramOptions = {}): Promise<Rig> {
 /** One answer per request at OpenCode: nothing answered twice. */
 function expectRepliedOnce(rig: Rig, markers: string[]): void {
   for (const marker of markers) {
-    expect(rig.opencode.posts.filter((p) => String(p.path?.requestID).endsWith(`_${marker}`)), `replies to [${marker}]`).toHaveLength(1);
+    expect(
+      rig.opencode.posts.filter((p) => String(p.path?.requestID).endsWith(`_${marker}`)),
+      `replies to [${marker}]`,
+    ).toHaveLength(1);
   }
 }
 
 async function call(fake: FakeTelegram, method: string, payload: Record<string, unknown> = {}) {
-  const res = await fetch(`${fake.apiRoot}/bot${fake.token}/${method}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(payload) });
+  const res = await fetch(`${fake.apiRoot}/bot${fake.token}/${method}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(payload),
+  });
   return { status: res.status, body: (await res.json()) as any };
 }
 
@@ -201,129 +222,105 @@ describe("the fake Telegram's flood limits and outages", () => {
 });
 
 describe("the bridge through Telegram faults (real telegraf client)", () => {
-  it(
-    "(a) delivers a prompt raised during a 10 s run of 500s once Telegram recovers, once, and it is still answerable",
-    async () => {
-      const rig = await startRig();
-      void rig.fake.setFault({ kind: "500", forMs: 10_000 });
-      rig.ask("a1");
-      await sleep(1_000);
-      expect(rig.sent("a1")).toHaveLength(0);
-      expect(rig.fake.calls.filter((c) => c.method === "sendMessage" && c.status === 500).length).toBeGreaterThan(0);
-      await rig.answered("a1");
-      expect(rig.sent("a1")).toHaveLength(1);
-      expectRepliedOnce(rig, ["a1"]);
-    },
-    60_000,
-  );
+  it("(a) delivers a prompt raised during a 10 s run of 500s once Telegram recovers, once, and it is still answerable", async () => {
+    const rig = await startRig();
+    void rig.fake.setFault({ kind: "500", forMs: 10_000 });
+    rig.ask("a1");
+    await sleep(1_000);
+    expect(rig.sent("a1")).toHaveLength(0);
+    expect(rig.fake.calls.filter((c) => c.method === "sendMessage" && c.status === 500).length).toBeGreaterThan(0);
+    await rig.answered("a1");
+    expect(rig.sent("a1")).toHaveLength(1);
+    expectRepliedOnce(rig, ["a1"]);
+  }, 60_000);
 
-  it(
-    "(b) delivers a prompt raised while connections are refused for 10 s once Telegram is back, once, and it is still answerable",
-    async () => {
-      const rig = await startRig();
-      await rig.fake.setFault({ kind: "down", forMs: 10_000 });
-      rig.ask("b1");
-      await sleep(1_000);
-      rig.ask("b2");
-      await rig.fake.whenUp();
-      await rig.answered("b1");
-      await rig.answered("b2");
-      expect(rig.sent("b1")).toHaveLength(1);
-      expect(rig.sent("b2")).toHaveLength(1);
-      expectRepliedOnce(rig, ["b1", "b2"]);
-    },
-    60_000,
-  );
+  it("(b) delivers a prompt raised while connections are refused for 10 s once Telegram is back, once, and it is still answerable", async () => {
+    const rig = await startRig();
+    await rig.fake.setFault({ kind: "down", forMs: 10_000 });
+    rig.ask("b1");
+    await sleep(1_000);
+    rig.ask("b2");
+    await rig.fake.whenUp();
+    await rig.answered("b1");
+    await rig.answered("b2");
+    expect(rig.sent("b1")).toHaveLength(1);
+    expect(rig.sent("b2")).toHaveLength(1);
+    expectRepliedOnce(rig, ["b1", "b2"]);
+  }, 60_000);
 
-  it(
-    "(c) under flood control (limits + an injected 429 retry_after 2) honours every retry_after, and sends nothing twice",
-    async () => {
-      const rig = await startRig({ floodLimits: true });
-      void rig.fake.setFault({ kind: "429", retryAfter: 2, methods: ["sendMessage"], times: 1 });
-      const markers = Array.from({ length: 8 }, (_, i) => `c${i}`);
-      for (const marker of markers) rig.ask(marker);
-      for (const marker of markers) await rig.delivered(marker);
-      await sleep(1_500); // room for a late duplicate or an early retry
-      for (const marker of markers) expect(rig.sent(marker), `[${marker}] sent once`).toHaveLength(1);
-      expect(rig.fake.flood.violations).toEqual([]);
-      expect(rig.fake.retryAfterViolations).toBe(0);
-      // No 429 storm: a paced client meets flood control rarely, not once per message.
-      expect(rig.fake.flood.rejected).toBeLessThanOrEqual(2);
-    },
-    90_000,
-  );
+  it("(c) under flood control (limits + an injected 429 retry_after 2) honours every retry_after, and sends nothing twice", async () => {
+    const rig = await startRig({ floodLimits: true });
+    void rig.fake.setFault({ kind: "429", retryAfter: 2, methods: ["sendMessage"], times: 1 });
+    const markers = Array.from({ length: 8 }, (_, i) => `c${i}`);
+    for (const marker of markers) rig.ask(marker);
+    for (const marker of markers) await rig.delivered(marker);
+    await sleep(1_500); // room for a late duplicate or an early retry
+    for (const marker of markers) expect(rig.sent(marker), `[${marker}] sent once`).toHaveLength(1);
+    expect(rig.fake.flood.violations).toEqual([]);
+    expect(rig.fake.retryAfterViolations).toBe(0);
+    // No 429 storm: a paced client meets flood control rarely, not once per message.
+    expect(rig.fake.flood.rejected).toBeLessThanOrEqual(2);
+  }, 90_000);
 
   // Guards a bug that was: the bridge re-rendered every pending prompt of a session after each
   // delivery even when nothing changed. Paced at 1/s, those no-op edits (Telegram: 400 "message is
   // not modified") took the chat's budget, and taps waited behind them (~35 s with 8 prompts).
-  it(
-    "(c2) under flood control a tap still reaches OpenCode within seconds, and no budget goes to edits that change nothing",
-    async () => {
-      const rig = await startRig({ floodLimits: true });
-      const markers = Array.from({ length: 8 }, (_, i) => `k${i}`);
-      for (const marker of markers) rig.ask(marker);
-      for (const marker of markers) await rig.delivered(marker);
-      await Promise.all(markers.slice(0, 3).map((marker) => rig.answered(marker, 10_000)));
-      const noOpEdits = rig.fake.calls.filter((c) => c.method.startsWith("edit") && c.status === 400);
-      expect(noOpEdits, "edits Telegram refused as not modified").toEqual([]);
-      expect(rig.fake.retryAfterViolations).toBe(0);
-    },
-    60_000,
-  );
+  it("(c2) under flood control a tap still reaches OpenCode within seconds, and no budget goes to edits that change nothing", async () => {
+    const rig = await startRig({ floodLimits: true });
+    const markers = Array.from({ length: 8 }, (_, i) => `k${i}`);
+    for (const marker of markers) rig.ask(marker);
+    for (const marker of markers) await rig.delivered(marker);
+    await Promise.all(markers.slice(0, 3).map((marker) => rig.answered(marker, 10_000)));
+    const noOpEdits = rig.fake.calls.filter((c) => c.method.startsWith("edit") && c.status === 400);
+    expect(noOpEdits, "edits Telegram refused as not modified").toEqual([]);
+    expect(rig.fake.retryAfterViolations).toBe(0);
+  }, 60_000);
 
-  it(
-    "(d) a prompt answered in the terminal while Telegram is unreachable is not sent, or only as answered",
-    async () => {
-      const rig = await startRig();
-      await rig.fake.setFault({ kind: "down", forMs: 2_500 });
-      const request = rig.ask("d1");
-      await sleep(500);
-      rig.bridge.handleEvent(DIRECTORY, { type: "question.replied", sessionID: "ses_1", requestID: request.id, answers: [["Blue"]] });
-      await rig.fake.whenUp();
-      // Done with it: the bridge forgets a prompt once its message (if any) shows the outcome.
-      await pollUntil(() => rig.bridge.registry.byRequest(request.id) === undefined, { timeoutMs: 40_000, what: "the bridge to be done with [d1]" });
-      await sleep(300);
-      for (const message of rig.sent("d1")) {
-        expect(message.history[0]!.replyMarkup?.inline_keyboard ?? [], "sent with live buttons").toEqual([]);
-        expect(message.text).toContain("Answered in the terminal");
-      }
-      expect(rig.opencode.posts).toEqual([]);
-    },
-    60_000,
-  );
+  it("(d) a prompt answered in the terminal while Telegram is unreachable is not sent, or only as answered", async () => {
+    const rig = await startRig();
+    await rig.fake.setFault({ kind: "down", forMs: 2_500 });
+    const request = rig.ask("d1");
+    await sleep(500);
+    rig.bridge.handleEvent(DIRECTORY, { type: "question.replied", sessionID: "ses_1", requestID: request.id, answers: [["Blue"]] });
+    await rig.fake.whenUp();
+    // Done with it: the bridge forgets a prompt once its message (if any) shows the outcome.
+    await pollUntil(() => rig.bridge.registry.byRequest(request.id) === undefined, { timeoutMs: 40_000, what: "the bridge to be done with [d1]" });
+    await sleep(300);
+    for (const message of rig.sent("d1")) {
+      expect(message.history[0]!.replyMarkup?.inline_keyboard ?? [], "sent with live buttons").toEqual([]);
+      expect(message.text).toContain("Answered in the terminal");
+    }
+    expect(rig.opencode.posts).toEqual([]);
+  }, 60_000);
 
-  it(
-    "(e) polling survives a hung getUpdates (watchdog) and a run of 500s, and a tap afterwards is handled",
-    async () => {
-      const rig = await startRig();
-      let handled = 0;
-      const poller: Poller = startPoller({
-        api: rig.api,
-        logger: silent,
-        timeoutSeconds: 1,
-        graceMs: 300,
-        onUpdate: async (update) => {
-          handled++;
-          await rig.bridge.handleUpdate(update);
-        },
-      });
-      cleanups.push(() => poller.stop());
-      void rig.fake.setFault({ kind: "hang", methods: ["getUpdates"], times: 1 });
-      const polls = () => rig.fake.calls.filter((c) => c.method === "getUpdates");
-      await pollUntil(() => polls().length >= 2, { timeoutMs: 5_000, what: "a new getUpdates after the hung one" });
-      expect(polls()[0]!.status).toBe(0); // never answered: the watchdog gave up on it
-      void rig.fake.setFault({ kind: "500", methods: ["getUpdates"], forMs: 1_500 });
-      await pollUntil(() => polls().some((c) => c.status === 500), { timeoutMs: 5_000, what: "a 500 to getUpdates" });
-      rig.ask("e1");
-      const message = await rig.delivered("e1");
-      await sleep(1_600);
-      await rig.fake.tapButton(message, "Red");
-      await pollUntil(() => rig.opencode.posts.length === 1, { timeoutMs: 15_000, what: "the tap's reply at OpenCode" });
-      await pollUntil(() => message.text.includes("Answered from Telegram") && rig.fake.buttons(message).length === 0, { what: "[e1] marked answered" });
-      expect(handled).toBe(1);
-      expect(rig.fake.maxConcurrentGetUpdates).toBe(1);
-      expectRepliedOnce(rig, ["e1"]);
-    },
-    60_000,
-  );
+  it("(e) polling survives a hung getUpdates (watchdog) and a run of 500s, and a tap afterwards is handled", async () => {
+    const rig = await startRig();
+    let handled = 0;
+    const poller: Poller = startPoller({
+      api: rig.api,
+      logger: silent,
+      timeoutSeconds: 1,
+      graceMs: 300,
+      onUpdate: async (update) => {
+        handled++;
+        await rig.bridge.handleUpdate(update);
+      },
+    });
+    cleanups.push(() => poller.stop());
+    void rig.fake.setFault({ kind: "hang", methods: ["getUpdates"], times: 1 });
+    const polls = () => rig.fake.calls.filter((c) => c.method === "getUpdates");
+    await pollUntil(() => polls().length >= 2, { timeoutMs: 5_000, what: "a new getUpdates after the hung one" });
+    expect(polls()[0]!.status).toBe(0); // never answered: the watchdog gave up on it
+    void rig.fake.setFault({ kind: "500", methods: ["getUpdates"], forMs: 1_500 });
+    await pollUntil(() => polls().some((c) => c.status === 500), { timeoutMs: 5_000, what: "a 500 to getUpdates" });
+    rig.ask("e1");
+    const message = await rig.delivered("e1");
+    await sleep(1_600);
+    await rig.fake.tapButton(message, "Red");
+    await pollUntil(() => rig.opencode.posts.length === 1, { timeoutMs: 15_000, what: "the tap's reply at OpenCode" });
+    await pollUntil(() => message.text.includes("Answered from Telegram") && rig.fake.buttons(message).length === 0, { what: "[e1] marked answered" });
+    expect(handled).toBe(1);
+    expect(rig.fake.maxConcurrentGetUpdates).toBe(1);
+    expectRepliedOnce(rig, ["e1"]);
+  }, 60_000);
 });

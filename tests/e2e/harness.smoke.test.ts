@@ -71,11 +71,14 @@ describe("fake Telegram Bot API", () => {
     for (const text of ["a < b", "fish & chips", "<div>x</div>", "<b><i>x</b></i>"]) {
       expect((await call(tg, "sendMessage", { chat_id, text, parse_mode: "HTML" })).status, text).toBe(400);
     }
-    const html = '<b>Q</b> &lt;tag&gt; &amp; <a href="https://x.y/?a=1&amp;b=2">l</a> <pre><code class="language-ts">x</code></pre> <tg-spoiler>s</tg-spoiler> &#128512;';
+    const html =
+      '<b>Q</b> &lt;tag&gt; &amp; <a href="https://x.y/?a=1&amp;b=2">l</a> <pre><code class="language-ts">x</code></pre> <tg-spoiler>s</tg-spoiler> &#128512;';
     expect((await call(tg, "sendMessage", { chat_id, text: html, parse_mode: "HTML" })).status).toBe(200);
     expect((await call(tg, "sendMessage", { chat_id, text: "x".repeat(4097) })).body.description).toBe("Bad Request: message is too long");
     const keyboard = (data: string) => ({ inline_keyboard: [[{ text: "A", callback_data: data }]] });
-    expect((await call(tg, "sendMessage", { chat_id, text: "k", reply_markup: keyboard("x".repeat(65)) })).body.description).toBe("Bad Request: BUTTON_DATA_INVALID");
+    expect((await call(tg, "sendMessage", { chat_id, text: "k", reply_markup: keyboard("x".repeat(65)) })).body.description).toBe(
+      "Bad Request: BUTTON_DATA_INVALID",
+    );
 
     const sent = await call(tg, "sendMessage", { chat_id, text: "pick", reply_markup: keyboard("a") });
     const message_id = sent.body.result.message_id;
@@ -157,7 +160,10 @@ describe("mock LLM", () => {
   };
 
   it("follows a directive: tool call, then the `then` steps, then echoes the tool result", async () => {
-    const user = { role: "user", content: [{ type: "text", text: directive({ tool: "bash", args: { command: "ls" }, then: [{ tool: "read", args: { path: "x" } }] }) }] };
+    const user = {
+      role: "user",
+      content: [{ type: "text", text: directive({ tool: "bash", args: { command: "ls" }, then: [{ tool: "read", args: { path: "x" } }] }) }],
+    };
     const first = (await complete([user])).body.choices[0];
     expect(first.finish_reason).toBe("tool_calls");
     const call1 = first.message.tool_calls[0];
@@ -182,7 +188,15 @@ describe("mock LLM", () => {
         { tool: "bash", args: { command: "echo a" } },
         { tool: "bash", args: { command: "echo b" } },
       ],
-      then: [{ tools: [{ tool: "read", args: { path: "x" } }, { tool: "read", args: { path: "y" } }] }, { text: "done" }],
+      then: [
+        {
+          tools: [
+            { tool: "read", args: { path: "x" } },
+            { tool: "read", args: { path: "y" } },
+          ],
+        },
+        { text: "done" },
+      ],
     };
     const user = { role: "user", content: directive(step) };
     const first = (await complete([user])).body.choices[0];
@@ -250,51 +264,59 @@ describe.each(OPENCODE_VERSIONS)("OpenCode %s through the harness (no Hermes plu
     await llm?.close();
   });
 
-  it("asks a question, takes an HTTP reply, and the LLM receives the answer", async () => {
-    const session = await oc.createSession();
-    expect(session.id).toMatch(/^ses_/);
-    await oc.prompt(session.id, directive({ tool: "question", args: { questions: [colour] }, then: [{ text: "All done" }] }));
-    const question = await oc.waitForQuestion({ timeoutMs: 60_000 });
-    expect(question).toMatchObject({ sessionID: session.id, questions: [{ question: "Favourite colour?", header: "Colour" }] });
-    expect(question.id).toMatch(/^que_/);
+  it(
+    "asks a question, takes an HTTP reply, and the LLM receives the answer",
+    async () => {
+      const session = await oc.createSession();
+      expect(session.id).toMatch(/^ses_/);
+      await oc.prompt(session.id, directive({ tool: "question", args: { questions: [colour] }, then: [{ text: "All done" }] }));
+      const question = await oc.waitForQuestion({ timeoutMs: 60_000 });
+      expect(question).toMatchObject({ sessionID: session.id, questions: [{ question: "Favourite colour?", header: "Colour" }] });
+      expect(question.id).toMatch(/^que_/);
 
-    const reply = await oc.request("POST", `/question/${question.id}/reply`, { body: { answers: [["Red"]] } });
-    expect(reply).toEqual({ status: 200, body: true });
-    const result = await llm.waitForToolResult((r) => r.content.includes("Favourite colour?"), { timeoutMs: 30_000 });
-    expect(result.content).toContain("Red");
-    // A second answer: 1.18.33 says 404 QuestionNotFoundError; 1.1.53 says 200 true and ignores it
-    // (it answers 200 to any unknown, answered or other-directory question id, and to /reject too).
-    const again = await oc.request("POST", `/question/${question.id}/reply`, { body: { answers: [["Blue"]] } });
-    expect(again.status).toBe(version === "1.1.53" ? 200 : 404);
-    expect(await oc.pendingQuestions()).toEqual([]);
+      const reply = await oc.request("POST", `/question/${question.id}/reply`, { body: { answers: [["Red"]] } });
+      expect(reply).toEqual({ status: 200, body: true });
+      const result = await llm.waitForToolResult((r) => r.content.includes("Favourite colour?"), { timeoutMs: 30_000 });
+      expect(result.content).toContain("Red");
+      // A second answer: 1.18.33 says 404 QuestionNotFoundError; 1.1.53 says 200 true and ignores it
+      // (it answers 200 to any unknown, answered or other-directory question id, and to /reject too).
+      const again = await oc.request("POST", `/question/${question.id}/reply`, { body: { answers: [["Blue"]] } });
+      expect(again.status).toBe(version === "1.1.53" ? 200 : 404);
+      expect(await oc.pendingQuestions()).toEqual([]);
 
-    // The `then` step ran after the tool result: the assistant's last text is the scripted one.
-    const texts = await pollUntil(
-      async () => {
-        const res = await oc.request<any[]>("GET", `/session/${session.id}/message`);
-        const all = res.body.flatMap((m: any) => (m.parts ?? []).filter((p: any) => p.type === "text").map((p: any) => p.text));
-        return all.includes("All done") ? all : undefined;
-      },
-      { timeoutMs: 30_000, intervalMs: 200, what: 'the assistant text "All done"', context: () => oc.logs().slice(-3000) },
-    );
-    expect(texts).toContain("All done");
-    expect(llm.userMessages().some((t) => t.includes("HERMES_TEST"))).toBe(true);
-  }, E2E_TIMEOUT);
+      // The `then` step ran after the tool result: the assistant's last text is the scripted one.
+      const texts = await pollUntil(
+        async () => {
+          const res = await oc.request<any[]>("GET", `/session/${session.id}/message`);
+          const all = res.body.flatMap((m: any) => (m.parts ?? []).filter((p: any) => p.type === "text").map((p: any) => p.text));
+          return all.includes("All done") ? all : undefined;
+        },
+        { timeoutMs: 30_000, intervalMs: 200, what: 'the assistant text "All done"', context: () => oc.logs().slice(-3000) },
+      );
+      expect(texts).toContain("All done");
+      expect(llm.userMessages().some((t) => t.includes("HERMES_TEST"))).toBe(true);
+    },
+    E2E_TIMEOUT,
+  );
 
-  it("serves a second project directory as its own instance", async () => {
-    const other = await oc.addProject("second");
-    const session = await oc.createSession({ directory: other });
-    await oc.prompt(session.id, directive({ tool: "question", args: { questions: [{ ...colour, question: "Second project?" }] } }), { directory: other });
-    const question = await oc.waitForQuestion({ directory: other, timeoutMs: 60_000 });
-    expect(await oc.pendingQuestions()).toEqual([]); // not visible from the first project
-    const wrongDirectory = await oc.request("POST", `/question/${question.id}/reply`, { body: { answers: [["Green"]] } });
-    expect(wrongDirectory.status).toBe(version === "1.1.53" ? 200 : 404); // 1.1.53: 200, but a no-op
-    expect(await oc.pendingQuestions({ directory: other })).toHaveLength(1);
-    expect((await oc.request("POST", `/question/${question.id}/reply`, { body: { answers: [["Blue"]] }, directory: other })).status).toBe(200);
-    const result = await llm.waitForToolResult((r) => r.content.includes("Second project?"), { timeoutMs: 30_000 });
-    expect(result.content).toContain("Blue");
-    expect(result.content).not.toContain("Green");
-  }, E2E_TIMEOUT);
+  it(
+    "serves a second project directory as its own instance",
+    async () => {
+      const other = await oc.addProject("second");
+      const session = await oc.createSession({ directory: other });
+      await oc.prompt(session.id, directive({ tool: "question", args: { questions: [{ ...colour, question: "Second project?" }] } }), { directory: other });
+      const question = await oc.waitForQuestion({ directory: other, timeoutMs: 60_000 });
+      expect(await oc.pendingQuestions()).toEqual([]); // not visible from the first project
+      const wrongDirectory = await oc.request("POST", `/question/${question.id}/reply`, { body: { answers: [["Green"]] } });
+      expect(wrongDirectory.status).toBe(version === "1.1.53" ? 200 : 404); // 1.1.53: 200, but a no-op
+      expect(await oc.pendingQuestions({ directory: other })).toHaveLength(1);
+      expect((await oc.request("POST", `/question/${question.id}/reply`, { body: { answers: [["Blue"]] }, directory: other })).status).toBe(200);
+      const result = await llm.waitForToolResult((r) => r.content.includes("Second project?"), { timeoutMs: 30_000 });
+      expect(result.content).toContain("Blue");
+      expect(result.content).not.toContain("Green");
+    },
+    E2E_TIMEOUT,
+  );
 });
 
 /**
@@ -315,7 +337,13 @@ describe.each(OPENCODE_VERSIONS)("OpenCode %s loads a throwaway plugin", (versio
   let eventsFile: string;
 
   const events = (): Array<{ type: string; properties?: any }> =>
-    existsSync(eventsFile) ? readFileSync(eventsFile, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l)) : [];
+    existsSync(eventsFile)
+      ? readFileSync(eventsFile, "utf8")
+          .trim()
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => JSON.parse(l))
+      : [];
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "hermes-probe-"));
@@ -347,20 +375,24 @@ describe.each(OPENCODE_VERSIONS)("OpenCode %s loads a throwaway plugin", (versio
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it("creates the plugin for the project instance and feeds its event hook", async () => {
-    expect(events()[0]).toEqual({ type: "probe.init", properties: { directory: oc.directory } });
-    const session = await oc.createSession();
-    await oc.prompt(session.id, directive({ tool: "question", args: { questions: [colour] } }));
-    const question = await oc.waitForQuestion({ timeoutMs: 60_000 });
-    await oc.request("POST", `/question/${question.id}/reply`, { body: { answers: [["Blue"]] } });
-    await llm.waitForToolResult((r) => r.content.includes("Blue"), { timeoutMs: 30_000 });
-    await pollUntil(() => events().some((e) => e.type === "session.idle"), { timeoutMs: 30_000, what: "session.idle at the plugin" });
-    const types = events().map((e) => e.type);
-    console.info(`[smoke] OpenCode ${version} plugin event types: ${[...new Set(types)].join(", ")}`);
-    expect(types).toContain("session.created");
-    const asked = events().find((e) => e.type === "question.asked");
-    expect(asked?.properties).toMatchObject({ id: question.id, sessionID: session.id, questions: [{ question: "Favourite colour?" }] });
-    const replied = events().find((e) => e.type === "question.replied");
-    expect(replied?.properties).toMatchObject({ sessionID: session.id, requestID: question.id, answers: [["Blue"]] });
-  }, E2E_TIMEOUT);
+  it(
+    "creates the plugin for the project instance and feeds its event hook",
+    async () => {
+      expect(events()[0]).toEqual({ type: "probe.init", properties: { directory: oc.directory } });
+      const session = await oc.createSession();
+      await oc.prompt(session.id, directive({ tool: "question", args: { questions: [colour] } }));
+      const question = await oc.waitForQuestion({ timeoutMs: 60_000 });
+      await oc.request("POST", `/question/${question.id}/reply`, { body: { answers: [["Blue"]] } });
+      await llm.waitForToolResult((r) => r.content.includes("Blue"), { timeoutMs: 30_000 });
+      await pollUntil(() => events().some((e) => e.type === "session.idle"), { timeoutMs: 30_000, what: "session.idle at the plugin" });
+      const types = events().map((e) => e.type);
+      console.info(`[smoke] OpenCode ${version} plugin event types: ${[...new Set(types)].join(", ")}`);
+      expect(types).toContain("session.created");
+      const asked = events().find((e) => e.type === "question.asked");
+      expect(asked?.properties).toMatchObject({ id: question.id, sessionID: session.id, questions: [{ question: "Favourite colour?" }] });
+      const replied = events().find((e) => e.type === "question.replied");
+      expect(replied?.properties).toMatchObject({ sessionID: session.id, requestID: question.id, answers: [["Blue"]] });
+    },
+    E2E_TIMEOUT,
+  );
 });

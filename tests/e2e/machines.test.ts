@@ -11,7 +11,22 @@ import { sleep } from "../support/wait.ts";
 import { startRig, type Rig } from "./question-suite.ts";
 
 const GROUP = -1001234567890;
-const question = (marker: string) => directive({ tool: "question", args: { questions: [{ question: `Deploy? [${marker}]`, header: "Deploy", options: [{ label: "Yes", description: "" }, { label: "No", description: "" }] }] } });
+const question = (marker: string) =>
+  directive({
+    tool: "question",
+    args: {
+      questions: [
+        {
+          question: `Deploy? [${marker}]`,
+          header: "Deploy",
+          options: [
+            { label: "Yes", description: "" },
+            { label: "No", description: "" },
+          ],
+        },
+      ],
+    },
+  });
 
 describe("two machines, two bots, one group", () => {
   let alpha: Rig; // HERMES_MACHINE_NAME=alpha-box, OpenCode 1.18.33
@@ -20,24 +35,40 @@ describe("two machines, two bots, one group", () => {
   const env = { HERMES_TELEGRAM_CHAT_ID: String(GROUP), HERMES_TELEGRAM_ALLOWED_USERS: String(DEFAULT_USER.id) };
   beforeAll(async () => {
     [alpha, beta] = await Promise.all([
-      startRig("1.18.33", { ...env, HERMES_MACHINE_NAME: "alpha-box" }, undefined, { telegram: { token: "111111:ALPHA-token-abcdefghijklmnopqrst", botUsername: "alpha_hermes_bot" } }),
+      startRig("1.18.33", { ...env, HERMES_MACHINE_NAME: "alpha-box" }, undefined, {
+        telegram: { token: "111111:ALPHA-token-abcdefghijklmnopqrst", botUsername: "alpha_hermes_bot" },
+      }),
       startRig("1.1.53", env, undefined, { telegram: { token: "222222:BETA-token-abcdefghijklmnopqrstu", botUsername: "beta_hermes_bot" } }),
     ]);
     group = shareGroup(GROUP, [alpha.telegram, beta.telegram]);
     // Each bot has learned its own @username (getMe) once it polls.
-    await Promise.all([alpha, beta].map((rig) => rig.telegram.waitFor(() => rig.telegram.calls.some((call) => call.method === "getMe" && call.status === 200), { timeoutMs: 30_000, what: "getMe" })));
+    await Promise.all(
+      [alpha, beta].map((rig) =>
+        rig.telegram.waitFor(() => rig.telegram.calls.some((call) => call.method === "getMe" && call.status === 200), { timeoutMs: 30_000, what: "getMe" }),
+      ),
+    );
   }, 180_000);
   afterAll(async () => {
     await Promise.all([alpha?.stop(), beta?.stop()]);
   });
 
-  const said = (bot: FakeTelegram, after: number, what: (text: string) => boolean) => bot.messages(GROUP).slice(after).filter((m) => what(m.text));
+  const said = (bot: FakeTelegram, after: number, what: (text: string) => boolean) =>
+    bot
+      .messages(GROUP)
+      .slice(after)
+      .filter((m) => what(m.text));
 
   it("a bare /status is answered by each bot, for its own machine", async () => {
     const before = [alpha.telegram.messages(GROUP).length, beta.telegram.messages(GROUP).length];
     group.sendText("/status");
-    const fromAlpha = await alpha.telegram.waitForMessage((m) => m.chatId === GROUP && m.text.includes("Hermes status"), { timeoutMs: 20_000, what: "alpha's /status" });
-    const fromBeta = await beta.telegram.waitForMessage((m) => m.chatId === GROUP && m.text.includes("Hermes status"), { timeoutMs: 20_000, what: "beta's /status" });
+    const fromAlpha = await alpha.telegram.waitForMessage((m) => m.chatId === GROUP && m.text.includes("Hermes status"), {
+      timeoutMs: 20_000,
+      what: "alpha's /status",
+    });
+    const fromBeta = await beta.telegram.waitForMessage((m) => m.chatId === GROUP && m.text.includes("Hermes status"), {
+      timeoutMs: 20_000,
+      what: "beta's /status",
+    });
     expect(fromAlpha.text.startsWith("🖥 <b>alpha-box</b>\n")).toBe(true);
     expect(fromBeta.text.startsWith(`🖥 <b>${os.hostname()}</b>\n`)).toBe(true);
     await sleep(500);
@@ -48,9 +79,15 @@ describe("two machines, two bots, one group", () => {
   it("/status@one_bot is answered by that bot only; /help@other_bot is ignored by this one", async () => {
     const before = [alpha.telegram.messages(GROUP).length, beta.telegram.messages(GROUP).length];
     group.sendText("/status@beta_hermes_bot");
-    await beta.telegram.waitFor(() => said(beta.telegram, before[1]!, (text) => text.includes("Hermes status")).length === 1, { timeoutMs: 20_000, what: "beta's /status" });
+    await beta.telegram.waitFor(() => said(beta.telegram, before[1]!, (text) => text.includes("Hermes status")).length === 1, {
+      timeoutMs: 20_000,
+      what: "beta's /status",
+    });
     group.sendText("/help@alpha_hermes_bot");
-    await alpha.telegram.waitFor(() => said(alpha.telegram, before[0]!, (text) => text.includes("Hermes")).length === 1, { timeoutMs: 20_000, what: "alpha's /help" });
+    await alpha.telegram.waitFor(() => said(alpha.telegram, before[0]!, (text) => text.includes("Hermes")).length === 1, {
+      timeoutMs: 20_000,
+      what: "alpha's /help",
+    });
     await sleep(1_000);
     expect(said(alpha.telegram, before[0]!, () => true)).toHaveLength(1);
     expect(said(beta.telegram, before[1]!, () => true)).toHaveLength(1);
@@ -59,7 +96,10 @@ describe("two machines, two bots, one group", () => {
   it("a prompt goes out from its own machine's bot, labelled, and a tap there answers it", async () => {
     const session = await beta.opencode.createSession();
     await beta.opencode.prompt(session.id, question("on-beta"));
-    const message = await beta.telegram.waitForMessage((m) => m.text.includes("[on-beta]") && beta.telegram.buttons(m).length > 0, { timeoutMs: 60_000, what: "beta's question" });
+    const message = await beta.telegram.waitForMessage((m) => m.text.includes("[on-beta]") && beta.telegram.buttons(m).length > 0, {
+      timeoutMs: 60_000,
+      what: "beta's question",
+    });
     expect(message.chatId).toBe(GROUP);
     expect(message.text.startsWith(`🖥 <b>${os.hostname()}</b>\n`)).toBe(true);
     expect(alpha.telegram.messages().some((m) => m.text.includes("[on-beta]"))).toBe(false);
@@ -67,13 +107,19 @@ describe("two machines, two bots, one group", () => {
     const result = await beta.llm.waitForToolResult((r) => r.content.includes("Yes"), { what: "the answer at beta's LLM" });
     expect(result.content).toContain("Yes");
     // The edit keeps the label.
-    await beta.telegram.waitFor(() => beta.telegram.messages().find((m) => m.messageId === message.messageId && m.text.includes("Answered from Telegram") && m.text.startsWith("🖥 ")), { timeoutMs: 20_000, what: "labelled edit" });
+    await beta.telegram.waitFor(
+      () => beta.telegram.messages().find((m) => m.messageId === message.messageId && m.text.includes("Answered from Telegram") && m.text.startsWith("🖥 ")),
+      { timeoutMs: 20_000, what: "labelled edit" },
+    );
   });
 
   it("in the group, only allowed users act: a stranger's tap and /status change nothing", async () => {
     const session = await alpha.opencode.createSession();
     await alpha.opencode.prompt(session.id, question("on-alpha"));
-    const message = await alpha.telegram.waitForMessage((m) => m.text.includes("[on-alpha]") && alpha.telegram.buttons(m).length > 0, { timeoutMs: 60_000, what: "alpha's question" });
+    const message = await alpha.telegram.waitForMessage((m) => m.text.includes("[on-alpha]") && alpha.telegram.buttons(m).length > 0, {
+      timeoutMs: 60_000,
+      what: "alpha's question",
+    });
     expect(message.text.startsWith("🖥 <b>alpha-box</b>\n")).toBe(true);
     const stranger = { id: 4242, is_bot: false, first_name: "Stranger" };
     const id = await alpha.telegram.tapButton(message, "No", stranger);

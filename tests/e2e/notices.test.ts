@@ -63,14 +63,20 @@ describe.each(CASES)("notices and talking back on OpenCode $version in a $chat c
   privateOnly("two sessions: each reply goes to its own session", async () => {
     const a = await rig.opencode.createSession();
     const b = await rig.opencode.createSession();
-    for (const [session, tag] of [[a, "alpha"], [b, "beta"]] as const) {
+    for (const [session, tag] of [
+      [a, "alpha"],
+      [b, "beta"],
+    ] as const) {
       await rig.opencode.prompt(session.id, directive({ ...wait("sleep 5"), then: [{ text: `session ${tag} finished` }] }));
     }
     const doneA = await rig.telegram.waitForMessage((m) => m.text.includes("session alpha finished"), { timeoutMs: 30_000, what: "Done alpha" });
     const doneB = await rig.telegram.waitForMessage((m) => m.text.includes("session beta finished"), { timeoutMs: 30_000, what: "Done beta" });
     rig.telegram.sendText(rig.chatId, "follow-up for beta", { replyTo: doneB.messageId });
     rig.telegram.sendText(rig.chatId, "follow-up for alpha", { replyTo: doneA.messageId });
-    for (const [text, own, other] of [["follow-up for beta", "session beta finished", "session alpha finished"], ["follow-up for alpha", "session alpha finished", "session beta finished"]] as const) {
+    for (const [text, own, other] of [
+      ["follow-up for beta", "session beta finished", "session alpha finished"],
+      ["follow-up for alpha", "session alpha finished", "session beta finished"],
+    ] as const) {
       const request = await pollUntil(() => sessionRequest(text), { timeoutMs: 20_000, what: text });
       expect(JSON.stringify(request.messages)).toContain(own);
       expect(JSON.stringify(request.messages)).not.toContain(other);
@@ -95,9 +101,16 @@ describe.each(CASES)("notices and talking back on OpenCode $version in a $chat c
     rig.llm.setFailure({ status: 500, times: 1_000 });
     const session = await rig.opencode.createSession();
     await rig.opencode.prompt(session.id, "this will fail");
-    await pollUntil(() => rig.llm.requests.length > 0 && rig.telegram.messages().some((m) => m.text.includes("keeps retrying")), { timeoutMs: 30_000, what: "the retry notice" });
+    await pollUntil(() => rig.llm.requests.length > 0 && rig.telegram.messages().some((m) => m.text.includes("keeps retrying")), {
+      timeoutMs: 30_000,
+      what: "the retry notice",
+    });
     await sleep(4_000); // more attempts happen meanwhile
-    expect(notices().slice(before).filter((m) => m.text.includes("keeps retrying"))).toHaveLength(1);
+    expect(
+      notices()
+        .slice(before)
+        .filter((m) => m.text.includes("keeps retrying")),
+    ).toHaveLength(1);
     await rig.opencode.abort(session.id);
     await idle(session.id);
     rig.llm.setFailure(null);

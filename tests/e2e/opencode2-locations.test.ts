@@ -12,7 +12,14 @@ import { projectConfig, writeProject } from "../support/opencode/project-config.
 import { pollUntil, sleep } from "../support/wait.ts";
 import { askOnPhone, startRig, type Rig } from "./question-suite.ts";
 
-const color = { question: "Which color?", header: "Color", options: [{ label: "Red", description: "warm" }, { label: "Blue", description: "cool" }] };
+const color = {
+  question: "Which color?",
+  header: "Color",
+  options: [
+    { label: "Red", description: "warm" },
+    { label: "Blue", description: "cool" },
+  ],
+};
 
 describe(`OpenCode ${OPENCODE2_VERSION}: several locations in one process`, () => {
   let rig: Rig;
@@ -34,7 +41,10 @@ describe(`OpenCode ${OPENCODE2_VERSION}: several locations in one process`, () =
 
     const session = await rig.opencode.createSession({ directory: late });
     await rig.opencode.prompt(session.id, directive({ tool: "shell", args: { command: "echo late-permission" } }), { directory: late });
-    const permission = await rig.telegram.waitForMessage((m) => m.text.includes("echo late-permission") && rig.telegram.buttons(m).length > 0, { timeoutMs: 60_000, what: "permission of the late location" });
+    const permission = await rig.telegram.waitForMessage((m) => m.text.includes("echo late-permission") && rig.telegram.buttons(m).length > 0, {
+      timeoutMs: 60_000,
+      what: "permission of the late location",
+    });
 
     await rig.telegram.tapButton(second.message, "Blue");
     await rig.telegram.tapButton(first.message, "Red");
@@ -57,11 +67,21 @@ describe(`OpenCode ${OPENCODE2_VERSION}: several locations in one process`, () =
     const plain = writeProject(path.join(rig.opencode.root, "plain-project"), config);
     const before = rig.telegram.messages().length;
     const session = await rig.opencode.createSession({ directory: plain });
-    await rig.opencode.prompt(session.id, directive({ tool: "question", args: { questions: [{ ...color, question: "Which color? [loc-plain]" }] } }), { directory: plain });
-    const pending = await pollUntil(async () => (await rig.opencode.pendingQuestions({ directory: plain }))[0], { timeoutMs: 20_000, what: "the question pending in the plain project" });
+    await rig.opencode.prompt(session.id, directive({ tool: "question", args: { questions: [{ ...color, question: "Which color? [loc-plain]" }] } }), {
+      directory: plain,
+    });
+    const pending = await pollUntil(async () => (await rig.opencode.pendingQuestions({ directory: plain }))[0], {
+      timeoutMs: 20_000,
+      what: "the question pending in the plain project",
+    });
     expect(pending).toBeDefined();
     await sleep(1_500);
-    expect(rig.telegram.messages().slice(before).filter((m) => m.text.includes("[loc-plain]"))).toHaveLength(0);
+    expect(
+      rig.telegram
+        .messages()
+        .slice(before)
+        .filter((m) => m.text.includes("[loc-plain]")),
+    ).toHaveLength(0);
     expect(await rig.opencode.answerQuestion(pending, [["Red"]], { directory: plain })).toBeLessThan(300);
   });
 });

@@ -8,7 +8,14 @@ import { OPENCODE2_VERSION } from "../support/opencode.ts";
 import { pluginSpec } from "../support/opencode/project-config.ts";
 import { askOnPhone, PACKAGE_ROOT, startRig, type Rig } from "./question-suite.ts";
 
-const color = { question: "Which color?", header: "Color", options: [{ label: "Red", description: "warm" }, { label: "Blue", description: "cool" }] };
+const color = {
+  question: "Which color?",
+  header: "Color",
+  options: [
+    { label: "Red", description: "warm" },
+    { label: "Blue", description: "cool" },
+  ],
+};
 
 describe(`OpenCode ${OPENCODE2_VERSION}: settings from the plugins entry's options`, () => {
   let rig: Rig;

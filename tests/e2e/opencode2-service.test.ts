@@ -6,7 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPENCODE2_VERSION } from "../support/opencode.ts";
 import { askOnPhone, startRig, type Rig } from "./question-suite.ts";
 
-const color = { question: "Which color?", header: "Color", options: [{ label: "Red", description: "warm" }, { label: "Blue", description: "cool" }] };
+const color = {
+  question: "Which color?",
+  header: "Color",
+  options: [
+    { label: "Red", description: "warm" },
+    { label: "Blue", description: "cool" },
+  ],
+};
 
 describe(`OpenCode ${OPENCODE2_VERSION} as the background service`, () => {
   let rig: Rig;

@@ -8,7 +8,14 @@ import { directive } from "../support/mock-llm.ts";
 import { OPENCODE2_VERSION, OPENCODE_VERSIONS, type OpencodeVersion } from "../support/opencode.ts";
 import { PACKAGE_ROOT, startRig, type Rig } from "./question-suite.ts";
 
-const color = { question: "Which color?", header: "Color", options: [{ label: "Red", description: "warm" }, { label: "Blue", description: "cool" }] };
+const color = {
+  question: "Which color?",
+  header: "Color",
+  options: [
+    { label: "Red", description: "warm" },
+    { label: "Blue", description: "cool" },
+  ],
+};
 
 describe.each<OpencodeVersion>([...OPENCODE_VERSIONS, OPENCODE2_VERSION])("OpenCode %s loads Hermes from the package folder", (version) => {
   let rig: Rig;
@@ -22,7 +29,10 @@ describe.each<OpencodeVersion>([...OPENCODE_VERSIONS, OPENCODE2_VERSION])("OpenC
   it("and a question asked by the agent is answered from the phone", async () => {
     const session = await rig.opencode.createSession();
     await rig.opencode.prompt(session.id, directive({ tool: "question", args: { questions: [{ ...color, question: "Which color? [pkg]" }] } }));
-    const message = await rig.telegram.waitForMessage((m) => m.text.includes("[pkg]") && rig.telegram.buttons(m).length > 0, { timeoutMs: 60_000, what: "question on the phone" });
+    const message = await rig.telegram.waitForMessage((m) => m.text.includes("[pkg]") && rig.telegram.buttons(m).length > 0, {
+      timeoutMs: 60_000,
+      what: "question on the phone",
+    });
     await rig.telegram.tapButton(message, "Red");
     const result = await rig.llm.waitForToolResult((r) => r.content.includes("[pkg]"), { what: "tool result" });
     expect(result.content).toContain("Red");

@@ -31,12 +31,18 @@ export function permissionSuite(version: OpencodeVersion, chat: ChatKind = "priv
 
     const current = (message: SentMessage) => rig.telegram.messages().find((m) => m.messageId === message.messageId && m.chatId === message.chatId)!;
     const onPhone = (marker: string) =>
-      rig.telegram.waitForMessage((m) => m.text.includes(marker) && rig.telegram.buttons(m).length > 0, { timeoutMs: 60_000, what: `permission for ${marker}` });
-    const settledAs = (message: SentMessage, status: string) =>
-      rig.telegram.waitFor(() => (current(message).text.includes(status) && rig.telegram.buttons(current(message)).length === 0 ? current(message) : undefined), {
-        timeoutMs: 30_000,
-        what: `permission message settled as "${status}"`,
+      rig.telegram.waitForMessage((m) => m.text.includes(marker) && rig.telegram.buttons(m).length > 0, {
+        timeoutMs: 60_000,
+        what: `permission for ${marker}`,
       });
+    const settledAs = (message: SentMessage, status: string) =>
+      rig.telegram.waitFor(
+        () => (current(message).text.includes(status) && rig.telegram.buttons(current(message)).length === 0 ? current(message) : undefined),
+        {
+          timeoutMs: 30_000,
+          what: `permission message settled as "${status}"`,
+        },
+      );
     async function run(text: string): Promise<string> {
       const session = await rig.opencode.createSession();
       await rig.opencode.prompt(session.id, text);
@@ -66,7 +72,12 @@ export function permissionSuite(version: OpencodeVersion, chat: ChatKind = "priv
       const before = rig.telegram.messages().length;
       await run(directive(bash("printf always-second"))); // a new session: the rule holds project-wide
       await rig.llm.waitForToolResult((r) => r.content.includes("always-second"), { what: "second output, unasked" });
-      expect(rig.telegram.messages().slice(before).filter((m) => m.text.includes("always-second"))).toHaveLength(0);
+      expect(
+        rig.telegram
+          .messages()
+          .slice(before)
+          .filter((m) => m.text.includes("always-second")),
+      ).toHaveLength(0);
     });
 
     privateOnly("Reject: the run stops, and the LLM sees the rejection", async () => {

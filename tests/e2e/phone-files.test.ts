@@ -22,17 +22,29 @@ describe.each(OPENCODE_VERSIONS)("photos and files from the phone on OpenCode %s
   let done: SentMessage;
   beforeAll(async () => {
     // The mock model declares image input: without it OpenCode hands the LLM an error text instead.
-    rig = await startRig(version, { HERMES_DONE_AFTER: "2s" }, undefined, { mockModel: { attachment: true, modalities: { input: ["text", "image"], output: ["text"] } } });
+    rig = await startRig(version, { HERMES_DONE_AFTER: "2s" }, undefined, {
+      mockModel: { attachment: true, modalities: { input: ["text", "image"], output: ["text"] } },
+    });
     const session = await rig.opencode.createSession();
-    await rig.opencode.prompt(session.id, directive({ tool: "bash", args: { command: "sleep 3", description: "wait" }, then: [{ text: "first run finished" }] }));
-    done = await rig.telegram.waitForMessage((m) => m.text.includes("<b>Done</b>") && m.text.includes("first run finished"), { timeoutMs: 40_000, what: "Done" });
+    await rig.opencode.prompt(
+      session.id,
+      directive({ tool: "bash", args: { command: "sleep 3", description: "wait" }, then: [{ text: "first run finished" }] }),
+    );
+    done = await rig.telegram.waitForMessage((m) => m.text.includes("<b>Done</b>") && m.text.includes("first run finished"), {
+      timeoutMs: 40_000,
+      what: "Done",
+    });
   }, 120_000);
   afterAll(async () => {
     await rig?.stop();
   });
 
   /** The session's own LLM call whose messages contain `needle`. */
-  const requestWith = (needle: string) => pollUntil(() => rig.llm.requests.find((r) => !isTitleRequest(r) && JSON.stringify(r.messages ?? []).includes(needle)), { timeoutMs: 20_000, what: `an LLM request with ${needle.slice(0, 60)}` });
+  const requestWith = (needle: string) =>
+    pollUntil(() => rig.llm.requests.find((r) => !isTitleRequest(r) && JSON.stringify(r.messages ?? []).includes(needle)), {
+      timeoutMs: 20_000,
+      what: `an LLM request with ${needle.slice(0, 60)}`,
+    });
   const repliesTo = (messageId: number) => rig.telegram.messages().filter((m) => m.replyToMessageId === messageId);
   const reactedTo = (messageId: number) => rig.telegram.calls.some((c) => c.method === "setMessageReaction" && Number(c.payload.message_id) === messageId);
   async function idle(): Promise<void> {
@@ -59,7 +71,13 @@ describe.each(OPENCODE_VERSIONS)("photos and files from the phone on OpenCode %s
 
   it("a text file without a caption reaches the LLM as its text, whatever type the phone claims", async () => {
     const content = '{ "setting": "SECRET-TEXT-42", "note": "first line\\nsecond line" }\n';
-    const sent = rig.telegram.sendFile(DEFAULT_CHAT_ID, { kind: "document", bytes: Buffer.from(content), fileName: "config.json", mime: "application/json", replyTo: done.messageId });
+    const sent = rig.telegram.sendFile(DEFAULT_CHAT_ID, {
+      kind: "document",
+      bytes: Buffer.from(content),
+      fileName: "config.json",
+      mime: "application/json",
+      replyTo: done.messageId,
+    });
     const request = await requestWith("SECRET-TEXT-42");
     const user = request.messages.filter((m: any) => m.role === "user").pop();
     expect(JSON.stringify(user.content)).toContain(JSON.stringify(`File "config.json", sent from Telegram:\n\n${content}`).slice(1, -1));
@@ -72,7 +90,14 @@ describe.each(OPENCODE_VERSIONS)("photos and files from the phone on OpenCode %s
   it("an album of two images with one caption reaches the LLM as one message", async () => {
     const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
     rig.telegram.sendFile(DEFAULT_CHAT_ID, { kind: "photo", bytes: JPEG, caption: "before and after", replyTo: done.messageId, albumId: "album-1" });
-    rig.telegram.sendFile(DEFAULT_CHAT_ID, { kind: "document", bytes: png, fileName: "after.png", mime: "image/png", replyTo: done.messageId, albumId: "album-1" });
+    rig.telegram.sendFile(DEFAULT_CHAT_ID, {
+      kind: "document",
+      bytes: png,
+      fileName: "after.png",
+      mime: "image/png",
+      replyTo: done.messageId,
+      albumId: "album-1",
+    });
     const request = await requestWith("before and after");
     const user = request.messages.filter((m: any) => m.role === "user").pop();
     expect(user.content).toEqual([
@@ -85,7 +110,14 @@ describe.each(OPENCODE_VERSIONS)("photos and files from the phone on OpenCode %s
 
   it("a file over Telegram's 20 MB bot limit is refused on the phone and never fetched", async () => {
     const before = rig.llm.requests.length;
-    const sent = rig.telegram.sendFile(DEFAULT_CHAT_ID, { kind: "document", bytes: Buffer.from("tiny"), reportedSize: 25 * 1024 * 1024, fileName: "huge.log", mime: "text/plain", replyTo: done.messageId });
+    const sent = rig.telegram.sendFile(DEFAULT_CHAT_ID, {
+      kind: "document",
+      bytes: Buffer.from("tiny"),
+      reportedSize: 25 * 1024 * 1024,
+      fileName: "huge.log",
+      mime: "text/plain",
+      replyTo: done.messageId,
+    });
     const refusal = await rig.telegram.waitForMessage((m) => m.replyToMessageId === sent.messageId, { what: "the refusal" });
     expect(refusal.text).toContain("25 MB");
     expect(refusal.text).toContain("at most 20 MB");
@@ -95,7 +127,13 @@ describe.each(OPENCODE_VERSIONS)("photos and files from the phone on OpenCode %s
 
   it("a file type Hermes does not take is refused, naming it", async () => {
     const before = rig.llm.requests.length;
-    const sent = rig.telegram.sendFile(DEFAULT_CHAT_ID, { kind: "document", bytes: Buffer.from([0x50, 0x4b, 0x03, 0x04, 0, 0, 1, 2]), fileName: "src<b>.zip", mime: "application/zip", replyTo: done.messageId });
+    const sent = rig.telegram.sendFile(DEFAULT_CHAT_ID, {
+      kind: "document",
+      bytes: Buffer.from([0x50, 0x4b, 0x03, 0x04, 0, 0, 1, 2]),
+      fileName: "src<b>.zip",
+      mime: "application/zip",
+      replyTo: done.messageId,
+    });
     const refusal = await rig.telegram.waitForMessage((m) => m.replyToMessageId === sent.messageId, { what: "the refusal" });
     expect(refusal.text).toContain("not <code>application/zip src&lt;b&gt;.zip</code>");
     await sleep(500);

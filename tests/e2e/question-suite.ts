@@ -32,7 +32,16 @@ export async function startRig(
   env: Record<string, string> = {},
   pluginPath: string = isOpencode2(version) ? PACKAGE_ROOT : PLUGIN_PATH,
   /** `warmup: false`: the project's instance (and Hermes in it) starts on the test's first request. */
-  config: { permission?: unknown; extraConfig?: Record<string, unknown>; mockModel?: Record<string, unknown>; warmup?: boolean; chat?: ChatKind; telegram?: FakeTelegramOptions; password?: string | false; service?: boolean } = {},
+  config: {
+    permission?: unknown;
+    extraConfig?: Record<string, unknown>;
+    mockModel?: Record<string, unknown>;
+    warmup?: boolean;
+    chat?: ChatKind;
+    telegram?: FakeTelegramOptions;
+    password?: string | false;
+    service?: boolean;
+  } = {},
 ): Promise<Rig> {
   const { chat: kind = "private", telegram: telegramOptions, password: passwordOption, ...opencodeConfig } = config;
   const chat = chatSetup(kind);
@@ -70,15 +79,34 @@ export async function startRig(
   };
 }
 
-const color = { question: "Which color?", header: "Color", options: [{ label: "Red", description: "warm" }, { label: "Blue", description: "cool" }] };
-const sizes = { question: "Which sizes?", header: "Sizes", multiple: true, options: [{ label: "S", description: "small" }, { label: "M", description: "medium" }, { label: "L", description: "large" }] };
+const color = {
+  question: "Which color?",
+  header: "Color",
+  options: [
+    { label: "Red", description: "warm" },
+    { label: "Blue", description: "cool" },
+  ],
+};
+const sizes = {
+  question: "Which sizes?",
+  header: "Sizes",
+  multiple: true,
+  options: [
+    { label: "S", description: "small" },
+    { label: "M", description: "medium" },
+    { label: "L", description: "large" },
+  ],
+};
 
 /** Starts a session whose LLM calls the question tool with `questions`; resolves with its Telegram message. */
 export async function askOnPhone(rig: Rig, questions: unknown[], marker: string, directory?: string): Promise<{ sessionID: string; message: SentMessage }> {
   const session = await rig.opencode.createSession(directory ? { directory } : {});
   const tagged = (questions as Array<{ question: string }>).map((q, index) => (index === 0 ? { ...q, question: `${q.question} [${marker}]` } : q));
   await rig.opencode.prompt(session.id, directive({ tool: "question", args: { questions: tagged } }), directory ? { directory } : {});
-  const message = await rig.telegram.waitForMessage((m) => m.text.includes(`[${marker}]`) && rig.telegram.buttons(m).length > 0, { timeoutMs: 60_000, what: `question ${marker} on the phone` });
+  const message = await rig.telegram.waitForMessage((m) => m.text.includes(`[${marker}]`) && rig.telegram.buttons(m).length > 0, {
+    timeoutMs: 60_000,
+    what: `question ${marker} on the phone`,
+  });
   return { sessionID: session.id, message };
 }
 
@@ -223,7 +251,10 @@ export function questionSuite(version: OpencodeVersion, chat: ChatKind = "privat
 
     privateOnly("50 options with long labels in any script stay usable", async () => {
       const scripts = ["Ελληνικά", "中文选项", "עברית", "emoji 🚀🎉", "<b>&amp;</b>"];
-      const options = Array.from({ length: 50 }, (_, index) => ({ label: `${index} ${scripts[index % scripts.length]!.repeat(20)}`, description: "why ".repeat(40) }));
+      const options = Array.from({ length: 50 }, (_, index) => ({
+        label: `${index} ${scripts[index % scripts.length]!.repeat(20)}`,
+        description: "why ".repeat(40),
+      }));
       const { message } = await askOnPhone(rig, [{ question: "Pick one of many", header: "Many", options }], "many");
       expect(message.text.length).toBeLessThanOrEqual(4096);
       expect(rig.telegram.buttons(message)).toHaveLength(53); // 50 options, Type an answer, Dismiss, Stop

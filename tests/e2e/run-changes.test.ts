@@ -13,7 +13,8 @@ import { startRig, type Rig } from "./question-suite.ts";
 
 function gitProject(directory: string): void {
   fs.writeFileSync(path.join(directory, "existing.txt"), "one\ntwo\nthree\nfour\n");
-  const git = (...args: string[]) => execFileSync("git", ["-c", "user.email=test@example.com", "-c", "user.name=Test", ...args], { cwd: directory, stdio: "ignore" });
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "user.email=test@example.com", "-c", "user.name=Test", ...args], { cwd: directory, stdio: "ignore" });
   git("init", "-q");
   git("add", ".");
   git("commit", "-qm", "start");
@@ -50,10 +51,15 @@ describe.each(OPENCODE_VERSIONS)("what a run changed, on OpenCode %s", (version)
       }),
       { directory },
     );
-    const done = await rig.telegram.waitForMessage((m) => m.text.includes("<b>Done</b>") && m.text.includes("changed the files"), { timeoutMs: 40_000, what: "Done" });
+    const done = await rig.telegram.waitForMessage((m) => m.text.includes("<b>Done</b>") && m.text.includes("changed the files"), {
+      timeoutMs: 40_000,
+      what: "Done",
+    });
     expect(fs.readFileSync(file("existing.txt"), "utf8")).toBe("one\nTWO\nTHREE\nthree-and-a-half\nfour\n");
     expect(done.text).toContain("<code>existing.txt</code> +3 −2");
-    const diffFile = await rig.telegram.waitForMessage((m) => m.document?.filename === "changes.diff" && m.replyToMessageId === done.messageId, { what: "the .diff file" });
+    const diffFile = await rig.telegram.waitForMessage((m) => m.document?.filename === "changes.diff" && m.replyToMessageId === done.messageId, {
+      what: "the .diff file",
+    });
     expect(diffFile.document!.content).toContain(" one\n-two\n-three\n+TWO\n+THREE\n+three-and-a-half\n four\n");
     if (version === "1.1.53") {
       // Measured: 1.1.53's snapshots leave out files the run created, so only the edit is reported.
@@ -68,7 +74,10 @@ describe.each(OPENCODE_VERSIONS)("what a run changed, on OpenCode %s", (version)
     rig.telegram.sendText(DEFAULT_CHAT_ID, "now undo the edit", { replyTo: diffFile.messageId });
     await pollUntil(() => rig.llm.userMessages().some((text) => text.includes("now undo the edit")), { timeoutMs: 20_000, what: "the reply at the LLM" });
     // That run came from the phone, so it reports its end too: it changed nothing, so no list and no file.
-    const second = await rig.telegram.waitForMessage((m) => m.text.includes("<b>Done</b>") && m.messageId > diffFile.messageId, { timeoutMs: 20_000, what: "Done for the phone's run" });
+    const second = await rig.telegram.waitForMessage((m) => m.text.includes("<b>Done</b>") && m.messageId > diffFile.messageId, {
+      timeoutMs: 20_000,
+      what: "Done for the phone's run",
+    });
     expect(second.text).not.toContain("changed</b>");
     await sleep(1_000);
     expect(rig.telegram.messages().filter((m) => m.document?.filename === "changes.diff")).toHaveLength(1);
@@ -77,8 +86,15 @@ describe.each(OPENCODE_VERSIONS)("what a run changed, on OpenCode %s", (version)
   it("a short run that changes a file still sends nothing", async () => {
     const before = rig.telegram.messages().length;
     const session = await rig.opencode.createSession({ directory });
-    await rig.opencode.prompt(session.id, directive({ tool: "write", args: { filePath: path.join(directory, "quick.txt"), content: "q\n" }, then: [{ text: "quick write done" }] }), { directory });
-    await pollUntil(() => rig.llm.requests.some((r) => JSON.stringify(r).includes("Wrote file successfully") && JSON.stringify(r).includes("quick.txt")), { timeoutMs: 20_000, what: "the write" });
+    await rig.opencode.prompt(
+      session.id,
+      directive({ tool: "write", args: { filePath: path.join(directory, "quick.txt"), content: "q\n" }, then: [{ text: "quick write done" }] }),
+      { directory },
+    );
+    await pollUntil(() => rig.llm.requests.some((r) => JSON.stringify(r).includes("Wrote file successfully") && JSON.stringify(r).includes("quick.txt")), {
+      timeoutMs: 20_000,
+      what: "the write",
+    });
     await pollUntil(
       async () => {
         const status = await rig.opencode.request<Record<string, { type: string }>>("GET", "/session/status", { directory });
@@ -88,6 +104,11 @@ describe.each(OPENCODE_VERSIONS)("what a run changed, on OpenCode %s", (version)
     );
     await sleep(2_000);
     expect(fs.existsSync(path.join(directory, "quick.txt"))).toBe(true);
-    expect(rig.telegram.messages().slice(before).filter((m) => m.text.includes("<b>Done</b>") || m.document)).toEqual([]);
+    expect(
+      rig.telegram
+        .messages()
+        .slice(before)
+        .filter((m) => m.text.includes("<b>Done</b>") || m.document),
+    ).toEqual([]);
   });
 });

@@ -24,15 +24,23 @@ describe.each(OPENCODE_VERSIONS)("a second project on OpenCode %s", (version) =>
   it("a reply to its session's Done notice reaches that session", async () => {
     const directory = await rig.opencode.addProject("zweites-projekt-é");
     fs.writeFileSync(path.join(directory, "readme.txt"), "x\n");
-    const git = (...args: string[]) => execFileSync("git", ["-c", "user.email=test@example.com", "-c", "user.name=Test", ...args], { cwd: directory, stdio: "ignore" });
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-c", "user.email=test@example.com", "-c", "user.name=Test", ...args], { cwd: directory, stdio: "ignore" });
     git("init", "-q");
     git("add", ".");
     git("commit", "-qm", "start");
     const session = await rig.opencode.createSession({ directory });
-    await rig.opencode.prompt(session.id, directive({ tool: "bash", args: { command: "sleep 2", description: "wait" }, then: [{ text: "second project done" }] }), { directory });
+    await rig.opencode.prompt(
+      session.id,
+      directive({ tool: "bash", args: { command: "sleep 2", description: "wait" }, then: [{ text: "second project done" }] }),
+      { directory },
+    );
     const done = await rig.telegram.waitForMessage((m) => m.text.includes("second project done"), { timeoutMs: 30_000, what: "Done" });
     rig.telegram.sendText(DEFAULT_CHAT_ID, "follow-up for the second project", { replyTo: done.messageId });
-    const request = await pollUntil(() => rig.llm.requests.find((r) => JSON.stringify(r.messages ?? []).includes("follow-up for the second project")), { timeoutMs: 20_000, what: "the reply at the LLM" });
+    const request = await pollUntil(() => rig.llm.requests.find((r) => JSON.stringify(r.messages ?? []).includes("follow-up for the second project")), {
+      timeoutMs: 20_000,
+      what: "the reply at the LLM",
+    });
     expect(JSON.stringify(request.messages)).toContain("second project done");
     expect(rig.telegram.messages().filter((m) => m.text.includes("Not sent"))).toEqual([]);
   });

@@ -21,11 +21,15 @@ describe("opencode-hermes setup through bin/opencode-hermes.mjs", () => {
 
   it("prints the configuration once /start arrives, adds Hermes to opencode.json with --yes, and exits 0", async () => {
     const home = fs.mkdtempSync(path.join(os.tmpdir(), "hermes-setup-home-"));
-    const child = spawn(process.execPath, [path.join(REPO, "bin/opencode-hermes.mjs"), "setup", "--token", fake.token, "--api-root", fake.apiRoot, "--timeout", "60s", "--yes"], {
-      cwd: REPO,
-      env: { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: path.join(home, ".config") },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [path.join(REPO, "bin/opencode-hermes.mjs"), "setup", "--token", fake.token, "--api-root", fake.apiRoot, "--timeout", "60s", "--yes"],
+      {
+        cwd: REPO,
+        env: { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: path.join(home, ".config") },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
@@ -33,7 +37,11 @@ describe("opencode-hermes setup through bin/opencode-hermes.mjs", () => {
     const killer = setTimeout(() => child.kill("SIGKILL"), 50_000);
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     try {
-      await pollUntil(() => stdout.includes("press Start"), { timeoutMs: 30_000, what: "the setup instructions", context: () => `stdout: ${stdout}\nstderr: ${stderr}` });
+      await pollUntil(() => stdout.includes("press Start"), {
+        timeoutMs: 30_000,
+        what: "the setup instructions",
+        context: () => `stdout: ${stdout}\nstderr: ${stderr}`,
+      });
       const code = /\?start=([A-Za-z0-9_-]+)/.exec(stdout)?.[1];
       expect(code, stdout).toMatch(/^[A-Za-z0-9_-]{22}$/);
       fake.sendText(DEFAULT_USER.id, `/start ${code}`);

@@ -8,7 +8,14 @@ import { DEFAULT_CHAT_ID, DEFAULT_USER } from "../support/fake-telegram.ts";
 import { pollUntil } from "../support/wait.ts";
 import { startRig, type Rig } from "./question-suite.ts";
 
-const color = { question: "Which color?", header: "Color", options: [{ label: "Red", description: "warm" }, { label: "Blue", description: "cool" }] };
+const color = {
+  question: "Which color?",
+  header: "Color",
+  options: [
+    { label: "Red", description: "warm" },
+    { label: "Blue", description: "cool" },
+  ],
+};
 
 describe("a bad configuration leaves OpenCode working and says so once", () => {
   let rig: Rig;
@@ -29,7 +36,11 @@ describe("a bad configuration leaves OpenCode working and says so once", () => {
 
       const toast = await pollUntil(() => stream.events.find((e) => e.type === "tui.toast.show"), { what: "toast", timeoutMs: 15_000 });
       expect(toast.properties.message).toContain("HERMES_TELEGRAM_CHAT_ID must be a numeric chat id");
-      const lines = fs.readFileSync(rig.logFile, "utf8").trim().split("\n").filter((line) => line.includes("Hermes is off"));
+      const lines = fs
+        .readFileSync(rig.logFile, "utf8")
+        .trim()
+        .split("\n")
+        .filter((line) => line.includes("Hermes is off"));
       expect(lines).toHaveLength(1);
       expect(JSON.parse(lines[0]!).level).toBe(50);
       expect(rig.telegram.calls).toHaveLength(0);
@@ -53,7 +64,11 @@ describe("a group chat without an allow-list: Hermes stays off instead of lettin
       const toast = await pollUntil(() => stream.events.find((e) => e.type === "tui.toast.show"), { what: "toast", timeoutMs: 15_000 });
       expect(toast.properties.message).toContain("HERMES_TELEGRAM_ALLOWED_USERS is required for a group chat");
       expect(toast.properties.message).toContain('"anyone"');
-      const lines = fs.readFileSync(rig.logFile, "utf8").trim().split("\n").filter((line) => line.includes("Hermes is off"));
+      const lines = fs
+        .readFileSync(rig.logFile, "utf8")
+        .trim()
+        .split("\n")
+        .filter((line) => line.includes("Hermes is off"));
       expect(lines).toHaveLength(1);
       expect(rig.telegram.calls).toHaveLength(0);
     } finally {

@@ -10,7 +10,8 @@ import { OPENCODE_VERSIONS } from "../support/opencode.ts";
 import { pollUntil, sleep } from "../support/wait.ts";
 import { askOnPhone, startRig, type Rig } from "./question-suite.ts";
 
-const sleepy = (seconds: number, tag: string) => directive({ tool: "bash", args: { command: `sleep ${seconds} && echo ${tag}`, description: "wait" }, then: [{ text: `${tag} finished` }] });
+const sleepy = (seconds: number, tag: string) =>
+  directive({ tool: "bash", args: { command: `sleep ${seconds} && echo ${tag}`, description: "wait" }, then: [{ text: `${tag} finished` }] });
 
 describe.each(OPENCODE_VERSIONS)("stop from the phone on OpenCode %s", (version) => {
   let rig: Rig;
@@ -25,12 +26,26 @@ describe.each(OPENCODE_VERSIONS)("stop from the phone on OpenCode %s", (version)
   });
 
   const current = (message: SentMessage) => rig.telegram.messages().find((m) => m.messageId === message.messageId)!;
-  const noticesAfter = (count: number) => rig.telegram.messages().slice(count).filter((m) => /<b>(Done|Failed)<\/b>/.test(m.text));
-  const status = async (sessionID: string) => (await rig.opencode.request<Record<string, { type: string }>>("GET", "/session/status")).body?.[sessionID]?.type ?? "idle";
-  const busy = (sessionID: string) => pollUntil(async () => (await status(sessionID)) === "busy", { timeoutMs: 30_000, intervalMs: 50, what: `session ${sessionID} busy` });
-  const idle = (sessionID: string) => pollUntil(async () => (await status(sessionID)) === "idle", { timeoutMs: 30_000, intervalMs: 50, what: `session ${sessionID} idle` });
+  const noticesAfter = (count: number) =>
+    rig.telegram
+      .messages()
+      .slice(count)
+      .filter((m) => /<b>(Done|Failed)<\/b>/.test(m.text));
+  const status = async (sessionID: string) =>
+    (await rig.opencode.request<Record<string, { type: string }>>("GET", "/session/status")).body?.[sessionID]?.type ?? "idle";
+  const busy = (sessionID: string) =>
+    pollUntil(async () => (await status(sessionID)) === "busy", { timeoutMs: 30_000, intervalMs: 50, what: `session ${sessionID} busy` });
+  const idle = (sessionID: string) =>
+    pollUntil(async () => (await status(sessionID)) === "idle", { timeoutMs: 30_000, intervalMs: 50, what: `session ${sessionID} idle` });
   const confirmation = (after: number, what: string) =>
-    rig.telegram.waitFor(() => rig.telegram.messages().slice(after).find((m) => m.text.includes("Stop this run?") && rig.telegram.buttons(m).length > 0), { timeoutMs: 20_000, what });
+    rig.telegram.waitFor(
+      () =>
+        rig.telegram
+          .messages()
+          .slice(after)
+          .find((m) => m.text.includes("Stop this run?") && rig.telegram.buttons(m).length > 0),
+      { timeoutMs: 20_000, what },
+    );
   /** The session's events from the abort on, as "type" or "type:detail". */
   const abortEvents = (sessionID: string, from: number) =>
     events.events
@@ -44,7 +59,20 @@ describe.each(OPENCODE_VERSIONS)("stop from the phone on OpenCode %s", (version)
       .filter((type) => /^(session\.(status|idle|error)|question\.rejected)/.test(type));
 
   it("Stop on a question: a red confirmation, then the run is aborted; the question closes; no Failed, no Done", async () => {
-    const { sessionID, message } = await askOnPhone(rig, [{ question: "Carry on?", header: "Go", options: [{ label: "Yes", description: "" }, { label: "No", description: "" }] }], "stop-me");
+    const { sessionID, message } = await askOnPhone(
+      rig,
+      [
+        {
+          question: "Carry on?",
+          header: "Go",
+          options: [
+            { label: "Yes", description: "" },
+            { label: "No", description: "" },
+          ],
+        },
+      ],
+      "stop-me",
+    );
     const before = rig.telegram.messages().length;
     expect(rig.telegram.buttons(message).at(-1)).toMatchObject({ text: "⏹ Stop" });
     await rig.telegram.tapButton(message, "⏹ Stop");
@@ -56,10 +84,16 @@ describe.each(OPENCODE_VERSIONS)("stop from the phone on OpenCode %s", (version)
     const from = events.events.length;
     const llmCalls = rig.llm.requests.filter((r) => JSON.stringify(r.messages ?? []).includes("stop-me")).length;
     await rig.telegram.tapButton(confirm, "⏹ Confirm stop");
-    await rig.telegram.waitFor(() => current(confirm).text.includes("Run stopped from Telegram") && rig.telegram.buttons(current(confirm)).length === 0, { timeoutMs: 20_000, what: "Run stopped" });
+    await rig.telegram.waitFor(() => current(confirm).text.includes("Run stopped from Telegram") && rig.telegram.buttons(current(confirm)).length === 0, {
+      timeoutMs: 20_000,
+      what: "Run stopped",
+    });
     await idle(sessionID);
     // OpenCode leaves the question pending after an abort: Hermes dismisses it.
-    await rig.telegram.waitFor(() => current(message).text.includes("Dismissed from Telegram") && rig.telegram.buttons(current(message)).length === 0, { timeoutMs: 20_000, what: "the question closed" });
+    await rig.telegram.waitFor(() => current(message).text.includes("Dismissed from Telegram") && rig.telegram.buttons(current(message)).length === 0, {
+      timeoutMs: 20_000,
+      what: "the question closed",
+    });
     expect(await rig.opencode.pendingQuestions()).toHaveLength(0);
     await sleep(1_500); // past Hermes' grace for a late abort
     expect(noticesAfter(before)).toEqual([]);
@@ -83,11 +117,17 @@ describe.each(OPENCODE_VERSIONS)("stop from the phone on OpenCode %s", (version)
     const before = rig.telegram.messages().length;
     const requests = rig.llm.requests.length;
     rig.telegram.sendText(DEFAULT_CHAT_ID, sleepy(20, "phone-run"), { replyTo: stopped.messageId });
-    const running = await rig.telegram.waitForMessage((m) => m.text.includes("<b>Running</b>") && rig.telegram.buttons(m).length > 0, { timeoutMs: 20_000, what: "the Running notice" });
-    const sessionID = await pollUntil(async () => {
-      const all = (await rig.opencode.request<Record<string, { type: string }>>("GET", "/session/status")).body ?? {};
-      return Object.keys(all).find((id) => all[id]?.type === "busy");
-    }, { timeoutMs: 20_000, what: "the busy session" });
+    const running = await rig.telegram.waitForMessage((m) => m.text.includes("<b>Running</b>") && rig.telegram.buttons(m).length > 0, {
+      timeoutMs: 20_000,
+      what: "the Running notice",
+    });
+    const sessionID = await pollUntil(
+      async () => {
+        const all = (await rig.opencode.request<Record<string, { type: string }>>("GET", "/session/status")).body ?? {};
+        return Object.keys(all).find((id) => all[id]?.type === "busy");
+      },
+      { timeoutMs: 20_000, what: "the busy session" },
+    );
     await pollUntil(() => rig.llm.requests.length > requests, { timeoutMs: 20_000, what: "the LLM called" });
     await rig.telegram.tapButton(running, "⏹ Stop");
     await rig.telegram.waitFor(() => current(running).text.includes("Stop this run?"), { timeoutMs: 20_000, what: "confirmation in place" });
@@ -117,7 +157,10 @@ describe.each(OPENCODE_VERSIONS)("stop from the phone on OpenCode %s", (version)
     const labels = rig.telegram.buttons(picker).map((b) => b.text);
     expect(labels).toEqual(expect.arrayContaining([expect.stringContaining("Alpha job"), expect.stringContaining("Beta job")]));
     await rig.telegram.tapButton(picker, labels.find((label) => label.includes("Beta job"))!);
-    await rig.telegram.waitFor(() => current(picker).text.includes("Stop this run?") && current(picker).text.includes("Beta job"), { timeoutMs: 20_000, what: "Beta's confirmation" });
+    await rig.telegram.waitFor(() => current(picker).text.includes("Stop this run?") && current(picker).text.includes("Beta job"), {
+      timeoutMs: 20_000,
+      what: "Beta's confirmation",
+    });
     // Same authorization as every tap: a stranger's Confirm stop is refused and stops nothing.
     const strangerTap = await rig.telegram.tapButton(current(picker), "⏹ Confirm stop", { id: 4242, is_bot: false, first_name: "Stranger" });
     expect((await rig.telegram.waitForCallbackAnswer(strangerTap)).text).toBe("Not authorized");

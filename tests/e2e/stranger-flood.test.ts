@@ -12,7 +12,14 @@ import { directive, startMockLlm, type MockLlm } from "../support/mock-llm.ts";
 import { startOpencode, type OpencodeServer } from "../support/opencode.ts";
 import { PLUGIN_PATH } from "./question-suite.ts";
 
-const question = (marker: string) => ({ question: `Pick one [${marker}]`, header: "Pick", options: [{ label: "Left", description: "" }, { label: "Right", description: "" }] });
+const question = (marker: string) => ({
+  question: `Pick one [${marker}]`,
+  header: "Pick",
+  options: [
+    { label: "Left", description: "" },
+    { label: "Right", description: "" },
+  ],
+});
 const stranger = (id: number): TgUser => ({ id, is_bot: false, first_name: `Stranger ${id}` });
 
 describe("a /start flood from strangers", () => {
@@ -29,7 +36,12 @@ describe("a /start flood from strangers", () => {
       version: "1.18.33",
       llmBaseURL: llm.baseURL,
       plugins: [PLUGIN_PATH],
-      env: { HERMES_TELEGRAM_TOKEN: telegram.token, HERMES_TELEGRAM_CHAT_ID: String(DEFAULT_CHAT_ID), HERMES_TELEGRAM_API_ROOT: telegram.apiRoot, HERMES_LOG_FILE: path.join(logDir, "hermes.log") },
+      env: {
+        HERMES_TELEGRAM_TOKEN: telegram.token,
+        HERMES_TELEGRAM_CHAT_ID: String(DEFAULT_CHAT_ID),
+        HERMES_TELEGRAM_API_ROOT: telegram.apiRoot,
+        HERMES_LOG_FILE: path.join(logDir, "hermes.log"),
+      },
     });
   }, 120_000);
 
@@ -61,7 +73,9 @@ describe("a /start flood from strangers", () => {
     const groupFlood = await tapAfter("group-flood", () => {
       for (let i = 0; i < 10; i++) telegram.sendText(-4242, "/start", { from: stranger(6000 + i), chatType: "group" });
     });
-    console.info(`[stranger flood] tap → answer at OpenCode: ${warm} ms for the first tap, ${quiet} ms quiet, ${privateFlood} ms after ten strangers' /start, ${groupFlood} ms after ten /start in a stranger's group`);
+    console.info(
+      `[stranger flood] tap → answer at OpenCode: ${warm} ms for the first tap, ${quiet} ms quiet, ${privateFlood} ms after ten strangers' /start, ${groupFlood} ms after ten /start in a stranger's group`,
+    );
     const toStrangers = telegram.calls.filter((call) => call.method === "sendMessage" && Number(call.payload.chat_id) !== DEFAULT_CHAT_ID);
     expect(toStrangers).toEqual([]);
   }, 180_000);

@@ -9,7 +9,14 @@ import { pollUntil } from "../support/wait.ts";
 import { startRig, type Rig } from "./question-suite.ts";
 
 const GROUP = -1001234567890;
-const question = (marker: string) => ({ question: `Pick [${marker}]`, header: "Pick", options: [{ label: "Yes", description: "" }, { label: "No", description: "" }] });
+const question = (marker: string) => ({
+  question: `Pick [${marker}]`,
+  header: "Pick",
+  options: [
+    { label: "Yes", description: "" },
+    { label: "No", description: "" },
+  ],
+});
 
 describe.each<OpencodeVersion>(["1.18.33", OPENCODE2_VERSION])("forum topics on OpenCode %s: one topic per session", (version) => {
   let rig: Rig;
@@ -29,7 +36,9 @@ describe.each<OpencodeVersion>(["1.18.33", OPENCODE2_VERSION])("forum topics on 
     }
     const messages = [];
     for (const { marker } of sessions) {
-      messages.push(await rig.telegram.waitForMessage((m) => m.text.includes(`[${marker}]`) && rig.telegram.buttons(m).length > 0, { timeoutMs: 30_000, what: marker }));
+      messages.push(
+        await rig.telegram.waitForMessage((m) => m.text.includes(`[${marker}]`) && rig.telegram.buttons(m).length > 0, { timeoutMs: 30_000, what: marker }),
+      );
     }
     const [a, b] = messages;
     expect(a!.chatId).toBe(GROUP);
@@ -45,7 +54,10 @@ describe.each<OpencodeVersion>(["1.18.33", OPENCODE2_VERSION])("forum topics on 
 
     // A plain message in session b's topic is b's next instruction.
     rig.telegram.sendText(GROUP, "continue in topic b", { threadId: b!.threadId, from: DEFAULT_USER, chatType: "supergroup" });
-    const request = await pollUntil(() => rig.llm.requests.find((r) => !isTitleRequest(r) && JSON.stringify(r.messages ?? []).includes("continue in topic b")), { timeoutMs: 20_000, what: "the topic message at the LLM" });
+    const request = await pollUntil(
+      () => rig.llm.requests.find((r) => !isTitleRequest(r) && JSON.stringify(r.messages ?? []).includes("continue in topic b")),
+      { timeoutMs: 20_000, what: "the topic message at the LLM" },
+    );
     expect(JSON.stringify(request.messages)).toContain("[topic-b]");
     expect(JSON.stringify(request.messages)).not.toContain("[topic-a]");
     // Its end is reported in the same topic (a run started from the phone always is).

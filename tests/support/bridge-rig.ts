@@ -80,14 +80,25 @@ export function setup(options: { ttlMs?: number; permissionTtlMs?: number; allow
     const id = `cb${++callbackId}`;
     await bridge.handleUpdate({
       update_id: ++updateId,
-      callback_query: { id, from: { id: from, first_name: "U" }, data: telegram.button(message, text).callback_data, message: { message_id: message.messageId, chat: { id: message.chatId, type: "private" } } },
+      callback_query: {
+        id,
+        from: { id: from, first_name: "U" },
+        data: telegram.button(message, text).callback_data,
+        message: { message_id: message.messageId, chat: { id: message.chatId, type: "private" } },
+      },
     });
     return id;
   };
   const say = (text: string, replyTo?: number, from = OWNER) =>
     bridge.handleUpdate({
       update_id: ++updateId,
-      message: { message_id: 900 + updateId, from: { id: from, first_name: "U" }, chat: { id: CHAT, type: "private" }, text, ...(replyTo ? { reply_to_message: { message_id: replyTo } } : {}) },
+      message: {
+        message_id: 900 + updateId,
+        from: { id: from, first_name: "U" },
+        chat: { id: CHAT, type: "private" },
+        text,
+        ...(replyTo ? { reply_to_message: { message_id: replyTo } } : {}),
+      },
     });
   const askPermission = async (req: PermissionRequest) => {
     bridge.handleEvent(DIRECTORY, { type: "permission.asked", request: req });
@@ -120,7 +131,6 @@ export function setup(options: { ttlMs?: number; permissionTtlMs?: number; allow
   return { telegram, opencode, bridge, link, tap, say, ask, askPermission, settled, forceReply };
 }
 
-
 export const permission = (overrides: Partial<PermissionRequest> = {}): PermissionRequest => ({
   id: `per_${++counter}`,
   sessionID: "ses_1",
@@ -130,4 +140,3 @@ export const permission = (overrides: Partial<PermissionRequest> = {}): Permissi
   always: ["echo *"],
   ...overrides,
 });
-

@@ -17,7 +17,13 @@ export interface ChatSetup {
 }
 
 export function chatSetup(kind: ChatKind): ChatSetup {
-  if (kind === "private") return { kind, chatId: DEFAULT_CHAT_ID, env: { HERMES_TELEGRAM_CHAT_ID: String(DEFAULT_CHAT_ID), HERMES_TELEGRAM_ALLOWED_USERS: String(DEFAULT_USER.id) }, telegram: {} };
+  if (kind === "private")
+    return {
+      kind,
+      chatId: DEFAULT_CHAT_ID,
+      env: { HERMES_TELEGRAM_CHAT_ID: String(DEFAULT_CHAT_ID), HERMES_TELEGRAM_ALLOWED_USERS: String(DEFAULT_USER.id) },
+      telegram: {},
+    };
   return {
     kind,
     chatId: SUPERGROUP_CHAT_ID,

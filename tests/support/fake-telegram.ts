@@ -1,28 +1,35 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { listenLoopback, sendJson } from './loopback-server.ts';
-import { pollUntil } from './wait.ts';
-import { botMethods } from './telegram/bot-methods.ts';
-import { ChatStore } from './telegram/chat-store.ts';
-import type { BotState, MethodHandler } from './telegram/context.ts';
-import { FaultInjector } from './telegram/faults.ts';
-import { downloadable, fileMessageUpdate, getFileMethod, newFileStore, type HumanFile } from './telegram/files.ts';
-import { FloodLimiter, floodChatOf, type FloodLimitsOption, type FloodStats } from './telegram/flood.ts';
-import { callbackQueryUpdate, messageUpdate, newCallbackQueryId } from './telegram/human.ts';
-import { LongPoll, type ConflictMode } from './telegram/long-poll.ts';
-import { messageMethods } from './telegram/message-methods.ts';
-import { readApiRequest } from './telegram/request-body.ts';
-import { TelegramApiError, type ApiCall, type Fault, type SentMessage, type TgUser } from './telegram/types.ts';
-import { UpdateQueue } from './telegram/update-queue.ts';
-import type { ButtonStyleMode } from './telegram/validate.ts';
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { listenLoopback, sendJson } from "./loopback-server.ts";
+import { pollUntil } from "./wait.ts";
+import { botMethods } from "./telegram/bot-methods.ts";
+import { ChatStore } from "./telegram/chat-store.ts";
+import type { BotState, MethodHandler } from "./telegram/context.ts";
+import { FaultInjector } from "./telegram/faults.ts";
+import { downloadable, fileMessageUpdate, getFileMethod, newFileStore, type HumanFile } from "./telegram/files.ts";
+import { FloodLimiter, floodChatOf, type FloodLimitsOption, type FloodStats } from "./telegram/flood.ts";
+import { callbackQueryUpdate, messageUpdate, newCallbackQueryId } from "./telegram/human.ts";
+import { LongPoll, type ConflictMode } from "./telegram/long-poll.ts";
+import { messageMethods } from "./telegram/message-methods.ts";
+import { readApiRequest } from "./telegram/request-body.ts";
+import { TelegramApiError, type ApiCall, type Fault, type SentMessage, type TgUser } from "./telegram/types.ts";
+import { UpdateQueue } from "./telegram/update-queue.ts";
+import type { ButtonStyleMode } from "./telegram/validate.ts";
 
 /**
  * A fake Telegram Bot API on 127.0.0.1 (random port): `POST|GET /bot<token>/<method>`,
  * answering in the real `{ok, result}` / `{ok:false, error_code, description}` shape.
  * The test plays the human with sendText / tapButton and inspects what the bot sent.
  */
-export type { ApiCall, Fault, SentMessage, TgUser } from './telegram/types.ts';
-export { parseTelegramHtml, escapeHtml } from './telegram/html.ts';
-export { TELEGRAM_FLOOD_LIMITS, FLOOD_COUNTED_METHODS, type FloodLimits, type FloodLimitsOption, type FloodStats, type RetryAfterViolation } from './telegram/flood.ts';
+export type { ApiCall, Fault, SentMessage, TgUser } from "./telegram/types.ts";
+export { parseTelegramHtml, escapeHtml } from "./telegram/html.ts";
+export {
+  TELEGRAM_FLOOD_LIMITS,
+  FLOOD_COUNTED_METHODS,
+  type FloodLimits,
+  type FloodLimitsOption,
+  type FloodStats,
+  type RetryAfterViolation,
+} from "./telegram/flood.ts";
 
 export interface FakeTelegram {
   apiRoot: string;
@@ -36,14 +43,21 @@ export interface FakeTelegram {
   buttons(m: SentMessage): Array<{ text: string; callback_data?: string; style?: string }>;
   tapButton(m: SentMessage, buttonText: string, from?: TgUser): Promise<string>;
   waitForCallbackAnswer(callbackQueryId: string, opts?: { timeoutMs?: number }): Promise<{ text?: string; showAlert?: boolean }>;
-  sendText(chatId: number, text: string, opts?: { replyTo?: number; from?: TgUser; chatType?: 'private' | 'group' | 'supergroup'; threadId?: number }): { messageId: number };
+  sendText(
+    chatId: number,
+    text: string,
+    opts?: { replyTo?: number; from?: TgUser; chatType?: "private" | "group" | "supergroup"; threadId?: number },
+  ): { messageId: number };
   /** Whether buttons may carry `style` from now on ('refused': like a Bot API server older than 9.4). */
   setButtonStyles(mode: ButtonStyleMode): void;
   /**
    * The human sends a photo or a document (with a caption, as a reply, in a topic). `fileId` is
    * what getFile must be asked for; `reportedSize` fakes a huge file without its bytes.
    */
-  sendFile(chatId: number, file: Omit<HumanFile, 'from' | 'chatType'> & { from?: TgUser; chatType?: 'private' | 'group' | 'supergroup' }): { messageId: number; fileId: string };
+  sendFile(
+    chatId: number,
+    file: Omit<HumanFile, "from" | "chatType"> & { from?: TgUser; chatType?: "private" | "group" | "supergroup" },
+  ): { messageId: number; fileId: string };
   /** Every file path downloaded through `GET /file/bot<token>/<path>`. */
   readonly downloads: readonly string[];
   /** Forum topics the bot created (createForumTopic), with their current names. */
@@ -74,9 +88,9 @@ export interface FakeTelegram {
   close(): Promise<void>;
 }
 
-export const DEFAULT_USER: TgUser = { id: 1001, is_bot: false, first_name: 'Owner', username: 'owner' };
+export const DEFAULT_USER: TgUser = { id: 1001, is_bot: false, first_name: "Owner", username: "owner" };
 export const DEFAULT_CHAT_ID = 1001;
-export const DEFAULT_TOKEN = '123456:TEST-token-abcdefghijklmnopqrstuv';
+export const DEFAULT_TOKEN = "123456:TEST-token-abcdefghijklmnopqrstuv";
 
 export interface FakeTelegramOptions {
   token?: string;
@@ -92,17 +106,22 @@ export interface FakeTelegramOptions {
 
 export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise<FakeTelegram> {
   const token = opts.token ?? DEFAULT_TOKEN;
-  const bot: TgUser = { id: Number(token.split(':')[0]) || 123456, is_bot: true, first_name: 'Hermes Test Bot', username: opts.botUsername ?? 'hermes_test_bot' };
+  const bot: TgUser = {
+    id: Number(token.split(":")[0]) || 123456,
+    is_bot: true,
+    first_name: "Hermes Test Bot",
+    username: opts.botUsername ?? "hermes_test_bot",
+  };
   const queue = new UpdateQueue();
   const state: BotState = {
     store: new ChatStore(bot),
-    poll: new LongPoll(queue, opts.conflict ?? 'reject-new'),
+    poll: new LongPoll(queue, opts.conflict ?? "reject-new"),
     callbackAnswers: [],
     issuedCallbackIds: new Set(),
     answeredCallbackIds: new Set(),
     commands: [],
     topics: [],
-    buttonStyles: opts.buttonStyles ?? 'supported',
+    buttonStyles: opts.buttonStyles ?? "supported",
   };
   const files = newFileStore();
   const handlers = new Map<string, MethodHandler>(
@@ -120,14 +139,19 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
   let directUpdateId = 900_000_001;
 
   const recentCalls = () =>
-    `last Bot API calls: ${calls.slice(-8).map((c) => `${c.method}→${c.status || 'pending'}`).join(', ') || '(none)'}`;
+    `last Bot API calls: ${
+      calls
+        .slice(-8)
+        .map((c) => `${c.method}→${c.status || "pending"}`)
+        .join(", ") || "(none)"
+    }`;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
     const fileRoute = /^\/file\/bot([^/]+)\/(.+)$/.exec(url.pathname);
-    if (fileRoute && req.method === 'GET') return serveFile(res, decodeURIComponent(fileRoute[1]!), fileRoute[2]!);
+    if (fileRoute && req.method === "GET") return serveFile(res, decodeURIComponent(fileRoute[1]!), fileRoute[2]!);
     const route = /^\/bot([^/]+)\/([A-Za-z0-9_]+)\/?$/.exec(url.pathname);
-    if (!route) return sendJson(res, 404, { ok: false, error_code: 404, description: 'Not Found' });
+    if (!route) return sendJson(res, 404, { ok: false, error_code: 404, description: "Not Found" });
     const call: ApiCall = { method: route[2]!, payload: {}, at: Date.now(), status: 0, hrAt: performance.now() };
     calls.push(call);
     const answer = (status: number, body: unknown) => {
@@ -137,7 +161,7 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
     const fail = (err: TelegramApiError) =>
       answer(err.code, { ok: false, error_code: err.code, description: err.description, ...(err.parameters ? { parameters: err.parameters } : {}) });
 
-    if (decodeURIComponent(route[1]!) !== token) return fail(new TelegramApiError(401, 'Unauthorized'));
+    if (decodeURIComponent(route[1]!) !== token) return fail(new TelegramApiError(401, "Unauthorized"));
     let request: Awaited<ReturnType<typeof readApiRequest>>;
     try {
       request = await readApiRequest(req, url);
@@ -147,18 +171,18 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
     call.payload = request.payload;
     for (const listener of listeners) listener(call);
     const handler = handlers.get(call.method.toLowerCase());
-    if (!handler) return fail(new TelegramApiError(404, 'Not Found'));
+    if (!handler) return fail(new TelegramApiError(404, "Not Found"));
 
     const floodChat = floodChatOf(call.method, request.payload);
     const fault = faults.take(call.method);
-    if (fault?.kind === 'hang') return; // held until close() destroys the socket
-    if (fault?.kind === '429') {
+    if (fault?.kind === "hang") return; // held until close() destroys the socket
+    if (fault?.kind === "429") {
       if (floodChat !== undefined) flood.told(floodChat, fault.retryAfter);
       fail(new TelegramApiError(429, `Too Many Requests: retry after ${fault.retryAfter}`, { retry_after: fault.retryAfter }));
       if (floodChat !== undefined) flood.answered(floodChat, performance.now());
       return;
     }
-    if (fault?.kind === '500') return fail(new TelegramApiError(500, 'Internal Server Error'));
+    if (fault?.kind === "500") return fail(new TelegramApiError(500, "Internal Server Error"));
     if (floodChat !== undefined) {
       // Counts requests that ignore a retry_after (limits on or off); answers 429 only with limits on.
       const tooMany = flood.check(floodChat, call.method, call.hrAt!);
@@ -170,7 +194,7 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
     }
 
     const gone = new AbortController();
-    res.on('close', () => gone.abort());
+    res.on("close", () => gone.abort());
     try {
       const result = await handler({ ...request, state, signal: gone.signal });
       answer(200, { ok: true, result });
@@ -182,22 +206,22 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
 
   /** A file download, as api.telegram.org serves it: the bytes, or a 404 / 401 JSON error. */
   function serveFile(res: ServerResponse, fileToken: string, path: string): void {
-    calls.push({ method: 'file download', payload: { path }, at: Date.now(), status: 0, hrAt: performance.now() });
+    calls.push({ method: "file download", payload: { path }, at: Date.now(), status: 0, hrAt: performance.now() });
     const call = calls[calls.length - 1]!;
     if (fileToken !== token) {
       call.status = 401;
-      sendJson(res, 401, { ok: false, error_code: 401, description: 'Unauthorized' });
+      sendJson(res, 401, { ok: false, error_code: 401, description: "Unauthorized" });
       return;
     }
     const bytes = downloadable(files, path);
     if (!bytes) {
       call.status = 404;
-      sendJson(res, 404, { ok: false, error_code: 404, description: 'Not Found' });
+      sendJson(res, 404, { ok: false, error_code: 404, description: "Not Found" });
       return;
     }
     files.downloads.push(path);
     call.status = 200;
-    res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': bytes.length });
+    res.writeHead(200, { "content-type": "application/octet-stream", "content-length": bytes.length });
     res.end(bytes);
   }
 
@@ -224,9 +248,9 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
     current.relisten ??= closed
       ? Promise.resolve()
       : new Promise<void>((resolve, reject) => {
-          server.server.once('error', reject);
-          server.server.listen(server.port, '127.0.0.1', () => {
-            server.server.off('error', reject);
+          server.server.once("error", reject);
+          server.server.listen(server.port, "127.0.0.1", () => {
+            server.server.off("error", reject);
             resolve();
           });
         });
@@ -252,18 +276,26 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
       return pollUntil(check, { ...o, context: recentCalls });
     },
     waitForMessage(pred, o = {}) {
-      return fake.waitFor(() => state.store.botMessages.find((m) => pred(m)), { what: 'a matching bot message', ...o });
+      return fake.waitFor(() => state.store.botMessages.find((m) => pred(m)), { what: "a matching bot message", ...o });
     },
     buttons(m) {
       const keyboard: unknown = m.replyMarkup?.inline_keyboard;
       if (!Array.isArray(keyboard)) return [];
-      return keyboard.flat().map((b: any) => ({ text: String(b.text), ...(b.callback_data !== undefined ? { callback_data: String(b.callback_data) } : {}), ...(b.style !== undefined ? { style: String(b.style) } : {}) }));
+      return keyboard.flat().map((b: any) => ({
+        text: String(b.text),
+        ...(b.callback_data !== undefined ? { callback_data: String(b.callback_data) } : {}),
+        ...(b.style !== undefined ? { style: String(b.style) } : {}),
+      }));
     },
     async tapButton(m, buttonText, from = DEFAULT_USER) {
       if (m.deleted) throw new Error(`tapButton: message ${m.messageId} in chat ${m.chatId} was deleted`);
       const button = findButton(m, buttonText);
       if (!button) {
-        const names = fake.buttons(m).map((b) => JSON.stringify(b.text)).join(', ') || '(no buttons)';
+        const names =
+          fake
+            .buttons(m)
+            .map((b) => JSON.stringify(b.text))
+            .join(", ") || "(no buttons)";
         throw new Error(`tapButton: no button ${JSON.stringify(buttonText)} on message ${m.messageId}; available: ${names}`);
       }
       const id = newCallbackQueryId();
@@ -283,7 +315,7 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
     sendText(chatId, text, o = {}) {
       const { update, messageId } = messageUpdate(state.store, chatId, text, {
         from: o.from ?? DEFAULT_USER,
-        chatType: o.chatType ?? (chatId > 0 ? 'private' : 'supergroup'),
+        chatType: o.chatType ?? (chatId > 0 ? "private" : "supergroup"),
         ...(o.replyTo !== undefined ? { replyTo: o.replyTo } : {}),
         ...(o.threadId !== undefined ? { threadId: o.threadId } : {}),
       });
@@ -294,7 +326,7 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
       const { update, messageId, fileId } = fileMessageUpdate(state.store, files, chatId, {
         ...file,
         from: file.from ?? DEFAULT_USER,
-        chatType: file.chatType ?? (chatId > 0 ? 'private' : 'supergroup'),
+        chatType: file.chatType ?? (chatId > 0 ? "private" : "supergroup"),
       });
       queue.push(update);
       return { messageId, fileId };
@@ -313,7 +345,7 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
       clearTimeout(faultTimer);
       faultTimer = undefined;
       faults.set(fault);
-      const effect = fault?.kind === 'down' ? goDown() : goUp();
+      const effect = fault?.kind === "down" ? goDown() : goUp();
       if (fault?.forMs !== undefined && !closed) {
         faultTimer = setTimeout(() => {
           faultTimer = undefined;
@@ -348,7 +380,11 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
       if (m.deleted) throw new Error(`tapUpdate: message ${m.messageId} in chat ${m.chatId} was deleted`);
       const button = findButton(m, buttonText);
       if (!button) {
-        const names = fake.buttons(m).map((b) => JSON.stringify(b.text)).join(', ') || '(no buttons)';
+        const names =
+          fake
+            .buttons(m)
+            .map((b) => JSON.stringify(b.text))
+            .join(", ") || "(no buttons)";
         throw new Error(`tapUpdate: no button ${JSON.stringify(buttonText)} on message ${m.messageId}; available: ${names}`);
       }
       const id = newCallbackQueryId();

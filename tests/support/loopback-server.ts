@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 
 /** A node:http server bound to 127.0.0.1 on a random port, with a close that never hangs. */
 export interface LoopbackServer {
@@ -14,8 +14,8 @@ export type Handler = (req: IncomingMessage, res: ServerResponse) => void | Prom
 export async function listenLoopback(handler: Handler): Promise<LoopbackServer> {
   const server = createServer((req, res) => {
     Promise.resolve(handler(req, res)).catch((err: unknown) => {
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
-      res.end(`harness handler crashed: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
+      res.end(`harness handler crashed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     });
   });
   // Long polls are held open on purpose; do not let node cut them.
@@ -23,9 +23,9 @@ export async function listenLoopback(handler: Handler): Promise<LoopbackServer> 
   server.headersTimeout = 60_000;
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      server.off('error', reject);
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      server.off("error", reject);
       resolve();
     });
   });
@@ -49,7 +49,7 @@ export function readBody(req: IncomingMessage, limitBytes = 64 * 1024 * 1024): P
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (chunk: Buffer) => {
+    req.on("data", (chunk: Buffer) => {
       size += chunk.length;
       if (size > limitBytes) {
         reject(new Error(`request body over ${limitBytes} bytes`));
@@ -58,8 +58,8 @@ export function readBody(req: IncomingMessage, limitBytes = 64 * 1024 * 1024): P
       }
       chunks.push(chunk);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
+    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("error", reject);
   });
 }
 
@@ -67,8 +67,8 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
   if (res.writableEnded || res.destroyed) return;
   const text = JSON.stringify(body);
   res.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(text),
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
   });
   res.end(text);
 }

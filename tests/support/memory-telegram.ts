@@ -26,7 +26,17 @@ export class MemoryTelegram implements TelegramApi {
   }
 
   async sendMessage(chatId: number, html: string, options: SendOptions = {}) {
-    const message: MemoryMessage = { chatId, messageId: this.#nextId++, text: html, keyboard: options.keyboard ?? [], forceReply: !!options.forceReply, deleted: false, edits: 0, ...(options.forceReply ? { placeholder: options.forceReply.placeholder } : {}), ...(options.threadId !== undefined ? { threadId: options.threadId } : {}) };
+    const message: MemoryMessage = {
+      chatId,
+      messageId: this.#nextId++,
+      text: html,
+      keyboard: options.keyboard ?? [],
+      forceReply: !!options.forceReply,
+      deleted: false,
+      edits: 0,
+      ...(options.forceReply ? { placeholder: options.forceReply.placeholder } : {}),
+      ...(options.threadId !== undefined ? { threadId: options.threadId } : {}),
+    };
     if (options.replyTo !== undefined) message.replyTo = options.replyTo;
     this.messages.push(message);
     return { messageId: message.messageId };
@@ -112,7 +122,13 @@ export class MemoryTelegram implements TelegramApi {
   /** The button of `message` whose text is `text` (throws with the available ones). */
   button(message: MemoryMessage, text: string): InlineButton {
     const found = message.keyboard.flat().find((button) => button.text === text);
-    if (!found) throw new Error(`no button "${text}" in [${message.keyboard.flat().map((b) => b.text).join(", ")}]`);
+    if (!found)
+      throw new Error(
+        `no button "${text}" in [${message.keyboard
+          .flat()
+          .map((b) => b.text)
+          .join(", ")}]`,
+      );
     return found;
   }
 

@@ -1,16 +1,16 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { randomBytes } from 'node:crypto';
-import { listenLoopback, readBody, sendJson } from './loopback-server.ts';
-import { pollUntil } from './wait.ts';
-import { contentText, isTitleRequest, messagesOf } from './llm/chat-request.ts';
-import { asStep, parseDirective, scriptProgress, stepCalls, stepThen, type Step } from './llm/directive.ts';
-import { writeReply, type Reply } from './llm/openai-stream.ts';
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { randomBytes } from "node:crypto";
+import { listenLoopback, readBody, sendJson } from "./loopback-server.ts";
+import { pollUntil } from "./wait.ts";
+import { contentText, isTitleRequest, messagesOf } from "./llm/chat-request.ts";
+import { asStep, parseDirective, scriptProgress, stepCalls, stepThen, type Step } from "./llm/directive.ts";
+import { writeReply, type Reply } from "./llm/openai-stream.ts";
 
 /**
  * A scripted OpenAI-compatible chat-completions server on 127.0.0.1 (random port).
  * Script a run through the prompt text with `directive(...)` (see llm/directive.ts).
  */
-export { directive, type Step, type ToolCallSpec } from './llm/directive.ts';
+export { directive, type Step, type ToolCallSpec } from "./llm/directive.ts";
 
 export interface ToolResult {
   toolCallId: string;
@@ -35,37 +35,37 @@ export async function startMockLlm(): Promise<MockLlm> {
   let failure: { status: number; remaining: number } | null = null;
   let callCounter = 0;
 
-  const callId = () => `call_${++callCounter}_${randomBytes(4).toString('hex')}`;
+  const callId = () => `call_${++callCounter}_${randomBytes(4).toString("hex")}`;
   const stepReply = (step: Step): Reply => {
-    if ('text' in step) return { kind: 'text', text: step.text };
-    if ('tool' in step) return { kind: 'tool', name: step.tool, args: step.args, callId: callId() };
-    return { kind: 'tools', calls: stepCalls(step).map((c) => ({ name: c.tool, args: c.args, callId: callId() })) };
+    if ("text" in step) return { kind: "text", text: step.text };
+    if ("tool" in step) return { kind: "tool", name: step.tool, args: step.args, callId: callId() };
+    return { kind: "tools", calls: stepCalls(step).map((c) => ({ name: c.tool, args: c.args, callId: callId() })) };
   };
 
   function decide(body: any): Reply {
-    if (isTitleRequest(body)) return { kind: 'text', text: 'Mock title' };
+    if (isTitleRequest(body)) return { kind: "text", text: "Mock title" };
     const messages = messagesOf(body);
     const last = messages[messages.length - 1];
-    if (last?.role === 'user') {
+    if (last?.role === "user") {
       const step = parseDirective(contentText(last.content));
-      return step ? stepReply(step) : { kind: 'text', text: 'ok' };
+      return step ? stepReply(step) : { kind: "text", text: "ok" };
     }
-    if (last?.role === 'tool') {
+    if (last?.role === "tool") {
       const progress = scriptProgress(messages);
       const then = progress ? stepThen(progress.step) : undefined;
       const next = then ? asStep(then[progress!.rounds - 1]) : undefined;
-      return next ? stepReply(next) : { kind: 'text', text: `LLM received: ${contentText(last.content)}` };
+      return next ? stepReply(next) : { kind: "text", text: `LLM received: ${contentText(last.content)}` };
     }
-    return { kind: 'text', text: 'ok' };
+    return { kind: "text", text: "ok" };
   }
 
   function observe(body: any): void {
     const title = isTitleRequest(body);
     for (const m of messagesOf(body)) {
-      if (m.role === 'tool' && m.tool_call_id && !toolResults.some((r) => r.toolCallId === m.tool_call_id)) {
+      if (m.role === "tool" && m.tool_call_id && !toolResults.some((r) => r.toolCallId === m.tool_call_id)) {
         toolResults.push({ toolCallId: m.tool_call_id, content: contentText(m.content), at: Date.now() });
       }
-      if (m.role === 'user' && !title) {
+      if (m.role === "user" && !title) {
         const text = contentText(m.content);
         if (!users.includes(text)) users.push(text);
       }
@@ -73,35 +73,34 @@ export async function startMockLlm(): Promise<MockLlm> {
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname.replace(/\/+$/, '');
-    if (req.method === 'GET' && path.endsWith('/models')) {
-      return sendJson(res, 200, { object: 'list', data: [{ id: 'mock-model', object: 'model', owned_by: 'mock' }] });
+    const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname.replace(/\/+$/, "");
+    if (req.method === "GET" && path.endsWith("/models")) {
+      return sendJson(res, 200, { object: "list", data: [{ id: "mock-model", object: "model", owned_by: "mock" }] });
     }
-    if (req.method !== 'POST' || !path.endsWith('/chat/completions')) {
-      return sendJson(res, 404, { error: { message: `mock LLM: no route ${req.method} ${path}`, type: 'invalid_request_error' } });
+    if (req.method !== "POST" || !path.endsWith("/chat/completions")) {
+      return sendJson(res, 404, { error: { message: `mock LLM: no route ${req.method} ${path}`, type: "invalid_request_error" } });
     }
-    const body: any = JSON.parse((await readBody(req)).toString('utf8'));
+    const body: any = JSON.parse((await readBody(req)).toString("utf8"));
     requests.push(body);
     if (failure && failure.remaining > 0) {
       failure.remaining--;
       const status = failure.status;
       if (failure.remaining <= 0) failure = null;
-      return sendJson(res, status, { error: { message: `mock LLM failure (HTTP ${status})`, type: 'server_error' } });
+      return sendJson(res, status, { error: { message: `mock LLM failure (HTTP ${status})`, type: "server_error" } });
     }
     observe(body);
-    writeReply(res, decide(body), body.stream === true, String(body.model ?? 'mock-model'));
+    writeReply(res, decide(body), body.stream === true, String(body.model ?? "mock-model"));
   }
 
   const server = await listenLoopback(handle);
-  const context = () =>
-    `mock LLM saw ${requests.length} request(s); tool results: ${JSON.stringify(toolResults.map((r) => r.content.slice(0, 200)))}`;
+  const context = () => `mock LLM saw ${requests.length} request(s); tool results: ${JSON.stringify(toolResults.map((r) => r.content.slice(0, 200)))}`;
 
   return {
     baseURL: `${server.origin}/v1`,
     requests,
     toolResults,
     waitForToolResult(pred, opts = {}) {
-      return pollUntil(() => toolResults.find(pred), { what: 'a matching tool result at the mock LLM', ...opts, context });
+      return pollUntil(() => toolResults.find(pred), { what: "a matching tool result at the mock LLM", ...opts, context });
     },
     userMessages: () => [...users],
     setFailure(f) {

@@ -1,20 +1,20 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { freePort } from './free-port.ts';
-import { pollUntil } from './wait.ts';
-import { isOpencode2, opencodeBinary, type OpencodeVersion } from './opencode/binary.ts';
-import { spawnManaged, type ManagedChild } from './opencode/child-process.ts';
-import { createHermeticEnv } from './opencode/hermetic-env.ts';
-import { opencodeRequest } from './opencode/http-client.ts';
-import { projectConfig, writeProject } from './opencode/project-config.ts';
-import { routesFor } from './opencode/routes.ts';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { freePort } from "./free-port.ts";
+import { pollUntil } from "./wait.ts";
+import { isOpencode2, opencodeBinary, type OpencodeVersion } from "./opencode/binary.ts";
+import { spawnManaged, type ManagedChild } from "./opencode/child-process.ts";
+import { createHermeticEnv } from "./opencode/hermetic-env.ts";
+import { opencodeRequest } from "./opencode/http-client.ts";
+import { projectConfig, writeProject } from "./opencode/project-config.ts";
+import { routesFor } from "./opencode/routes.ts";
 
 /**
  * The real `opencode serve` on 127.0.0.1 in a hermetic temp world (see opencode/hermetic-env.ts),
  * driving the mock LLM. It can be killed and started again on the same port, home and data, and
  * put behind HTTP Basic auth. Set KEEP_TMP=1 to keep the temp dir (logs, data, projects) after stop().
  */
-export { OPENCODE_VERSIONS, OPENCODE2_VERSION, isOpencode2, opencodeBinary, type OpencodeVersion } from './opencode/binary.ts';
+export { OPENCODE_VERSIONS, OPENCODE2_VERSION, isOpencode2, opencodeBinary, type OpencodeVersion } from "./opencode/binary.ts";
 
 export interface OpencodeServer {
   version: OpencodeVersion;
@@ -27,7 +27,11 @@ export interface OpencodeServer {
   /** The running process' pid (changes with start()). */
   readonly pid: number;
   /** `auth: false` leaves out the Authorization header of a password-protected server. */
-  request<T = any>(method: string, path: string, opts?: { body?: unknown; directory?: string; timeoutMs?: number; auth?: boolean }): Promise<{ status: number; body: T }>;
+  request<T = any>(
+    method: string,
+    path: string,
+    opts?: { body?: unknown; directory?: string; timeoutMs?: number; auth?: boolean },
+  ): Promise<{ status: number; body: T }>;
   createSession(opts?: { directory?: string; title?: string }): Promise<{ id: string }>;
   prompt(sessionID: string, text: string, opts?: { directory?: string }): Promise<void>;
   pendingQuestions(opts?: { directory?: string }): Promise<any[]>;
@@ -35,7 +39,7 @@ export interface OpencodeServer {
   answerQuestion(question: any, answers: string[][], opts?: { directory?: string }): Promise<number>;
   pendingPermissions(opts?: { directory?: string }): Promise<any[]>;
   /** Answers a pending permission request as the terminal does; resolves with the HTTP status. */
-  answerPermission(request: any, reply: 'once' | 'always' | 'reject', opts?: { directory?: string }): Promise<number>;
+  answerPermission(request: any, reply: "once" | "always" | "reject", opts?: { directory?: string }): Promise<number>;
   /** Ends the project's instance (1.x dispose; 2.x location removal, which runs plugin cleanups); resolves with the HTTP status. */
   dispose(opts?: { directory?: string }): Promise<number>;
   /** Stops the session's run as Esc does; resolves with the HTTP status. */
@@ -95,17 +99,17 @@ export async function startOpencode(opts: StartOpencodeOptions): Promise<Opencod
   const world = createHermeticEnv(opts.version, serverEnv);
   const config = projectConfig(opts);
   const routes = routesFor(opts.version);
-  const directory = writeProject(join(world.root, 'project'), config);
+  const directory = writeProject(join(world.root, "project"), config);
   const port = await freePort();
   const startTimeoutMs = opts.startTimeoutMs ?? 60_000;
-  const basic = (password: string) => `Basic ${Buffer.from(`${opts.username ?? 'opencode'}:${password}`).toString('base64')}`;
+  const basic = (password: string) => `Basic ${Buffer.from(`${opts.username ?? "opencode"}:${password}`).toString("base64")}`;
   let authorization = opts.password ? basic(opts.password) : undefined;
   let proc: ManagedChild | undefined;
   let runs = 0;
-  let history = '';
+  let history = "";
   let projects = 0;
   let stopped: Promise<void> | undefined;
-  const logTail = () => `--- last log lines (OpenCode ${opts.version}, pid ${proc?.pid}, ${world.root}) ---\n${proc?.tail(40) ?? ''}`;
+  const logTail = () => `--- last log lines (OpenCode ${opts.version}, pid ${proc?.pid}, ${world.root}) ---\n${proc?.tail(40) ?? ""}`;
 
   const server: OpencodeServer = {
     version: opts.version,
@@ -119,23 +123,29 @@ export async function startOpencode(opts: StartOpencodeOptions): Promise<Opencod
     },
     request(method, path, o = {}) {
       const { auth, ...rest } = o;
-      return opencodeRequest(server.url, method, path, { ...rest, directory: o.directory ?? directory, ...(authorization && auth !== false ? { authorization } : {}) }, logTail);
+      return opencodeRequest(
+        server.url,
+        method,
+        path,
+        { ...rest, directory: o.directory ?? directory, ...(authorization && auth !== false ? { authorization } : {}) },
+        logTail,
+      );
     },
     async createSession(o = {}) {
       const route = routes.createSession(o.directory ?? directory, o.title);
-      const res = await server.request('POST', route.path, {
+      const res = await server.request("POST", route.path, {
         body: route.body,
         ...(o.directory !== undefined ? { directory: o.directory } : {}),
       });
       const id = route.id(res.body);
-      if (res.status !== 200 || typeof id !== 'string') {
+      if (res.status !== 200 || typeof id !== "string") {
         throw new Error(`POST ${route.path} answered ${res.status}: ${JSON.stringify(res.body)}\n${logTail()}`);
       }
       return { id };
     },
     async prompt(sessionID, text, o = {}) {
       const route = routes.prompt(sessionID, text);
-      const res = await server.request('POST', route.path, {
+      const res = await server.request("POST", route.path, {
         body: route.body,
         ...(o.directory !== undefined ? { directory: o.directory } : {}),
       });
@@ -145,25 +155,25 @@ export async function startOpencode(opts: StartOpencodeOptions): Promise<Opencod
     },
     async pendingQuestions(o = {}) {
       const route = routes.pendingQuestions(o.directory ?? directory);
-      const res = await server.request('GET', route.path, o.directory !== undefined ? { directory: o.directory } : {});
+      const res = await server.request("GET", route.path, o.directory !== undefined ? { directory: o.directory } : {});
       const list = res.status === 200 ? route.list(res.body) : undefined;
       if (!list) throw new Error(`GET ${route.path} answered ${res.status}: ${JSON.stringify(res.body)}\n${logTail()}`);
       return list;
     },
     async answerQuestion(question, answers, o = {}) {
       const route = routes.answerQuestion(question, answers);
-      return (await server.request('POST', route.path, { body: route.body, ...(o.directory !== undefined ? { directory: o.directory } : {}) })).status;
+      return (await server.request("POST", route.path, { body: route.body, ...(o.directory !== undefined ? { directory: o.directory } : {}) })).status;
     },
     async pendingPermissions(o = {}) {
       const route = routes.pendingPermissions(o.directory ?? directory);
-      const res = await server.request('GET', route.path, o.directory !== undefined ? { directory: o.directory } : {});
+      const res = await server.request("GET", route.path, o.directory !== undefined ? { directory: o.directory } : {});
       const list = res.status === 200 ? route.list(res.body) : undefined;
       if (!list) throw new Error(`GET ${route.path} answered ${res.status}: ${JSON.stringify(res.body)}\n${logTail()}`);
       return list;
     },
     async answerPermission(request, reply, o = {}) {
       const route = routes.answerPermission(request, reply);
-      return (await server.request('POST', route.path, { body: route.body, ...(o.directory !== undefined ? { directory: o.directory } : {}) })).status;
+      return (await server.request("POST", route.path, { body: route.body, ...(o.directory !== undefined ? { directory: o.directory } : {}) })).status;
     },
     async dispose(o = {}) {
       const route = routes.dispose(o.directory ?? directory);
@@ -171,11 +181,16 @@ export async function startOpencode(opts: StartOpencodeOptions): Promise<Opencod
     },
     async abort(sessionID, o = {}) {
       const route = routes.abort(sessionID);
-      return (await server.request('POST', route.path, { ...(route.body !== undefined ? { body: route.body } : {}), ...(o.directory !== undefined ? { directory: o.directory } : {}) })).status;
+      return (
+        await server.request("POST", route.path, {
+          ...(route.body !== undefined ? { body: route.body } : {}),
+          ...(o.directory !== undefined ? { directory: o.directory } : {}),
+        })
+      ).status;
     },
     async isBusy(sessionID, o = {}) {
       const route = routes.busySessions(o.directory ?? directory);
-      const res = await server.request('GET', route.path, o.directory !== undefined ? { directory: o.directory } : {});
+      const res = await server.request("GET", route.path, o.directory !== undefined ? { directory: o.directory } : {});
       if (res.status !== 200) throw new Error(`GET ${route.path} answered ${res.status}: ${JSON.stringify(res.body)}\n${logTail()}`);
       return route.busy(res.body, sessionID);
     },
@@ -201,27 +216,30 @@ export async function startOpencode(opts: StartOpencodeOptions): Promise<Opencod
       if (proc) return;
       runs++;
       if (opts.service) mkdirSync(world.configDir, { recursive: true });
-      if (opts.service) writeFileSync(join(world.configDir, 'service.json'), `${JSON.stringify({ hostname: '127.0.0.1', port })}\n`);
-      proc = spawnManaged(bin, opts.service ? ['serve', '--service', '--print-logs', '--log-level', 'info'] : routes.serveArgs(port), {
+      if (opts.service) writeFileSync(join(world.configDir, "service.json"), `${JSON.stringify({ hostname: "127.0.0.1", port })}\n`);
+      proc = spawnManaged(bin, opts.service ? ["serve", "--service", "--print-logs", "--log-level", "info"] : routes.serveArgs(port), {
         cwd: directory,
         env: world.env,
-        logFile: join(world.root, runs === 1 ? 'opencode.log' : `opencode-${runs}.log`),
+        logFile: join(world.root, runs === 1 ? "opencode.log" : `opencode-${runs}.log`),
       });
       const listening = await proc.waitForOutput(routes.listening, startTimeoutMs, `"server listening on" from OpenCode ${opts.version}`);
-      const url = listening[1]!.replace(/\/$/, '');
+      const url = listening[1]!.replace(/\/$/, "");
       if (url !== server.url) throw new Error(`OpenCode listens on ${url}, not on ${server.url}\n${logTail()}`);
       if (opts.service) {
-        const registration = await pollUntil(() => readJson(join(world.env.XDG_STATE_HOME!, 'opencode', 'service.json')), { timeoutMs: startTimeoutMs, what: 'service.json from the background service' });
+        const registration = await pollUntil(() => readJson(join(world.env.XDG_STATE_HOME!, "opencode", "service.json")), {
+          timeoutMs: startTimeoutMs,
+          what: "service.json from the background service",
+        });
         authorization = basic(registration.password);
       } else if (!opts.password && isOpencode2(opts.version)) {
         authorization = basic((await proc.waitForOutput(PRINTED_PASSWORD, startTimeoutMs, `the password OpenCode ${opts.version} made up`))[1]!);
       }
       if (opts.warmup ?? true) {
-        const res = await server.request('GET', routes.warmup(directory), { timeoutMs: startTimeoutMs });
+        const res = await server.request("GET", routes.warmup(directory), { timeoutMs: startTimeoutMs });
         if (res.status !== 200) throw new Error(`warm-up GET /config answered ${res.status}: ${JSON.stringify(res.body)}\n${logTail()}`);
       }
     },
-    logs: () => history + (proc?.logs() ?? ''),
+    logs: () => history + (proc?.logs() ?? ""),
     stop() {
       stopped ??= (async () => {
         if (proc) await proc.stop();
@@ -244,7 +262,7 @@ export async function startOpencode(opts: StartOpencodeOptions): Promise<Opencod
 
 function readJson(file: string): any {
   try {
-    return JSON.parse(readFileSync(file, 'utf8'));
+    return JSON.parse(readFileSync(file, "utf8"));
   } catch {
     return undefined;
   }

@@ -1,5 +1,5 @@
-import { createServer, connect, type Server, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { createServer, connect, type Server, type Socket } from "node:net";
+import type { AddressInfo } from "node:net";
 
 /**
  * A TCP proxy on 127.0.0.1 (random port) in front of a server, to cut a client off without
@@ -19,7 +19,7 @@ export interface TcpProxy {
 }
 
 export async function startTcpProxy(target: { host?: string; port: number }): Promise<TcpProxy> {
-  const host = target.host ?? '127.0.0.1';
+  const host = target.host ?? "127.0.0.1";
   const live = new Set<Socket>();
   const held = new Set<Socket>();
   let frozen = false;
@@ -27,11 +27,11 @@ export async function startTcpProxy(target: { host?: string; port: number }): Pr
 
   const track = (socket: Socket) => {
     live.add(socket);
-    socket.on('close', () => {
+    socket.on("close", () => {
       live.delete(socket);
       held.delete(socket);
     });
-    socket.on('error', () => socket.destroy());
+    socket.on("error", () => socket.destroy());
   };
 
   const server: Server = createServer((client) => {
@@ -46,13 +46,13 @@ export async function startTcpProxy(target: { host?: string; port: number }): Pr
     track(upstream);
     client.pipe(upstream);
     upstream.pipe(client);
-    client.on('close', () => upstream.destroy());
-    upstream.on('close', () => client.destroy());
+    client.on("close", () => upstream.destroy());
+    upstream.on("close", () => client.destroy());
   });
 
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
   });
   const { port } = server.address() as AddressInfo;
 

@@ -17,10 +17,7 @@ export const DEFAULT_WAIT_MS = 10_000;
 export { sleep };
 
 /** Resolves with the first truthy value returned by `check`; async checks are awaited. */
-export async function pollUntil<T>(
-  check: () => T | undefined | null | false | Promise<T | undefined | null | false>,
-  opts: PollOptions = {},
-): Promise<T> {
+export async function pollUntil<T>(check: () => T | undefined | null | false | Promise<T | undefined | null | false>, opts: PollOptions = {}): Promise<T> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_WAIT_MS;
   const intervalMs = opts.intervalMs ?? 20;
   const deadline = Date.now() + timeoutMs;
@@ -35,11 +32,11 @@ export async function pollUntil<T>(
     if (Date.now() >= deadline) break;
     await sleep(Math.min(intervalMs, Math.max(0, deadline - Date.now())));
   }
-  const parts = [`Timed out after ${timeoutMs} ms waiting for ${opts.what ?? 'condition'}`];
+  const parts = [`Timed out after ${timeoutMs} ms waiting for ${opts.what ?? "condition"}`];
   if (lastError !== undefined) parts.push(`last error: ${errorMessage(lastError)}`);
   const context = opts.context?.();
   if (context) parts.push(context);
-  throw new Error(parts.join('\n'));
+  throw new Error(parts.join("\n"));
 }
 
 export function errorMessage(err: unknown): string {

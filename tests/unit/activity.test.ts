@@ -4,7 +4,12 @@ import type { NoticePolicy } from "../../lib/notices/policy.ts";
 import type { HermesEvent } from "../../lib/hermes-events.ts";
 
 const root = () => true;
-const status = (status: string, extra: Partial<{ attempt: number; message: string }> = {}): HermesEvent => ({ type: "session.status", sessionID: "s", status, ...extra });
+const status = (status: string, extra: Partial<{ attempt: number; message: string }> = {}): HermesEvent => ({
+  type: "session.status",
+  sessionID: "s",
+  status,
+  ...extra,
+});
 const idle: HermesEvent = { type: "session.idle", sessionID: "s" };
 
 function run(policy: NoticePolicy, steps: Array<[number, HermesEvent]>, isRoot = root) {
@@ -29,8 +34,18 @@ describe("ActivityTracker: the noise policy", () => {
   });
 
   it("stays quiet after a short run, and for sessions that were idle anyway", () => {
-    expect(run(all, [[0, status("busy")], [5_000, idle]]).notices).toEqual([]);
-    expect(run(all, [[0, idle], [50_000, status("idle")]]).notices).toEqual([]);
+    expect(
+      run(all, [
+        [0, status("busy")],
+        [5_000, idle],
+      ]).notices,
+    ).toEqual([]);
+    expect(
+      run(all, [
+        [0, idle],
+        [50_000, status("idle")],
+      ]).notices,
+    ).toEqual([]);
   });
 
   it("a run started from the phone always reports its end", () => {
@@ -44,7 +59,16 @@ describe("ActivityTracker: the noise policy", () => {
   });
 
   it("never reports sub-agent sessions", () => {
-    expect(run(all, [[0, status("busy")], [60_000, idle]], () => false).notices).toEqual([]);
+    expect(
+      run(
+        all,
+        [
+          [0, status("busy")],
+          [60_000, idle],
+        ],
+        () => false,
+      ).notices,
+    ).toEqual([]);
     expect(run(all, [[0, { type: "session.error", sessionID: "s", name: "APIError", message: "boom" }]], () => false).notices).toEqual([]);
   });
 
@@ -59,12 +83,25 @@ describe("ActivityTracker: the noise policy", () => {
 
   it("reports an error repeated just after the idle once (OpenCode 1.18), and one outside a run (1.1.53)", () => {
     const error: HermesEvent = { type: "session.error", sessionID: "s", name: "UnknownError", message: "Model not found" };
-    expect(run(all, [[0, status("busy")], [1, error], [2, idle], [3, error]]).notices).toHaveLength(1);
+    expect(
+      run(all, [
+        [0, status("busy")],
+        [1, error],
+        [2, idle],
+        [3, error],
+      ]).notices,
+    ).toHaveLength(1);
     expect(run(all, [[0, error]]).notices).toEqual([{ kind: "failed", sessionID: "s", name: "UnknownError", message: "Model not found" }]);
   });
 
   it("says nothing when the user pressed Esc (MessageAbortedError)", () => {
-    expect(run(all, [[0, status("busy")], [50_000, { type: "session.error", sessionID: "s", name: "MessageAbortedError", message: "aborted" }], [50_001, idle]]).notices).toEqual([]);
+    expect(
+      run(all, [
+        [0, status("busy")],
+        [50_000, { type: "session.error", sessionID: "s", name: "MessageAbortedError", message: "aborted" }],
+        [50_001, idle],
+      ]).notices,
+    ).toEqual([]);
   });
 
   it("reports a retry loop once per run, not at every attempt", () => {

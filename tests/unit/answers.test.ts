@@ -3,14 +3,35 @@ import { validateAnswers } from "../../lib/registry/answers.ts";
 import { createQuestionPrompt, tapOption } from "../../lib/registry/question-prompt.ts";
 import type { QuestionInfo } from "../../lib/hermes-events.ts";
 
-const single: QuestionInfo = { question: "Which color?", header: "Color", options: [{ label: "Red", description: "" }, { label: "Blue", description: "" }], multiple: false, custom: true };
-const multi: QuestionInfo = { question: "Which sizes?", header: "Sizes", options: [{ label: "S", description: "" }, { label: "L", description: "" }], multiple: true, custom: true };
+const single: QuestionInfo = {
+  question: "Which color?",
+  header: "Color",
+  options: [
+    { label: "Red", description: "" },
+    { label: "Blue", description: "" },
+  ],
+  multiple: false,
+  custom: true,
+};
+const multi: QuestionInfo = {
+  question: "Which sizes?",
+  header: "Sizes",
+  options: [
+    { label: "S", description: "" },
+    { label: "L", description: "" },
+  ],
+  multiple: true,
+  custom: true,
+};
 const closed: QuestionInfo = { ...single, header: "Closed", custom: false };
 const closedMulti: QuestionInfo = { ...multi, header: "ClosedMulti", custom: false };
 
 describe("validateAnswers", () => {
   it("accepts one answer per question and returns them trimmed", () => {
-    expect(validateAnswers([single, multi, closed], [[" Red "], ["S", " custom \n"], ["Blue"]])).toEqual({ ok: true, answers: [["Red"], ["S", "custom"], ["Blue"]] });
+    expect(validateAnswers([single, multi, closed], [[" Red "], ["S", " custom \n"], ["Blue"]])).toEqual({
+      ok: true,
+      answers: [["Red"], ["S", "custom"], ["Blue"]],
+    });
   });
 
   it("accepts an empty question list with no answers", () => {
@@ -84,7 +105,13 @@ describe("validateAnswers", () => {
   // to the option label. Fix: compare against trimmed labels
   // (`new Set(question.options.map((option) => option.label.trim()))`).
   it("accepts the answer produced by tapping an option whose label has surrounding spaces", () => {
-    const padded: QuestionInfo = { ...closed, options: [{ label: " Red ", description: "" }, { label: "Blue", description: "" }] };
+    const padded: QuestionInfo = {
+      ...closed,
+      options: [
+        { label: " Red ", description: "" },
+        { label: "Blue", description: "" },
+      ],
+    };
     const prompt = createQuestionPrompt({ id: "que_1", sessionID: "ses_1", questions: [padded] }, "/d", "KEYKEY12", 0);
     expect(tapOption(prompt, 0, 0).ok).toBe(true);
     expect(validateAnswers(prompt.questions, prompt.answers).ok).toBe(true);

@@ -75,17 +75,41 @@ describe("the layer checker", () => {
           'const notAnImport = "../h.ts";',
         ].join("\n"),
       );
-      expect(importsOf(dir, ["lib/a/x.ts"]).map((i) => i.to).sort()).toEqual(["lib/a/y.ts", "lib/b.ts", "lib/c/z.ts", "lib/e.ts", "lib/f.ts", "lib/g.ts"]);
+      expect(
+        importsOf(dir, ["lib/a/x.ts"])
+          .map((i) => i.to)
+          .sort(),
+      ).toEqual(["lib/a/y.ts", "lib/b.ts", "lib/c/z.ts", "lib/e.ts", "lib/f.ts", "lib/g.ts"]);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 
   it("finds a cycle through type-only imports and re-exports, and none in a tree", () => {
-    expect(cycles(graphOf([{ from: "a.ts", to: "b.ts" }, { from: "b.ts", to: "c.ts" }, { from: "c.ts", to: "a.ts" }], ["a.ts", "b.ts", "c.ts"]))).toEqual([
-      ["a.ts", "b.ts", "c.ts", "a.ts"],
-    ]);
-    expect(cycles(graphOf([{ from: "a.ts", to: "b.ts" }, { from: "a.ts", to: "c.ts" }, { from: "b.ts", to: "c.ts" }], ["a.ts", "b.ts", "c.ts"]))).toEqual([]);
+    expect(
+      cycles(
+        graphOf(
+          [
+            { from: "a.ts", to: "b.ts" },
+            { from: "b.ts", to: "c.ts" },
+            { from: "c.ts", to: "a.ts" },
+          ],
+          ["a.ts", "b.ts", "c.ts"],
+        ),
+      ),
+    ).toEqual([["a.ts", "b.ts", "c.ts", "a.ts"]]);
+    expect(
+      cycles(
+        graphOf(
+          [
+            { from: "a.ts", to: "b.ts" },
+            { from: "a.ts", to: "c.ts" },
+            { from: "b.ts", to: "c.ts" },
+          ],
+          ["a.ts", "b.ts", "c.ts"],
+        ),
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -113,7 +137,9 @@ describe("lib/ as built", () => {
   });
 
   it("lists units from the bottom up: a row imports only units that stand higher in the table", () => {
-    const higher = layers.flatMap(({ unit, mayImport }, row) => mayImport.filter((other) => !units.slice(0, row).includes(other)).map((other) => `${unit} → ${other}`));
+    const higher = layers.flatMap(({ unit, mayImport }, row) =>
+      mayImport.filter((other) => !units.slice(0, row).includes(other)).map((other) => `${unit} → ${other}`),
+    );
     expect(higher).toEqual([]);
   });
 

@@ -24,7 +24,18 @@ describe("isHermesSpec", () => {
     expect(isHermesSpec(spec)).toBe(true);
   });
 
-  it.each(["", "opencode-hermes-extra", "hermes", "@scope/opencode-hermes", "file:///home/you/other/plugin.ts", "/home/you/hermesx/plugin.ts", "opencode-wakatime", 42, null, {}])("does not take %j for Hermes", (spec) => {
+  it.each([
+    "",
+    "opencode-hermes-extra",
+    "hermes",
+    "@scope/opencode-hermes",
+    "file:///home/you/other/plugin.ts",
+    "/home/you/hermesx/plugin.ts",
+    "opencode-wakatime",
+    42,
+    null,
+    {},
+  ])("does not take %j for Hermes", (spec) => {
     expect(isHermesSpec(spec, "/nowhere/plugin.ts")).toBe(false);
   });
 });
@@ -43,7 +54,10 @@ describe("hermesPluginIn", () => {
   };
 
   it("reads the instance's plugin list", async () => {
-    expect(await hermesPluginIn(transport([{ status: 200, data: { plugin: ["file:///x/hermes/plugin.ts"] } }]))).toEqual({ loaded: true, spec: "file:///x/hermes/plugin.ts" });
+    expect(await hermesPluginIn(transport([{ status: 200, data: { plugin: ["file:///x/hermes/plugin.ts"] } }]))).toEqual({
+      loaded: true,
+      spec: "file:///x/hermes/plugin.ts",
+    });
     expect(await hermesPluginIn(transport([{ status: 200, data: { plugin: [] } }]))).toEqual({ loaded: false });
     expect(await hermesPluginIn(transport([{ status: 200, data: {} }]))).toEqual({ loaded: false });
   });
@@ -72,7 +86,12 @@ describe("Bridge.resync", () => {
     await vi.waitFor(() => expect(rig.telegram.messages.find((m) => m.text.includes("Raised during the gap?"))?.keyboard.length).toBeGreaterThan(0));
     expect(keptMessage.keyboard.length).toBeGreaterThan(0);
     expect(rig.telegram.messages.filter((m) => m.text.includes("Still pending?"))).toHaveLength(1);
-    expect(rig.bridge.registry.pendingIn(DIRECTORY).map((p) => p.requestID).sort()).toEqual([kept.id, fresh.id].sort());
+    expect(
+      rig.bridge.registry
+        .pendingIn(DIRECTORY)
+        .map((p) => p.requestID)
+        .sort(),
+    ).toEqual([kept.id, fresh.id].sort());
   });
 
   it("leaves alone a prompt raised while the lists were being read, and one with a reply in flight", async () => {

@@ -43,7 +43,12 @@ class PollingTelegram extends MemoryTelegram {
   tap(message: MemoryMessage, text: string): void {
     this.#queue.push({
       update_id: this.#nextUpdate++,
-      callback_query: { id: `cb${this.#nextUpdate}`, from: { id: CHAT, first_name: "U" }, data: this.button(message, text).callback_data, message: { message_id: message.messageId, chat: { id: CHAT, type: "private" } } },
+      callback_query: {
+        id: `cb${this.#nextUpdate}`,
+        from: { id: CHAT, first_name: "U" },
+        data: this.button(message, text).callback_data,
+        message: { message_id: message.messageId, chat: { id: CHAT, type: "private" } },
+      },
     });
     this.#wake?.();
   }
@@ -97,7 +102,10 @@ async function fakeOpencode(options: { password?: string } = {}) {
       const list = pending.get(dir) ?? [];
       const found = list.find((q) => q.id === reply[1]);
       if (!found) return sendJson(res, 404, { name: "QuestionNotFoundError" });
-      pending.set(dir, list.filter((q) => q !== found));
+      pending.set(
+        dir,
+        list.filter((q) => q !== found),
+      );
       sendJson(res, 200, true);
       emit(dir, "question.replied", { sessionID: found.sessionID, requestID: found.id, answers: body.answers });
       return;
@@ -118,7 +126,20 @@ async function fakeOpencode(options: { password?: string } = {}) {
     },
     /** A pending question, announced on the stream unless `silently`. */
     ask(directory: string, text: string, silently = false, sessionID?: string): Question {
-      const question: Question = { id: `que_${++counter}`, sessionID: sessionID ?? `ses_${counter}`, questions: [{ question: text, header: "H", options: [{ label: "Red", description: "" }, { label: "Blue", description: "" }] }] };
+      const question: Question = {
+        id: `que_${++counter}`,
+        sessionID: sessionID ?? `ses_${counter}`,
+        questions: [
+          {
+            question: text,
+            header: "H",
+            options: [
+              { label: "Red", description: "" },
+              { label: "Blue", description: "" },
+            ],
+          },
+        ],
+      };
       pending.set(directory, [...(pending.get(directory) ?? []), question]);
       if (!silently) emit(directory, "question.asked", question);
       return question;
@@ -216,10 +237,15 @@ describe("startAttach", () => {
     const oc = await fakeOpencode();
     oc.plugins.set(SERVER_DIR, ["file:///home/you/hermes/plugin.ts"]);
     const { handle, lines } = await attach(oc);
-    const error = await handle.done.then(() => undefined, (e: unknown) => e);
+    const error = await handle.done.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(AttachError);
     expect((error as AttachError).kind).toBe("plugin-loaded");
-    expect(lines).toEqual([`Hermes: the Hermes plugin is already loaded in the OpenCode server at ${oc.url} (${SERVER_DIR}); it bridges that server itself, so attach mode exits.`]);
+    expect(lines).toEqual([
+      `Hermes: the Hermes plugin is already loaded in the OpenCode server at ${oc.url} (${SERVER_DIR}); it bridges that server itself, so attach mode exits.`,
+    ]);
     await pollUntil(() => oc.streams() === 0, { what: "the event stream closed" });
   });
 
@@ -243,7 +269,9 @@ describe("startAttach", () => {
     const { handle, lines } = await attach(oc, { directories: ["/srv/plugged"] });
     await handle.ready;
     expect(handle.skipped()).toEqual(["/srv/plugged"]);
-    expect(lines).toEqual([`Hermes attached to ${oc.url}: bridging ${SERVER_DIR} to Telegram chat ${CHAT}; leaving /srv/plugged to the Hermes plugin loaded there`]);
+    expect(lines).toEqual([
+      `Hermes attached to ${oc.url}: bridging ${SERVER_DIR} to Telegram chat ${CHAT}; leaving /srv/plugged to the Hermes plugin loaded there`,
+    ]);
   });
 
   it("sends Basic auth everywhere, and stops with a clear error when the server refuses it", async () => {
@@ -256,7 +284,10 @@ describe("startAttach", () => {
     await handle.stop();
 
     const wrong = await attach(oc, { auth: { username: "opencode", password: "nope" } });
-    const error = await wrong.handle.done.then(() => undefined, (e: unknown) => e);
+    const error = await wrong.handle.done.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect((error as AttachError).kind).toBe("auth");
     expect(wrong.lines).toEqual([expect.stringMatching(/refused the credentials \(HTTP 401\)\. Set OPENCODE_SERVER_PASSWORD/)]);
   });
@@ -281,7 +312,9 @@ describe("startAttach", () => {
 
   it("reopens the quiet stream of a server without heartbeats now and then, resyncing without a word", async () => {
     const oc = await fakeOpencode();
-    const { handle, telegram, lines } = await attach(oc, { stream: { connectTimeoutMs: 2_000, heartbeatTimeoutMs: 300, backoff: { minTimeout: 20, maxTimeout: 100 } } });
+    const { handle, telegram, lines } = await attach(oc, {
+      stream: { connectTimeoutMs: 2_000, heartbeatTimeoutMs: 300, backoff: { minTimeout: 20, maxTimeout: 100 } },
+    });
     await handle.ready;
     oc.ask(SERVER_DIR, "Missed by the stream?", true);
     await messageWith(telegram, "Missed by the stream?");
@@ -291,7 +324,12 @@ describe("startAttach", () => {
   it("with only the token set, answers /start so the user can find the chat id, until stopped", async () => {
     const telegram = new PollingTelegram();
     const lines: string[] = [];
-    const handle = startAttach({ url: "http://127.0.0.1:9", env: { HERMES_TELEGRAM_TOKEN: TOKEN, HERMES_LOG_FILE: "/dev/null" }, telegram, report: (line) => lines.push(line) });
+    const handle = startAttach({
+      url: "http://127.0.0.1:9",
+      env: { HERMES_TELEGRAM_TOKEN: TOKEN, HERMES_LOG_FILE: "/dev/null" },
+      telegram,
+      report: (line) => lines.push(line),
+    });
     handles.push(handle);
     await handle.ready;
     expect(lines).toEqual(["Hermes: HERMES_TELEGRAM_CHAT_ID is not set. Send /start to your bot: it replies with the chat id. (Ctrl-C to stop)"]);
@@ -301,7 +339,10 @@ describe("startAttach", () => {
 
   it("stays off with the configuration problems as the error", async () => {
     const handle = startAttach({ url: "http://127.0.0.1:9", env: { HERMES_LOG_FILE: "/dev/null" } });
-    const error = await handle.done.then(() => undefined, (e: unknown) => e);
+    const error = await handle.done.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect((error as AttachError).kind).toBe("config");
     expect((error as AttachError).message).toMatch(/^Hermes is off: HERMES_TELEGRAM_TOKEN is not set/);
   });

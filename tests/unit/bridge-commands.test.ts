@@ -3,7 +3,10 @@ import { messageLink, renderStatus } from "../../lib/telegram/render-status.ts";
 import { CHAT, DIRECTORY, OWNER, permission, question, request, setup } from "../support/bridge-rig.ts";
 import { runToQuiet } from "../support/run-to-quiet.ts";
 
-const command = (text: string, from = OWNER, chat = CHAT) => ({ update_id: 1, message: { message_id: 77, from: { id: from }, chat: { id: chat, type: "private" }, text } });
+const command = (text: string, from = OWNER, chat = CHAT) => ({
+  update_id: 1,
+  message: { message_id: 77, from: { id: from }, chat: { id: chat, type: "private" }, text },
+});
 
 describe("Bridge: commands", () => {
   it("/status lists sessions (busy or idle) and what is waiting", async () => {
@@ -26,7 +29,11 @@ describe("Bridge: commands", () => {
     const { telegram, bridge, ask, tap, settled } = setup();
     const first = await ask(request());
     await bridge.handleUpdate(command("/pending"));
-    const again = await vi.waitFor(() => telegram.messages.find((m) => m.messageId !== first.messageId && m.text.includes("Which color?") && m.keyboard.length > 0) ?? Promise.reject(new Error("not re-sent")));
+    const again = await vi.waitFor(
+      () =>
+        telegram.messages.find((m) => m.messageId !== first.messageId && m.text.includes("Which color?") && m.keyboard.length > 0) ??
+        Promise.reject(new Error("not re-sent")),
+    );
     await vi.waitFor(() => expect(first.keyboard).toEqual([]));
     expect(first.text).toContain("Sent again below");
     await tap(again, "Red");
@@ -63,7 +70,10 @@ describe("Bridge: commands", () => {
 
   it("renders the parts of several processes together, with links in supergroups", () => {
     const text = renderStatus([
-      { sessions: [{ title: "A", project: "one", busy: false }], prompts: [{ kind: "question", summary: "Q1", project: "one", chatId: -1001234, messageId: 5 }] },
+      {
+        sessions: [{ title: "A", project: "one", busy: false }],
+        prompts: [{ kind: "question", summary: "Q1", project: "one", chatId: -1001234, messageId: 5 }],
+      },
       { sessions: [{ title: "B", project: "two", busy: true, busyMs: 90_000 }], prompts: [] },
     ]);
     expect(text).toContain("Sessions</b> (2)");

@@ -42,7 +42,15 @@ describe("the poll loop never waits on outgoing Telegram traffic", () => {
   it("ten strangers' /start, ten /help whose answers Telegram holds, then the owner's tap: the tap reaches OpenCode while every send is still held", async () => {
     const telegram = new HeldTelegram();
     const opencode = new FakeOpencode();
-    const bridge = new Bridge({ telegram, registry: new Registry(), logger: pino({ level: "silent" }), access: { chatId: CHAT, allowedUsers: [] }, questionTtlMs: 0, pacing: false, confirmTimeoutMs: 10_000 });
+    const bridge = new Bridge({
+      telegram,
+      registry: new Registry(),
+      logger: pino({ level: "silent" }),
+      access: { chatId: CHAT, allowedUsers: [] },
+      questionTtlMs: 0,
+      pacing: false,
+      confirmTimeoutMs: 10_000,
+    });
     bridges.push(bridge);
     opencode.announce = (event) => bridge.handleEvent(DIRECTORY, event);
     bridge.attach({ directory: DIRECTORY, opencode: new OpencodeApi(opencode, { retries: 1, minTimeout: 1, maxTimeout: 1 }) });
@@ -51,10 +59,19 @@ describe("the poll loop never waits on outgoing Telegram traffic", () => {
 
     telegram.hold();
     startRelay(socketPath(), telegram, bridge);
-    const text = (id: number, from: number, chat: number, body: string) => ({ message: { message_id: id, from: { id: from }, chat: { id: chat, type: "private" }, text: body } });
+    const text = (id: number, from: number, chat: number, body: string) => ({
+      message: { message_id: id, from: { id: from }, chat: { id: chat, type: "private" }, text: body },
+    });
     for (let i = 0; i < 10; i++) telegram.push("stranger", text(100 + i, 666 + i, 666 + i, "/start"));
     for (let i = 0; i < 10; i++) telegram.push("help", text(200 + i, OWNER, CHAT, "/help"));
-    telegram.push("tap", { callback_query: { id: "cb1", from: { id: OWNER }, data: telegram.button(message, "Red").callback_data, message: { message_id: message.messageId, chat: { id: CHAT, type: "private" } } } });
+    telegram.push("tap", {
+      callback_query: {
+        id: "cb1",
+        from: { id: OWNER },
+        data: telegram.button(message, "Red").callback_data,
+        message: { message_id: message.messageId, chat: { id: CHAT, type: "private" } },
+      },
+    });
 
     try {
       await vi.waitFor(() => expect(opencode.posts.map((post) => post.url)).toContain("/question/{requestID}/reply"));

@@ -32,7 +32,11 @@ describe("Bridge: run notices and talking back", () => {
     runSession(emit, "done");
     const done = await vi.waitFor(() => telegram.messages.find((m) => m.text.includes("<b>Done</b>")) ?? Promise.reject(new Error("no notice")));
     await say("now write the docs", done.messageId);
-    await vi.waitFor(() => expect(opencode.posts).toEqual([{ url: "/session/{sessionID}/prompt_async", path: { sessionID: "ses_1" }, body: { parts: [{ type: "text", text: "now write the docs" }] } }]));
+    await vi.waitFor(() =>
+      expect(opencode.posts).toEqual([
+        { url: "/session/{sessionID}/prompt_async", path: { sessionID: "ses_1" }, body: { parts: [{ type: "text", text: "now write the docs" }] } },
+      ]),
+    );
     await vi.waitFor(() => expect(telegram.reactions).toHaveLength(1));
     expect(telegram.reactions[0]).toMatchObject({ chatId: CHAT, emoji: "👍" });
   });

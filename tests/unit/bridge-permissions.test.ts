@@ -6,7 +6,9 @@ afterEach(() => vi.useRealTimers());
 describe("Bridge: permissions", () => {
   it("shows what is being approved and what Always covers", async () => {
     const { askPermission } = setup();
-    const message = await askPermission(permission({ metadata: { command: "rm -rf <build> && echo done" }, patterns: ["rm -rf <build> && echo done"], always: ["rm *"] }));
+    const message = await askPermission(
+      permission({ metadata: { command: "rm -rf <build> && echo done" }, patterns: ["rm -rf <build> && echo done"], always: ["rm *"] }),
+    );
     expect(message.text).toContain("Permission: bash");
     expect(message.text).toContain("<pre>rm -rf &lt;build&gt; &amp;&amp; echo done</pre>");
     expect(message.text).toContain("<b>Always</b> also allows, from now on in this project: <code>rm *</code>");
@@ -62,7 +64,8 @@ describe("Bridge: permissions", () => {
     const announce = opencode.announce;
     opencode.announce = (event) => {
       announce(event);
-      if (event.type === "permission.replied") bridge.handleEvent(DIRECTORY, { type: "permission.replied", sessionID: "ses_1", requestID: second.id, reply: "reject" });
+      if (event.type === "permission.replied")
+        bridge.handleEvent(DIRECTORY, { type: "permission.replied", sessionID: "ses_1", requestID: second.id, reply: "reject" });
     };
     await tap(one, "Reject");
     await settled(one, "Rejected</b> from Telegram");
@@ -118,7 +121,9 @@ describe("Bridge: permissions", () => {
   it("a long diff is cut in the message and sent in full just before it, all HTML-safe", async () => {
     const { telegram, askPermission } = setup();
     const diff = Array.from({ length: 400 }, (_, i) => `+ line ${i} <b>&"x"</b>`).join("\n");
-    const message = await askPermission(permission({ permission: "edit", patterns: ["src/app.ts"], metadata: { filepath: "/p/src/app.ts", diff }, always: ["*"] }));
+    const message = await askPermission(
+      permission({ permission: "edit", patterns: ["src/app.ts"], metadata: { filepath: "/p/src/app.ts", diff }, always: ["*"] }),
+    );
     expect(message.text.length).toBeLessThanOrEqual(4096);
     expect(message.text).toContain("&lt;b&gt;&amp;&quot;x&quot;&lt;/b&gt;");
     expect(message.text).toContain("whole diff is in the file above");

@@ -8,7 +8,8 @@ import { CHAT, DIRECTORY, question, request, setup } from "../support/bridge-rig
 import { runToQuiet } from "../support/run-to-quiet.ts";
 
 const quick = { level: "all" as const, doneAfterMs: 0 };
-const abortPosts = (posts: Array<{ url: string; path?: Record<string, string> }>) => posts.filter((post) => post.url === "/session/{sessionID}/abort").map((post) => post.path?.sessionID);
+const abortPosts = (posts: Array<{ url: string; path?: Record<string, string> }>) =>
+  posts.filter((post) => post.url === "/session/{sessionID}/abort").map((post) => post.path?.sessionID);
 
 describe("Bridge: stop from the phone", () => {
   it("Stop on a prompt asks for a red confirmation; Confirm stop aborts the run, the phone says so, and no Done follows", async () => {
@@ -64,7 +65,15 @@ describe("Bridge: stop from the phone", () => {
     emit({ type: "session.idle", sessionID: "ses_1" });
     await vi.waitFor(() => expect(running.keyboard).toEqual([]));
     // A late tap (the phone still showed the button): answered, nothing stopped.
-    await bridge.handleUpdate({ update_id: 77, callback_query: { id: "late", from: { id: CHAT, first_name: "U" }, data, message: { message_id: running.messageId, chat: { id: CHAT, type: "private" } } } });
+    await bridge.handleUpdate({
+      update_id: 77,
+      callback_query: {
+        id: "late",
+        from: { id: CHAT, first_name: "U" },
+        data,
+        message: { message_id: running.messageId, chat: { id: CHAT, type: "private" } },
+      },
+    });
     expect(telegram.callbackAnswers.find((a) => a.id === "late")).toMatchObject({ text: "That session is not running" });
     expect(running.keyboard).toEqual([]);
     expect(abortPosts(opencode.posts)).toEqual([]);
@@ -91,7 +100,9 @@ describe("Bridge: stop from the phone", () => {
     emit({ type: "session.upserted", info: { id: "ses_a", title: "Alpha" } });
     emit({ type: "session.status", sessionID: "ses_a", status: "busy" });
     await say("/stop");
-    const single = await vi.waitFor(() => telegram.messages.find((m) => m.text.includes("Stop this run?") && m.text.includes("Alpha")) ?? Promise.reject(new Error("no confirmation")));
+    const single = await vi.waitFor(
+      () => telegram.messages.find((m) => m.text.includes("Stop this run?") && m.text.includes("Alpha")) ?? Promise.reject(new Error("no confirmation")),
+    );
     expect(single.keyboard.flat().map((b) => b.text)).toEqual(["⏹ Confirm stop"]);
 
     emit({ type: "session.upserted", info: { id: "ses_b", title: "Beta" } });
@@ -100,7 +111,12 @@ describe("Bridge: stop from the phone", () => {
     emit({ type: "session.status", sessionID: "ses_child", status: "busy" });
     await say("/stop");
     const picker = await vi.waitFor(() => telegram.messages.find((m) => m.text.includes("Which run should stop?")) ?? Promise.reject(new Error("no picker")));
-    expect(picker.keyboard.flat().map((b) => b.text).sort()).toEqual(["⏹ project · Alpha", "⏹ project · Beta"]);
+    expect(
+      picker.keyboard
+        .flat()
+        .map((b) => b.text)
+        .sort(),
+    ).toEqual(["⏹ project · Alpha", "⏹ project · Beta"]);
     await tap(picker, "⏹ project · Beta");
     await vi.waitFor(() => expect(picker.text).toContain("Stop this run?"));
     expect(picker.text).toContain("Beta");

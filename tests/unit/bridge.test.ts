@@ -29,7 +29,18 @@ describe("Bridge: questions", () => {
 
   it("multiple choice toggles with ✅ and sends on Done", async () => {
     const { telegram, opencode, tap, ask, settled } = setup();
-    const req = request([question({ multiple: true, header: "Sizes", question: "Which sizes?", options: [{ label: "S", description: "" }, { label: "M", description: "" }, { label: "L", description: "" }] })]);
+    const req = request([
+      question({
+        multiple: true,
+        header: "Sizes",
+        question: "Which sizes?",
+        options: [
+          { label: "S", description: "" },
+          { label: "M", description: "" },
+          { label: "L", description: "" },
+        ],
+      }),
+    ]);
     const message = await ask(req);
     await tap(message, "L");
     await vi.waitFor(() => expect(message.keyboard.flat().map((b) => b.text)).toContain("✅ L"));
@@ -56,7 +67,18 @@ describe("Bridge: questions", () => {
 
   it("several questions: nothing is sent until every one is answered, in order", async () => {
     const { opencode, tap, ask, settled } = setup();
-    const req = request([question(), question({ header: "Sizes", question: "Which sizes?", multiple: true, options: [{ label: "S", description: "" }, { label: "L", description: "" }] })]);
+    const req = request([
+      question(),
+      question({
+        header: "Sizes",
+        question: "Which sizes?",
+        multiple: true,
+        options: [
+          { label: "S", description: "" },
+          { label: "L", description: "" },
+        ],
+      }),
+    ]);
     const message = await ask(req);
     expect(message.text).toContain("1/2 · Color");
     await tap(message, "Red");
@@ -76,7 +98,10 @@ describe("Bridge: questions", () => {
     const message = await ask(req);
     const redData = telegram.button(message, "Red").callback_data;
     for (const id of ["a", "b"]) {
-      await bridge.handleUpdate({ update_id: 1, callback_query: { id, from: { id: OWNER }, data: redData, message: { message_id: message.messageId, chat: { id: CHAT, type: "private" } } } });
+      await bridge.handleUpdate({
+        update_id: 1,
+        callback_query: { id, from: { id: OWNER }, data: redData, message: { message_id: message.messageId, chat: { id: CHAT, type: "private" } } },
+      });
     }
     await vi.waitFor(() => expect(telegram.callbackAnswers).toHaveLength(2));
     expect(telegram.callbackAnswers[1]?.text).toMatch(/no longer open/);
@@ -240,8 +265,16 @@ describe("Bridge: questions", () => {
   it("re-attaches questions that were already pending when it starts", async () => {
     const telegram = new MemoryTelegram();
     const opencode = new FakeOpencode();
-    opencode.pending = [{ id: "que_old", sessionID: "ses_1", questions: [{ question: "Left over?", header: "Old", options: [{ label: "Yes", description: "" }] }] }];
-    const bridge = new Bridge({ telegram, registry: new Registry(), logger: pino({ level: "silent" }), access: { chatId: CHAT, allowedUsers: [] }, questionTtlMs: 0 });
+    opencode.pending = [
+      { id: "que_old", sessionID: "ses_1", questions: [{ question: "Left over?", header: "Old", options: [{ label: "Yes", description: "" }] }] },
+    ];
+    const bridge = new Bridge({
+      telegram,
+      registry: new Registry(),
+      logger: pino({ level: "silent" }),
+      access: { chatId: CHAT, allowedUsers: [] },
+      questionTtlMs: 0,
+    });
     bridge.attach({ directory: DIRECTORY, opencode: new OpencodeApi(opencode) });
     await vi.waitFor(() => expect(telegram.messages[0]?.text).toContain("Left over?"));
   });
@@ -258,7 +291,11 @@ describe("Bridge: questions", () => {
 
   it("answers /start with the chat id: the owner anywhere, once per chat per interval; strangers never (#10 item 3)", async () => {
     const { telegram, bridge } = setup();
-    const start = (id: number, from: number, chat: number) => bridge.handleUpdate({ update_id: id, message: { message_id: id, from: { id: from }, chat: { id: chat, type: chat < 0 ? "group" : "private" }, text: "/start" } });
+    const start = (id: number, from: number, chat: number) =>
+      bridge.handleUpdate({
+        update_id: id,
+        message: { message_id: id, from: { id: from }, chat: { id: chat, type: chat < 0 ? "group" : "private" }, text: "/start" },
+      });
     for (let i = 0; i < 10; i++) await start(i + 1, 666 + i, 666 + i); // strangers' private chats
     await start(20, 777, -5); // a stranger in some group
     expect(telegram.messages).toEqual([]);
@@ -273,7 +310,14 @@ describe("Bridge: questions", () => {
 
   it("before a chat is configured, /start answers anyone with their chat id", async () => {
     const telegram = new MemoryTelegram();
-    const bridge = new Bridge({ telegram, registry: new Registry(), logger: pino({ level: "silent" }), access: { chatId: undefined, allowedUsers: [] }, questionTtlMs: 0, pacing: false });
+    const bridge = new Bridge({
+      telegram,
+      registry: new Registry(),
+      logger: pino({ level: "silent" }),
+      access: { chatId: undefined, allowedUsers: [] },
+      questionTtlMs: 0,
+      pacing: false,
+    });
     await bridge.handleUpdate({ update_id: 1, message: { message_id: 5, from: { id: 77 }, chat: { id: 77, type: "private" }, text: "/start" } });
     await bridge.handleUpdate({ update_id: 2, message: { message_id: 6, from: { id: 77 }, chat: { id: 77, type: "private" }, text: "/start" } });
     expect(telegram.messages).toHaveLength(1);
@@ -292,8 +336,19 @@ describe("Bridge: questions", () => {
   it("claims only updates about its own prompts, so several processes can share one bot", async () => {
     const { telegram, bridge, ask } = setup();
     const message = await ask(request());
-    const own = { update_id: 1, callback_query: { id: "own", from: { id: OWNER }, data: telegram.button(message, "Red").callback_data, message: { message_id: message.messageId, chat: { id: CHAT, type: "private" } } } };
-    const foreign = { update_id: 2, callback_query: { id: "foreign", from: { id: OWNER }, data: "h1:ZZZZZZZZ:o:0:0", message: { message_id: 999, chat: { id: CHAT, type: "private" } } } };
+    const own = {
+      update_id: 1,
+      callback_query: {
+        id: "own",
+        from: { id: OWNER },
+        data: telegram.button(message, "Red").callback_data,
+        message: { message_id: message.messageId, chat: { id: CHAT, type: "private" } },
+      },
+    };
+    const foreign = {
+      update_id: 2,
+      callback_query: { id: "foreign", from: { id: OWNER }, data: "h1:ZZZZZZZZ:o:0:0", message: { message_id: 999, chat: { id: CHAT, type: "private" } } },
+    };
     const command = { update_id: 3, message: { message_id: 7, from: { id: OWNER }, chat: { id: CHAT, type: "private" }, text: "/start" } };
     const chatter = { update_id: 4, message: { message_id: 8, from: { id: OWNER }, chat: { id: CHAT, type: "private" }, text: "hello" } };
     expect(await bridge.claimUpdate(foreign)).toBeUndefined();
@@ -309,7 +364,15 @@ describe("Bridge: questions", () => {
   it("claiming a tap does nothing visible: no reply to OpenCode and no acknowledgement until the claim runs (#10 item 7)", async () => {
     const { telegram, opencode, bridge, ask } = setup();
     const message = await ask(request());
-    const tap = { update_id: 1, callback_query: { id: "t", from: { id: OWNER }, data: telegram.button(message, "Red").callback_data, message: { message_id: message.messageId, chat: { id: CHAT, type: "private" } } } };
+    const tap = {
+      update_id: 1,
+      callback_query: {
+        id: "t",
+        from: { id: OWNER },
+        data: telegram.button(message, "Red").callback_data,
+        message: { message_id: message.messageId, chat: { id: CHAT, type: "private" } },
+      },
+    };
     const claim = await runToQuiet(() => bridge.claimUpdate(tap));
     expect(claim).toBeDefined();
     expect(telegram.callbackAnswers).toEqual([]);
@@ -334,12 +397,28 @@ describe("Bridge: questions", () => {
     }
     const telegram = new SlowAnswerTelegram();
     const opencode = new FakeOpencode();
-    const bridge = new Bridge({ telegram, registry: new Registry(), logger: pino({ level: "silent" }), access: { chatId: CHAT, allowedUsers: [] }, questionTtlMs: 0, pacing: false, confirmTimeoutMs: 10_000 });
+    const bridge = new Bridge({
+      telegram,
+      registry: new Registry(),
+      logger: pino({ level: "silent" }),
+      access: { chatId: CHAT, allowedUsers: [] },
+      questionTtlMs: 0,
+      pacing: false,
+      confirmTimeoutMs: 10_000,
+    });
     opencode.announce = (event) => bridge.handleEvent(DIRECTORY, event);
     bridge.attach({ directory: DIRECTORY, opencode: new OpencodeApi(opencode, { retries: 1, minTimeout: 1, maxTimeout: 1 }) });
     bridge.handleEvent(DIRECTORY, { type: "question.asked", request: request() });
     const message = await vi.waitFor(() => telegram.messages[0] ?? Promise.reject(new Error("not sent")));
-    const claim = await bridge.claimUpdate({ update_id: 1, callback_query: { id: "early", from: { id: OWNER }, data: telegram.button(message, "Red").callback_data, message: { message_id: message.messageId, chat: { id: CHAT, type: "private" } } } });
+    const claim = await bridge.claimUpdate({
+      update_id: 1,
+      callback_query: {
+        id: "early",
+        from: { id: OWNER },
+        data: telegram.button(message, "Red").callback_data,
+        message: { message_id: message.messageId, chat: { id: CHAT, type: "private" } },
+      },
+    });
     expect(claim).toBeDefined(); // decided while the send is still held
     const acting = claim!();
     release();
@@ -352,7 +431,21 @@ describe("Bridge: questions", () => {
   it("a tap nobody claimed while a process did not answer keeps its buttons and asks to tap again", async () => {
     const { telegram, bridge } = setup();
     const stale = await telegram.sendMessage(CHAT, "theirs", { keyboard: [[{ text: "Red", callback_data: "h1:ZZZZZZZZ:o:0:0" }]] });
-    await runToQuiet(() => bridge.handleUnclaimed({ update_id: 1, callback_query: { id: "u", from: { id: OWNER }, data: "h1:ZZZZZZZZ:o:0:0", message: { message_id: stale.messageId, chat: { id: CHAT, type: "private" } } } }, undefined, true));
+    await runToQuiet(() =>
+      bridge.handleUnclaimed(
+        {
+          update_id: 1,
+          callback_query: {
+            id: "u",
+            from: { id: OWNER },
+            data: "h1:ZZZZZZZZ:o:0:0",
+            message: { message_id: stale.messageId, chat: { id: CHAT, type: "private" } },
+          },
+        },
+        undefined,
+        true,
+      ),
+    );
     expect(telegram.callbackAnswers).toEqual([{ id: "u", text: "The OpenCode process with this prompt did not answer in time. Tap again in a moment." }]);
     expect(telegram.messages[0]!.keyboard).toHaveLength(1);
   });
@@ -360,8 +453,19 @@ describe("Bridge: questions", () => {
   it("answers what nobody claimed: stale taps lose their keyboard, strangers are refused", async () => {
     const { telegram, bridge } = setup({ allowedUsers: [OWNER] });
     const stale = await telegram.sendMessage(CHAT, "old", { keyboard: [[{ text: "Red", callback_data: "h1:ZZZZZZZZ:o:0:0" }]] });
-    await bridge.handleUnclaimed({ update_id: 1, callback_query: { id: "s", from: { id: OWNER }, data: "h1:ZZZZZZZZ:o:0:0", message: { message_id: stale.messageId, chat: { id: CHAT, type: "private" } } } });
-    await bridge.handleUnclaimed({ update_id: 2, callback_query: { id: "x", from: { id: 666 }, data: "h1:ZZZZZZZZ:o:0:0", message: { message_id: stale.messageId, chat: { id: CHAT, type: "private" } } } });
+    await bridge.handleUnclaimed({
+      update_id: 1,
+      callback_query: {
+        id: "s",
+        from: { id: OWNER },
+        data: "h1:ZZZZZZZZ:o:0:0",
+        message: { message_id: stale.messageId, chat: { id: CHAT, type: "private" } },
+      },
+    });
+    await bridge.handleUnclaimed({
+      update_id: 2,
+      callback_query: { id: "x", from: { id: 666 }, data: "h1:ZZZZZZZZ:o:0:0", message: { message_id: stale.messageId, chat: { id: CHAT, type: "private" } } },
+    });
     expect(telegram.callbackAnswers).toEqual([
       { id: "s", text: "This is no longer pending" },
       { id: "x", text: "Not authorized", alert: true },
@@ -393,4 +497,3 @@ describe("Bridge: questions", () => {
     await slow.settled(message, "Answered from Telegram");
   });
 });
-

@@ -9,7 +9,10 @@ import { DEFAULT_CHAT_ID, startFakeTelegram, type FakeTelegram } from "../suppor
 
 const KEYBOARD: InlineButton[][] = [
   [{ text: "Allow once", callback_data: "h1:abcd:a", style: "success" }],
-  [{ text: "Reject", callback_data: "h1:abcd:r", style: "danger" }, { text: "Reject with feedback", callback_data: "h1:abcd:f" }],
+  [
+    { text: "Reject", callback_data: "h1:abcd:r", style: "danger" },
+    { text: "Reject with feedback", callback_data: "h1:abcd:f" },
+  ],
 ];
 
 let fake: FakeTelegram | undefined;
@@ -24,7 +27,10 @@ describe("button colours, pure", () => {
   it("withoutStyles keeps text, data and layout, drops only the colour", () => {
     expect(withoutStyles(KEYBOARD)).toEqual([
       [{ text: "Allow once", callback_data: "h1:abcd:a" }],
-      [{ text: "Reject", callback_data: "h1:abcd:r" }, { text: "Reject with feedback", callback_data: "h1:abcd:f" }],
+      [
+        { text: "Reject", callback_data: "h1:abcd:r" },
+        { text: "Reject with feedback", callback_data: "h1:abcd:f" },
+      ],
     ]);
   });
 
@@ -38,10 +44,12 @@ describe("button colours, pure", () => {
   it("any other error is not retried without colours", async () => {
     const styles = new ButtonStyles();
     let calls = 0;
-    await expect(styles.send(KEYBOARD, async () => {
-      calls++;
-      throw Object.assign(new Error("Telegram 400: Bad Request: chat not found"), { code: 400 });
-    })).rejects.toThrow(/chat not found/);
+    await expect(
+      styles.send(KEYBOARD, async () => {
+        calls++;
+        throw Object.assign(new Error("Telegram 400: Bad Request: chat not found"), { code: 400 });
+      }),
+    ).rejects.toThrow(/chat not found/);
     expect(calls).toBe(1);
     expect(styles.refused).toBe(false);
   });

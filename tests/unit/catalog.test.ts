@@ -40,7 +40,16 @@ describe("string catalogues", () => {
   });
 
   it("renders a prompt in Chinese when asked", () => {
-    const prompt = createQuestionPrompt({ id: "que_1", sessionID: "s", questions: [{ question: "选哪个？", header: "颜色", options: [{ label: "红", description: "" }], multiple: true, custom: true }] }, "/p", "KEYKEYKE", 0);
+    const prompt = createQuestionPrompt(
+      {
+        id: "que_1",
+        sessionID: "s",
+        questions: [{ question: "选哪个？", header: "颜色", options: [{ label: "红", description: "" }], multiple: true, custom: true }],
+      },
+      "/p",
+      "KEYKEYKE",
+      0,
+    );
     const zhMessage = renderQuestion(prompt, { project: "p", t: CATALOGS.zh as Strings });
     expect(zhMessage.text).toContain("OpenCode 在提问");
     expect(zhMessage.keyboard.flat().map((button) => button.text)).toEqual(["红", "完成", "输入回答", "忽略"]);

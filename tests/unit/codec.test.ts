@@ -97,17 +97,7 @@ describe("decodeCallback", () => {
     expect(decodeCallback(`h1:${KEY}:c`)).toEqual({ key: KEY, action: "confirm", question: 0, option: 0 });
   });
 
-  it.each([
-    undefined,
-    null,
-    0,
-    42,
-    true,
-    {},
-    [],
-    ["h1:ABCD:x"],
-    { data: `h1:${KEY}:x` },
-  ])("rejects the non-string %j", (value) => {
+  it.each([undefined, null, 0, 42, true, {}, [], ["h1:ABCD:x"], { data: `h1:${KEY}:x` }])("rejects the non-string %j", (value) => {
     expect(decodeCallback(value)).toBeUndefined();
   });
 

@@ -1,7 +1,15 @@
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_API_ROOT, DEFAULT_QUESTION_TTL_MS, defaultLogFile, readConfig, readLogSettings, type ConfigResult, type HermesConfig } from "../../lib/config.ts";
+import {
+  DEFAULT_API_ROOT,
+  DEFAULT_QUESTION_TTL_MS,
+  defaultLogFile,
+  readConfig,
+  readLogSettings,
+  type ConfigResult,
+  type HermesConfig,
+} from "../../lib/config.ts";
 
 const TOKEN = "123456789:AAF-abc_DEF123xyz";
 const BASE = { HOME: "/home/tester", HERMES_TELEGRAM_TOKEN: TOKEN, HERMES_TELEGRAM_CHAT_ID: "42" };
@@ -107,11 +115,14 @@ describe("readConfig: token", () => {
     expect(problems(readConfig({ ...BASE, HERMES_TELEGRAM_TOKEN: "   " }))[0]).toMatch(/HERMES_TELEGRAM_TOKEN is not set/);
   });
 
-  it.each(["abc", "123456", ":ABC", "123456:", "abc:DEF", "123 456:ABC", "123456:AB C", "123456:ABC/../x", "123456:ABC?x=1"])("rejects the malformed token %j", (token) => {
-    const list = problems(readConfig({ ...BASE, HERMES_TELEGRAM_TOKEN: token }));
-    expect(list).toHaveLength(1);
-    expect(list[0]).toMatch(/HERMES_TELEGRAM_TOKEN does not look like a bot token/);
-  });
+  it.each(["abc", "123456", ":ABC", "123456:", "abc:DEF", "123 456:ABC", "123456:AB C", "123456:ABC/../x", "123456:ABC?x=1"])(
+    "rejects the malformed token %j",
+    (token) => {
+      const list = problems(readConfig({ ...BASE, HERMES_TELEGRAM_TOKEN: token }));
+      expect(list).toHaveLength(1);
+      expect(list[0]).toMatch(/HERMES_TELEGRAM_TOKEN does not look like a bot token/);
+    },
+  );
 
   it("never echoes a malformed token back in a problem", () => {
     const token = "123456:secret value";
@@ -436,7 +447,7 @@ describe("readConfig: options from opencode.json", () => {
     });
   });
 
-  it("takes the chat id as a string too (what {env:NAME} substitution gives), and allowedUsers as \"anyone\"", () => {
+  it('takes the chat id as a string too (what {env:NAME} substitution gives), and allowedUsers as "anyone"', () => {
     const config = ok(readConfig(ENV, { chatId: "-100123", allowedUsers: "anyone" }));
     expect(config.chatId).toBe(-100123);
     expect(config.allowedUsers).toEqual([]);
@@ -481,7 +492,9 @@ describe("readConfig: options from opencode.json", () => {
   });
 
   it("refuses options that are not an object", () => {
-    expect(problems(readConfig({ ...ENV, HERMES_TELEGRAM_CHAT_ID: "42" }, ["chatId", 42]))[0]).toMatch(/^the opencode\.json options for Hermes must be an object/);
+    expect(problems(readConfig({ ...ENV, HERMES_TELEGRAM_CHAT_ID: "42" }, ["chatId", 42]))[0]).toMatch(
+      /^the opencode\.json options for Hermes must be an object/,
+    );
     expect(problems(readConfig({ ...ENV, HERMES_TELEGRAM_CHAT_ID: "42" }, "42"))[0]).toMatch(/must be an object .* \(got "42"\)$/);
   });
 

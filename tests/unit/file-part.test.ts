@@ -17,7 +17,10 @@ describe("filePart", () => {
     ["image/webp", Buffer.from("RIFF\x10\0\0\0WEBPVP8 ", "latin1")],
   ])("%s bytes become a data-URL file part with that type, whatever the phone claimed", (mime, data) => {
     const result = filePart(data, doc({ mime: "application/zip", name: "holiday.bin" }), t);
-    expect(result).toEqual({ ok: true, part: { type: "file", mime, filename: "holiday.bin", url: `data:${mime};base64,${Buffer.from(data).toString("base64")}` } });
+    expect(result).toEqual({
+      ok: true,
+      part: { type: "file", mime, filename: "holiday.bin", url: `data:${mime};base64,${Buffer.from(data).toString("base64")}` },
+    });
   });
 
   it("a photo without a name is named after its type", () => {

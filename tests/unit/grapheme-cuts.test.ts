@@ -22,7 +22,18 @@ describe("cutting hostile text for Telegram's short fields", () => {
   it("a callback answer quoting a long emoji label stays whole and within 200", async () => {
     const { telegram, tap, ask } = setup();
     const label = (FAMILY + FLAG).repeat(40);
-    const message = await ask(request([question({ question: "Which family?", multiple: true, options: [{ label, description: "" }, { label: "other", description: "" }] })]));
+    const message = await ask(
+      request([
+        question({
+          question: "Which family?",
+          multiple: true,
+          options: [
+            { label, description: "" },
+            { label: "other", description: "" },
+          ],
+        }),
+      ]),
+    );
     await tap(message, message.keyboard.flat()[0]!.text);
     const answer = await vi.waitFor(() => telegram.callbackAnswers[0]?.text ?? Promise.reject(new Error("no answer yet")));
     expect(answer.length).toBeLessThanOrEqual(CALLBACK_ANSWER_LIMIT);

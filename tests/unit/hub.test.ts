@@ -11,10 +11,14 @@ class PollCountingTelegram extends MemoryTelegram {
   override getUpdates(_offset: number, _timeout: number, signal: AbortSignal): Promise<unknown[]> {
     this.inFlight++;
     return new Promise((resolve) =>
-      signal.addEventListener("abort", () => {
-        this.inFlight--;
-        resolve([]);
-      }, { once: true }),
+      signal.addEventListener(
+        "abort",
+        () => {
+          this.inFlight--;
+          resolve([]);
+        },
+        { once: true },
+      ),
     );
   }
 }
@@ -49,8 +53,18 @@ describe("acquireBridge", () => {
 
   it("keeps separate bridges for separate tokens", async () => {
     const logger = pino({ level: "silent" });
-    const a = acquireBridge({ config: config(`1:${randomBytes(8).toString("hex")}`), logger, telegram: new PollCountingTelegram(), relayAddress: socketPath() });
-    const b = acquireBridge({ config: config(`2:${randomBytes(8).toString("hex")}`), logger, telegram: new PollCountingTelegram(), relayAddress: socketPath() });
+    const a = acquireBridge({
+      config: config(`1:${randomBytes(8).toString("hex")}`),
+      logger,
+      telegram: new PollCountingTelegram(),
+      relayAddress: socketPath(),
+    });
+    const b = acquireBridge({
+      config: config(`2:${randomBytes(8).toString("hex")}`),
+      logger,
+      telegram: new PollCountingTelegram(),
+      relayAddress: socketPath(),
+    });
     expect(a.bridge).not.toBe(b.bridge);
     await Promise.all([a.release(), b.release()]);
   });

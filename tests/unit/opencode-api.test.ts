@@ -64,13 +64,21 @@ describe("OpencodeApi: replies", () => {
 
   it.each([400, 401, 403, 409, 422, 499])("reports %i as an error, without retrying", async (status) => {
     const { transport, request } = fakeTransport({ status, data: { data: { message: "answers must match questions" } } });
-    await expect(new OpencodeApi(transport, FAST).replyQuestion("que_1", [])).resolves.toEqual({ ok: false, gone: false, error: `OpenCode answered ${status}: answers must match questions` });
+    await expect(new OpencodeApi(transport, FAST).replyQuestion("que_1", [])).resolves.toEqual({
+      ok: false,
+      gone: false,
+      error: `OpenCode answered ${status}: answers must match questions`,
+    });
     expect(request).toHaveBeenCalledTimes(1);
   });
 
   it("retries 500 then reports the error", async () => {
     const { transport, request } = fakeTransport({ status: 500, data: "Internal Server Error" });
-    await expect(new OpencodeApi(transport, FAST).replyQuestion("que_1", [["Red"]])).resolves.toEqual({ ok: false, gone: false, error: "OpenCode answered 500: Internal Server Error" });
+    await expect(new OpencodeApi(transport, FAST).replyQuestion("que_1", [["Red"]])).resolves.toEqual({
+      ok: false,
+      gone: false,
+      error: "OpenCode answered 500: Internal Server Error",
+    });
     expect(request).toHaveBeenCalledTimes(3);
   });
 
@@ -88,7 +96,11 @@ describe("OpencodeApi: replies", () => {
 
   it("retries thrown network errors then reports them", async () => {
     const { transport, request } = fakeTransport(new Error("connect ECONNREFUSED 127.0.0.1:4096"));
-    await expect(new OpencodeApi(transport, FAST).replyQuestion("que_1", [["Red"]])).resolves.toEqual({ ok: false, gone: false, error: "connect ECONNREFUSED 127.0.0.1:4096" });
+    await expect(new OpencodeApi(transport, FAST).replyQuestion("que_1", [["Red"]])).resolves.toEqual({
+      ok: false,
+      gone: false,
+      error: "connect ECONNREFUSED 127.0.0.1:4096",
+    });
     expect(request).toHaveBeenCalledTimes(3);
   });
 
@@ -140,15 +152,34 @@ describe("OpencodeApi: listQuestions", () => {
     expect(request.mock.calls[0]![1]).toBe("/question");
     expect(request.mock.calls[0]![2]?.signal).toBeInstanceOf(AbortSignal);
     expect(requests).toEqual([
-      { id: "que_1", sessionID: "ses_1", questions: [{ question: "Which color?", header: "Color", options: [{ label: "Red", description: "warm" }], multiple: false, custom: true }] },
-      { id: "que_2", sessionID: "ses_2", questions: [{ question: "Which color?", header: "Color", options: [{ label: "Red", description: "warm" }], multiple: false, custom: true }] },
+      {
+        id: "que_1",
+        sessionID: "ses_1",
+        questions: [{ question: "Which color?", header: "Color", options: [{ label: "Red", description: "warm" }], multiple: false, custom: true }],
+      },
+      {
+        id: "que_2",
+        sessionID: "ses_2",
+        questions: [{ question: "Which color?", header: "Color", options: [{ label: "Red", description: "warm" }], multiple: false, custom: true }],
+      },
     ]);
   });
 
   it("drops malformed entries and keeps the rest", async () => {
     const { transport } = fakeTransport({
       status: 200,
-      data: [null, "que_x", 5, [], rawQuestion("que_1"), rawQuestion(""), rawQuestion("que_3", { questions: [] }), rawQuestion("que_4", { questions: [{ question: "?", options: [{ label: 1 }] }] }), { id: "que_5" }, rawQuestion("que_6")],
+      data: [
+        null,
+        "que_x",
+        5,
+        [],
+        rawQuestion("que_1"),
+        rawQuestion(""),
+        rawQuestion("que_3", { questions: [] }),
+        rawQuestion("que_4", { questions: [{ question: "?", options: [{ label: 1 }] }] }),
+        { id: "que_5" },
+        rawQuestion("que_6"),
+      ],
     });
     const requests = await new OpencodeApi(transport, FAST).listQuestions();
     expect(requests.map((item) => item.id)).toEqual(["que_1", "que_6"]);

@@ -107,8 +107,18 @@ describe("recorded stream: /event (sse_event.sse)", () => {
 
   it("narrows replies, the rejection and permissions", () => {
     expect(only(events, "question.replied")).toEqual([
-      { type: "question.replied", sessionID: "ses_dffb04635ffehttOr37915uWeJ", requestID: "que_2004fc3e0001WtalNqkUYOSDAM", answers: [["Blue"], ["S", "custom text"]] },
-      { type: "question.replied", sessionID: "ses_dffb04635ffehttOr37915uWeJ", requestID: "que_20050cac0001KgYmVWVBNpAEgb", answers: [["Blue"], ["S", "my custom size"]] },
+      {
+        type: "question.replied",
+        sessionID: "ses_dffb04635ffehttOr37915uWeJ",
+        requestID: "que_2004fc3e0001WtalNqkUYOSDAM",
+        answers: [["Blue"], ["S", "custom text"]],
+      },
+      {
+        type: "question.replied",
+        sessionID: "ses_dffb04635ffehttOr37915uWeJ",
+        requestID: "que_20050cac0001KgYmVWVBNpAEgb",
+        answers: [["Blue"], ["S", "my custom size"]],
+      },
     ]);
     expect(only(events, "question.rejected")).toEqual([
       { type: "question.rejected", sessionID: "ses_dffb04635ffehttOr37915uWeJ", requestID: "que_2005000950012SSj5SZapjz1Xb" },
@@ -193,7 +203,10 @@ describe("recorded stream: dispose (sse_dispose.sse)", () => {
 
 const SESSION = "ses_1";
 const question = (over: Record<string, unknown> = {}) => ({ question: "Pick?", header: "H", options: [{ label: "A", description: "a" }], ...over });
-const asked = (properties: Record<string, unknown>) => ({ type: "question.asked", properties: { id: "que_1", sessionID: SESSION, questions: [question()], ...properties } });
+const asked = (properties: Record<string, unknown>) => ({
+  type: "question.asked",
+  properties: { id: "que_1", sessionID: SESSION, questions: [question()], ...properties },
+});
 
 describe("parseEvent: envelope", () => {
   const payload = asked({});
@@ -253,14 +266,25 @@ describe("parseEvent: question.asked", () => {
   });
 
   it("defaults header and description to empty and options to none", () => {
-    const parsed = parseEvent(asked({ questions: [{ question: "Free?", options: [{ label: "X" }, { label: "Y", description: 5 }] }, { question: "No options" }] }));
+    const parsed = parseEvent(
+      asked({ questions: [{ question: "Free?", options: [{ label: "X" }, { label: "Y", description: 5 }] }, { question: "No options" }] }),
+    );
     expect(parsed?.event).toEqual({
       type: "question.asked",
       request: {
         id: "que_1",
         sessionID: SESSION,
         questions: [
-          { question: "Free?", header: "", options: [{ label: "X", description: "" }, { label: "Y", description: "" }], multiple: false, custom: true },
+          {
+            question: "Free?",
+            header: "",
+            options: [
+              { label: "X", description: "" },
+              { label: "Y", description: "" },
+            ],
+            multiple: false,
+            custom: true,
+          },
           { question: "No options", header: "", options: [], multiple: false, custom: true },
         ],
       },
@@ -268,10 +292,16 @@ describe("parseEvent: question.asked", () => {
   });
 
   it("drops unknown extra fields", () => {
-    const parsed = parseEvent(asked({ tool: { callID: "c" }, extra: 1, questions: [question({ evil: "<b>", options: [{ label: "A", description: "d", x: 1 }] })] }));
+    const parsed = parseEvent(
+      asked({ tool: { callID: "c" }, extra: 1, questions: [question({ evil: "<b>", options: [{ label: "A", description: "d", x: 1 }] })] }),
+    );
     expect(parsed?.event).toEqual({
       type: "question.asked",
-      request: { id: "que_1", sessionID: SESSION, questions: [{ question: "Pick?", header: "H", options: [{ label: "A", description: "d" }], multiple: false, custom: true }] },
+      request: {
+        id: "que_1",
+        sessionID: SESSION,
+        questions: [{ question: "Pick?", header: "H", options: [{ label: "A", description: "d" }], multiple: false, custom: true }],
+      },
     });
   });
 
@@ -311,7 +341,12 @@ describe("parseEvent: question.asked", () => {
 describe("parseEvent: other events", () => {
   it("parses question.replied and checks the answer lists", () => {
     const replied = (answers: unknown) => parseEvent({ type: "question.replied", properties: { requestID: "que_1", sessionID: SESSION, answers } });
-    expect(replied([["A"], ["B", "C"], []])?.event).toEqual({ type: "question.replied", sessionID: SESSION, requestID: "que_1", answers: [["A"], ["B", "C"], []] });
+    expect(replied([["A"], ["B", "C"], []])?.event).toEqual({
+      type: "question.replied",
+      sessionID: SESSION,
+      requestID: "que_1",
+      answers: [["A"], ["B", "C"], []],
+    });
     expect(replied([])?.event.type).toBe("question.replied");
     expect(replied(undefined)).toBeUndefined();
     expect(replied("A")).toBeUndefined();
@@ -322,22 +357,33 @@ describe("parseEvent: other events", () => {
   });
 
   it("parses question.rejected and needs both ids", () => {
-    expect(parseEvent({ type: "question.rejected", properties: { requestID: "que_1", sessionID: SESSION } })?.event).toEqual({ type: "question.rejected", requestID: "que_1", sessionID: SESSION });
+    expect(parseEvent({ type: "question.rejected", properties: { requestID: "que_1", sessionID: SESSION } })?.event).toEqual({
+      type: "question.rejected",
+      requestID: "que_1",
+      sessionID: SESSION,
+    });
     expect(parseEvent({ type: "question.rejected", properties: { requestID: "que_1" } })).toBeUndefined();
     expect(parseEvent({ type: "question.rejected", properties: { sessionID: SESSION } })).toBeUndefined();
     expect(parseEvent({ type: "question.rejected", properties: { requestID: "r".repeat(201), sessionID: SESSION } })).toBeUndefined();
   });
 
   it("parses permission.asked and sanitises lists and metadata", () => {
-    const parsed = parseEvent({ type: "permission.asked", properties: { id: "per_1", sessionID: SESSION, permission: "edit", patterns: ["a", 1, null, "b"], metadata: ["x"], always: "nope" } });
-    expect(parsed?.event).toEqual({ type: "permission.asked", request: { id: "per_1", sessionID: SESSION, permission: "edit", patterns: ["a", "b"], metadata: {}, always: [] } });
+    const parsed = parseEvent({
+      type: "permission.asked",
+      properties: { id: "per_1", sessionID: SESSION, permission: "edit", patterns: ["a", 1, null, "b"], metadata: ["x"], always: "nope" },
+    });
+    expect(parsed?.event).toEqual({
+      type: "permission.asked",
+      request: { id: "per_1", sessionID: SESSION, permission: "edit", patterns: ["a", "b"], metadata: {}, always: [] },
+    });
     expect(parseEvent({ type: "permission.asked", properties: { id: "per_1", sessionID: SESSION } })).toBeUndefined();
     expect(parseEvent({ type: "permission.asked", properties: { id: "per_1", sessionID: SESSION, permission: 5 } })).toBeUndefined();
   });
 
   it("parses permission.replied with a known reply only", () => {
     const replied = (reply: unknown) => parseEvent({ type: "permission.replied", properties: { requestID: "per_1", sessionID: SESSION, reply } });
-    for (const reply of ["once", "always", "reject"]) expect(replied(reply)?.event).toEqual({ type: "permission.replied", requestID: "per_1", sessionID: SESSION, reply });
+    for (const reply of ["once", "always", "reject"])
+      expect(replied(reply)?.event).toEqual({ type: "permission.replied", requestID: "per_1", sessionID: SESSION, reply });
     for (const reply of ["ONCE", "never", "", undefined, 1, null]) expect(replied(reply)).toBeUndefined();
   });
 
@@ -348,7 +394,10 @@ describe("parseEvent: other events", () => {
         info: { id: SESSION, title: "T", directory: "/d", parentID: "ses_0" },
       });
     }
-    expect(parseEvent({ type: "session.updated", properties: { info: { id: SESSION, title: 5, directory: null, parentID: "" } } })?.event).toEqual({ type: "session.upserted", info: { id: SESSION } });
+    expect(parseEvent({ type: "session.updated", properties: { info: { id: SESSION, title: 5, directory: null, parentID: "" } } })?.event).toEqual({
+      type: "session.upserted",
+      info: { id: SESSION },
+    });
     expect(parseEvent({ type: "session.updated", properties: { info: { title: "T" } } })).toBeUndefined();
     expect(parseEvent({ type: "session.updated", properties: {} })).toBeUndefined();
   });
@@ -360,7 +409,11 @@ describe("parseEvent: other events", () => {
   });
 
   it("parses session.status and session.idle", () => {
-    expect(parseEvent({ type: "session.status", properties: { sessionID: SESSION, status: { type: "busy" } } })?.event).toEqual({ type: "session.status", sessionID: SESSION, status: "busy" });
+    expect(parseEvent({ type: "session.status", properties: { sessionID: SESSION, status: { type: "busy" } } })?.event).toEqual({
+      type: "session.status",
+      sessionID: SESSION,
+      status: "busy",
+    });
     expect(parseEvent({ type: "session.status", properties: { sessionID: SESSION, status: "busy" } })).toBeUndefined();
     expect(parseEvent({ type: "session.status", properties: { status: { type: "busy" } } })).toBeUndefined();
     expect(parseEvent({ type: "session.idle", properties: { sessionID: SESSION } })?.event).toEqual({ type: "session.idle", sessionID: SESSION });
@@ -374,7 +427,19 @@ describe("parseEvent: other events", () => {
   });
 
   it("drops events Hermes does not use", () => {
-    for (const type of ["server.connected", "server.heartbeat", "message.updated", "session.diff", "sync", "question.asked.1", "QUESTION.ASKED", "", "__proto__", "constructor", "toString"]) {
+    for (const type of [
+      "server.connected",
+      "server.heartbeat",
+      "message.updated",
+      "session.diff",
+      "sync",
+      "question.asked.1",
+      "QUESTION.ASKED",
+      "",
+      "__proto__",
+      "constructor",
+      "toString",
+    ]) {
       expect(parseEvent({ type, properties: {} })).toBeUndefined();
     }
   });

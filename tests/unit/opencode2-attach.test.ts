@@ -29,7 +29,10 @@ describe("startAttach2 without a full configuration", () => {
   });
 
   it("only the chat id missing: answers /start with the chat id", async () => {
-    const handle = startAttach2({ url: "http://127.0.0.1:9", env: { HERMES_TELEGRAM_TOKEN: telegram.token, HERMES_TELEGRAM_API_ROOT: telegram.apiRoot, HERMES_LOG_FILE: path.join(logDir, "b.log") } });
+    const handle = startAttach2({
+      url: "http://127.0.0.1:9",
+      env: { HERMES_TELEGRAM_TOKEN: telegram.token, HERMES_TELEGRAM_API_ROOT: telegram.apiRoot, HERMES_LOG_FILE: path.join(logDir, "b.log") },
+    });
     await handle.ready;
     telegram.sendText(DEFAULT_CHAT_ID, "/start");
     const reply = await telegram.waitForMessage((m) => m.text.includes(String(DEFAULT_CHAT_ID)), { timeoutMs: 15_000, what: "the /start reply" });

@@ -8,7 +8,11 @@ import { formAnswer } from "../../lib/opencode2/forms.ts";
 // Recorded from the real OpenCode 2.0.15 (a probe plugin's ctx.event.subscribe): a question tool
 // call with two questions answered over HTTP, then a shell command whose permission was rejected.
 const RECORDED = path.join(import.meta.dirname, "../fixtures/opencode2-events.jsonl");
-const recorded = fs.readFileSync(RECORDED, "utf8").trim().split("\n").map((line) => JSON.parse(line) as unknown);
+const recorded = fs
+  .readFileSync(RECORDED, "utf8")
+  .trim()
+  .split("\n")
+  .map((line) => JSON.parse(line) as unknown);
 const narrowed = recorded.map(narrowEvent).filter((event): event is NarrowedEvent => event !== undefined);
 const events = narrowed.flatMap((event) => event.events);
 
@@ -28,13 +32,34 @@ describe("OpenCode 2 events, as recorded from 2.0.15", () => {
           id: "frm_204092379001CSuivY3UvD2EzD",
           sessionID: "ses_dfbf6df93ffec5UM0f4lYr2Vsd",
           questions: [
-            { question: "Which color?", header: "Color", options: [{ label: "Red", description: "warm" }, { label: "Blue", description: "cool" }], multiple: false, custom: true },
-            { question: "Sizes?", header: "Sizes", options: [{ label: "S", description: "s" }, { label: "M", description: "m" }], multiple: true, custom: true },
+            {
+              question: "Which color?",
+              header: "Color",
+              options: [
+                { label: "Red", description: "warm" },
+                { label: "Blue", description: "cool" },
+              ],
+              multiple: false,
+              custom: true,
+            },
+            {
+              question: "Sizes?",
+              header: "Sizes",
+              options: [
+                { label: "S", description: "s" },
+                { label: "M", description: "m" },
+              ],
+              multiple: true,
+              custom: true,
+            },
           ],
         },
       },
     ]);
-    expect(created?.form?.fields.map((field) => [field.key, field.multiple])).toEqual([["q0", false], ["q1", true]]);
+    expect(created?.form?.fields.map((field) => [field.key, field.multiple])).toEqual([
+      ["q0", false],
+      ["q1", true],
+    ]);
   });
 
   it("form.replied becomes question.replied with one list per question, in field order", () => {
@@ -47,11 +72,20 @@ describe("OpenCode 2 events, as recorded from 2.0.15", () => {
     expect(events.filter((event) => event.type === "permission.asked")).toEqual([
       {
         type: "permission.asked",
-        request: { id: "per_20409374c001XMSxYI89sBuG56", sessionID: "ses_dfbf6df93ffec5UM0f4lYr2Vsd", permission: "shell", patterns: ["echo hi-perm"], metadata: { command: "echo hi-perm" }, always: ["echo *"] },
+        request: {
+          id: "per_20409374c001XMSxYI89sBuG56",
+          sessionID: "ses_dfbf6df93ffec5UM0f4lYr2Vsd",
+          permission: "shell",
+          patterns: ["echo hi-perm"],
+          metadata: { command: "echo hi-perm" },
+          always: ["echo *"],
+        },
       },
     ]);
     const replied = narrowed.find((event) => event.events.some((e) => e.type === "permission.replied"));
-    expect(replied?.events).toEqual([{ type: "permission.replied", sessionID: "ses_dfbf6df93ffec5UM0f4lYr2Vsd", requestID: "per_20409374c001XMSxYI89sBuG56", reply: "reject" }]);
+    expect(replied?.events).toEqual([
+      { type: "permission.replied", sessionID: "ses_dfbf6df93ffec5UM0f4lYr2Vsd", requestID: "per_20409374c001XMSxYI89sBuG56", reply: "reject" },
+    ]);
     expect(replied?.directory).toBeUndefined(); // no location: placed through its session
     expect(replied?.sessionID).toBe("ses_dfbf6df93ffec5UM0f4lYr2Vsd");
   });
@@ -75,7 +109,15 @@ describe("OpenCode 2 events: untrusted input", () => {
     id: "evt_1",
     type: "form.created",
     location: { directory: "/p" },
-    data: { form: { id: "frm_1", sessionID: "ses_1", metadata: { kind: "question" }, fields: [{ key: "q0", title: "T", description: "Q?", type: "string", options: [{ value: "v", label: "L" }] }], ...overrides } },
+    data: {
+      form: {
+        id: "frm_1",
+        sessionID: "ses_1",
+        metadata: { kind: "question" },
+        fields: [{ key: "q0", title: "T", description: "Q?", type: "string", options: [{ value: "v", label: "L" }] }],
+        ...overrides,
+      },
+    },
   });
 
   it("drops what is malformed instead of throwing", () => {
@@ -93,30 +135,62 @@ describe("OpenCode 2 events: untrusted input", () => {
   });
 
   it("an event type Hermes does not use still tells where its session lives", () => {
-    expect(narrowEvent({ id: "evt_2", type: "session.inbox.enqueued", location: { directory: "/p" }, data: { sessionID: "ses_9" } })).toEqual({ id: "evt_2", directory: "/p", sessionID: "ses_9", events: [] });
+    expect(narrowEvent({ id: "evt_2", type: "session.inbox.enqueued", location: { directory: "/p" }, data: { sessionID: "ses_9" } })).toEqual({
+      id: "evt_2",
+      directory: "/p",
+      sessionID: "ses_9",
+      events: [],
+    });
   });
 
   it("an interruption by the user is an abort (no Failed notice); a failed run is an error", () => {
-    expect(narrowEvent({ type: "session.execution.interrupted", data: { sessionID: "s", reason: "user" } })?.events.map((e) => e.type)).toEqual(["session.error", "session.idle"]);
-    expect(narrowEvent({ type: "session.execution.interrupted", data: { sessionID: "s", reason: "user" } })?.events[0]).toMatchObject({ name: "MessageAbortedError" });
-    expect(narrowEvent({ type: "session.execution.interrupted", data: { sessionID: "s", reason: "shutdown" } })?.events.map((e) => e.type)).toEqual(["session.idle"]);
-    expect(narrowEvent({ type: "session.execution.failed", data: { sessionID: "s", error: { type: "ProviderError", message: "boom" } } })?.events[0]).toEqual({ type: "session.error", sessionID: "s", name: "ProviderError", message: "boom" });
+    expect(narrowEvent({ type: "session.execution.interrupted", data: { sessionID: "s", reason: "user" } })?.events.map((e) => e.type)).toEqual([
+      "session.error",
+      "session.idle",
+    ]);
+    expect(narrowEvent({ type: "session.execution.interrupted", data: { sessionID: "s", reason: "user" } })?.events[0]).toMatchObject({
+      name: "MessageAbortedError",
+    });
+    expect(narrowEvent({ type: "session.execution.interrupted", data: { sessionID: "s", reason: "shutdown" } })?.events.map((e) => e.type)).toEqual([
+      "session.idle",
+    ]);
+    expect(narrowEvent({ type: "session.execution.failed", data: { sessionID: "s", error: { type: "ProviderError", message: "boom" } } })?.events[0]).toEqual({
+      type: "session.error",
+      sessionID: "s",
+      name: "ProviderError",
+      message: "boom",
+    });
   });
 
   it("an edit's files and patches become the file and diff the message shows (recorded from 2.0.15)", () => {
     const patch = "Index: x.html\n===================================================================\n--- x.html\n+++ x.html\n@@ -0,0 +1,1 @@\n+<b>hi</b>\n";
     const asked = narrowEvent({
       type: "permission.asked",
-      data: { id: "per_1", sessionID: "s", action: "edit", resources: ["x.html"], save: ["*"], metadata: { files: [{ file: "x.html", patch, status: "added", additions: 1, deletions: 0 }] } },
+      data: {
+        id: "per_1",
+        sessionID: "s",
+        action: "edit",
+        resources: ["x.html"],
+        save: ["*"],
+        metadata: { files: [{ file: "x.html", patch, status: "added", additions: 1, deletions: 0 }] },
+      },
     });
-    expect(asked?.events[0]).toMatchObject({ type: "permission.asked", request: { permission: "edit", patterns: ["x.html"], always: ["*"], metadata: { filepath: "x.html", diff: patch } } });
+    expect(asked?.events[0]).toMatchObject({
+      type: "permission.asked",
+      request: { permission: "edit", patterns: ["x.html"], always: ["*"], metadata: { filepath: "x.html", diff: patch } },
+    });
   });
 
   it("a rename is the session's title; a scheduled retry is a retry status", () => {
-    expect(narrowEvent({ type: "session.renamed", data: { sessionID: "s", title: "Fix the build" } })?.events).toEqual([{ type: "session.upserted", info: { id: "s", title: "Fix the build" } }]);
-    expect(narrowEvent({ type: "session.retry.scheduled", data: { sessionID: "s", assistantMessageID: "m", attempt: 2, at: 1, error: { type: "provider", message: "HTTP 500" } } })?.events).toEqual([
-      { type: "session.status", sessionID: "s", status: "retry", attempt: 2, message: "HTTP 500" },
+    expect(narrowEvent({ type: "session.renamed", data: { sessionID: "s", title: "Fix the build" } })?.events).toEqual([
+      { type: "session.upserted", info: { id: "s", title: "Fix the build" } },
     ]);
+    expect(
+      narrowEvent({
+        type: "session.retry.scheduled",
+        data: { sessionID: "s", assistantMessageID: "m", attempt: 2, at: 1, error: { type: "provider", message: "HTTP 500" } },
+      })?.events,
+    ).toEqual([{ type: "session.status", sessionID: "s", status: "retry", attempt: 2, message: "HTTP 500" }]);
   });
 
   it("session.created carries title, directory and parent", () => {
@@ -134,7 +208,14 @@ describe("form answers", () => {
   });
 
   it("labels become option values; typed text passes through", () => {
-    const form = { id: "f", sessionID: "s", fields: [{ key: "q0", multiple: false, options: [{ label: "Red colour", value: "red" }] }, { key: "q1", multiple: true, options: [{ label: "A", value: "a" }] }] };
+    const form = {
+      id: "f",
+      sessionID: "s",
+      fields: [
+        { key: "q0", multiple: false, options: [{ label: "Red colour", value: "red" }] },
+        { key: "q1", multiple: true, options: [{ label: "A", value: "a" }] },
+      ],
+    };
     expect(formAnswer(form, [["Red colour"], ["A", "my own"]])).toEqual({ q0: "red", q1: ["a", "my own"] });
     expect(formAnswer(form, [["teal, like the sea"], []])).toEqual({ q0: "teal, like the sea", q1: [] });
   });

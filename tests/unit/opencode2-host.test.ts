@@ -59,7 +59,11 @@ describe("OpenCode 2 host: one bridge, each event once, only for Hermes' locatio
     permission: {
       async reply(input) {
         replies.push(input);
-        bus.publish({ id: `evt_${++seq}`, type: "permission.replied", data: { sessionID: input.sessionID, requestID: input.requestID, reply: input.decision } });
+        bus.publish({
+          id: `evt_${++seq}`,
+          type: "permission.replied",
+          data: { sessionID: input.sessionID, requestID: input.requestID, reply: input.decision },
+        });
       },
       list: async () => ({ data: [] }),
     },
@@ -101,7 +105,9 @@ describe("OpenCode 2 host: one bridge, each event once, only for Hermes' locatio
     await telegram.waitForMessage((m) => m.text.includes("echo from-b"), { what: "b's permission" });
 
     await telegram.tapButton(fromA, "Allow once");
-    await telegram.waitFor(() => withText("echo from-a").find((m) => m.text.includes("Allowed once") && telegram.buttons(m).length === 0), { what: "a settled" });
+    await telegram.waitFor(() => withText("echo from-a").find((m) => m.text.includes("Allowed once") && telegram.buttons(m).length === 0), {
+      what: "a settled",
+    });
     expect(replies).toEqual([{ sessionID: "ses_a", requestID: "per_a", decision: "once" }]);
     // That edit left the one outbox after anything the three events had queued (prompts go first):
     // a copy of a prompt, or c's, would be on the phone by now.
@@ -125,7 +131,9 @@ describe("OpenCode 2 host: one bridge, each event once, only for Hermes' locatio
 
     await cleanupA2();
     await cleanupB();
-    await telegram.waitFor(() => fs.readFileSync(env.HERMES_LOG_FILE!, "utf8").includes("Telegram bridge stopped") || undefined, { what: "the bridge stopped" });
+    await telegram.waitFor(() => fs.readFileSync(env.HERMES_LOG_FILE!, "utf8").includes("Telegram bridge stopped") || undefined, {
+      what: "the bridge stopped",
+    });
     const log = fs.readFileSync(env.HERMES_LOG_FILE!, "utf8");
     expect(log.match(/Telegram bridge started/g)).toHaveLength(1);
     expect(bus.subscribers).toBe(0);
@@ -135,7 +143,9 @@ describe("OpenCode 2 host: one bridge, each event once, only for Hermes' locatio
     const { HERMES_TELEGRAM_CHAT_ID: _fromEnvironment, ...tokenOnly } = env;
     const cleanup = startLocation({ ...context("/srv/project-d"), options: { chatId: DEFAULT_CHAT_ID, language: "zh" } }, tokenOnly)!;
     bus.publish(asked("/srv/project-d", "ses_d", "per_d", "echo from-d"));
-    const message = await telegram.waitForMessage((m) => m.text.includes("echo from-d") && telegram.buttons(m).length > 0, { what: "d's permission, in the chat the options name" });
+    const message = await telegram.waitForMessage((m) => m.text.includes("echo from-d") && telegram.buttons(m).length > 0, {
+      what: "d's permission, in the chat the options name",
+    });
     expect(message.chatId).toBe(DEFAULT_CHAT_ID);
     expect(telegram.buttons(message).map((button) => button.text)).toContain(CATALOGS.zh.button.once);
     await cleanup();

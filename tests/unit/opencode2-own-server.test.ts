@@ -15,13 +15,21 @@ const facts = (overrides: Partial<ProcessFacts> = {}): ProcessFacts => ({
 
 describe("where OpenCode 2 runs this plugin", () => {
   it("serve --port with OPENCODE_SERVER_PASSWORD: that address, Basic auth as user opencode", () => {
-    expect(findOwnServer(facts())).toEqual({ ok: true, server: { url: "http://127.0.0.1:4096", auth: { username: "opencode", password: "pw" }, source: "serve --port" } });
+    expect(findOwnServer(facts())).toEqual({
+      ok: true,
+      server: { url: "http://127.0.0.1:4096", auth: { username: "opencode", password: "pw" }, source: "serve --port" },
+    });
   });
 
   it("--port=N and --hostname=H forms; a wildcard address is reached on loopback; OPENCODE_SERVER_USERNAME is honoured", () => {
-    const found = findOwnServer(facts({ argv: ["bun", "x", "serve", "--port=5000", "--hostname=0.0.0.0"], env: { OPENCODE_SERVER_PASSWORD: "pw", OPENCODE_SERVER_USERNAME: "me" } }));
+    const found = findOwnServer(
+      facts({ argv: ["bun", "x", "serve", "--port=5000", "--hostname=0.0.0.0"], env: { OPENCODE_SERVER_PASSWORD: "pw", OPENCODE_SERVER_USERNAME: "me" } }),
+    );
     expect(found).toEqual({ ok: true, server: { url: "http://127.0.0.1:5000", auth: { username: "me", password: "pw" }, source: "serve --port" } });
-    expect(findOwnServer(facts({ argv: ["bun", "x", "serve", "--port", "5000", "--hostname", "::1"] }))).toMatchObject({ ok: true, server: { url: "http://[::1]:5000" } });
+    expect(findOwnServer(facts({ argv: ["bun", "x", "serve", "--port", "5000", "--hostname", "::1"] }))).toMatchObject({
+      ok: true,
+      server: { url: "http://[::1]:5000" },
+    });
   });
 
   it("says why not when the password was made up and only printed, the port is unknown, or there is no server", () => {
@@ -36,7 +44,10 @@ describe("where OpenCode 2 runs this plugin", () => {
     const files: Record<string, string> = { "/state/opencode/service.json": JSON.stringify({ url: "http://127.0.0.1:49374/", pid: 100, password: "svc" }) };
     const readFile = (file: string) => files[file];
     const service = facts({ argv: ["bun", "x", "serve", "--service"], env: { XDG_STATE_HOME: "/state" }, readFile });
-    expect(findOwnServer(service)).toEqual({ ok: true, server: { url: "http://127.0.0.1:49374", auth: { username: "opencode", password: "svc" }, source: "service.json" } });
+    expect(findOwnServer(service)).toEqual({
+      ok: true,
+      server: { url: "http://127.0.0.1:49374", auth: { username: "opencode", password: "svc" }, source: "service.json" },
+    });
     expect(findOwnServer({ ...service, pid: 101 })).toMatchObject({ ok: false });
     expect(serviceFile({}, "/home/u")).toBe("/home/u/.local/state/opencode/service.json");
     expect(findOwnServer({ ...service, readFile: () => "{not json" })).toMatchObject({ ok: false });
@@ -68,10 +79,20 @@ describe("OwnServerClient", () => {
 
   it("checks the pid once, then sends with Basic auth; 204 is done, 404 gone, 400 an error", async () => {
     const { url, seen } = await serve(100, 204);
-    const client = new OwnServerClient({ pid: 100, retry: FAST, find: () => ({ ok: true, server: { url, auth: { username: "opencode", password: "pw" }, source: "serve --port" } }) });
-    await expect(client.send("POST", "/api/session/{sessionID}/form/{formID}/reply", { sessionID: "ses 1", formID: "frm_1" }, { answer: { q0: "Red" } })).resolves.toEqual({ ok: true });
+    const client = new OwnServerClient({
+      pid: 100,
+      retry: FAST,
+      find: () => ({ ok: true, server: { url, auth: { username: "opencode", password: "pw" }, source: "serve --port" } }),
+    });
+    await expect(
+      client.send("POST", "/api/session/{sessionID}/form/{formID}/reply", { sessionID: "ses 1", formID: "frm_1" }, { answer: { q0: "Red" } }),
+    ).resolves.toEqual({ ok: true });
     await expect(client.send("DELETE", "/api/session/{sessionID}/form/{formID}", { sessionID: "s", formID: "f" })).resolves.toEqual({ ok: true });
-    expect(seen.map((request) => `${request.method} ${request.url}`)).toEqual(["GET /api/info", "POST /api/session/ses%201/form/frm_1/reply", "DELETE /api/session/s/form/f"]);
+    expect(seen.map((request) => `${request.method} ${request.url}`)).toEqual([
+      "GET /api/info",
+      "POST /api/session/ses%201/form/frm_1/reply",
+      "DELETE /api/session/s/form/f",
+    ]);
     expect(seen[1]).toMatchObject({ auth: `Basic ${Buffer.from("opencode:pw").toString("base64")}`, body: JSON.stringify({ answer: { q0: "Red" } }) });
   });
 
@@ -84,7 +105,11 @@ describe("OwnServerClient", () => {
   it("refuses a server that is another process, and says why", async () => {
     const { url, seen } = await serve(999, 204);
     const client = new OwnServerClient({ pid: 100, retry: FAST, find: () => ({ ok: true, server: { url, source: "serve --port" } }) });
-    await expect(client.send("POST", "/x", {})).resolves.toEqual({ ok: false, gone: false, error: expect.stringContaining("another OpenCode process (pid 999") });
+    await expect(client.send("POST", "/x", {})).resolves.toEqual({
+      ok: false,
+      gone: false,
+      error: expect.stringContaining("another OpenCode process (pid 999"),
+    });
     expect(seen.map((request) => request.url)).toEqual(["/api/info"]);
   });
 

@@ -5,7 +5,11 @@ import { newPairingCode, pairingLinks, pairingStart } from "../../lib/cli/pairin
 import { forTerminal } from "../../lib/cli/terminal-text.ts";
 
 const CODE = "AbC_12-xyz";
-const start = (text: string, chat: Record<string, unknown> = { id: 42, type: "private" }, from: Record<string, unknown> = { id: 42, is_bot: false, first_name: "Ada" }) => ({
+const start = (
+  text: string,
+  chat: Record<string, unknown> = { id: 42, type: "private" },
+  from: Record<string, unknown> = { id: 42, is_bot: false, first_name: "Ada" },
+) => ({
   update_id: 1,
   message: { message_id: 5, date: 0, text, chat, from },
 });
@@ -27,7 +31,11 @@ describe("pairingLinks", () => {
 describe("pairingStart", () => {
   it("takes /start with the code, in a private chat or (naming this bot) in a group", () => {
     expect(pairingStart(start(`/start ${CODE}`), "my_bot", CODE)).toEqual({ messageId: 5, chatId: 42, chatType: "private", userId: 42, userName: "Ada" });
-    const group = pairingStart(start(`/start@My_Bot ${CODE}`, { id: -100, type: "supergroup", title: "Team" }, { id: 7, first_name: "Bo", username: "bo" }), "my_bot", CODE);
+    const group = pairingStart(
+      start(`/start@My_Bot ${CODE}`, { id: -100, type: "supergroup", title: "Team" }, { id: 7, first_name: "Bo", username: "bo" }),
+      "my_bot",
+      CODE,
+    );
     expect(group).toEqual({ messageId: 5, chatId: -100, chatType: "supergroup", chatTitle: "Team", userId: 7, userName: "@bo" });
   });
 
@@ -35,7 +43,7 @@ describe("pairingStart", () => {
     expect(pairingStart(start(text), "my_bot", CODE)).toBe("wrong-code");
   });
 
-  it("calls other messages and other bots' /start \"other\", and ignores what is not a message", () => {
+  it('calls other messages and other bots\' /start "other", and ignores what is not a message', () => {
     expect(pairingStart(start("hello"), "my_bot", CODE)).toBe("other");
     expect(pairingStart(start(`/start@other_bot ${CODE}`), "my_bot", CODE)).toBe("other");
     expect(pairingStart(start(`/help ${CODE}`), "my_bot", CODE)).toBe("other");

@@ -25,7 +25,10 @@ function rig(allowedUsers: number[] = []) {
   const r = setup({ allowedUsers });
   r.bridge.registry.noteMessage({ chatId: CHAT, messageId: 50 }, { sessionID: "ses_1", directory: DIRECTORY });
   const send = (message: Record<string, unknown>, from = OWNER) =>
-    r.bridge.handleUpdate({ update_id: ++updateId, message: { message_id: 900 + updateId, from: { id: from, first_name: "U" }, chat: { id: CHAT, type: "private" }, ...message } });
+    r.bridge.handleUpdate({
+      update_id: ++updateId,
+      message: { message_id: 900 + updateId, from: { id: from, first_name: "U" }, chat: { id: CHAT, type: "private" }, ...message },
+    });
   const prompts = () => r.opencode.posts.filter((post) => post.url === "/session/{sessionID}/prompt_async");
   return { ...r, send, prompts };
 }
@@ -34,12 +37,24 @@ describe("PhoneFiles through the bridge", () => {
   it("a photo replying to a session's message becomes its prompt: caption, then the image as a data URL", async () => {
     const r = rig();
     r.telegram.files.set("ph", { bytes: JPEG });
-    await r.send({ photo: [{ file_id: "thumb", file_size: 1 }, { file_id: "ph", file_size: JPEG.length }], caption: "fix this", reply_to_message: { message_id: 50 } });
+    await r.send({
+      photo: [
+        { file_id: "thumb", file_size: 1 },
+        { file_id: "ph", file_size: JPEG.length },
+      ],
+      caption: "fix this",
+      reply_to_message: { message_id: 50 },
+    });
     await vi.waitFor(() => expect(r.prompts()).toHaveLength(1));
     expect(r.prompts()[0]).toEqual({
       url: "/session/{sessionID}/prompt_async",
       path: { sessionID: "ses_1" },
-      body: { parts: [{ type: "text", text: "fix this" }, { type: "file", mime: "image/jpeg", filename: "photo.jpg", url: `data:image/jpeg;base64,${Buffer.from(JPEG).toString("base64")}` }] },
+      body: {
+        parts: [
+          { type: "text", text: "fix this" },
+          { type: "file", mime: "image/jpeg", filename: "photo.jpg", url: `data:image/jpeg;base64,${Buffer.from(JPEG).toString("base64")}` },
+        ],
+      },
     });
     await vi.waitFor(() => expect(r.telegram.reactions).toEqual([{ chatId: CHAT, messageId: 900 + updateId, emoji: "👍" }]));
   });
@@ -121,10 +136,17 @@ describe("PhoneFiles through the bridge", () => {
   it("a document posted in a session's forum topic (not a reply) goes to that session", async () => {
     const telegram = new MemoryTelegram();
     const opencode = new FakeOpencode();
-    const topics = { ownerOf: (threadId: number) => (threadId === 77 ? { sessionID: "ses_topic", directory: DIRECTORY } : undefined) } as unknown as SessionTopics;
+    const topics = {
+      ownerOf: (threadId: number) => (threadId === 77 ? { sessionID: "ses_topic", directory: DIRECTORY } : undefined),
+    } as unknown as SessionTopics;
     const acknowledged: string[] = [];
     const files = new PhoneFiles({
-      telegram, registry: new Registry(), topics, access: { chatId: -100, allowedUsers: [OWNER] }, log: pino({ level: "silent" }), t: CATALOGS.zh,
+      telegram,
+      registry: new Registry(),
+      topics,
+      access: { chatId: -100, allowedUsers: [OWNER] },
+      log: pino({ level: "silent" }),
+      t: CATALOGS.zh,
       links: { linkFor: () => ({ directory: DIRECTORY, opencode: new OpencodeApi(opencode, { retries: 0, minTimeout: 1, maxTimeout: 1 }) }) },
       activity: { isBusy: () => false },
       runs: { acknowledge: async (owner) => void acknowledged.push(owner.sessionID) },
@@ -132,17 +154,38 @@ describe("PhoneFiles through the bridge", () => {
       quietMs: 10,
     });
     telegram.files.set("doc", { bytes: Buffer.from("notes") });
-    const update = (threadId: number) => parseUpdate({ message: { message_id: 5, from: { id: OWNER, first_name: "U" }, chat: { id: -100, type: "supergroup" }, is_topic_message: true, message_thread_id: threadId, caption: "看看", document: { file_id: "doc", file_name: "n.txt" } } });
+    const update = (threadId: number) =>
+      parseUpdate({
+        message: {
+          message_id: 5,
+          from: { id: OWNER, first_name: "U" },
+          chat: { id: -100, type: "supergroup" },
+          is_topic_message: true,
+          message_thread_id: threadId,
+          caption: "看看",
+          document: { file_id: "doc", file_name: "n.txt" },
+        },
+      });
     expect(files.claim(update(78) as never)).toBeUndefined(); // another topic: not this process' session
     const take = await runToQuiet(() => files.claim(update(77) as never));
     expect(telegram.fileCalls).toEqual([]); // deciding changes nothing
     take!();
     await vi.waitFor(() => expect(acknowledged).toEqual(["ses_topic"]));
-    expect(opencode.posts[0]?.body).toEqual({ parts: [{ type: "text", text: "看看" }, { type: "text", text: '从 Telegram 发送的文件 "n.txt"：\n\nnotes' }] });
+    expect(opencode.posts[0]?.body).toEqual({
+      parts: [
+        { type: "text", text: "看看" },
+        { type: "text", text: '从 Telegram 发送的文件 "n.txt"：\n\nnotes' },
+      ],
+    });
   });
 
   it("formats sizes in Telegram's binary units", () => {
-    expect([formatSize(512), formatSize(1536), formatSize(20 * 1024 * 1024), formatSize(25.4 * 1024 * 1024)]).toEqual(["512 bytes", "1.5 KB", "20 MB", "25 MB"]);
+    expect([formatSize(512), formatSize(1536), formatSize(20 * 1024 * 1024), formatSize(25.4 * 1024 * 1024)]).toEqual([
+      "512 bytes",
+      "1.5 KB",
+      "20 MB",
+      "25 MB",
+    ]);
   });
 });
 

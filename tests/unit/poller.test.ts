@@ -174,7 +174,13 @@ describe("startPoller", () => {
   });
 
   it("retries errors with growing backoff through the injected sleep, and resets after a success", async () => {
-    const fake = fakeApi([new TelegramApiError(0, "ECONNRESET"), new TelegramApiError(502, "Bad Gateway"), new Error("weird"), [{ update_id: 1 }], new TelegramApiError(500, "Internal")]);
+    const fake = fakeApi([
+      new TelegramApiError(0, "ECONNRESET"),
+      new TelegramApiError(502, "Bad Gateway"),
+      new Error("weird"),
+      [{ update_id: 1 }],
+      new TelegramApiError(500, "Internal"),
+    ]);
     const delays: number[] = [];
     const onUpdate = vi.fn();
     start({ api: fake.api, logger, onUpdate, sleep: async (ms) => void delays.push(ms) });

@@ -18,8 +18,27 @@ import type { TapResult } from "../../lib/registry/question-prompt.ts";
 /** The tap's note, worded in English. */
 const worded = (result: TapResult) => ({ ok: result.ok, note: result.note(CATALOGS.en) });
 
-const single: QuestionInfo = { question: "Which color?", header: "Color", options: [{ label: "Red", description: "" }, { label: "Blue", description: "" }], multiple: false, custom: true };
-const multi: QuestionInfo = { question: "Which sizes?", header: "Sizes", options: [{ label: "S", description: "" }, { label: "M", description: "" }, { label: "L", description: "" }], multiple: true, custom: true };
+const single: QuestionInfo = {
+  question: "Which color?",
+  header: "Color",
+  options: [
+    { label: "Red", description: "" },
+    { label: "Blue", description: "" },
+  ],
+  multiple: false,
+  custom: true,
+};
+const multi: QuestionInfo = {
+  question: "Which sizes?",
+  header: "Sizes",
+  options: [
+    { label: "S", description: "" },
+    { label: "M", description: "" },
+    { label: "L", description: "" },
+  ],
+  multiple: true,
+  custom: true,
+};
 const closed: QuestionInfo = { ...single, header: "Closed", custom: false };
 
 function make(questions: QuestionInfo[]): QuestionPrompt {

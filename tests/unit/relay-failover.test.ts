@@ -29,7 +29,12 @@ async function takeOverWhileOwnerReconnects(options: { takeoverGraceMs?: number 
   ensurePrivateDirectory(path.dirname(address));
   const telegram = new QueueTelegram();
   let alive = true;
-  const old = await fakeLeader(address, KEY, () => undefined, () => alive);
+  const old = await fakeLeader(
+    address,
+    KEY,
+    () => undefined,
+    () => alive,
+  );
   const owner = recorder(["tap"]);
   const taker = recorder([]);
   const ownerRelay = startRelay(address, telegram, owner.handler, { handshakeMs: 1_500, ...options });
@@ -73,7 +78,7 @@ describe("a leader change while a follower re-connects", () => {
     await old.close();
   });
 
-  it("a held update that a re-connected follower lets go unanswered is answered \"tap again\" when the window closes", async () => {
+  it('a held update that a re-connected follower lets go unanswered is answered "tap again" when the window closes', async () => {
     const { address, telegram, taker, old } = await takeOverWhileOwnerReconnects({ takeoverGraceMs: 1_000 });
     telegram.push("stale");
     await vi.waitFor(() => expect(telegram.offsets.at(-1)).toBe(2));
@@ -107,8 +112,14 @@ describe("a leader change while a follower re-connects", () => {
 });
 
 describe("what the Bridge asks a new leader to hold", () => {
-  const tap = (from: number, chat = CHAT) => ({ update_id: 1, callback_query: { id: "q", from: { id: from }, data: "h1:ZZZZZZZZ:o:0:0", message: { message_id: 5, chat: { id: chat, type: "private" } } } });
-  const text = (from: number, body: string, chat = CHAT) => ({ update_id: 2, message: { message_id: 6, from: { id: from }, chat: { id: chat, type: "private" }, text: body } });
+  const tap = (from: number, chat = CHAT) => ({
+    update_id: 1,
+    callback_query: { id: "q", from: { id: from }, data: "h1:ZZZZZZZZ:o:0:0", message: { message_id: 5, chat: { id: chat, type: "private" } } },
+  });
+  const text = (from: number, body: string, chat = CHAT) => ({
+    update_id: 2,
+    message: { message_id: 6, from: { id: from }, chat: { id: chat, type: "private" }, text: body },
+  });
 
   it("the owner's taps, replies and commands in the configured chat; nothing from strangers or other chats", () => {
     const { bridge } = setup();
@@ -151,7 +162,10 @@ describe("ParkingLot", () => {
     vi.advanceTimersByTime(999);
     expect(released).toEqual([]);
     vi.advanceTimersByTime(1);
-    expect(released).toEqual([[2, false], [3, true]]);
+    expect(released).toEqual([
+      [2, false],
+      [3, true],
+    ]);
     expect(parking.size).toBe(0);
     expect(parking.park(update(4), false)).toBe(false);
   });
@@ -198,10 +212,13 @@ describe("ParkingLot", () => {
     parking.park(update(2), false);
     const answers: Array<(answer: boolean | undefined) => void> = [];
     const takes: Array<() => boolean> = [];
-    parking.offerAll((_offered, take) => new Promise((resolve) => {
-      answers.push(resolve);
-      takes.push(take);
-    }));
+    parking.offerAll(
+      (_offered, take) =>
+        new Promise((resolve) => {
+          answers.push(resolve);
+          takes.push(take);
+        }),
+    );
     await vi.advanceTimersByTimeAsync(1_000);
     expect(released).toEqual([]);
     expect(takes[0]!()).toBe(true);

@@ -180,7 +180,9 @@ describe("the socket name changes hands", () => {
   it("three survivors of a dead leader settle on one leader and two followers", async () => {
     const address = socketPath();
     ensurePrivateDirectory(path.dirname(address));
-    spawnSync(process.execPath, ["-e", `require("net").createServer().listen(${JSON.stringify(address)}, () => process.kill(process.pid, "SIGKILL"));`], { timeout: 10_000 });
+    spawnSync(process.execPath, ["-e", `require("net").createServer().listen(${JSON.stringify(address)}, () => process.kill(process.pid, "SIGKILL"));`], {
+      timeout: 10_000,
+    });
     const telegram = new QueueTelegram();
     const handlers = [recorder(["a"]), recorder(["b"]), recorder(["c"])];
     const relays = handlers.map((h) => startRelay(address, telegram, h.handler));
@@ -249,7 +251,10 @@ describe("no peer holds up the others", () => {
     telegram.push("tap-2");
     await vi.waitFor(() => expect(owner.claimed).toEqual(["tap-1", "tap-2"]));
     await vi.waitFor(() => expect(leader.unanswered).toEqual(["stale-1", "stale-2"]));
-    const offered = hung.frames().filter((frame) => frame.t === "offer").map((frame) => frame.update.tag);
+    const offered = hung
+      .frames()
+      .filter((frame) => frame.t === "offer")
+      .map((frame) => frame.update.tag);
     expect(offered).toEqual(["tap-1", "stale-1"]); // nothing more after it went silent
   });
 });

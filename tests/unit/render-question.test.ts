@@ -97,7 +97,16 @@ describe("renderQuestion: free text", () => {
 });
 
 describe("renderQuestion: multiple choice", () => {
-  const question = q({ header: "Sizes", question: "Which sizes?", multiple: true, options: [{ label: "S", description: "" }, { label: "M", description: "" }, { label: "L", description: "" }] });
+  const question = q({
+    header: "Sizes",
+    question: "Which sizes?",
+    multiple: true,
+    options: [
+      { label: "S", description: "" },
+      { label: "M", description: "" },
+      { label: "L", description: "" },
+    ],
+  });
 
   it("hints to choose then Done, and puts Done before Type an answer", () => {
     const message = renderQuestion(prompt([question]), CONTEXT);
@@ -127,7 +136,19 @@ describe("renderQuestion: multiple choice", () => {
 });
 
 describe("renderQuestion: several questions", () => {
-  const questions = [q(), q({ header: "Sizes", question: "Which sizes?", multiple: true, options: [{ label: "S", description: "small" }, { label: "L", description: "large" }] }), q({ header: "Name", question: "Name it", options: [] })];
+  const questions = [
+    q(),
+    q({
+      header: "Sizes",
+      question: "Which sizes?",
+      multiple: true,
+      options: [
+        { label: "S", description: "small" },
+        { label: "L", description: "large" },
+      ],
+    }),
+    q({ header: "Name", question: "Name it", options: [] }),
+  ];
 
   it("numbers them and marks the current one with ▶", () => {
     const text = renderQuestion(prompt(questions), CONTEXT).text;
@@ -141,12 +162,20 @@ describe("renderQuestion: several questions", () => {
     const p = prompt(questions);
     const first = renderQuestion(p, CONTEXT);
     expect(texts(first)).toEqual(["Red", "Blue", BUTTON.type, BUTTON.dismiss]);
-    expect(decoded(first).filter((data) => data?.action === "option").every((data) => data!.question === 0)).toBe(true);
+    expect(
+      decoded(first)
+        .filter((data) => data?.action === "option")
+        .every((data) => data!.question === 0),
+    ).toBe(true);
 
     tapOption(p, 0, 1);
     const second = renderQuestion(p, CONTEXT);
     expect(texts(second)).toEqual(["S", "L", BUTTON.done, BUTTON.type, BUTTON.dismiss]);
-    expect(decoded(second).filter((data) => data && data.action !== "dismiss").every((data) => data!.question === 1)).toBe(true);
+    expect(
+      decoded(second)
+        .filter((data) => data && data.action !== "dismiss")
+        .every((data) => data!.question === 1),
+    ).toBe(true);
     expect(second.text).toContain("▶ <b>2/3 · Sizes</b>");
     expect(second.text).not.toContain("▶ <b>1/3");
   });
@@ -245,7 +274,7 @@ describe("renderQuestion: untrusted text is escaped", () => {
     // Only Hermes' own tags remain.
     const tags = new Set([...text.matchAll(/<\/?([a-z-]+)[^>]*>/gi)].map((match) => match[1]));
     expect([...tags].sort()).toEqual(["b", "code"]);
-    expect(text).not.toContain("onclick=\"");
+    expect(text).not.toContain('onclick="');
     expect(text).not.toContain("<a ");
   });
 
@@ -265,7 +294,7 @@ describe("renderQuestion: untrusted text is escaped", () => {
 });
 
 describe("renderQuestion: limits", () => {
-  const huge = (length: number, seed: string) => (seed.repeat(Math.ceil(length / seed.length))).slice(0, length);
+  const huge = (length: number, seed: string) => seed.repeat(Math.ceil(length / seed.length)).slice(0, length);
 
   function checkLimits(message: RenderedMessage): void {
     expect(message.text.length).toBeLessThanOrEqual(MESSAGE_LIMIT);
@@ -300,19 +329,31 @@ describe("renderQuestion: limits", () => {
   it("puts short labels several to a row", () => {
     const options = Array.from({ length: 7 }, (_, index) => ({ label: `Opt ${index}`, description: "" }));
     const message = renderQuestion(prompt([q({ options })]), CONTEXT);
-    expect(message.keyboard.slice(0, 3).map((row) => row.map((button) => button.text))).toEqual([["Opt 0", "Opt 1", "Opt 2"], ["Opt 3", "Opt 4", "Opt 5"], ["Opt 6"]]);
+    expect(message.keyboard.slice(0, 3).map((row) => row.map((button) => button.text))).toEqual([
+      ["Opt 0", "Opt 1", "Opt 2"],
+      ["Opt 3", "Opt 4", "Opt 5"],
+      ["Opt 6"],
+    ]);
   });
 
   it("stays within limits with many questions full of emoji and entities", () => {
     const questions = Array.from({ length: 6 }, (_, index) =>
-      q({ header: huge(200, "😀&"), question: huge(3000, "漢<字>"), options: Array.from({ length: 10 }, (_, option) => ({ label: `${index}.${option} ${huge(300, "👍🏽<")}`, description: huge(400, "&😀") })) }),
+      q({
+        header: huge(200, "😀&"),
+        question: huge(3000, "漢<字>"),
+        options: Array.from({ length: 10 }, (_, option) => ({ label: `${index}.${option} ${huge(300, "👍🏽<")}`, description: huge(400, "&😀") })),
+      }),
     );
     const p = prompt(questions, { dismissArmed: true, notice: () => huge(300, "oops <x> ") });
     for (let index = 0; index < 5; index++) p.answers[index] = [huge(2000, "answer & 😀")];
     const message = renderQuestion(p, CONTEXT);
     checkLimits(message);
     expect(message.text).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
-    expect(decoded(message).filter((data) => data?.action === "option").every((data) => data!.question === 5)).toBe(true);
+    expect(
+      decoded(message)
+        .filter((data) => data?.action === "option")
+        .every((data) => data!.question === 5),
+    ).toBe(true);
   });
 
   // BUG: rendering is slow on big prompts because cutHtml is O(limit × text length)
@@ -320,7 +361,12 @@ describe("renderQuestion: limits", () => {
   // prompt (~100k characters of HTML before the cut) takes well over a second on every render, and
   // the bridge renders on every tap, inside OpenCode's process. Fix cutHtml as described there.
   it("renders a big 20-question prompt within the message limit", () => {
-    const questions = Array.from({ length: 20 }, () => q({ question: huge(3000, "why <this> & that? "), options: Array.from({ length: 10 }, () => ({ label: huge(300, "label "), description: huge(400, "description ") })) }));
+    const questions = Array.from({ length: 20 }, () =>
+      q({
+        question: huge(3000, "why <this> & that? "),
+        options: Array.from({ length: 10 }, () => ({ label: huge(300, "label "), description: huge(400, "description ") })),
+      }),
+    );
     const message = renderQuestion(prompt(questions), CONTEXT);
     expect(message.text.length).toBeLessThanOrEqual(MESSAGE_LIMIT);
     expect(message.text).toMatch(/…(<\/[a-z]+>)*$/);

@@ -40,7 +40,22 @@ describe("what the LLM writes on a question is revealed too", () => {
     const { renderQuestion } = await import("../../lib/telegram/render-question.ts");
     const { createQuestionPrompt } = await import("../../lib/registry/question-prompt.ts");
     const prompt = createQuestionPrompt(
-      { id: "que_1", sessionID: "s", questions: [{ question: `Deploy?${" ".repeat(500)}(also wipes prod)`, header: "A\u202Eb", options: [{ label: "yes\u200B", description: "d\u2066" }, { label: "no", description: "" }], multiple: false, custom: false }] },
+      {
+        id: "que_1",
+        sessionID: "s",
+        questions: [
+          {
+            question: `Deploy?${" ".repeat(500)}(also wipes prod)`,
+            header: "A\u202Eb",
+            options: [
+              { label: "yes\u200B", description: "d\u2066" },
+              { label: "no", description: "" },
+            ],
+            multiple: false,
+            custom: false,
+          },
+        ],
+      },
       "/p",
       "KEYKEYKE",
       0,

@@ -53,7 +53,9 @@ describe("unifiedDiff", () => {
   });
 
   it("shows an edit with three lines of context, as diff -u does", () => {
-    expect(unifiedDiff("f", "one\ntwo\nthree\nfour\n", "one\nTWO\nTHREE\nthree-and-a-half\nfour\n")).toBe("--- a/f\n+++ b/f\n@@ -1,4 +1,5 @@\n one\n-two\n-three\n+TWO\n+THREE\n+three-and-a-half\n four\n");
+    expect(unifiedDiff("f", "one\ntwo\nthree\nfour\n", "one\nTWO\nTHREE\nthree-and-a-half\nfour\n")).toBe(
+      "--- a/f\n+++ b/f\n@@ -1,4 +1,5 @@\n one\n-two\n-three\n+TWO\n+THREE\n+three-and-a-half\n four\n",
+    );
     expect(unifiedDiff("f", "same\n", "same\n")).toBe("");
   });
 });
@@ -89,27 +91,54 @@ describe("parsing a user message's summary", () => {
       type: "message.updated",
       properties: {
         info: {
-          id: "msg_1", sessionID: "ses_1", role: "user",
-          summary: { diffs: [{ file: "a.txt", patch: "P", additions: 3, deletions: 2, status: "modified" }, { file: "b.txt", before: "x\n", after: "y\n", additions: -4, deletions: "2" }, { additions: 1 }, "junk"] },
+          id: "msg_1",
+          sessionID: "ses_1",
+          role: "user",
+          summary: {
+            diffs: [
+              { file: "a.txt", patch: "P", additions: 3, deletions: 2, status: "modified" },
+              { file: "b.txt", before: "x\n", after: "y\n", additions: -4, deletions: "2" },
+              { additions: 1 },
+              "junk",
+            ],
+          },
         },
       },
     });
     expect(parsed?.event).toEqual({
-      type: "message.role", sessionID: "ses_1", messageID: "msg_1", role: "user",
-      changes: [{ file: "a.txt", additions: 3, deletions: 2, status: "modified", patch: "P" }, { file: "b.txt", additions: 0, deletions: 0, before: "x\n", after: "y\n" }],
+      type: "message.role",
+      sessionID: "ses_1",
+      messageID: "msg_1",
+      role: "user",
+      changes: [
+        { file: "a.txt", additions: 3, deletions: 2, status: "modified", patch: "P" },
+        { file: "b.txt", additions: 0, deletions: 0, before: "x\n", after: "y\n" },
+      ],
     });
   });
 
   it("an assistant message's summary is not a run's changes", () => {
-    const parsed = parseEvent({ type: "message.updated", properties: { info: { id: "msg_2", sessionID: "ses_1", role: "assistant", summary: { diffs: [{ file: "a", additions: 1, deletions: 0 }] } } } });
+    const parsed = parseEvent({
+      type: "message.updated",
+      properties: { info: { id: "msg_2", sessionID: "ses_1", role: "assistant", summary: { diffs: [{ file: "a", additions: 1, deletions: 0 }] } } },
+    });
     expect(parsed?.event).toEqual({ type: "message.role", sessionID: "ses_1", messageID: "msg_2", role: "assistant" });
   });
 });
 
 describe("renderChanges and changesDiff", () => {
   it("lists files with their counts, marks new and deleted ones, and shows hostile names as text", () => {
-    const html = renderChanges([{ file: "src/<b>\u202Eevil.ts", additions: 3, deletions: 2, status: "modified" }, { file: "new.txt", additions: 1, deletions: 0, status: "added" }, { file: "old.txt", additions: 0, deletions: 4, status: "deleted" }], t);
-    expect(html).toBe("📝 <b>3 files changed</b> (+4 −6):\n<code>src/&lt;b&gt;⟨U+202E⟩evil.ts</code> +3 −2\n<code>new.txt</code> +1 −0 (new)\n<code>old.txt</code> +0 −4 (deleted)");
+    const html = renderChanges(
+      [
+        { file: "src/<b>\u202Eevil.ts", additions: 3, deletions: 2, status: "modified" },
+        { file: "new.txt", additions: 1, deletions: 0, status: "added" },
+        { file: "old.txt", additions: 0, deletions: 4, status: "deleted" },
+      ],
+      t,
+    );
+    expect(html).toBe(
+      "📝 <b>3 files changed</b> (+4 −6):\n<code>src/&lt;b&gt;⟨U+202E⟩evil.ts</code> +3 −2\n<code>new.txt</code> +1 −0 (new)\n<code>old.txt</code> +0 −4 (deleted)",
+    );
     expect(parseTelegramHtml(html).ok).toBe(true);
   });
 
@@ -124,7 +153,12 @@ describe("renderChanges and changesDiff", () => {
   });
 
   it("the .diff joins OpenCode's patches, or diffs the texts before and after; none without either", () => {
-    expect(changesDiff([{ file: "a", additions: 1, deletions: 0, patch: "Index: a\n+x" }, { file: "b", additions: 1, deletions: 1, before: "1\n", after: "2\n" }])).toBe("Index: a\n+x\n--- a/b\n+++ b/b\n@@ -1 +1 @@\n-1\n+2\n");
+    expect(
+      changesDiff([
+        { file: "a", additions: 1, deletions: 0, patch: "Index: a\n+x" },
+        { file: "b", additions: 1, deletions: 1, before: "1\n", after: "2\n" },
+      ]),
+    ).toBe("Index: a\n+x\n--- a/b\n+++ b/b\n@@ -1 +1 @@\n-1\n+2\n");
     expect(changesDiff([{ file: "a", additions: 1, deletions: 0 }])).toBeUndefined();
     expect(changesDiff([])).toBeUndefined();
   });

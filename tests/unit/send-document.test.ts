@@ -16,12 +16,19 @@ describe("sendDocument", () => {
     const api = createTelegramApi(telegram.token, telegram.apiRoot);
     const { messageId } = await api.sendMessage(DEFAULT_CHAT_ID, "prompt");
     const content = `--- a\n+++ b\n${"+<b>x & y</b>\n".repeat(500)}`;
-    const sent = await api.sendDocument(DEFAULT_CHAT_ID, "big-change.html.diff", content, { caption: "Full diff of <code>big-change.html</code>", replyTo: messageId });
+    const sent = await api.sendDocument(DEFAULT_CHAT_ID, "big-change.html.diff", content, {
+      caption: "Full diff of <code>big-change.html</code>",
+      replyTo: messageId,
+    });
     const document = telegram.messages().find((m) => m.messageId === sent.messageId)!;
     expect(document.document).toMatchObject({ filename: "big-change.html.diff", bytes: Buffer.byteLength(content) });
     expect(document.text).toContain("big-change.html");
     const call = telegram.calls.find((c) => c.method === "sendDocument")!;
-    expect(call.payload).toMatchObject({ chat_id: DEFAULT_CHAT_ID, parse_mode: "HTML", reply_parameters: { message_id: messageId, allow_sending_without_reply: true } });
+    expect(call.payload).toMatchObject({
+      chat_id: DEFAULT_CHAT_ID,
+      parse_mode: "HTML",
+      reply_parameters: { message_id: messageId, allow_sending_without_reply: true },
+    });
   });
 
   it("a refusal is a TelegramApiError with Telegram's code and retry_after", async () => {

@@ -13,12 +13,20 @@ describe("SerialQueues", () => {
     const queues = new SerialQueues();
     const log: string[] = [];
     const first = gate();
-    const a = queues.run("k", async () => {
-      log.push("a start");
-      await first.opened;
-      log.push("a end");
-    }, () => undefined);
-    const b = queues.run("k", async () => void log.push("b"), () => undefined);
+    const a = queues.run(
+      "k",
+      async () => {
+        log.push("a start");
+        await first.opened;
+        log.push("a end");
+      },
+      () => undefined,
+    );
+    const b = queues.run(
+      "k",
+      async () => void log.push("b"),
+      () => undefined,
+    );
     await Promise.resolve();
     await Promise.resolve();
     expect(log).toEqual(["a start"]);
@@ -31,8 +39,16 @@ describe("SerialQueues", () => {
     const queues = new SerialQueues();
     const held = gate();
     const log: string[] = [];
-    void queues.run("slow", () => held.opened, () => undefined);
-    await queues.run("fast", async () => void log.push("fast"), () => undefined);
+    void queues.run(
+      "slow",
+      () => held.opened,
+      () => undefined,
+    );
+    await queues.run(
+      "fast",
+      async () => void log.push("fast"),
+      () => undefined,
+    );
     expect(log).toEqual(["fast"]);
     expect(queues.size).toBe(1);
     held.open();
@@ -44,12 +60,20 @@ describe("SerialQueues", () => {
     const queues = new SerialQueues();
     const errors: string[] = [];
     const onError = (error: unknown) => void errors.push((error as Error).message);
-    void queues.run("k", () => {
-      throw new Error("thrown");
-    }, onError);
-    void queues.run("k", async () => {
-      throw new Error("rejected");
-    }, onError);
+    void queues.run(
+      "k",
+      () => {
+        throw new Error("thrown");
+      },
+      onError,
+    );
+    void queues.run(
+      "k",
+      async () => {
+        throw new Error("rejected");
+      },
+      onError,
+    );
     let ran = false;
     await queues.run(
       "k",
@@ -66,10 +90,14 @@ describe("SerialQueues", () => {
     const queues = new SerialQueues();
     const held = gate();
     let done = false;
-    void queues.run("k", async () => {
-      await held.opened;
-      done = true;
-    }, () => undefined);
+    void queues.run(
+      "k",
+      async () => {
+        await held.opened;
+        done = true;
+      },
+      () => undefined,
+    );
     const drained = queues.drained();
     held.open();
     await drained;

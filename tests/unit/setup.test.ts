@@ -51,7 +51,8 @@ function terminal(env: Record<string, string | undefined> = {}, tuning: SetupTun
 }
 
 const args = (...extra: string[]) => ["--token", fake.token, "--api-root", fake.apiRoot, ...extra];
-const waitingFor = (lines: string[]) => pollUntil(() => lines.some((line) => line.includes("press Start")), { what: "the instructions", context: () => lines.join("\n") });
+const waitingFor = (lines: string[]) =>
+  pollUntil(() => lines.some((line) => line.includes("press Start")), { what: "the instructions", context: () => lines.join("\n") });
 /** What the user sees of a bot message (its HTML parsed the way Telegram does). */
 const plain = (m: SentMessage) => {
   const parsed = parseTelegramHtml(m.text);
@@ -61,7 +62,11 @@ const getUpdatesCalls = () => fake.calls.filter((call) => call.method === "getUp
 
 /** What Telegram would deliver to a Hermes started now (nothing, when setup confirmed its /start). */
 async function pendingUpdates(): Promise<unknown[]> {
-  const response = await fetch(`${fake.apiRoot}/bot${fake.token}/getUpdates`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ offset: 0, timeout: 0 }) });
+  const response = await fetch(`${fake.apiRoot}/bot${fake.token}/getUpdates`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ offset: 0, timeout: 0 }),
+  });
   return ((await response.json()) as { result: unknown[] }).result;
 }
 

@@ -35,7 +35,15 @@ const frame = (payload: unknown) => `data: ${JSON.stringify(payload)}\n\n`;
 const connected = frame({ payload: { id: "evt_1", type: "server.connected", properties: {} } });
 const heartbeat = frame({ payload: { id: "evt_h", type: "server.heartbeat", properties: {} } });
 const asked = (id: string, directory = "/home/dev/project", question = "Which color?") =>
-  frame({ directory, project: "p", payload: { id: `evt_${id}`, type: "question.asked", properties: { id, sessionID: "ses_1", questions: [{ question, header: "H", options: [{ label: "A", description: "" }] }] } } });
+  frame({
+    directory,
+    project: "p",
+    payload: {
+      id: `evt_${id}`,
+      type: "question.asked",
+      properties: { id, sessionID: "ses_1", questions: [{ question, header: "H", options: [{ label: "A", description: "" }] }] },
+    },
+  });
 const disposed = (directory = "/home/dev/project") => frame({ directory, payload: { type: "server.instance.disposed", properties: { directory } } });
 
 const streams: EventStream[] = [];
@@ -210,7 +218,10 @@ describe("openEventStream", () => {
   it.each([401, 403, 404])("stops for good on HTTP %i (retrying can't fix it)", async (status) => {
     const { url, connections } = await withServer(({ res }) => void res.writeHead(status).end());
     const { stream, log } = start(url);
-    const error = await stream.done.then(() => undefined, (e: unknown) => e);
+    const error = await stream.done.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(StreamError);
     expect((error as StreamError).status).toBe(status);
     expect((error as StreamError).fatal).toBe(true);
@@ -267,7 +278,8 @@ describe("openEventStream", () => {
     const recorded = events.slice(0, -1);
     expect(recorded).toEqual(expected);
     const types = new Set(recorded.map((e) => e.event.type));
-    for (const type of ["question.asked", "question.replied", "question.rejected", "permission.asked", "permission.replied", "session.upserted"]) expect(types).toContain(type);
+    for (const type of ["question.asked", "question.replied", "question.rejected", "permission.asked", "permission.replied", "session.upserted"])
+      expect(types).toContain(type);
     expect(recorded.every((e) => e.directory === "/home/dev/project")).toBe(true);
     // Every `sync` duplicate was dropped: no request is announced twice.
     const ids = questionIds(recorded);

@@ -20,7 +20,13 @@ describe("/status with hostile input", () => {
   it("hostile titles from many sessions and prompts stay within 4096 and say what was left out", () => {
     const part = {
       sessions: Array.from({ length: 60 }, (_, i) => ({ title: `${i} ${HOSTILE}`, project: HOSTILE, busy: i % 2 === 0, busyMs: 1000 * i })),
-      prompts: Array.from({ length: 60 }, (_, i) => ({ kind: i % 2 ? "question" : "permission", summary: HOSTILE, project: HOSTILE, chatId: -1001234, messageId: i + 1 })),
+      prompts: Array.from({ length: 60 }, (_, i) => ({
+        kind: i % 2 ? "question" : "permission",
+        summary: HOSTILE,
+        project: HOSTILE,
+        chatId: -1001234,
+        messageId: i + 1,
+      })),
     };
     const parsed = parseStatusPart(part)!;
     const html = renderStatus([parsed, parsed]);
@@ -40,9 +46,18 @@ describe("/status with hostile input", () => {
       5,
       "x",
       { sessions: "nope", prompts: { length: 3 } },
-      { sessions: [null, { title: 7, project: {}, busy: "yes", busyMs: "1" }], prompts: [null, { kind: "question", summary: { toString: 1 }, project: 5, chatId: '-100123"><a href="https://evil.example">', messageId: 1 }] },
+      {
+        sessions: [null, { title: 7, project: {}, busy: "yes", busyMs: "1" }],
+        prompts: [null, { kind: "question", summary: { toString: 1 }, project: 5, chatId: '-100123"><a href="https://evil.example">', messageId: 1 }],
+      },
       { sessions: [], prompts: [{ kind: "permission", summary: "<b>ok</b>", project: "p", chatId: -1009, messageId: '1"><a href="https://evil.example">' }] },
-      { sessions: [], prompts: [{ kind: "question", summary: "s", project: "p", chatId: -1009.5, messageId: 2 }, { kind: "<script>", summary: "s", project: "p", chatId: -1009, messageId: 2 }] },
+      {
+        sessions: [],
+        prompts: [
+          { kind: "question", summary: "s", project: "p", chatId: -1009.5, messageId: 2 },
+          { kind: "<script>", summary: "s", project: "p", chatId: -1009, messageId: 2 },
+        ],
+      },
       { sessions: [], prompts: [{ kind: "question", summary: "real", project: "p", chatId: -1009, messageId: 3 }] },
     ];
     // Checked where they cross the relay: a malformed part is dropped whole, a good one kept.
@@ -58,7 +73,11 @@ describe("/status with hostile input", () => {
 
   it("through the bridge, a forged part from the relay still gets /status answered", async () => {
     const { bridge, telegram } = setup();
-    await bridge.handleUnclaimed(command("/status"), [{ sessions: [{ title: {}, busy: true }], prompts: [{ kind: "question", chatId: "-100x", summary: [] }] }, null, { sessions: [{ title: "good", busy: true }], prompts: [] }]);
+    await bridge.handleUnclaimed(command("/status"), [
+      { sessions: [{ title: {}, busy: true }], prompts: [{ kind: "question", chatId: "-100x", summary: [] }] },
+      null,
+      { sessions: [{ title: "good", busy: true }], prompts: [] },
+    ]);
     const answer = await vi.waitFor(() => telegram.messages.find((m) => m.text.includes("Hermes status")) ?? Promise.reject(new Error("no status")));
     expect(plain(answer!.text)).toContain("Sessions (1)");
     expect(plain(answer!.text)).toContain("good");

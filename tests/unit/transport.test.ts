@@ -14,18 +14,29 @@ function fakeClient(get: Answer, post: Answer = get) {
 const response = (status: number) => new Response(null, { status });
 
 describe("pluginClientTransport", () => {
-  it.each([undefined, null, 5, "client", {}, { _client: null }, { _client: {} }, { _client: { get: () => undefined } }, { _client: { post: () => undefined } }, { _client: { get: 1, post: 2 } }])(
-    "returns undefined without a usable _client (%j)",
-    (client) => {
-      expect(pluginClientTransport(client)).toBeUndefined();
-    },
-  );
+  it.each([
+    undefined,
+    null,
+    5,
+    "client",
+    {},
+    { _client: null },
+    { _client: {} },
+    { _client: { get: () => undefined } },
+    { _client: { post: () => undefined } },
+    { _client: { get: 1, post: 2 } },
+  ])("returns undefined without a usable _client (%j)", (client) => {
+    expect(pluginClientTransport(client)).toBeUndefined();
+  });
 
   it("GETs with the url, path and signal, and maps status and data", async () => {
     const { client, raw } = fakeClient({ data: { title: "T" }, response: response(200) });
     const transport = pluginClientTransport(client)!;
     const signal = new AbortController().signal;
-    await expect(transport.request("GET", "/session/{sessionID}", { path: { sessionID: "ses_1" }, signal })).resolves.toEqual({ status: 200, data: { title: "T" } });
+    await expect(transport.request("GET", "/session/{sessionID}", { path: { sessionID: "ses_1" }, signal })).resolves.toEqual({
+      status: 200,
+      data: { title: "T" },
+    });
     expect(raw.get).toHaveBeenCalledTimes(1);
     expect(raw.post).not.toHaveBeenCalled();
     expect(raw.get.mock.calls[0]![0]).toEqual({ url: "/session/{sessionID}", path: { sessionID: "ses_1" }, signal });
@@ -35,7 +46,10 @@ describe("pluginClientTransport", () => {
   it("POSTs a JSON body with its content type", async () => {
     const { client, raw } = fakeClient({ data: true, response: response(200) });
     const transport = pluginClientTransport(client)!;
-    await expect(transport.request("POST", "/question/{requestID}/reply", { path: { requestID: "que_1" }, body: { answers: [["Red"]] } })).resolves.toEqual({ status: 200, data: true });
+    await expect(transport.request("POST", "/question/{requestID}/reply", { path: { requestID: "que_1" }, body: { answers: [["Red"]] } })).resolves.toEqual({
+      status: 200,
+      data: true,
+    });
     expect(raw.get).not.toHaveBeenCalled();
     expect(raw.post.mock.calls[0]![0]).toEqual({
       url: "/question/{requestID}/reply",
@@ -50,7 +64,11 @@ describe("pluginClientTransport", () => {
     await pluginClientTransport(client, "/home/dev/app")!.request("GET", "/question");
     await pluginClientTransport(client, "/home/dev/projekt-é")!.request("POST", "/x", { body: {} });
     expect(raw.get.mock.calls[0]![0]).toEqual({ url: "/question", headers: { "x-opencode-directory": "/home/dev/app" } });
-    expect(raw.post.mock.calls[0]![0]).toEqual({ url: "/x", body: {}, headers: { "x-opencode-directory": "%2Fhome%2Fdev%2Fprojekt-%C3%A9", "Content-Type": "application/json" } });
+    expect(raw.post.mock.calls[0]![0]).toEqual({
+      url: "/x",
+      body: {},
+      headers: { "x-opencode-directory": "%2Fhome%2Fdev%2Fprojekt-%C3%A9", "Content-Type": "application/json" },
+    });
   });
 
   it("leaves out what was not given", async () => {

@@ -74,16 +74,30 @@ describe("parseUpdate: commands", () => {
     ["/a_b_9", "a_b_9", ""],
     [`/${"x".repeat(32)}`, "x".repeat(32), ""],
   ])("parses %j", (text, name, args, bot) => {
-    expect(parseUpdate(message({ text }))).toEqual({ kind: "command", name, args, from: { userId: 111, chatId: 111, chatType: "private" }, messageId: 50, ...(bot ? { bot } : {}) });
+    expect(parseUpdate(message({ text }))).toEqual({
+      kind: "command",
+      name,
+      args,
+      from: { userId: 111, chatId: 111, chatType: "private" },
+      messageId: 50,
+      ...(bot ? { bot } : {}),
+    });
   });
 
   it("a command in a group names the group", () => {
-    expect(parseUpdate(message({ text: "/start@HermesBot", chat: group }))).toMatchObject({ kind: "command", name: "start", from: { chatId: -1001234567890, chatType: "supergroup" } });
+    expect(parseUpdate(message({ text: "/start@HermesBot", chat: group }))).toMatchObject({
+      kind: "command",
+      name: "start",
+      from: { chatId: -1001234567890, chatType: "supergroup" },
+    });
   });
 
-  it.each(["/", "/ start", "start", " /start", "/start-now", "/stärt", `/${"x".repeat(33)}`, "/start@", "/start@bot-name", "//start", "\\start"])("treats %j as plain text", (text) => {
-    expect(parseUpdate(message({ text }))).toMatchObject({ kind: "text", text });
-  });
+  it.each(["/", "/ start", "start", " /start", "/start-now", "/stärt", `/${"x".repeat(33)}`, "/start@", "/start@bot-name", "//start", "\\start"])(
+    "treats %j as plain text",
+    (text) => {
+      expect(parseUpdate(message({ text }))).toMatchObject({ kind: "text", text });
+    },
+  );
 
   it("a slash inside a word is not a command", () => {
     expect(parseUpdate(message({ text: "/usr/local/bin" }))).toMatchObject({ kind: "text", text: "/usr/local/bin" });
@@ -103,7 +117,12 @@ describe("parseUpdate: commands", () => {
 
 describe("parseUpdate: text and replies", () => {
   it("parses plain text", () => {
-    expect(parseUpdate(message({ text: "Green, please" }))).toEqual({ kind: "text", text: "Green, please", from: { userId: 111, chatId: 111, chatType: "private" }, messageId: 50 });
+    expect(parseUpdate(message({ text: "Green, please" }))).toEqual({
+      kind: "text",
+      text: "Green, please",
+      from: { userId: 111, chatId: 111, chatType: "private" },
+      messageId: 50,
+    });
   });
 
   it("keeps the text exactly, whitespace and all", () => {
@@ -169,13 +188,25 @@ describe("parseUpdate: ignored updates", () => {
     expect(parseUpdate({ update_id: 3 })).toBeUndefined();
   });
 
-  it.each([undefined, null, 0, "update", true, [], [message()], {}, { message: null }, { message: [] }, { message: "hi" }, { callback_query: null }, { callback_query: [] }, { callback_query: "x" }])(
-    "ignores garbage %j without throwing",
-    (value) => {
-      expect(() => parseUpdate(value)).not.toThrow();
-      expect(parseUpdate(value)).toBeUndefined();
-    },
-  );
+  it.each([
+    undefined,
+    null,
+    0,
+    "update",
+    true,
+    [],
+    [message()],
+    {},
+    { message: null },
+    { message: [] },
+    { message: "hi" },
+    { callback_query: null },
+    { callback_query: [] },
+    { callback_query: "x" },
+  ])("ignores garbage %j without throwing", (value) => {
+    expect(() => parseUpdate(value)).not.toThrow();
+    expect(parseUpdate(value)).toBeUndefined();
+  });
 
   it("copes with huge text", () => {
     const text = "x".repeat(100_000);
@@ -191,16 +222,42 @@ describe("parseUpdate: photos and files", () => {
   it("a photo: the largest size, with caption, reply and topic", () => {
     const intent = parseUpdate({
       message: {
-        message_id: 5, from, chat, caption: "look", reply_to_message: { message_id: 3 }, is_topic_message: true, message_thread_id: 9, media_group_id: "1390",
-        photo: [{ file_id: "small", file_size: 10 }, { file_id: "big", file_size: 9000, width: 1280 }],
+        message_id: 5,
+        from,
+        chat,
+        caption: "look",
+        reply_to_message: { message_id: 3 },
+        is_topic_message: true,
+        message_thread_id: 9,
+        media_group_id: "1390",
+        photo: [
+          { file_id: "small", file_size: 10 },
+          { file_id: "big", file_size: 9000, width: 1280 },
+        ],
       },
     });
-    expect(intent).toEqual({ kind: "attachment", file: { kind: "photo", type: "photo", fileId: "big", size: 9000 }, caption: "look", albumId: "1390", from: { userId: 7, chatId: 7, chatType: "private" }, messageId: 5, replyTo: 3, threadId: 9 });
+    expect(intent).toEqual({
+      kind: "attachment",
+      file: { kind: "photo", type: "photo", fileId: "big", size: 9000 },
+      caption: "look",
+      albumId: "1390",
+      from: { userId: 7, chatId: 7, chatType: "private" },
+      messageId: 5,
+      replyTo: 3,
+      threadId: 9,
+    });
   });
 
   it("a document with its name and type; an empty caption is no caption", () => {
-    const intent = parseUpdate({ message: { message_id: 5, from, chat, caption: "  ", document: { file_id: "d", file_name: "a.txt", mime_type: "text/plain", file_size: 12 } } });
-    expect(intent).toEqual({ kind: "attachment", file: { kind: "document", type: "document", fileId: "d", size: 12, mime: "text/plain", name: "a.txt" }, from: { userId: 7, chatId: 7, chatType: "private" }, messageId: 5 });
+    const intent = parseUpdate({
+      message: { message_id: 5, from, chat, caption: "  ", document: { file_id: "d", file_name: "a.txt", mime_type: "text/plain", file_size: 12 } },
+    });
+    expect(intent).toEqual({
+      kind: "attachment",
+      file: { kind: "document", type: "document", fileId: "d", size: 12, mime: "text/plain", name: "a.txt" },
+      from: { userId: 7, chatId: 7, chatType: "private" },
+      messageId: 5,
+    });
   });
 
   it("a video or voice message is an attachment Hermes will refuse, named by its type", () => {

@@ -9,14 +9,14 @@ export interface ChatMessage {
 
 /** Text of a message content: a string, or an array of parts whose text parts are joined. */
 export function contentText(content: unknown): string {
-  if (typeof content === 'string') return content;
+  if (typeof content === "string") return content;
   if (Array.isArray(content)) {
     return content
-      .map((p: any) => (typeof p === 'string' ? p : typeof p?.text === 'string' ? p.text : ''))
+      .map((p: any) => (typeof p === "string" ? p : typeof p?.text === "string" ? p.text : ""))
       .filter((t) => t.length > 0)
-      .join('\n');
+      .join("\n");
   }
-  return '';
+  return "";
 }
 
 export function messagesOf(body: any): ChatMessage[] {
@@ -27,5 +27,5 @@ export function messagesOf(body: any): ChatMessage[] {
 export function isTitleRequest(body: any): boolean {
   const hasTools = Array.isArray(body?.tools) && body.tools.length > 0;
   if (hasTools) return false;
-  return messagesOf(body).some((m) => m.role === 'system' && /title/i.exec(contentText(m.content)) !== null);
+  return messagesOf(body).some((m) => m.role === "system" && /title/i.exec(contentText(m.content)) !== null);
 }

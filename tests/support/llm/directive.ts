@@ -1,4 +1,4 @@
-import { contentText, type ChatMessage } from './chat-request.ts';
+import { contentText, type ChatMessage } from "./chat-request.ts";
 
 /**
  * The scripting protocol: a user message containing `HERMES_TEST {json}` tells the mock what
@@ -14,12 +14,9 @@ export interface ToolCallSpec {
   args: unknown;
 }
 
-export type Step =
-  | { tool: string; args: unknown; then?: unknown[] }
-  | { tools: ToolCallSpec[]; then?: unknown[] }
-  | { text: string };
+export type Step = { tool: string; args: unknown; then?: unknown[] } | { tools: ToolCallSpec[]; then?: unknown[] } | { text: string };
 
-export const MARKER = 'HERMES_TEST';
+export const MARKER = "HERMES_TEST";
 
 export function directive(step: Step): string {
   return `${MARKER} ${JSON.stringify(step)}`;
@@ -29,52 +26,52 @@ export function directive(step: Step): string {
 export function parseDirective(text: string): Step | undefined {
   const at = text.indexOf(MARKER);
   if (at === -1) return undefined;
-  const start = text.indexOf('{', at + MARKER.length);
+  const start = text.indexOf("{", at + MARKER.length);
   if (start === -1) return undefined;
   let depth = 0;
   let inString = false;
   for (let i = start; i < text.length; i++) {
     const ch = text[i];
     if (inString) {
-      if (ch === '\\') i++;
+      if (ch === "\\") i++;
       else if (ch === '"') inString = false;
     } else if (ch === '"') inString = true;
-    else if (ch === '{') depth++;
-    else if (ch === '}' && --depth === 0) return asStep(JSON.parse(text.slice(start, i + 1)));
+    else if (ch === "{") depth++;
+    else if (ch === "}" && --depth === 0) return asStep(JSON.parse(text.slice(start, i + 1)));
   }
   return undefined;
 }
 
 export function asStep(value: unknown): Step | undefined {
-  if (!value || typeof value !== 'object') return undefined;
+  if (!value || typeof value !== "object") return undefined;
   const v = value as Record<string, unknown>;
   const then = Array.isArray(v.then) ? { then: v.then } : {};
-  if (typeof v.tool === 'string') return { tool: v.tool, args: v.args ?? {}, ...then };
+  if (typeof v.tool === "string") return { tool: v.tool, args: v.args ?? {}, ...then };
   if (Array.isArray(v.tools)) {
     const tools = v.tools.map(asCallSpec);
     if (tools.length > 0 && tools.every((t): t is ToolCallSpec => t !== undefined)) return { tools, ...then };
     return undefined;
   }
-  if (typeof v.text === 'string') return { text: v.text };
+  if (typeof v.text === "string") return { text: v.text };
   return undefined;
 }
 
 function asCallSpec(value: unknown): ToolCallSpec | undefined {
-  if (!value || typeof value !== 'object') return undefined;
+  if (!value || typeof value !== "object") return undefined;
   const v = value as Record<string, unknown>;
-  return typeof v.tool === 'string' ? { tool: v.tool, args: v.args ?? {} } : undefined;
+  return typeof v.tool === "string" ? { tool: v.tool, args: v.args ?? {} } : undefined;
 }
 
 /** The tool calls a step makes in its one assistant turn (none for a text step). */
 export function stepCalls(step: Step): ToolCallSpec[] {
-  if ('tools' in step) return step.tools;
-  if ('tool' in step) return [{ tool: step.tool, args: step.args }];
+  if ("tools" in step) return step.tools;
+  if ("tool" in step) return [{ tool: step.tool, args: step.args }];
   return [];
 }
 
 /** The steps scripted to follow a tool-calling step. */
 export function stepThen(step: Step): unknown[] | undefined {
-  return 'text' in step ? undefined : step.then;
+  return "text" in step ? undefined : step.then;
 }
 
 /**
@@ -84,10 +81,10 @@ export function stepThen(step: Step): unknown[] | undefined {
 export function scriptProgress(messages: ChatMessage[]): { step: Step; rounds: number } | undefined {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i]!;
-    if (m.role !== 'user') continue;
+    if (m.role !== "user") continue;
     const step = parseDirective(contentText(m.content));
     if (!step) continue; // e.g. a synthetic user message OpenCode inserted
-    const rounds = messages.slice(i + 1).filter((x) => x.role === 'assistant' && (x.tool_calls?.length ?? 0) > 0).length;
+    const rounds = messages.slice(i + 1).filter((x) => x.role === "assistant" && (x.tool_calls?.length ?? 0) > 0).length;
     return { step, rounds };
   }
   return undefined;

@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { ServerResponse } from "node:http";
 
 /** Writes an OpenAI chat-completions answer, streamed (SSE ending in [DONE]) or not. */
 
@@ -9,14 +9,11 @@ export interface ReplyToolCall {
 }
 
 /** `tool` is one call; `tools` is one assistant turn with several parallel calls. */
-export type Reply =
-  | { kind: 'text'; text: string }
-  | ({ kind: 'tool' } & ReplyToolCall)
-  | { kind: 'tools'; calls: ReplyToolCall[] };
+export type Reply = { kind: "text"; text: string } | ({ kind: "tool" } & ReplyToolCall) | { kind: "tools"; calls: ReplyToolCall[] };
 
 function replyCalls(reply: Reply): ReplyToolCall[] {
-  if (reply.kind === 'tool') return [reply];
-  if (reply.kind === 'tools') return reply.calls;
+  if (reply.kind === "tool") return [reply];
+  if (reply.kind === "tools") return reply.calls;
   return [];
 }
 
@@ -27,34 +24,37 @@ export function writeReply(res: ServerResponse, reply: Reply, stream: boolean, m
   const created = Math.floor(Date.now() / 1000);
   const toolCalls = replyCalls(reply).map((c) => ({
     id: c.callId,
-    type: 'function',
+    type: "function",
     function: { name: c.name, arguments: JSON.stringify(c.args ?? {}) },
   }));
-  const finish = toolCalls.length > 0 ? 'tool_calls' : 'stop';
+  const finish = toolCalls.length > 0 ? "tool_calls" : "stop";
 
   if (!stream) {
-    const message = toolCalls.length > 0
-      ? { role: 'assistant', content: null, tool_calls: toolCalls }
-      : { role: 'assistant', content: reply.kind === 'text' ? reply.text : '' };
-    const body = JSON.stringify({ id, object: 'chat.completion', created, model, choices: [{ index: 0, message, finish_reason: finish }], usage: USAGE });
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    const message =
+      toolCalls.length > 0
+        ? { role: "assistant", content: null, tool_calls: toolCalls }
+        : { role: "assistant", content: reply.kind === "text" ? reply.text : "" };
+    const body = JSON.stringify({ id, object: "chat.completion", created, model, choices: [{ index: 0, message, finish_reason: finish }], usage: USAGE });
+    res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
     res.end(body);
     return;
   }
 
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
   const chunk = (delta: unknown, finishReason: string | null, usage?: unknown) =>
-    res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finishReason }], ...(usage ? { usage } : {}) })}\n\n`);
+    res.write(
+      `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [{ index: 0, delta, finish_reason: finishReason }], ...(usage ? { usage } : {}) })}\n\n`,
+    );
   if (toolCalls.length > 0) {
     // One chunk per call, each complete, with its own index (as OpenAI streams parallel calls).
     for (const [index, call] of toolCalls.entries()) {
-      chunk({ ...(index === 0 ? { role: 'assistant', content: null } : {}), tool_calls: [{ index, ...call }] }, null);
+      chunk({ ...(index === 0 ? { role: "assistant", content: null } : {}), tool_calls: [{ index, ...call }] }, null);
     }
-  } else if (reply.kind === 'text') {
-    chunk({ role: 'assistant', content: '' }, null);
+  } else if (reply.kind === "text") {
+    chunk({ role: "assistant", content: "" }, null);
     chunk({ content: reply.text }, null);
   }
   chunk({}, finish, USAGE);
-  res.write('data: [DONE]\n\n');
+  res.write("data: [DONE]\n\n");
   res.end();
 }

@@ -1,4 +1,4 @@
-import { isOpencode2, type OpencodeVersion } from './binary.ts';
+import { isOpencode2, type OpencodeVersion } from "./binary.ts";
 
 /**
  * The tools each version's agent calls, as measured: 1.x `bash` (1.1.53 requires `description`),

@@ -1,6 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 /**
  * The pinned OpenCode binaries, resolved inside the repo's node_modules (npm does not run
@@ -8,55 +8,52 @@ import { fileURLToPath } from 'node:url';
  * package is looked up nested under the right opencode-ai package first, then hoisted, and
  * its package.json version must match (the hoisted copies mix versions).
  */
-export type OpencodeVersion = '1.18.33' | '1.1.53' | '2.0.15';
+export type OpencodeVersion = "1.18.33" | "1.1.53" | "2.0.15";
 
 /** The OpenCode 1 versions (the 1.x plugin API); OpenCode 2 has suites of its own. */
-export const OPENCODE_VERSIONS: OpencodeVersion[] = ['1.18.33', '1.1.53'];
+export const OPENCODE_VERSIONS: OpencodeVersion[] = ["1.18.33", "1.1.53"];
 
 /** OpenCode 2 (the `setup(ctx)` plugin API), from its platform package (the CLI wrapper is not on our registry). */
-export const OPENCODE2_VERSION = '2.0.15' satisfies OpencodeVersion;
+export const OPENCODE2_VERSION = "2.0.15" satisfies OpencodeVersion;
 
 export function isOpencode2(version: OpencodeVersion): boolean {
-  return version.startsWith('2.');
+  return version.startsWith("2.");
 }
 
-export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url)).replace(/\/$/, '');
+export const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url)).replace(/\/$/, "");
 
 const WRAPPER_PACKAGE: Record<OpencodeVersion, string> = {
-  '1.18.33': 'opencode-ai',
-  '1.1.53': 'opencode-ai-1.1.53',
-  '2.0.15': 'opencode2-bin',
+  "1.18.33": "opencode-ai",
+  "1.1.53": "opencode-ai-1.1.53",
+  "2.0.15": "opencode2-bin",
 };
 
 function platformPackage(): string {
-  const os = process.platform === 'win32' ? 'windows' : process.platform;
+  const os = process.platform === "win32" ? "windows" : process.platform;
   return `opencode-${os}-${process.arch}`;
 }
 
 export function opencodeBinary(version: OpencodeVersion): string {
   const pkg = platformPackage();
-  const exe = process.platform === 'win32' ? 'opencode.exe' : 'opencode';
+  const exe = process.platform === "win32" ? "opencode.exe" : "opencode";
   if (isOpencode2(version)) {
     // devDependency opencode2-bin = @opencode/cli-linux-x64-baseline (the only build on our registry).
-    const dir = join(REPO_ROOT, 'node_modules', WRAPPER_PACKAGE[version]);
-    const bin = join(dir, 'bin', exe);
+    const dir = join(REPO_ROOT, "node_modules", WRAPPER_PACKAGE[version]);
+    const bin = join(dir, "bin", exe);
     if (existsSync(bin) && packageVersion(dir) === version) return bin;
     throw new Error(`OpenCode ${version} binary not found at ${bin} (npm ci installs it on linux x64 only)`);
   }
-  const candidates = [
-    join(REPO_ROOT, 'node_modules', WRAPPER_PACKAGE[version], 'node_modules', pkg),
-    join(REPO_ROOT, 'node_modules', pkg),
-  ];
+  const candidates = [join(REPO_ROOT, "node_modules", WRAPPER_PACKAGE[version], "node_modules", pkg), join(REPO_ROOT, "node_modules", pkg)];
   for (const dir of candidates) {
-    const bin = join(dir, 'bin', exe);
+    const bin = join(dir, "bin", exe);
     if (existsSync(bin) && packageVersion(dir) === version) return bin;
   }
-  throw new Error(`OpenCode ${version} binary not found; looked for ${pkg}@${version} in:\n  ${candidates.join('\n  ')}`);
+  throw new Error(`OpenCode ${version} binary not found; looked for ${pkg}@${version} in:\n  ${candidates.join("\n  ")}`);
 }
 
 function packageVersion(dir: string): string | undefined {
   try {
-    return (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version?: string }).version;
+    return (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { version?: string }).version;
   } catch {
     return undefined;
   }

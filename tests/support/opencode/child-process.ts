@@ -1,6 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { sleep } from '../wait.ts';
+import { spawn, type ChildProcess } from "node:child_process";
+import { createWriteStream, type WriteStream } from "node:fs";
+import { sleep } from "../wait.ts";
 
 /**
  * A child started in its own process group, with stdout+stderr captured into memory and a
@@ -33,48 +33,48 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
 function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
-  process.on('exit', () => {
-    for (const pid of live) killGroup(pid, 'SIGKILL');
+  process.on("exit", () => {
+    for (const pid of live) killGroup(pid, "SIGKILL");
   });
 }
 
 function startWatchdog(groupPid: number): ChildProcess {
   const script = `while kill -0 ${process.pid} 2>/dev/null && kill -0 -${groupPid} 2>/dev/null; do sleep 1; done; kill -KILL -${groupPid} 2>/dev/null; exit 0`;
-  const dog = spawn('sh', ['-c', script], { detached: true, stdio: 'ignore' });
+  const dog = spawn("sh", ["-c", script], { detached: true, stdio: "ignore" });
   dog.unref();
   return dog;
 }
 
 export function spawnManaged(cmd: string, args: string[], opts: { cwd: string; env: Record<string, string>; logFile: string }): ManagedChild {
   installExitHook();
-  const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   if (child.pid === undefined) throw new Error(`failed to spawn ${cmd}`);
   const pid = child.pid;
   live.add(pid);
   const watchdog = startWatchdog(pid);
-  const file: WriteStream = createWriteStream(opts.logFile, { flags: 'a' });
-  let buffer = '';
+  const file: WriteStream = createWriteStream(opts.logFile, { flags: "a" });
+  let buffer = "";
   const capture = (chunk: Buffer) => {
-    const text = chunk.toString('utf8');
+    const text = chunk.toString("utf8");
     buffer += text;
     file.write(text);
   };
-  child.stdout!.on('data', capture);
-  child.stderr!.on('data', capture);
+  child.stdout!.on("data", capture);
+  child.stderr!.on("data", capture);
   let running = true;
   const exited = new Promise<number | null>((resolve) => {
-    child.once('exit', (code, signal) => {
+    child.once("exit", (code, signal) => {
       running = false;
       live.delete(pid);
       buffer += `\n[harness] process ${pid} exited (code ${code}, signal ${signal})\n`;
       resolve(code);
     });
   });
-  child.once('error', (err) => {
+  child.once("error", (err) => {
     buffer += `\n[harness] spawn error: ${err.message}\n`;
   });
 
-  const tail = (lines = 40) => buffer.split('\n').slice(-lines).join('\n');
+  const tail = (lines = 40) => buffer.split("\n").slice(-lines).join("\n");
   let stopping: Promise<void> | undefined;
 
   return {
@@ -97,13 +97,13 @@ export function spawnManaged(cmd: string, args: string[], opts: { cwd: string; e
     stop(graceMs = 5_000) {
       stopping ??= (async () => {
         if (running) {
-          killGroup(pid, 'SIGTERM');
+          killGroup(pid, "SIGTERM");
           const timedOut = await Promise.race([exited.then(() => false), sleep(graceMs).then(() => true)]);
-          if (timedOut) killGroup(pid, 'SIGKILL');
+          if (timedOut) killGroup(pid, "SIGKILL");
         }
-        killGroup(pid, 'SIGKILL'); // grandchildren that ignored SIGTERM
+        killGroup(pid, "SIGKILL"); // grandchildren that ignored SIGTERM
         await Promise.race([exited, sleep(2_000)]);
-        if (watchdog.pid !== undefined) killGroup(watchdog.pid, 'SIGKILL');
+        if (watchdog.pid !== undefined) killGroup(watchdog.pid, "SIGKILL");
         live.delete(pid);
         await new Promise<void>((resolve) => file.end(() => resolve()));
       })();

@@ -1,6 +1,6 @@
-import { mkdirSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { REPO_ROOT, type OpencodeVersion } from './binary.ts';
+import { mkdirSync, symlinkSync, writeFileSync, existsSync } from "node:fs";
+import { join } from "node:path";
+import { REPO_ROOT, type OpencodeVersion } from "./binary.ts";
 
 /**
  * Pre-seeds an OpenCode config directory (the global `$XDG_CONFIG_HOME/opencode`, or a
@@ -15,17 +15,17 @@ import { REPO_ROOT, type OpencodeVersion } from './binary.ts';
  * the config dir can resolve `@opencode-ai/plugin` (and, through the real path, its deps).
  */
 export function seedConfigDir(dir: string, version: OpencodeVersion): void {
-  const scope = join(dir, 'node_modules', '@opencode-ai');
+  const scope = join(dir, "node_modules", "@opencode-ai");
   mkdirSync(scope, { recursive: true });
-  const link = join(scope, 'plugin');
-  if (!existsSync(link)) symlinkSync(join(REPO_ROOT, 'node_modules', '@opencode-ai', 'plugin'), link, 'dir');
-  const dependencies = { '@opencode-ai/plugin': version };
-  writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ dependencies }, null, 2)}\n`);
+  const link = join(scope, "plugin");
+  if (!existsSync(link)) symlinkSync(join(REPO_ROOT, "node_modules", "@opencode-ai", "plugin"), link, "dir");
+  const dependencies = { "@opencode-ai/plugin": version };
+  writeFileSync(join(dir, "package.json"), `${JSON.stringify({ dependencies }, null, 2)}\n`);
   const lock = {
-    name: 'opencode',
+    name: "opencode",
     lockfileVersion: 3,
     requires: true,
-    packages: { '': { dependencies } },
+    packages: { "": { dependencies } },
   };
-  writeFileSync(join(dir, 'package-lock.json'), `${JSON.stringify(lock, null, 2)}\n`);
+  writeFileSync(join(dir, "package-lock.json"), `${JSON.stringify(lock, null, 2)}\n`);
 }

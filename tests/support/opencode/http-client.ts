@@ -19,10 +19,10 @@ export async function opencodeRequest<T>(
   logTail: () => string,
 ): Promise<{ status: number; body: T }> {
   const url = new URL(path, baseUrl);
-  if (!url.searchParams.has('directory')) url.searchParams.set('directory', opts.directory);
+  if (!url.searchParams.has("directory")) url.searchParams.set("directory", opts.directory);
   const timeoutMs = opts.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (opts.body !== undefined) headers['content-type'] = 'application/json';
+  const headers: Record<string, string> = { accept: "application/json" };
+  if (opts.body !== undefined) headers["content-type"] = "application/json";
   if (opts.authorization) headers.authorization = opts.authorization;
   let res: Response;
   let text: string;
@@ -35,14 +35,17 @@ export async function opencodeRequest<T>(
     });
     text = await res.text();
   } catch (err) {
-    const reason = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')
-      ? `no answer within ${timeoutMs} ms`
-      : err instanceof Error ? err.message : String(err);
+    const reason =
+      err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError")
+        ? `no answer within ${timeoutMs} ms`
+        : err instanceof Error
+          ? err.message
+          : String(err);
     throw new Error(`OpenCode ${method.toUpperCase()} ${url.pathname}${url.search}: ${reason}\n--- last log lines ---\n${logTail()}`);
   }
   let body: unknown = text;
   if (text.length === 0) body = undefined;
-  else if ((res.headers.get('content-type') ?? '').includes('json')) {
+  else if ((res.headers.get("content-type") ?? "").includes("json")) {
     try {
       body = JSON.parse(text);
     } catch {

@@ -1,7 +1,7 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { isOpencode2, REPO_ROOT, type OpencodeVersion } from './binary.ts';
+import { mkdirSync, writeFileSync } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { isOpencode2, REPO_ROOT, type OpencodeVersion } from "./binary.ts";
 
 /** The `opencode.json` every test project gets: the mock LLM as the only provider. */
 export interface ProjectConfigOptions {
@@ -15,8 +15,8 @@ export interface ProjectConfigOptions {
   mockModel?: Record<string, unknown>;
 }
 
-export const MOCK_PROVIDER = 'mock';
-export const MOCK_MODEL = 'mock-model';
+export const MOCK_PROVIDER = "mock";
+export const MOCK_MODEL = "mock-model";
 
 /**
  * Plugin specs become file:// URLs: 1.1.53 treats anything not starting with `file://` as an
@@ -24,30 +24,30 @@ export const MOCK_MODEL = 'mock-model';
  * bare npm specs pass through unchanged.
  */
 export function pluginSpec(spec: string): string {
-  if (spec.startsWith('file://')) return spec;
+  if (spec.startsWith("file://")) return spec;
   if (isAbsolute(spec)) return pathToFileURL(spec).href;
-  if (spec.startsWith('./') || spec.startsWith('../')) return pathToFileURL(resolve(REPO_ROOT, spec)).href;
+  if (spec.startsWith("./") || spec.startsWith("../")) return pathToFileURL(resolve(REPO_ROOT, spec)).href;
   return spec;
 }
 
 export function projectConfig(opts: ProjectConfigOptions): Record<string, unknown> {
   return {
-    $schema: 'https://opencode.ai/config.json',
+    $schema: "https://opencode.ai/config.json",
     model: `${MOCK_PROVIDER}/${MOCK_MODEL}`,
     small_model: `${MOCK_PROVIDER}/${MOCK_MODEL}`,
     autoupdate: false,
-    share: 'disabled',
+    share: "disabled",
     provider: {
       [MOCK_PROVIDER]: {
-        npm: '@ai-sdk/openai-compatible',
-        name: 'Mock LLM',
-        options: { baseURL: opts.llmBaseURL, apiKey: 'mock-key' },
+        npm: "@ai-sdk/openai-compatible",
+        name: "Mock LLM",
+        options: { baseURL: opts.llmBaseURL, apiKey: "mock-key" },
         models: {
-          [MOCK_MODEL]: { name: 'Mock Model', tool_call: true, limit: { context: 128_000, output: 4_096 }, ...opts.mockModel },
+          [MOCK_MODEL]: { name: "Mock Model", tool_call: true, limit: { context: 128_000, output: 4_096 }, ...opts.mockModel },
         },
       },
     },
-    [opts.version && isOpencode2(opts.version) ? 'plugins' : 'plugin']: (opts.plugins ?? []).map(pluginSpec),
+    [opts.version && isOpencode2(opts.version) ? "plugins" : "plugin"]: (opts.plugins ?? []).map(pluginSpec),
     ...(opts.permission !== undefined ? { permission: opts.permission } : {}),
     ...opts.extraConfig,
   };
@@ -55,6 +55,6 @@ export function projectConfig(opts: ProjectConfigOptions): Record<string, unknow
 
 export function writeProject(dir: string, config: Record<string, unknown>): string {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'opencode.json'), `${JSON.stringify(config, null, 2)}\n`);
+  writeFileSync(join(dir, "opencode.json"), `${JSON.stringify(config, null, 2)}\n`);
   return dir;
 }

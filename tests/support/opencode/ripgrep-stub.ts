@@ -1,5 +1,5 @@
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 
 /**
  * OpenCode 1.1.53 looks for `rg` on PATH, then in `$XDG_DATA_HOME/opencode/bin/`, and otherwise
@@ -18,9 +18,9 @@ exit 1
 `;
 
 export function installRipgrepStub(xdgDataHome: string): string {
-  const bin = join(xdgDataHome, 'opencode', 'bin');
+  const bin = join(xdgDataHome, "opencode", "bin");
   mkdirSync(bin, { recursive: true });
-  const rg = join(bin, 'rg');
+  const rg = join(bin, "rg");
   writeFileSync(rg, STUB);
   chmodSync(rg, 0o755);
   return rg;

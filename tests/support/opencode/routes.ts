@@ -1,4 +1,4 @@
-import { isOpencode2, type OpencodeVersion } from './binary.ts';
+import { isOpencode2, type OpencodeVersion } from "./binary.ts";
 
 /**
  * What differs between OpenCode 1.x and 2.x for the harness: how `serve` is started and announces
@@ -20,7 +20,7 @@ export interface Routes {
   /** The pending permission requests of a location. */
   pendingPermissions(directory: string): { path: string; list(body: any): any[] | undefined };
   /** Answers a pending permission request (from pendingPermissions) the way the terminal does. */
-  answerPermission(request: any, reply: 'once' | 'always' | 'reject'): { path: string; body: unknown };
+  answerPermission(request: any, reply: "once" | "always" | "reject"): { path: string; body: unknown };
   /** Ends the location's instance the way OpenCode does on dispose (1.x) or location removal (2.x: runs the plugin's cleanup). */
   dispose(directory: string): { method: string; path: string };
   /** Stops the session's run, as Esc in the terminal does. */
@@ -32,42 +32,51 @@ export interface Routes {
 const location = (directory: string) => `location%5Bdirectory%5D=${encodeURIComponent(directory)}`;
 
 const v1: Routes = {
-  serveArgs: (port) => ['serve', '--port', String(port), '--hostname', '127.0.0.1', '--print-logs', '--log-level', 'INFO'],
+  serveArgs: (port) => ["serve", "--port", String(port), "--hostname", "127.0.0.1", "--print-logs", "--log-level", "INFO"],
   listening: /opencode server listening on (http:\/\/[^\s]+)/,
-  warmup: () => '/config',
-  createSession: (_directory, title) => ({ path: '/session', body: title !== undefined ? { title } : {}, id: (body) => body?.id }),
-  prompt: (sessionID, text) => ({ path: `/session/${encodeURIComponent(sessionID)}/prompt_async`, body: { parts: [{ type: 'text', text }] } }),
-  pendingQuestions: () => ({ path: '/question', list: (body) => (Array.isArray(body) ? body : undefined) }),
+  warmup: () => "/config",
+  createSession: (_directory, title) => ({ path: "/session", body: title !== undefined ? { title } : {}, id: (body) => body?.id }),
+  prompt: (sessionID, text) => ({ path: `/session/${encodeURIComponent(sessionID)}/prompt_async`, body: { parts: [{ type: "text", text }] } }),
+  pendingQuestions: () => ({ path: "/question", list: (body) => (Array.isArray(body) ? body : undefined) }),
   answerQuestion: (question, answers) => ({ path: `/question/${encodeURIComponent(question.id)}/reply`, body: { answers } }),
-  pendingPermissions: () => ({ path: '/permission', list: (body) => (Array.isArray(body) ? body : undefined) }),
+  pendingPermissions: () => ({ path: "/permission", list: (body) => (Array.isArray(body) ? body : undefined) }),
   answerPermission: (request, reply) => ({ path: `/permission/${encodeURIComponent(request.id)}/reply`, body: { reply } }),
-  dispose: () => ({ method: 'POST', path: '/instance/dispose' }),
+  dispose: () => ({ method: "POST", path: "/instance/dispose" }),
   abort: (sessionID) => ({ path: `/session/${encodeURIComponent(sessionID)}/abort` }),
-  busySessions: () => ({ path: '/session/status', busy: (body, sessionID) => body?.[sessionID] !== undefined && body[sessionID]?.type !== 'idle' }),
+  busySessions: () => ({ path: "/session/status", busy: (body, sessionID) => body?.[sessionID] !== undefined && body[sessionID]?.type !== "idle" }),
 };
 
 const v2: Routes = {
-  serveArgs: (port) => ['serve', '--port', String(port), '--hostname', '127.0.0.1', '--print-logs', '--log-level', 'info'],
+  serveArgs: (port) => ["serve", "--port", String(port), "--hostname", "127.0.0.1", "--print-logs", "--log-level", "info"],
   listening: /server listening on (http:\/\/[^\s]+)/,
   warmup: (directory) => `/api/plugin?${location(directory)}`,
-  createSession: (directory, title) => ({ path: '/api/session', body: { location: { directory }, ...(title !== undefined ? { title } : {}) }, id: (body) => body?.data?.id }),
+  createSession: (directory, title) => ({
+    path: "/api/session",
+    body: { location: { directory }, ...(title !== undefined ? { title } : {}) },
+    id: (body) => body?.data?.id,
+  }),
   prompt: (sessionID, text) => ({ path: `/api/session/${encodeURIComponent(sessionID)}/prompt`, body: { text } }),
   pendingQuestions: (directory) => ({
     path: `/api/form?${location(directory)}`,
-    list: (body) => (Array.isArray(body?.data) ? body.data.filter((form: any) => form?.metadata?.kind === 'question') : undefined),
+    list: (body) => (Array.isArray(body?.data) ? body.data.filter((form: any) => form?.metadata?.kind === "question") : undefined),
   }),
   answerQuestion: (question, answers) => ({
     path: `/api/session/${encodeURIComponent(question.sessionID)}/form/${encodeURIComponent(question.id)}/reply`,
-    body: { answer: Object.fromEntries(answers.map((labels, index) => [`q${index}`, question.fields?.[index]?.type === 'multiselect' ? labels : labels.join(', ')])) },
+    body: {
+      answer: Object.fromEntries(answers.map((labels, index) => [`q${index}`, question.fields?.[index]?.type === "multiselect" ? labels : labels.join(", ")])),
+    },
   }),
-  pendingPermissions: (directory) => ({ path: `/api/permission/request?${location(directory)}`, list: (body) => (Array.isArray(body?.data) ? body.data : undefined) }),
+  pendingPermissions: (directory) => ({
+    path: `/api/permission/request?${location(directory)}`,
+    list: (body) => (Array.isArray(body?.data) ? body.data : undefined),
+  }),
   answerPermission: (request, reply) => ({
     path: `/api/session/${encodeURIComponent(request.sessionID)}/permission/${encodeURIComponent(request.id)}/reply`,
     body: { decision: reply },
   }),
-  dispose: (directory) => ({ method: 'DELETE', path: `/api/debug/location?${location(directory)}` }),
+  dispose: (directory) => ({ method: "DELETE", path: `/api/debug/location?${location(directory)}` }),
   abort: (sessionID) => ({ path: `/api/session/${encodeURIComponent(sessionID)}/interrupt`, body: {} }),
-  busySessions: () => ({ path: '/api/session/active', busy: (body, sessionID) => JSON.stringify(body ?? null).includes(JSON.stringify(sessionID)) }),
+  busySessions: () => ({ path: "/api/session/active", busy: (body, sessionID) => JSON.stringify(body ?? null).includes(JSON.stringify(sessionID)) }),
 };
 
 export function routesFor(version: OpencodeVersion): Routes {

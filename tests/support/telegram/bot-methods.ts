@@ -1,15 +1,15 @@
-import type { MethodHandler } from './context.ts';
-import { badRequest } from './types.ts';
-import { requireChatId } from './validate.ts';
+import type { MethodHandler } from "./context.ts";
+import { badRequest } from "./types.ts";
+import { requireChatId } from "./validate.ts";
 
 /** Bot-level methods: identity, webhook, polling, callbacks, commands, chat info, actions. */
 
-const QUERY_INVALID = 'query is too old and response timeout expired or query ID is invalid';
+const QUERY_INVALID = "query is too old and response timeout expired or query ID is invalid";
 
 const answerCallbackQuery: MethodHandler = ({ payload, state }) => {
-  const id = String(payload.callback_query_id ?? '');
+  const id = String(payload.callback_query_id ?? "");
   if (!state.issuedCallbackIds.has(id) || state.answeredCallbackIds.has(id)) throw badRequest(QUERY_INVALID);
-  if (typeof payload.text === 'string' && payload.text.length > 200) throw badRequest('MESSAGE_TOO_LONG');
+  if (typeof payload.text === "string" && payload.text.length > 200) throw badRequest("MESSAGE_TOO_LONG");
   state.answeredCallbackIds.add(id);
   state.callbackAnswers.push({
     callbackQueryId: id,
@@ -23,8 +23,8 @@ const setMyCommands: MethodHandler = ({ payload, state }) => {
   const commands = payload.commands;
   if (!Array.isArray(commands)) throw badRequest('field "commands" must be an Array');
   for (const c of commands) {
-    if (typeof c?.command !== 'string' || /^[a-z0-9_]{1,32}$/.exec(c.command) === null) throw badRequest('BOT_COMMAND_INVALID');
-    if (typeof c.description !== 'string' || c.description.length === 0) throw badRequest('BOT_COMMAND_DESCRIPTION_INVALID');
+    if (typeof c?.command !== "string" || /^[a-z0-9_]{1,32}$/.exec(c.command) === null) throw badRequest("BOT_COMMAND_INVALID");
+    if (typeof c.description !== "string" || c.description.length === 0) throw badRequest("BOT_COMMAND_DESCRIPTION_INVALID");
   }
   state.commands = commands;
   return true;
@@ -38,7 +38,7 @@ export const botMethods: Record<string, MethodHandler> = {
     supports_inline_queries: false,
   }),
   deleteWebhook: () => true,
-  getWebhookInfo: () => ({ url: '', has_custom_certificate: false, pending_update_count: 0 }),
+  getWebhookInfo: () => ({ url: "", has_custom_certificate: false, pending_update_count: 0 }),
   getUpdates: ({ payload, state, signal }) => state.poll.getUpdates(payload, signal),
   answerCallbackQuery,
   setMyCommands,
@@ -50,9 +50,9 @@ export const botMethods: Record<string, MethodHandler> = {
   getChat: ({ payload, state }) => state.store.chat(requireChatId(payload)),
   createForumTopic: ({ payload, state }) => {
     const chatId = requireChatId(payload);
-    if (chatId > 0) throw badRequest('the chat is not a forum');
-    const name = String(payload.name ?? '');
-    if (name.length < 1 || name.length > 128) throw badRequest('TOPIC_NAME_INVALID');
+    if (chatId > 0) throw badRequest("the chat is not a forum");
+    const name = String(payload.name ?? "");
+    if (name.length < 1 || name.length > 128) throw badRequest("TOPIC_NAME_INVALID");
     const threadId = 1000 + state.topics.length;
     state.topics.push({ chatId, threadId, name });
     return { message_thread_id: threadId, name, icon_color: 7322096 };
@@ -60,8 +60,8 @@ export const botMethods: Record<string, MethodHandler> = {
   editForumTopic: ({ payload, state }) => {
     const chatId = requireChatId(payload);
     const topic = state.topics.find((entry) => entry.chatId === chatId && entry.threadId === Number(payload.message_thread_id));
-    if (!topic) throw badRequest('TOPIC_ID_INVALID');
-    if (typeof payload.name === 'string') topic.name = payload.name;
+    if (!topic) throw badRequest("TOPIC_ID_INVALID");
+    if (typeof payload.name === "string") topic.name = payload.name;
     return true;
   },
   setMessageReaction: ({ payload }) => {
@@ -70,7 +70,7 @@ export const botMethods: Record<string, MethodHandler> = {
   },
   sendChatAction: ({ payload }) => {
     requireChatId(payload);
-    if (typeof payload.action !== 'string') throw badRequest('wrong parameter action in request');
+    if (typeof payload.action !== "string") throw badRequest("wrong parameter action in request");
     return true;
   },
 };

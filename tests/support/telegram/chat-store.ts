@@ -1,11 +1,11 @@
-import type { SentMessage, TgUser } from './types.ts';
+import type { SentMessage, TgUser } from "./types.ts";
 
 /**
  * Chats and messages of the fake. Message ids are one sequence per chat shared by the bot and
  * the human, as in a real private chat. Bot messages are SentMessage objects that are updated
  * in place (edits, deletion), so a reference a test holds always shows the current state.
  */
-export type ChatType = 'private' | 'group' | 'supergroup';
+export type ChatType = "private" | "group" | "supergroup";
 
 export interface HumanMessage {
   chatId: number;
@@ -33,15 +33,18 @@ export class ChatStore {
   /** Remembers the chat shape the first time the human writes in it. */
   registerChat(chatId: number, type: ChatType, user: TgUser): void {
     if (this.chats.has(chatId)) return;
-    this.chats.set(chatId, type === 'private'
-      ? { id: chatId, type, first_name: user.first_name, ...(user.username ? { username: user.username } : {}) }
-      : { id: chatId, type, title: 'Test Group' });
+    this.chats.set(
+      chatId,
+      type === "private"
+        ? { id: chatId, type, first_name: user.first_name, ...(user.username ? { username: user.username } : {}) }
+        : { id: chatId, type, title: "Test Group" },
+    );
   }
 
   chat(chatId: number): Record<string, unknown> {
-    return this.chats.get(chatId) ?? (chatId > 0
-      ? { id: chatId, type: 'private', first_name: 'Owner' }
-      : { id: chatId, type: 'supergroup', title: 'Test Group' });
+    return (
+      this.chats.get(chatId) ?? (chatId > 0 ? { id: chatId, type: "private", first_name: "Owner" } : { id: chatId, type: "supergroup", title: "Test Group" })
+    );
   }
 
   findBotMessage(chatId: number, messageId: number): SentMessage | undefined {

@@ -1,6 +1,6 @@
-import type { ChatStore } from './chat-store.ts';
-import type { LongPoll } from './long-poll.ts';
-import type { ButtonStyleMode } from './validate.ts';
+import type { ChatStore } from "./chat-store.ts";
+import type { LongPoll } from "./long-poll.ts";
+import type { ButtonStyleMode } from "./validate.ts";
 
 /** Everything a Bot API method handler can see. */
 export interface BotState {

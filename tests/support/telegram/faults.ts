@@ -1,4 +1,4 @@
-import type { Fault } from './types.ts';
+import type { Fault } from "./types.ts";
 
 /** The currently armed fault; `times` counts down and disarms it at zero (unset = forever). */
 export class FaultInjector {
@@ -7,7 +7,7 @@ export class FaultInjector {
 
   set(fault: Fault | null): void {
     this.fault = fault;
-    this.remaining = fault && fault.kind !== 'down' ? fault.times ?? Infinity : Infinity;
+    this.remaining = fault && fault.kind !== "down" ? (fault.times ?? Infinity) : Infinity;
   }
 
   /** The armed fault, if any ('down' included). */
@@ -16,9 +16,9 @@ export class FaultInjector {
   }
 
   /** The fault to apply to this call, if any (consumes one use). */
-  take(method: string): Exclude<Fault, { kind: 'down' }> | undefined {
+  take(method: string): Exclude<Fault, { kind: "down" }> | undefined {
     const fault = this.fault;
-    if (!fault || fault.kind === 'down' || this.remaining <= 0) return undefined;
+    if (!fault || fault.kind === "down" || this.remaining <= 0) return undefined;
     if (fault.methods && !fault.methods.some((m) => m.toLowerCase() === method.toLowerCase())) return undefined;
     this.remaining--;
     if (this.remaining <= 0) this.fault = null;

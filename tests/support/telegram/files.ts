@@ -1,6 +1,6 @@
-import type { ChatStore, ChatType } from './chat-store.ts';
-import type { MethodHandler } from './context.ts';
-import { badRequest, type TgUser } from './types.ts';
+import type { ChatStore, ChatType } from "./chat-store.ts";
+import type { MethodHandler } from "./context.ts";
+import { badRequest, type TgUser } from "./types.ts";
 
 /**
  * Files a human sends to the bot (photos, documents), getFile, and the download route
@@ -30,7 +30,7 @@ export function newFileStore(): FileStore {
 }
 
 export interface HumanFile {
-  kind: 'photo' | 'document';
+  kind: "photo" | "document";
   bytes: Buffer | Uint8Array;
   fileName?: string;
   mime?: string;
@@ -52,16 +52,22 @@ export function fileMessageUpdate(store: ChatStore, files: FileStore, chatId: nu
   store.registerChat(chatId, file.chatType, file.from);
   const messageId = store.nextMessageId(chatId);
   const date = Math.floor(Date.now() / 1000);
-  store.addHuman({ chatId, messageId, from: file.from, text: file.caption ?? '', date, deleted: false });
+  store.addHuman({ chatId, messageId, from: file.from, text: file.caption ?? "", date, deleted: false });
   const fileId = `AgAC${++fileCounter}${Date.now().toString(36)}file`;
   const bytes = Buffer.from(file.bytes);
   const size = file.reportedSize ?? bytes.length;
-  const folder = file.kind === 'photo' ? 'photos' : 'documents';
+  const folder = file.kind === "photo" ? "photos" : "documents";
   files.byId.set(fileId, { fileId, bytes, path: `${folder}/file_${fileCounter}${extension(file)}`, size, issued: false });
   const message: Record<string, unknown> = { message_id: messageId, from: file.from, chat: store.chat(chatId), date };
-  if (file.kind === 'photo') {
+  if (file.kind === "photo") {
     const thumbId = `${fileId}-thumb`;
-    files.byId.set(thumbId, { fileId: thumbId, bytes: bytes.subarray(0, Math.min(bytes.length, 64)), path: `photos/thumb_${fileCounter}.jpg`, size: Math.min(bytes.length, 64), issued: false });
+    files.byId.set(thumbId, {
+      fileId: thumbId,
+      bytes: bytes.subarray(0, Math.min(bytes.length, 64)),
+      path: `photos/thumb_${fileCounter}.jpg`,
+      size: Math.min(bytes.length, 64),
+      issued: false,
+    });
     message.photo = [
       { file_id: thumbId, file_unique_id: `u${thumbId}`, width: 90, height: 60, file_size: Math.min(bytes.length, 64) },
       { file_id: fileId, file_unique_id: `u${fileId}`, width: 1280, height: 853, file_size: size },
@@ -87,16 +93,16 @@ export function fileMessageUpdate(store: ChatStore, files: FileStore, chatId: nu
 }
 
 function extension(file: HumanFile): string {
-  if (file.kind === 'photo') return '.jpg';
-  const dot = file.fileName?.lastIndexOf('.') ?? -1;
-  return dot > 0 ? file.fileName!.slice(dot).replace(/[^A-Za-z0-9.]/g, '') : '';
+  if (file.kind === "photo") return ".jpg";
+  const dot = file.fileName?.lastIndexOf(".") ?? -1;
+  return dot > 0 ? file.fileName!.slice(dot).replace(/[^A-Za-z0-9.]/g, "") : "";
 }
 
 export function getFileMethod(files: FileStore): MethodHandler {
   return ({ payload }) => {
-    const stored = files.byId.get(String(payload.file_id ?? ''));
-    if (!stored) throw badRequest('invalid file_id');
-    if (stored.size > BOT_DOWNLOAD_LIMIT) throw badRequest('file is too big');
+    const stored = files.byId.get(String(payload.file_id ?? ""));
+    if (!stored) throw badRequest("invalid file_id");
+    if (stored.size > BOT_DOWNLOAD_LIMIT) throw badRequest("file is too big");
     stored.issued = true;
     return { file_id: stored.fileId, file_unique_id: `u${stored.fileId}`, file_size: stored.size, file_path: stored.path };
   };

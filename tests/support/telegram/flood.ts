@@ -1,4 +1,4 @@
-import { TelegramApiError } from './types.ts';
+import { TelegramApiError } from "./types.ts";
 
 /**
  * Telegram's flood limits, enforced the way api.telegram.org does (opt-in in the fake):
@@ -40,7 +40,7 @@ export const TELEGRAM_FLOOD_LIMITS: Readonly<FloodLimits> = {
 export type FloodLimitsOption = boolean | Partial<FloodLimits>;
 
 /** The Bot API methods that count as messages (edits and deletions count like messages). */
-export const FLOOD_COUNTED_METHODS: readonly string[] = ['sendMessage', 'editMessageText', 'editMessageReplyMarkup', 'sendDocument', 'deleteMessage'];
+export const FLOOD_COUNTED_METHODS: readonly string[] = ["sendMessage", "editMessageText", "editMessageReplyMarkup", "sendDocument", "deleteMessage"];
 const COUNTED = new Set(FLOOD_COUNTED_METHODS.map((m) => m.toLowerCase()));
 
 export interface RetryAfterViolation {
@@ -94,11 +94,11 @@ export class FloodLimiter {
   private groupWindows = new Map<number, number[]>();
   private globalWindow: number[] = [];
   private blocks = new Map<number, Block>();
-  private stats: Omit<FloodStats, 'enabled' | 'limits'> = FloodLimiter.emptyStats();
+  private stats: Omit<FloodStats, "enabled" | "limits"> = FloodLimiter.emptyStats();
 
   constructor(private readonly now: () => number = () => performance.now()) {}
 
-  private static emptyStats(): Omit<FloodStats, 'enabled' | 'limits'> {
+  private static emptyStats(): Omit<FloodStats, "enabled" | "limits"> {
     return { allowed: 0, rejected: 0, retryAfterViolations: 0, violations: [], rejectedBy: { chat: 0, global: 0, blocked: 0 } };
   }
 
@@ -158,7 +158,7 @@ export class FloodLimiter {
     const globalWindowMs = 1000 / scale;
     prune(this.globalWindow, now - globalWindowMs);
     if (this.globalWindow.length >= limits.globalPerSecond) {
-      return this.reject(chatId, 'global', this.globalWindow[0]! + globalWindowMs - now);
+      return this.reject(chatId, "global", this.globalWindow[0]! + globalWindowMs - now);
     }
 
     if (chatId < 0) {
@@ -169,7 +169,7 @@ export class FloodLimiter {
         this.groupWindows.set(chatId, window);
       }
       prune(window, now - windowMs);
-      if (window.length >= limits.groupPerMinute) return this.reject(chatId, 'chat', window[0]! + windowMs - now);
+      if (window.length >= limits.groupPerMinute) return this.reject(chatId, "chat", window[0]! + windowMs - now);
       window.push(now);
     } else {
       const perMs = (limits.privatePerSecond * scale) / 1000;
@@ -180,7 +180,7 @@ export class FloodLimiter {
       }
       bucket.tokens = Math.min(limits.privateBurst, bucket.tokens + (now - bucket.updatedAt) * perMs);
       bucket.updatedAt = now;
-      if (bucket.tokens < 1) return this.reject(chatId, 'chat', (1 - bucket.tokens) / perMs);
+      if (bucket.tokens < 1) return this.reject(chatId, "chat", (1 - bucket.tokens) / perMs);
       bucket.tokens -= 1;
     }
     this.globalWindow.push(now);
@@ -202,7 +202,7 @@ export class FloodLimiter {
     if (block && block.answeredAt === Infinity) block.answeredAt = answeredAt;
   }
 
-  private reject(chatId: number, reason: 'chat' | 'global', waitMs: number): TelegramApiError {
+  private reject(chatId: number, reason: "chat" | "global", waitMs: number): TelegramApiError {
     const seconds = retryAfterSeconds(waitMs, this.limits?.scale ?? 1);
     const until = this.now() + seconds * 1000;
     const previous = this.blocks.get(chatId);

@@ -4,8 +4,8 @@
  */
 export type HtmlResult = { ok: true; plain: string } | { ok: false; error: string };
 
-const SIMPLE_TAGS = new Set(['b', 'strong', 'i', 'em', 'u', 'ins', 's', 'strike', 'del', 'tg-spoiler', 'code', 'pre', 'blockquote', 'a', 'span', 'tg-emoji']);
-const NAMED_ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"' };
+const SIMPLE_TAGS = new Set(["b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "tg-spoiler", "code", "pre", "blockquote", "a", "span", "tg-emoji"]);
+const NAMED_ENTITIES: Record<string, string> = { lt: "<", gt: ">", amp: "&", quot: '"' };
 
 interface OpenTag {
   name: string;
@@ -14,26 +14,26 @@ interface OpenTag {
 
 export function parseTelegramHtml(text: string): HtmlResult {
   const stack: OpenTag[] = [];
-  let plain = '';
+  let plain = "";
   let i = 0;
   while (i < text.length) {
     const ch = text[i]!;
-    if (ch === '&') {
+    if (ch === "&") {
       const entity = decodeEntity(text, i);
       if (!entity) return fail(`Unsupported or unterminated character entity at byte offset ${byteOffset(text, i)}`);
       plain += entity.value;
       i = entity.end;
       continue;
     }
-    if (ch !== '<') {
+    if (ch !== "<") {
       plain += ch;
       i++;
       continue;
     }
-    const close = text.indexOf('>', i);
+    const close = text.indexOf(">", i);
     if (close === -1) return fail(`Unclosed start tag at byte offset ${byteOffset(text, i)}`);
     const inner = text.slice(i + 1, close);
-    if (inner.startsWith('/')) {
+    if (inner.startsWith("/")) {
       const name = inner.slice(1).trim().toLowerCase();
       const open = stack.pop();
       if (!open) return fail(`Unexpected end tag at byte offset ${byteOffset(text, i)}`);
@@ -64,25 +64,25 @@ function parseStartTag(inner: string): StartTag | undefined {
   if (!m) return undefined;
   const attrs = new Map<string, string>();
   const attrRe = /([a-zA-Z-]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?/g;
-  const rest = m[2]!.trim().replace(/\/$/, '');
+  const rest = m[2]!.trim().replace(/\/$/, "");
   for (const a of rest.matchAll(attrRe)) {
-    attrs.set(a[1]!.toLowerCase(), a[2] ?? a[3] ?? a[4] ?? '');
+    attrs.set(a[1]!.toLowerCase(), a[2] ?? a[3] ?? a[4] ?? "");
   }
   return { name: m[1]!.toLowerCase(), attrs };
 }
 
 function checkStartTag(tag: StartTag, stack: OpenTag[]): string | undefined {
   if (!SIMPLE_TAGS.has(tag.name)) return `Unsupported start tag "${tag.name}"`;
-  if (tag.name === 'span' && tag.attrs.get('class') !== 'tg-spoiler') return `Unsupported start tag "span"`;
-  if (tag.name === 'tg-emoji' && !tag.attrs.has('emoji-id')) return `Unsupported start tag "tg-emoji"`;
+  if (tag.name === "span" && tag.attrs.get("class") !== "tg-spoiler") return `Unsupported start tag "span"`;
+  if (tag.name === "tg-emoji" && !tag.attrs.has("emoji-id")) return `Unsupported start tag "tg-emoji"`;
   const parent = stack[stack.length - 1]?.name;
-  if (parent === 'code') return `Entities can't be nested inside "code"`;
-  if (parent === 'pre' && tag.name !== 'code') return `Entities can't be nested inside "pre"`;
+  if (parent === "code") return `Entities can't be nested inside "code"`;
+  if (parent === "pre" && tag.name !== "code") return `Entities can't be nested inside "pre"`;
   return undefined;
 }
 
 function decodeEntity(text: string, at: number): { value: string; end: number } | undefined {
-  const semi = text.indexOf(';', at);
+  const semi = text.indexOf(";", at);
   if (semi === -1 || semi - at > 12) return undefined;
   const body = text.slice(at + 1, semi);
   const named = NAMED_ENTITIES[body];
@@ -104,5 +104,5 @@ function fail(error: string): HtmlResult {
 
 /** Escapes text for parse_mode HTML (handy for tests building expected strings). */
 export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }

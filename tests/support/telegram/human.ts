@@ -1,5 +1,5 @@
-import type { ChatStore, ChatType } from './chat-store.ts';
-import type { SentMessage, TgUser } from './types.ts';
+import type { ChatStore, ChatType } from "./chat-store.ts";
+import type { SentMessage, TgUser } from "./types.ts";
 
 /** Builds the updates a human produces: text messages and inline-button taps. */
 
@@ -7,7 +7,7 @@ let callbackCounter = 0;
 
 export function newCallbackQueryId(): string {
   callbackCounter++;
-  return `43${Date.now()}${String(callbackCounter).padStart(5, '0')}`;
+  return `43${Date.now()}${String(callbackCounter).padStart(5, "0")}`;
 }
 
 export function callbackQueryUpdate(store: ChatStore, m: SentMessage, data: string | undefined, from: TgUser, id: string): any {
@@ -22,11 +22,11 @@ export function callbackQueryUpdate(store: ChatStore, m: SentMessage, data: stri
   };
 }
 
-export function commandEntities(text: string): Array<{ type: 'bot_command'; offset: number; length: number }> {
-  const entities: Array<{ type: 'bot_command'; offset: number; length: number }> = [];
+export function commandEntities(text: string): Array<{ type: "bot_command"; offset: number; length: number }> {
+  const entities: Array<{ type: "bot_command"; offset: number; length: number }> = [];
   for (const match of text.matchAll(/(^|\s)(\/[A-Za-z0-9_]{1,32}(?:@[A-Za-z0-9_]+)?)/g)) {
     const offset = match.index + match[1]!.length;
-    entities.push({ type: 'bot_command', offset, length: match[2]!.length });
+    entities.push({ type: "bot_command", offset, length: match[2]!.length });
   }
   return entities;
 }

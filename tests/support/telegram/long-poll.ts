@@ -1,5 +1,5 @@
-import { TelegramApiError } from './types.ts';
-import type { UpdateQueue } from './update-queue.ts';
+import { TelegramApiError } from "./types.ts";
+import type { UpdateQueue } from "./update-queue.ts";
 
 /**
  * getUpdates with real long polling and Telegram's single-consumer rule.
@@ -7,9 +7,9 @@ import type { UpdateQueue } from './update-queue.ts';
  * conflict 'terminate-old' (what api.telegram.org does): the held one gets 409, the new one waits.
  * Either way the overlap is counted in maxConcurrent.
  */
-export type ConflictMode = 'reject-new' | 'terminate-old';
+export type ConflictMode = "reject-new" | "terminate-old";
 
-const CONFLICT = 'Conflict: terminated by other getUpdates request; make sure that only one bot instance is running';
+const CONFLICT = "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running";
 
 export class LongPoll {
   active = 0;
@@ -27,7 +27,7 @@ export class LongPoll {
     const terminated = new AbortController();
     try {
       if (this.held.size > 0) {
-        if (this.mode === 'reject-new') throw new TelegramApiError(409, CONFLICT);
+        if (this.mode === "reject-new") throw new TelegramApiError(409, CONFLICT);
         for (const other of this.held) other.abort();
       }
       this.held.add(terminated);
@@ -52,6 +52,6 @@ export class LongPoll {
 }
 
 function toInt(value: unknown, fallback: number): number {
-  const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN;
+  const n = typeof value === "number" ? value : typeof value === "string" ? Number(value) : NaN;
   return Number.isFinite(n) ? Math.trunc(n) : fallback;
 }

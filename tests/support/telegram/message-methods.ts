@@ -1,23 +1,27 @@
-import type { MethodContext, MethodHandler } from './context.ts';
-import { badRequest, type SentMessage } from './types.ts';
-import {
-  checkCaption, checkMessageText, checkReplyMarkup, requireChatId, requireMessageId, sameMarkup,
-} from './validate.ts';
+import type { MethodContext, MethodHandler } from "./context.ts";
+import { badRequest, type SentMessage } from "./types.ts";
+import { checkCaption, checkMessageText, checkReplyMarkup, requireChatId, requireMessageId, sameMarkup } from "./validate.ts";
 
 /** sendMessage, sendDocument, editMessageText, editMessageReplyMarkup, deleteMessage. */
 
-const NOT_MODIFIED = 'message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message';
+const NOT_MODIFIED =
+  "message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message";
 
 function replyToId(payload: Record<string, any>): number | undefined {
   const id = payload.reply_parameters?.message_id ?? payload.reply_to_message_id;
   return id === undefined ? undefined : Number(id);
 }
 
-function record(ctx: MethodContext, chatId: number, init: Omit<SentMessage, 'chatId' | 'messageId' | 'deleted' | 'history'>): unknown {
+function record(ctx: MethodContext, chatId: number, init: Omit<SentMessage, "chatId" | "messageId" | "deleted" | "history">): unknown {
   const { store } = ctx.state;
   const replyTo = replyToId(ctx.payload);
-  if (replyTo !== undefined && !store.replyTarget(chatId, replyTo) && !ctx.payload.reply_parameters?.allow_sending_without_reply && !ctx.payload.allow_sending_without_reply) {
-    throw badRequest('message to be replied not found');
+  if (
+    replyTo !== undefined &&
+    !store.replyTarget(chatId, replyTo) &&
+    !ctx.payload.reply_parameters?.allow_sending_without_reply &&
+    !ctx.payload.allow_sending_without_reply
+  ) {
+    throw badRequest("message to be replied not found");
   }
   const message: SentMessage = {
     chatId,
@@ -29,7 +33,8 @@ function record(ctx: MethodContext, chatId: number, init: Omit<SentMessage, 'cha
     ...(ctx.payload.message_thread_id !== undefined ? { threadId: Number(ctx.payload.message_thread_id) } : {}),
   };
   const thread = message.threadId;
-  if (thread !== undefined && !ctx.state.topics.some((topic) => topic.chatId === chatId && topic.threadId === thread)) throw badRequest('message thread not found');
+  if (thread !== undefined && !ctx.state.topics.some((topic) => topic.chatId === chatId && topic.threadId === thread))
+    throw badRequest("message thread not found");
   store.botMessages.push(message);
   const obj = store.botMessageObject(message);
   const target = replyTo !== undefined ? store.replyTarget(chatId, replyTo) : undefined;
@@ -51,19 +56,19 @@ const sendDocument: MethodHandler = (ctx) => {
   const replyMarkup = checkReplyMarkup(ctx.payload.reply_markup, ctx.state.buttonStyles);
   const file = ctx.files.document;
   const ref = ctx.payload.document;
-  if (!file && (typeof ref !== 'string' || ref.length === 0)) throw badRequest('there is no document in the request');
+  if (!file && (typeof ref !== "string" || ref.length === 0)) throw badRequest("there is no document in the request");
   const document = {
     filename: file?.filename ?? String(ref),
     bytes: file?.bytes ?? 0,
     ...(file ? { content: file.content } : {}),
     ...(caption !== undefined ? { caption } : {}),
   };
-  return record(ctx, chatId, { text: caption ?? '', parseMode: ctx.payload.parse_mode, replyMarkup, document });
+  return record(ctx, chatId, { text: caption ?? "", parseMode: ctx.payload.parse_mode, replyMarkup, document });
 };
 
 function editable(ctx: MethodContext): SentMessage {
   const m = ctx.state.store.findBotMessage(requireChatId(ctx.payload), requireMessageId(ctx.payload));
-  if (!m || m.deleted) throw badRequest('message to edit not found');
+  if (!m || m.deleted) throw badRequest("message to edit not found");
   return m;
 }
 
@@ -93,11 +98,15 @@ const deleteMessage: MethodHandler = (ctx) => {
   const chatId = requireChatId(ctx.payload);
   const messageId = requireMessageId(ctx.payload);
   const target = ctx.state.store.findBotMessage(chatId, messageId) ?? ctx.state.store.findHumanMessage(chatId, messageId);
-  if (!target || target.deleted) throw badRequest('message to delete not found');
+  if (!target || target.deleted) throw badRequest("message to delete not found");
   target.deleted = true;
   return true;
 };
 
 export const messageMethods: Record<string, MethodHandler> = {
-  sendMessage, sendDocument, editMessageText, editMessageReplyMarkup, deleteMessage,
+  sendMessage,
+  sendDocument,
+  editMessageText,
+  editMessageReplyMarkup,
+  deleteMessage,
 };

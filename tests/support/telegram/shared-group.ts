@@ -1,7 +1,7 @@
 // One Telegram group that several bots (several fake Bot API servers, one token each) are members
 // of: what a person writes there reaches every bot's getUpdates, as in Telegram with privacy mode
 // off. Each bot keeps its own store of what it sent.
-import type { FakeTelegram, TgUser } from '../fake-telegram.ts';
+import type { FakeTelegram, TgUser } from "../fake-telegram.ts";
 
 export interface SharedGroup {
   chatId: number;
@@ -10,14 +10,18 @@ export interface SharedGroup {
 }
 
 export function shareGroup(chatId: number, bots: FakeTelegram[]): SharedGroup {
-  if (chatId >= 0) throw new Error('a group id is negative');
+  if (chatId >= 0) throw new Error("a group id is negative");
   return {
     chatId,
     sendText(text, opts = {}) {
       return bots.map((bot) => {
         // A reply to one bot's message is a reply only for that bot (the others never saw its id).
         const replyTo = opts.replyTo?.bot === bot ? opts.replyTo.messageId : undefined;
-        const sent = bot.sendText(chatId, text, { chatType: 'supergroup', ...(opts.from ? { from: opts.from } : {}), ...(replyTo !== undefined ? { replyTo } : {}) });
+        const sent = bot.sendText(chatId, text, {
+          chatType: "supergroup",
+          ...(opts.from ? { from: opts.from } : {}),
+          ...(replyTo !== undefined ? { replyTo } : {}),
+        });
         return { bot, messageId: sent.messageId };
       });
     },

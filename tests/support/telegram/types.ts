@@ -42,10 +42,10 @@ export interface ApiCall {
  * same port.
  */
 export type Fault =
-  | { kind: '429'; retryAfter: number; methods?: string[]; times?: number; forMs?: number }
-  | { kind: '500'; methods?: string[]; times?: number; forMs?: number }
-  | { kind: 'hang'; methods?: string[]; times?: number; forMs?: number }
-  | { kind: 'down'; forMs?: number };
+  | { kind: "429"; retryAfter: number; methods?: string[]; times?: number; forMs?: number }
+  | { kind: "500"; methods?: string[]; times?: number; forMs?: number }
+  | { kind: "hang"; methods?: string[]; times?: number; forMs?: number }
+  | { kind: "down"; forMs?: number };
 
 /** A Bot API error: becomes `{ ok: false, error_code, description, parameters? }`. */
 export class TelegramApiError extends Error {

@@ -8,7 +8,7 @@ export class UpdateQueue {
   private listeners = new Set<() => void>();
 
   push(update: any): any {
-    if (typeof update.update_id !== 'number') update.update_id = this.nextId;
+    if (typeof update.update_id !== "number") update.update_id = this.nextId;
     this.nextId = Math.max(this.nextId, update.update_id + 1);
     this.updates.push(update);
     this.updates.sort((a, b) => a.update_id - b.update_id);
@@ -33,12 +33,12 @@ export class UpdateQueue {
       const done = () => {
         clearTimeout(timer);
         this.listeners.delete(done);
-        signal.removeEventListener('abort', done);
+        signal.removeEventListener("abort", done);
         resolve();
       };
       const timer = setTimeout(done, timeoutMs);
       this.listeners.add(done);
-      signal.addEventListener('abort', done, { once: true });
+      signal.addEventListener("abort", done, { once: true });
     });
   }
 }
