@@ -117,7 +117,8 @@ export function readConfig(env: Env = process.env, options?: unknown): ConfigRes
   // In a group every member could tap Allow: that takes a list of who may, or the explicit opt-in.
   if (chatId < 0 && allowedUsers.length === 0 && !anyone && !problems.some((problem) => problem.startsWith(allowedSetting.label))) {
     problems.push(
-      `HERMES_TELEGRAM_ALLOWED_USERS is required for a group chat (or "allowedUsers" in opencode.json): list the user ids who may answer (comma-separated), or set it to "${ANYONE}" to let every member of the group answer`,
+      `HERMES_TELEGRAM_ALLOWED_USERS is required for a group chat (or "allowedUsers" in opencode.json): ` +
+        `list the user ids who may answer (comma-separated), or set it to "${ANYONE}" to let every member of the group answer`,
     );
   }
 

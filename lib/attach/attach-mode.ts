@@ -58,7 +58,8 @@ export interface AttachHandle {
 export function credentialsRefused(url: string, status: number): AttachError {
   return new AttachError(
     "auth",
-    `Hermes: OpenCode at ${url} refused the credentials (HTTP ${status}). Set OPENCODE_SERVER_PASSWORD (and OPENCODE_SERVER_USERNAME if it is not "opencode"), or pass --password / --username.`,
+    `Hermes: OpenCode at ${url} refused the credentials (HTTP ${status}). Set OPENCODE_SERVER_PASSWORD ` +
+      `(and OPENCODE_SERVER_USERNAME if it is not "opencode"), or pass --password / --username.`,
   );
 }
 

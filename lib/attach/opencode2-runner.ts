@@ -135,14 +135,16 @@ class Attachment2 {
     if (initial.length > 0 && initial.every((directory) => this.#links.status(directory) === "skipped")) {
       const error = new AttachError(
         "plugin-loaded",
-        `Hermes: the Hermes plugin is already loaded in the OpenCode server at ${this.#options.url} (${initial.join(", ")}); it bridges that server itself, so attach mode exits.`,
+        `Hermes: the Hermes plugin is already loaded in the OpenCode server at ${this.#options.url} ` +
+          `(${initial.join(", ")}); it bridges that server itself, so attach mode exits.`,
       );
       this.#report(error.message);
       return void this.#stop(error);
     }
     const attached = this.#list("attached");
     this.#report(
-      `Hermes attached to OpenCode 2 at ${this.#options.url}: bridging ${attached.length > 0 ? attached.join(", ") : "every location that becomes active"} to Telegram chat ${this.#chatId}`,
+      `Hermes attached to OpenCode 2 at ${this.#options.url}: bridging ` +
+        `${attached.length > 0 ? attached.join(", ") : "every location that becomes active"} to Telegram chat ${this.#chatId}`,
     );
     this.#ready.resolve();
   }

@@ -150,7 +150,8 @@ class Attachment {
       void this.#fail(
         new AttachError(
           "plugin-loaded",
-          `Hermes: the Hermes plugin is already loaded in the OpenCode server at ${this.#options.url} (${initial.join(", ")}); it bridges that server itself, so attach mode exits.`,
+          `Hermes: the Hermes plugin is already loaded in the OpenCode server at ${this.#options.url} ` +
+            `(${initial.join(", ")}); it bridges that server itself, so attach mode exits.`,
         ),
       );
       return;

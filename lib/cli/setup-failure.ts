@@ -14,7 +14,8 @@ export class SetupFailure extends Error {
 export function alreadyPolled(username: string, why: string): string[] {
   return [
     why,
-    `Setup won't take the bot's messages from it. Send /start to @${username} in Telegram instead (https://t.me/${username}, or in your group): Hermes itself answers /start with the chat id.`,
+    `Setup won't take the bot's messages from it. Send /start to @${username} in Telegram instead ` +
+      `(https://t.me/${username}, or in your group): Hermes itself answers /start with the chat id.`,
     "Or quit that OpenCode (and any opencode-hermes attach) and run opencode-hermes setup again.",
   ];
 }

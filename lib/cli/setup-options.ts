@@ -81,7 +81,8 @@ export async function askToken(io: CliIo, stop: AbortSignal): Promise<string> {
   const input = io.input;
   if (!input?.isTTY) {
     throw usage(
-      "opencode-hermes setup: no bot token. Pass --token 123456789:AA… or set HERMES_TELEGRAM_TOKEN (create a bot with @BotFather: https://t.me/BotFather, send /newbot and copy its token).",
+      "opencode-hermes setup: no bot token. Pass --token 123456789:AA… or set HERMES_TELEGRAM_TOKEN (create " +
+        "a bot with @BotFather: https://t.me/BotFather, send /newbot and copy its token).",
     );
   }
   io.out("Create a bot with @BotFather (https://t.me/BotFather): send /newbot and copy the token it gives you.");

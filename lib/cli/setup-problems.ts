@@ -6,7 +6,10 @@ import { TelegramApiError } from "../telegram/api.ts";
 export function getMeProblem(error: unknown, apiRoot: string, explain: (error: unknown) => string): string {
   if (error instanceof TelegramApiError) {
     if (error.code === 401 || error.code === 404) {
-      return `Telegram rejected the token (${explain(error)}): the token is wrong or was revoked. Copy it again from @BotFather (/mybots → your bot → API Token).`;
+      return (
+        `Telegram rejected the token (${explain(error)}): the token is wrong or was revoked. Copy it again ` +
+        `from @BotFather (/mybots → your bot → API Token).`
+      );
     }
     if (error.code === 0) {
       const detail = explain(error).replace(/^Telegram unreachable: /, "");

@@ -139,7 +139,8 @@ async function run(args: string[], io: CliIo, tuning: SetupTuning, stop: AbortSi
   if (group) {
     io.out("");
     io.out(
-      `(HERMES_TELEGRAM_ALLOWED_USERS: only you may answer in the group; add more user ids separated by commas, or set it to "${ANYONE}" to let every member of the group answer. A group without it leaves Hermes off.)`,
+      `(HERMES_TELEGRAM_ALLOWED_USERS: only you may answer in the group; add more user ids separated by ` +
+        `commas, or set it to "${ANYONE}" to let every member of the group answer. A group without it leaves Hermes off.)`,
     );
   }
   io.out("");

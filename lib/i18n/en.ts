@@ -67,7 +67,8 @@ export const en: Strings = {
     diffCaption: (file) => `Full diff of <code>${file}</code>`,
     omitted: (count) => `⟨… ${count} characters not shown here …⟩`,
     shortened: (file) =>
-      `✂️ <b>Shortened here.</b> The full request, every character of it and every pattern, is in the file <code>${file}</code> above. Read it before you allow.`,
+      `✂️ <b>Shortened here.</b> The full request, every character of it and every pattern, is in the file ` +
+      `<code>${file}</code> above. Read it before you allow.`,
     notAttached: "⚠️ <b>Shortened, and the full text could not be attached</b>, so <b>Allow</b> is not offered here: decide in the terminal, or reject.",
   },
   permissionFile: {
@@ -198,6 +199,7 @@ export const en: Strings = {
   },
   host: {
     formsUnreachable: (reason) =>
-      `⚠️ <b>Hermes cannot answer OpenCode's questions from here</b>: ${reason}.\nQuestions still show up on the phone; answer them in the terminal. Permissions work as usual.`,
+      `⚠️ <b>Hermes cannot answer OpenCode's questions from here</b>: ${reason}.\nQuestions still show up ` +
+      `on the phone; answer them in the terminal. Permissions work as usual.`,
   },
 };
