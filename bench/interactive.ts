@@ -14,6 +14,7 @@ import { startFakeTelegram, type ApiCall, type FakeTelegram } from "../tests/sup
 import { benchBridge } from "./bridge.ts";
 import { fetchTransport, startFakeOpencodeServer, type FakeOpencodeServer } from "./fake-opencode.ts";
 import { sleep, summarize, until, type Summary } from "./stats.ts";
+import { colorQuestion } from "../tests/support/fixtures.ts";
 
 export type ChatKindName = "group" | "private";
 export const BENCH_CHATS: Record<ChatKindName, { chatId: number; floorChatId: number }> = {
@@ -104,18 +105,7 @@ export async function runInteractive(chat: ChatKindName, rounds: number, gapMs =
       const request: QuestionRequest = {
         id: `que_int_${round}`,
         sessionID: "ses_bench",
-        questions: [
-          {
-            question: `Which color? [${marker}]`,
-            header: "Color",
-            options: [
-              { label: "Red", description: "warm" },
-              { label: "Blue", description: "cool" },
-            ],
-            multiple: false,
-            custom: true,
-          },
-        ],
+        questions: [colorQuestion({ question: `Which color? [${marker}]` })],
       };
       const askStart = performance.now();
       rig.bridge.handleEvent(DIRECTORY, { type: "question.asked", request });

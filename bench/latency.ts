@@ -13,6 +13,7 @@ import { DEFAULT_CHAT_ID, startFakeTelegram, type ApiCall, type FakeTelegram } f
 import { benchBridge } from "./bridge.ts";
 import { fetchTransport, startFakeOpencodeServer } from "./fake-opencode.ts";
 import { sleep, summarize, until, type Summary } from "./stats.ts";
+import { colorQuestion } from "../tests/support/fixtures.ts";
 
 /** Pacing that never makes anything wait: the outbox's code path runs, its budget never runs out. */
 export const UNLIMITED_PACING: PaceLimits = {
@@ -91,18 +92,7 @@ export async function runLatency(options: { samples?: number; warmup?: number } 
     const request: QuestionRequest = {
       id: `que_lat_${i}`,
       sessionID,
-      questions: [
-        {
-          question: `Which color? [${marker}]`,
-          header: "Color",
-          options: [
-            { label: "Red", description: "warm" },
-            { label: "Blue", description: "cool" },
-          ],
-          multiple: false,
-          custom: true,
-        },
-      ],
+      questions: [colorQuestion({ question: `Which color? [${marker}]` })],
     };
 
     // ask → sendMessage at the fake

@@ -13,6 +13,7 @@ import { startPoller, type Poller } from "../../lib/telegram/poller.ts";
 import { FakeOpencode } from "../support/bridge-rig.ts";
 import { DEFAULT_CHAT_ID, startFakeTelegram, type FakeTelegram, type FakeTelegramOptions, type SentMessage } from "../support/fake-telegram.ts";
 import { pollUntil, sleep } from "../support/wait.ts";
+import { colorQuestion } from "../support/fixtures.ts";
 
 const DIRECTORY = "/home/dev/faults";
 const silent = pino({ level: "silent" });
@@ -65,18 +66,7 @@ async function startRig(options: FakeTelegramOptions = {}): Promise<Rig> {
       const request: QuestionRequest = {
         id: `que_fault_${++counter}_${marker}`,
         sessionID: "ses_1",
-        questions: [
-          {
-            question: `Which color? [${marker}]`,
-            header: "Color",
-            options: [
-              { label: "Red", description: "warm" },
-              { label: "Blue", description: "cool" },
-            ],
-            multiple: false,
-            custom: true,
-          },
-        ],
+        questions: [colorQuestion({ question: `Which color? [${marker}]` })],
       };
       bridge.handleEvent(DIRECTORY, { type: "question.asked", request });
       return request;
