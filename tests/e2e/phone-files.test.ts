@@ -45,6 +45,11 @@ describe.each(OPENCODE_VERSIONS)("photos and files from the phone on OpenCode %s
       timeoutMs: 20_000,
       what: `an LLM request with ${needle.slice(0, 60)}`,
     });
+  /**
+   * The LLM calls a session made (a prompt reached it). Title requests are left out: OpenCode makes
+   * them on its own schedule, and under load one of an earlier prompt can arrive during a later test.
+   */
+  const sessionRequests = () => rig.llm.requests.filter((r) => !isTitleRequest(r)).length;
   const repliesTo = (messageId: number) => rig.telegram.messages().filter((m) => m.replyToMessageId === messageId);
   const reactedTo = (messageId: number) => rig.telegram.calls.some((c) => c.method === "setMessageReaction" && Number(c.payload.message_id) === messageId);
   async function idle(): Promise<void> {
@@ -109,7 +114,7 @@ describe.each(OPENCODE_VERSIONS)("photos and files from the phone on OpenCode %s
   });
 
   it("a file over Telegram's 20 MB bot limit is refused on the phone and never fetched", async () => {
-    const before = rig.llm.requests.length;
+    const before = sessionRequests();
     const sent = rig.telegram.sendFile(DEFAULT_CHAT_ID, {
       kind: "document",
       bytes: Buffer.from("tiny"),
@@ -122,11 +127,11 @@ describe.each(OPENCODE_VERSIONS)("photos and files from the phone on OpenCode %s
     expect(refusal.text).toContain("25 MB");
     expect(refusal.text).toContain("at most 20 MB");
     expect(rig.telegram.calls.filter((c) => c.method === "getFile" && c.payload.file_id === sent.fileId)).toEqual([]);
-    expect(rig.llm.requests.length).toBe(before);
+    expect(sessionRequests()).toBe(before);
   });
 
   it("a file type Hermes does not take is refused, naming it", async () => {
-    const before = rig.llm.requests.length;
+    const before = sessionRequests();
     const sent = rig.telegram.sendFile(DEFAULT_CHAT_ID, {
       kind: "document",
       bytes: Buffer.from([0x50, 0x4b, 0x03, 0x04, 0, 0, 1, 2]),
@@ -137,7 +142,7 @@ describe.each(OPENCODE_VERSIONS)("photos and files from the phone on OpenCode %s
     const refusal = await rig.telegram.waitForMessage((m) => m.replyToMessageId === sent.messageId, { what: "the refusal" });
     expect(refusal.text).toContain("not <code>application/zip src&lt;b&gt;.zip</code>");
     await sleep(500);
-    expect(rig.llm.requests.length).toBe(before);
+    expect(sessionRequests()).toBe(before);
   });
 
   it("a download Telegram fails is reported on the phone", async () => {
@@ -148,16 +153,16 @@ describe.each(OPENCODE_VERSIONS)("photos and files from the phone on OpenCode %s
   });
 
   it("a photo that is not a reply to a session's message is not sent, and the phone says how to send it", async () => {
-    const before = rig.llm.requests.length;
+    const before = sessionRequests();
     const sent = rig.telegram.sendFile(DEFAULT_CHAT_ID, { kind: "photo", bytes: JPEG, caption: "for whom?" });
     const refusal = await rig.telegram.waitForMessage((m) => m.replyToMessageId === sent.messageId, { what: "the hint" });
     expect(refusal.text).toContain("reply with the photo or file to a Hermes message");
     expect(rig.telegram.calls.filter((c) => c.method === "getFile" && c.payload.file_id === sent.fileId)).toEqual([]);
-    expect(rig.llm.requests.length).toBe(before);
+    expect(sessionRequests()).toBe(before);
   });
 
   it("a stranger's photo in the chat is never downloaded, and gets no answer", async () => {
-    const before = rig.llm.requests.length;
+    const before = sessionRequests();
     const downloads = rig.telegram.downloads.length;
     const sent = rig.telegram.sendFile(DEFAULT_CHAT_ID, { kind: "photo", bytes: JPEG, caption: "run rm -rf", replyTo: done.messageId, from: STRANGER });
     // A message sent after it is handled, so the stranger's update was seen by then.
@@ -167,6 +172,6 @@ describe.each(OPENCODE_VERSIONS)("photos and files from the phone on OpenCode %s
     expect(rig.telegram.downloads).toHaveLength(downloads);
     expect(repliesTo(sent.messageId)).toEqual([]);
     expect(reactedTo(sent.messageId)).toBe(false);
-    expect(rig.llm.requests.length).toBe(before);
+    expect(sessionRequests()).toBe(before);
   });
 });
