@@ -21,6 +21,7 @@ import { sleep } from "../sleep.ts";
 import { httpHost, Opencode2Endpoint, recordInBook, type Book } from "../opencode2/endpoint.ts";
 import { narrowEvent, type NarrowedEvent } from "../opencode2/events.ts";
 import { OwnServerClient } from "../opencode2/server-client.ts";
+import { SessionDirectories } from "../opencode2/session-directories.ts";
 import { PLUGIN_ID } from "../opencode2/setup.ts";
 
 const PLUGIN_LIST_TRIES = 20;
@@ -56,7 +57,7 @@ class Attachment2 {
   readonly #server: OwnServerClient;
   readonly #stream: EventStream;
   readonly #book: Book = { forms: new Map(), permissions: new Map() };
-  readonly #sessions = new Map<string, string>();
+  readonly #sessions = new SessionDirectories();
   readonly #links: DirectoryLinks;
   readonly #ready = deferred();
   readonly #done = deferred();
@@ -112,10 +113,8 @@ class Attachment2 {
 
   #onEvent(narrowed: NarrowedEvent): void {
     if (this.#stopping) return;
-    const { sessionID } = narrowed;
-    if (sessionID && narrowed.directory) this.#sessions.set(sessionID, narrowed.directory);
+    const directory = this.#sessions.place(narrowed);
     recordInBook(this.#book, narrowed);
-    const directory = narrowed.directory ?? (sessionID ? this.#sessions.get(sessionID) : undefined);
     if (!directory || narrowed.events.length === 0) return;
     this.#links.deliver(directory, narrowed.events);
   }

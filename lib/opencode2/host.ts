@@ -17,6 +17,7 @@ import { narrowEvent, type NarrowedEvent } from "./events.ts";
 import { processGlobal } from "../process-global.ts";
 import { RecentIds } from "../recent-ids.ts";
 import { OwnServerClient } from "./server-client.ts";
+import { SessionDirectories } from "./session-directories.ts";
 import { findOwnServer } from "./own-server.ts";
 
 interface Location {
@@ -31,7 +32,7 @@ interface Process2State {
   /** Event ids already handled, per bridge (one bridge per bot token). */
   seen: WeakMap<object, RecentIds<string>>;
   /** Where each session lives, learnt from events that name a location. */
-  sessionDirectories: Map<string, string>;
+  sessionDirectories: SessionDirectories;
   locations: Map<string, Location>;
   server?: OwnServerClient;
   reportedProblems: boolean;
@@ -39,11 +40,10 @@ interface Process2State {
 }
 
 const STATE_KEY = Symbol.for("hermes.opencode2");
-const SESSION_MEMORY = 5_000;
 const state = processGlobal<Process2State>(STATE_KEY, () => ({
   book: { forms: new Map(), permissions: new Map() },
   seen: new WeakMap(),
-  sessionDirectories: new Map(),
+  sessionDirectories: new SessionDirectories(),
   locations: new Map(),
   reportedProblems: false,
   reportedServer: false,
@@ -142,23 +142,13 @@ async function follow(location: Location, ctx: PluginContext2, logger: Logger): 
 }
 
 function deliver(narrowed: NarrowedEvent, bridge: BridgeLease["bridge"]): void {
-  const { sessionID } = narrowed;
-  if (sessionID && narrowed.directory) remember(sessionID, narrowed.directory);
-  const directory = narrowed.directory ?? (sessionID ? state.sessionDirectories.get(sessionID) : undefined);
+  const directory = state.sessionDirectories.place(narrowed);
   recordInBook(state.book, narrowed);
   for (const event of narrowed.events) {
     // Events of a location where Hermes is not set up (another project's config) are not ours.
     if (directory === undefined || !state.locations.get(directory)?.link) continue;
     bridge.handleEvent(directory, event);
   }
-}
-
-function remember(sessionID: string, directory: string): void {
-  const map = state.sessionDirectories;
-  if (map.get(sessionID) === directory) return;
-  map.delete(sessionID);
-  map.set(sessionID, directory);
-  if (map.size > SESSION_MEMORY) map.delete(map.keys().next().value!);
 }
 
 /** Once per process: says whether questions can be answered from the phone (in the log, and on the phone when not). */
