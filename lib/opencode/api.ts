@@ -29,12 +29,7 @@ export class OpencodeApi implements OpencodeEndpoint {
     return this.#send("/permission/{requestID}/reply", { requestID }, body);
   }
 
-  /** Sends the user's text to a session as a new message (queued by OpenCode when the session is busy). */
-  promptAsync(sessionID: string, text: string): Promise<Outcome> {
-    return this.prompt(sessionID, [{ type: "text", text }]);
-  }
-
-  /** Sends a new message made of these parts (text, files) to a session. */
+  /** Sends a new message made of these parts (text, files) to a session (queued by OpenCode when it is busy). */
   prompt(sessionID: string, parts: PromptPart[]): Promise<Outcome> {
     return this.#send("/session/{sessionID}/prompt_async", { sessionID }, { parts });
   }

@@ -13,9 +13,7 @@ export interface OpencodeEndpoint {
   replyQuestion(requestID: string, answers: string[][]): Promise<Outcome>;
   rejectQuestion(requestID: string): Promise<Outcome>;
   replyPermission(requestID: string, decision: { reply: PermissionReply; message?: string }): Promise<Outcome>;
-  /** Sends the user's text to a session as a new message (queued by OpenCode when the session is busy). */
-  promptAsync(sessionID: string, text: string): Promise<Outcome>;
-  /** Sends a new message made of these parts (text, files from the phone) to a session. */
+  /** Sends a new message made of these parts (the user's text, files from the phone) to a session (queued when it is busy). */
   prompt(sessionID: string, parts: PromptPart[]): Promise<Outcome>;
   /** Stops the session's run, as Esc in the terminal does. */
   abortSession(sessionID: string): Promise<Outcome>;

@@ -113,15 +113,12 @@ export class Opencode2Endpoint implements OpencodeEndpoint {
     return this.#host.reply({ sessionID, requestID, decision: decision.reply, ...(decision.message ? { message: decision.message } : {}) });
   }
 
-  promptAsync(sessionID: string, text: string): Promise<Outcome> {
-    return this.#server.send("POST", "/api/session/{sessionID}/prompt", { sessionID }, { text });
-  }
-
   /** Text goes as one prompt; files from the phone are not measured on 2.x yet, so they are refused with a reason. */
   prompt(sessionID: string, parts: PromptPart[]): Promise<Outcome> {
     if (parts.some((part) => part.type !== "text"))
       return Promise.resolve({ ok: false, gone: false, error: "files from the phone are not supported on OpenCode 2 yet" });
-    return this.promptAsync(sessionID, parts.map((part) => (part.type === "text" ? part.text : "")).join("\n\n"));
+    const text = parts.map((part) => (part.type === "text" ? part.text : "")).join("\n\n");
+    return this.#server.send("POST", "/api/session/{sessionID}/prompt", { sessionID }, { text });
   }
 
   /** Stop from the phone: 2.0.15 answers `POST /api/session/:sessionID/interrupt` with success (tests/e2e/opencode2-stop.test.ts). */
