@@ -63,6 +63,15 @@ export function credentialsRefused(url: string, status: number): AttachError {
   );
 }
 
+/** Every directory found at the start is bridged by a Hermes plugin loaded there: attach mode has nothing to do. */
+export function pluginLoadedEverywhere(url: string, directories: string[]): AttachError {
+  return new AttachError(
+    "plugin-loaded",
+    `Hermes: the Hermes plugin is already loaded in the OpenCode server at ${url} ` +
+      `(${directories.join(", ")}); it bridges that server itself, so attach mode exits.`,
+  );
+}
+
 /** A handle for attach mode that could not start: `ready` and `done` reject with the error. */
 export function failedHandle(error: AttachError): AttachHandle {
   const done = Promise.reject(error);
@@ -104,17 +113,12 @@ export async function stopAttachment(parts: AttachmentParts, failure?: AttachErr
   }
 }
 
-/** How each kind of server words the failures of its event stream. */
-export interface StreamFailureWords {
-  /** HTTP 401 or 403. */
-  refused(url: string, status: number): AttachError;
-  /** HTTP 404, when it says something about the server; otherwise it fails like any other error. */
-  notFound?: (url: string) => AttachError;
-}
-
-/** The event stream failed for good: the error attach mode ends with. */
-export function streamFailed(error: unknown, url: string, words: StreamFailureWords): AttachError {
-  if (error instanceof StreamError && (error.status === 401 || error.status === 403)) return words.refused(url, error.status);
-  if (error instanceof StreamError && error.status === 404 && words.notFound) return words.notFound(url);
+/**
+ * The event stream failed for good: the error attach mode ends with. `notFound` words a 404 where
+ * the server kind can say what it means; otherwise a 404 fails like any other error.
+ */
+export function streamFailed(error: unknown, url: string, notFound?: (url: string) => AttachError): AttachError {
+  if (error instanceof StreamError && (error.status === 401 || error.status === 403)) return credentialsRefused(url, error.status);
+  if (error instanceof StreamError && error.status === 404 && notFound) return notFound(url);
   return new AttachError("not-found", `Hermes: the event stream of ${url} failed for good: ${errorText(error)}`);
 }

@@ -7,9 +7,9 @@
 // location an event names. Each gets one link unless the Hermes plugin is loaded there
 // (`GET /api/plugin?location[directory]=…` lists a plugin with id "hermes"). After a reconnect,
 // every linked location is resynced from the pending lists.
-import { DirectoryLinks, type LinkStatus } from "./directory-links.ts";
-import { AttachError, runningHandle, stopAttachment, streamFailed, type AttachHandle, type AttachOptions, type StreamFailureWords } from "./attach-mode.ts";
-import { startAttach } from "./runner.ts";
+import { DirectoryLinks } from "./directory-links.ts";
+import { type AttachError, pluginLoadedEverywhere, runningHandle, stopAttachment, streamFailed, type AttachHandle, type AttachOptions } from "./attach-mode.ts";
+import { startUnconfigured } from "./unconfigured.ts";
 import { deferred } from "../deferred.ts";
 import { readConfig } from "../config.ts";
 import { acquireBridge, type BridgeLease } from "../hub.ts";
@@ -31,8 +31,8 @@ export function startAttach2(options: AttachOptions): AttachHandle {
   const env = options.env ?? process.env;
   const result = readConfig(env);
   // A configuration problem, or setup mode (only the chat id missing: answer /start): neither
-  // touches the server, and the 1.x runner already does both.
-  if (!result.ok) return startAttach(options);
+  // touches the server, whichever OpenCode it is.
+  if (!result.ok) return startUnconfigured(options, result);
   const logger = options.logger ?? createLogger(result.config.log, secretsOf(result.config.token, options.auth?.password));
   return new Attachment2(
     options,
@@ -101,14 +101,10 @@ class Attachment2 {
     });
     this.#stream.done.then(
       () => undefined,
-      (error: unknown) => void this.#stop(streamFailed(error, options.url, STREAM_FAILURES)),
+      (error: unknown) => void this.#stop(streamFailed(error, options.url)),
     );
     this.handle = runningHandle(this.#ready, this.#done, this.#links, () => this.#stop());
     this.#log.info({ url: options.url, auth: Boolean(auth) }, "attach mode started (OpenCode 2)");
-  }
-
-  #list(status: LinkStatus): string[] {
-    return this.#links.list(status);
   }
 
   #onEvent(narrowed: NarrowedEvent): void {
@@ -129,18 +125,14 @@ class Attachment2 {
     }
     await Promise.all([...new Set([...found, ...this.#links.directories()])].map((directory) => this.#links.visit(directory, reconnect)));
     if (this.#stopping) return;
-    if (reconnect) return this.#report(`Hermes: reconnected to ${this.#options.url}; resynced ${this.#list("attached").length} location(s)`);
+    if (reconnect) return this.#report(`Hermes: reconnected to ${this.#options.url}; resynced ${this.#links.list("attached").length} location(s)`);
     const initial = [...found];
     if (initial.length > 0 && initial.every((directory) => this.#links.status(directory) === "skipped")) {
-      const error = new AttachError(
-        "plugin-loaded",
-        `Hermes: the Hermes plugin is already loaded in the OpenCode server at ${this.#options.url} ` +
-          `(${initial.join(", ")}); it bridges that server itself, so attach mode exits.`,
-      );
+      const error = pluginLoadedEverywhere(this.#options.url, initial);
       this.#report(error.message);
       return void this.#stop(error);
     }
-    const attached = this.#list("attached");
+    const attached = this.#links.list("attached");
     this.#report(
       `Hermes attached to OpenCode 2 at ${this.#options.url}: bridging ` +
         `${attached.length > 0 ? attached.join(", ") : "every location that becomes active"} to Telegram chat ${this.#chatId}`,
@@ -172,8 +164,3 @@ class Attachment2 {
     return this.#stopping;
   }
 }
-
-const STREAM_FAILURES: StreamFailureWords = {
-  refused: (url, status) =>
-    new AttachError("auth", `Hermes: OpenCode at ${url} refused the credentials (HTTP ${status}). Set OPENCODE_SERVER_PASSWORD, or pass --password.`),
-};

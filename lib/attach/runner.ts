@@ -21,17 +21,8 @@ import { openEventStream, type EventStream } from "../sse/stream.ts";
 import { errorText } from "../error-text.ts";
 import { httpLink, serverTransport, type ServerTarget } from "./link.ts";
 import { deferred, type Deferred } from "../deferred.ts";
-import {
-  AttachError,
-  credentialsRefused,
-  runningHandle,
-  stopAttachment,
-  streamFailed,
-  type AttachHandle,
-  type AttachOptions,
-  type StreamFailureWords,
-} from "./attach-mode.ts";
-import { DirectoryLinks, type LinkStatus } from "./directory-links.ts";
+import { AttachError, pluginLoadedEverywhere, runningHandle, stopAttachment, streamFailed, type AttachHandle, type AttachOptions } from "./attach-mode.ts";
+import { DirectoryLinks } from "./directory-links.ts";
 import { hermesPluginIn } from "./plugin-check.ts";
 import { discoverDirectories } from "./server-directories.ts";
 import { startUnconfigured } from "./unconfigured.ts";
@@ -110,14 +101,10 @@ class Attachment {
     });
     this.#stream.done.then(
       () => undefined,
-      (error: unknown) => void this.#fail(streamFailed(error, options.url, STREAM_FAILURES)),
+      (error: unknown) => void this.#fail(streamFailed(error, options.url, noEventRoute)),
     );
     this.handle = runningHandle(this.#ready, this.#done, this.#links, () => this.#stop());
     this.#log.info({ url: options.url, auth: Boolean(options.auth) }, "attach mode started");
-  }
-
-  #list(status: LinkStatus): string[] {
-    return this.#links.list(status);
   }
 
   #onEvent(parsed: ParsedEvent): void {
@@ -134,7 +121,7 @@ class Attachment {
       await Promise.all([...new Set([...found, ...this.#links.directories()])].map((directory) => this.#links.visit(directory, reconnect)));
       if (this.#stopping) return;
       if (!reconnect) return this.#onFirstConnect(found);
-      const count = this.#list("attached").length;
+      const count = this.#links.list("attached").length;
       const line = `Hermes: reconnected to ${this.#options.url}; resynced ${count} director${count === 1 ? "y" : "ies"}`;
       if (this.#quietReconnect) this.#log.info(line);
       else this.#report(line);
@@ -147,17 +134,11 @@ class Attachment {
   #onFirstConnect(found: string[]): void {
     const initial = found.filter((directory) => this.#links.status(directory) !== undefined);
     if (initial.length > 0 && initial.every((directory) => this.#links.status(directory) === "skipped")) {
-      void this.#fail(
-        new AttachError(
-          "plugin-loaded",
-          `Hermes: the Hermes plugin is already loaded in the OpenCode server at ${this.#options.url} ` +
-            `(${initial.join(", ")}); it bridges that server itself, so attach mode exits.`,
-        ),
-      );
+      void this.#fail(pluginLoadedEverywhere(this.#options.url, initial));
       return;
     }
-    const attached = this.#list("attached");
-    const skipped = this.#list("skipped");
+    const attached = this.#links.list("attached");
+    const skipped = this.#links.list("skipped");
     const where = attached.length > 0 ? `bridging ${attached.join(", ")}` : "bridging every directory that becomes active";
     const left = skipped.length > 0 ? `; leaving ${skipped.join(", ")} to the Hermes plugin loaded there` : "";
     this.#report(`Hermes attached to ${this.#options.url}: ${where} to Telegram chat ${this.#config.chatId}${left}`);
@@ -186,8 +167,6 @@ class Attachment {
   }
 }
 
-const STREAM_FAILURES: StreamFailureWords = {
-  refused: credentialsRefused,
-  notFound: (url) =>
-    new AttachError("not-found", `Hermes: ${url} has no /global/event (HTTP 404). Is it an OpenCode server (opencode serve or opencode web, 1.1.53 or later)?`),
-};
+/** A 1.x server without /global/event is not what the user thinks it is. */
+const noEventRoute = (url: string) =>
+  new AttachError("not-found", `Hermes: ${url} has no /global/event (HTTP 404). Is it an OpenCode server (opencode serve or opencode web, 1.1.53 or later)?`);

@@ -73,7 +73,9 @@ export class RunNotices {
     const { t, log, outbox, telegram } = this.#deps;
     const link = this.#deps.links.linkFor(owner.directory);
     const busy = this.activity.isBusy(owner.sessionID);
-    const outcome = link ? await link.opencode.prompt(owner.sessionID, [{ type: "text", text }]) : ({ ok: false, gone: false, error: t.talk.notRunning } as const);
+    const outcome = link
+      ? await link.opencode.prompt(owner.sessionID, [{ type: "text", text }])
+      : ({ ok: false, gone: false, error: t.talk.notRunning } as const);
     log.info({ sessionID: owner.sessionID, outcome, busy }, "message from the phone sent to a session");
     if (outcome.ok) return this.acknowledge(owner, userMessage, busy);
     // The instruction is lost unless the user gets it back: quoted, and in full as a file if long.

@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
 import pino from "pino";
-import { AttachError, credentialsRefused, runningHandle, stopAttachment, streamFailed } from "../../lib/attach/attach-mode.ts";
+import { AttachError, runningHandle, stopAttachment, streamFailed } from "../../lib/attach/attach-mode.ts";
 import { deferred } from "../../lib/deferred.ts";
 import { StreamError } from "../../lib/sse/stream.ts";
 
 const URL = "http://127.0.0.1:4096";
 
 describe("streamFailed", () => {
-  const withNotFound = { refused: credentialsRefused, notFound: (url: string) => new AttachError("not-found", `no events at ${url}`) };
+  const withNotFound = (url: string) => new AttachError("not-found", `no events at ${url}`);
 
-  it("401 and 403 are the server kind's words for refused credentials", () => {
+  it("401 and 403 are refused credentials, in the same words for every server kind", () => {
     for (const status of [401, 403]) {
       const error = streamFailed(new StreamError("refused", { status, fatal: true }), URL, withNotFound);
       expect(error).toMatchObject({ kind: "auth", message: expect.stringContaining(`refused the credentials (HTTP ${status})`) });
@@ -19,7 +19,7 @@ describe("streamFailed", () => {
   it("404 has its own words where the server kind gives them, and is any failure otherwise", () => {
     const notFound = new StreamError("no route", { status: 404, fatal: true });
     expect(streamFailed(notFound, URL, withNotFound)).toMatchObject({ kind: "not-found", message: `no events at ${URL}` });
-    const plain = streamFailed(notFound, URL, { refused: credentialsRefused });
+    const plain = streamFailed(notFound, URL);
     expect(plain).toMatchObject({ kind: "not-found", message: `Hermes: the event stream of ${URL} failed for good: StreamError: no route` });
   });
 
