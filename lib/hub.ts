@@ -4,7 +4,6 @@
 import { Bridge } from "./bridge/bridge.ts";
 import { noticePolicyOf, type HermesConfig } from "./config.ts";
 import type { Logger } from "./log.ts";
-import { CATALOGS } from "./i18n/catalog.ts";
 import { relayAddress } from "./relay/address.ts";
 import { relayKey } from "./relay/handshake.ts";
 import { Relay } from "./relay/relay.ts";
@@ -73,8 +72,8 @@ export function acquireBridge(options: HubOptions): BridgeLease {
       telegram,
       handler: bridge,
       logger,
-      onConflict: () => options.notify?.(CATALOGS[config.language ?? "en"].note.pollConflict),
-      onUnavailable: (reason) => options.notify?.(CATALOGS[config.language ?? "en"].note.relayUnavailable(reason)),
+      onConflict: () => options.notify?.(bridge.t.note.pollConflict),
+      onUnavailable: (reason) => options.notify?.(bridge.t.note.relayUnavailable(reason)),
     });
     relay.start();
     running = { bridge, relay, leases: 0 };

@@ -1,6 +1,7 @@
 // The waiting step of `opencode-hermes setup`: long-polls getUpdates (never against a running
 // Hermes) until the /start with this setup's pairing code arrives. Updates that were already
 // waiting when setup began are skipped by offset, so an old /start (anyone's) can't pair.
+import { formatDurationDecimal } from "../duration.ts";
 import { isRecord } from "../is-record.ts";
 import { sleep } from "../sleep.ts";
 import { TelegramApiError, type TelegramApi } from "../telegram/api.ts";
@@ -18,8 +19,6 @@ export interface WaitContext {
   /** The offset from which updates are newer than setup's start (see skipBacklog). */
   offset: number;
   timeoutMs: number;
-  /** `timeoutMs` as the user reads it ("5 min"). */
-  timeoutText: string;
   pollSeconds: number;
   stop: AbortSignal;
   explain: (error: unknown) => string;
@@ -47,7 +46,7 @@ export async function waitForStart(ctx: WaitContext): Promise<PairedChat & { upd
     const left = deadline - ctx.now();
     if (left <= 0) {
       throw new SetupFailure([
-        `Nobody opened the setup link of @${ctx.username} and pressed Start within ${ctx.timeoutText}.`,
+        `Nobody opened the setup link of @${ctx.username} and pressed Start within ${formatDurationDecimal(ctx.timeoutMs)}.`,
         `Run opencode-hermes setup again and open the new link it prints (each link works for one setup only). --timeout gives you longer.`,
       ]);
     }

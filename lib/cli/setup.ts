@@ -99,7 +99,6 @@ async function run(args: string[], io: CliIo, tuning: SetupTuning, stop: AbortSi
     code,
     offset,
     timeoutMs,
-    timeoutText: formatDurationDecimal(timeoutMs),
     pollSeconds: tuning.pollSeconds ?? LONG_POLL_SECONDS,
     stop,
     explain,
