@@ -19,6 +19,7 @@ import { labelMessages } from "../telegram/machine-label.ts";
 import type { PaceLimits } from "../telegram/pacer.ts";
 import { parseUpdate } from "../telegram/updates.ts";
 import { Chat } from "./chat.ts";
+import { waitAtMost } from "../with-timeout.ts";
 import type { InstanceLink } from "./desk.ts";
 import { Commands } from "./commands.ts";
 import { InstanceLinks } from "./instance-links.ts";
@@ -289,9 +290,7 @@ export class Bridge implements UpdateHandler {
     // The closing edits are the last word: they may spend what pacing keeps for prompts.
     this.#outbox.finishing();
     // Telegram may be unreachable: don't wait forever, the outbox gives up below.
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([this.#prompts.closeAll(), new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
-    clearTimeout(timer);
+    await waitAtMost(this.#prompts.closeAll(), graceMs);
     this.#stopped = true;
     this.#typed.clear();
     this.#files.clear();

@@ -13,7 +13,7 @@ import { errorText } from "../error-text.ts";
 import type { PromptContext } from "../telegram/render-context.ts";
 import { CHANGES_FILE, changesDiff, renderChanges } from "../telegram/render-changes.ts";
 import { LOST_MESSAGE_FILE, renderNotice, renderNotSent } from "../telegram/render-notice.ts";
-import type { Chat } from "./chat.ts";
+import { inThread, type Chat } from "./chat.ts";
 import type { InstanceLinks } from "./instance-links.ts";
 import type { StopControl } from "./stop-control.ts";
 import type { SessionTopics } from "./topics.ts";
@@ -127,7 +127,7 @@ export class RunNotices {
   async #sendDiff(diff: string, noticeId: number, threadId: number | undefined, owner: MessageOwner): Promise<void> {
     const { outbox, telegram, chatId, t, log, registry } = this.#deps;
     if (chatId === undefined) return;
-    const options = { caption: t.changes.fileCaption, replyTo: noticeId, ...(threadId !== undefined ? { threadId } : {}) };
+    const options = { caption: t.changes.fileCaption, replyTo: noticeId, ...inThread(threadId) };
     try {
       const sent = await outbox.send(chatId, () => () => telegram.sendDocument(chatId, CHANGES_FILE, diff, options), Priority.Edit);
       if (sent) registry.noteMessage({ chatId, messageId: sent.messageId }, owner);
@@ -146,7 +146,7 @@ export class RunNotices {
     const text = renderNotice(notice, context, changes.length > 0 ? renderChanges(changes, t) : undefined);
     try {
       const threadId = await topics.threadOf(notice.sessionID, directory);
-      const options = threadId === undefined ? {} : { threadId };
+      const options = inThread(threadId);
       const sent = await outbox.send(chatId, () => () => telegram.sendMessage(chatId, text, options), Priority.Edit);
       // A reply to the notice reaches the session.
       if (sent) registry.noteMessage({ chatId, messageId: sent.messageId }, { sessionID: notice.sessionID, directory });

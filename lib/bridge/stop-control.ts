@@ -17,6 +17,7 @@ import type { PromptContext } from "../telegram/render-context.ts";
 import { renderStop, renderStopFailed, renderStopPicker, stopButton, type StopOutcome } from "../telegram/render-stop.ts";
 import type { InlineButton, RenderedMessage } from "../telegram/rendered-message.ts";
 import { reveal } from "../telegram/reveal.ts";
+import { inThread } from "./chat.ts";
 import type { Tap } from "./desk.ts";
 import type { InstanceLinks } from "./instance-links.ts";
 import type { PromptLife } from "./prompt-life.ts";
@@ -157,7 +158,7 @@ export class StopControl {
   async #post(rendered: RenderedMessage, replyTo: number | undefined, threadId?: number): Promise<StopMessage | undefined> {
     const { outbox, telegram, chatId, log } = this.#deps;
     if (chatId === undefined) return undefined;
-    const options = { keyboard: rendered.keyboard, ...(replyTo !== undefined ? { replyTo } : {}), ...(threadId !== undefined ? { threadId } : {}) };
+    const options = { keyboard: rendered.keyboard, ...(replyTo !== undefined ? { replyTo } : {}), ...inThread(threadId) };
     const sent = await outbox
       .send(chatId, () => () => telegram.sendMessage(chatId, rendered.text, options))
       .catch((error) => {
