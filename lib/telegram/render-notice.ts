@@ -2,7 +2,7 @@
 import type { Strings } from "../i18n/catalog.ts";
 import { formatDuration } from "../duration.ts";
 import type { Notice } from "../notices/activity.ts";
-import { cutHtml, cutTextStart, escapeHtml, escapeWithin, graphemes, MESSAGE_LIMIT, visibleLength } from "./html.ts";
+import { cutHtml, cutText, cutTextStart, escapeHtml, escapeWithin, MESSAGE_LIMIT, visibleLength } from "./html.ts";
 import { contextLine, stringsOf, type PromptContext } from "./render-context.ts";
 import { reveal } from "./reveal.ts";
 
@@ -44,12 +44,8 @@ export function renderNotSent(why: string, text: string, t: Strings): { html: st
   const whole = t.talk.notSent(reason, escapeHtml(text));
   if (visibleLength(whole) <= MESSAGE_LIMIT) return { html: whole, cut: false };
   const room = MESSAGE_LIMIT - visibleLength(t.talk.notSent(reason, "") + t.talk.quoteCut(LOST_MESSAGE_FILE)) - 1;
-  let quoted = "";
-  for (const grapheme of graphemes(text.slice(0, room + 1))) {
-    if (quoted.length + grapheme.length > room) break;
-    quoted += grapheme;
-  }
-  return { html: t.talk.notSent(reason, `${escapeHtml(quoted)}…`) + t.talk.quoteCut(LOST_MESSAGE_FILE), cut: true };
+  // The text is longer than room + 1 here (the whole did not fit), so cutText ends it with "…".
+  return { html: t.talk.notSent(reason, escapeHtml(cutText(text, room + 1))) + t.talk.quoteCut(LOST_MESSAGE_FILE), cut: true };
 }
 
 /** The end of a long text is what matters ("…what I did, and what is next"). */
