@@ -1,6 +1,7 @@
 // What the prompt-kind handlers (questions.ts, permissions.ts) may do, and the shapes they share
-// with the bridge. Handlers decide what a tap or a typed text means; the desk (prompt-life.ts)
-// changes the prompt, talks to OpenCode and Telegram, and settles it.
+// with the bridge. Handlers decide what a tap or a typed text means (changing a question's draft
+// only through the registry's transitions); the desk (prompt-life.ts) talks to OpenCode and
+// Telegram, and settles the prompt.
 import type { Strings, Text } from "../i18n/catalog.ts";
 import type { OpencodeEndpoint } from "../opencode/endpoint.ts";
 import type { PermissionDecision, PermissionPrompt } from "../registry/permission-prompt.ts";
@@ -29,8 +30,6 @@ export type TapHandler<P extends Prompt> = (desk: PromptDesk, prompt: P, data: C
 export interface PromptDesk {
   /** The chat's language. */
   readonly t: Strings;
-  /** Applies a pure transition (registry/question-prompt.ts) to a pending prompt: the one way a handler changes it. */
-  change<P extends Prompt, R>(prompt: P, transition: (prompt: P) => R): R;
   /** Re-renders the prompt's message. */
   refresh(prompt: Prompt): Promise<void>;
   /** A short message in reply to `replyTo` (a problem with what the user typed). */

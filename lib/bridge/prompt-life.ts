@@ -1,7 +1,7 @@
 // One prompt's life, from OpenCode's ask to its final message: delivery, edits, replies to
-// OpenCode, settling, expiry and sending again. The only writer of prompt state: the fields of
-// registry/prompt.ts, question-prompt.ts and permission-prompt.ts change here, or through the
-// registry's pure transitions applied by `change`. Work on one prompt runs strictly in order, so two
+// OpenCode, settling, expiry and sending again. Prompt state (registry/prompt.ts,
+// question-prompt.ts, permission-prompt.ts) changes here, or through the registry's own transitions
+// that the tap handlers call (tapOption, typeAnswer, …). Work on one prompt runs strictly in order, so two
 // quick taps can't race (OpenCode's question/index.ts keeps its pending map private the same way).
 import type { Strings } from "../i18n/catalog.ts";
 import type { Logger } from "../log.ts";
@@ -85,10 +85,6 @@ export class PromptLife implements PromptDesk {
     if (this.#deps.replies.questionReplied(pending, answers)) return;
     if (answers) pending.finalAnswers = answers;
     void this.enqueue(pending, () => this.settle(pending, answers ? "answered_elsewhere" : "dismissed_elsewhere"));
-  }
-
-  change<P extends Prompt, R>(prompt: P, transition: (prompt: P) => R): R {
-    return transition(prompt);
   }
 
   refresh(prompt: Prompt): Promise<void> {

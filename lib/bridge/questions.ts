@@ -19,16 +19,16 @@ import type { PromptDesk, Tap, TapHandler } from "./desk.ts";
 /** What each button of a question prompt does (the compiler wants one entry per QuestionAction in telegram/codec.ts). */
 const QUESTION_TAPS: Record<QuestionAction, TapHandler<QuestionPrompt>> = {
   option(desk, prompt, data) {
-    const result = desk.change(prompt, (draft) => tapOption(draft, data.question, data.option));
+    const result = tapOption(prompt, data.question, data.option);
     return result.ok ? { ...result, next: () => proceed(desk, prompt) } : result;
   },
   page(desk, prompt, data) {
     const question = prompt.questions[data.question];
-    const result = desk.change(prompt, (draft) => turnPage(draft, data.question, data.option, pageCount(question?.options.length ?? 0)));
+    const result = turnPage(prompt, data.question, data.option, pageCount(question?.options.length ?? 0));
     return result.ok ? { ...result, next: () => desk.refresh(prompt) } : result;
   },
   done(desk, prompt, data) {
-    const result = desk.change(prompt, (draft) => confirmTicked(draft, data.question));
+    const result = confirmTicked(prompt, data.question);
     return result.ok ? { ...result, next: () => proceed(desk, prompt) } : result;
   },
   type(desk, prompt, data) {
@@ -37,7 +37,7 @@ const QUESTION_TAPS: Record<QuestionAction, TapHandler<QuestionPrompt>> = {
     return { ok: true, note: (t) => t.note.replyWithAnswer, next: () => desk.askForText(prompt, data.question, question.header || question.question) };
   },
   dismiss(desk, prompt) {
-    desk.change(prompt, armDismiss);
+    armDismiss(prompt);
     return { ok: true, note: (t) => t.note.tapConfirm, next: () => desk.refresh(prompt) };
   },
   confirm(desk, prompt) {
@@ -58,7 +58,7 @@ function proceed(desk: PromptDesk, prompt: QuestionPrompt): Promise<void> {
 }
 
 export async function typeQuestionAnswer(desk: PromptDesk, prompt: QuestionPrompt, questionIndex: number, text: string, replyTo: number): Promise<void> {
-  const result = desk.change(prompt, (draft) => typeAnswer(draft, questionIndex, text));
+  const result = typeAnswer(prompt, questionIndex, text);
   if (!result.ok) {
     await desk.reply(`⚠️ ${escapeHtml(result.note(desk.t))}`, replyTo);
     return;
@@ -71,7 +71,7 @@ async function submitQuestion(desk: PromptDesk, prompt: QuestionPrompt): Promise
   if (prompt.state !== "pending") return;
   const checked = validateAnswers(prompt.questions, prompt.answers);
   if (!checked.ok) {
-    desk.change(prompt, (draft) => refuseAnswers(draft, checked.error));
+    refuseAnswers(prompt, checked.error);
     return desk.refresh(prompt);
   }
   await desk.answerQuestion(prompt, checked.answers);

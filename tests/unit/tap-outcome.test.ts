@@ -12,7 +12,6 @@ function countingDesk(): { desk: PromptDesk; calls: string[] } {
   const calls: string[] = [];
   const desk: PromptDesk = {
     t: CATALOGS.en,
-    change: (prompt, transition) => transition(prompt),
     refresh: async () => void calls.push("refresh"),
     reply: async () => void calls.push("reply"),
     askForText: async () => void calls.push("askForText"),
