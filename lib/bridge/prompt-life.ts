@@ -158,7 +158,8 @@ export class PromptLife implements PromptDesk {
   /** A run stopped from the phone: OpenCode keeps its prompts pending (measured on 1.1.53 and 1.18.33), so they are dismissed or rejected. */
   async closeRun(sessionID: string): Promise<void> {
     const { registry } = this.#deps;
-    const inRun = (id: string) => id === sessionID || registry.sessions.get(id)?.parentID === sessionID;
+    // `sessionID` is the run's root (Stop stops roots): every sub-agent below it, however deep, is in the run.
+    const inRun = (id: string) => registry.sessions.rootOf(id) === sessionID;
     const prompts = registry.pending().filter((prompt) => inRun(prompt.sessionID));
     const close = (prompt: Prompt) =>
       prompt.kind === "question" ? this.answerQuestion(prompt, undefined) : this.decidePermission(prompt, { reply: "reject" });

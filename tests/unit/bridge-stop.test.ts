@@ -40,6 +40,22 @@ describe("Bridge: stop from the phone", () => {
     expect(telegram.messages.filter((m) => /<b>(Done|Failed)<\/b>/.test(m.text))).toEqual([]);
   });
 
+  it("Stop on a sub-agent's question two levels down stops the whole run and closes that question too", async () => {
+    const { telegram, opencode, bridge, ask, tap } = setup({ notices: quick });
+    const emit = (event: HermesEvent) => bridge.handleEvent(DIRECTORY, event);
+    emit({ type: "session.upserted", info: { id: "ses_1", title: "Main" } });
+    emit({ type: "session.upserted", info: { id: "ses_child", title: "helper", parentID: "ses_1" } });
+    emit({ type: "session.upserted", info: { id: "ses_grand", title: "helper's helper", parentID: "ses_child" } });
+    emit({ type: "session.status", sessionID: "ses_1", status: "busy" });
+    const asked = { ...request([question()]), sessionID: "ses_grand" };
+    const message = await ask(asked);
+    await tap(message, "⏹ Stop");
+    const confirm = await vi.waitFor(() => telegram.messages.find((m) => m.text.includes("Stop this run?")) ?? Promise.reject(new Error("no confirmation")));
+    await tap(confirm, "⏹ Confirm stop");
+    await vi.waitFor(() => expect(abortPosts(opencode.posts)).toEqual(["ses_1"]));
+    await vi.waitFor(() => expect(opencode.posts).toContainEqual({ url: "/question/{requestID}/reject", path: { requestID: asked.id } }));
+  });
+
   it("a run started from the phone gets a Running notice with Stop, which turns into the confirmation in place", async () => {
     const { telegram, opencode, bridge, ask, say, tap } = setup({ notices: quick });
     const emit = (event: HermesEvent) => bridge.handleEvent(DIRECTORY, event);
