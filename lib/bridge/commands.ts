@@ -1,7 +1,7 @@
 // The bot's commands: /start (chat id, setup check), /help, /status, /pending and /stop. The last three
 // concern every process sharing the bot, so each process contributes its part and the one that
 // polls answers once (see relay/relay.ts).
-import path from "node:path";
+import { projectName } from "../telegram/render-context.ts";
 import type { Strings } from "../i18n/catalog.ts";
 import type { Logger } from "../log.ts";
 import type { ActivityTracker } from "../notices/activity.ts";
@@ -130,7 +130,7 @@ export class Commands {
         busy,
         ...(busyMs !== undefined ? { busyMs } : {}),
         ...(info?.title ? { title: info.title } : {}),
-        ...(info?.directory ? { project: path.basename(info.directory) } : {}),
+        ...(info?.directory ? { project: projectName(info.directory) } : {}),
       };
     });
     // Prompts are posted only to a configured chat.
@@ -144,7 +144,7 @@ export class Commands {
             return {
               kind: prompt.kind,
               summary,
-              project: path.basename(prompt.directory),
+              project: projectName(prompt.directory),
               chatId,
               ...(title ? { title } : {}),
               ...(prompt.message ? { messageId: prompt.message.messageId } : {}),

@@ -2,7 +2,6 @@
 // sent at all), edited only when what they show changes, the files a permission's message replies
 // to, and the force-reply that asks for typed text. Writes no prompt state: prompt-life.ts records
 // what these return.
-import path from "node:path";
 import type { Strings } from "../i18n/catalog.ts";
 import type { Logger } from "../log.ts";
 import type { PermissionPrompt } from "../registry/permission-prompt.ts";
@@ -11,7 +10,7 @@ import type { Prompt, Registry } from "../registry/registry.ts";
 import type { TelegramApi } from "../telegram/api.ts";
 import { cutText, escapeWithin, PLACEHOLDER_LIMIT } from "../telegram/html.ts";
 import { Priority, type Outbox } from "../telegram/outbox.ts";
-import type { PromptContext } from "../telegram/render-context.ts";
+import { projectName, type PromptContext } from "../telegram/render-context.ts";
 import { permissionFiles } from "../telegram/render-permission-file.ts";
 import { renderPermission } from "../telegram/render-permission.ts";
 import { renderQuestion } from "../telegram/render-question.ts";
@@ -162,7 +161,7 @@ export class PromptMessages {
   #contextOf(prompt: Prompt): PromptContext {
     const { registry, stops, t } = this.#deps;
     const session = registry.sessions.get(prompt.sessionID);
-    const context: PromptContext = { project: path.basename(prompt.directory) || prompt.directory, t };
+    const context: PromptContext = { project: projectName(prompt.directory), t };
     if (session?.title) context.sessionTitle = session.title;
     if (session?.parentID) context.parentTitle = registry.sessions.title(session.parentID) ?? session.parentID;
     context.stop = stops.buttonFor(prompt.sessionID, prompt.directory);

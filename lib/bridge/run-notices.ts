@@ -1,6 +1,5 @@
 // How runs are reported and continued from the phone: "Done" / "Failed" / retrying notices
 // (the noise policy lives in notices/activity.ts), and a user's text sent on to a session.
-import path from "node:path";
 import type { Strings } from "../i18n/catalog.ts";
 import type { Logger } from "../log.ts";
 import type { ActivityTracker, Notice } from "../notices/activity.ts";
@@ -10,7 +9,7 @@ import type { HermesEvent } from "../hermes-events.ts";
 import type { TelegramApi } from "../telegram/api.ts";
 import { Priority, type Outbox } from "../telegram/outbox.ts";
 import { errorText } from "../error-text.ts";
-import type { PromptContext } from "../telegram/render-context.ts";
+import { projectName, type PromptContext } from "../telegram/render-context.ts";
 import { CHANGES_FILE, changesDiff, renderChanges } from "../telegram/render-changes.ts";
 import { LOST_MESSAGE_FILE, renderNotice, renderNotSent } from "../telegram/render-notice.ts";
 import { inThread, type Chat } from "./chat.ts";
@@ -140,7 +139,7 @@ export class RunNotices {
     const { registry, topics, outbox, telegram, chatId, t, log } = this.#deps;
     if (chatId === undefined) return;
     const session = registry.sessions.get(notice.sessionID);
-    const context: PromptContext = { project: path.basename(directory) || directory, t };
+    const context: PromptContext = { project: projectName(directory), t };
     if (session?.title) context.sessionTitle = session.title;
     const changes = notice.kind === "done" ? this.#changes.of(notice.sessionID) : [];
     const text = renderNotice(notice, context, changes.length > 0 ? renderChanges(changes, t) : undefined);

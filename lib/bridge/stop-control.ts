@@ -1,7 +1,6 @@
 // Stop from the phone: a Stop button on a running session's messages and /stop lead to a red
 // confirmation, whose tap aborts the session's run through OpenCode's API (POST /session/:id/abort,
 // what Esc does in the terminal). Rendering is in telegram/render-stop.ts; this file sends and edits.
-import path from "node:path";
 import type { Strings } from "../i18n/catalog.ts";
 import type { Logger } from "../log.ts";
 import type { ActivityTracker } from "../notices/activity.ts";
@@ -13,7 +12,7 @@ import { isActionOn, type CallbackData, type StopAction } from "../telegram/code
 import { escapeWithin } from "../telegram/html.ts";
 import type { Outbox } from "../telegram/outbox.ts";
 import { errorText } from "../error-text.ts";
-import type { PromptContext } from "../telegram/render-context.ts";
+import { projectName, type PromptContext } from "../telegram/render-context.ts";
 import { renderStop, renderStopFailed, renderStopPicker, stopButton, type StopOutcome } from "../telegram/render-stop.ts";
 import type { InlineButton, RenderedMessage } from "../telegram/rendered-message.ts";
 import { reveal } from "../telegram/reveal.ts";
@@ -115,7 +114,7 @@ export class StopControl {
     if (busy.length === 0) return;
     const choices = busy.map(({ sessionID, directory }) => {
       const title = this.#deps.registry.sessions.title(sessionID);
-      return { key: this.#targets.keyFor(sessionID, directory), project: path.basename(directory) || directory, ...(title ? { title } : {}) };
+      return { key: this.#targets.keyFor(sessionID, directory), project: projectName(directory), ...(title ? { title } : {}) };
     });
     const sent = await this.#post(renderStopPicker(choices, this.#deps.t), replyTo);
     if (sent) this.#own.add(idOf(sent));
@@ -192,7 +191,7 @@ export class StopControl {
 
   #contextOf(sessionID: string, directory: string): PromptContext & { t: Strings } {
     const title = this.#deps.registry.sessions.title(sessionID);
-    return { project: path.basename(directory) || directory, t: this.#deps.t, ...(title ? { sessionTitle: title } : {}) };
+    return { project: projectName(directory), t: this.#deps.t, ...(title ? { sessionTitle: title } : {}) };
   }
 }
 

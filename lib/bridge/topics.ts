@@ -1,6 +1,6 @@
 // Forum topics (optional): in a supergroup with topics, each root session gets its own topic,
 // named after its title and created on first use. Sub-agent sessions post in their root's topic.
-import path from "node:path";
+import { projectName } from "../telegram/render-context.ts";
 import type { Logger } from "../log.ts";
 import type { MessageOwner, Registry } from "../registry/registry.ts";
 import type { TelegramApi } from "../telegram/api.ts";
@@ -49,7 +49,7 @@ export class SessionTopics {
   async #create(root: string, directory: string): Promise<number | undefined> {
     const { outbox, telegram, chatId, registry, log } = this.deps;
     if (chatId === undefined) return undefined;
-    const name = cutText(registry.sessions.title(root) ?? `${path.basename(directory)} · ${root.slice(-6)}`, TOPIC_NAME_LIMIT);
+    const name = cutText(registry.sessions.title(root) ?? `${projectName(directory)} · ${root.slice(-6)}`, TOPIC_NAME_LIMIT);
     try {
       const threadId = await outbox.send(chatId, () => () => telegram.createTopic(chatId, name));
       if (threadId !== undefined) this.#owners.set(threadId, { sessionID: root, directory });

@@ -1,4 +1,5 @@
 // The line every prompt message starts its body with: project, session, and sub-agent parentage.
+import path from "node:path";
 import { CATALOGS, type Strings } from "../i18n/catalog.ts";
 import { escapeWithin } from "./html.ts";
 import { reveal } from "./reveal.ts";
@@ -13,6 +14,11 @@ export interface PromptContext {
   parentTitle?: string;
   /** The session's Stop button, under a pending prompt's own buttons. */
   stop?: InlineButton;
+}
+
+/** How a project is named on the phone: its directory's last part (the whole path for "/"). */
+export function projectName(directory: string): string {
+  return path.basename(directory) || directory;
 }
 
 /** Escaped length. */
