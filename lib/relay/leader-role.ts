@@ -49,8 +49,7 @@ export class LeaderRole {
   readonly #options: LeaderRoleOptions;
   readonly #bound: BoundSocket;
   readonly #log: Logger;
-  /** Proven followers; `#links` also holds connections still proving themselves. */
-  readonly #followers = new Set<FollowerLink>();
+  /** Every connection: proven followers, and connections still proving themselves. */
   readonly #links = new Set<FollowerLink>();
   readonly #nameCheck: ReturnType<typeof setInterval>;
   readonly #poller: Poller;
@@ -94,8 +93,12 @@ export class LeaderRole {
     releaseName(this.#options.address, bound);
     for (const link of this.#links) link.close("the leader stops");
     this.#links.clear();
-    this.#followers.clear();
     await Promise.all([this.#poller.stop(), new Promise<void>((resolve) => bound.server.close(() => resolve()))]);
+  }
+
+  /** The connections that proved they hold the token. */
+  #followers(): FollowerLink[] {
+    return [...this.#links].filter((link) => link.ready);
   }
 
   /** A new connection on the socket: a follower once it proves it holds the token. */
@@ -107,7 +110,6 @@ export class LeaderRole {
       answerMs: this.#options.offerTimeoutMs,
       offset: () => this.#options.offset(),
       onReady: (ready) => {
-        this.#followers.add(ready);
         this.#parked.offerAll(async (update, take) => {
           const taken = await ready.offer(update, take);
           if (taken) this.#log.info({ updateId: update.update_id }, "a follower that re-connected claimed an update held for it");
@@ -115,7 +117,6 @@ export class LeaderRole {
         });
       },
       onClose: (closed) => {
-        this.#followers.delete(closed);
         this.#links.delete(closed);
       },
     });
@@ -130,9 +131,9 @@ export class LeaderRole {
     const { local } = this.#options;
     const claim = await local.decide(raw);
     if (claim) return local.run(updateIdOf(raw), claim);
-    let unanswered = [...this.#followers].some((follower) => follower.stalled);
+    let unanswered = this.#followers().some((follower) => follower.stalled);
     if (isUpdate(raw)) {
-      const outcome = await offerToAll([...this.#followers], raw);
+      const outcome = await offerToAll(this.#followers(), raw);
       if (outcome === "taken") return;
       unanswered ||= outcome === "unanswered";
       // Its process may be re-connecting: hold it for a moment (strangers' updates are not held).
@@ -146,7 +147,7 @@ export class LeaderRole {
       const { handler, local } = this.#options;
       if (!isUpdate(update) || !handler.gathers?.(update)) return await handler.handleUnclaimed(update, undefined, unanswered);
       // A command answered once for every process: each adds its part (its sessions, its prompts).
-      const parts = await Promise.all([local.partFor(update), ...[...this.#followers].map((follower) => follower.gather(update))]);
+      const parts = await Promise.all([local.partFor(update), ...this.#followers().map((follower) => follower.gather(update))]);
       await handler.handleUnclaimed(
         update,
         parts.filter((part) => part !== undefined && part !== null),
@@ -159,6 +160,6 @@ export class LeaderRole {
 
   #broadcastOffset(offset: number): void {
     this.#options.onOffset(offset);
-    for (const follower of this.#followers) follower.send({ t: "offset", offset });
+    for (const follower of this.#followers()) follower.send({ t: "offset", offset });
   }
 }
