@@ -129,6 +129,7 @@ export class Bridge implements UpdateHandler {
     const gate = new Gate(options.access, answers, log);
     this.#gate = gate;
     gate.route("callback", { claim: (tap) => input.claimTap(tap), unclaimed: (tap, after) => input.unclaimedTap(tap, after.unanswered) });
+    // Commands answers every command it does not know with /help: a new command's route goes before it.
     gate.route("command", {
       unclaimed: (command, after) => commands.answer(command, after.parts),
       gathers: (command) => commands.gathers(command),
@@ -270,9 +271,13 @@ export class Bridge implements UpdateHandler {
     return this.#gate.worthHolding(update);
   }
 
-  /** This process polls now: register the bot's commands. */
+  /** This process polls now: register the bot's commands, and learn its name (for "/status@bot" in groups). */
   onLead(): void {
     this.#commands.onLead();
+    void this.telegram
+      .getMe()
+      .then((me) => this.#gate.learnBotName(me.username))
+      .catch(() => undefined);
   }
 
   /** A short message in the chat, in reply to `replyTo`. */

@@ -37,7 +37,6 @@ export interface CommandDeps {
 export class Commands {
   readonly #deps: CommandDeps;
   readonly #startReplies: StartReplies;
-  #botName?: string;
 
   constructor(deps: CommandDeps) {
     this.#deps = deps;
@@ -46,7 +45,7 @@ export class Commands {
 
   /** /status and /pending need every process sharing the bot: each adds its own sessions and prompts. */
   gathers(intent: ActingCommand): boolean {
-    return (intent.name === "status" || intent.name === "pending" || intent.name === "stop") && this.#addressedToUs(intent);
+    return intent.name === "status" || intent.name === "pending" || intent.name === "stop";
   }
 
   /** This process' part; for /pending it also sends its pending prompts again (in the background: sending is paced). */
@@ -59,19 +58,14 @@ export class Commands {
     return part;
   }
 
-  /** Registers the commands in Telegram's menu and learns the bot's name (for "/status@bot" in groups). */
+  /** Registers the commands in Telegram's menu. */
   onLead(): void {
     const { telegram, t, log } = this.#deps;
     void telegram.setCommands(commandsFor(t)).catch((error) => log.warn({ err: errorText(error) }, "could not register the bot's commands"));
-    void telegram
-      .getMe()
-      .then((me) => (this.#botName = me.username?.toLowerCase()))
-      .catch(() => undefined);
   }
 
   /** `received`: what each process sent for /status and /pending (checked here: they crossed the relay). */
   async answer(intent: ActingCommand, received: readonly unknown[] | undefined): Promise<void> {
-    if (!this.#addressedToUs(intent)) return;
     const { t, log } = this.#deps;
     const parts = received?.map(parseStatusPart).filter((part) => part !== undefined);
     if (received && parts && parts.length < received.length)
@@ -93,7 +87,6 @@ export class Commands {
 
   /** /start, from whoever the gate lets learn their ids (setup, or the owner in a new chat). */
   async start(intent: Command): Promise<void> {
-    if (!this.#addressedToUs(intent)) return;
     const { t, chatId, log } = this.#deps;
     if (!this.#startReplies.mayAnswer(intent.from.chatId)) return void log.debug({ chatId: intent.from.chatId }, "/start not answered (answered recently)");
     const configured = intent.from.chatId === chatId;
@@ -107,11 +100,6 @@ export class Commands {
     await outbox
       .send(chatId, () => () => telegram.sendMessage(chatId, text, { replyTo: intent.messageId }))
       .catch((error) => log.warn({ err: errorText(error), command: intent.name }, "could not answer a command"));
-  }
-
-  /** A command naming a bot is for that bot only: until getMe has told us our own name, it is not ours. */
-  #addressedToUs(intent: Command): boolean {
-    return !intent.bot || intent.bot.toLowerCase() === this.#botName;
   }
 
   #statusPart(): StatusPart {

@@ -9,7 +9,8 @@
 //   - /start: their ids, when access.ts' mayLearnIds says so (setup, or the owner in a new chat),
 //     at most once per chat per interval (start-replies.ts); a stranger's /start gets nothing;
 //   - anything else: nothing (a command or a file is logged, typed text is not).
-// /start never reaches a route, whoever sends it.
+// /start never reaches a route, whoever sends it. A command naming another bot ("/new@other_bot",
+// two bots in one group) is not for this one: it reaches nobody, and nothing answers it.
 //
 // Adding a handler (the whole API; see bridge.ts for the routes it adds):
 //
@@ -77,6 +78,8 @@ export class Gate implements UpdateHandler {
   readonly #routes = new Map<Intent["kind"], Route<Intent>[]>();
   /** Each update object is parsed and judged once, however many times the relay asks about it. */
   readonly #seen = new WeakMap<object, Admission | undefined>();
+  /** The bot's @username, lower-cased, once Telegram has said it (the process that polls asks). */
+  #botName?: string;
 
   constructor(access: AccessPolicy, answers: PublicAnswers, log: Logger) {
     this.#access = access;
@@ -91,6 +94,11 @@ export class Gate implements UpdateHandler {
     this.#routes.set(kind, routes);
   }
 
+  /** The bot's own @username: until it is known, a command naming a bot is taken for another bot's. */
+  learnBotName(username: string | undefined): void {
+    this.#botName = username?.toLowerCase();
+  }
+
   async claimUpdate(update: unknown): Promise<Claim | undefined> {
     const admission = this.#admit(update);
     if (!admission || "start" in admission) return undefined;
@@ -103,7 +111,7 @@ export class Gate implements UpdateHandler {
 
   async handleUnclaimed(update: unknown, parts?: unknown[], unanswered = false): Promise<void> {
     const admission = this.#admit(update);
-    if (!admission) return;
+    if (!admission || !this.#addressedToUs(admission)) return;
     if ("start" in admission) return this.#answers.start(admission.start);
     if ("outsider" in admission) return this.#turnAway(admission.outsider);
     await this.#first(admission.acting, (route, intent) => route.unclaimed?.(intent, { parts, unanswered }));
@@ -111,9 +119,15 @@ export class Gate implements UpdateHandler {
 
   gathers(update: unknown): boolean {
     const admission = this.#admit(update);
-    return admission !== undefined && "acting" in admission && this.#first(admission.acting, (route, intent) => route.gathers?.(intent) || undefined) === true;
+    if (!admission || !("acting" in admission) || !this.#addressedToUs(admission)) return false;
+    return this.#first(admission.acting, (route, intent) => route.gathers?.(intent) || undefined) === true;
   }
 
+  /**
+   * This process' part of a command answered once for all. The process that polls asks only once it
+   * found the command addressed to this bot (`gathers`), so the address is not checked again: a
+   * process that does not poll has never asked Telegram for the bot's name.
+   */
   async partFor(update: unknown): Promise<unknown> {
     const admission = this.#admit(update);
     if (!admission || !("acting" in admission)) return undefined;
@@ -139,6 +153,12 @@ export class Gate implements UpdateHandler {
     if (intent.kind === "command" && intent.name === "start") return mayLearnIds(this.#access, intent.from) ? { start: intent } : { outsider: intent };
     if (mayAct(this.#access, intent.from)) return { acting: intent as Acting };
     return { outsider: intent };
+  }
+
+  /** Whether a command names no bot, or this one. */
+  #addressedToUs(admission: Admission): boolean {
+    const intent = "acting" in admission ? admission.acting : "start" in admission ? admission.start : admission.outsider;
+    return intent.kind !== "command" || intent.bot === undefined || intent.bot.toLowerCase() === this.#botName;
   }
 
   /** The first answer of the routes for the update's kind. */

@@ -222,6 +222,33 @@ describe("one gate for every update", () => {
     expect(setup.seen).toEqual([]);
   });
 
+  it("a command naming another bot reaches no route and gets nothing; naming this bot, it does once Telegram said the bot's name", async () => {
+    const { gate, seen, started } = rig({ chatId: GROUP, allowedUsers: [OWNER] });
+    const other = [message(OWNER, GROUP, { text: "/new@other_bot" }), message(OWNER, GROUP, { text: "/status@other_bot" })];
+    const ours = [message(OWNER, GROUP, { text: "/new@Hermes_Bot" }), message(OWNER, GROUP, { text: "/status@hermes_bot" })];
+    const starts = [message(OWNER, GROUP, { text: "/start@other_bot" }), message(OWNER, GROUP, { text: "/start@hermes_bot" })];
+    // Before the name is known, no command naming a bot is taken for this one's.
+    for (const update of [...other, ...ours, ...starts]) {
+      expect(gate.gathers(update)).toBe(false);
+      await gate.handleUnclaimed(update);
+    }
+    expect(seen.filter(({ door }) => door !== "gathers" && door !== "claim")).toEqual([]);
+    expect(started).toEqual([]);
+    gate.learnBotName("hermes_bot");
+    for (const update of [...other, ...ours, ...starts]) await throughEveryDoor(gate, update);
+    const answered = seen
+      .filter(({ door }) => door === "unclaimed" || door === "partFor")
+      .map(({ door, intent }) => `${door} ${(intent as IntentOf<"command">).name}`);
+    expect(answered).toEqual(["unclaimed new", "unclaimed new", "partFor status", "unclaimed status", "unclaimed status"]);
+    expect(started).toEqual([GROUP, GROUP]);
+  });
+
+  it("a process that does not poll gives its part of a command naming the bot: the one that polls checked the address", async () => {
+    const { gate } = rig({ chatId: GROUP, allowedUsers: [OWNER] });
+    expect(await gate.partFor(message(OWNER, GROUP, { text: "/status@hermes_bot" }))).toEqual({ part: true });
+    expect(await gate.partFor(message(STRANGER, GROUP, { text: "/status@hermes_bot" }))).toBeUndefined();
+  });
+
   it("parses each update object once, however many times the relay asks about it", async () => {
     const { gate, seen } = rig({ chatId: GROUP, allowedUsers: [] });
     let reads = 0;
