@@ -12,6 +12,7 @@ import type { Registry } from "../registry/registry.ts";
 import type { Claim, UpdateHandler } from "../relay/update-handler.ts";
 import type { HermesEvent, SessionInfo } from "../hermes-events.ts";
 import type { AccessPolicy } from "../telegram/access.ts";
+import type { Intent } from "../telegram/updates.ts";
 import type { TelegramApi } from "../telegram/api.ts";
 import { errorText } from "../error-text.ts";
 import { Outbox } from "../telegram/outbox.ts";
@@ -21,7 +22,7 @@ import { Chat } from "./chat.ts";
 import { waitAtMost } from "../with-timeout.ts";
 import type { InstanceLink } from "./desk.ts";
 import { Commands } from "./commands.ts";
-import { Gate } from "./gate.ts";
+import { Gate, type IntentOf, type Route } from "./gate.ts";
 import { InstanceLinks } from "./instance-links.ts";
 import { PhoneFiles } from "./phone-files.ts";
 import { PromptLife } from "./prompt-life.ts";
@@ -269,6 +270,11 @@ export class Bridge implements UpdateHandler {
   /** Whether an unclaimed update may be for a process still re-connecting to the relay (so held a moment): not a stranger's. */
   worthHolding(update: unknown): boolean {
     return this.#gate.worthHolding(update);
+  }
+
+  /** Adds a handler for one kind of update, after the bridge's own; it sees only updates from those who may act (gate.ts). */
+  route<K extends Intent["kind"]>(kind: K, route: Route<IntentOf<K>>): void {
+    this.#gate.route(kind, route);
   }
 
   /** This process polls now: register the bot's commands, and learn its name (for "/status@bot" in groups). */

@@ -12,17 +12,22 @@
 // /start never reaches a route, whoever sends it. A command naming another bot ("/new@other_bot",
 // two bots in one group) is not for this one: it reaches nobody, and nothing answers it.
 //
-// Adding a handler (the whole API; see bridge.ts for the routes it adds):
+// Adding a handler is adding a route, in bridge.ts' constructor (the whole API is `Route` below):
 //
-//   gate.route("attachment", {
-//     claim: (file) => …,            // Acting<file>: the work if it concerns this process, else undefined
-//     unclaimed: (file, after) => …, // an allowed user's update no process claimed, else undefined
+//   gate.route("attachment", {           // kinds: "callback", "command", "text", "attachment"
+//     // Acting<attachment>: does it concern this process? The work (run once granted), else undefined.
+//     claim: (file) => (file.file.type === "voice" ? voiceNotes.claim(file) : undefined),
+//   });
+//   gate.route("command", {              // before Commands' route, which answers any other command with /help
+//     // An allowed user's update that no process claimed: the work of answering it, else undefined.
+//     unclaimed: (command) => (command.name === "new" ? sessions.create(command) : undefined),
 //   });
 //
 // A route needs no access check of its own and must not make one: it never imports access.ts and
 // never casts to `Acting` (tests/unit/gate.test.ts fails if a file besides this one does). Routes of
 // one kind are asked in the order they were added; the first answer that is not undefined wins.
-// Deciding (`claim`, `gathers`) never waits and changes nothing; the work runs once granted.
+// Deciding (`claim`, `gathers`) never waits and changes nothing; the work runs once granted. A new
+// kind of update is a new `Intent` in telegram/updates.ts: it passes this same gate.
 import type { Logger } from "../log.ts";
 import type { Claim, UpdateHandler } from "../relay/update-handler.ts";
 import { mayAct, mayLearnIds, type AccessPolicy } from "../telegram/access.ts";

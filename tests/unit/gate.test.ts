@@ -12,6 +12,7 @@ import { describe, expect, it } from "vitest";
 import { Gate, type ActingText, type IntentOf, type PublicAnswers, type Route } from "../../lib/bridge/gate.ts";
 import type { AccessPolicy } from "../../lib/telegram/access.ts";
 import { parseUpdate, type Intent } from "../../lib/telegram/updates.ts";
+import { CHAT as CHAT_IN_RIG, OWNER as OWNER_IN_RIG, setup } from "../support/bridge-rig.ts";
 
 const OWNER = 7;
 const GROUP = -100;
@@ -277,6 +278,32 @@ describe("one gate for every update", () => {
       return forged;
     };
     expect(compileOnly).toBeTypeOf("function"); // checked by `npm run typecheck`, never run
+  });
+});
+
+describe("the gate in the real Bridge", () => {
+  it("a route added to a Bridge, with no access code, never sees a stranger's update; the stranger's tap is still refused; the owner's updates reach it", async () => {
+    const { bridge, telegram } = setup({ allowedUsers: [OWNER_IN_RIG] });
+    const seen: Intent[] = [];
+    for (const kind of ["callback", "command", "text", "attachment"] as const)
+      bridge.route(kind, {
+        claim: (intent) => {
+          seen.push(intent);
+          return async () => undefined;
+        },
+      });
+    const fromStrangers = [...everyKind(STRANGER, CHAT_IN_RIG), ...everyKind(STRANGER, STRANGER), ...everyKind(OWNER_IN_RIG, -4242)];
+    for (const update of fromStrangers) await bridge.handleUpdate(update);
+    expect(seen).toEqual([]);
+    expect(telegram.callbackAnswers).toEqual([
+      { id: `tap-${STRANGER}-${CHAT_IN_RIG}`, text: "Not authorized", alert: true },
+      { id: `tap-${STRANGER}-${STRANGER}`, text: "Not authorized", alert: true },
+      { id: `tap-${OWNER_IN_RIG}--4242`, text: "Not authorized", alert: true },
+    ]);
+    expect(telegram.messages).toEqual([]); // strangers get nothing else
+    for (const update of everyKind(OWNER_IN_RIG, CHAT_IN_RIG)) await bridge.handleUpdate(update);
+    expect(seen.map((intent) => intent.kind)).toEqual(["callback", "command", "command", "text", "text", "attachment", "attachment"]);
+    await bridge.stop(10);
   });
 });
 
