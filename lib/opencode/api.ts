@@ -1,7 +1,7 @@
 // The only place that knows OpenCode 1.x's routes (2.x: lib/opencode2/). Replies retry network and 5xx errors, never a 4xx.
 import type { PermissionReply, PermissionRequest, QuestionRequest, SessionInfo } from "../hermes-events.ts";
 import { parseEvent } from "./events.ts";
-import type { OpencodeEndpoint, Outcome, PromptPart } from "./endpoint.ts";
+import type { Created, OpencodeEndpoint, Outcome, PromptPart } from "./endpoint.ts";
 import { DEFAULT_RETRY, sendForOutcome, type RetryPolicy } from "./send-outcome.ts";
 import { REQUEST_TIMEOUT_MS, type OpencodeTransport } from "./transport.ts";
 
@@ -32,6 +32,18 @@ export class OpencodeApi implements OpencodeEndpoint {
   /** Sends a new message made of these parts (text, files) to a session (queued by OpenCode when it is busy). */
   prompt(sessionID: string, parts: PromptPart[]): Promise<Outcome> {
     return this.#send("/session/{sessionID}/prompt_async", { sessionID }, { parts });
+  }
+
+  /** `POST /session` with an empty body (1.1.53 and 1.18.33 answer 200 with the new Session). Not retried: a retry could make two. */
+  async createSession(): Promise<Created> {
+    try {
+      const result = await this.#transport.request("POST", "/session", { body: {}, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+      const id = (result.data as { id?: unknown } | undefined)?.id;
+      if (result.status === 200 && typeof id === "string" && id !== "") return { ok: true, sessionID: id };
+      return { ok: false, error: `OpenCode answered ${result.status} to POST /session` };
+    } catch (error) {
+      return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    }
   }
 
   /** Stops the session's run, as Esc in the terminal does (its pending prompts are rejected). */

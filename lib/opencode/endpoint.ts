@@ -9,12 +9,17 @@ export type Outcome = { ok: true } | { ok: false; gone: true } | { ok: false; go
 /** A part of a prompt: text, or a file given inline as a `data:` URL. */
 export type PromptPart = { type: "text"; text: string } | { type: "file"; mime: string; filename: string; url: string };
 
+/** A session OpenCode created: its id, or why it could not. */
+export type Created = { ok: true; sessionID: string } | { ok: false; error: string };
+
 export interface OpencodeEndpoint {
   replyQuestion(requestID: string, answers: string[][]): Promise<Outcome>;
   rejectQuestion(requestID: string): Promise<Outcome>;
   replyPermission(requestID: string, decision: { reply: PermissionReply; message?: string }): Promise<Outcome>;
   /** Sends a new message made of these parts (the user's text, files from the phone) to a session (queued when it is busy). */
   prompt(sessionID: string, parts: PromptPart[]): Promise<Outcome>;
+  /** A new, empty session in this location (its first prompt is sent with `prompt`). */
+  createSession(): Promise<Created>;
   /** Stops the session's run, as Esc in the terminal does. */
   abortSession(sessionID: string): Promise<Outcome>;
   /** Throws when it cannot read the list: "could not read" must never look like "nothing pending". */

@@ -2,7 +2,7 @@
 // permissions are answered in-process (`ctx.permission.reply`); in attach mode over HTTP. Questions
 // are forms, always answered over HTTP (server-client.ts): the 2.x plugin context has no form API.
 // The form behind each question (field keys, types, option values) is kept from `form.created`.
-import type { OpencodeEndpoint, Outcome, PromptPart } from "../opencode/endpoint.ts";
+import type { Created, OpencodeEndpoint, Outcome, PromptPart } from "../opencode/endpoint.ts";
 import type { PermissionReply, PermissionRequest, QuestionRequest, SessionInfo } from "../hermes-events.ts";
 import { narrowEvent, questionForm, type NarrowedEvent, type QuestionForm } from "./events.ts";
 import { formAnswer } from "./forms.ts";
@@ -119,6 +119,18 @@ export class Opencode2Endpoint implements OpencodeEndpoint {
       return Promise.resolve({ ok: false, gone: false, error: "files from the phone are not supported on OpenCode 2 yet" });
     const text = parts.map((part) => (part.type === "text" ? part.text : "")).join("\n\n");
     return this.#server.send("POST", "/api/session/{sessionID}/prompt", { sessionID }, { text });
+  }
+
+  /** `POST /api/session { location: { directory } }`: 2.0.15 answers 200 with `{ data: Session }`. */
+  async createSession(): Promise<Created> {
+    try {
+      const result = await this.#server.create("/api/session", { location: { directory: this.#directory } });
+      const id = (result.data as { data?: { id?: unknown } } | undefined)?.data?.id;
+      if (result.status >= 200 && result.status < 300 && typeof id === "string" && id !== "") return { ok: true, sessionID: id };
+      return { ok: false, error: `OpenCode answered ${result.status} to POST /api/session` };
+    } catch (error) {
+      return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    }
   }
 
   /** Stop from the phone: 2.0.15 answers `POST /api/session/:sessionID/interrupt` with success (tests/e2e/opencode2-stop.test.ts). */

@@ -241,3 +241,24 @@ describe("OpencodeApi: session", () => {
     expect(request).toHaveBeenCalledTimes(1);
   });
 });
+
+describe("OpencodeApi: createSession", () => {
+  it("posts an empty body to /session once and returns the new session's id", async () => {
+    const { transport, request } = fakeTransport({ status: 200, data: { id: "ses_new", title: "New session" } });
+    await expect(new OpencodeApi(transport, FAST).createSession()).resolves.toEqual({ ok: true, sessionID: "ses_new" });
+    const [method, url, options] = request.mock.calls[0]!;
+    expect([method, url, options?.body]).toEqual(["POST", "/session", {}]);
+  });
+
+  it("is never retried (a retry could make two sessions) and says why it failed", async () => {
+    const { transport, request } = fakeTransport({ status: 500, data: { name: "UnknownError" } });
+    await expect(new OpencodeApi(transport, FAST).createSession()).resolves.toEqual({ ok: false, error: "OpenCode answered 500 to POST /session" });
+    expect(request).toHaveBeenCalledTimes(1);
+    const missingId = fakeTransport({ status: 200, data: { title: "no id" } });
+    await expect(new OpencodeApi(missingId.transport, FAST).createSession()).resolves.toMatchObject({ ok: false });
+    await expect(new OpencodeApi(fakeTransport(new Error("ECONNREFUSED")).transport, FAST).createSession()).resolves.toEqual({
+      ok: false,
+      error: "ECONNREFUSED",
+    });
+  });
+});
