@@ -24,6 +24,7 @@ import type { InstanceLink } from "./desk.ts";
 import { Commands } from "./commands.ts";
 import { Gate, type IntentOf, type Route } from "./gate.ts";
 import { InstanceLinks } from "./instance-links.ts";
+import { NewSessions } from "./new-sessions.ts";
 import { PhoneFiles } from "./phone-files.ts";
 import { PromptLife } from "./prompt-life.ts";
 import { PromptMessages } from "./prompt-messages.ts";
@@ -129,14 +130,22 @@ export class Bridge implements UpdateHandler {
     const answers = { ownsTap: input.ownsTap.bind(input), refuseTap: input.refuse.bind(input), start: commands.start.bind(commands) };
     const gate = new Gate(options.access, answers, log);
     this.#gate = gate;
+    const news = new NewSessions({ telegram, outbox, registry, topics, log, t, chatId, links, chat, runs });
+    gate.route("callback", { claim: (tap) => news.claimTap(tap) });
     gate.route("callback", { claim: (tap) => input.claimTap(tap), unclaimed: (tap, after) => input.unclaimedTap(tap, after.unanswered) });
     // Commands answers every command it does not know with /help: a new command's route goes before it.
+    gate.route("command", {
+      unclaimed: (command, after) => news.unclaimed(command, after.parts),
+      gathers: (command) => news.gathers(command),
+      partFor: (command) => news.partFor(command),
+    });
     gate.route("command", {
       unclaimed: (command, after) => commands.answer(command, after.parts),
       gathers: (command) => commands.gathers(command),
       partFor: (command) => commands.partFor(command),
     });
     gate.route("text", { claim: (text) => typed.claim(text) });
+    gate.route("text", { claim: (text) => news.claimText(text) });
     gate.route("attachment", { claim: (file) => files.claim(file), unclaimed: (file) => files.unclaimed(file) });
   }
 

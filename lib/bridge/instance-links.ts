@@ -20,6 +20,11 @@ export class InstanceLinks {
     return found;
   }
 
+  /** The project directories served here, each once. */
+  directories(): string[] {
+    return [...new Set([...this.#links].map((link) => link.directory))];
+  }
+
   /** Whether OpenCode still lists the prompt's request as pending (false when its instance is gone or can't be asked). */
   async stillPending(prompt: Prompt): Promise<boolean> {
     const opencode = this.linkFor(prompt.directory)?.opencode;

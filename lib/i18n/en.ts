@@ -137,6 +137,15 @@ export const en: Strings = {
     feedback: "✍️ Reply to this message with your feedback: the agent gets it instead of running the command.",
     feedbackPlaceholder: "feedback for the agent",
   },
+  steer: {
+    pick: "🆕 <b>Which project should the new session start in?</b>",
+    picked: (project) => `🆕 New session in <b>${project}</b>`,
+    askText: (project) => `🆕 What should the new session in <b>${project}</b> do? Reply with its first instruction.`,
+    placeholder: "The new session's first instruction",
+    noProject: "No project runs Hermes right now: open OpenCode in a project first.",
+    failed: (why) => `⚠️ Could not start a new session (${why}).`,
+    starting: "Starting a new session…",
+  },
   talk: {
     queued: "⏳ The agent is busy: your message is queued, and it reads it as soon as the current step ends.",
     notSent: (why, text) => `⚠️ Not sent to the agent (${why}). Your message:\n<blockquote>${text}</blockquote>`,
@@ -188,9 +197,11 @@ export const en: Strings = {
       "• <b>Type an answer</b> and <b>Reject with feedback</b> ask for a reply with your text.",
       "• Reply to any Hermes message to send that session your next instruction.",
       "• <b>⏹ Stop</b> (or /stop) ends a session's run after a confirmation tap.",
+      "• /new <i>instruction</i> starts a new session in a project OpenCode has open (a picker when there are several).",
     ],
   },
   commands: {
+    new: "Start a new session (/new, then its first instruction)",
     status: "Sessions and pending prompts",
     pending: "Send every pending prompt again",
     stop: "Stop a running session",

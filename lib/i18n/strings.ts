@@ -142,6 +142,16 @@ export interface Strings {
     notApplied: string;
   };
   input: { answerTo: (header: string) => string; feedback: string; feedbackPlaceholder: string };
+  /** Starting work from the phone (/new). `project` is escaped by the caller. */
+  steer: {
+    pick: string;
+    picked: (project: string) => string;
+    askText: (project: string) => string;
+    placeholder: string;
+    noProject: string;
+    failed: (why: string) => string;
+    starting: string;
+  };
   talk: {
     queued: string;
     notSent: (why: string, text: string) => string;
@@ -183,7 +193,7 @@ export interface Strings {
     sentAgain: string;
   };
   help: { lines: string[] };
-  commands: { status: string; pending: string; stop: string; help: string; start: string };
+  commands: { new: string; status: string; pending: string; stop: string; help: string; start: string };
   /** OpenCode 2 only. `reason` is escaped by the caller. */
   host: { formsUnreachable: (reason: string) => string };
 }

@@ -135,6 +135,15 @@ export const zh: Strings = {
     feedback: "✍️ 回复这条消息写下你的说明：智能体会收到它，而不是执行这条命令。",
     feedbackPlaceholder: "给智能体的说明",
   },
+  steer: {
+    pick: "🆕 <b>新会话要在哪个项目里开始？</b>",
+    picked: (project) => `🆕 在 <b>${project}</b> 中新建会话`,
+    askText: (project) => `🆕 <b>${project}</b> 中的新会话要做什么？请回复它的第一条指令。`,
+    placeholder: "新会话的第一条指令",
+    noProject: "目前没有运行 Hermes 的项目：请先在某个项目里打开 OpenCode。",
+    failed: (why) => `⚠️ 无法新建会话（${why}）。`,
+    starting: "正在新建会话…",
+  },
   talk: {
     queued: "⏳ 智能体正忙：你的消息已排队，当前步骤结束后它就会读到。",
     notSent: (why, text) => `⚠️ 未能发送给智能体（${why}）。你的消息：\n<blockquote>${text}</blockquote>`,
@@ -186,9 +195,11 @@ export const zh: Strings = {
       "• <b>输入回答</b>和<b>拒绝并说明</b>会请你回复一段文字。",
       "• 回复任意一条 Hermes 消息，即可给对应会话发送下一条指令。",
       "• <b>⏹ 停止</b>（或 /stop）在确认后结束会话的运行。",
+      "• /new <i>指令</i> 在 OpenCode 已打开的项目中新建会话（有多个项目时先选择）。",
     ],
   },
   commands: {
+    new: "新建会话（/new 后跟第一条指令）",
     status: "会话与待回答的请求",
     pending: "重新发送所有待回答的请求",
     stop: "停止正在运行的会话",

@@ -20,7 +20,8 @@ const ACTIONS = {
   feedback: { code: "f", indexes: 0, on: "permission" }, // reject with typed feedback (the agent continues with it)
   stop: { code: "s", indexes: 0, on: "session" }, // first tap of Stop on a session's message: asks for confirmation
   halt: { code: "h", indexes: 0, on: "session" }, // second tap: abort the session's run
-} as const satisfies Record<string, { code: string; indexes: 0 | 1 | 2; on: "question" | "permission" | "session" }>;
+  newIn: { code: "n", indexes: 0, on: "project" }, // /new's picker: start the new session in this project
+} as const satisfies Record<string, { code: string; indexes: 0 | 1 | 2; on: "question" | "permission" | "session" | "project" }>;
 
 export type CallbackAction = keyof typeof ACTIONS;
 /** What a button's key names. */
@@ -30,6 +31,7 @@ export type ActionOn<T extends ActionTarget> = { [A in CallbackAction]: (typeof 
 export type QuestionAction = ActionOn<"question">;
 export type PermissionAction = ActionOn<"permission">;
 export type StopAction = ActionOn<"session">;
+export type ProjectAction = ActionOn<"project">;
 
 export interface CallbackData<A extends CallbackAction = CallbackAction> {
   key: string;

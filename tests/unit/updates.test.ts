@@ -25,6 +25,16 @@ describe("parseUpdate: callback queries", () => {
     });
   });
 
+  it("keeps the text of the message the tapped one replies to (a picker answering a command), and nothing that is not text", () => {
+    const replied = { message_id: 70, chat: group, from: user, text: "/new fix the tests" };
+    expect(parseUpdate(callback({ message: { message_id: 77, chat: group, reply_to_message: replied } }))).toMatchObject({
+      messageId: 77,
+      replied: { messageId: 70, text: "/new fix the tests" },
+    });
+    expect(parseUpdate(callback({ message: { message_id: 77, chat: group, reply_to_message: { message_id: 70, photo: [] } } }))).not.toHaveProperty("replied");
+    expect(parseUpdate(callback({ message: { message_id: 77, chat: group, reply_to_message: { text: "no id" } } }))).not.toHaveProperty("replied");
+  });
+
   it("keeps a callback without its message (too old), without a chat id", () => {
     const intent = parseUpdate(callback({ message: undefined }));
     expect(intent).toMatchObject({ kind: "callback", id: "cb-1", data: "h1:ABCD:x", from: { userId: 111, chatType: "" } });
