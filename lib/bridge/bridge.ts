@@ -24,7 +24,8 @@ import type { InstanceLink } from "./desk.ts";
 import { Commands } from "./commands.ts";
 import { Gate, type IntentOf, type Route } from "./gate.ts";
 import { InstanceLinks } from "./instance-links.ts";
-import { NewSessions } from "./new-sessions.ts";
+import { PromptChoices } from "./prompt-choices.ts";
+import { routeSteering } from "./steer-routes.ts";
 import { PhoneFiles } from "./phone-files.ts";
 import { PromptLife } from "./prompt-life.ts";
 import { PromptMessages } from "./prompt-messages.ts";
@@ -77,7 +78,9 @@ export class Bridge implements UpdateHandler {
   readonly #outbox: Outbox;
   readonly #gate: Gate;
   readonly #now: () => number;
-  readonly #links = new InstanceLinks();
+  /** What the phone chose for its prompts (/model, /agent): every link adds it to every prompt. */
+  readonly #choices = new PromptChoices();
+  readonly #links = new InstanceLinks(() => this.#choices.choice());
   readonly #chat: Chat;
   readonly #topics: SessionTopics;
   readonly #replies: ReplyConfirmation;
@@ -120,32 +123,29 @@ export class Bridge implements UpdateHandler {
     const runs = new RunNotices(runDeps, options.doneGraceMs ?? DONE_GRACE_MS);
     this.#runs = runs;
     const input = new UserInput({ registry, prompts, stops, chat, log, t });
-    const commands = new Commands({ telegram, outbox, registry, activity, log, t, chatId, prompts, stops });
+    const answers = {
+      ownsTap: input.ownsTap.bind(input),
+      refuseTap: input.refuse.bind(input),
+      start: (command: IntentOf<"command">) => this.#commands.start(command),
+    };
+    const gate = new Gate(options.access, answers, log);
+    this.#gate = gate;
+    const steering = routeSteering(gate, { telegram, outbox, registry, topics, log, t, chatId, links, chat, runs, choices: this.#choices });
+    const commands = new Commands({ telegram, outbox, registry, activity, log, t, chatId, prompts, stops, steering });
     this.#commands = commands;
     const quietMs = options.textQuietMs ?? 700;
     const typed = new TypedText({ registry, topics, quietMs, inputs: input, runs });
     this.#typed = typed;
     const files = new PhoneFiles({ telegram, registry, topics, log, t, links, activity, runs, chat, quietMs });
     this.#files = files;
-    const answers = { ownsTap: input.ownsTap.bind(input), refuseTap: input.refuse.bind(input), start: commands.start.bind(commands) };
-    const gate = new Gate(options.access, answers, log);
-    this.#gate = gate;
-    const news = new NewSessions({ telegram, outbox, registry, topics, log, t, chatId, links, chat, runs });
-    gate.route("callback", { claim: (tap) => news.claimTap(tap) });
     gate.route("callback", { claim: (tap) => input.claimTap(tap), unclaimed: (tap, after) => input.unclaimedTap(tap, after.unanswered) });
     // Commands answers every command it does not know with /help: a new command's route goes before it.
-    gate.route("command", {
-      unclaimed: (command, after) => news.unclaimed(command, after.parts),
-      gathers: (command) => news.gathers(command),
-      partFor: (command) => news.partFor(command),
-    });
     gate.route("command", {
       unclaimed: (command, after) => commands.answer(command, after.parts),
       gathers: (command) => commands.gathers(command),
       partFor: (command) => commands.partFor(command),
     });
     gate.route("text", { claim: (text) => typed.claim(text) });
-    gate.route("text", { claim: (text) => news.claimText(text) });
     gate.route("attachment", { claim: (file) => files.claim(file), unclaimed: (file) => files.unclaimed(file) });
   }
 

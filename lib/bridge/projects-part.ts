@@ -1,9 +1,9 @@
 // A process' part of /new, as it arrives from another process over the relay: the project
 // directories it serves. Untrusted until checked: at most MAX_PROJECTS absolute paths of at most
 // MAX_PATH characters each; anything else drops the whole part. Pure.
-import { createHash } from "node:crypto";
 import path from "node:path";
 import { isRecord } from "../is-record.ts";
+import { shortKey } from "./short-key.ts";
 
 const MAX_PROJECTS = 100;
 const MAX_PATH = 4_096;
@@ -22,7 +22,7 @@ export function parseProjectsPart(value: unknown): ProjectsPart | undefined {
   return { directories };
 }
 
-/** A directory's key on a picker button (callback data carries no path): 12 hex digits of its SHA-256. */
+/** A directory's key on a picker button. */
 export function projectKey(directory: string): string {
-  return createHash("sha256").update(directory).digest("hex").slice(0, 12);
+  return shortKey(directory);
 }

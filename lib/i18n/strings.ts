@@ -151,6 +151,19 @@ export interface Strings {
     noProject: string;
     failed: (why: string) => string;
     starting: string;
+    /** `current` is escaped HTML. */
+    modelTitle: (current: string) => string;
+    agentTitle: (current: string) => string;
+    openCodeDefault: string;
+    /** A button label (plain text). */
+    defaultButton: string;
+    /** A callback answer (plain text). */
+    chosen: (label: string) => string;
+    /** `name` is escaped by the caller. */
+    notFound: (name: string) => string;
+    noneReported: string;
+    /** /status: what the phone's prompts use; both escaped. */
+    status: (model: string, agent: string) => string;
   };
   talk: {
     queued: string;
@@ -193,7 +206,7 @@ export interface Strings {
     sentAgain: string;
   };
   help: { lines: string[] };
-  commands: { new: string; status: string; pending: string; stop: string; help: string; start: string };
+  commands: { new: string; model: string; agent: string; status: string; pending: string; stop: string; help: string; start: string };
   /** OpenCode 2 only. `reason` is escaped by the caller. */
   host: { formsUnreachable: (reason: string) => string };
 }

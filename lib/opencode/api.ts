@@ -1,7 +1,8 @@
 // The only place that knows OpenCode 1.x's routes (2.x: lib/opencode2/). Replies retry network and 5xx errors, never a 4xx.
 import type { PermissionReply, PermissionRequest, QuestionRequest, SessionInfo } from "../hermes-events.ts";
 import { parseEvent } from "./events.ts";
-import type { Created, OpencodeEndpoint, Outcome, PromptPart } from "./endpoint.ts";
+import { isRecord } from "../is-record.ts";
+import type { AgentInfo, Created, ModelInfo, OpencodeEndpoint, Outcome, PromptChoice, PromptPart } from "./endpoint.ts";
 import { DEFAULT_RETRY, sendForOutcome, type RetryPolicy } from "./send-outcome.ts";
 import { REQUEST_TIMEOUT_MS, type OpencodeTransport } from "./transport.ts";
 
@@ -30,8 +31,35 @@ export class OpencodeApi implements OpencodeEndpoint {
   }
 
   /** Sends a new message made of these parts (text, files) to a session (queued by OpenCode when it is busy). */
-  prompt(sessionID: string, parts: PromptPart[]): Promise<Outcome> {
-    return this.#send("/session/{sessionID}/prompt_async", { sessionID }, { parts });
+  /** `choice`: prompt_async's own `model` ({ providerID, modelID }) and `agent` fields (1.1.53 and 1.18.33). */
+  prompt(sessionID: string, parts: PromptPart[], choice: PromptChoice = {}): Promise<Outcome> {
+    return this.#send("/session/{sessionID}/prompt_async", { sessionID }, { parts, ...choice });
+  }
+
+  /** `GET /config/providers`: `{ providers: [{ id, models: { [id]: { id, name } } }], default }`. */
+  async listModels(): Promise<ModelInfo[]> {
+    const result = await this.#transport.request("GET", "/config/providers", { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+    const providers = (result.data as { providers?: unknown } | undefined)?.providers;
+    if (result.status !== 200 || !Array.isArray(providers)) throw new Error(`OpenCode answered ${result.status} to GET /config/providers`);
+    const models: ModelInfo[] = [];
+    for (const provider of providers) {
+      if (!isRecord(provider) || typeof provider.id !== "string" || !isRecord(provider.models)) continue;
+      for (const [modelID, model] of Object.entries(provider.models)) {
+        const name = isRecord(model) && typeof model.name === "string" ? model.name : undefined;
+        models.push({ providerID: provider.id, modelID, ...(name ? { name } : {}) });
+      }
+    }
+    return models;
+  }
+
+  /** `GET /agent`: `[{ name, mode: "primary" | "subagent" | "all", hidden? }]`. */
+  async listAgents(): Promise<AgentInfo[]> {
+    const agents: AgentInfo[] = [];
+    for (const agent of await this.#list("/agent")) {
+      if (!isRecord(agent) || typeof agent.name !== "string" || agent.mode === "subagent" || agent.hidden === true) continue;
+      agents.push({ id: agent.name });
+    }
+    return agents;
   }
 
   /** `POST /session` with an empty body (1.1.53 and 1.18.33 answer 200 with the new Session). Not retried: a retry could make two. */

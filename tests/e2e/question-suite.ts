@@ -36,6 +36,7 @@ export async function startRig(
     permission?: unknown;
     extraConfig?: Record<string, unknown>;
     mockModel?: Record<string, unknown>;
+    extraModels?: string[];
     warmup?: boolean;
     chat?: ChatKind;
     telegram?: FakeTelegramOptions;

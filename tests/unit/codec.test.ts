@@ -56,7 +56,13 @@ describe("encodeCallback", () => {
       codes.add(encoded.split(":")[2]!);
       expect(decodeCallback(encoded)?.action).toBe(action);
       expect(
-        [isActionOn(action, "question"), isActionOn(action, "permission"), isActionOn(action, "session"), isActionOn(action, "project")].filter(Boolean),
+        [
+          isActionOn(action, "question"),
+          isActionOn(action, "permission"),
+          isActionOn(action, "session"),
+          isActionOn(action, "project"),
+          isActionOn(action, "choice"),
+        ].filter(Boolean),
       ).toHaveLength(1);
     }
     expect(codes.size).toBe(CALLBACK_ACTIONS.length);

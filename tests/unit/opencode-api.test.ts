@@ -262,3 +262,32 @@ describe("OpencodeApi: createSession", () => {
     });
   });
 });
+
+describe("OpencodeApi: models, agents and the phone's choice", () => {
+  it("prompt_async carries the chosen model and agent in its own fields, and nothing when none is chosen", async () => {
+    const { transport, request } = fakeTransport({ status: 204, data: undefined });
+    const api = new OpencodeApi(transport, FAST);
+    await api.prompt("ses_1", [{ type: "text", text: "hi" }], { model: { providerID: "p", modelID: "m" }, agent: "plan" });
+    await api.prompt("ses_1", [{ type: "text", text: "hi" }]);
+    expect(request.mock.calls.map((call) => call[2]?.body)).toEqual([
+      { parts: [{ type: "text", text: "hi" }], model: { providerID: "p", modelID: "m" }, agent: "plan" },
+      { parts: [{ type: "text", text: "hi" }] },
+    ]);
+  });
+
+  it("lists every provider's models and the primary agents (no sub-agents, no hidden ones); an unreadable list throws", async () => {
+    const providers = { providers: [{ id: "p", models: { a: { name: "A" }, b: {} } }, { id: 3 }], default: {} };
+    await expect(new OpencodeApi(fakeTransport({ status: 200, data: providers }).transport, FAST).listModels()).resolves.toEqual([
+      { providerID: "p", modelID: "a", name: "A" },
+      { providerID: "p", modelID: "b" },
+    ]);
+    const agents = [
+      { name: "build", mode: "primary" },
+      { name: "x", mode: "all" },
+      { name: "general", mode: "subagent" },
+      { name: "t", mode: "primary", hidden: true },
+    ];
+    await expect(new OpencodeApi(fakeTransport({ status: 200, data: agents }).transport, FAST).listAgents()).resolves.toEqual([{ id: "build" }, { id: "x" }]);
+    await expect(new OpencodeApi(fakeTransport({ status: 500, data: {} }).transport, FAST).listModels()).rejects.toThrow("500");
+  });
+});
