@@ -4,6 +4,7 @@
 // recorded, and a compressed body fails the test too (tests/support/strict-telegram.setup.ts).
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { callBotApi } from "../../lib/telegram/bot-api-call.ts";
 import { DEFAULT_CHAT_ID, startFakeTelegram, type FakeTelegram } from "../support/fake-telegram.ts";
 import { MemoryTelegram } from "../support/memory-telegram.ts";
 import { claimViolations, takeUnclaimedViolations } from "../support/telegram/strict-checks.ts";
@@ -119,5 +120,18 @@ describe("the fake records each request's Content-Encoding", () => {
     await call("getMe", {});
     expect(tg.calls.at(-1)!.contentEncoding).toBeUndefined();
     expect(tg.compressedCalls.length).toBe(before + 1);
+  });
+
+  it("Hermes' Bot API call sends plain JSON: no Content-Encoding, and no compress option for the runtime's fetch to act on", async () => {
+    const seen: RequestInit[] = [];
+    const spy: typeof fetch = (input, init) => {
+      seen.push(init ?? {});
+      return fetch(input, init);
+    };
+    const answer = await callBotApi(tg.token, tg.apiRoot, "getMe", {}, undefined, spy);
+    expect(answer).toMatchObject({ ok: true, result: { is_bot: true } });
+    expect(tg.calls.at(-1)!.contentEncoding).toBeUndefined();
+    expect(Object.keys(seen[0]!).sort()).toEqual(["body", "headers", "method"]);
+    expect(seen[0]!.headers).toEqual({ "content-type": "application/json" });
   });
 });
