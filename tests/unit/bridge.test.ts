@@ -482,7 +482,12 @@ describe("Bridge: questions", () => {
         id: "s",
         from: { id: OWNER },
         data: "h1:ZZZZZZZZ:o:0:0",
-        message: { message_id: stale.messageId, chat: { id: CHAT, type: "private" } },
+        // Telegram sends the message as it has it: with its buttons.
+        message: {
+          message_id: stale.messageId,
+          chat: { id: CHAT, type: "private" },
+          reply_markup: { inline_keyboard: [[{ text: "Red", callback_data: "h1:ZZZZZZZZ:o:0:0" }]] },
+        },
       },
     });
     await bridge.handleUnclaimed({
