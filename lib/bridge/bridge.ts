@@ -3,6 +3,7 @@
 // user does to it is user-input.ts, what a tap means is per prompt kind (questions.ts,
 // permissions.ts); runs, Stop, commands, typed text and files have their own modules. It owns no
 // prompt state and opens no sockets itself.
+import type { TranscriptionSettings } from "../config.ts";
 import { CATALOGS, type Language, type Strings } from "../i18n/catalog.ts";
 import type { Logger } from "../log.ts";
 import { ActivityTracker } from "../notices/activity.ts";
@@ -19,6 +20,7 @@ import { labelMessages } from "../telegram/machine-label.ts";
 import type { PaceLimits } from "../telegram/pacer.ts";
 import { parseUpdate } from "../telegram/updates.ts";
 import { Chat } from "./chat.ts";
+import type { LoadTranscriber } from "../transcribe/load.ts";
 import { waitAtMost } from "../with-timeout.ts";
 import type { InstanceLink } from "./desk.ts";
 import { Commands } from "./commands.ts";
@@ -32,6 +34,7 @@ import { SessionTopics } from "./topics.ts";
 import { StopControl } from "./stop-control.ts";
 import { TypedText } from "./typed-text.ts";
 import { UserInput } from "./user-input.ts";
+import { VoiceNotes } from "./voice-notes.ts";
 
 export type { InstanceLink } from "./desk.ts";
 
@@ -60,6 +63,11 @@ export interface BridgeOptions {
   topics?: boolean;
   /** The machine's name, on every message (see telegram/machine-label.ts). */
   machine?: string | undefined;
+  /** The transcription service for voice notes; undefined: voice notes are refused, naming the setting. */
+  transcription?: TranscriptionSettings | undefined;
+  /** Tests: how the transcriber is built, and how long a transcription may take. */
+  loadTranscriber?: LoadTranscriber;
+  transcribeTimeoutMs?: number;
   now?: () => number;
 }
 
@@ -86,6 +94,7 @@ export class Bridge implements UpdateHandler {
   readonly #commands: Commands;
   readonly #stops: StopControl;
   readonly #files: PhoneFiles;
+  readonly #voice: VoiceNotes;
   #stopped = false;
 
   constructor(options: BridgeOptions) {
@@ -125,7 +134,22 @@ export class Bridge implements UpdateHandler {
     const quietMs = options.textQuietMs ?? 700;
     this.#typed = new TypedText({ registry, topics, access, quietMs, inputs: input, runs });
     this.#input = input;
-    this.#files = new PhoneFiles({ telegram, registry, topics, access, log, t, links, activity, runs, chat, quietMs });
+    const voice = new VoiceNotes({
+      telegram,
+      registry,
+      topics,
+      access,
+      log,
+      t,
+      chat,
+      inputs: input,
+      runs,
+      settings: options.transcription,
+      ...(options.loadTranscriber ? { load: options.loadTranscriber } : {}),
+      ...(options.transcribeTimeoutMs !== undefined ? { timeoutMs: options.transcribeTimeoutMs } : {}),
+    });
+    this.#voice = voice;
+    this.#files = new PhoneFiles({ telegram, registry, topics, access, log, t, links, activity, runs, chat, voice, quietMs });
   }
 
   // ── OpenCode side ──────────────────────────────────────────────────────────────────────────
@@ -233,7 +257,7 @@ export class Bridge implements UpdateHandler {
       return take && (async () => take());
     }
     if (intent?.kind === "attachment") {
-      const take = this.#files.claim(intent);
+      const take = this.#voice.claim(intent) ?? this.#files.claim(intent);
       return take && (async () => take());
     }
     return undefined;
