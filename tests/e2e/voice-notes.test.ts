@@ -8,7 +8,8 @@ import { SUPERGROUP_CHAT_ID } from "../support/chat-kind.ts";
 import { DEFAULT_CHAT_ID, type SentMessage } from "../support/fake-telegram.ts";
 import { isTitleRequest } from "../support/llm/chat-request.ts";
 import { directive } from "../support/mock-llm.ts";
-import { OPENCODE_VERSIONS } from "../support/opencode.ts";
+import { toolsOf } from "../support/opencode/agent-tools.ts";
+import { OPENCODE2_VERSION, OPENCODE_VERSIONS, type OpencodeVersion } from "../support/opencode.ts";
 import { startFakeTranscription, type FakeTranscription } from "../support/transcription-server.ts";
 import { pollUntil, sleep } from "../support/wait.ts";
 import { askOnPhone, startRig, type Rig } from "./question-suite.ts";
@@ -18,11 +19,14 @@ const OGG = Buffer.concat([Buffer.from("OggS\0\x02\0\0\0\0\0\0\0\0", "latin1"), 
 const MP3 = Buffer.concat([Buffer.from("ID3\x04\0\0\0\0\0\0", "latin1"), Buffer.from([0xff, 0xfb, 0x90, 0x64, 0, 0, 0, 0])]);
 const STRANGER = { id: 666, is_bot: false, first_name: "Stranger" };
 const MODEL = "whisper-large-v3";
+/** The result is text, so OpenCode 2 takes it as 1.x does. */
+const VERSIONS: OpencodeVersion[] = [...OPENCODE_VERSIONS, OPENCODE2_VERSION];
 
-describe.each(OPENCODE_VERSIONS)("voice notes on OpenCode %s", (version) => {
+describe.each(VERSIONS)("voice notes on OpenCode %s", (version) => {
   let rig: Rig;
   let service: FakeTranscription;
   let done: SentMessage;
+  const sessions: string[] = [];
   beforeAll(async () => {
     service = await startFakeTranscription();
     rig = await startRig(version, {
@@ -32,10 +36,8 @@ describe.each(OPENCODE_VERSIONS)("voice notes on OpenCode %s", (version) => {
       HERMES_TRANSCRIBE_MODEL: MODEL,
     });
     const session = await rig.opencode.createSession();
-    await rig.opencode.prompt(
-      session.id,
-      directive({ tool: "bash", args: { command: "sleep 3", description: "wait" }, then: [{ text: "first run finished" }] }),
-    );
+    sessions.push(session.id);
+    await rig.opencode.prompt(session.id, directive({ ...toolsOf(version).shell("sleep 3"), then: [{ text: "first run finished" }] }));
     done = await rig.telegram.waitForMessage((m) => m.text.includes("<b>Done</b>") && m.text.includes("first run finished"), {
       timeoutMs: 40_000,
       what: "Done",
@@ -56,14 +58,10 @@ describe.each(OPENCODE_VERSIONS)("voice notes on OpenCode %s", (version) => {
   const sessionRequests = () => rig.llm.requests.filter((r) => !isTitleRequest(r)).length;
   const getFiles = (fileId: string) => rig.telegram.calls.filter((c) => c.method === "getFile" && c.payload.file_id === fileId);
   const reactedTo = (messageId: number) => rig.telegram.calls.some((c) => c.method === "setMessageReaction" && Number(c.payload.message_id) === messageId);
+  /** Every session the tests ran is idle (asked the way each version answers). */
   async function idle(): Promise<void> {
-    await pollUntil(
-      async () => {
-        const status = await rig.opencode.request<Record<string, { type: string }>>("GET", "/session/status");
-        return Object.values(status.body ?? {}).every((entry) => entry.type === "idle");
-      },
-      { timeoutMs: 30_000, intervalMs: 100, what: "every session idle" },
-    );
+    for (const id of sessions)
+      await pollUntil(async () => !(await rig.opencode.isBusy(id)), { timeoutMs: 30_000, intervalMs: 100, what: `session ${id} idle` });
   }
 
   it("a voice note replying to the Done notice: the service gets its exact bytes with the model and the key, the LLM gets the words in that session, the phone shows them", async () => {
@@ -93,7 +91,12 @@ describe.each(OPENCODE_VERSIONS)("voice notes on OpenCode %s", (version) => {
 
   it("a voice answer to 'Type an answer' reaches the question", async () => {
     service.hear("teal, like the sea");
-    const { message } = await askOnPhone(rig, [{ question: "Which color?", header: "Color", options: [{ label: "Red", description: "warm" }] }], "voice");
+    const { message, sessionID } = await askOnPhone(
+      rig,
+      [{ question: "Which color?", header: "Color", options: [{ label: "Red", description: "warm" }] }],
+      "voice",
+    );
+    sessions.push(sessionID);
     await rig.telegram.tapButton(message, "Type an answer");
     const ask = await rig.telegram.waitForMessage((m) => m.replyMarkup?.force_reply === true && !m.deleted, { what: "force reply prompt" });
     const sent = rig.telegram.sendFile(DEFAULT_CHAT_ID, { kind: "voice", bytes: OGG, replyTo: ask.messageId });
@@ -123,7 +126,9 @@ describe.each(OPENCODE_VERSIONS)("voice notes on OpenCode %s", (version) => {
     expect(service.requests.at(-1)?.file?.data.equals(MP3)).toBe(true);
     expect(getFiles(audio.fileId)).toHaveLength(1);
     expect(rig.llm.requests.filter((r) => JSON.stringify(r.messages ?? []).includes("FAILED-73"))).toEqual([]);
-    expect(rig.llm.requests.filter((r) => !isTitleRequest(r) && JSON.stringify(r.messages ?? []).includes("AUDIO-74 now run the tests")).length).toBeGreaterThan(0);
+    expect(
+      rig.llm.requests.filter((r) => !isTitleRequest(r) && JSON.stringify(r.messages ?? []).includes("AUDIO-74 now run the tests")).length,
+    ).toBeGreaterThan(0);
     // One prompt from the audio: the user message appears once in the session's history.
     const last = rig.llm.requests.filter((r) => !isTitleRequest(r)).at(-1);
     expect(JSON.stringify(last.messages).split("AUDIO-74 now run the tests").length - 1).toBe(1);
@@ -145,7 +150,7 @@ describe.each(OPENCODE_VERSIONS)("voice notes on OpenCode %s", (version) => {
   });
 });
 
-describe.each(OPENCODE_VERSIONS)("voice notes without a transcription service, in a group, on OpenCode %s", (version) => {
+describe.each(VERSIONS)("voice notes without a transcription service, in a group, on OpenCode %s", (version) => {
   let rig: Rig;
   beforeAll(async () => {
     rig = await startRig(version, {}, undefined, { chat: "supergroup" });
