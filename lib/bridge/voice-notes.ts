@@ -54,6 +54,8 @@ const SHOWN_TRANSCRIPT_LIMIT = 3_500;
 export class VoiceNotes {
   readonly #deps: VoiceNotesDeps;
   #transcriber?: Promise<Transcriber>;
+  /** Each chat's voice notes are taken one after the other: two sent back to back become prompts in that order. */
+  readonly #turns = new Map<number, Promise<void>>();
 
   constructor(deps: VoiceNotesDeps) {
     this.#deps = deps;
@@ -80,7 +82,19 @@ export class VoiceNotes {
       messageId: intent.messageId,
       ...(intent.threadId !== undefined ? { threadId: intent.threadId } : {}),
     };
-    return () => void this.#hear(target, intent, userMessage).catch((error) => log.warn({ err: errorText(error) }, "could not take a voice note"));
+    return () => void this.#inTurn(userMessage.chatId, () => this.#hear(target, intent, userMessage));
+  }
+
+  /** Runs `work` after the chat's earlier voice notes are done (however they ended). */
+  #inTurn(chatId: number, work: () => Promise<void>): Promise<void> {
+    const run = (this.#turns.get(chatId) ?? Promise.resolve())
+      .then(work)
+      .catch((error) => this.#deps.log.warn({ err: errorText(error) }, "could not take a voice note"));
+    this.#turns.set(chatId, run);
+    void run.then(() => {
+      if (this.#turns.get(chatId) === run) this.#turns.delete(chatId);
+    });
+    return run;
   }
 
   /** Audio already downloaded (a document phone-files.ts found to be audio): transcribe it and pass the words on. */

@@ -15,7 +15,7 @@ export interface TranscriptionRequest {
   status: number;
 }
 
-export type Failure = { status: number; body?: unknown } | "hang";
+export type Failure = { status: number; body?: unknown } | "hang" | { delayMs: number };
 
 export interface FakeTranscription {
   /** The base URL to configure (HERMES_TRANSCRIBE_URL). */
@@ -23,9 +23,9 @@ export interface FakeTranscription {
   /** The key it accepts (HERMES_TRANSCRIBE_KEY). */
   key: string;
   readonly requests: readonly TranscriptionRequest[];
-  /** What the next transcriptions hear (until changed). */
-  hear(text: string): void;
-  /** The next `times` requests fail this way: a status (with an OpenAI-style error body), or no answer at all. */
+  /** What the next transcriptions hear (until changed); several texts: one for each of the next requests, in order, the last one staying. */
+  hear(...texts: string[]): void;
+  /** The next `times` requests fail this way: a status (with an OpenAI-style error body), no answer at all, or a late answer. */
   fail(failure: Failure, times?: number): void;
   close(): Promise<void>;
 }
@@ -34,7 +34,7 @@ export async function startFakeTranscription(options: { key?: string | undefined
   const key = options.key === undefined ? "sk-test-voice-0123456789" : options.key;
   const requests: TranscriptionRequest[] = [];
   const failures: Failure[] = [];
-  let heard = "hello from the phone";
+  let heard = ["hello from the phone"];
   const hanging = new Set<() => void>();
   const server = await listenLoopback(async (req, res) => {
     const body = await readBody(req);
@@ -58,6 +58,8 @@ export async function startFakeTranscription(options: { key?: string | undefined
       return answer(401, { error: { message: `Incorrect API key provided: ${req.headers.authorization ?? "none"}`, type: "invalid_request_error" } });
     }
     if (!file || !parsed.fields.model) return answer(400, { error: { message: "file and model are required" } });
+    // What this request hears is decided when it arrives, whenever it is answered.
+    const text = heard.length > 1 ? heard.shift() : heard[0];
     const failure = failures.shift();
     if (failure === "hang") {
       await new Promise<void>((resolve) => {
@@ -66,15 +68,16 @@ export async function startFakeTranscription(options: { key?: string | undefined
       });
       return;
     }
-    if (failure) return answer(failure.status, failure.body ?? { error: { message: `the service failed (${failure.status})`, type: "server_error" } });
-    answer(200, { text: heard });
+    if (failure && "delayMs" in failure) await new Promise((resolve) => setTimeout(resolve, failure.delayMs));
+    else if (failure) return answer(failure.status, failure.body ?? { error: { message: `the service failed (${failure.status})`, type: "server_error" } });
+    answer(200, { text });
   });
   return {
     url: `${server.origin}/v1`,
     key,
     requests,
-    hear(text) {
-      heard = text;
+    hear(...texts) {
+      heard = texts;
     },
     fail(failure, times = 1) {
       for (let i = 0; i < times; i++) failures.push(failure);

@@ -5,7 +5,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { Writable } from "node:stream";
 import pino from "pino";
+import { VoiceNotes } from "../../lib/bridge/voice-notes.ts";
+import type { SessionTopics } from "../../lib/bridge/topics.ts";
+import { CATALOGS } from "../../lib/i18n/catalog.ts";
+import { Registry } from "../../lib/registry/registry.ts";
 import { BOT_DOWNLOAD_LIMIT_BYTES } from "../../lib/telegram/api.ts";
+import { parseUpdate } from "../../lib/telegram/updates.ts";
+import { MemoryTelegram } from "../support/memory-telegram.ts";
 import { CHAT, DIRECTORY, OWNER, permission, request, setup } from "../support/bridge-rig.ts";
 import { startFakeTranscription, type FakeTranscription } from "../support/transcription-server.ts";
 
@@ -240,3 +246,66 @@ function sink(lines: string[]): Writable {
     },
   });
 }
+
+describe("voice notes back to back", () => {
+  it("two voice notes sent one after the other reach the session in that order, even when the first takes longer to transcribe", async () => {
+    const r = rig();
+    service.hear("FIRST slow one", "SECOND quick one");
+    service.fail({ delayMs: 400 });
+    await r.voice(50);
+    await r.voice(50);
+    await vi.waitFor(() => expect(r.prompts()).toHaveLength(2), { timeout: 5_000 });
+    expect(r.prompts().map((p) => (p.body as any).parts[0].text)).toEqual(["FIRST slow one", "SECOND quick one"]);
+    const shown = r.telegram.messages.filter((m) => m.text.includes("Heard")).map((m) => m.text);
+    expect(shown).toEqual(["🎤 <i>Heard:</i> FIRST slow one", "🎤 <i>Heard:</i> SECOND quick one"]);
+  });
+});
+
+describe("voice notes in forum topics", () => {
+  it("a voice note posted in a session's topic (not a reply) goes to that session, and the words are shown in the topic", async () => {
+    const telegram = new MemoryTelegram();
+    const topics = {
+      ownerOf: (threadId: number) => (threadId === 77 ? { sessionID: "ses_topic", directory: DIRECTORY } : undefined),
+    } as unknown as SessionTopics;
+    const sent: Array<{ sessionID: string; threadId: number | undefined; text: string }> = [];
+    const posts: Array<{ text: string; replyTo: number; threadId: number | undefined }> = [];
+    const voice = new VoiceNotes({
+      telegram,
+      registry: new Registry(),
+      topics,
+      access: { chatId: -100, allowedUsers: [OWNER] },
+      log: pino({ level: "silent" }),
+      t: CATALOGS.en,
+      chat: {
+        reply: async (text, replyTo, threadId) => void posts.push({ text, replyTo, threadId }),
+        post: async (text, replyTo, threadId) => {
+          posts.push({ text, replyTo, threadId });
+          return { chatId: -100, messageId: 4242 };
+        },
+      },
+      inputs: { typed: () => undefined },
+      runs: { talkBack: async (owner, userMessage, text) => void sent.push({ sessionID: owner.sessionID, threadId: userMessage.threadId, text }) },
+      settings: { url: service.url, key: service.key, model: "whisper-1" },
+    });
+    telegram.files.set("t1", { bytes: OGG });
+    const update = (threadId: number) =>
+      parseUpdate({
+        message: {
+          message_id: 5,
+          from: { id: OWNER },
+          chat: { id: -100, type: "supergroup", is_forum: true },
+          is_topic_message: true,
+          message_thread_id: threadId,
+          voice: { file_id: "t1" },
+        },
+      });
+    const elsewhere = update(78);
+    expect(elsewhere?.kind === "attachment" && voice.claim(elsewhere)).toBeUndefined();
+    const inTopic = update(77);
+    if (inTopic?.kind !== "attachment") throw new Error("not an attachment");
+    service.hear("from the topic");
+    voice.claim(inTopic)!();
+    await vi.waitFor(() => expect(sent).toEqual([{ sessionID: "ses_topic", threadId: 77, text: "from the topic" }]));
+    expect(posts).toEqual([{ text: "🎤 <i>Heard:</i> from the topic", replyTo: 5, threadId: 77 }]);
+  });
+});
