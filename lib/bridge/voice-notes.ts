@@ -66,7 +66,7 @@ export class VoiceNotes {
    * taking it means, or undefined to leave it to another process sharing the bot (or to phone-files.ts).
    */
   claim(intent: Attachment): (() => void) | undefined {
-    const { registry, topics, access, log } = this.#deps;
+    const { registry, topics, access } = this.#deps;
     const { file } = intent;
     if (!mayAct(access, intent.from)) return undefined;
     const replyTo = intent.replyTo === undefined ? undefined : { chatId: intent.from.chatId, messageId: intent.replyTo };
