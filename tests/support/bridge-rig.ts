@@ -1,6 +1,7 @@
 // A Bridge wired to an in-memory Telegram and a fake OpenCode, for unit tests of the bridge.
 import pino, { type Logger } from "pino";
 import type { TranscriptionSettings } from "../../lib/config.ts";
+import type { LoadTranscriber } from "../../lib/transcribe/load.ts";
 import { expect, vi } from "vitest";
 import { Bridge, type InstanceLink } from "../../lib/bridge/bridge.ts";
 import { OpencodeApi } from "../../lib/opencode/api.ts";
@@ -64,6 +65,7 @@ export function setup(
     notices?: NoticePolicy;
     transcription?: TranscriptionSettings;
     transcribeTimeoutMs?: number;
+    loadTranscriber?: LoadTranscriber;
     logger?: Logger;
   } = {},
 ) {
@@ -76,6 +78,7 @@ export function setup(
     access: { chatId: CHAT, allowedUsers: options.allowedUsers ?? [] },
     ...(options.transcription ? { transcription: options.transcription } : {}),
     ...(options.transcribeTimeoutMs !== undefined ? { transcribeTimeoutMs: options.transcribeTimeoutMs } : {}),
+    ...(options.loadTranscriber ? { loadTranscriber: options.loadTranscriber } : {}),
     questionTtlMs: options.ttlMs ?? 0,
     permissionTtlMs: options.permissionTtlMs ?? 0,
     textQuietMs: 20,

@@ -309,3 +309,45 @@ describe("voice notes in forum topics", () => {
     expect(posts).toEqual([{ text: "🎤 <i>Heard:</i> from the topic", replyTo: 5, threadId: 77 }]);
   });
 });
+
+describe("the transcriber is loaded on first use", () => {
+  it("not when Hermes starts, once on the first voice note, and never again; a load that failed is tried again on the next", async () => {
+    const loads: string[] = [];
+    let failNext = true;
+    const r = setup({
+      transcription: { url: service.url, key: service.key, model: "whisper-1" },
+      loadTranscriber: async (settings, timeoutMs) => {
+        loads.push(settings.url);
+        if (failNext) {
+          failNext = false;
+          throw new Error("module could not be loaded");
+        }
+        return (await import("../../lib/transcribe/openai-compatible.ts")).openaiTranscriber(settings, timeoutMs);
+      },
+    });
+    r.bridge.registry.noteMessage({ chatId: CHAT, messageId: 50 }, { sessionID: "ses_1", directory: DIRECTORY });
+    expect(loads).toEqual([]);
+    const send = async (id: number) => {
+      r.telegram.files.set(`l${id}`, { bytes: OGG });
+      await r.bridge.handleUpdate({
+        update_id: ++updateId,
+        message: {
+          message_id: id,
+          from: { id: OWNER },
+          chat: { id: CHAT, type: "private" },
+          voice: { file_id: `l${id}` },
+          reply_to_message: { message_id: 50 },
+        },
+      });
+    };
+    await send(8001);
+    await vi.waitFor(() =>
+      expect(r.telegram.messages.find((m) => m.replyTo === 8001)?.text).toContain("the transcription failed (Error: module could not be loaded)"),
+    );
+    await send(8002);
+    await send(8003);
+    const prompts = () => r.opencode.posts.filter((post) => post.url === "/session/{sessionID}/prompt_async");
+    await vi.waitFor(() => expect(prompts()).toHaveLength(2));
+    expect(loads).toEqual([service.url, service.url]);
+  });
+});
