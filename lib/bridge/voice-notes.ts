@@ -3,7 +3,8 @@
 // becomes that session's next prompt, as a typed reply would; one that replies to "Type an answer"
 // or "Reject with feedback" gives that answer. The phone is shown what was heard first, as a reply
 // to the voice note (a reply to that message reaches the session too). Only allowed users' voice
-// is downloaded; the audio stays in memory and goes to the transcription service and nowhere else.
+// reaches this file (gate.ts decides, once), so a stranger's is never downloaded; the audio stays
+// in memory and goes to the transcription service and nowhere else.
 // Every refusal is said on the phone, and one voice note never makes two prompts.
 import type { TranscriptionSettings } from "../config.ts";
 import { formatDuration } from "../duration.ts";
@@ -11,20 +12,18 @@ import { errorText } from "../error-text.ts";
 import type { Strings } from "../i18n/catalog.ts";
 import type { Logger } from "../log.ts";
 import type { MessageOwner, Registry, TextInput } from "../registry/registry.ts";
-import { mayAct, type AccessPolicy } from "../telegram/access.ts";
 import { BOT_DOWNLOAD_LIMIT_BYTES, type TelegramApi } from "../telegram/api.ts";
 import { escapeWithin } from "../telegram/html.ts";
-import type { Intent } from "../telegram/updates.ts";
 import { type AudioType, audioType } from "../transcribe/audio-type.ts";
 import { loadOpenaiTranscriber, type LoadTranscriber } from "../transcribe/load.ts";
 import { TRANSCRIBE_TIMEOUT_MS, TranscriptionError, type Transcriber } from "../transcribe/transcriber.ts";
+import type { Claim } from "../relay/update-handler.ts";
 import type { Chat } from "./chat.ts";
+import type { ActingFile } from "./gate.ts";
 import { downloadFromPhone } from "./phone-download.ts";
 import type { RunNotices, UserMessage } from "./run-notices.ts";
 import type { SessionTopics } from "./topics.ts";
 import type { UserInput } from "./user-input.ts";
-
-type Attachment = Extract<Intent, { kind: "attachment" }>;
 
 /** Where the words go: an awaited answer (or feedback), or a session's next prompt. */
 export type VoiceTarget = { input: TextInput } | { owner: MessageOwner };
@@ -33,7 +32,6 @@ export interface VoiceNotesDeps {
   telegram: TelegramApi;
   registry: Registry;
   topics: SessionTopics;
-  access: AccessPolicy;
   log: Logger;
   t: Strings;
   chat: Pick<Chat, "reply" | "post">;
@@ -65,10 +63,9 @@ export class VoiceNotes {
    * Whether the voice note (or an audio document answering a prompt) is for this process: what
    * taking it means, or undefined to leave it to another process sharing the bot (or to phone-files.ts).
    */
-  claim(intent: Attachment): (() => void) | undefined {
-    const { registry, topics, access } = this.#deps;
+  claim(intent: ActingFile): Claim | undefined {
+    const { registry, topics } = this.#deps;
     const { file } = intent;
-    if (!mayAct(access, intent.from)) return undefined;
     const replyTo = intent.replyTo === undefined ? undefined : { chatId: intent.from.chatId, messageId: intent.replyTo };
     const input = replyTo ? registry.inputFor(replyTo) : undefined;
     // A document is an answer only if it says it is audio (its bytes decide below); else it is phone-files.ts'.
@@ -82,7 +79,8 @@ export class VoiceNotes {
       messageId: intent.messageId,
       ...(intent.threadId !== undefined ? { threadId: intent.threadId } : {}),
     };
-    return () => void this.#inTurn(userMessage.chatId, () => this.#hear(target, intent, userMessage));
+    // The claim is granted at once: the download and the transcription go on after it.
+    return async () => void this.#inTurn(userMessage.chatId, () => this.#hear(target, intent, userMessage));
   }
 
   /** Runs `work` after the chat's earlier voice notes are done (however they ended). */
@@ -114,7 +112,7 @@ export class VoiceNotes {
     await this.#pass(target, userMessage, words, caption);
   }
 
-  async #hear(target: VoiceTarget, intent: Attachment, userMessage: UserMessage): Promise<void> {
+  async #hear(target: VoiceTarget, intent: ActingFile, userMessage: UserMessage): Promise<void> {
     const { t, settings } = this.#deps;
     const refuse = (text: string) => this.#deps.chat.reply(text, userMessage.messageId, userMessage.threadId);
     // Not configured: said before anything is downloaded.
