@@ -137,9 +137,11 @@ export class VoiceNotes {
       this.#deps.inputs.typed(target.input, words);
       return;
     }
-    const sent = await chat.post(t.voice.heard(shown), userMessage.messageId, userMessage.threadId);
-    if (sent) registry.noteMessage(sent, target.owner);
+    // Queued first, so the phone shows the words before the 👍 and Running; the prompt does not wait for Telegram.
+    const showing = chat.post(t.voice.heard(shown), userMessage.messageId, userMessage.threadId);
     await this.#deps.runs.talkBack(target.owner, userMessage, caption === undefined ? words : `${caption}\n\n${words}`);
+    const sent = await showing;
+    if (sent) registry.noteMessage(sent, target.owner);
   }
 
   /** One request to the service; the transcriber module is loaded on the first voice note. */

@@ -80,6 +80,15 @@ describe("voice notes through the bridge", () => {
     // Shown before it is sent, and a reply to what was shown reaches the session too.
     expect(r.bridge.registry.ownerOf({ chatId: CHAT, messageId: shown!.messageId })).toEqual({ sessionID: "ses_1", directory: DIRECTORY });
     await vi.waitFor(() => expect(r.telegram.reactions).toContainEqual({ chatId: CHAT, messageId, emoji: "👍" }));
+    // The words come first, then the Running notice with Stop, both replying to the voice note.
+    await vi.waitFor(() => expect(r.repliesTo(messageId)).toHaveLength(2));
+    expect(r.repliesTo(messageId).map((m) => m.messageId)).toEqual([shown!.messageId, expect.any(Number)]);
+    expect(
+      r
+        .repliesTo(messageId)[1]!
+        .keyboard.flat()
+        .map((b) => b.text),
+    ).toContain("⏹ Stop");
     expect(service.requests.length - before).toBe(1);
   });
 
