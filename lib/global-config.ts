@@ -10,10 +10,10 @@ import { isRecord } from "./is-record.ts";
 
 type Env = Record<string, string | undefined>;
 
-/** What the global config says for Hermes: the options of its entry, and the file they were read from. */
+/** What the global config says for Hermes: the options of its entry (none: no entry), and the file they were read from (or setup would write). */
 export interface GlobalHermesOptions {
   file: string;
-  options: Record<string, unknown>;
+  options?: Record<string, unknown>;
 }
 
 /** OpenCode's global config directory: $XDG_CONFIG_HOME/opencode, else ~/.config/opencode. */
@@ -38,10 +38,10 @@ function globalConfigFiles(env: Env): string[] {
 
 /**
  * The options of the last Hermes entry in the global config files (OpenCode keeps the last entry per
- * plugin), `{env:NAME}` substituted as OpenCode does; undefined when no global file lists Hermes.
+ * plugin), `{env:NAME}` substituted as OpenCode does; no options when no global file lists Hermes.
  */
-export function globalHermesOptions(env: Env, readFile: (file: string) => string | undefined = readText): GlobalHermesOptions | undefined {
-  let found: GlobalHermesOptions | undefined;
+export function globalHermesOptions(env: Env, readFile: (file: string) => string | undefined = readText): GlobalHermesOptions {
+  let found: GlobalHermesOptions = { file: globalConfigFile(env) };
   for (const file of globalConfigFiles(env)) {
     const text = readFile(file);
     if (text === undefined) continue;

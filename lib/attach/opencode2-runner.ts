@@ -13,7 +13,7 @@ import { startUnconfigured } from "./unconfigured.ts";
 import { deferred } from "../deferred.ts";
 import { readConfig } from "../config.ts";
 import { acquireBridge, type BridgeLease } from "../hub.ts";
-import { createLogger, secretsOf, type Logger } from "../log.ts";
+import { createLogger, environmentSecrets, secretsOf, type Logger } from "../log.ts";
 import { authHeaders, serverUrl } from "../opencode/http-transport.ts";
 import { openEventStream, type EventStream } from "../sse/stream.ts";
 import { errorText } from "../error-text.ts";
@@ -33,7 +33,7 @@ export function startAttach2(options: AttachOptions): AttachHandle {
   // A configuration problem, or setup mode (only the chat id missing: answer /start): neither
   // touches the server, whichever OpenCode it is.
   if (!result.ok) return startUnconfigured(options, result);
-  const logger = options.logger ?? createLogger(result.config.log, secretsOf(result.config.token, options.auth?.password));
+  const logger = options.logger ?? createLogger(result.config.log, [...environmentSecrets(env), ...secretsOf(result.config.token, options.auth?.password)]);
   return new Attachment2(
     options,
     result.config.chatId,

@@ -14,7 +14,7 @@
 // runs instead; which directories a connect finds is server-directories.ts.
 import { acquireBridge, type BridgeLease } from "../hub.ts";
 import { readConfig, type HermesConfig } from "../config.ts";
-import { createLogger, secretsOf, type Logger } from "../log.ts";
+import { createLogger, environmentSecrets, secretsOf, type Logger } from "../log.ts";
 import { authHeaders, serverUrl } from "../opencode/http-transport.ts";
 import type { ParsedEvent } from "../opencode/events.ts";
 import { openEventStream, type EventStream } from "../sse/stream.ts";
@@ -32,7 +32,7 @@ export function startAttach(options: AttachOptions): AttachHandle {
   const report = options.report ?? (() => undefined);
   const result = readConfig(env);
   if (!result.ok) return startUnconfigured(options, result);
-  const logger = options.logger ?? createLogger(result.config.log, secretsOf(result.config.token, options.auth?.password));
+  const logger = options.logger ?? createLogger(result.config.log, [...environmentSecrets(env), ...secretsOf(result.config.token, options.auth?.password)]);
   return new Attachment(options, result.config, logger, report).handle;
 }
 
