@@ -33,6 +33,7 @@ export function startPlugin(input: PluginInput, env: Record<string, string | und
     if (!result.setupToken) return {};
     // Only the chat is missing: answer /start so the user can find their chat id.
     const lease = acquireBridge({ config: setupOnlyConfig(result.setupToken, result.apiRoot), logger });
+    if ("refused" in lease) return refuse(input, logger, secrets, lease.refused);
     return { dispose: () => lease.release() };
   }
 
@@ -46,6 +47,7 @@ export function startPlugin(input: PluginInput, env: Record<string, string | und
     logger,
     notify: (message) => toast(input, logger, secrets.scrub(`Hermes: ${message}`), "warning"),
   });
+  if ("refused" in lease) return refuse(input, logger, secrets, lease.refused);
   const link = { directory: input.directory, opencode: new OpencodeApi(transport) };
   lease.bridge.attach(link);
   logger.info({ directory: input.directory }, "plugin instance started");
@@ -89,6 +91,12 @@ export function loggerFor(settings: LogSettings, env: Record<string, string | un
   }
   entry.secrets.add(environmentSecrets(env));
   return entry;
+}
+
+/** This instance's settings differ from the bridge running in this process (hub.ts logged it): a toast, and no hooks. */
+function refuse(input: PluginInput, logger: Logger, secrets: SecretList, reason: string): Hooks {
+  toast(input, logger, secrets.scrub(`Hermes is off for ${input.directory}: ${reason}`), "error");
+  return {};
 }
 
 /** Later, not now: the TUI subscribes to events after plugins load, and start-up must not wait. */

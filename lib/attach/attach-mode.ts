@@ -72,6 +72,11 @@ export function pluginLoadedEverywhere(url: string, directories: string[]): Atta
   );
 }
 
+/** This process runs Hermes for the same bot with other settings already (hub.ts): attach mode can't start. */
+export function bridgeRefused(refusal: { refused: string }): AttachHandle {
+  return failedHandle(new AttachError("config", `Hermes is off: ${refusal.refused}`));
+}
+
 /** A handle for attach mode that could not start: `ready` and `done` reject with the error. */
 export function failedHandle(error: AttachError): AttachHandle {
   const done = Promise.reject(error);

@@ -21,7 +21,7 @@ import { openEventStream, type EventStream } from "../sse/stream.ts";
 import { errorText } from "../error-text.ts";
 import { httpLink, serverTransport, type ServerTarget } from "./link.ts";
 import { deferred, type Deferred } from "../deferred.ts";
-import { AttachError, pluginLoadedEverywhere, runningHandle, stopAttachment, streamFailed, type AttachHandle, type AttachOptions } from "./attach-mode.ts";
+import { AttachError, bridgeRefused, pluginLoadedEverywhere, runningHandle, stopAttachment, streamFailed, type AttachHandle, type AttachOptions } from "./attach-mode.ts";
 import { DirectoryLinks } from "./directory-links.ts";
 import { hermesPluginIn } from "./plugin-check.ts";
 import { discoverDirectories } from "./server-directories.ts";
@@ -33,7 +33,17 @@ export function startAttach(options: AttachOptions): AttachHandle {
   const result = readConfig(env);
   if (!result.ok) return startUnconfigured(options, result);
   const logger = options.logger ?? createLogger(result.config.log, [...environmentSecrets(env), ...secretsOf(result.config.token, options.auth?.password)]);
-  return new Attachment(options, result.config, logger, report).handle;
+  const lease = acquireBridge({
+    config: result.config,
+    logger,
+    notify: (message) => {
+      logger.info(`Hermes: ${message}`);
+      report(`Hermes: ${message}`);
+    },
+    ...(options.telegram ? { telegram: options.telegram } : {}),
+  });
+  if ("refused" in lease) return bridgeRefused(lease);
+  return new Attachment(options, result.config, logger, report, lease).handle;
 }
 
 class Attachment {
@@ -52,7 +62,7 @@ class Attachment {
   #waitingReported = false;
   #quietReconnect = false;
 
-  constructor(options: AttachOptions, config: HermesConfig, logger: Logger, report: (line: string) => void) {
+  constructor(options: AttachOptions, config: HermesConfig, logger: Logger, report: (line: string) => void, lease: BridgeLease) {
     this.#options = options;
     this.#config = config;
     this.#log = logger;
@@ -63,12 +73,7 @@ class Attachment {
     this.#server = { url: options.url, auth: options.auth, fetch: options.fetch };
     this.#ready = deferred();
     this.#done = deferred();
-    this.#lease = acquireBridge({
-      config,
-      logger,
-      notify: (message) => this.#report(`Hermes: ${message}`),
-      ...(options.telegram ? { telegram: options.telegram } : {}),
-    });
+    this.#lease = lease;
     this.#links = new DirectoryLinks({
       bridge: this.#lease.bridge,
       log: logger,

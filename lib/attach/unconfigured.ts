@@ -4,7 +4,7 @@ import { acquireBridge, setupOnlyConfig, type BridgeLease } from "../hub.ts";
 import type { ConfigResult } from "../config.ts";
 import { deferred } from "../deferred.ts";
 import { createLogger, environmentSecrets, secretsOf } from "../log.ts";
-import { AttachError, failedHandle, type AttachHandle, type AttachOptions } from "./attach-mode.ts";
+import { AttachError, bridgeRefused, failedHandle, type AttachHandle, type AttachOptions } from "./attach-mode.ts";
 
 export function startUnconfigured(options: AttachOptions, result: Extract<ConfigResult, { ok: false }>): AttachHandle {
   const report = options.report ?? (() => undefined);
@@ -19,6 +19,7 @@ export function startUnconfigured(options: AttachOptions, result: Extract<Config
     logger,
     ...(options.telegram ? { telegram: options.telegram } : {}),
   });
+  if ("refused" in lease) return bridgeRefused(lease);
   report("Hermes: HERMES_TELEGRAM_CHAT_ID is not set. Send /start to your bot: it replies with the chat id. (Ctrl-C to stop)");
   return setupMode(lease);
 }

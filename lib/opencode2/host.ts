@@ -81,10 +81,13 @@ export function startLocation(ctx: PluginContext2, env: Record<string, string | 
     }
     if (!result.setupToken) return undefined;
     const lease = acquireBridge({ config: setupOnlyConfig(result.setupToken, result.apiRoot), logger });
+    // Refused (hub.ts logged why; OpenCode 2 gives a plugin no toast).
+    if ("refused" in lease) return undefined;
     return track({ directory, lease, stop: new AbortController() }, ctx, logger);
   }
 
   const lease = acquireBridge({ config: result.config, logger, notify: (message) => logger.warn(`Hermes: ${message}`) });
+  if ("refused" in lease) return undefined;
   state.server ??= new OwnServerClient({
     pid: process.pid,
     find: () => findOwnServer({ argv: process.argv, env, pid: process.pid, home: os.homedir(), readFile: readText }),
