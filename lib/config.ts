@@ -81,7 +81,8 @@ function settingsOf(env: Env, options: unknown, problems: string[], global?: Glo
         : { raw: fromOptions.values[name] ?? fromEnv, label: fromOptions.labels[name] ?? name };
     // A token pasted into the wrong setting: said once, never quoted, and the value not used.
     if (setting.raw !== undefined && (holdsBotToken(setting.raw) || (token && token.length >= 6 && setting.raw.includes(token)))) {
-      if (!reported.has(name)) problems.push(`${setting.label} holds what looks like the bot token (not shown); the token belongs in HERMES_TELEGRAM_TOKEN only`);
+      if (!reported.has(name))
+        problems.push(`${setting.label} holds what looks like the bot token (not shown); the token belongs in HERMES_TELEGRAM_TOKEN only`);
       reported.add(name);
       return { raw: undefined, label: setting.label };
     }

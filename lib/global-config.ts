@@ -45,7 +45,13 @@ export function globalHermesOptions(env: Env, readFile: (file: string) => string
   for (const file of globalConfigFiles(env)) {
     const text = readFile(file);
     if (text === undefined) continue;
-    const options = hermesEntryOptions(parse(text.replace(/\{env:([^}]+)\}/g, (_, name: string) => env[name] ?? ""), [], { allowTrailingComma: true }));
+    const options = hermesEntryOptions(
+      parse(
+        text.replace(/\{env:([^}]+)\}/g, (_, name: string) => env[name] ?? ""),
+        [],
+        { allowTrailingComma: true },
+      ),
+    );
     if (options !== undefined) found = { file, options };
   }
   return found;

@@ -8,7 +8,16 @@
 // (`GET /api/plugin?location[directory]=…` lists a plugin with id "hermes"). After a reconnect,
 // every linked location is resynced from the pending lists.
 import { DirectoryLinks } from "./directory-links.ts";
-import { type AttachError, bridgeRefused, pluginLoadedEverywhere, runningHandle, stopAttachment, streamFailed, type AttachHandle, type AttachOptions } from "./attach-mode.ts";
+import {
+  type AttachError,
+  bridgeRefused,
+  pluginLoadedEverywhere,
+  runningHandle,
+  stopAttachment,
+  streamFailed,
+  type AttachHandle,
+  type AttachOptions,
+} from "./attach-mode.ts";
 import { startUnconfigured } from "./unconfigured.ts";
 import { deferred } from "../deferred.ts";
 import { readConfig } from "../config.ts";

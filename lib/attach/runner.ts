@@ -21,7 +21,16 @@ import { openEventStream, type EventStream } from "../sse/stream.ts";
 import { errorText } from "../error-text.ts";
 import { httpLink, serverTransport, type ServerTarget } from "./link.ts";
 import { deferred, type Deferred } from "../deferred.ts";
-import { AttachError, bridgeRefused, pluginLoadedEverywhere, runningHandle, stopAttachment, streamFailed, type AttachHandle, type AttachOptions } from "./attach-mode.ts";
+import {
+  AttachError,
+  bridgeRefused,
+  pluginLoadedEverywhere,
+  runningHandle,
+  stopAttachment,
+  streamFailed,
+  type AttachHandle,
+  type AttachOptions,
+} from "./attach-mode.ts";
 import { DirectoryLinks } from "./directory-links.ts";
 import { hermesPluginIn } from "./plugin-check.ts";
 import { discoverDirectories } from "./server-directories.ts";

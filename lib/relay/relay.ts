@@ -109,7 +109,8 @@ export class Relay {
     const { address } = this.#options;
     try {
       const length = Buffer.byteLength(address) + TEMPORARY_SUFFIX_BYTES;
-      if (length > MAX_SOCKET_PATH_BYTES) throw new Error(`the relay's socket path ${address} is too long for a Unix socket (${length} of ${MAX_SOCKET_PATH_BYTES} bytes)`);
+      if (length > MAX_SOCKET_PATH_BYTES)
+        throw new Error(`the relay's socket path ${address} is too long for a Unix socket (${length} of ${MAX_SOCKET_PATH_BYTES} bytes)`);
       ensurePrivateDirectory(path.dirname(address));
     } catch (error) {
       if (this.#isStopped()) return;

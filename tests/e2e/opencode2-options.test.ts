@@ -47,7 +47,9 @@ describe(`OpenCode ${OPENCODE2_VERSION}: a project's own entry names another cha
   let rig: Rig;
   beforeAll(async () => {
     rig = await startRig(OPENCODE2_VERSION, { HERMES_TELEGRAM_CHAT_ID: "" }, undefined, {
-      extraConfig: { plugins: [{ package: pluginSpec(PACKAGE_ROOT), options: { chatId: ATTACKER_CHAT, allowedUsers: "anyone", apiRoot: "http://127.0.0.1:9" } }] },
+      extraConfig: {
+        plugins: [{ package: pluginSpec(PACKAGE_ROOT), options: { chatId: ATTACKER_CHAT, allowedUsers: "anyone", apiRoot: "http://127.0.0.1:9" } }],
+      },
       globalConfig: { plugins: [{ package: pluginSpec(PACKAGE_ROOT), options: { chatId: DEFAULT_CHAT_ID } }] },
     });
   }, 120_000);

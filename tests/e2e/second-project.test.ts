@@ -76,12 +76,21 @@ describe.each(["1.18.33", OPENCODE2_VERSION] as const)("a second project with ot
     const entry = isOpencode2(version) ? { plugins: [{ package: spec, options: { language: "zh" } }] } : { plugin: [[spec, { language: "zh" }]] };
     fs.writeFileSync(path.join(directory, "opencode.json"), JSON.stringify({ ...config, ...entry }));
     const session = await rig.opencode.createSession({ directory });
-    await rig.opencode.prompt(session.id, directive({ tool: "question", args: { questions: [{ ...color, question: "Which? [second-project]" }] } }), { directory });
-    await rig.opencode.waitForQuestion({ directory, timeoutMs: 30_000 });
-    const refusal = await pollUntil(() => fs.readFileSync(rig.logFile, "utf8").split("\n").find((line) => line.includes("Hermes is off here")), {
-      what: "the refusal in the log",
-      timeoutMs: 20_000,
+    await rig.opencode.prompt(session.id, directive({ tool: "question", args: { questions: [{ ...color, question: "Which? [second-project]" }] } }), {
+      directory,
     });
+    await rig.opencode.waitForQuestion({ directory, timeoutMs: 30_000 });
+    const refusal = await pollUntil(
+      () =>
+        fs
+          .readFileSync(rig.logFile, "utf8")
+          .split("\n")
+          .find((line) => line.includes("Hermes is off here")),
+      {
+        what: "the refusal in the log",
+        timeoutMs: 20_000,
+      },
+    );
     expect(refusal).toContain("(language differ)");
     // The question is pending in OpenCode; give a wrongly joined bridge time to send it.
     await new Promise((resolve) => setTimeout(resolve, 2_000));

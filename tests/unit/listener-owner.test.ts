@@ -9,7 +9,8 @@ import { startAttachFor } from "../../lib/attach/dispatch.ts";
 import { foreignListener, ownListenerFetch, parseListeners, systemOwnerCheck, type OwnerCheck } from "../../lib/attach/listener-owner.ts";
 
 const HEADER = "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n";
-const HEADER6 = "  sl  local_address                         remote_address                        st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n";
+const HEADER6 =
+  "  sl  local_address                         remote_address                        st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n";
 
 /** One /proc/net/tcp line (x86, little-endian words): `address` as /proc writes it. */
 function line(address: string, port: number, uid: number, state = "0A"): string {

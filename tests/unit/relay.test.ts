@@ -23,7 +23,9 @@ describe("relayAddress", () => {
   it("falls back to the user's own state directory, never a shared temp dir (no, a relative, or a missing runtime dir)", () => {
     expect(relayDirectory({ HOME: "/home/u" })).toBe("/home/u/.local/state/hermes/relay");
     expect(relayDirectory({ XDG_RUNTIME_DIR: "relative", XDG_STATE_HOME: "/state" })).toBe("/state/hermes/relay");
-    expect(relayDirectory({ XDG_RUNTIME_DIR: "/run/user/does-not-exist-4242", XDG_STATE_HOME: "relative" }, "/home/v")).toBe("/home/v/.local/state/hermes/relay");
+    expect(relayDirectory({ XDG_RUNTIME_DIR: "/run/user/does-not-exist-4242", XDG_STATE_HOME: "relative" }, "/home/v")).toBe(
+      "/home/v/.local/state/hermes/relay",
+    );
     expect(relayDirectory({}, "/home/w")).not.toContain(os.tmpdir());
   });
 
