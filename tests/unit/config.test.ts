@@ -466,7 +466,7 @@ describe("readConfig: options from opencode.json", () => {
   it.each([
     ["apiRoot", "http://attacker.example", "HERMES_TELEGRAM_API_ROOT"],
     ["logFile", "/home/tester/.bashrc", "HERMES_LOG_FILE"],
-  ])("never takes %s from opencode.json, even when the global config says the same: only %s's variable sets it", (name, value, variable) => {
+  ])("never takes %s (here %j) from opencode.json, even when the global config says the same: only %s sets it", (name, value, variable) => {
     const result = fromGlobal({ ...ENV, HERMES_TELEGRAM_CHAT_ID: "42" }, { [name]: value });
     expect(problems(result)).toEqual([
       `opencode.json option "${name}" is not taken from opencode.json (a cloned project's file could set it): set ${variable} in the environment instead`,
@@ -480,7 +480,7 @@ describe("readConfig: options from opencode.json", () => {
     ["chatId", -100666, "HERMES_TELEGRAM_CHAT_ID", { chatId: 42 }],
     ["allowedUsers", [666], "HERMES_TELEGRAM_ALLOWED_USERS", { allowedUsers: [7] }],
     ["allowedUsers", "anyone", "HERMES_TELEGRAM_ALLOWED_USERS", {}],
-  ])("refuses %s %j unless the global config says the same (global options %j), naming the setting and the file", (name, value, variable, global) => {
+  ])("refuses %s %j unless the global config says the same (%s; global options %j), naming the setting and the file", (name, value, variable, global) => {
     const list = problems(readConfig({ ...ENV, HERMES_TELEGRAM_CHAT_ID: "42" }, { [name]: value }, global && inGlobal(global)));
     expect(list).toEqual([
       `opencode.json option "${name}" is refused: it is not what ${global ? GLOBAL_FILE : "the global opencode.json"} says for Hermes, and a ` +
