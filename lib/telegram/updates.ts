@@ -15,8 +15,11 @@ export interface TapSender {
 }
 
 export type Intent =
-  /** `replied`: the message the tapped message replies to, as Telegram includes it (a picker replies to the command it answers). */
-  | { kind: "callback"; id: string; from: TapSender; messageId?: number; data: string; replied?: { messageId: number; text: string } }
+  /**
+   * `hasButtons`: whether the tapped message, as Telegram has it now, still shows buttons (known when the message came with the tap).
+   * `replied`: the message the tapped message replies to, as Telegram includes it (a picker replies to the command it answers).
+   */
+  | { kind: "callback"; id: string; from: TapSender; messageId?: number; hasButtons?: boolean; data: string; replied?: { messageId: number; text: string } }
   /** `bot`: the @username a command names in groups ("/start@my_bot"), when it names one. */
   | { kind: "command"; name: string; args: string; from: Sender; messageId: number; bot?: string }
   /** `threadId`: the forum topic the message was posted in, if any. */
@@ -25,21 +28,30 @@ export type Intent =
   | { kind: "attachment"; file: IncomingFile; caption?: string; albumId?: string; from: Sender; messageId: number; replyTo?: number; threadId?: number };
 
 /**
- * A file as Telegram describes it, before anything is downloaded. `kind` "other" is a file Hermes
- * does not take (video, voice, sticker…), named by what Telegram calls it. Sizes are in bytes.
+ * A file as Telegram describes it, before anything is downloaded. `kind` "audio" is a voice note or
+ * an audio file (transcribed); "other" is a file Hermes does not take (video, sticker…), named by
+ * what Telegram calls it. Sizes are in bytes.
  */
 export interface IncomingFile {
-  kind: "photo" | "document" | "other";
+  kind: "photo" | "document" | "audio" | "other";
   fileId: string;
-  /** Telegram's own word for it ("photo", "document", "video", "voice"…). */
+  /** Telegram's own word for it ("photo", "document", "voice", "audio", "video"…). */
   type: string;
   size?: number;
   mime?: string;
   name?: string;
 }
 
+/** Voice notes and audio files: transcribed into prompts. */
+const AUDIO_MEDIA = ["voice", "audio"] as const;
 /** Media Hermes recognises only to say it does not take them. */
-const OTHER_MEDIA = ["video", "animation", "audio", "voice", "video_note", "sticker"] as const;
+const OTHER_MEDIA = ["video", "animation", "video_note", "sticker"] as const;
+
+/** An inline keyboard with at least one button (Telegram leaves reply_markup out once it is gone). */
+function hasInlineButtons(markup: unknown): boolean {
+  const keyboard = isRecord(markup) ? markup.inline_keyboard : undefined;
+  return Array.isArray(keyboard) && keyboard.some((row) => Array.isArray(row) && row.length > 0);
+}
 
 export function parseUpdate(update: unknown): Intent | undefined {
   if (!isRecord(update)) return undefined;
@@ -51,7 +63,10 @@ export function parseUpdate(update: unknown): Intent | undefined {
     if (typeof callback.id !== "string" || typeof userId !== "number") return undefined;
     const from: TapSender = { userId, chatId: typeof chat?.id === "number" ? chat.id : undefined, chatType: typeof chat?.type === "string" ? chat.type : "" };
     const intent: Intent = { kind: "callback", id: callback.id, from, data: typeof callback.data === "string" ? callback.data : "" };
-    if (typeof message?.message_id === "number") intent.messageId = message.message_id;
+    if (typeof message?.message_id === "number") {
+      intent.messageId = message.message_id;
+      intent.hasButtons = hasInlineButtons(message.reply_markup);
+    }
     const replied = message && isRecord(message.reply_to_message) ? message.reply_to_message : undefined;
     if (typeof replied?.message_id === "number" && typeof replied.text === "string") intent.replied = { messageId: replied.message_id, text: replied.text };
     return intent;
@@ -101,6 +116,10 @@ function incomingFile(message: Record<string, unknown>): IncomingFile | undefine
     return isRecord(largest) ? fileOf("photo", "photo", largest) : undefined;
   }
   if (isRecord(message.document)) return fileOf("document", "document", message.document);
+  for (const type of AUDIO_MEDIA) {
+    const media = message[type];
+    if (isRecord(media)) return fileOf("audio", type, media);
+  }
   for (const type of OTHER_MEDIA) {
     const media = message[type];
     if (isRecord(media)) return fileOf("other", type, media);

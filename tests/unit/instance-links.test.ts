@@ -37,7 +37,11 @@ describe("InstanceLinks", () => {
     let choice = {};
     const links = new InstanceLinks(() => choice);
     const sent: unknown[] = [];
-    const opencode = { prompt: async (...args: unknown[]) => (sent.push(args), { ok: true }) } as unknown as OpencodeEndpoint;
+    const prompt = async (...args: unknown[]) => {
+      sent.push(args);
+      return { ok: true };
+    };
+    const opencode = { prompt } as unknown as OpencodeEndpoint;
     links.add({ directory: "/a", opencode });
     await links.linkFor("/a")!.opencode.prompt("ses_1", [{ type: "text", text: "hi" }]);
     choice = { model: { providerID: "p", modelID: "m" }, agent: "plan" };

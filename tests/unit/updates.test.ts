@@ -21,6 +21,7 @@ describe("parseUpdate: callback queries", () => {
       id: "cb-1",
       from: { userId: 111, chatId: -1001234567890, chatType: "supergroup" },
       messageId: 77,
+      hasButtons: false,
       data: "h1:ABCD:x",
     });
   });
@@ -33,6 +34,13 @@ describe("parseUpdate: callback queries", () => {
     });
     expect(parseUpdate(callback({ message: { message_id: 77, chat: group, reply_to_message: { message_id: 70, photo: [] } } }))).not.toHaveProperty("replied");
     expect(parseUpdate(callback({ message: { message_id: 77, chat: group, reply_to_message: { text: "no id" } } }))).not.toHaveProperty("replied");
+  });
+
+  it("says whether the tapped message still shows buttons as Telegram has it", () => {
+    const withButtons = { message_id: 77, chat: group, reply_markup: { inline_keyboard: [[{ text: "A", callback_data: "x" }]] } };
+    expect(parseUpdate(callback({ message: withButtons }))).toMatchObject({ hasButtons: true });
+    expect(parseUpdate(callback({ message: { ...withButtons, reply_markup: { inline_keyboard: [[]] } } }))).toMatchObject({ hasButtons: false });
+    expect(parseUpdate(callback({ message: undefined }))).not.toHaveProperty("hasButtons");
   });
 
   it("keeps a callback without its message (too old), without a chat id", () => {
@@ -270,9 +278,22 @@ describe("parseUpdate: photos and files", () => {
     });
   });
 
-  it("a video or voice message is an attachment Hermes will refuse, named by its type", () => {
-    const intent = parseUpdate({ message: { message_id: 5, from, chat, voice: { file_id: "v", file_size: 3 } } });
-    expect(intent?.kind === "attachment" && intent.file).toEqual({ kind: "other", type: "voice", fileId: "v", size: 3 });
+  it("a video message is an attachment Hermes will refuse, named by its type", () => {
+    const intent = parseUpdate({ message: { message_id: 5, from, chat, video: { file_id: "v", file_size: 3 } } });
+    expect(intent?.kind === "attachment" && intent.file).toEqual({ kind: "other", type: "video", fileId: "v", size: 3 });
+  });
+
+  it("a voice note and an audio file are audio attachments (transcribed), with their type, size and name", () => {
+    const voice = parseUpdate({ message: { message_id: 5, from, chat, voice: { file_id: "v", file_size: 3, mime_type: "audio/ogg", duration: 2 } } });
+    expect(voice?.kind === "attachment" && voice.file).toEqual({ kind: "audio", type: "voice", fileId: "v", size: 3, mime: "audio/ogg" });
+    const audio = parseUpdate({
+      message: { message_id: 6, from, chat, audio: { file_id: "a", mime_type: "audio/mpeg", file_name: "memo.mp3" }, caption: "memo" },
+    });
+    expect(audio).toMatchObject({
+      kind: "attachment",
+      caption: "memo",
+      file: { kind: "audio", type: "audio", fileId: "a", mime: "audio/mpeg", name: "memo.mp3" },
+    });
   });
 
   it("malformed file fields are dropped or make the message unreadable", () => {
