@@ -138,7 +138,8 @@ export class Bridge implements UpdateHandler {
     };
     const gate = new Gate(options.access, answers, log);
     this.#gate = gate;
-    const steering = routeSteering(gate, { telegram, outbox, registry, topics, log, t, chatId, links, chat, runs, choices: this.#choices });
+    const steerDeps = { telegram, outbox, registry, topics, log, t, chatId, links, chat, runs, activity, now };
+    const steering = routeSteering(gate, { ...steerDeps, choices: this.#choices });
     const commands = new Commands({ telegram, outbox, registry, activity, log, t, chatId, prompts, stops, steering });
     this.#commands = commands;
     const quietMs = options.textQuietMs ?? 700;

@@ -154,6 +154,13 @@ export const en: Strings = {
     notFound: (name) => `⚠️ OpenCode reports nothing called <code>${name}</code>: pick one below.`,
     noneReported: "<i>OpenCode reports none.</i>",
     status: (model, agent) => `📱 Prompts from the phone: 🧠 ${model} · 🤖 ${agent}`,
+    sessionsTitle: (count) => `🗂 <b>Recent sessions</b> (${count}): tap one to see its last answer and continue it.`,
+    noSessions: "No sessions in the projects Hermes serves.",
+    lastAnswer: (project, title, answer) => `💬 <b>${title}</b> · <code>${project}</code>\n${answer}\n<i>Reply to this message to continue the session.</i>`,
+    noAnswer: "<i>(no answer yet)</i>",
+    ago: (duration) => `${duration} ago`,
+    answerCut: "<i>… the whole answer is in the file below.</i>",
+    answerCaption: "💬 The whole last answer",
   },
   talk: {
     queued: "⏳ The agent is busy: your message is queued, and it reads it as soon as the current step ends.",
@@ -225,6 +232,7 @@ export const en: Strings = {
   },
   commands: {
     new: "Start a new session (/new, then its first instruction)",
+    sessions: "Recent sessions: see the last answer and continue one",
     model: "Choose the model for prompts from the phone",
     agent: "Choose the agent (build, plan…) for prompts from the phone",
     status: "Sessions and pending prompts",

@@ -164,6 +164,16 @@ export interface Strings {
     noneReported: string;
     /** /status: what the phone's prompts use; both escaped. */
     status: (model: string, agent: string) => string;
+    /** /sessions. `count` of sessions listed. */
+    sessionsTitle: (count: number) => string;
+    noSessions: string;
+    /** A session's last answer: `project` and `title` escaped, `answer` escaped HTML. */
+    lastAnswer: (project: string, title: string, answer: string) => string;
+    noAnswer: string;
+    /** Plain text: the age of a session's last change. */
+    ago: (duration: string) => string;
+    answerCut: string;
+    answerCaption: string;
   };
   talk: {
     queued: string;
@@ -221,7 +231,7 @@ export interface Strings {
     sentAgain: string;
   };
   help: { lines: string[] };
-  commands: { new: string; model: string; agent: string; status: string; pending: string; stop: string; help: string; start: string };
+  commands: { new: string; sessions: string; model: string; agent: string; status: string; pending: string; stop: string; help: string; start: string };
   /** OpenCode 2 only. `reason` is escaped by the caller. */
   host: { formsUnreachable: (reason: string) => string };
 }

@@ -152,6 +152,13 @@ export const zh: Strings = {
     notFound: (name) => `⚠️ OpenCode 没有名为 <code>${name}</code> 的选项：请在下面选择。`,
     noneReported: "<i>OpenCode 没有报告任何选项。</i>",
     status: (model, agent) => `📱 手机发出的指令：🧠 ${model} · 🤖 ${agent}`,
+    sessionsTitle: (count) => `🗂 <b>最近的会话</b>（${count}）：点一个查看它最后的回答并继续。`,
+    noSessions: "Hermes 所服务的项目中没有会话。",
+    lastAnswer: (project, title, answer) => `💬 <b>${title}</b> · <code>${project}</code>\n${answer}\n<i>回复这条消息即可继续该会话。</i>`,
+    noAnswer: "<i>（还没有回答）</i>",
+    ago: (duration) => `${duration}前`,
+    answerCut: "<i>……完整回答见下方文件。</i>",
+    answerCaption: "💬 完整的最后回答",
   },
   talk: {
     queued: "⏳ 智能体正忙：你的消息已排队，当前步骤结束后它就会读到。",
@@ -222,6 +229,7 @@ export const zh: Strings = {
   },
   commands: {
     new: "新建会话（/new 后跟第一条指令）",
+    sessions: "最近的会话：查看最后的回答并继续",
     model: "选择手机发出的指令使用的模型",
     agent: "选择手机发出的指令使用的智能体（build、plan…）",
     status: "会话与待回答的请求",

@@ -2,7 +2,7 @@
 import type { PermissionReply, PermissionRequest, QuestionRequest, SessionInfo } from "../hermes-events.ts";
 import { parseEvent } from "./events.ts";
 import { isRecord } from "../is-record.ts";
-import type { AgentInfo, Created, ModelInfo, OpencodeEndpoint, Outcome, PromptChoice, PromptPart } from "./endpoint.ts";
+import type { AgentInfo, Created, ModelInfo, OpencodeEndpoint, Outcome, PromptChoice, PromptPart, SessionSummary } from "./endpoint.ts";
 import { DEFAULT_RETRY, sendForOutcome, type RetryPolicy } from "./send-outcome.ts";
 import { REQUEST_TIMEOUT_MS, type OpencodeTransport } from "./transport.ts";
 
@@ -34,6 +34,36 @@ export class OpencodeApi implements OpencodeEndpoint {
   /** `choice`: prompt_async's own `model` ({ providerID, modelID }) and `agent` fields (1.1.53 and 1.18.33). */
   prompt(sessionID: string, parts: PromptPart[], choice: PromptChoice = {}): Promise<Outcome> {
     return this.#send("/session/{sessionID}/prompt_async", { sessionID }, { parts, ...choice });
+  }
+
+  /** `GET /session`: `[{ id, title, parentID?, time: { created, updated } }]`. */
+  async listSessions(): Promise<SessionSummary[]> {
+    const sessions: SessionSummary[] = [];
+    for (const raw of await this.#list("/session")) {
+      if (!isRecord(raw) || typeof raw.id !== "string" || !isRecord(raw.time) || typeof raw.time.updated !== "number") continue;
+      sessions.push({
+        id: raw.id,
+        updated: raw.time.updated,
+        ...(typeof raw.title === "string" ? { title: raw.title } : {}),
+        ...(typeof raw.parentID === "string" && raw.parentID ? { parentID: raw.parentID } : {}),
+      });
+    }
+    return sessions;
+  }
+
+  /** `GET /session/:id/message`: `[{ info: { role }, parts: [{ type: "text", text }] }]`, oldest first. */
+  async lastAnswer(sessionID: string): Promise<string | undefined> {
+    const result = await this.#transport.request("GET", "/session/{sessionID}/message", {
+      path: { sessionID },
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+    if (result.status !== 200 || !Array.isArray(result.data)) throw new Error(`OpenCode answered ${result.status} to GET /session/:id/message`);
+    for (const message of [...result.data].reverse()) {
+      if (!isRecord(message) || !isRecord(message.info) || message.info.role !== "assistant" || !Array.isArray(message.parts)) continue;
+      const text = textOf(message.parts);
+      if (text) return text;
+    }
+    return undefined;
   }
 
   /** `GET /config/providers`: `{ providers: [{ id, models: { [id]: { id, name } } }], default }`. */
@@ -116,4 +146,13 @@ export class OpencodeApi implements OpencodeEndpoint {
   #send(url: string, path: Record<string, string>, body?: unknown): Promise<Outcome> {
     return sendForOutcome(() => this.#transport.request("POST", url, { path, body, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }), this.#retry);
   }
+}
+
+/** The text parts of a message, joined. */
+export function textOf(parts: readonly unknown[]): string {
+  return parts
+    .filter((part): part is { type: "text"; text: string } => isRecord(part) && part.type === "text" && typeof part.text === "string")
+    .map((part) => part.text)
+    .join("\n\n")
+    .trim();
 }

@@ -28,6 +28,14 @@ export interface PromptChoice {
   agent?: string;
 }
 
+/** A session as OpenCode lists it (`updated`: epoch ms). */
+export interface SessionSummary {
+  id: string;
+  title?: string;
+  updated: number;
+  parentID?: string;
+}
+
 /** A session OpenCode created: its id, or why it could not. */
 export type Created = { ok: true; sessionID: string } | { ok: false; error: string };
 
@@ -37,6 +45,10 @@ export interface OpencodeEndpoint {
   replyPermission(requestID: string, decision: { reply: PermissionReply; message?: string }): Promise<Outcome>;
   /** Sends a new message made of these parts (the user's text, files from the phone) to a session (queued when it is busy). */
   prompt(sessionID: string, parts: PromptPart[], choice?: PromptChoice): Promise<Outcome>;
+  /** The location's sessions (sub-agents' too); throws when it cannot read them. */
+  listSessions(): Promise<SessionSummary[]>;
+  /** The text of the session's last answer (its newest assistant message with text), if any. */
+  lastAnswer(sessionID: string): Promise<string | undefined>;
   /** The models OpenCode has configured; throws when it cannot read them. */
   listModels(): Promise<ModelInfo[]>;
   /** The primary agents (not sub-agents, not hidden ones); throws when it cannot read them. */

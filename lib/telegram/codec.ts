@@ -25,7 +25,9 @@ const ACTIONS = {
   modelPage: { code: "l", indexes: 1, on: "choice" }, // /model's picker: show page p
   agent: { code: "g", indexes: 0, on: "choice" }, // /agent's picker: use this agent
   agentPage: { code: "k", indexes: 1, on: "choice" }, // /agent's picker: show page p
-} as const satisfies Record<string, { code: string; indexes: 0 | 1 | 2; on: "question" | "permission" | "session" | "project" | "choice" }>;
+  sessionPick: { code: "v", indexes: 0, on: "listing" }, // /sessions: post this session's last answer
+  sessionPage: { code: "y", indexes: 1, on: "listing" }, // /sessions: show page p
+} as const satisfies Record<string, { code: string; indexes: 0 | 1 | 2; on: "question" | "permission" | "session" | "project" | "choice" | "listing" }>;
 
 export type CallbackAction = keyof typeof ACTIONS;
 /** What a button's key names. */

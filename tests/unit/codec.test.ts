@@ -62,6 +62,7 @@ describe("encodeCallback", () => {
           isActionOn(action, "session"),
           isActionOn(action, "project"),
           isActionOn(action, "choice"),
+          isActionOn(action, "listing"),
         ].filter(Boolean),
       ).toHaveLength(1);
     }
