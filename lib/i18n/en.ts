@@ -227,6 +227,7 @@ export const en: Strings = {
       "• Reply to any Hermes message to send that session your next instruction.",
       "• <b>⏹ Stop</b> (or /stop) ends a session's run after a confirmation tap.",
       "• /new <i>instruction</i> starts a new session in a project OpenCode has open (a picker when there are several).",
+      "• /sessions lists recent sessions: tap one to see its last answer, and reply to continue it.",
       "• /model and /agent choose what the phone's prompts use (<code>/model default</code> goes back to OpenCode's own).",
     ],
   },

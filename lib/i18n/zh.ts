@@ -224,6 +224,7 @@ export const zh: Strings = {
       "• 回复任意一条 Hermes 消息，即可给对应会话发送下一条指令。",
       "• <b>⏹ 停止</b>（或 /stop）在确认后结束会话的运行。",
       "• /new <i>指令</i> 在 OpenCode 已打开的项目中新建会话（有多个项目时先选择）。",
+      "• /sessions 列出最近的会话：点一个查看它最后的回答，回复即可继续。",
       "• /model 和 /agent 选择手机发出的指令使用的模型和智能体（<code>/model default</code> 恢复 OpenCode 自己的设置）。",
     ],
   },
