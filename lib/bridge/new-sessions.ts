@@ -20,6 +20,7 @@ import { renderAskText, renderPicked, renderProjectPicker } from "../telegram/re
 import { reveal } from "../telegram/reveal.ts";
 import { parseCommand } from "../telegram/updates.ts";
 import { errorText } from "../error-text.ts";
+import { RecentIds } from "../recent-ids.ts";
 import type { Chat } from "./chat.ts";
 import type { ActingCommand, ActingTap, ActingText } from "./gate.ts";
 import type { InstanceLinks } from "./instance-links.ts";
@@ -51,6 +52,8 @@ export class NewSessions {
   readonly #deps: NewSessionDeps;
   /** At most AWAITED_LIMIT: the oldest request is forgotten first. */
   readonly #awaited = new Map<string, AwaitedText>();
+  /** Pickers already tapped here ("chatId:messageId"): a second tap (before its buttons go) starts nothing. */
+  readonly #picked = new RecentIds<string>(AWAITED_LIMIT);
 
   constructor(deps: NewSessionDeps) {
     this.#deps = deps;
@@ -76,7 +79,11 @@ export class NewSessions {
     const data = decodeCallback(intent.data);
     if (data?.action !== "newIn") return undefined;
     const directory = this.#deps.links.directories().find((served) => projectKey(served) === data.key);
-    return directory === undefined ? undefined : () => this.#picked(intent, directory);
+    if (directory === undefined) return undefined;
+    return async () => {
+      if (this.#picked.add(`${intent.from.chatId}:${intent.messageId}`)) return this.#pick(intent, directory);
+      await this.#deps.chat.answerCallback(intent.id, this.#deps.t.steer.starting);
+    };
   }
 
   /** The reply to this process' request for a new session's first instruction. */
@@ -111,7 +118,7 @@ export class NewSessions {
     await this.#send(intent.from.chatId, picker.text, { keyboard: picker.keyboard, replyTo });
   }
 
-  async #picked(intent: ActingTap, directory: string): Promise<void> {
+  async #pick(intent: ActingTap, directory: string): Promise<void> {
     const { chat, t, outbox, telegram } = this.#deps;
     await chat.answerCallback(intent.id, t.steer.starting);
     const chatId = intent.from.chatId;

@@ -69,8 +69,11 @@ describe("/new", () => {
     await bridge.handleUnclaimed(tapOn("📁 project", 666));
     expect(telegram.callbackAnswers.at(-1)).toMatchObject({ text: expect.stringContaining("Not authorized") });
     const claim = await bridge.claimUpdate(tapOn("📁 project"));
+    const again = await bridge.claimUpdate(tapOn("📁 project")); // a quick second tap, before the buttons go
     await claim!();
+    await again!();
     await vi.waitFor(() => expect(prompts(opencode)[0]?.body).toEqual({ parts: [{ type: "text", text: "ship it" }] }));
+    expect(created(opencode)).toHaveLength(1);
     await vi.waitFor(() => expect(picker.keyboard).toEqual([]));
     expect(picker.text).toContain("New session in <b>project</b>");
   });
