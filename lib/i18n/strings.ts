@@ -74,6 +74,12 @@ export interface Strings {
     omitted: (count: number) => string;
     shortened: (file: string) => string;
     notAttached: string;
+    /** OpenCode 2 drops a reject's feedback: it went to the session as the user's next message. */
+    feedbackAsMessage: string;
+    /** …and sending that message failed (`error` is HTML already). */
+    feedbackNotSent: (error: string) => string;
+    /** The message the agent gets (plain text, not HTML): which request it answers, then the feedback exactly as typed. */
+    feedbackForAgent: (request: string, feedback: string) => string;
   };
   /** The full-request file a shortened permission prompt comes with (plain text). */
   permissionFile: {
