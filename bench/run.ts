@@ -298,16 +298,17 @@ function printChats(chats: ChatRuns, overBudget: Outcome<OverBudgetResult>, targ
 function printOutage(outage: Outcome<OutageResult>, targets: Target[]): void {
   const o = outage.value;
   if (!o) return void log(`Back after an outage failed: ${outage.error?.split("\n")[0]}\n`);
-  log(`Back after a ${o.outageMs / 1000} s outage (connections refused; a question raised 1 s in; the real hub and its long poll; ${o.runs} runs)`);
-  log(
-    `  Telegram back → the question at Telegram: p50 ${ms(o.afterBack.p50)}, max ${ms(o.afterBack.max)}; sent twice: ${o.duplicates} (backoff alone: 12.5 s)`,
-  );
+  log(`Back after a ${o.outageMs / 1000} s outage (connections refused; two processes, each raising a question 1 s in; ${o.runs} runs)`);
+  log(`  Telegram back → the polling process' question at Telegram: p50 ${ms(o.leader.p50)}, max ${ms(o.leader.max)}`);
+  log(`  Telegram back → the other process' question at Telegram: p50 ${ms(o.follower.p50)}, max ${ms(o.follower.max)}`);
+  log(`  sent twice: ${o.duplicates} (backoff alone: 12.5 s)`);
   log();
+  const worst = Math.max(o.leader.max, o.follower.max);
   targets.push({
     name: "20 s outage: back → prompt at Telegram, once",
     target: "≤ 2 s, 0 twice",
-    value: `max ${ms(o.afterBack.max)}, ${o.duplicates} twice`,
-    pass: o.afterBack.max <= 2_000 && o.duplicates === 0,
+    value: `max ${ms(worst)}, ${o.duplicates} twice`,
+    pass: worst <= 2_000 && o.duplicates === 0,
   });
 }
 
