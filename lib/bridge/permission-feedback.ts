@@ -1,7 +1,9 @@
 // Reject with feedback where OpenCode drops a reject's message (2.0.15): the reject goes without it,
 // and once it took effect the feedback follows as the session's next message, marked as the answer
 // to the rejected request. A plain reject ends the run on 2.0.15, so the agent reads the feedback
-// as the next turn and never runs the command. The phone says which way the feedback went.
+// as the next turn and never runs the command. A sub-agent's reject cancels the sub-agent (its
+// parent hears "Subagent cancelled" and goes on), so its feedback goes to the run's main session,
+// where someone reads it. The phone says which way the feedback went.
 import type { Strings } from "../i18n/catalog.ts";
 import type { PermissionRequest } from "../hermes-events.ts";
 import type { OpencodeEndpoint } from "../opencode/endpoint.ts";
@@ -24,16 +26,18 @@ export function replyFor(decision: PermissionDecision, opencode: Pick<OpencodeEn
   return feedbackAsMessage(decision, opencode) ? { reply: decision.reply } : decision;
 }
 
-/** Sends the feedback to the prompt's session as its next message; what to show on the phone. */
+/** Sends the feedback as the next message of `mainSession` (the prompt's own, or its run's root); what to show on the phone. */
 export async function sendFeedback(
   opencode: Pick<OpencodeEndpoint, "prompt">,
   prompt: PermissionPrompt,
   feedback: string,
+  mainSession: string,
   t: Strings,
 ): Promise<NonNullable<PermissionPrompt["feedbackAsMessage"]>> {
-  const text = t.permission.feedbackForAgent(describeRequest(prompt.request), feedback);
-  const outcome = await opencode.prompt(prompt.sessionID, [{ type: "text", text }]);
-  if (outcome.ok) return { sent: true };
+  const toMain = mainSession !== prompt.sessionID;
+  const text = t.permission.feedbackForAgent(describeRequest(prompt.request), feedback, toMain);
+  const outcome = await opencode.prompt(mainSession, [{ type: "text", text }]);
+  if (outcome.ok) return { sent: true, toMain };
   return { sent: false, error: outcome.gone ? t.talk.sessionGone : outcome.error };
 }
 

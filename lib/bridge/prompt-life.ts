@@ -129,7 +129,8 @@ export class PromptLife implements PromptDesk {
     if (outcome.ok) prompt.final = { ...decision, by: "telegram" };
     if (outcome.ok && opencode && feedbackAsMessage(decision, opencode)) {
       prompt.busy = true; // no tap in between: the reject took effect, the message is on its way
-      prompt.feedbackAsMessage = await sendFeedback(opencode, prompt, decision.message, this.t).finally(() => (prompt.busy = false));
+      const main = this.#deps.registry.sessions.rootOf(prompt.sessionID);
+      prompt.feedbackAsMessage = await sendFeedback(opencode, prompt, decision.message, main, this.t).finally(() => (prompt.busy = false));
       this.#deps.log.info({ requestID: prompt.requestID, sent: prompt.feedbackAsMessage.sent }, "feedback sent as the session's next message");
     }
     await this.#conclude(prompt, outcome, "answered");

@@ -26,7 +26,7 @@ export interface PermissionPrompt extends PromptBase {
    * Feedback OpenCode would drop with the reject (2.x) goes to the session as its next message:
    * whether it got there, or why not.
    */
-  feedbackAsMessage?: { sent: true } | { sent: false; error: string };
+  feedbackAsMessage?: { sent: true; toMain: boolean } | { sent: false; error: string };
 }
 
 export function createPermissionPrompt(request: PermissionRequest, directory: string, key: string, now: number): PermissionPrompt {

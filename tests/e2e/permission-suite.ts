@@ -170,6 +170,41 @@ export function permissionSuite(version: OpencodeVersion, chat: ChatKind = "priv
       await rig.llm.waitForToolResult((r) => r.content.includes("child done"), { what: "task result at the parent" });
     });
 
+    (v2 && chat === "private" ? it : it.skip)(
+      "Reject with feedback on a sub-agent's request: the reject ends the sub-agent, the feedback reaches the main session",
+      async () => {
+        const feedback = "printf <instead> & 🙂";
+        const child = directive({ ...bash("uname -s"), then: [{ text: "child done" }] });
+        await run(directive({ ...tools.subagent("child shell", child), then: [{ text: "parent done" }] }));
+        const message = await onPhone("uname -s");
+        await rig.telegram.waitFor(() => /sub-agent of <i>[^<]+<\/i>/.test(current(message).text) || undefined, { what: "sub-agent label" });
+        await rig.telegram.tapButton(current(message), "Reject with feedback");
+        const ask = await rig.telegram.waitForMessage((m) => m.replyMarkup?.force_reply === true && !m.deleted && m.messageId > message.messageId, {
+          what: "feedback prompt",
+        });
+        rig.telegram.sendText(rig.chatId, feedback, { replyTo: ask.messageId });
+        const final = await settledAs(message, "Rejected with feedback</b> from Telegram");
+        expect(final.text).toContain("went to the main session as your next message");
+        const body = await rig.telegram.waitFor(
+          () =>
+            rig.llm.requests.find((request) => {
+              const messages = messagesOf(request);
+              const last = messages[messages.length - 1];
+              return last?.role === "user" && contentText(last.content).endsWith(`\n\n${feedback}`);
+            }),
+          { timeoutMs: 30_000, what: "the feedback at the main session's LLM" },
+        );
+        const messages = messagesOf(body);
+        expect(contentText(messages[messages.length - 1]!.content)).toBe(
+          `(Sent from Telegram, in answer to your sub-agent's permission request that I rejected: ${tools.shellName} uname -s)\n\n${feedback}`,
+        );
+        // The main session's history (the parent's own directive, the sub-agent it started), not the sub-agent's.
+        expect(messages.some((m) => m.role === "user" && contentText(m.content).includes("child shell"))).toBe(true);
+        expect(messages.some((m) => m.role === "user" && contentText(m.content).startsWith("You are a subagent"))).toBe(false);
+        expect(rig.llm.toolResults.some((r) => r.content.trim() === "Linux")).toBe(false); // uname never ran
+      },
+    );
+
     privateOnly("a long command hiding its payload behind blanks: the message shows the tail, the file sent with it holds the whole command", async () => {
       const command = `echo start-of-long-command ${"word ".repeat(400)}${" ".repeat(1480)}; echo hidden-payload-tail`;
       await run(directive(bash(command)));

@@ -82,6 +82,29 @@ describe("Bridge: permissions", () => {
       expect(message.text).toContain("↪️ OpenCode 2 drops the feedback of a reject, so it went to the session as your next message.");
     });
 
+    it("a sub-agent's feedback goes to the run's main session: the reject ended the sub-agent, so nobody would read it there", async () => {
+      const { opencode, bridge, tap, askPermission, say, settled, forceReply } = setup2();
+      opencode.sessions.set("ses_child", { id: "ses_child", title: "child bash", parentID: "ses_1" });
+      const req = permission({ sessionID: "ses_child" });
+      const message = await askPermission(req);
+      await vi.waitFor(() => expect(bridge.registry.sessions.rootOf("ses_child")).toBe("ses_1"));
+      await tap(message, "Reject with feedback");
+      await say(feedback, (await forceReply()).messageId);
+      await settled(message, "Rejected with feedback</b> from Telegram");
+      expect(opencode.posts.filter((post) => post.url === "/session/{sessionID}/prompt_async")).toEqual([
+        {
+          url: "/session/{sessionID}/prompt_async",
+          path: { sessionID: "ses_1" },
+          body: {
+            parts: [
+              { type: "text", text: `(Sent from Telegram, in answer to your sub-agent's permission request that I rejected: bash echo hello)\n\n${feedback}` },
+            ],
+          },
+        },
+      ]);
+      expect(message.text).toContain("the reject ended the sub-agent, so it went to the main session as your next message.");
+    });
+
     it("a feedback message OpenCode refuses is shown as not delivered; the reject stands", async () => {
       const { opencode, tap, askPermission, say, settled, forceReply } = setup2();
       const req = permission();
@@ -103,7 +126,7 @@ describe("Bridge: permissions", () => {
       expect(describeRequest(bash)).toBe("bash rm -rf build");
       expect(describeRequest(edit)).toBe("edit src/a.ts, src/b.ts");
       expect(describeRequest(permission({ metadata: { command: "x".repeat(1_000) } })).length).toBeLessThanOrEqual(300);
-      expect(CATALOGS.zh.permission.feedbackForAgent("bash rm -rf build", feedback)).toBe(
+      expect(CATALOGS.zh.permission.feedbackForAgent("bash rm -rf build", feedback, false)).toBe(
         `（从 Telegram 发送，回复你那个被我拒绝的权限请求：bash rm -rf build）\n\n${feedback}`,
       );
       expect(CATALOGS.zh.permission.feedbackAsMessage).toContain("下一条消息");
