@@ -1,9 +1,9 @@
 // The one way out to Telegram for messages. It paces per chat and overall (pacer.ts), waits out
 // 429s exactly as told, retries server trouble and outages until Telegram is back (a prompt that
-// never reaches the phone is the worst failure Hermes can have) and sends what waits at once when
-// another call finds Telegram back (reachability.ts), sends new prompts ahead of edits
-// (a prompt spends the chat's budget at once; everything else leaves room for prompts), and
-// collapses queued edits of one message into one (the latest state wins).
+// never reaches the phone is the worst failure Hermes can have; the first call that finds Telegram
+// back ends every backoff, reachability.ts), sends new prompts ahead of edits (a prompt spends the
+// chat's budget at once; everything else leaves room for prompts), and collapses queued edits of
+// one message into one (the latest state wins).
 import type { Logger } from "../log.ts";
 import { TelegramApiError } from "./api.ts";
 import { errorText } from "../error-text.ts";
