@@ -119,7 +119,8 @@ export const zh: Strings = {
     dismissing: "正在忽略…",
     wrongButton: "这个按钮不属于这里",
     notAnswering: "持有这个请求的 OpenCode 进程没有及时响应，请稍后再点一次。",
-    relayUnavailable: (reason) => `Hermes 无法与其他 OpenCode 窗口共用这个机器人（${reason}），因此本窗口不轮询 Telegram。`,
+    relayUnavailable: (reason) =>
+      `Hermes 无法与其他 OpenCode 窗口共用这个机器人（${reason}），因此本窗口独自轮询 Telegram；其他窗口也这样做时会收到 409 Conflict。`,
     pollConflict: "另一个程序正在轮询这个 Telegram 机器人（409 Conflict），Hermes 会继续重试。",
     allowedOnce: "已允许一次",
     alwaysAllowed: "已始终允许",
@@ -162,6 +163,18 @@ export const zh: Strings = {
     noSession: "⚠️ 未发送给智能体：请用照片或文件回复该会话的某条 Hermes 消息（或发到该会话的话题里）。",
     downloadFailed: (why) => `⚠️ 未发送给智能体：无法从 Telegram 下载该文件（${why}）。请重新发送。`,
     notSent: (why) => `⚠️ 未能发送给智能体（${why}）。`,
+  },
+  voice: {
+    heard: (transcript) => `🎤 <i>听到的是：</i>${transcript}`,
+    heardAnswer: (transcript) => `🎤 <i>听到的回答：</i>${transcript}`,
+    notConfigured:
+      "⚠️ 未发送给智能体：语音消息需要一个转写服务。请在运行 OpenCode 的环境中设置 <code>HERMES_TRANSCRIBE_URL</code>（见 README 的“Voice notes”一节）。",
+    empty: "⚠️ 未发送给智能体：这条语音里没有听到任何内容。",
+    keyRefused: "⚠️ 未发送给智能体：转写服务拒绝了密钥（请检查 <code>HERMES_TRANSCRIBE_KEY</code>）。",
+    timedOut: (wait) => `⚠️ 未发送给智能体：转写服务在 ${wait} 内没有响应。请重新发送。`,
+    transcribeFailed: (why) => `⚠️ 未发送给智能体：转写失败（${why}）。`,
+    typeRefused: (what) => `⚠️ 未发送给智能体：Hermes 只转写 OGG/Opus、MP3、M4A 和 WAV 音频，不接收${what}。`,
+    noSession: "⚠️ 未发送给智能体：请用语音回复该会话的某条 Hermes 消息（或发到该会话的话题里）。",
   },
   start: {
     hello: "👋 这里是 <b>Hermes</b>，OpenCode 的 Telegram 桥接。",

@@ -1,8 +1,11 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { readConfig } from "../../lib/config.ts";
 import { createLogger, makeScrubber } from "../../lib/log.ts";
+import { loggerFor } from "../../lib/plugin-instance.ts";
 
 const TOKEN = "123456789:AAF-secret_TOKEN-value";
 
@@ -129,6 +132,20 @@ describe("createLogger", () => {
     expect(line).toMatchObject({ token: "[redacted]", nested: { url: "x[redacted]y" } });
   });
 
+  it("the plugin's logger scrubs the transcription key from the environment, as it does the bot token", () => {
+    const key = "sk-proj-voice-KEY-0123456789";
+    const file = path.join(dir, "plugin.log");
+    const env = { HERMES_TELEGRAM_TOKEN: TOKEN, HERMES_TELEGRAM_CHAT_ID: "42", HERMES_TRANSCRIBE_URL: "https://api.openai.com/v1", HERMES_TRANSCRIBE_KEY: key };
+    const result = readConfig({ ...env, HERMES_LOG_FILE: file });
+    if (!result.ok) throw new Error(result.problems.join("; "));
+    const { logger } = loggerFor(result.config.log, env);
+    logger.warn({ err: `POST failed with Authorization: Bearer ${key}` }, `token ${TOKEN}`);
+    const text = fs.readFileSync(file, "utf8");
+    expect(text).not.toContain(key);
+    expect(text).not.toContain(TOKEN);
+    expect(readLines(file)[0]).toMatchObject({ err: "POST failed with Authorization: Bearer [redacted]" });
+  });
+
   it("redacts token keys even without secrets to scrub", () => {
     const file = path.join(dir, "hermes.log");
     const logger = createLogger({ file, level: "info" });
@@ -159,6 +176,28 @@ describe("createLogger", () => {
     createLogger({ file, level: "info" }).info("after");
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     expect(readLines(file).map((line) => line.msg)).toEqual(["before", "after"]);
+  });
+
+  it("never follows a symlink at the log's path: the file it points at keeps its text and its mode", () => {
+    const target = path.join(dir, "bashrc");
+    fs.writeFileSync(target, "export PATH\n", { mode: 0o644 });
+    fs.chmodSync(target, 0o644);
+    const file = path.join(dir, "hermes.log");
+    fs.symlinkSync(target, file);
+    const logger = createLogger({ file, level: "info" });
+    logger.error("appended?");
+    expect(logger.level).toBe("silent");
+    expect(fs.readFileSync(target, "utf8")).toBe("export PATH\n");
+    expect(fs.statSync(target).mode & 0o777).toBe(0o644);
+  });
+
+  it("refuses a log path that is not a regular file, without waiting on a FIFO", () => {
+    const file = path.join(dir, "hermes.log");
+    fs.mkdirSync(file);
+    expect(createLogger({ file, level: "info" }).level).toBe("silent");
+    const fifo = path.join(dir, "fifo.log");
+    execFileSync("mkfifo", [fifo]);
+    expect(createLogger({ file: fifo, level: "info" }).level).toBe("silent");
   });
 
   it("leaves an existing directory's mode alone (it may be shared, like /tmp)", () => {
