@@ -9,6 +9,7 @@ import type { MessageRef } from "../registry/prompt.ts";
 import type { Prompt, Registry } from "../registry/registry.ts";
 import type { TelegramApi } from "../telegram/api.ts";
 import { cutText, escapeWithin, PLACEHOLDER_LIMIT } from "../telegram/html.ts";
+import { loadMarkdown, type Markdown } from "../telegram/markdown.ts";
 import { Priority, type Outbox } from "../telegram/outbox.ts";
 import { projectName, type PromptContext } from "../telegram/render-context.ts";
 import { permissionFiles } from "../telegram/render-permission-file.ts";
@@ -39,6 +40,8 @@ export class PromptMessages {
   readonly #deps: PromptMessagesDeps;
   /** What each prompt's message shows now, so edits that change nothing are skipped. */
   readonly #shown = new Map<string, string>();
+  /** Loaded before the first question goes out; every later render of it is synchronous. */
+  #markdown: Markdown | undefined;
 
   constructor(deps: PromptMessagesDeps) {
     this.#deps = deps;
@@ -57,6 +60,8 @@ export class PromptMessages {
     const { outbox, telegram, chat } = this.#deps;
     const chatId = chat.id;
     if (chatId === undefined) return undefined;
+    // A question shows the agent's Markdown: the parser is loaded by the first one, not at start-up.
+    if (prompt.kind === "question") this.#markdown ??= await loadMarkdown();
     let rendered: RenderedMessage | undefined;
     const sent = await outbox.send(chatId, () => {
       if (prompt.state !== "pending") return undefined;
@@ -165,6 +170,7 @@ export class PromptMessages {
     if (session?.title) context.sessionTitle = session.title;
     if (session?.parentID) context.parentTitle = registry.sessions.title(session.parentID) ?? session.parentID;
     context.stop = stops.buttonFor(prompt.sessionID, prompt.directory);
+    if (this.#markdown) context.markdown = this.#markdown;
     return context;
   }
 }

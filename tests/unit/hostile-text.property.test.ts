@@ -220,7 +220,7 @@ describe("property: every rendering of hostile text stays valid, within limits, 
           { kind: "failed", sessionID: "s", name: gen.text(2), message: gen.text(10) },
           { kind: "retrying", sessionID: "s", attempt: gen.int(100), message: gen.text(5) },
         ];
-        for (const notice of notices) visible(renderNotice(notice, context(gen, t)), MAX_TEXT, `${what} ${notice.kind}`);
+        for (const notice of notices) visible(renderNotice(notice, context(gen, t)).html, MAX_TEXT, `${what} ${notice.kind}`);
         const typed = gen.text(12);
         const notSent = renderNotSent(gen.text(3), typed, t);
         const plain = visible(notSent.html, MAX_TEXT, `${what} not sent`);
