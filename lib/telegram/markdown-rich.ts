@@ -31,6 +31,8 @@ class RichWriter {
   readonly #entities: Entity[] = [];
   #inLink = false;
   #inQuote = false;
+  /** The kinds of the entities being written, outermost first. */
+  readonly #open: EntityKind[] = [];
 
   result(): RichText {
     const end = this.#text.trimEnd().length;
@@ -190,15 +192,19 @@ class RichWriter {
     this.#text += text;
   }
 
+  /** Bold inside bold (a bold heading's **word**) adds nothing: written once. */
   #span(kind: EntityKind, body: () => void): void {
-    this.#wrap(kind, {}, body);
+    if (this.#open.includes(kind)) body();
+    else this.#wrap(kind, {}, body);
   }
 
   /** Writes what `body` writes inside one entity; listed before any entity the body adds (outer first). */
   #wrap(kind: EntityKind, extra: Partial<Entity>, body: () => void): Entity {
     const entity: Entity = { kind, offset: this.#text.length, length: 0, ...extra };
     this.#entities.push(entity);
+    this.#open.push(kind);
     body();
+    this.#open.pop();
     entity.length = this.#text.length - entity.offset;
     return entity;
   }

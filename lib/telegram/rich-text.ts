@@ -36,7 +36,11 @@ export function richTail(rich: RichText, max: number): RichText {
   if (max < 1) return { text: "", entities: [] };
   let start = graphemeStart(rich.text, rich.text.length - (max - ELLIPSIS.length));
   const lineBreak = rich.text.indexOf("\n", start);
-  if (lineBreak !== -1 && lineBreak - start < LINE_START_REACH && lineBreak + 1 < rich.text.length) start = lineBreak + 1;
+  if (lineBreak !== -1 && lineBreak - start < LINE_START_REACH) {
+    let next = lineBreak;
+    while (rich.text[next] === "\n") next++;
+    if (next < rich.text.length) start = next;
+  }
   return shifted(clip(rich, start, rich.text.length), ELLIPSIS, "");
 }
 

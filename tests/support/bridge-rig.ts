@@ -5,6 +5,7 @@ import { Bridge, type InstanceLink } from "../../lib/bridge/bridge.ts";
 import { OpencodeApi } from "../../lib/opencode/api.ts";
 import type { HttpResult, OpencodeTransport } from "../../lib/opencode/transport.ts";
 import type { NoticePolicy } from "../../lib/notices/policy.ts";
+import type { Logger } from "../../lib/log.ts";
 import { Registry } from "../../lib/registry/registry.ts";
 import { escapeHtml } from "../../lib/telegram/html.ts";
 import type { HermesEvent, PermissionRequest, QuestionInfo, QuestionRequest } from "../../lib/hermes-events.ts";
@@ -54,13 +55,15 @@ export const question = colorQuestion;
 let counter = 0;
 export const request = (questions: QuestionInfo[] = [question()]): QuestionRequest => ({ id: `que_${++counter}`, sessionID: "ses_1", questions });
 
-export function setup(options: { ttlMs?: number; permissionTtlMs?: number; allowedUsers?: number[]; announce?: boolean; notices?: NoticePolicy } = {}) {
+export function setup(
+  options: { ttlMs?: number; permissionTtlMs?: number; allowedUsers?: number[]; announce?: boolean; notices?: NoticePolicy; logger?: Logger } = {},
+) {
   const telegram = new MemoryTelegram();
   const opencode = new FakeOpencode();
   const bridge = new Bridge({
     telegram,
     registry: new Registry(),
-    logger: pino({ level: "silent" }),
+    logger: options.logger ?? pino({ level: "silent" }),
     access: { chatId: CHAT, allowedUsers: options.allowedUsers ?? [] },
     questionTtlMs: options.ttlMs ?? 0,
     permissionTtlMs: options.permissionTtlMs ?? 0,
