@@ -3,6 +3,7 @@
 // (what it did, what is next) and says when the rest is in a file; a question keeps its start. Pure.
 import type { Strings } from "../i18n/catalog.ts";
 import { MESSAGE_LIMIT, visibleLength } from "./html.ts";
+import { LABEL_ROOM } from "./machine-label.ts";
 import { plainText, type Markdown } from "./markdown.ts";
 import { reveal } from "./reveal.ts";
 import { richHead, richHtml, richTail, type RichText } from "./rich-text.ts";
@@ -34,6 +35,6 @@ export function renderAgentText(text: string, markdown: Markdown | undefined, ma
 
 /** A message showing an answer under `header` (HTML, one or more lines): "show this session's answer". */
 export function renderAnswerMessage(header: string, text: string, markdown: Markdown | undefined, t: Strings): { html: string; shortened: boolean } {
-  const answer = renderAnswer(text, markdown, MESSAGE_LIMIT - visibleLength(header) - 2, t);
+  const answer = renderAnswer(text, markdown, MESSAGE_LIMIT - LABEL_ROOM - visibleLength(header) - 2, t);
   return { html: `${header}\n\n${answer.html}`, shortened: answer.shortened };
 }

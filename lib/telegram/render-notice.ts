@@ -3,6 +3,7 @@ import type { Strings } from "../i18n/catalog.ts";
 import { formatDuration } from "../duration.ts";
 import type { Notice } from "../notices/activity.ts";
 import { cutText, escapeHtml, escapeWithin, fitHtml, MESSAGE_LIMIT, visibleLength } from "./html.ts";
+import { LABEL_ROOM } from "./machine-label.ts";
 import { renderAnswer } from "./render-agent-text.ts";
 import { contextLine, stringsOf, type PromptContext } from "./render-context.ts";
 import { reveal } from "./reveal.ts";
@@ -23,7 +24,7 @@ export function renderNotice(notice: Notice, context: PromptContext, changes?: s
       const tail = [...(changes ? ["", changes] : []), "", t.notice.replyHint].join("\n");
       if (!notice.lastText?.trim()) return { html: fitHtml(`${head}\n${tail}`), shortened: false };
       // A blank line around the answer: "\n\n" before it, "\n" after it (the tail starts with the second).
-      const room = MESSAGE_LIMIT - visibleLength(head) - visibleLength(tail) - 3;
+      const room = MESSAGE_LIMIT - LABEL_ROOM - visibleLength(head) - visibleLength(tail) - 3;
       const answer = renderAnswer(notice.lastText, context.markdown, room, t);
       return { html: fitHtml(`${head}\n\n${answer.html}\n${tail}`), shortened: answer.shortened };
     }
