@@ -41,18 +41,6 @@ export function cutText(text: string, max: number): string {
   return max >= 1 ? `${out}…` : "";
 }
 
-/** The last `max` UTF-16 units of `text` at most, starting with "…" when cut. Never splits a grapheme. */
-export function cutTextStart(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const parts = tailGraphemes(text, max + 16);
-  let out = "";
-  for (let index = parts.length - 1; index >= 0; index--) {
-    if (out.length + parts[index]!.length + 1 > max) break;
-    out = parts[index]! + out;
-  }
-  return max >= 1 ? `…${out}` : "";
-}
-
 /**
  * The graphemes of the last `size` units or so. Intl.Segmenter slows down more than linearly on
  * long input, so only a window is segmented: it starts on a code point, keeps flags (pairs of
