@@ -15,8 +15,9 @@ const LINK_SCHEMES = /^(?:https?|tg):/i;
 /** A code block's language becomes class="language-…" only when it is a plain name. */
 const LANGUAGE = /^[A-Za-z0-9_+#.-]{1,32}$/;
 
-export function markdownRich(tokens: Token[]): RichText {
-  const writer = new RichWriter();
+/** `show`: how the source's own text is presented (reveal.ts's markers for blank runs, in a prompt). */
+export function markdownRich(tokens: Token[], show: (text: string) => string = (text) => text): RichText {
+  const writer = new RichWriter(show);
   writer.blocks(tokens, "\n\n", 0);
   return writer.result();
 }
@@ -27,12 +28,17 @@ export function isLinkable(href: string): boolean {
 }
 
 class RichWriter {
+  readonly #present: (text: string) => string;
   #text = "";
   readonly #entities: Entity[] = [];
   #inLink = false;
   #inQuote = false;
   /** The kinds of the entities being written, outermost first. */
   readonly #open: EntityKind[] = [];
+
+  constructor(present: (text: string) => string) {
+    this.#present = present;
+  }
 
   result(): RichText {
     const end = this.#text.trimEnd().length;
@@ -76,10 +82,10 @@ class RichWriter {
         this.#write(RULE);
         break;
       case "html":
-        this.#write((token as Tokens.HTML).text.replace(/\n+$/, ""));
+        this.#show((token as Tokens.HTML).text.replace(/\n+$/, ""));
         break;
       default:
-        this.#write(typeof token.raw === "string" ? token.raw.replace(/\n+$/, "") : "");
+        this.#show(typeof token.raw === "string" ? token.raw.replace(/\n+$/, "") : "");
     }
   }
 
@@ -94,7 +100,7 @@ class RichWriter {
         break;
       case "escape":
       case "html":
-        this.#write((token as Tokens.Escape).text);
+        this.#show((token as Tokens.Escape).text);
         break;
       case "strong":
         this.#span("b", () => this.#inlineOf(token));
@@ -107,8 +113,8 @@ class RichWriter {
         break;
       case "codespan":
         // A link holds no other entity but bold, italic and strikethrough.
-        if (this.#inLink) this.#write((token as Tokens.Codespan).text);
-        else this.#span("code", () => this.#write((token as Tokens.Codespan).text));
+        if (this.#inLink) this.#show((token as Tokens.Codespan).text);
+        else this.#span("code", () => this.#show((token as Tokens.Codespan).text));
         break;
       case "br":
         this.#write("\n");
@@ -122,7 +128,7 @@ class RichWriter {
       case "checkbox":
         break;
       default:
-        this.#write(typeof token.raw === "string" ? token.raw : "");
+        this.#show(typeof token.raw === "string" ? token.raw : "");
     }
   }
 
@@ -130,7 +136,7 @@ class RichWriter {
   #inlineOf(token: Token): void {
     const { tokens, text } = token as Tokens.Generic;
     if (Array.isArray(tokens)) this.inline(tokens);
-    else if (typeof text === "string") this.#write(text);
+    else if (typeof text === "string") this.#show(text);
   }
 
   #link(link: Tokens.Link): void {
@@ -143,19 +149,19 @@ class RichWriter {
     } else {
       // Not a link Telegram should open (a path, mailto:, javascript:): its text, and where it pointed.
       this.inline(link.tokens);
-      if (!link.autolink && link.href && link.href !== link.text) this.#write(` (${link.href})`);
+      if (!link.autolink && link.href && link.href !== link.text) this.#show(` (${link.href})`);
     }
   }
 
   #image(image: Tokens.Image): void {
     const label = `🖼 ${image.text || image.href}`;
-    if (this.#inLink || !isLinkable(image.href)) this.#write(image.href && image.text ? `${label} (${image.href})` : label);
-    else this.#wrap("a", { href: image.href.trim() }, () => this.#write(label));
+    if (this.#inLink || !isLinkable(image.href)) this.#show(image.href && image.text ? `${label} (${image.href})` : label);
+    else this.#wrap("a", { href: image.href.trim() }, () => this.#show(label));
   }
 
   #code(code: Tokens.Code): void {
     const language = code.lang?.trim().split(/\s+/)[0] ?? "";
-    this.#wrap("pre", LANGUAGE.test(language) ? { language } : {}, () => this.#write(code.text));
+    this.#wrap("pre", LANGUAGE.test(language) ? { language } : {}, () => this.#show(code.text));
   }
 
   #quote(quote: Tokens.Blockquote, depth: number): void {
@@ -183,9 +189,14 @@ class RichWriter {
 
   /** A cell's text without its formatting (a table is monospace text). */
   #plain(cell: Tokens.TableCell): string {
-    const writer = new RichWriter();
+    const writer = new RichWriter(this.#present);
     writer.inline(cell.tokens);
     return writer.result().text;
+  }
+
+  /** Text the source holds (not a marker or padding of ours), as `show` presents it. */
+  #show(text: string): void {
+    this.#write(this.#present(text));
   }
 
   #write(text: string): void {

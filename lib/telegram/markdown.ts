@@ -3,11 +3,11 @@
 import { markdownRich } from "./markdown-rich.ts";
 import type { RichText } from "./rich-text.ts";
 
-/** Markdown source → Telegram's formatted text. */
-export type Markdown = (source: string) => RichText;
+/** Markdown source → Telegram's formatted text; `show` presents the source's own text (markdown-rich.ts). */
+export type Markdown = (source: string, show?: (text: string) => string) => RichText;
 
 /** No formatting: the text as it is (when marked could not be loaded). */
-export const plainText: Markdown = (source) => ({ text: source, entities: [] });
+export const plainText: Markdown = (source, show = (text) => text) => ({ text: show(source), entities: [] });
 
 let loading: Promise<Markdown> | undefined;
 
@@ -15,8 +15,8 @@ let loading: Promise<Markdown> | undefined;
 export function loadMarkdown(): Promise<Markdown> {
   loading ??= import("marked").then(
     ({ Lexer }): Markdown =>
-      (source) =>
-        markdownRich(Lexer.lex(source, { gfm: true })),
+      (source, show) =>
+        markdownRich(Lexer.lex(source, { gfm: true }), show),
     (): Markdown => plainText,
   );
   return loading;

@@ -11,9 +11,14 @@ import { richHead, richHtml, richTail, type RichText } from "./rich-text.ts";
 /** The whole answer, attached when the message can't show all of it. */
 export const ANSWER_FILE = "answer.md";
 
-/** The agent's text as formatted text, hidden characters marked (line breaks and indentation kept: code needs them). */
-export function agentRich(text: string, markdown: Markdown | undefined, t: Strings): RichText {
-  return (markdown ?? plainText)(reveal(text.trim(), t, false));
+/**
+ * The agent's text as formatted text, hidden characters marked. An answer keeps line breaks and
+ * indentation as written (code needs them); a prompt (`runs`) also marks long runs of blanks and
+ * line breaks, so nothing in a question can be pushed out of view.
+ */
+export function agentRich(text: string, markdown: Markdown | undefined, t: Strings, runs = false): RichText {
+  const source = reveal(text.trim(), t, false);
+  return runs ? (markdown ?? plainText)(source, (piece) => reveal(piece, t)) : (markdown ?? plainText)(source);
 }
 
 /**
@@ -29,7 +34,7 @@ export function renderAnswer(text: string, markdown: Markdown | undefined, room:
 
 /** Text the agent wrote in a prompt (a question, an option's description): its start, in at most `max` visible units. */
 export function renderAgentText(text: string, markdown: Markdown | undefined, max: number, t: Strings): { html: string; cut: boolean } {
-  const rich = agentRich(text, markdown, t);
+  const rich = agentRich(text, markdown, t, true);
   return { html: richHtml(richHead(rich, max)), cut: rich.text.length > max };
 }
 

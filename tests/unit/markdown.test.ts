@@ -169,6 +169,12 @@ describe("cutting formatted text", () => {
     markdown ??= await loadMarkdown();
     expect(renderAgentText("Which **database**?\u202E", markdown, 100, t)).toEqual({ html: "Which <b>database</b>?⟨U+202E⟩", cut: false });
     expect(renderAgentText(`Pick **one** of ${"many ".repeat(50)}`, markdown, 20, t)).toEqual({ html: "Pick <b>one</b> of many ma…", cut: true });
+    // In a prompt, long blank runs are marked too (nothing pushed out of view), inside formatting as well.
+    expect(renderAgentText(`Deploy?${" ".repeat(500)}**(also wipes prod)**`, markdown, 200, t).html).toBe("Deploy?⟨500 spaces⟩<b>(also wipes prod)</b>");
+    // An answer keeps its code's indentation as written.
+    expect(renderAnswer("```py\nif x:\n            deep()\n```", markdown, 100, t).html).toBe(
+      '<pre><code class="language-py">if x:\n            deep()</code></pre>',
+    );
     // Without the parser (not loaded), the text is shown as it is.
     expect(renderAgentText("**as is**", undefined, 100, t)).toEqual({ html: "**as is**", cut: false });
   });
