@@ -1,32 +1,31 @@
 // Photos and files sent from the phone: a photo or document sent as a reply to any Hermes message
 // of a session (or posted in its forum topic) becomes that session's next prompt, with its caption;
 // an album (several photos or files sent at once) becomes one prompt.
-// Only the allowed users in the configured chat are heard: nobody else's file is ever downloaded.
+// Only the allowed users in the configured chat are heard (gate.ts hands nothing else here): nobody
+// else's file is ever downloaded.
 // Files stay in memory (a `data:` URL or a text part) and are never written to disk.
 import type { Strings } from "../i18n/catalog.ts";
 import type { Logger } from "../log.ts";
 import type { PromptPart } from "../opencode/endpoint.ts";
 import type { MessageOwner, Registry } from "../registry/registry.ts";
-import { mayAct, type AccessPolicy } from "../telegram/access.ts";
+import type { Claim } from "../relay/update-handler.ts";
 import { BOT_DOWNLOAD_LIMIT_BYTES, FileTooBigError, type TelegramApi } from "../telegram/api.ts";
 import { escapeHtml, escapeWithin } from "../telegram/html.ts";
 import { errorText } from "../error-text.ts";
 import { reveal } from "../telegram/reveal.ts";
-import type { IncomingFile, Intent } from "../telegram/updates.ts";
+import type { IncomingFile } from "../telegram/updates.ts";
 import type { ActivityTracker } from "../notices/activity.ts";
 import type { Chat } from "./chat.ts";
+import type { ActingFile } from "./gate.ts";
 import { filePart } from "./file-part.ts";
 import type { InstanceLinks } from "./instance-links.ts";
 import type { RunNotices, UserMessage } from "./run-notices.ts";
 import type { SessionTopics } from "./topics.ts";
 
-type Attachment = Extract<Intent, { kind: "attachment" }>;
-
 export interface PhoneFilesDeps {
   telegram: TelegramApi;
   registry: Registry;
   topics: SessionTopics;
-  access: AccessPolicy;
   log: Logger;
   t: Strings;
   links: Pick<InstanceLinks, "linkFor">;
@@ -41,7 +40,7 @@ export interface PhoneFilesDeps {
 }
 
 interface Item {
-  intent: Attachment;
+  intent: ActingFile;
   userMessage: UserMessage;
 }
 
@@ -68,9 +67,8 @@ export class PhoneFiles {
    * Whether the file is for one of this process' sessions: what taking it means (run once the claim
    * is granted), or undefined to leave it to another process sharing the bot. Deciding changes nothing.
    */
-  claim(intent: Attachment): (() => void) | undefined {
-    const { registry, topics, access } = this.#deps;
-    if (!mayAct(access, intent.from)) return undefined;
+  claim(intent: ActingFile): Claim | undefined {
+    const { registry, topics } = this.#deps;
     const replyTo = intent.replyTo === undefined ? undefined : registry.ownerOf({ chatId: intent.from.chatId, messageId: intent.replyTo });
     const inTopic = replyTo === undefined && intent.threadId !== undefined ? topics.ownerOf(intent.threadId) : undefined;
     const owner = replyTo ?? inTopic;
@@ -80,7 +78,7 @@ export class PhoneFiles {
       messageId: intent.messageId,
       ...(intent.threadId !== undefined ? { threadId: intent.threadId } : {}),
     };
-    return () => this.#collect(owner, { intent, userMessage });
+    return async () => this.#collect(owner, { intent, userMessage });
   }
 
   /** A lone file goes now; an album's items wait for the rest of it. */
@@ -110,14 +108,9 @@ export class PhoneFiles {
     this.#albums.clear();
   }
 
-  /** A file nobody claimed: from an allowed user it was not for a session, so say how to send it. */
-  async unclaimed(intent: Attachment): Promise<void> {
-    const { access, log, t } = this.#deps;
-    if (!mayAct(access, intent.from)) {
-      log.warn({ userId: intent.from.userId, chatId: intent.from.chatId }, "ignored a file from an unauthorized user or chat");
-      return;
-    }
-    await this.#deps.chat.reply(t.files.noSession, intent.messageId, intent.threadId);
+  /** A file nobody claimed: it was not for a session, so say how to send it. */
+  async unclaimed(intent: ActingFile): Promise<void> {
+    await this.#deps.chat.reply(this.#deps.t.files.noSession, intent.messageId, intent.threadId);
   }
 
   /** One prompt for the files that can go (one, or an album's), with the caption; each refusal said on its own. */

@@ -144,7 +144,6 @@ describe("PhoneFiles through the bridge", () => {
       telegram,
       registry: new Registry(),
       topics,
-      access: { chatId: -100, allowedUsers: [OWNER] },
       log: pino({ level: "silent" }),
       t: CATALOGS.zh,
       links: { linkFor: () => ({ directory: DIRECTORY, opencode: new OpencodeApi(opencode, { retries: 0, minTimeout: 1, maxTimeout: 1 }) }) },
@@ -169,7 +168,7 @@ describe("PhoneFiles through the bridge", () => {
     expect(files.claim(update(78) as never)).toBeUndefined(); // another topic: not this process' session
     const take = await runToQuiet(() => files.claim(update(77) as never));
     expect(telegram.fileCalls).toEqual([]); // deciding changes nothing
-    take!();
+    await take!();
     await vi.waitFor(() => expect(acknowledged).toEqual(["ses_topic"]));
     expect(opencode.posts[0]?.body).toEqual({
       parts: [
