@@ -105,6 +105,39 @@ describe("Bridge: the agent's answers", () => {
   });
 });
 
+describe("Bridge: a question whose formatting Telegram refuses", () => {
+  it("goes out with the agent's text unformatted, once, logged; its later edits stay unformatted", async () => {
+    const lines: string[] = [];
+    const logger = pino({ level: "info" }, { write: (line: string) => lines.push(line) });
+    const { telegram, bridge, tap } = setup({ logger });
+    const send = telegram.sendMessage.bind(telegram);
+    const edit = telegram.editMessage.bind(telegram);
+    let refusals = 0;
+    const refuseFormatted = (html: string) => {
+      if (!html.includes("<b>database</b>")) return;
+      refusals++;
+      throw new TelegramApiError(400, "Bad Request: can't parse entities: Unsupported start tag");
+    };
+    telegram.sendMessage = async (chatId, html, options) => {
+      refuseFormatted(html);
+      return send(chatId, html, options);
+    };
+    telegram.editMessage = async (chatId, messageId, html, keyboard) => {
+      refuseFormatted(html);
+      return edit(chatId, messageId, html, keyboard);
+    };
+    bridge.handleEvent(DIRECTORY, { type: "question.asked", request: request([question({ question: "Which **database**?", multiple: true })]) });
+    const message = await vi.waitFor(() => telegram.messages.find((m) => m.keyboard.length > 0) ?? Promise.reject(new Error("no question")));
+    expect(message.text).toContain("Which **database**?");
+    expect(refusals).toBe(1);
+    await tap(message, "Red");
+    await vi.waitFor(() => expect(message.edits).toBeGreaterThan(0));
+    expect(message.text).toContain("Which **database**?");
+    expect(refusals).toBe(1);
+    expect(lines.filter((line) => line.includes("formatted question"))).toHaveLength(1);
+  });
+});
+
 describe("showAnswer: a session's answer on demand", () => {
   it("renders it under its header, attaches answer.md when only the end fits, and both messages lead back to the session", async () => {
     const telegram = new MemoryTelegram();
