@@ -17,6 +17,7 @@ import { runBursts, runInteractive, type BurstResult, type ChatKindName, type In
 import { runLatency, type LatencyResult } from "./latency.ts";
 import { runOutage, type OutageResult } from "./outage.ts";
 import { runOverBudget, type OverBudgetResult } from "./over-budget.ts";
+import { runMarkdown, type MarkdownResult } from "./markdown.ts";
 import { runMemory, type MemoryResult } from "./memory.ts";
 import { ms, round } from "./stats.ts";
 import { runStartup, type StartupResult } from "./startup.ts";
@@ -115,6 +116,11 @@ async function main(): Promise<void> {
         runLatency({ samples: settings.latencySamples, warmup: settings.latencyWarmup }),
       )
     : await skipped<LatencyResult>();
+  const markdown = others
+    ? await section("Markdown (marked's load, a Done notice with a 12,000-character answer, a Markdown question)", () =>
+        runMarkdown({ samples: quick ? 100 : 300, loads: quick ? 3 : 5 }),
+      )
+    : await skipped<MarkdownResult>();
   const memory = others
     ? await section(`memory (${settings.memoryQuestions} questions)`, () => runMemory({ questions: settings.memoryQuestions }))
     : await skipped<MemoryResult>();
@@ -168,6 +174,7 @@ async function main(): Promise<void> {
   printLatency(latency, targets);
   printThroughput(scaled, real, targets);
   printMemory(memory, targets);
+  printMarkdown(markdown, targets);
   printStartup(startup, targets);
 
   log("Targets");
@@ -192,6 +199,7 @@ async function main(): Promise<void> {
     latency: latency.value ?? { error: latency.error },
     throughput: { timeCompressed: scaled.value ?? { error: scaled.error }, realLimits: real.value ?? { error: real.error } },
     memory: memory.value ?? { error: memory.error },
+    markdown: markdown.value ?? { error: markdown.error },
     startup: startup.value ?? { error: startup.error },
     targets,
   };
@@ -390,6 +398,22 @@ function printThroughput(scaled: { value?: FloodRunResult; error?: string }, rea
       pass: r.retryAfterViolations === 0,
     });
   }
+  log();
+}
+
+function printMarkdown(markdown: { value?: MarkdownResult; error?: string }, targets: Target[]): void {
+  log("Markdown: marked loaded in a fresh process (median), then renders parse included (the phone's Markdown, README Formatting)");
+  const m = markdown.value;
+  if (!m) {
+    log(`  failed: ${markdown.error}`);
+    log();
+    return;
+  }
+  log(`  import("marked")                              ${padLeft(ms(m.loadMs), 9)} (median of ${m.loads})`);
+  log(`  Done notice, ${m.answerChars}-character answer p50/p99 ${padLeft(ms(m.doneNotice.p50), 9)} ${padLeft(ms(m.doneNotice.p99), 9)}`);
+  log(`  question with Markdown text, p50/p99          ${padLeft(ms(m.question.p50), 9)} ${padLeft(ms(m.question.p99), 9)}`);
+  targets.push({ name: "Markdown: Done notice (12k answer) p50", target: "≤ 20 ms", value: ms(m.doneNotice.p50), pass: m.doneNotice.p50 <= 20 });
+  targets.push({ name: "Markdown: question render p50", target: "≤ 2 ms", value: ms(m.question.p50), pass: m.question.p50 <= 2 });
   log();
 }
 

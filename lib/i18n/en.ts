@@ -152,6 +152,10 @@ export const en: Strings = {
     notRunning: "that project's OpenCode is not running",
     sessionGone: "that session no longer exists",
   },
+  answer: {
+    shortened: (file) => `<i>✂️ Shortened: only the end fits here, the whole answer is in the file <code>${file}</code> below.</i>`,
+    fileCaption: "📄 The agent's whole answer (reply to it to send the agent your next instruction)",
+  },
   changes: {
     title: (files, added, removed) => `📝 <b>${files === 1 ? "1 file" : `${files} files`} changed</b> (+${added} −${removed}):`,
     added: " (new)",

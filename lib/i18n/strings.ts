@@ -158,6 +158,11 @@ export interface Strings {
     notRunning: string;
     sessionGone: string;
   };
+  /** The agent's answer, in a Done notice (and any later view of it). `shortened` is HTML and names the file. */
+  answer: {
+    shortened: (file: string) => string;
+    fileCaption: string;
+  };
   /** What a run changed, in its Done notice. */
   changes: {
     title: (files: number, added: number, removed: number) => string;

@@ -149,6 +149,10 @@ export const zh: Strings = {
     notRunning: "该项目的 OpenCode 没有在运行",
     sessionGone: "该会话已不存在",
   },
+  answer: {
+    shortened: (file) => `<i>✂️ 已截短：这里只放得下结尾，完整的回答在下面的文件 <code>${file}</code> 里。</i>`,
+    fileCaption: "📄 智能体的完整回答（回复它即可把下一条指令发给智能体）",
+  },
   changes: {
     title: (files, added, removed) => `📝 <b>改动了 ${files} 个文件</b>（+${added} −${removed}）：`,
     added: "（新建）",

@@ -78,6 +78,11 @@ export class TelegramApiError extends Error {
     return this.code === 400 && /message is not modified/i.test(this.message);
   }
 
+  /** Telegram could not read the message's HTML ("can't parse entities"). */
+  get isParseError(): boolean {
+    return this.code === 400 && /can't parse entities/i.test(this.message);
+  }
+
   get isMessageGone(): boolean {
     return this.code === 400 && /message to (edit|delete) not found|message can't be (edited|deleted)/i.test(this.message);
   }
