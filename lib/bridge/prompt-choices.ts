@@ -51,6 +51,7 @@ export class PromptChoices {
 /** The endpoint with the phone's choice added to every prompt. */
 export function steered(endpoint: OpencodeEndpoint, choice: () => PromptChoice): OpencodeEndpoint {
   return {
+    rejectKeepsMessage: endpoint.rejectKeepsMessage,
     replyQuestion: (requestID, answers) => endpoint.replyQuestion(requestID, answers),
     rejectQuestion: (requestID) => endpoint.rejectQuestion(requestID),
     replyPermission: (requestID, decision) => endpoint.replyPermission(requestID, decision),

@@ -2,8 +2,8 @@
 // Every process adds its own (gathered like /status) and remembers which key is which session; the
 // one that polls shows the list a page at a time (turning a page gathers again). A tap on a session
 // is claimed by the process that listed it, which posts a Hermes message of that session with its
-// last answer (plain, escaped: the Markdown renderer of issue 21 is not on main yet; shortened, the
-// whole as a file, when long), so a reply to it continues the session.
+// last answer (answer-messages.ts' showAnswer: Markdown rendered, its end with the whole as a file
+// when long), so a reply to it continues the session.
 // Only updates from those who may act arrive here (gate.ts).
 import type { Strings } from "../i18n/catalog.ts";
 import type { Logger } from "../log.ts";
@@ -14,8 +14,9 @@ import type { TelegramApi } from "../telegram/api.ts";
 import { decodeCallback } from "../telegram/codec.ts";
 import type { Outbox } from "../telegram/outbox.ts";
 import { projectName } from "../telegram/render-context.ts";
-import { ANSWER_FILE, renderLastAnswer, renderSessionPicker } from "../telegram/render-sessions.ts";
+import { renderAnswerHeader, renderSessionPicker } from "../telegram/render-sessions.ts";
 import { errorText } from "../error-text.ts";
+import { showAnswer } from "./answer-messages.ts";
 import { inThread, type Chat } from "./chat.ts";
 import type { ActingCommand, ActingTap } from "./gate.ts";
 import type { InstanceLinks } from "./instance-links.ts";
@@ -114,7 +115,7 @@ export class SessionPicker {
   }
 
   async #show(intent: ActingTap, listed: { sessionID: string; directory: string; title?: string }): Promise<void> {
-    const { chat, links, registry, topics, t, log, outbox, telegram } = this.#deps;
+    const { chat, links, registry, topics, t, log } = this.#deps;
     await chat.answerCallback(intent.id);
     const chatId = intent.from.chatId;
     if (chatId === undefined) return;
@@ -122,18 +123,18 @@ export class SessionPicker {
       .linkFor(listed.directory)
       ?.opencode.lastAnswer(listed.sessionID)
       .catch((error) => void log.warn({ err: errorText(error) }, "could not read a session's last answer"));
-    const title = registry.sessions.title(listed.sessionID) ?? listed.title;
-    const rendered = renderLastAnswer(projectName(listed.directory), title, answer ?? undefined, t);
+    const header = renderAnswerHeader(projectName(listed.directory), registry.sessions.title(listed.sessionID) ?? listed.title, t);
     const owner = { sessionID: listed.sessionID, directory: listed.directory };
     const threadId = await topics.threadOf(listed.sessionID, listed.directory);
-    const sent = await this.#post(chatId, rendered.html, inThread(threadId));
-    if (!sent) return;
+    if (answer) {
+      await showAnswer(this.#deps, { chatId, threadId, owner }, header, answer).catch((error) =>
+        log.warn({ err: errorText(error) }, "could not show a session's last answer"),
+      );
+      return;
+    }
+    const sent = await this.#post(chatId, `${header}\n\n${t.steer.noAnswer}`, inThread(threadId));
     // A reply to it reaches the session, as with any Hermes message.
-    registry.noteMessage({ chatId, messageId: sent.messageId }, owner);
-    if (!rendered.cut || !answer) return;
-    const options = { caption: t.steer.answerCaption, replyTo: sent.messageId, ...inThread(threadId) };
-    const file = await outbox.send(chatId, () => () => telegram.sendDocument(chatId, ANSWER_FILE, answer, options)).catch(() => undefined);
-    if (file) registry.noteMessage({ chatId, messageId: file.messageId }, owner);
+    if (sent) registry.noteMessage({ chatId, messageId: sent.messageId }, owner);
   }
 
   #merge(received: readonly unknown[] | undefined): ListedSession[] {

@@ -40,6 +40,11 @@ export interface SessionSummary {
 export type Created = { ok: true; sessionID: string } | { ok: false; error: string };
 
 export interface OpencodeEndpoint {
+  /**
+   * Whether a reject's message reaches the agent (1.x: as the tool's error). OpenCode 2.0.15 drops
+   * it, so the bridge sends the feedback as the session's next message instead.
+   */
+  readonly rejectKeepsMessage: boolean;
   replyQuestion(requestID: string, answers: string[][]): Promise<Outcome>;
   rejectQuestion(requestID: string): Promise<Outcome>;
   replyPermission(requestID: string, decision: { reply: PermissionReply; message?: string }): Promise<Outcome>;

@@ -1,20 +1,17 @@
 // What /sessions looks like: the recent sessions of every served project, newest first, a page at a
-// time, each a button (busy or idle, project, title, age); and a picked session's last answer. Pure.
-// Titles and answers are the LLM's text: revealed, cut on graphemes, escaped.
+// time, each a button (busy or idle, project, title, age); and the header of a picked session's last
+// answer (the answer itself is rendered as every answer is: render-agent-text.ts). Pure. Titles are
+// the LLM's text: revealed, cut on graphemes, escaped.
 import type { Strings } from "../i18n/catalog.ts";
 import { formatDuration } from "../duration.ts";
 import { encodeCallback } from "./codec.ts";
-import { cutText, escapeHtml, escapeWithin, MESSAGE_LIMIT } from "./html.ts";
+import { cutText, escapeHtml } from "./html.ts";
 import type { InlineButton, RenderedMessage } from "./rendered-message.ts";
 import { reveal } from "./reveal.ts";
 
 export const SESSIONS_PER_PAGE = 8;
 const LABEL_LIMIT = 60;
 const TITLE_LIMIT = 120;
-/** Room for the answer in its message, with the title, the project and the hint around it. */
-const ANSWER_LIMIT = MESSAGE_LIMIT - 600;
-/** The file holding an answer too long for its message. */
-export const ANSWER_FILE = "answer.md";
 
 export interface SessionEntry {
   key: string;
@@ -46,13 +43,8 @@ export function renderSessionPicker(sessions: readonly SessionEntry[], page: num
   return { text: t.steer.sessionsTitle(sessions.length), keyboard };
 }
 
-/** A session's last answer as plain escaped text (`cut`: only its start fits; the whole goes as ANSWER_FILE). */
-export function renderLastAnswer(project: string, title: string | undefined, answer: string | undefined, t: Strings): { html: string; cut: boolean } {
-  const head = (text: string) => escapeHtml(cutText(reveal(text, t), TITLE_LIMIT));
-  const shownTitle = head(title ?? t.status.untitled);
-  if (answer === undefined) return { html: t.steer.lastAnswer(head(project), shownTitle, t.steer.noAnswer), cut: false };
-  const revealed = reveal(answer, t, false);
-  const body = escapeWithin(revealed, ANSWER_LIMIT);
-  const cut = body.length < escapeHtml(revealed).length;
-  return { html: t.steer.lastAnswer(head(project), shownTitle, cut ? `${body}\n${t.steer.answerCut}` : body), cut };
+/** The header above a session's last answer (HTML). */
+export function renderAnswerHeader(project: string, title: string | undefined, t: Strings): string {
+  const shown = (text: string) => escapeHtml(cutText(reveal(text, t), TITLE_LIMIT));
+  return t.steer.answerHeader(shown(project), shown(title ?? t.status.untitled));
 }

@@ -1,5 +1,6 @@
 // /sessions end to end on the real OpenCode: the recent sessions as buttons; picking one posts its
-// last answer, and a reply to that message continues the session; a stranger's tap changes nothing.
+// last answer (its Markdown rendered), and a reply to that message continues the session; a
+// stranger's tap changes nothing.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_CHAT_ID } from "../support/fake-telegram.ts";
 import { isTitleRequest } from "../support/llm/chat-request.ts";
@@ -21,7 +22,7 @@ describe.each<OpencodeVersion>([...OPENCODE_VERSIONS, OPENCODE2_VERSION])("/sess
 
   it("lists the session; the pick shows its last answer, and a reply continues it; a stranger's tap changes nothing", async () => {
     const session = await rig.opencode.createSession();
-    await rig.opencode.prompt(session.id, directive({ text: "the <b>final</b> answer SESS-MARK-1" }));
+    await rig.opencode.prompt(session.id, directive({ text: "the **final** answer <i>raw</i> SESS-MARK-1" }));
     await pollUntil(() => rig.llm.requests.some((r) => !isTitleRequest(r) && JSON.stringify(r.messages ?? []).includes("SESS-MARK-1")), {
       timeoutMs: 30_000,
       what: "the run",
@@ -49,7 +50,9 @@ describe.each<OpencodeVersion>([...OPENCODE_VERSIONS, OPENCODE2_VERSION])("/sess
       timeoutMs: 20_000,
       what: "the last answer",
     });
-    expect(shown.text).toContain("the &lt;b&gt;final&lt;/b&gt; answer SESS-MARK-1");
+    // Rendered as every answer is (issue 21's Markdown): bold is bold, the agent's own HTML is text.
+    expect(shown.text).toContain("<b>final</b>");
+    expect(shown.text).not.toContain("<i>raw</i>");
     rig.telegram.sendText(DEFAULT_CHAT_ID, "continue-S2", { replyTo: shown.messageId });
     const next = await pollUntil(() => rig.llm.requests.find((r) => !isTitleRequest(r) && JSON.stringify(r.messages ?? []).includes("continue-S2")), {
       timeoutMs: 30_000,

@@ -5,7 +5,7 @@ import { parseSessionsPart } from "../../lib/bridge/sessions-part.ts";
 import { shortKey } from "../../lib/bridge/short-key.ts";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
 import type { HttpResult } from "../../lib/opencode/transport.ts";
-import { renderLastAnswer, renderSessionPicker, SESSIONS_PER_PAGE } from "../../lib/telegram/render-sessions.ts";
+import { renderAnswerHeader, renderSessionPicker, SESSIONS_PER_PAGE } from "../../lib/telegram/render-sessions.ts";
 import { CHAT, OWNER, setup } from "../support/bridge-rig.ts";
 
 let updateId = 500;
@@ -58,17 +58,17 @@ describe("/sessions", () => {
     await vi.waitFor(() => expect(opencode.posts.find((post) => post.url === "/session/{sessionID}/prompt_async")?.path).toEqual({ sessionID: "ses_old" }));
   });
 
-  it("a long answer is shortened, and sent whole as a file replying to it", async () => {
-    const long = "word ".repeat(2_000);
+  it("a long answer is shortened to its end, and sent whole as a file replying to it", async () => {
+    const long = `${"word ".repeat(2_000)}THE-END`;
     const { telegram, bridge, tapOn } = rig(long);
     await bridge.handleUpdate(command("/sessions"));
     const picker = await vi.waitFor(() => telegram.messages.find((m) => m.keyboard.length > 0) ?? Promise.reject(new Error("no list")));
     await bridge.handleUpdate(tapOn(picker.messageId, picker.keyboard[0]![0]!.callback_data));
     await vi.waitFor(() => expect(telegram.documents).toHaveLength(1));
-    expect(telegram.documents[0]).toMatchObject({ filename: "answer.md", content: long.trim() });
+    expect(telegram.documents[0]).toMatchObject({ filename: "answer.md", content: long });
     const shown = telegram.messages.find((m) => m.messageId === telegram.documents[0]!.replyTo)!;
-    expect(shown.text).toContain("the whole answer is in the file below");
-    expect(shown.text.length).toBeLessThanOrEqual(4096);
+    expect(shown.text).toContain("the whole answer is in the file <code>answer.md</code> below");
+    expect(shown.text).toContain("THE-END");
   });
 
   it("a stranger's /sessions and tap show nothing", async () => {
@@ -112,11 +112,10 @@ describe("the list of /sessions", () => {
     ).toContain("◀ Previous options");
   });
 
-  it("the last answer is escaped and fits one message", () => {
-    expect(renderLastAnswer("p", "t", "<script>", CATALOGS.en)).toEqual({ html: expect.stringContaining("&lt;script&gt;"), cut: false });
-    const long = renderLastAnswer("p", "t", "&".repeat(5_000), CATALOGS.en);
-    expect(long.cut).toBe(true);
-    expect(long.html.length).toBeLessThanOrEqual(4096);
-    expect(renderLastAnswer("p", undefined, undefined, CATALOGS.en).html).toContain("no answer yet");
+  it("the answer's header escapes and marks the title", () => {
+    const header = renderAnswerHeader("p<", "\u202E<b>t</b>", CATALOGS.en);
+    expect(header).toContain("<b>⟨U+202E⟩&lt;b&gt;t&lt;/b&gt;</b>");
+    expect(header).toContain("<code>p&lt;</code>");
+    expect(renderAnswerHeader("p", undefined, CATALOGS.en)).toContain("untitled");
   });
 });
