@@ -199,6 +199,9 @@ export class Bridge implements UpdateHandler {
       case "message.text":
         this.#runs.observe(directory, event);
         return;
+      case "todo.updated":
+      case "tool.step":
+        return;
       case "instance.disposed":
         void this.#prompts.closeDirectory(event.directory);
         return;
