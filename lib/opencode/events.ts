@@ -2,7 +2,15 @@
 // Shapes: the plugin hook's `{id?, type, properties}`, an SSE `data:` line of `/event` (the same),
 // and `/global/event`'s `{directory, project, payload}` envelope (whose `sync` duplicates are dropped).
 // Input is untrusted: anything malformed is dropped, never thrown.
-import { isPermissionReply, type FileChange, type HermesEvent, type QuestionInfo, type QuestionOption, type SessionInfo, type ToolStep } from "../hermes-events.ts";
+import {
+  isPermissionReply,
+  type FileChange,
+  type HermesEvent,
+  type QuestionInfo,
+  type QuestionOption,
+  type SessionInfo,
+  type ToolStep,
+} from "../hermes-events.ts";
 import { isRecord } from "../is-record.ts";
 import { isId, isToolName, stringList, todoList } from "./event-fields.ts";
 

@@ -11,7 +11,10 @@ import { endProgress, reduceProgress, startProgress, todoCount, type ProgressEve
 const FIXTURES = path.resolve(import.meta.dirname, "../fixtures/progress-events");
 
 function recorded(version: string): HermesEvent[] {
-  const lines = fs.readFileSync(path.join(FIXTURES, `opencode-${version}.jsonl`), "utf8").split("\n").filter(Boolean);
+  const lines = fs
+    .readFileSync(path.join(FIXTURES, `opencode-${version}.jsonl`), "utf8")
+    .split("\n")
+    .filter(Boolean);
   const raws = lines.map((line) => JSON.parse(line));
   return raws.flatMap((raw) => (version.startsWith("2.") ? (narrowEvent(raw)?.events ?? []) : [parseEvent(raw)?.event].filter((e) => e !== undefined)));
 }
