@@ -2,7 +2,8 @@
 // 429s exactly as told, retries server trouble and outages until Telegram is back (a prompt that
 // never reaches the phone is the worst failure Hermes can have), sends new prompts ahead of edits
 // (a prompt spends the chat's budget at once; everything else leaves room for prompts), and
-// collapses queued edits of one message into one (the latest state wins).
+// collapses queued edits of one message into one (the latest state wins). Live progress is spare
+// traffic (`update`): lowest priority, latest state wins, spaced out by the pacer.
 import type { Logger } from "../log.ts";
 import { TelegramApiError } from "./api.ts";
 import { errorText } from "../error-text.ts";
@@ -26,6 +27,8 @@ export enum Priority {
   Prompt = 0,
   Edit = 1,
   Chore = 2,
+  /** Spare traffic: only what the budget has left after everything else (see pacer.ts). */
+  Progress = 3,
 }
 
 /** Builds the call at the moment it can go out, or says it is no longer wanted (undefined). */
@@ -39,6 +42,8 @@ interface Job {
   prepare: Prepare<unknown>;
   /** Retry transient failures for as long as the job is wanted (prompts and their edits). */
   persistent: boolean;
+  /** An `update` job: its key is spaced out by the pacer. */
+  spaced?: boolean;
   attempts: number;
   notBefore: number;
   settle: Array<{ resolve(value: unknown): void; reject(error: unknown): void }>;
@@ -90,6 +95,23 @@ export class Outbox {
     return this.#enqueue({ chatId, priority, prepare, persistent: true, key }).then(() => undefined);
   }
 
+  /**
+   * Latest-wins work under `key` (one message's whole life: its send, then its edits): a queued job
+   * under the same key is replaced and takes this priority. `prepare` runs when the job may go out
+   * and builds the call from the state of that moment (or says nothing changed). At
+   * `Priority.Progress` the pacer spaces the key's calls and gives them only spare budget.
+   */
+  update<T>(chatId: number, key: string, prepare: Prepare<T>, priority: Priority = Priority.Progress): Promise<T | undefined> {
+    const queued = this.#queuedEdits.get(key);
+    if (queued) {
+      queued.prepare = prepare;
+      queued.priority = priority;
+      queued.persistent = priority !== Priority.Progress;
+      return new Promise((resolve, reject) => queued.settle.push({ resolve: resolve as (value: unknown) => void, reject }));
+    }
+    return this.#enqueue({ chatId, priority, prepare, persistent: priority !== Priority.Progress, key, spaced: true });
+  }
+
   /** Best effort: deleting a helper message, stripping a stale keyboard, attaching a file. */
   chore<T>(chatId: number, call: () => Promise<T>): Promise<T | undefined> {
     return this.#enqueue({ chatId, priority: Priority.Chore, prepare: () => call, persistent: false });
@@ -120,7 +142,7 @@ export class Outbox {
     return this.#queue.length;
   }
 
-  #enqueue<T>(spec: Pick<Job, "chatId" | "priority" | "prepare" | "persistent"> & { key?: string }): Promise<T | undefined> {
+  #enqueue<T>(spec: Pick<Job, "chatId" | "priority" | "prepare" | "persistent"> & { key?: string; spaced?: boolean }): Promise<T | undefined> {
     if (this.#stopped) return Promise.reject(new Error("outbox stopped"));
     return new Promise((resolve, reject) => {
       const job: Job = { ...spec, seq: this.#seq++, attempts: 0, notBefore: 0, settle: [{ resolve: resolve as (value: unknown) => void, reject }] };
@@ -145,7 +167,7 @@ export class Outbox {
         for (const waiter of job.settle) waiter.resolve(undefined);
         continue;
       }
-      const answered = this.#pacer?.take(job.chatId, now, this.#urgent(job));
+      const answered = this.#pacer?.take(job.chatId, now, this.#urgent(job), job.spaced ? job.key : undefined);
       try {
         const result = await withTimeout(call(), this.#callTimeoutMs, () => new TelegramApiError(0, `no answer within ${this.#callTimeoutMs} ms`));
         answered?.(this.#now());
@@ -162,7 +184,8 @@ export class Outbox {
     let best: Job | undefined;
     let wakeAt: number | undefined;
     for (const job of this.#queue) {
-      const at = Math.max(job.notBefore, this.#pacer?.readyAt(job.chatId, now, this.#urgent(job)) ?? now);
+      const spare = job.priority === Priority.Progress ? job.key : undefined;
+      const at = Math.max(job.notBefore, this.#pacer?.readyAt(job.chatId, now, this.#urgent(job), spare) ?? now);
       if (at > now) {
         wakeAt = wakeAt === undefined ? at : Math.min(wakeAt, at);
         continue;
