@@ -54,7 +54,9 @@ export const question = colorQuestion;
 let counter = 0;
 export const request = (questions: QuestionInfo[] = [question()]): QuestionRequest => ({ id: `que_${++counter}`, sessionID: "ses_1", questions });
 
-export function setup(options: { ttlMs?: number; permissionTtlMs?: number; allowedUsers?: number[]; announce?: boolean; notices?: NoticePolicy } = {}) {
+export function setup(
+  options: { ttlMs?: number; permissionTtlMs?: number; allowedUsers?: number[]; announce?: boolean; notices?: NoticePolicy; progress?: boolean } = {},
+) {
   const telegram = new MemoryTelegram();
   const opencode = new FakeOpencode();
   const bridge = new Bridge({
@@ -68,6 +70,7 @@ export function setup(options: { ttlMs?: number; permissionTtlMs?: number; allow
     pacing: false,
     doneGraceMs: 10,
     ...(options.notices ? { notices: options.notices } : {}),
+    ...(options.progress ? { progress: true } : {}),
     // Long unless the fake stays silent: a reply must be confirmed by its echo, not by the timeout.
     confirmTimeoutMs: options.announce === false ? 50 : 10_000,
   });
