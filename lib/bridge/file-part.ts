@@ -1,5 +1,5 @@
 // What a file sent from the phone becomes in a prompt, decided from its bytes (never from the name
-// or type the sender claims). Pure. Measured on OpenCode 1.18.33 and 1.1.53 (see README): an image
+// or type the sender claims). Pure. Measured on OpenCode 1.18.33 and 1.1.53 (see docs/compatibility.md): an image
 // as a `data:` URL file part reaches the LLM as is on both; a text file is sent as a text part,
 // because a `text/plain` data URL arrives garbled on 1.1.53 and other text types (JSON, code)
 // fail the run there; PDFs and other binary files fail the run on 1.1.53, so they are refused.

@@ -3,7 +3,7 @@
 //    window, so a prompt goes out at once while fewer than twenty went out in the last minute.
 //  - A private chat allows about one message a second with short bursts: a token bucket.
 //  - All chats together stay under `globalPerSecond`: a token bucket.
-// Sends, edits and deletions all count against a chat (README, "Delivery you can rely on").
+// Sends, edits and deletions all count against a chat (docs/delivery.md).
 // Prompts are urgent; everything else (edits of settled prompts, notices, chores) is deferrable
 // and leaves room for prompts: in a group the last `groupReserve` slots of the window, and it
 // waits while prompts flow (one went out in the last `groupQuietMs`); in a private chat

@@ -102,7 +102,7 @@ export function permissionSuite(version: OpencodeVersion, chat: ChatKind = "priv
       rig.telegram.sendText(rig.chatId, "use <printf> & not uname", { replyTo: ask.messageId });
       if (v2) {
         // 2.0.15 takes the message (ctx.permission.reply) but drops it: the agent only hears that the
-        // command could not run, and carries on. When a later 2.x passes it on, this fails: update the README.
+        // command could not run, and carries on. When a later 2.x passes it on, this fails: update docs/compatibility.md and the README.
         const result = await rig.llm.waitForToolResult((r) => r.content.includes("uname -a"), { what: "rejection at the LLM" });
         expect(result.content).toMatch(/Unable to execute command: uname -a/);
         expect(result.content).not.toContain("printf");

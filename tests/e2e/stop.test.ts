@@ -1,7 +1,7 @@
 // Stop from the phone, end to end on the real OpenCode 1.18.33 and 1.1.53: Stop on a question,
 // Stop on the notice of a run the phone started, /stop with a picker. Each needs a confirmation
 // tap, aborts through OpenCode's API, shows "Run stopped" and no "Failed" or "Done" follows. The
-// events each version sends for the abort are recorded and checked (README, "On the phone").
+// events each version sends for the abort are recorded and checked (docs/compatibility.md, "Stop, measured").
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordEvents, type EventRecorder } from "../support/event-stream.ts";
 import { DEFAULT_CHAT_ID, type SentMessage } from "../support/fake-telegram.ts";
