@@ -122,7 +122,9 @@ export class Bridge implements UpdateHandler {
     const prompts = new PromptLife({ registry, messages, replies, links, chat, log, t, ttl });
     this.#prompts = prompts;
     const startAfterMs = (options.notices ?? DEFAULT_NOTICES).doneAfterMs;
-    const progress = options.progress ? new LiveProgress({ telegram, outbox, registry, topics, log, t, chatId, now, stops, startAfterMs }) : undefined;
+    const progress = options.progress
+      ? new LiveProgress({ telegram, outbox, registry, topics, log, t, chatId, now, stops, activity, startAfterMs })
+      : undefined;
     this.#progress = progress;
     const runDeps = { telegram, outbox, registry, topics, log, t, chatId, now, activity, links, chat, stops, ...(progress ? { progress } : {}) };
     const runs = new RunNotices(runDeps, options.doneGraceMs ?? DONE_GRACE_MS);
@@ -200,8 +202,9 @@ export class Bridge implements UpdateHandler {
       case "session.status":
       case "session.idle":
         this.#stops.observe(directory, event);
-        this.#runs.observe(directory, event);
+        // Before the notices: how the run ends is read from the activity they reset.
         this.#progress?.observe(directory, event);
+        this.#runs.observe(directory, event);
         return;
       case "session.error":
         this.#progress?.observe(directory, event);

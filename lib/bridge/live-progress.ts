@@ -7,6 +7,7 @@
 // This file never waits or counts messages itself.
 import type { Strings } from "../i18n/catalog.ts";
 import type { Logger } from "../log.ts";
+import type { ActivityTracker } from "../notices/activity.ts";
 import type { HermesEvent } from "../hermes-events.ts";
 import { endProgress, reduceProgress, startProgress, type RunEnd, type RunProgress } from "../progress/run-progress.ts";
 import type { MessageOwner, Registry } from "../registry/registry.ts";
@@ -29,6 +30,8 @@ export interface LiveProgressDeps {
   chatId: number | undefined;
   now: () => number;
   stops: Pick<StopControl, "buttonFor">;
+  /** Whether a run ending now was stopped (from the phone, before OpenCode reports the abort). */
+  activity: Pick<ActivityTracker, "endsEarly">;
   /** A run not started from the phone gets its message once it has worked this long (HERMES_DONE_AFTER). */
   startAfterMs: number;
 }
@@ -138,7 +141,9 @@ export class LiveProgress {
   #end(sessionID: string, how?: RunEnd): Promise<void> {
     const run = this.#runs.get(sessionID);
     if (!run) return Promise.resolve();
-    run.state = endProgress(run.state, how ?? run.ending ?? "done");
+    // OpenCode 1.1.53 reports a stop's abort only after the idle: the phone's stop is known before.
+    const early = this.#deps.activity.endsEarly(sessionID) ? "stopped" : "done";
+    run.state = endProgress(run.state, how ?? run.ending ?? early);
     this.#forget(run);
     // Only a message already out gets its last word; one still queued is not sent any more.
     return run.shown ? this.#flush(run, Priority.Edit) : Promise.resolve();

@@ -132,9 +132,14 @@ export function progressOffSuite(version: OpencodeVersion): void {
       await rig.telegram.tapButton(message, "Red");
       await pollUntil(async () => !(await rig.opencode.isBusy(sessionID)), { timeoutMs: 30_000, intervalMs: 100, what: "the first run over" });
       const { shell } = toolsOf(version);
-      const run = isOpencode2(version) ? directive({ ...shell("sleep 2 && echo off"), then: [{ text: "off done" }] }) : directive({ ...todos(version, "in_progress"), then: [shell("sleep 2 && echo off"), { text: "off done" }] });
+      const run = isOpencode2(version)
+        ? directive({ ...shell("sleep 2 && echo off"), then: [{ text: "off done" }] })
+        : directive({ ...todos(version, "in_progress"), then: [shell("sleep 2 && echo off"), { text: "off done" }] });
       const { messageId: mine } = rig.telegram.sendText(rig.chatId, run, { replyTo: message.messageId });
-      const running = await rig.telegram.waitForMessage((m) => m.replyToMessageId === mine && m.text.includes("<b>Running</b>"), { timeoutMs: 20_000, what: "the Running notice" });
+      const running = await rig.telegram.waitForMessage((m) => m.replyToMessageId === mine && m.text.includes("<b>Running</b>"), {
+        timeoutMs: 20_000,
+        what: "the Running notice",
+      });
       await rig.telegram.waitForMessage((m) => m.text.includes("<b>Done</b>"), { timeoutMs: 40_000, what: "Done" });
       const now = rig.telegram.messages().find((m) => m.messageId === running.messageId)!;
       expect(now.history.every((h) => !h.text.includes("To do") && !h.text.includes("<code>sleep"))).toBe(true);

@@ -94,7 +94,10 @@ describe("Bridge: live progress", () => {
     expect(live.keyboard).not.toEqual([]);
   });
 
-  it("Stop on the progress message asks for the confirmation in a reply; the run's end takes Stop off", async () => {
+  it.each([
+    ["1.18", ["abort", "idle"]],
+    ["1.1.53", ["idle", "abort"]],
+  ])("Stop on the progress message asks for the confirmation in a reply; the run ends as stopped, in OpenCode %s's order", async (_, order) => {
     const { telegram, emit, tap, opencode } = await phoneRun(true);
     const live = await vi.waitFor(() => progressOf(telegram.messages)[0] ?? Promise.reject(new Error("no progress message")));
     emit({ type: "session.status", sessionID: "ses_1", status: "busy" });
@@ -103,8 +106,12 @@ describe("Bridge: live progress", () => {
     expect(confirm.replyTo).toBe(live.messageId);
     await tap(confirm, "⏹ Confirm stop");
     await vi.waitFor(() => expect(opencode.posts.some((post) => post.url === "/session/{sessionID}/abort")).toBe(true));
-    emit({ type: "session.error", sessionID: "ses_1", name: "MessageAbortedError", message: "" });
-    emit({ type: "session.idle", sessionID: "ses_1" });
+    for (const step of order)
+      emit(
+        step === "idle"
+          ? { type: "session.idle", sessionID: "ses_1" }
+          : { type: "session.error", sessionID: "ses_1", name: "MessageAbortedError", message: "" },
+      );
     await vi.waitFor(() => expect(live.text).toContain("Run stopped"));
     expect(live.keyboard).toEqual([]);
   });
