@@ -113,7 +113,14 @@ export class LiveProgress {
     const run = existing && !existing.state.ended ? existing : this.#begin(root, owner.directory);
     run.replyTo ??= replyTo;
     if (threadId !== undefined) run.threadId ??= threadId;
-    return this.#show(run, Priority.Edit);
+    // The answer to the user's own message (what the Running notice was): it goes as a prompt does.
+    return this.#show(run, Priority.Prompt);
+  }
+
+  /** The session's run, if one is going and not shown yet, gets its message now (the phone queued a message behind it). */
+  showNow(sessionID: string): Promise<void> {
+    const run = this.#runs.get(this.#deps.registry.sessions.rootOf(sessionID));
+    return run && !run.state.ended ? this.#show(run, Priority.Edit) : Promise.resolve();
   }
 
   /** Hermes is closing: every message still showing a run gets its last word (no Stop left behind). */

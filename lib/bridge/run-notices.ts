@@ -35,7 +35,7 @@ export interface RunNoticeDeps {
   /** Says the phone's text started (or was queued behind) a run, with a way to stop it. */
   stops: Pick<StopControl, "announce">;
   /** With live progress on, a run the phone started gets its progress message instead of the Running notice. */
-  progress?: Pick<LiveProgress, "startFromPhone">;
+  progress?: Pick<LiveProgress, "startFromPhone" | "showNow">;
 }
 
 /** The user's own message that carried the text (for the 👍 and for replies). */
@@ -106,6 +106,8 @@ export class RunNotices {
     void outbox.chore(userMessage.chatId, () => telegram.react(userMessage.chatId, userMessage.messageId, "👍")).catch(() => undefined);
     if (progress && !wasBusy) return progress.startFromPhone(owner, userMessage.messageId, userMessage.threadId);
     await this.#deps.stops.announce(owner, userMessage.messageId, wasBusy, userMessage.threadId);
+    // Queued behind a run: that run now concerns the phone too.
+    if (progress) await progress.showNow(owner.sessionID);
   }
 
   stop(): void {

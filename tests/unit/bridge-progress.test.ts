@@ -135,6 +135,19 @@ describe("Bridge: live progress", () => {
     await vi.waitFor(() => expect(live.keyboard).toEqual([]));
   });
 
+  it("a message from the phone queued behind a run that has no message yet: the queued notice, and the run's progress at once", async () => {
+    const rig = setup({ notices: { level: "all", doneAfterMs: 60_000 }, progress: true });
+    const emit = (event: HermesEvent) => rig.bridge.handleEvent(DIRECTORY, event);
+    const message = await rig.ask(request([question()]));
+    emit({ type: "session.status", sessionID: "ses_1", status: "busy" });
+    emit(bash("c1", "running", "make all"));
+    await rig.say("and then the docs", message.messageId);
+    await vi.waitFor(() => expect(rig.telegram.messages.some((m) => m.text.includes("queued"))).toBe(true));
+    const live = await vi.waitFor(() => progressOf(rig.telegram.messages)[0] ?? Promise.reject(new Error("no progress message")));
+    expect(live.text).toContain("<code>make all</code>");
+    expect(progressOf(rig.telegram.messages)).toHaveLength(1);
+  });
+
   it("a short run that is not the phone's never gets a message", async () => {
     const { telegram, bridge } = setup({ notices: { level: "all", doneAfterMs: 60_000 }, progress: true });
     const emit = (event: HermesEvent) => bridge.handleEvent(DIRECTORY, event);
