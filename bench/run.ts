@@ -7,7 +7,8 @@
 //   npm run bench -- --scale 25         time compression of the full flood run
 //   npm run bench -- --window 30        seconds to watch the real-limit flood run
 //   npm run bench -- --rounds 20        interactive rounds per chat (group and private)
-//   npm run bench -- --only chats       only the chat scenarios (interactive, bursts, over budget, failover)
+//   npm run bench -- --only chats       only the chat scenarios (interactive, bursts, over budget, failover, live progress)
+//   npm run bench -- --only progress    only live progress beside prompts
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -16,6 +17,7 @@ import { runFailover, type FailoverResult } from "./failover.ts";
 import { runBursts, runInteractive, type BurstResult, type ChatKindName, type InteractiveResult } from "./interactive.ts";
 import { runLatency, type LatencyResult } from "./latency.ts";
 import { runOverBudget, type OverBudgetResult } from "./over-budget.ts";
+import { runProgressBench, type ProgressBenchResult } from "./progress.ts";
 import { runMemory, type MemoryResult } from "./memory.ts";
 import { ms, round } from "./stats.ts";
 import { runStartup, type StartupResult } from "./startup.ts";
@@ -46,7 +48,9 @@ const settings = {
   bursts: quick ? 3 : 5,
   failoverRuns: quick ? 2 : 5,
   overBudgetScale: 10,
+  progressRounds: quick ? 4 : 10,
   onlyChats: args.includes("chats") && flag("only"),
+  onlyProgress: args.includes("progress") && flag("only"),
 };
 const CHATS: ChatKindName[] = ["group", "private"];
 
@@ -102,7 +106,8 @@ async function main(): Promise<void> {
   );
 
   const skipped = <T>(): Promise<{ value?: T; error?: string; ms: number }> => Promise.resolve({ error: "skipped (--only chats)", ms: 0 });
-  const others = !settings.onlyChats;
+  const others = !settings.onlyChats && !settings.onlyProgress;
+  const chatRuns = !settings.onlyProgress;
   const startup = others
     ? await section("start-up (plugin factory, cold import, opencode serve)", () =>
         runStartup({ runs: settings.startRuns, opencode: settings.opencode, opencodeRuns: settings.opencodeRuns }),
@@ -139,7 +144,7 @@ async function main(): Promise<void> {
       )
     : await skipped<FloodRunResult>();
   const chats: ChatRuns = { interactive: {}, bursts: {}, failover: {} };
-  for (const chat of CHATS) {
+  for (const chat of chatRuns ? CHATS : []) {
     chats.interactive[chat] = await section(`interactive rounds in a ${chat} chat (${settings.rounds} rounds, real limits)`, () =>
       runInteractive(chat, settings.rounds),
     );
@@ -149,11 +154,16 @@ async function main(): Promise<void> {
       runFailover(chat, settings.failoverRuns, { warmGapMs: chat === "private" ? 4_000 : 0 }),
     );
   }
-  chats.failoverOverBudget = await section("failover in a private chat after back-to-back prompts from both processes", () =>
-    runFailover("private", settings.failoverRuns, { warmGapMs: 0 }),
-  );
-  const overBudget = await section(`over budget: 40 prompts in 10 s to one group (×${settings.overBudgetScale})`, () =>
-    runOverBudget({ scale: settings.overBudgetScale }),
+  if (chatRuns)
+    chats.failoverOverBudget = await section("failover in a private chat after back-to-back prompts from both processes", () =>
+      runFailover("private", settings.failoverRuns, { warmGapMs: 0 }),
+    );
+  const overBudget = chatRuns
+    ? await section(`over budget: 40 prompts in 10 s to one group (×${settings.overBudgetScale})`, () => runOverBudget({ scale: settings.overBudgetScale }))
+    : await skipped<OverBudgetResult>();
+  const liveProgress = await section(
+    `live progress: a 30-step run beside prompts in a group, on and off alternating (${settings.progressRounds} rounds, ×10)`,
+    () => runProgressBench({ rounds: settings.progressRounds }),
   );
 
   const targets: Target[] = [];
@@ -161,6 +171,7 @@ async function main(): Promise<void> {
   log(`Hermes benchmark · ${date.toISOString()} · ${host.cpu} (${host.cores} cores, ${host.memoryGB} GB) · Node ${host.node} · ${host.platform}`);
   log();
   printChats(chats, overBudget, targets);
+  printProgress(liveProgress, targets);
   printLatency(latency, targets);
   printThroughput(scaled, real, targets);
   printMemory(memory, targets);
@@ -183,6 +194,7 @@ async function main(): Promise<void> {
       failover: Object.fromEntries(CHATS.map((chat) => [chat, chats.failover[chat]?.value ?? { error: chats.failover[chat]?.error }])),
       failoverPrivateBackToBack: chats.failoverOverBudget?.value ?? { error: chats.failoverOverBudget?.error },
       overBudget: overBudget.value ?? { error: overBudget.error },
+      liveProgress: liveProgress.value ?? { error: liveProgress.error },
     },
     latency: latency.value ?? { error: latency.error },
     throughput: { timeCompressed: scaled.value ?? { error: scaled.error }, realLimits: real.value ?? { error: real.error } },
@@ -198,6 +210,41 @@ async function main(): Promise<void> {
 }
 
 type Outcome<T> = { value?: T; error?: string; ms: number };
+
+function printProgress(outcome: Outcome<ProgressBenchResult>, targets: Target[]): void {
+  const p = outcome.value;
+  if (!p) {
+    log(`  live progress failed: ${outcome.error?.split("\n")[0]}`);
+    log();
+    return;
+  }
+  log(`Live progress beside prompts in a group (${p.rounds} rounds of ${p.steps} steps, on and off alternating, ×${p.scale})`);
+  log(
+    `  prompts ask → send: progress on p50 ${ms(p.on.p50)} / p99 ${ms(p.on.p99)} (n ${p.on.n}); off p50 ${ms(p.off.p50)} / p99 ${ms(p.off.p99)} (n ${p.off.n})`,
+  );
+  log(
+    `  progress calls: ${p.progressEditsPerMinute} a minute (per run: ${p.progressCallsPerRound.join(", ")}); 429s ${p.http429}; runs ending without Stop ${p.finishedClean}/${p.progressCallsPerRound.length}`,
+  );
+  log();
+  targets.push({
+    name: "progress on: prompts' ask → send p99 vs off",
+    target: "≤ 1.2×",
+    value: `${p.p99Ratio}× (${ms(p.on.p99)} / ${ms(p.off.p99)})`,
+    pass: p.p99Ratio <= 1.2,
+  });
+  targets.push({
+    name: "progress in a group: calls a minute per run",
+    target: "≤ 6",
+    value: String(p.progressEditsPerMinute),
+    pass: p.progressEditsPerMinute <= 6,
+  });
+  targets.push({
+    name: "progress beside prompts: 429s",
+    target: "0",
+    value: String(p.http429 + p.retryAfterViolations),
+    pass: p.http429 + p.retryAfterViolations === 0,
+  });
+}
 interface ChatRuns {
   interactive: Partial<Record<ChatKindName, Outcome<InteractiveResult>>>;
   bursts: Partial<Record<ChatKindName, Outcome<BurstResult>>>;
