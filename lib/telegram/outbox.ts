@@ -3,7 +3,8 @@
 // never reaches the phone is the worst failure Hermes can have), sends new prompts ahead of edits
 // (a prompt spends the chat's budget at once; everything else leaves room for prompts), and
 // collapses queued edits of one message into one (the latest state wins). Live progress is spare
-// traffic (`update`): lowest priority, latest state wins, spaced out by the pacer.
+// traffic (`update`): lowest priority, latest state wins, spaced out by the pacer. Prompts have a
+// lane of their own: one never waits for another kind of call still under way.
 import type { Logger } from "../log.ts";
 import { TelegramApiError } from "./api.ts";
 import { errorText } from "../error-text.ts";
@@ -51,6 +52,16 @@ interface Job {
 
 const HOUSEKEEPING_ATTEMPTS = 5;
 
+type Lane = "prompt" | "other";
+
+/**
+ * Calls go out one at a time per lane: a prompt (and an edit the user waits for) never waits for
+ * an edit, a notice or progress still under way, which have their own lane.
+ */
+function laneOf(job: Job): Lane {
+  return job.priority === Priority.Prompt ? "prompt" : "other";
+}
+
 export class Outbox {
   readonly #log: Logger;
   readonly #pacer?: Pacer;
@@ -61,6 +72,9 @@ export class Outbox {
   readonly #queuedEdits = new Map<string, Job>();
   #seq = 0;
   #wake?: () => void;
+  /** One call at a time per lane (see `laneOf`), and the calls still under way. */
+  readonly #busyLanes = new Set<Lane>();
+  readonly #inFlight = new Set<Promise<void>>();
   #stopped = false;
   /** No prompts will follow: what is queued may spend the whole budget (see `finishing`). */
   #finishing = false;
@@ -132,6 +146,7 @@ export class Outbox {
     this.#stopped = true;
     this.#wake?.();
     await this.#loop;
+    await Promise.all(this.#inFlight);
     const dropped = this.#queue.splice(0);
     if (dropped.length > 0) this.#log.warn({ dropped: dropped.length }, "outbox stopped with messages still queued");
     for (const job of dropped) for (const waiter of job.settle) waiter.reject(new Error("outbox stopped"));
@@ -167,15 +182,26 @@ export class Outbox {
         for (const waiter of job.settle) waiter.resolve(undefined);
         continue;
       }
+      const lane = laneOf(job);
+      this.#busyLanes.add(lane);
       const answered = this.#pacer?.take(job.chatId, now, this.#urgent(job), job.spaced ? job.key : undefined);
-      try {
-        const result = await withTimeout(call(), this.#callTimeoutMs, () => new TelegramApiError(0, `no answer within ${this.#callTimeoutMs} ms`));
-        answered?.(this.#now());
-        for (const waiter of job.settle) waiter.resolve(result);
-      } catch (error) {
-        answered?.(this.#now());
-        this.#failed(job, error);
-      }
+      const done = this.#execute(job, call, answered).finally(() => {
+        this.#busyLanes.delete(lane);
+        this.#inFlight.delete(done);
+        this.#wake?.();
+      });
+      this.#inFlight.add(done);
+    }
+  }
+
+  async #execute(job: Job, call: () => Promise<unknown>, answered: ((at: number) => void) | undefined): Promise<void> {
+    try {
+      const result = await withTimeout(call(), this.#callTimeoutMs, () => new TelegramApiError(0, `no answer within ${this.#callTimeoutMs} ms`));
+      answered?.(this.#now());
+      for (const waiter of job.settle) waiter.resolve(result);
+    } catch (error) {
+      answered?.(this.#now());
+      this.#failed(job, error);
     }
   }
 
@@ -184,6 +210,7 @@ export class Outbox {
     let best: Job | undefined;
     let wakeAt: number | undefined;
     for (const job of this.#queue) {
+      if (this.#busyLanes.has(laneOf(job))) continue;
       const spare = job.priority === Priority.Progress ? job.key : undefined;
       const at = Math.max(job.notBefore, this.#pacer?.readyAt(job.chatId, now, this.#urgent(job), spare) ?? now);
       if (at > now) {

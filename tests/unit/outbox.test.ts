@@ -67,6 +67,29 @@ describe("Outbox", () => {
     expect(progressCalls).toBeGreaterThan(0); // progress did go out, in the gaps
   });
 
+  it("a prompt never waits for an edit or progress call still under way: it has a lane of its own; other calls go one at a time", async () => {
+    const box = make(TELEGRAM_LIMITS);
+    const started: string[] = [];
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    void box.update(GROUP, "progress:1", () => async () => {
+      started.push("progress");
+      await held;
+    });
+    await vi.advanceTimersByTimeAsync(10);
+    void box.edit(GROUP, 7, () => async () => void started.push("edit"));
+    const prompt = box.send(GROUP, () => async () => void started.push("prompt"));
+    try {
+      await vi.advanceTimersByTimeAsync(10);
+      await prompt;
+      expect(started).toEqual(["progress", "prompt"]);
+    } finally {
+      release();
+    }
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(started).toEqual(["progress", "prompt", "edit"]);
+  });
+
   it("progress: only the latest state goes out, one call per run at most every 10 s in a group and every 3 s in a private chat", async () => {
     const box = make(TELEGRAM_LIMITS);
     const calls: Array<{ chat: number; state: number; at: number }> = [];
