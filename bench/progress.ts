@@ -1,7 +1,8 @@
 // Live progress beside prompts in a group: a run of 30 steps (a tool call every 2 s, the todo list
 // moving every third step) while the agent asks a question every third step, each tapped as soon
 // as it is on the phone. Rounds alternate progress on and off (a fresh bridge and a fresh fake
-// Telegram each, so no round inherits another's budget), the same run each time. Measured: the
+// Telegram each, so no round inherits another's budget), the same run each time, after a short
+// warm-up pair that is not counted. Measured: the
 // prompts' ask → sendMessage at Telegram (real ms) with progress on and off, the progress edits a
 // minute, and the 429s the fake Telegram (enforcing Telegram's limits) answered. Time-compressed
 // like the over-budget run: the fake's limits and Hermes' pacing × scale.
@@ -32,6 +33,8 @@ export interface ProgressBenchResult {
   retryAfterViolations: number;
   /** Rounds with progress on whose message ended with no Stop. */
   finishedClean: number;
+  /** The run's end → its progress message's last line, in real (unscaled) ms. */
+  lastLine: Summary;
 }
 
 const DIRECTORY = "/bench/progress";
@@ -100,12 +103,15 @@ async function round(progress: boolean, steps: number, scale: number, tag: strin
   emit({ type: "session.idle", sessionID: SESSION });
   const runMs = (performance.now() - started) * scale;
   await until(() => sent.size === raised.size || undefined, 60_000, "every prompt sent", 5).catch(() => undefined);
-  await sleep(2_000 / scale);
+  const ended = performance.now();
+  // The progress message's last word (no Stop), as the group's budget lets it out.
+  const clean = () => fake.messages(chatId).filter((m) => /<b>Run \w+<\/b>/.test(m.text) && fake.buttons(m).length === 0).length;
+  if (progress) await until(() => clean() > 0 || undefined, 120_000 / scale, "the progress message's last line", 5).catch(() => undefined);
+  const lastLineMs = (performance.now() - ended) * scale;
   running = false;
   await answering;
-  const clean = fake.messages(chatId).filter((m) => /<b>Run \w+<\/b>/.test(m.text) && fake.buttons(m).length === 0).length;
   const waits = [...raised.entries()].map(([marker, at]) => (sent.get(marker) ?? Number.NaN) - at);
-  const result = { waits, progressCalls, runMs, http429: fake.flood.rejected, violations: fake.retryAfterViolations, clean };
+  const result = { waits, progressCalls, runMs, http429: fake.flood.rejected, violations: fake.retryAfterViolations, clean: clean(), lastLineMs };
   await Promise.race([bridge.stop(), sleep(5_000)]);
   await opencode.close();
   await fake.close();
@@ -123,6 +129,9 @@ export async function runProgressBench(options: { rounds?: number; steps?: numbe
   let http429 = 0;
   let violations = 0;
   let finishedClean = 0;
+  const lastLines: number[] = [];
+  // Warm-up, not counted: the first round would pay for loading the renderer and a cold JIT.
+  for (const progress of [true, false]) await round(progress, 6, scale, `w${progress}`);
   for (let index = 0; index < rounds; index++) {
     const progress = index % 2 === 0;
     const result = await round(progress, steps, scale, `${index}`);
@@ -133,6 +142,7 @@ export async function runProgressBench(options: { rounds?: number; steps?: numbe
       perRound.push(result.progressCalls);
       runMs += result.runMs;
       finishedClean += result.clean;
+      lastLines.push(result.lastLineMs);
     }
   }
   const onSummary = summarize(on);
@@ -149,5 +159,6 @@ export async function runProgressBench(options: { rounds?: number; steps?: numbe
     http429,
     retryAfterViolations: violations,
     finishedClean,
+    lastLine: summarize(lastLines),
   };
 }

@@ -223,7 +223,7 @@ function printProgress(outcome: Outcome<ProgressBenchResult>, targets: Target[])
     `  prompts ask → send: progress on p50 ${ms(p.on.p50)} / p99 ${ms(p.on.p99)} (n ${p.on.n}); off p50 ${ms(p.off.p50)} / p99 ${ms(p.off.p99)} (n ${p.off.n})`,
   );
   log(
-    `  progress calls: ${p.progressEditsPerMinute} a minute (per run: ${p.progressCallsPerRound.join(", ")}); 429s ${p.http429}; runs ending without Stop ${p.finishedClean}/${p.progressCallsPerRound.length}`,
+    `  progress calls: ${p.progressEditsPerMinute} a minute (per run: ${p.progressCallsPerRound.join(", ")}); 429s ${p.http429}; runs ending without Stop ${p.finishedClean}/${p.progressCallsPerRound.length}, the last line ${ms(p.lastLine.p50)} after the run (max ${ms(p.lastLine.max)})`,
   );
   log();
   targets.push({
