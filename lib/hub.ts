@@ -16,7 +16,7 @@ import { waitAtMost } from "./with-timeout.ts";
 export interface HubOptions {
   /** `chatId` undefined: no chat configured yet (setupOnlyConfig). */
   config: Pick<HermesConfig, "token" | "apiRoot" | "allowedUsers" | "questionTtlMs" | "permissionTtlMs"> & { chatId: number | undefined } & Partial<
-      Pick<HermesConfig, "notify" | "doneAfterMs" | "language" | "topics" | "progress" | "machineName">
+      Pick<HermesConfig, "notify" | "doneAfterMs" | "language" | "topics" | "progress" | "machineName" | "transcription">
     >;
   logger: Logger;
   /** Shown to the user (an OpenCode toast) when something needs their attention. */
@@ -66,6 +66,7 @@ export function acquireBridge(options: HubOptions): BridgeLease {
       topics: config.topics ?? false,
       progress: config.progress ?? false,
       machine: machineLabel(config),
+      transcription: config.transcription,
     });
     const relay = new Relay({
       address: options.relayAddress ?? relayAddress(config.token, config.apiRoot),

@@ -1,27 +1,30 @@
 // The bridge routes: OpenCode events and Telegram updates go to the module that owns what they
-// concern. A prompt's life (delivery, edits, replies, settling, expiry) is prompt-life.ts, what the
-// user does to it is user-input.ts, what a tap means is per prompt kind (questions.ts,
+// concern. Every update passes one gate first (gate.ts: parsed once, its sender's right to act
+// decided once), which hands it to the routes added here. A prompt's life (delivery, edits, replies,
+// settling, expiry) is prompt-life.ts, what the user does to it is user-input.ts, what a tap means is per prompt kind (questions.ts,
 // permissions.ts); runs, Stop, commands, typed text and files have their own modules. It owns no
 // prompt state and opens no sockets itself.
+import type { TranscriptionSettings } from "../config.ts";
 import { CATALOGS, type Language, type Strings } from "../i18n/catalog.ts";
 import type { Logger } from "../log.ts";
 import { ActivityTracker } from "../notices/activity.ts";
 import { DEFAULT_NOTICES, type NoticePolicy } from "../notices/policy.ts";
 import type { Registry } from "../registry/registry.ts";
 import type { Claim, UpdateHandler } from "../relay/update-handler.ts";
-import type { StatusPart } from "../telegram/render-status.ts";
 import type { HermesEvent, SessionInfo } from "../hermes-events.ts";
-import { mayAct, type AccessPolicy } from "../telegram/access.ts";
+import type { AccessPolicy } from "../telegram/access.ts";
+import type { Intent } from "../telegram/updates.ts";
 import type { TelegramApi } from "../telegram/api.ts";
 import { errorText } from "../error-text.ts";
 import { Outbox } from "../telegram/outbox.ts";
 import { labelMessages } from "../telegram/machine-label.ts";
 import type { PaceLimits } from "../telegram/pacer.ts";
-import { parseUpdate } from "../telegram/updates.ts";
 import { Chat } from "./chat.ts";
+import type { LoadTranscriber } from "../transcribe/load.ts";
 import { waitAtMost } from "../with-timeout.ts";
 import type { InstanceLink } from "./desk.ts";
 import { Commands } from "./commands.ts";
+import { Gate, type IntentOf, type Route } from "./gate.ts";
 import { InstanceLinks } from "./instance-links.ts";
 import { LiveProgress } from "./live-progress.ts";
 import { PhoneFiles } from "./phone-files.ts";
@@ -33,6 +36,7 @@ import { SessionTopics } from "./topics.ts";
 import { StopControl } from "./stop-control.ts";
 import { TypedText } from "./typed-text.ts";
 import { UserInput } from "./user-input.ts";
+import { VoiceNotes } from "./voice-notes.ts";
 
 export type { InstanceLink } from "./desk.ts";
 
@@ -63,6 +67,11 @@ export interface BridgeOptions {
   progress?: boolean;
   /** The machine's name, on every message (see telegram/machine-label.ts). */
   machine?: string | undefined;
+  /** The transcription service for voice notes; undefined: voice notes are refused, naming the setting. */
+  transcription?: TranscriptionSettings | undefined;
+  /** Tests: how the transcriber is built, and how long a transcription may take. */
+  loadTranscriber?: LoadTranscriber;
+  transcribeTimeoutMs?: number;
   now?: () => number;
 }
 
@@ -76,14 +85,13 @@ export class Bridge implements UpdateHandler {
   readonly chatId: number | undefined;
   readonly t: Strings;
   readonly #outbox: Outbox;
-  readonly #access: AccessPolicy;
+  readonly #gate: Gate;
   readonly #now: () => number;
   readonly #links = new InstanceLinks();
   readonly #chat: Chat;
   readonly #topics: SessionTopics;
   readonly #replies: ReplyConfirmation;
   readonly #prompts: PromptLife;
-  readonly #input: UserInput;
   readonly #typed: TypedText;
   readonly #runs: RunNotices;
   readonly #commands: Commands;
@@ -96,12 +104,10 @@ export class Bridge implements UpdateHandler {
     this.telegram = options.machine ? labelMessages(options.telegram, options.machine) : options.telegram;
     this.registry = options.registry;
     this.log = options.logger;
-    this.#access = options.access;
     this.chatId = options.access.chatId;
     this.t = CATALOGS[options.language ?? "en"];
     this.#now = options.now ?? Date.now;
     const { telegram, registry, log, chatId, t } = this;
-    const access = this.#access;
     const now = this.#now;
     const links = this.#links;
     const outbox = new Outbox({ logger: log, ...(options.pacing !== undefined ? { limits: options.pacing } : {}) });
@@ -129,12 +135,41 @@ export class Bridge implements UpdateHandler {
     const runDeps = { telegram, outbox, registry, topics, log, t, chatId, now, activity, links, chat, stops, ...(progress ? { progress } : {}) };
     const runs = new RunNotices(runDeps, options.doneGraceMs ?? DONE_GRACE_MS);
     this.#runs = runs;
-    const input = new UserInput({ registry, prompts, stops, chat, access, log, t });
-    this.#commands = new Commands({ telegram, outbox, registry, activity, access, log, t, chatId, prompts, stops });
+    const input = new UserInput({ registry, prompts, stops, chat, log, t });
+    const commands = new Commands({ telegram, outbox, registry, activity, log, t, chatId, prompts, stops });
+    this.#commands = commands;
     const quietMs = options.textQuietMs ?? 700;
-    this.#typed = new TypedText({ registry, topics, access, quietMs, inputs: input, runs });
-    this.#input = input;
-    this.#files = new PhoneFiles({ telegram, registry, topics, access, log, t, links, activity, runs, chat, quietMs });
+    const typed = new TypedText({ registry, topics, quietMs, inputs: input, runs });
+    this.#typed = typed;
+    const voice = new VoiceNotes({
+      telegram,
+      registry,
+      topics,
+      log,
+      t,
+      chat,
+      inputs: input,
+      runs,
+      settings: options.transcription,
+      ...(options.loadTranscriber ? { load: options.loadTranscriber } : {}),
+      ...(options.transcribeTimeoutMs !== undefined ? { timeoutMs: options.transcribeTimeoutMs } : {}),
+    });
+    const files = new PhoneFiles({ telegram, registry, topics, log, t, links, activity, runs, chat, voice, quietMs });
+    this.#files = files;
+    const answers = { ownsTap: input.ownsTap.bind(input), refuseTap: input.refuse.bind(input), start: commands.start.bind(commands) };
+    const gate = new Gate(options.access, answers, log);
+    this.#gate = gate;
+    gate.route("callback", { claim: (tap) => input.claimTap(tap), unclaimed: (tap, after) => input.unclaimedTap(tap, after.unanswered) });
+    // Commands answers every command it does not know with /help: a new command's route goes before it.
+    gate.route("command", {
+      unclaimed: (command, after) => commands.answer(command, after.parts),
+      gathers: (command) => commands.gathers(command),
+      partFor: (command) => commands.partFor(command),
+    });
+    gate.route("text", { claim: (text) => typed.claim(text) });
+    // Voice notes (and an audio document answering a prompt) first; every other file is phone-files.ts'.
+    gate.route("attachment", { claim: (file) => voice.claim(file) });
+    gate.route("attachment", { claim: (file) => files.claim(file), unclaimed: (file) => files.unclaimed(file) });
   }
 
   // ── OpenCode side ──────────────────────────────────────────────────────────────────────────
@@ -246,17 +281,7 @@ export class Bridge implements UpdateHandler {
    */
   async claimUpdate(update: unknown): Promise<Claim | undefined> {
     if (this.#stopped) return undefined;
-    const intent = parseUpdate(update);
-    if (intent?.kind === "callback") return this.#input.claimTap(intent);
-    if (intent?.kind === "text") {
-      const take = this.#typed.claim(intent);
-      return take && (async () => take());
-    }
-    if (intent?.kind === "attachment") {
-      const take = this.#files.claim(intent);
-      return take && (async () => take());
-    }
-    return undefined;
+    return this.#gate.claimUpdate(update);
   }
 
   /**
@@ -266,10 +291,7 @@ export class Bridge implements UpdateHandler {
    */
   async handleUnclaimed(update: unknown, parts?: unknown[], unanswered = false): Promise<void> {
     if (this.#stopped) return;
-    const intent = parseUpdate(update);
-    if (intent?.kind === "command") return this.#commands.answer(intent, parts);
-    if (intent?.kind === "attachment") return this.#files.unclaimed(intent);
-    if (intent?.kind === "callback") return this.#input.unclaimedTap(intent, unanswered);
+    return this.#gate.handleUnclaimed(update, parts, unanswered);
   }
 
   /** One process on its own: claim, else handle as unclaimed. */
@@ -281,22 +303,30 @@ export class Bridge implements UpdateHandler {
 
   /** Part of /status and /pending, which every process sharing the bot answers together. */
   gathers(update: unknown): boolean {
-    return this.#commands.gathers(parseUpdate(update));
+    return this.#gate.gathers(update);
   }
 
-  partFor(update: unknown): Promise<StatusPart | undefined> {
-    return this.#commands.partFor(parseUpdate(update));
+  partFor(update: unknown): Promise<unknown> {
+    return this.#gate.partFor(update);
   }
 
   /** Whether an unclaimed update may be for a process still re-connecting to the relay (so held a moment): not a stranger's. */
   worthHolding(update: unknown): boolean {
-    const intent = parseUpdate(update);
-    return intent !== undefined && mayAct(this.#access, intent.from);
+    return this.#gate.worthHolding(update);
   }
 
-  /** This process polls now: register the bot's commands. */
+  /** Adds a handler for one kind of update, after the bridge's own; it sees only updates from those who may act (gate.ts). */
+  route<K extends Intent["kind"]>(kind: K, route: Route<IntentOf<K>>): void {
+    this.#gate.route(kind, route);
+  }
+
+  /** This process polls now: register the bot's commands, and learn its name (for "/status@bot" in groups). */
   onLead(): void {
     this.#commands.onLead();
+    void this.telegram
+      .getMe()
+      .then((me) => this.#gate.learnBotName(me.username))
+      .catch(() => undefined);
   }
 
   /** A short message in the chat, in reply to `replyTo`. */

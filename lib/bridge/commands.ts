@@ -1,30 +1,29 @@
 // The bot's commands: /start (chat id, setup check), /help, /status, /pending and /stop. The last three
 // concern every process sharing the bot, so each process contributes its part and the one that
-// polls answers once (see relay/relay.ts).
+// polls answers once (see relay/relay.ts). Only commands from those who may act arrive here (gate.ts),
+// except /start, which the gate sends to `start` for whoever may learn their ids.
 import { projectName } from "../telegram/render-context.ts";
 import type { Strings } from "../i18n/catalog.ts";
 import type { Logger } from "../log.ts";
 import type { ActivityTracker } from "../notices/activity.ts";
 import type { Registry } from "../registry/registry.ts";
-import { mayAct, type AccessPolicy } from "../telegram/access.ts";
 import type { TelegramApi } from "../telegram/api.ts";
 import type { Outbox } from "../telegram/outbox.ts";
 import { errorText } from "../error-text.ts";
 import { commandsFor, renderHelp, renderStatus, type StatusPart } from "../telegram/render-status.ts";
-import type { Intent } from "../telegram/updates.ts";
+import type { ActingCommand, IntentOf } from "./gate.ts";
 import type { PromptLife } from "./prompt-life.ts";
 import { StartReplies } from "./start-replies.ts";
 import { parseStatusPart } from "./status-part.ts";
 import type { StopControl } from "./stop-control.ts";
 
-type Command = Extract<Intent, { kind: "command" }>;
+type Command = IntentOf<"command">;
 
 export interface CommandDeps {
   telegram: TelegramApi;
   outbox: Outbox;
   registry: Registry;
   activity: ActivityTracker;
-  access: AccessPolicy;
   log: Logger;
   t: Strings;
   /** Undefined: no chat configured yet (only /start is answered). */
@@ -38,25 +37,19 @@ export interface CommandDeps {
 export class Commands {
   readonly #deps: CommandDeps;
   readonly #startReplies: StartReplies;
-  #botName?: string;
 
   constructor(deps: CommandDeps) {
     this.#deps = deps;
-    this.#startReplies = new StartReplies(deps.access);
+    this.#startReplies = new StartReplies();
   }
 
   /** /status and /pending need every process sharing the bot: each adds its own sessions and prompts. */
-  gathers(intent: Intent | undefined): intent is Command {
-    return (
-      intent?.kind === "command" &&
-      (intent.name === "status" || intent.name === "pending" || intent.name === "stop") &&
-      mayAct(this.#deps.access, intent.from) &&
-      this.#addressedToUs(intent)
-    );
+  gathers(intent: ActingCommand): boolean {
+    return intent.name === "status" || intent.name === "pending" || intent.name === "stop";
   }
 
   /** This process' part; for /pending it also sends its pending prompts again (in the background: sending is paced). */
-  async partFor(intent: Intent | undefined): Promise<StatusPart | undefined> {
+  async partFor(intent: ActingCommand): Promise<StatusPart | undefined> {
     if (!this.gathers(intent)) return undefined;
     const { registry, prompts, stops } = this.#deps;
     const part = this.#statusPart();
@@ -65,23 +58,15 @@ export class Commands {
     return part;
   }
 
-  /** Registers the commands in Telegram's menu and learns the bot's name (for "/status@bot" in groups). */
+  /** Registers the commands in Telegram's menu. */
   onLead(): void {
     const { telegram, t, log } = this.#deps;
     void telegram.setCommands(commandsFor(t)).catch((error) => log.warn({ err: errorText(error) }, "could not register the bot's commands"));
-    void telegram
-      .getMe()
-      .then((me) => (this.#botName = me.username?.toLowerCase()))
-      .catch(() => undefined);
   }
 
   /** `received`: what each process sent for /status and /pending (checked here: they crossed the relay). */
-  async answer(intent: Command, received: readonly unknown[] | undefined): Promise<void> {
-    if (!this.#addressedToUs(intent)) return;
-    const { t, log, access } = this.#deps;
-    if (intent.name === "start") return this.#start(intent);
-    if (!mayAct(access, intent.from))
-      return void log.warn({ userId: intent.from.userId, command: intent.name }, "ignored a command from an unauthorized user or chat");
+  async answer(intent: ActingCommand, received: readonly unknown[] | undefined): Promise<void> {
+    const { t, log } = this.#deps;
     const parts = received?.map(parseStatusPart).filter((part) => part !== undefined);
     if (received && parts && parts.length < received.length)
       log.warn({ dropped: received.length - parts.length }, "dropped a malformed /status part from another process");
@@ -100,10 +85,10 @@ export class Commands {
     if (text) await this.#send(intent, text);
   }
 
-  async #start(intent: Command): Promise<void> {
+  /** /start, from whoever the gate lets learn their ids (setup, or the owner in a new chat). */
+  async start(intent: Command): Promise<void> {
     const { t, chatId, log } = this.#deps;
-    if (!this.#startReplies.mayAnswer(intent.from))
-      return void log.debug({ chatId: intent.from.chatId }, "/start not answered (a stranger's chat, or answered recently)");
+    if (!this.#startReplies.mayAnswer(intent.from.chatId)) return void log.debug({ chatId: intent.from.chatId }, "/start not answered (answered recently)");
     const configured = intent.from.chatId === chatId;
     const lines = [t.start.hello, t.start.ids(intent.from.chatId, intent.from.userId), configured ? t.start.configured : t.start.setChat(intent.from.chatId)];
     await this.#send(intent, lines.join("\n"));
@@ -115,11 +100,6 @@ export class Commands {
     await outbox
       .send(chatId, () => () => telegram.sendMessage(chatId, text, { replyTo: intent.messageId }))
       .catch((error) => log.warn({ err: errorText(error), command: intent.name }, "could not answer a command"));
-  }
-
-  /** A command naming a bot is for that bot only: until getMe has told us our own name, it is not ours. */
-  #addressedToUs(intent: Command): boolean {
-    return !intent.bot || intent.bot.toLowerCase() === this.#botName;
   }
 
   #statusPart(): StatusPart {

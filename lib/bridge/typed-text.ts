@@ -1,10 +1,12 @@
 // Where text the user types goes: an awaited answer (a reply to a force-reply prompt, or the one
 // answer awaited in the chat), or a session's next instruction (a reply to any of its messages,
-// or a plain message in its forum topic). Long texts Telegram split are joined back first.
+// or a plain message in its forum topic). Long texts Telegram split are joined back first. Only
+// text from those who may act arrives here (gate.ts).
 import type { MessageOwner, Registry, TextInput } from "../registry/registry.ts";
-import { mayAct, type AccessPolicy } from "../telegram/access.ts";
+import type { Claim } from "../relay/update-handler.ts";
 import { TextJoiner } from "../telegram/text-joiner.ts";
-import type { Intent, Sender } from "../telegram/updates.ts";
+import type { Sender } from "../telegram/updates.ts";
+import type { ActingText } from "./gate.ts";
 import type { RunNotices, UserMessage } from "./run-notices.ts";
 import type { SessionTopics } from "./topics.ts";
 import type { UserInput } from "./user-input.ts";
@@ -14,7 +16,6 @@ type TextTarget = { input: TextInput } | { owner: MessageOwner; userMessage: Use
 export interface TypedTextDeps {
   registry: Registry;
   topics: SessionTopics;
-  access: AccessPolicy;
   quietMs: number;
   /** Where the text for an awaited input goes. */
   inputs: Pick<UserInput, "typed">;
@@ -37,9 +38,8 @@ export class TypedText {
    * Whether the text concerns this process: what taking it means (run once the claim is granted),
    * or undefined to leave it to another process sharing the bot. Deciding changes nothing.
    */
-  claim(intent: Extract<Intent, { kind: "text" }>): (() => void) | undefined {
-    const { registry, topics, access } = this.#deps;
-    if (!mayAct(access, intent.from)) return undefined;
+  claim(intent: ActingText): Claim | undefined {
+    const { registry, topics } = this.#deps;
     const sender = senderKey(intent.from);
     const userMessage: UserMessage = { chatId: intent.from.chatId, messageId: intent.messageId };
     const replyTo = intent.replyTo === undefined ? undefined : { chatId: intent.from.chatId, messageId: intent.replyTo };
@@ -51,7 +51,7 @@ export class TypedText {
     // A plain message in a session's forum topic is also for that session.
     const topicOwner = intent.threadId !== undefined ? topics.ownerOf(intent.threadId) : undefined;
     if (topicOwner) return this.#start(sender, { owner: topicOwner, userMessage: { ...userMessage, threadId: intent.threadId! } }, intent.text);
-    if (this.#joiner.collecting(sender)) return () => void this.#joiner.append(sender, intent.text);
+    if (this.#joiner.collecting(sender)) return async () => void this.#joiner.append(sender, intent.text);
     // A plain message while exactly one answer is awaited in this chat is that answer.
     const awaited = registry.inputsIn(intent.from.chatId);
     if (intent.replyTo !== undefined || awaited.length !== 1) return undefined;
@@ -62,8 +62,8 @@ export class TypedText {
     this.#joiner.clear();
   }
 
-  #start(sender: string, target: TextTarget, text: string): () => void {
-    return () => this.#joiner.start(sender, target, text);
+  #start(sender: string, target: TextTarget, text: string): Claim {
+    return async () => this.#joiner.start(sender, target, text);
   }
 }
 

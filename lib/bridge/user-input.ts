@@ -1,14 +1,14 @@
 // What the user does to this process' prompts on the phone: button taps (on a prompt, or on Stop)
-// and typed answers. This finds the prompt, checks who acts and whether the prompt still waits,
+// and typed answers. Only taps from those who may act arrive (gate.ts refuses the others, asking
+// `ownsTap` here). This finds the prompt, checks whether it still waits,
 // hands the meaning to the prompt kind's handler (questions.ts, permissions.ts) or to Stop, runs
 // the work in the prompt's queue, and answers every tap.
 import type { Strings } from "../i18n/catalog.ts";
 import type { Logger } from "../log.ts";
 import type { Prompt, Registry, TextInput } from "../registry/registry.ts";
 import type { Claim } from "../relay/update-handler.ts";
-import { mayAct, type AccessPolicy } from "../telegram/access.ts";
 import { decodeCallback, type CallbackData, type StopAction } from "../telegram/codec.ts";
-import type { Intent } from "../telegram/updates.ts";
+import type { ActingTap, IntentOf } from "./gate.ts";
 import { errorText } from "../error-text.ts";
 import type { Chat } from "./chat.ts";
 import type { Tap } from "./desk.ts";
@@ -17,14 +17,13 @@ import type { PromptLife } from "./prompt-life.ts";
 import { tapQuestion, typeQuestionAnswer } from "./questions.ts";
 import type { StopControl } from "./stop-control.ts";
 
-type Callback = Extract<Intent, { kind: "callback" }>;
+type Callback = IntentOf<"callback">;
 
 export interface UserInputDeps {
   registry: Registry;
   prompts: PromptLife;
   stops: Pick<StopControl, "owns" | "tap">;
   chat: Chat;
-  access: AccessPolicy;
   log: Logger;
   t: Strings;
 }
@@ -42,22 +41,31 @@ export class UserInput {
    * handling; a tap that raced the sendMessage response (message id not known yet) is claimed by its
    * key and checked when it runs: deciding never waits for Telegram.
    */
-  claimTap(intent: Callback): Claim | undefined {
-    const { registry, stops, access } = this.#deps;
+  claimTap(intent: ActingTap): Claim | undefined {
+    const { registry, stops } = this.#deps;
     const data = decodeCallback(intent.data);
-    if (data && stops.owns(data)) return mayAct(access, intent.from) ? () => this.#stop(intent, data) : () => this.#refuse(intent);
+    if (data && stops.owns(data)) return () => this.#stop(intent, data);
     const prompt = data ? registry.byKey(data.key) : undefined;
     if (!data || !prompt) return undefined;
-    if (!mayAct(access, intent.from)) return () => this.#refuse(intent);
     if (prompt.message && !isOn(prompt, intent)) return undefined;
     return () => this.#tap(intent, prompt, data);
   }
 
   /** A tap nobody claimed. `unanswered`: a process sharing the bot did not answer, so its buttons stay and the user is asked to tap again. */
-  async unclaimedTap(intent: Callback, unanswered: boolean): Promise<void> {
-    if (!mayAct(this.#deps.access, intent.from)) return this.#refuse(intent);
+  async unclaimedTap(intent: ActingTap, unanswered: boolean): Promise<void> {
     if (unanswered) return this.#deps.chat.answerCallback(intent.id, this.#deps.t.note.notAnswering);
     await this.#stale(intent);
+  }
+
+  /** Whether a tap is on one of this process' prompts or Stop buttons (any copy of it). */
+  ownsTap(intent: Callback): boolean {
+    const data = decodeCallback(intent.data);
+    return data !== undefined && (this.#deps.stops.owns(data) || this.#deps.registry.byKey(data.key) !== undefined);
+  }
+
+  /** A tap from someone who may not act (gate.ts decides, and logs it). */
+  refuse(intent: Callback): Promise<void> {
+    return this.#deps.chat.answerCallback(intent.id, this.#deps.t.note.notAuthorized, true);
   }
 
   /** Typed text for an awaited input (a free-text answer, or a reject's feedback). */
@@ -75,7 +83,7 @@ export class UserInput {
   }
 
   /** A granted tap on one of this process' prompts: act, then acknowledge it. */
-  async #tap(intent: Callback, prompt: Prompt, data: CallbackData): Promise<void> {
+  async #tap(intent: ActingTap, prompt: Prompt, data: CallbackData): Promise<void> {
     const { prompts, chat, t } = this.#deps;
     if (!prompt.message) await prompts.delivered(prompt);
     if (!isOn(prompt, intent)) return this.#stale(intent);
@@ -89,17 +97,12 @@ export class UserInput {
   }
 
   /** A granted tap on Stop or its confirmation. */
-  async #stop(intent: Callback, data: CallbackData<StopAction>): Promise<void> {
+  async #stop(intent: ActingTap, data: CallbackData<StopAction>): Promise<void> {
     const { stops, chat, log, t } = this.#deps;
     const { chatId } = intent.from;
     const tap = stops.tap(data, intent.messageId === undefined || chatId === undefined ? undefined : { chatId, messageId: intent.messageId });
     await chat.answerCallback(intent.id, tap.note(t), tap.alert);
     if (tap.next) await tap.next().catch((error) => log.error({ err: errorText(error) }, "stopping a run failed"));
-  }
-
-  #refuse(intent: Callback): Promise<void> {
-    this.#deps.log.warn({ userId: intent.from.userId, chatId: intent.from.chatId }, "ignored a button tap from an unauthorized user or chat");
-    return this.#deps.chat.answerCallback(intent.id, this.#deps.t.note.notAuthorized, true);
   }
 
   /** A tap on a message whose prompt is gone (or on an older copy of it): say so, and drop its buttons. */

@@ -1,5 +1,6 @@
-// What the relay asks of each process (the Bridge implements it): claim what concerns it, answer
-// what nobody claimed, and add its part to commands answered once for all.
+// What the relay asks of each process (the Bridge implements it, through its one gate for every
+// update, bridge/gate.ts): claim what concerns it, answer what nobody claimed, and add its part to
+// commands answered once for all. Updates cross the relay raw (untrusted): each process judges them.
 
 /** What handling a claimed update means; run only once the claim is granted. */
 export type Claim = () => Promise<void>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mayAct } from "../../lib/telegram/access.ts";
+import { mayAct, mayLearnIds } from "../../lib/telegram/access.ts";
 import type { Sender } from "../../lib/telegram/updates.ts";
 
 const sender = (userId: number, chatId: number): Sender => ({ userId, chatId, chatType: chatId < 0 ? "supergroup" : "private" });
@@ -42,5 +42,43 @@ describe("mayAct", () => {
     expect(mayAct(policy, sender(1, 100))).toBe(false);
     expect(mayAct({ chatId: -100, allowedUsers: [Number.MAX_SAFE_INTEGER] }, sender(Number.MAX_SAFE_INTEGER, -100))).toBe(true);
     expect(mayAct({ chatId: -100, allowedUsers: [Number.MAX_SAFE_INTEGER] }, sender(Number.MAX_SAFE_INTEGER - 1, -100))).toBe(false);
+  });
+});
+
+describe("mayLearnIds (who gets an answer to /start)", () => {
+  it("configured with a private chat: its user anywhere, nobody else", () => {
+    const policy = { chatId: 10, allowedUsers: [] };
+    expect(mayLearnIds(policy, sender(99, 99))).toBe(false);
+    expect(mayLearnIds(policy, sender(99, -5))).toBe(false);
+    expect(mayLearnIds(policy, sender(10, 10))).toBe(true);
+    expect(mayLearnIds(policy, sender(10, -5))).toBe(true);
+  });
+
+  it("configured with a group and an allow-list: only the allowed users", () => {
+    const policy = { chatId: -100, allowedUsers: [7] };
+    expect(mayLearnIds(policy, sender(8, -100))).toBe(false);
+    expect(mayLearnIds(policy, sender(7, -100))).toBe(true);
+    expect(mayLearnIds(policy, sender(7, 7))).toBe(true);
+  });
+
+  it("configured with a group without an allow-list: its members, in that group only", () => {
+    const policy = { chatId: -100, allowedUsers: [] };
+    expect(mayLearnIds(policy, sender(8, -100))).toBe(true);
+    expect(mayLearnIds(policy, sender(8, 8))).toBe(false);
+  });
+
+  it("not configured: anyone", () => {
+    expect(mayLearnIds({ chatId: undefined, allowedUsers: [] }, sender(1, 1))).toBe(true);
+    expect(mayLearnIds({ chatId: undefined, allowedUsers: [] }, sender(2, -5))).toBe(true);
+  });
+
+  it("everyone who may act may also learn their ids", () => {
+    const policies = [
+      { chatId: 10, allowedUsers: [] },
+      { chatId: -100, allowedUsers: [] },
+      { chatId: -100, allowedUsers: [7] },
+    ];
+    const senders = [sender(10, 10), sender(7, -100), sender(8, -100), sender(7, 7), sender(99, 99)];
+    for (const policy of policies) for (const who of senders) if (mayAct(policy, who)) expect(mayLearnIds(policy, who)).toBe(true);
   });
 });

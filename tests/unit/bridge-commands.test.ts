@@ -68,6 +68,14 @@ describe("Bridge: commands", () => {
     await vi.waitFor(() => expect(telegram.messages).toHaveLength(2));
   });
 
+  it("a process that does not poll gives its part of /status@bot (the one that polls checked the address)", async () => {
+    const { bridge, ask } = setup();
+    await ask(request([question({ question: "Which colour?" })]));
+    // No onLead: this process never asked Telegram for the bot's name.
+    expect(await bridge.partFor(command("/status@hermes_test_bot"))).toMatchObject({ prompts: [{ kind: "question", summary: "Which colour?" }] });
+    expect(await bridge.partFor(command("/status@hermes_test_bot", 666, 666))).toBeUndefined(); // a stranger in their own chat
+  });
+
   it("renders the parts of several processes together, with links in supergroups", () => {
     const text = renderStatus([
       {

@@ -3,7 +3,8 @@
 // what reaches the session, and what the phone is told when it doesn't.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import pino from "pino";
-import { formatSize, PhoneFiles } from "../../lib/bridge/phone-files.ts";
+import { formatSize } from "../../lib/bridge/phone-download.ts";
+import { PhoneFiles } from "../../lib/bridge/phone-files.ts";
 import type { SessionTopics } from "../../lib/bridge/topics.ts";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
 import { OpencodeApi } from "../../lib/opencode/api.ts";
@@ -144,13 +145,13 @@ describe("PhoneFiles through the bridge", () => {
       telegram,
       registry: new Registry(),
       topics,
-      access: { chatId: -100, allowedUsers: [OWNER] },
       log: pino({ level: "silent" }),
       t: CATALOGS.zh,
       links: { linkFor: () => ({ directory: DIRECTORY, opencode: new OpencodeApi(opencode, { retries: 0, minTimeout: 1, maxTimeout: 1 }) }) },
       activity: { isBusy: () => false },
       runs: { acknowledge: async (owner) => void acknowledged.push(owner.sessionID) },
       chat: { reply: async () => undefined },
+      voice: { heard: async () => undefined },
       quietMs: 10,
     });
     telegram.files.set("doc", { bytes: Buffer.from("notes") });
@@ -169,7 +170,7 @@ describe("PhoneFiles through the bridge", () => {
     expect(files.claim(update(78) as never)).toBeUndefined(); // another topic: not this process' session
     const take = await runToQuiet(() => files.claim(update(77) as never));
     expect(telegram.fileCalls).toEqual([]); // deciding changes nothing
-    take!();
+    await take!();
     await vi.waitFor(() => expect(acknowledged).toEqual(["ses_topic"]));
     expect(opencode.posts[0]?.body).toEqual({
       parts: [
