@@ -177,7 +177,11 @@ export class LiveProgress {
   async #flush(run: Run, priority: Priority): Promise<void> {
     const { outbox, telegram, chatId, log, registry } = this.#deps;
     if (chatId === undefined) return;
-    const render = await this.#renderer!;
+    const render = await this.#renderer!.catch((error) => {
+      log.warn({ err: errorText(error) }, "could not load the progress renderer");
+      return undefined;
+    });
+    if (!render) return;
     const rendered = () => {
       const context = { project: projectName(run.owner.directory), t: this.#deps.t, ...this.#title(run) };
       const stop = run.state.ended ? {} : { stop: this.#deps.stops.buttonFor(run.owner.sessionID, run.owner.directory) };

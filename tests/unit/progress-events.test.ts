@@ -147,3 +147,38 @@ describe("reduceProgress", () => {
     expect(reduceProgress(ended, step("m", "completed"), false)).toBe(ended);
   });
 });
+
+describe("narrowing untrusted progress events", () => {
+  it("drops malformed tool parts and todo lists, keeps well-formed items of a list, never throws", () => {
+    const part = (fields: Record<string, unknown>) => parseEvent({ type: "message.part.updated", properties: { part: { type: "tool", ...fields } } })?.event;
+    const good = { sessionID: "ses_1", callID: "c1", tool: "bash", state: { status: "running", input: { command: "ls" } } };
+    expect(part(good)).toEqual({ type: "tool.step", sessionID: "ses_1", step: { callID: "c1", tool: "bash", state: "running", input: { command: "ls" } } });
+    expect(part({ ...good, state: { status: "error" } })).toMatchObject({ step: { state: "failed" } });
+    for (const bad of [
+      { ...good, callID: 7 },
+      { ...good, tool: "" },
+      { ...good, tool: "x".repeat(101) },
+      { ...good, state: "running" },
+      { ...good, sessionID: undefined },
+    ])
+      expect(part(bad)).toBeUndefined();
+    expect(parseEvent({ type: "todo.updated", properties: { sessionID: "ses_1", todos: "no" } })).toBeUndefined();
+    expect(
+      parseEvent({
+        type: "todo.updated",
+        properties: { sessionID: "ses_1", todos: [null, { content: 3 }, { content: "ok" }, { content: "b", status: "completed" }] },
+      })?.event,
+    ).toEqual({
+      type: "todo.updated",
+      sessionID: "ses_1",
+      todos: [
+        { content: "ok", status: "pending" },
+        { content: "b", status: "completed" },
+      ],
+    });
+    expect(narrowEvent({ type: "session.tool.input.started", data: { sessionID: "ses_1", id: "c", name: 5 } })).toBeUndefined();
+    expect(narrowEvent({ type: "session.tool.called", data: { sessionID: "ses_1", id: "c", input: "rm -rf /" } })?.events).toEqual([
+      { type: "tool.step", sessionID: "ses_1", step: { callID: "c", state: "running" } },
+    ]);
+  });
+});
