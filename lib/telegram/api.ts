@@ -5,7 +5,9 @@ import type { Telegram } from "telegraf";
 import { CALLBACK_ANSWER_LIMIT, CAPTION_LIMIT, cutHtml, cutText, PLACEHOLDER_LIMIT, TOPIC_NAME_LIMIT } from "./html.ts";
 import type { InlineButton } from "./rendered-message.ts";
 import { ButtonStyles } from "./button-style.ts";
+import { Reachability } from "./reachability.ts";
 import { uploadDocument } from "./send-document.ts";
+import { callBotApi } from "./bot-api-call.ts";
 
 export interface SendOptions {
   keyboard?: InlineButton[][];
@@ -43,6 +45,8 @@ export interface TelegramApi {
   /** Downloads a file getFile pointed to, into memory; throws FileTooBigError past `maxBytes`. */
   downloadFile(filePath: string, maxBytes: number): Promise<Uint8Array>;
   setCommands(commands: ReadonlyArray<{ command: string; description: string }>): Promise<void>;
+  /** Whether Telegram answers, as these calls find it (the outbox sends what waits when it is back); absent in simple fakes. */
+  readonly reachability?: Reachability;
 }
 
 /** Telegram lets a bot download files of up to 20 MB (getFile). */
@@ -74,6 +78,11 @@ export class TelegramApiError extends Error {
     return this.code === 400 && /message is not modified/i.test(this.message);
   }
 
+  /** Telegram could not read the message's HTML ("can't parse entities"). */
+  get isParseError(): boolean {
+    return this.code === 400 && /can't parse entities/i.test(this.message);
+  }
+
   get isMessageGone(): boolean {
     return this.code === 400 && /message to (edit|delete) not found|message can't be (edited|deleted)/i.test(this.message);
   }
@@ -87,19 +96,35 @@ export class TelegramApiError extends Error {
 export function createTelegramApi(token: string, apiRoot: string): TelegramApi {
   // telegraf is loaded on the first call, not at import: OpenCode's start-up doesn't wait for it.
   let client: Promise<Telegram> | undefined;
-  const load = () => (client ??= import("telegraf").then(({ Telegram }) => new Telegram(token, { apiRoot, webhookReply: false })));
+  const load = () =>
+    (client ??= import("telegraf").then(({ Telegram }) => {
+      const telegram = new Telegram(token, { apiRoot, webhookReply: false });
+      // Every call goes out as plain JSON (bot-api-call.ts says why); telegraf shapes the payloads.
+      telegram.callApi = (async (method: string, payload: object, options?: { signal?: AbortSignal }) => {
+        const answer = await callBotApi(token, apiRoot, method, payload, options?.signal);
+        if (!answer.ok) throw new TelegramApiError(answer.code, answer.description, answer.retryAfterSeconds);
+        return answer.result;
+      }) as Telegram["callApi"];
+      return telegram;
+    }));
+  const reachability = new Reachability();
   const call = async <T>(work: (telegram: Telegram) => Promise<T>): Promise<T> => {
     const telegram = await load();
     try {
-      return await work(telegram);
+      const result = await work(telegram);
+      reachability.answered();
+      return result;
     } catch (error) {
-      throw normaliseError(error);
+      const normalised = normaliseError(error);
+      reachability.failed(normalised.code);
+      throw normalised;
     }
   };
   const markup = (keyboard: InlineButton[][]) => ({ inline_keyboard: keyboard });
   const styles = new ButtonStyles();
 
   return {
+    reachability,
     getUpdates: (offset, timeout, signal) =>
       call(
         (telegram) =>
@@ -155,7 +180,11 @@ export function createTelegramApi(token: string, apiRoot: string): TelegramApi {
         ...(options.replyTo ? { replyTo: options.replyTo } : {}),
         ...(options.threadId !== undefined ? { threadId: options.threadId } : {}),
       });
-      if (!sent.ok) throw new TelegramApiError(sent.code, sent.description, sent.retryAfterSeconds);
+      if (!sent.ok) {
+        reachability.failed(sent.code);
+        throw new TelegramApiError(sent.code, sent.description, sent.retryAfterSeconds);
+      }
+      reachability.answered();
       return { messageId: sent.messageId };
     },
     async createTopic(chatId, name) {

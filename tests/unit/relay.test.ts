@@ -5,6 +5,7 @@ import { relayAddress, relayDirectory } from "../../lib/relay/address.ts";
 import { RecentIds } from "../../lib/recent-ids.ts";
 import type { UpdateHandler } from "../../lib/relay/update-handler.ts";
 import { decode, encode, LineDecoder } from "../../lib/relay/wire.ts";
+import { Reachability } from "../../lib/telegram/reachability.ts";
 import { QueueTelegram } from "../support/queue-telegram.ts";
 import { recorder, socketPath, startRelay as relay, stopAll } from "../support/relay-rig.ts";
 
@@ -20,10 +21,13 @@ describe("relayAddress", () => {
     expect(address).not.toContain("secret");
   });
 
-  it("falls back to a per-user directory in the temp dir (no, a relative, or a missing runtime dir)", () => {
-    expect(relayDirectory({}, 1000, "/tmp")).toBe(path.join("/tmp", "hermes-1000"));
-    expect(relayDirectory({ XDG_RUNTIME_DIR: "relative" }, 7, "/var/tmp")).toBe(path.join("/var/tmp", "hermes-7"));
-    expect(relayDirectory({ XDG_RUNTIME_DIR: "/run/user/does-not-exist-4242" }, 7, "/var/tmp")).toBe(path.join("/var/tmp", "hermes-7"));
+  it("falls back to the user's own state directory, never a shared temp dir (no, a relative, or a missing runtime dir)", () => {
+    expect(relayDirectory({ HOME: "/home/u" })).toBe("/home/u/.local/state/hermes/relay");
+    expect(relayDirectory({ XDG_RUNTIME_DIR: "relative", XDG_STATE_HOME: "/state" })).toBe("/state/hermes/relay");
+    expect(relayDirectory({ XDG_RUNTIME_DIR: "/run/user/does-not-exist-4242", XDG_STATE_HOME: "relative" }, "/home/v")).toBe(
+      "/home/v/.local/state/hermes/relay",
+    );
+    expect(relayDirectory({}, "/home/w")).not.toContain(os.tmpdir());
   });
 
   it("differs per token and per Bot API server, and is stable", () => {
@@ -118,6 +122,25 @@ describe("Relay", () => {
     expect(b.claimed).toEqual(["for-b"]);
     expect(b.unclaimed).toEqual([]);
     expect(telegram.maxConcurrent).toBe(1);
+  });
+
+  it("a follower hears that Telegram is back when the leader's poll gets through, so its own waiting sends go at once", async () => {
+    const address = socketPath();
+    const polled = Object.assign(new QueueTelegram(), { reachability: new Reachability() });
+    const leader = relay(address, polled, recorder([]).handler);
+    await vi.waitFor(() => expect(leader.role).toBe("leader"));
+    const own = Object.assign(new QueueTelegram(), { reachability: new Reachability() });
+    const follower = relay(address, own, recorder([]).handler);
+    await vi.waitFor(() => expect(follower.role).toBe("follower"));
+    let back = 0;
+    own.reachability.onBack(() => back++);
+    own.reachability.failed(0); // the follower's own sends found Telegram unreachable
+    polled.reachability.failed(0); // and so did the leader's poll
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(back).toBe(0);
+    polled.reachability.answered(); // the leader's poll gets through
+    await vi.waitFor(() => expect(back).toBe(1));
+    expect(own.reachability.troubled).toBe(false);
   });
 
   it("fails over: a follower takes over from the last offset, nothing lost or handled twice", async () => {
