@@ -79,6 +79,8 @@ export class Outbox {
   #wake?: () => void;
   /** One call at a time per lane (see `laneOf`), and the calls still under way. */
   readonly #busyLanes = new Set<Lane>();
+  /** The messages (edit and update keys) with a call under way. */
+  readonly #busyKeys = new Set<string>();
   readonly #inFlight = new Set<Promise<void>>();
   #stopped = false;
   /** No prompts will follow: what is queued may spend the whole budget (see `finishing`). */
@@ -198,9 +200,11 @@ export class Outbox {
       }
       const lane = laneOf(job);
       this.#busyLanes.add(lane);
+      if (job.key !== undefined) this.#busyKeys.add(job.key);
       const answered = this.#pacer?.take(job.chatId, now, this.#urgent(job), job.spaced ? job.key : undefined);
       const done = this.#execute(job, call, answered).finally(() => {
         this.#busyLanes.delete(lane);
+        if (job.key !== undefined) this.#busyKeys.delete(job.key);
         this.#inFlight.delete(done);
         this.#wake?.();
       });
@@ -224,7 +228,8 @@ export class Outbox {
     let best: Job | undefined;
     let wakeAt: number | undefined;
     for (const job of this.#queue) {
-      if (this.#busyLanes.has(laneOf(job))) continue;
+      // One call at a time per lane, and never two for one message: its edits stay in order.
+      if (this.#busyLanes.has(laneOf(job)) || (job.key !== undefined && this.#busyKeys.has(job.key))) continue;
       const spare = job.priority === Priority.Progress ? job.key : undefined;
       const at = Math.max(job.wait.until, this.#pacer?.readyAt(job.chatId, now, this.#urgent(job), spare) ?? now);
       if (at > now) {

@@ -91,6 +91,26 @@ describe("Outbox", () => {
     expect(started).toEqual(["progress", "prompt", "edit"]);
   });
 
+  it("two edits of one message never overlap, whatever their lanes: the second waits for the first to be answered", async () => {
+    const box = make(TELEGRAM_LIMITS);
+    const events: string[] = [];
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    void box.edit(1, 10, () => async () => {
+      events.push("settle starts");
+      await held;
+      events.push("settle answered");
+    });
+    await vi.advanceTimersByTimeAsync(10);
+    const tick = box.edit(1, 10, () => async () => void events.push("tick"), Priority.Prompt);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(events).toEqual(["settle starts"]);
+    release();
+    await vi.advanceTimersByTimeAsync(5_000);
+    await tick;
+    expect(events).toEqual(["settle starts", "settle answered", "tick"]);
+  });
+
   it("progress: only the latest state goes out, one call per run at most every 10 s in a group and every 3 s in a private chat", async () => {
     const box = make(TELEGRAM_LIMITS);
     const calls: Array<{ chat: number; state: number; at: number }> = [];
