@@ -26,6 +26,9 @@ export const UNLIMITED_PACING: PaceLimits = {
   groupQuietMs: 0,
   globalPerSecond: 1e9,
   globalBurst: 1e9,
+  groupSpareLimit: 1e9,
+  spareSpacingGroupMs: 0,
+  spareSpacingPrivateMs: 0,
 };
 
 export interface LatencyResult {

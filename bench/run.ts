@@ -7,7 +7,8 @@
 //   npm run bench -- --scale 25         time compression of the full flood run
 //   npm run bench -- --window 30        seconds to watch the real-limit flood run
 //   npm run bench -- --rounds 20        interactive rounds per chat (group and private)
-//   npm run bench -- --only chats       only the chat scenarios (interactive, bursts, over budget, failover, outage)
+//   npm run bench -- --only chats       only the chat scenarios (interactive, bursts, over budget, failover, outage, live progress)
+//   npm run bench -- --only progress    only live progress beside prompts
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -18,6 +19,7 @@ import { runLatency, type LatencyResult } from "./latency.ts";
 import { runOutage, type OutageResult } from "./outage.ts";
 import { runOverBudget, type OverBudgetResult } from "./over-budget.ts";
 import { runMarkdown, type MarkdownResult } from "./markdown.ts";
+import { runProgressBench, type ProgressBenchResult } from "./progress.ts";
 import { runMemory, type MemoryResult } from "./memory.ts";
 import { ms, round } from "./stats.ts";
 import { runStartup, type StartupResult } from "./startup.ts";
@@ -49,7 +51,9 @@ const settings = {
   failoverRuns: quick ? 2 : 5,
   overBudgetScale: 10,
   outageRuns: quick ? 1 : 3,
+  progressRounds: quick ? 4 : 10,
   onlyChats: args.includes("chats") && flag("only"),
+  onlyProgress: args.includes("progress") && flag("only"),
 };
 const CHATS: ChatKindName[] = ["group", "private"];
 
@@ -105,7 +109,8 @@ async function main(): Promise<void> {
   );
 
   const skipped = <T>(): Promise<{ value?: T; error?: string; ms: number }> => Promise.resolve({ error: "skipped (--only chats)", ms: 0 });
-  const others = !settings.onlyChats;
+  const others = !settings.onlyChats && !settings.onlyProgress;
+  const chatRuns = !settings.onlyProgress;
   const startup = others
     ? await section("start-up (plugin factory, cold import, opencode serve)", () =>
         runStartup({ runs: settings.startRuns, opencode: settings.opencode, opencodeRuns: settings.opencodeRuns }),
@@ -147,7 +152,7 @@ async function main(): Promise<void> {
       )
     : await skipped<FloodRunResult>();
   const chats: ChatRuns = { interactive: {}, bursts: {}, failover: {} };
-  for (const chat of CHATS) {
+  for (const chat of chatRuns ? CHATS : []) {
     chats.interactive[chat] = await section(`interactive rounds in a ${chat} chat (${settings.rounds} rounds, real limits)`, () =>
       runInteractive(chat, settings.rounds),
     );
@@ -157,13 +162,20 @@ async function main(): Promise<void> {
       runFailover(chat, settings.failoverRuns, { warmGapMs: chat === "private" ? 4_000 : 0 }),
     );
   }
-  chats.failoverOverBudget = await section("failover in a private chat after back-to-back prompts from both processes", () =>
-    runFailover("private", settings.failoverRuns, { warmGapMs: 0 }),
+  if (chatRuns)
+    chats.failoverOverBudget = await section("failover in a private chat after back-to-back prompts from both processes", () =>
+      runFailover("private", settings.failoverRuns, { warmGapMs: 0 }),
+    );
+  const overBudget = chatRuns
+    ? await section(`over budget: 40 prompts in 10 s to one group (×${settings.overBudgetScale})`, () => runOverBudget({ scale: settings.overBudgetScale }))
+    : await skipped<OverBudgetResult>();
+  const liveProgress = await section(
+    `live progress: a 30-step run beside prompts in a group, on and off alternating (${settings.progressRounds} rounds, ×10)`,
+    () => runProgressBench({ rounds: settings.progressRounds }),
   );
-  const overBudget = await section(`over budget: 40 prompts in 10 s to one group (×${settings.overBudgetScale})`, () =>
-    runOverBudget({ scale: settings.overBudgetScale }),
-  );
-  const outage = await section(`back after a 20 s outage (${settings.outageRuns} runs)`, () => runOutage(settings.outageRuns));
+  const outage = chatRuns
+    ? await section(`back after a 20 s outage (${settings.outageRuns} runs)`, () => runOutage(settings.outageRuns))
+    : await skipped<OutageResult>();
 
   const targets: Target[] = [];
   log();
@@ -171,6 +183,7 @@ async function main(): Promise<void> {
   log();
   printChats(chats, overBudget, targets);
   printOutage(outage, targets);
+  printProgress(liveProgress, targets);
   printLatency(latency, targets);
   printThroughput(scaled, real, targets);
   printMemory(memory, targets);
@@ -195,6 +208,7 @@ async function main(): Promise<void> {
       failoverPrivateBackToBack: chats.failoverOverBudget?.value ?? { error: chats.failoverOverBudget?.error },
       overBudget: overBudget.value ?? { error: overBudget.error },
       outage: outage.value ?? { error: outage.error },
+      liveProgress: liveProgress.value ?? { error: liveProgress.error },
     },
     latency: latency.value ?? { error: latency.error },
     throughput: { timeCompressed: scaled.value ?? { error: scaled.error }, realLimits: real.value ?? { error: real.error } },
@@ -211,6 +225,41 @@ async function main(): Promise<void> {
 }
 
 type Outcome<T> = { value?: T; error?: string; ms: number };
+
+function printProgress(outcome: Outcome<ProgressBenchResult>, targets: Target[]): void {
+  const p = outcome.value;
+  if (!p) {
+    log(`  live progress failed: ${outcome.error?.split("\n")[0]}`);
+    log();
+    return;
+  }
+  log(`Live progress beside prompts in a group (${p.rounds} rounds of ${p.steps} steps, on and off alternating, ×${p.scale})`);
+  log(
+    `  prompts ask → send: progress on p50 ${ms(p.on.p50)} / p99 ${ms(p.on.p99)} (n ${p.on.n}); off p50 ${ms(p.off.p50)} / p99 ${ms(p.off.p99)} (n ${p.off.n})`,
+  );
+  log(
+    `  progress calls: ${p.progressEditsPerMinute} a minute (per run: ${p.progressCallsPerRound.join(", ")}); 429s ${p.http429}; runs ending without Stop ${p.finishedClean}/${p.progressCallsPerRound.length}, the last line ${ms(p.lastLine.p50)} after the run (max ${ms(p.lastLine.max)})`,
+  );
+  log();
+  targets.push({
+    name: "progress on: prompts' ask → send p99 vs off",
+    target: "≤ 1.2×",
+    value: `${p.p99Ratio}× (${ms(p.on.p99)} / ${ms(p.off.p99)})`,
+    pass: p.p99Ratio <= 1.2,
+  });
+  targets.push({
+    name: "progress in a group: calls a minute per run",
+    target: "≤ 6",
+    value: String(p.progressEditsPerMinute),
+    pass: p.progressEditsPerMinute <= 6,
+  });
+  targets.push({
+    name: "progress beside prompts: 429s",
+    target: "0",
+    value: String(p.http429 + p.retryAfterViolations),
+    pass: p.http429 + p.retryAfterViolations === 0,
+  });
+}
 interface ChatRuns {
   interactive: Partial<Record<ChatKindName, Outcome<InteractiveResult>>>;
   bursts: Partial<Record<ChatKindName, Outcome<BurstResult>>>;

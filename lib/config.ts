@@ -14,6 +14,9 @@ import { DEFAULT_NOTICES, isNoticeLevel, NOTICE_LEVELS, type NoticeLevel, type N
 
 export const DEFAULT_API_ROOT = "https://api.telegram.org";
 export const DEFAULT_QUESTION_TTL_MS = 30 * 60_000;
+/** How an on/off setting may be written. */
+const ON = ["1", "true", "on", "yes"];
+const OFF = ["0", "false", "off", "no"];
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -57,6 +60,8 @@ export interface HermesConfig {
   language: Language;
   /** One forum topic per session (HERMES_TELEGRAM_TOPICS=1; the chat must be a supergroup with topics). */
   topics: boolean;
+  /** One live, silent progress message per run (HERMES_PROGRESS=on, the default; off: none). */
+  progress: boolean;
   /** HERMES_MACHINE_NAME: labels every message (several machines, one bot each, in one group). */
   machineName?: string;
   /** Voice notes become prompts when HERMES_TRANSCRIBE_URL is set; undefined: they are refused, naming it. */
@@ -172,10 +177,11 @@ export function readConfig(env: Env = process.env, options?: unknown, global?: G
   if (!languageOf(languageSetting.raw)) problems.push(`${languageSetting.label} must be en or zh (zh-CN) (got "${languageSetting.raw}")`);
   const topicsSetting = settings("HERMES_TELEGRAM_TOPICS");
   const rawTopics = topicsSetting.raw?.trim().toLowerCase() || "off";
-  const topics = ["1", "true", "on", "yes"].includes(rawTopics);
-  if (!topics && !["0", "false", "off", "no"].includes(rawTopics)) problems.push(`${topicsSetting.label} must be on or off (got "${topicsSetting.raw}")`);
+  const topics = ON.includes(rawTopics);
+  if (!topics && !OFF.includes(rawTopics)) problems.push(`${topicsSetting.label} must be on or off (got "${topicsSetting.raw}")`);
   else if (topics && rawChat && Number(rawChat) > 0)
     problems.push(`${topicsSetting.label} needs a supergroup with topics: ${chatSetting.label} is a private chat`);
+  const progress = readSwitch(settings("HERMES_PROGRESS"), true, problems);
   const notifySetting = settings("HERMES_NOTIFY");
   const rawNotify = notifySetting.raw?.trim().toLowerCase() || DEFAULT_NOTICES.level;
   const notify: NoticeLevel = isNoticeLevel(rawNotify) ? rawNotify : DEFAULT_NOTICES.level;
@@ -201,6 +207,7 @@ export function readConfig(env: Env = process.env, options?: unknown, global?: G
       doneAfterMs,
       language,
       topics,
+      progress,
       ...(machineName ? { machineName } : {}),
       ...(transcription ? { transcription } : {}),
       log,
@@ -211,6 +218,14 @@ export function readConfig(env: Env = process.env, options?: unknown, global?: G
 /** The notice policy these settings ask for: what is not set takes the default (notices/policy.ts). */
 export function noticePolicyOf(config: Partial<Pick<HermesConfig, "notify" | "doneAfterMs">>): NoticePolicy {
   return { level: config.notify ?? DEFAULT_NOTICES.level, doneAfterMs: config.doneAfterMs ?? DEFAULT_NOTICES.doneAfterMs };
+}
+
+function readSwitch(setting: Setting, fallback: boolean, problems: string[]): boolean {
+  const raw = setting.raw?.trim().toLowerCase();
+  if (!raw) return fallback;
+  if (ON.includes(raw)) return true;
+  if (!OFF.includes(raw)) problems.push(`${setting.label} must be on or off (got "${setting.raw}")`);
+  return OFF.includes(raw) ? false : fallback;
 }
 
 /** The transcription service: its URL and key from the environment only; model and language from either source. */

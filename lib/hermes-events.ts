@@ -59,6 +59,23 @@ export interface FileChange {
   after?: string;
 }
 
+/** One item of OpenCode's todo list (the `todowrite` tool). Status as OpenCode sends it: pending, in_progress, completed, cancelled. */
+export interface TodoItem {
+  content: string;
+  status: string;
+}
+
+/**
+ * One tool call of a run, as it changes: `tool` and `input` may come in separate events (OpenCode 2
+ * names the tool when the call starts and gives its input when it is called), joined by `callID`.
+ */
+export interface ToolStep {
+  callID: string;
+  tool?: string;
+  input?: Record<string, unknown>;
+  state: "running" | "completed" | "failed";
+}
+
 export type HermesEvent =
   | { type: "question.asked"; request: QuestionRequest }
   | { type: "question.replied"; sessionID: string; requestID: string; answers: string[][] }
@@ -73,4 +90,7 @@ export type HermesEvent =
   | { type: "message.role"; sessionID: string; messageID: string; role: string; changes?: FileChange[] }
   | { type: "message.text"; sessionID: string; messageID: string; partID: string; text: string }
   | { type: "session.idle"; sessionID: string }
+  /** The session's whole todo list, replaced (OpenCode 1.x `todo.updated`; OpenCode 2.0.15 has no todo tool). */
+  | { type: "todo.updated"; sessionID: string; todos: TodoItem[] }
+  | { type: "tool.step"; sessionID: string; step: ToolStep }
   | { type: "instance.disposed"; directory: string };

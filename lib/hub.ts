@@ -19,7 +19,7 @@ import { waitAtMost } from "./with-timeout.ts";
 export interface HubOptions {
   /** `chatId` undefined: no chat configured yet (setupOnlyConfig). */
   config: Pick<HermesConfig, "token" | "apiRoot" | "allowedUsers" | "questionTtlMs" | "permissionTtlMs"> & { chatId: number | undefined } & Partial<
-      Pick<HermesConfig, "notify" | "doneAfterMs" | "language" | "topics" | "machineName" | "transcription">
+      Pick<HermesConfig, "notify" | "doneAfterMs" | "language" | "topics" | "progress" | "machineName" | "transcription">
     >;
   logger: Logger;
   /** Shown to the user (an OpenCode toast) when something needs their attention. */
@@ -96,6 +96,7 @@ export function acquireBridge(options: HubOptions): BridgeLease | BridgeRefused 
       notices: noticePolicyOf(config),
       language: config.language ?? "en",
       topics: config.topics ?? false,
+      progress: config.progress ?? false,
       machine: machineLabel(config),
       transcription: config.transcription,
     });

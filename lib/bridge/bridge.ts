@@ -26,6 +26,7 @@ import type { InstanceLink } from "./desk.ts";
 import { Commands } from "./commands.ts";
 import { Gate, type IntentOf, type Route } from "./gate.ts";
 import { InstanceLinks } from "./instance-links.ts";
+import { LiveProgress } from "./live-progress.ts";
 import { PromptChoices } from "./prompt-choices.ts";
 import { routeSteering } from "./steer-routes.ts";
 import { PhoneFiles } from "./phone-files.ts";
@@ -64,6 +65,8 @@ export interface BridgeOptions {
   language?: Language;
   /** One forum topic per session (the chat must be a supergroup with topics). */
   topics?: boolean;
+  /** One live, silent progress message per run (HERMES_PROGRESS; off unless asked). */
+  progress?: boolean;
   /** The machine's name, on every message (see telegram/machine-label.ts). */
   machine?: string | undefined;
   /** The transcription service for voice notes; undefined: voice notes are refused, naming the setting. */
@@ -98,6 +101,7 @@ export class Bridge implements UpdateHandler {
   readonly #commands: Commands;
   readonly #stops: StopControl;
   readonly #files: PhoneFiles;
+  readonly #progress: LiveProgress | undefined;
   #stopped = false;
 
   constructor(options: BridgeOptions) {
@@ -131,7 +135,12 @@ export class Bridge implements UpdateHandler {
     const ttl = { question: options.questionTtlMs, permission: options.permissionTtlMs ?? 0 };
     const prompts = new PromptLife({ registry, messages, replies, links, chat, log, t, ttl });
     this.#prompts = prompts;
-    const runDeps = { telegram, outbox, registry, topics, log, t, chatId, now, activity, links, chat, stops };
+    const startAfterMs = (options.notices ?? DEFAULT_NOTICES).doneAfterMs;
+    const progress = options.progress
+      ? new LiveProgress({ telegram, outbox, registry, topics, log, t, chatId, now, stops, activity, startAfterMs })
+      : undefined;
+    this.#progress = progress;
+    const runDeps = { telegram, outbox, registry, topics, log, t, chatId, now, activity, links, chat, stops, ...(progress ? { progress } : {}) };
     const runs = new RunNotices(runDeps, options.doneGraceMs ?? DONE_GRACE_MS);
     this.#runs = runs;
     const input = new UserInput({ registry, prompts, stops, chat, log, t });
@@ -236,19 +245,30 @@ export class Bridge implements UpdateHandler {
         this.#replies.forgetSession(event.sessionID);
         this.#runs.observe(directory, event);
         this.#stops.observe(directory, event);
+        this.#progress?.observe(directory, event);
         this.registry.sessions.delete(event.sessionID);
         return;
       case "session.status":
       case "session.idle":
         this.#stops.observe(directory, event);
+        // Before the notices: how the run ends is read from the activity they reset.
+        this.#progress?.observe(directory, event);
         this.#runs.observe(directory, event);
         return;
       case "session.error":
+        this.#progress?.observe(directory, event);
+        this.#runs.observe(directory, event);
+        return;
       case "message.role":
       case "message.text":
         this.#runs.observe(directory, event);
         return;
+      case "todo.updated":
+      case "tool.step":
+        this.#progress?.observe(directory, event);
+        return;
       case "instance.disposed":
+        this.#progress?.observe(directory, event);
         void this.#prompts.closeDirectory(event.directory);
         return;
       default:
@@ -334,13 +354,14 @@ export class Bridge implements UpdateHandler {
     // The closing edits are the last word: they may spend what pacing keeps for prompts.
     this.#outbox.finishing();
     // Telegram may be unreachable: don't wait forever, the outbox gives up below.
-    await waitAtMost(this.#prompts.closeAll(), graceMs);
+    await waitAtMost(Promise.all([this.#prompts.closeAll(), this.#progress?.closeAll()]), graceMs);
     this.#stopped = true;
     this.#typed.clear();
     this.#files.clear();
     await this.#outbox.stop();
     this.#prompts.stop();
     this.#runs.stop();
+    this.#progress?.stop();
   }
 }
 

@@ -16,6 +16,7 @@ import { loadMarkdown } from "../telegram/markdown.ts";
 import { postAnswerMessage } from "./answer-messages.ts";
 import { inThread, type Chat } from "./chat.ts";
 import type { InstanceLinks } from "./instance-links.ts";
+import type { LiveProgress } from "./live-progress.ts";
 import type { StopControl } from "./stop-control.ts";
 import type { SessionTopics } from "./topics.ts";
 
@@ -35,6 +36,8 @@ export interface RunNoticeDeps {
   chat: Pick<Chat, "reply">;
   /** Says the phone's text started (or was queued behind) a run, with a way to stop it. */
   stops: Pick<StopControl, "announce">;
+  /** With live progress on, a run the phone started gets its progress message instead of the Running notice. */
+  progress?: Pick<LiveProgress, "startFromPhone" | "showNow">;
 }
 
 /** The user's own message that carried the text (for the 👍 and for replies). */
@@ -97,12 +100,20 @@ export class RunNotices {
       .catch((error) => log.warn({ err: errorText(error) }, "could not send back a message that was not delivered"));
   }
 
-  /** A message from the phone reached the session: 👍 on it, and the Running notice (with Stop; "queued" if the session was busy). */
+  /**
+   * A message from the phone reached the session: 👍 on it, and the run's progress message (with
+   * Stop), or the Running notice with progress off; "queued" if the session was busy.
+   */
   async acknowledge(owner: MessageOwner, userMessage: UserMessage, wasBusy: boolean): Promise<void> {
-    const { outbox, telegram } = this.#deps;
+    const { outbox, telegram, progress } = this.#deps;
     this.activity.markFromPhone(owner.sessionID);
     void outbox.chore(userMessage.chatId, () => telegram.react(userMessage.chatId, userMessage.messageId, "👍")).catch(() => undefined);
-    await this.#deps.stops.announce(owner, userMessage.outsideTopic ? undefined : userMessage.messageId, wasBusy, userMessage.threadId);
+    // A message outside the session's topic (/new opening a new topic) is not replied to there.
+    const replyTo = userMessage.outsideTopic ? undefined : userMessage.messageId;
+    if (progress && !wasBusy) return progress.startFromPhone(owner, replyTo, userMessage.threadId);
+    await this.#deps.stops.announce(owner, replyTo, wasBusy, userMessage.threadId);
+    // Queued behind a run: that run now concerns the phone too.
+    if (progress) await progress.showNow(owner.sessionID);
   }
 
   stop(): void {

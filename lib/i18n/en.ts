@@ -29,6 +29,18 @@ export const en: Strings = {
     halting: "Stopping the run…",
     notBusy: "That session is not running",
   },
+  progress: {
+    running: (title) => `▶️ <b>Running</b> · ${title}`,
+    elapsed: (duration, steps) => `⏱ ${duration} · ${steps} ${steps === 1 ? "step" : "steps"}`,
+    stopHint: "<i>⏹ Stop ends the run, as Esc does in the terminal.</i>",
+    todos: (done, total) => `📋 <b>To do</b> ${done}/${total}`,
+    moreTodos: (count) => `… and ${count} more`,
+    earlier: "Earlier:",
+    todoStep: "updated the to-do list",
+    finished: (title, duration) => `☑️ <b>Run finished</b> after ${duration} · ${title}`,
+    failed: (title, duration) => `✖️ <b>Run failed</b> after ${duration} · ${title}`,
+    stopped: (title, duration) => `⏹ <b>Run stopped</b> after ${duration} · ${title}`,
+  },
   question: {
     asking: "❓ <b>OpenCode is asking</b>",
     sending: "⏳ <b>Sending your answer…</b>",

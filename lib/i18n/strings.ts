@@ -35,6 +35,20 @@ export interface Strings {
     halting: string;
     notBusy: string;
   };
+  /** A run's live progress message; `title` and `duration` parameters come escaped. */
+  progress: {
+    running: (title: string) => string;
+    elapsed: (duration: string, steps: number) => string;
+    stopHint: string;
+    todos: (done: number, total: number) => string;
+    moreTodos: (count: number) => string;
+    earlier: string;
+    /** The todowrite step, in the list of steps. */
+    todoStep: string;
+    finished: (title: string, duration: string) => string;
+    failed: (title: string, duration: string) => string;
+    stopped: (title: string, duration: string) => string;
+  };
   question: {
     asking: string;
     sending: string;

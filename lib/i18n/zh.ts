@@ -29,6 +29,18 @@ export const zh: Strings = {
     halting: "正在停止运行…",
     notBusy: "这个会话没有在运行",
   },
+  progress: {
+    running: (title) => `▶️ <b>运行中</b> · ${title}`,
+    elapsed: (duration, steps) => `⏱ ${duration} · ${steps} 步`,
+    stopHint: "<i>⏹ 停止会结束这次运行，和在终端按 Esc 一样。</i>",
+    todos: (done, total) => `📋 <b>待办</b> ${done}/${total}`,
+    moreTodos: (count) => `…… 另有 ${count} 项`,
+    earlier: "之前：",
+    todoStep: "更新了待办清单",
+    finished: (title, duration) => `☑️ <b>运行结束</b>，用时 ${duration} · ${title}`,
+    failed: (title, duration) => `✖️ <b>运行失败</b>，用时 ${duration} · ${title}`,
+    stopped: (title, duration) => `⏹ <b>运行已停止</b>，用时 ${duration} · ${title}`,
+  },
   question: {
     asking: "❓ <b>OpenCode 在提问</b>",
     sending: "⏳ <b>正在发送你的回答…</b>",

@@ -95,6 +95,12 @@ export class ActivityTracker {
     };
   }
 
+  /** The busy run ends with no "Done": stopped from the phone, failed or aborted. */
+  endsEarly(sessionID: string): boolean {
+    const session = this.#sessions.get(sessionID);
+    return session?.busySince !== undefined && session.ended;
+  }
+
   isBusy(sessionID: string): boolean {
     return this.#sessions.get(sessionID)?.busySince !== undefined;
   }

@@ -1,5 +1,7 @@
 // The field checks both event narrowers (OpenCode 1.x in events.ts, OpenCode 2 in opencode2/events.ts)
 // make on untrusted event data. Pure.
+import type { TodoItem } from "../hermes-events.ts";
+import { isRecord } from "../is-record.ts";
 
 /** An OpenCode id (session, message, request): a non-empty string of sane length. */
 export function isId(value: unknown): value is string {
@@ -9,4 +11,20 @@ export function isId(value: unknown): value is string {
 /** The strings of a list, anything else dropped; not a list: empty. */
 export function stringList(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
+}
+
+/** A todo list's items (`{ content, status }`); malformed items are dropped. */
+export function todoList(value: unknown): TodoItem[] {
+  if (!Array.isArray(value)) return [];
+  const items: TodoItem[] = [];
+  for (const item of value) {
+    if (!isRecord(item) || typeof item.content !== "string") continue;
+    items.push({ content: item.content, status: typeof item.status === "string" ? item.status : "pending" });
+  }
+  return items;
+}
+
+/** A tool's name: a short string. */
+export function isToolName(value: unknown): value is string {
+  return typeof value === "string" && value.length > 0 && value.length <= 100;
 }

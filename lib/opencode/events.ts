@@ -2,9 +2,17 @@
 // Shapes: the plugin hook's `{id?, type, properties}`, an SSE `data:` line of `/event` (the same),
 // and `/global/event`'s `{directory, project, payload}` envelope (whose `sync` duplicates are dropped).
 // Input is untrusted: anything malformed is dropped, never thrown.
-import { isPermissionReply, type FileChange, type HermesEvent, type QuestionInfo, type QuestionOption, type SessionInfo } from "../hermes-events.ts";
+import {
+  isPermissionReply,
+  type FileChange,
+  type HermesEvent,
+  type QuestionInfo,
+  type QuestionOption,
+  type SessionInfo,
+  type ToolStep,
+} from "../hermes-events.ts";
 import { isRecord } from "../is-record.ts";
-import { isId, stringList } from "./event-fields.ts";
+import { isId, isToolName, stringList, todoList } from "./event-fields.ts";
 
 export interface ParsedEvent {
   /** Directory named by a `/global/event` envelope; the hook and `/event` leave it to the caller. */
@@ -98,10 +106,13 @@ function narrow(raw: Json): HermesEvent | undefined {
     }
     case "message.part.updated": {
       const part = isRecord(p.part) ? p.part : undefined;
+      if (part?.type === "tool") return narrowToolPart(part);
       if (part?.type !== "text" || typeof part.text !== "string" || !isId(part.messageID) || !isId(part.sessionID) || !isId(part.id)) return undefined;
       if (part.synthetic === true) return undefined;
       return { type: "message.text", sessionID: part.sessionID, messageID: part.messageID, partID: part.id, text: part.text };
     }
+    case "todo.updated":
+      return isId(p.sessionID) && Array.isArray(p.todos) ? { type, sessionID: p.sessionID, todos: todoList(p.todos) } : undefined;
     case "session.idle":
       return isId(p.sessionID) ? { type, sessionID: p.sessionID } : undefined;
     case "server.instance.disposed":
@@ -109,6 +120,16 @@ function narrow(raw: Json): HermesEvent | undefined {
     default:
       return undefined;
   }
+}
+
+/** A tool part (`pending`, `running`, `completed`, `error`): one step of the run. */
+function narrowToolPart(part: Json): HermesEvent | undefined {
+  const state = isRecord(part.state) ? part.state : undefined;
+  if (!isId(part.sessionID) || !isId(part.callID) || !isToolName(part.tool) || typeof state?.status !== "string") return undefined;
+  const status = state.status === "completed" ? "completed" : state.status === "error" ? "failed" : "running";
+  const step: ToolStep = { callID: part.callID, tool: part.tool, state: status };
+  if (isRecord(state.input) && Object.keys(state.input).length > 0) step.input = state.input;
+  return { type: "tool.step", sessionID: part.sessionID, step };
 }
 
 function narrowQuestion(raw: unknown): QuestionInfo | undefined {

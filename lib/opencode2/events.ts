@@ -4,7 +4,7 @@
 // untrusted: anything malformed is dropped, never thrown.
 import { isPermissionReply, type HermesEvent, type QuestionInfo, type QuestionOption, type SessionInfo } from "../hermes-events.ts";
 import { isRecord } from "../is-record.ts";
-import { isId, stringList } from "../opencode/event-fields.ts";
+import { isId, isToolName, stringList } from "../opencode/event-fields.ts";
 
 /** One field of a question form, as OpenCode 2 sends it. */
 interface FormField {
@@ -119,6 +119,16 @@ export function narrowEvent(raw: unknown): NarrowedEvent | undefined {
         { type: "message.text", sessionID: d.sessionID, messageID: d.assistantMessageID, partID: `${d.assistantMessageID}:${ordinal}`, text: d.text },
       );
     }
+    case "session.tool.input.started":
+      if (!isId(d.sessionID) || !isId(d.id) || !isToolName(d.name)) return undefined;
+      return result({ type: "tool.step", sessionID: d.sessionID, step: { callID: d.id, tool: d.name, state: "running" } });
+    case "session.tool.called":
+      if (!isId(d.sessionID) || !isId(d.id)) return undefined;
+      return result({ type: "tool.step", sessionID: d.sessionID, step: { callID: d.id, state: "running", ...(isRecord(d.input) ? { input: d.input } : {}) } });
+    case "session.tool.success":
+    case "session.tool.failed":
+      if (!isId(d.sessionID) || !isId(d.id)) return undefined;
+      return result({ type: "tool.step", sessionID: d.sessionID, step: { callID: d.id, state: raw.type === "session.tool.success" ? "completed" : "failed" } });
     default:
       return result();
   }

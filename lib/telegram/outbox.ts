@@ -3,7 +3,9 @@
 // never reaches the phone is the worst failure Hermes can have; the first call that finds Telegram
 // back ends every backoff, reachability.ts), sends new prompts ahead of edits (a prompt spends the
 // chat's budget at once; everything else leaves room for prompts), and collapses queued edits of
-// one message into one (the latest state wins).
+// one message into one (the latest state wins). Live progress is spare traffic (`update`): lowest
+// priority, latest state wins, spaced out by the pacer. Prompts have a lane of their own: one
+// never waits for another kind of call still under way.
 import type { Logger } from "../log.ts";
 import { TelegramApiError } from "./api.ts";
 import { errorText } from "../error-text.ts";
@@ -31,6 +33,8 @@ export enum Priority {
   Prompt = 0,
   Edit = 1,
   Chore = 2,
+  /** Spare traffic: only what the budget has left after everything else (see pacer.ts). */
+  Progress = 3,
 }
 
 /** Builds the call at the moment it can go out, or says it is no longer wanted (undefined). */
@@ -44,12 +48,24 @@ interface Job {
   prepare: Prepare<unknown>;
   /** Retry transient failures for as long as the job is wanted (prompts and their edits). */
   persistent: boolean;
+  /** An `update` job: its key is spaced out by the pacer. */
+  spaced?: boolean;
   attempts: number;
   wait: RetryWait;
   settle: Array<{ resolve(value: unknown): void; reject(error: unknown): void }>;
 }
 
 const HOUSEKEEPING_ATTEMPTS = 5;
+
+type Lane = "prompt" | "other";
+
+/**
+ * Calls go out one at a time per lane: a prompt (and an edit the user waits for) never waits for
+ * an edit, a notice or progress still under way, which have their own lane.
+ */
+function laneOf(job: Job): Lane {
+  return job.priority === Priority.Prompt ? "prompt" : "other";
+}
 
 export class Outbox {
   readonly #log: Logger;
@@ -61,6 +77,11 @@ export class Outbox {
   readonly #queuedEdits = new Map<string, Job>();
   #seq = 0;
   #wake?: () => void;
+  /** One call at a time per lane (see `laneOf`), and the calls still under way. */
+  readonly #busyLanes = new Set<Lane>();
+  /** The messages (edit and update keys) with a call under way. */
+  readonly #busyKeys = new Set<string>();
+  readonly #inFlight = new Set<Promise<void>>();
   #stopped = false;
   /** No prompts will follow: what is queued may spend the whole budget (see `finishing`). */
   #finishing = false;
@@ -97,6 +118,23 @@ export class Outbox {
     return this.#enqueue({ chatId, priority, prepare, persistent: true, key }).then(() => undefined);
   }
 
+  /**
+   * Latest-wins work under `key` (one message's whole life: its send, then its edits): a queued job
+   * under the same key is replaced and takes this priority. `prepare` runs when the job may go out
+   * and builds the call from the state of that moment (or says nothing changed). At
+   * `Priority.Progress` the pacer spaces the key's calls and gives them only spare budget.
+   */
+  update<T>(chatId: number, key: string, prepare: Prepare<T>, priority: Priority = Priority.Progress): Promise<T | undefined> {
+    const queued = this.#queuedEdits.get(key);
+    if (queued) {
+      queued.prepare = prepare;
+      queued.priority = priority;
+      queued.persistent = priority !== Priority.Progress;
+      return new Promise((resolve, reject) => queued.settle.push({ resolve: resolve as (value: unknown) => void, reject }));
+    }
+    return this.#enqueue({ chatId, priority, prepare, persistent: priority !== Priority.Progress, key, spaced: true });
+  }
+
   /** Best effort: deleting a helper message, stripping a stale keyboard, attaching a file. */
   chore<T>(chatId: number, call: () => Promise<T>): Promise<T | undefined> {
     return this.#enqueue({ chatId, priority: Priority.Chore, prepare: () => call, persistent: false });
@@ -118,6 +156,7 @@ export class Outbox {
     this.#unsubscribe?.();
     this.#wake?.();
     await this.#loop;
+    await Promise.all(this.#inFlight);
     const dropped = this.#queue.splice(0);
     if (dropped.length > 0) this.#log.warn({ dropped: dropped.length }, "outbox stopped with messages still queued");
     for (const job of dropped) for (const waiter of job.settle) waiter.reject(new Error("outbox stopped"));
@@ -128,7 +167,7 @@ export class Outbox {
     return this.#queue.length;
   }
 
-  #enqueue<T>(spec: Pick<Job, "chatId" | "priority" | "prepare" | "persistent"> & { key?: string }): Promise<T | undefined> {
+  #enqueue<T>(spec: Pick<Job, "chatId" | "priority" | "prepare" | "persistent"> & { key?: string; spaced?: boolean }): Promise<T | undefined> {
     if (this.#stopped) return Promise.reject(new Error("outbox stopped"));
     return new Promise((resolve, reject) => {
       const job: Job = {
@@ -159,15 +198,28 @@ export class Outbox {
         for (const waiter of job.settle) waiter.resolve(undefined);
         continue;
       }
-      const answered = this.#pacer?.take(job.chatId, now, this.#urgent(job));
-      try {
-        const result = await withTimeout(call(), this.#callTimeoutMs, () => new TelegramApiError(0, `no answer within ${this.#callTimeoutMs} ms`));
-        answered?.(this.#now());
-        for (const waiter of job.settle) waiter.resolve(result);
-      } catch (error) {
-        answered?.(this.#now());
-        this.#failed(job, error);
-      }
+      const lane = laneOf(job);
+      this.#busyLanes.add(lane);
+      if (job.key !== undefined) this.#busyKeys.add(job.key);
+      const answered = this.#pacer?.take(job.chatId, now, this.#urgent(job), job.spaced ? job.key : undefined);
+      const done = this.#execute(job, call, answered).finally(() => {
+        this.#busyLanes.delete(lane);
+        if (job.key !== undefined) this.#busyKeys.delete(job.key);
+        this.#inFlight.delete(done);
+        this.#wake?.();
+      });
+      this.#inFlight.add(done);
+    }
+  }
+
+  async #execute(job: Job, call: () => Promise<unknown>, answered: ((at: number) => void) | undefined): Promise<void> {
+    try {
+      const result = await withTimeout(call(), this.#callTimeoutMs, () => new TelegramApiError(0, `no answer within ${this.#callTimeoutMs} ms`));
+      answered?.(this.#now());
+      for (const waiter of job.settle) waiter.resolve(result);
+    } catch (error) {
+      answered?.(this.#now());
+      this.#failed(job, error);
     }
   }
 
@@ -176,7 +228,10 @@ export class Outbox {
     let best: Job | undefined;
     let wakeAt: number | undefined;
     for (const job of this.#queue) {
-      const at = Math.max(job.wait.until, this.#pacer?.readyAt(job.chatId, now, this.#urgent(job)) ?? now);
+      // One call at a time per lane, and never two for one message: its edits stay in order.
+      if (this.#busyLanes.has(laneOf(job)) || (job.key !== undefined && this.#busyKeys.has(job.key))) continue;
+      const spare = job.priority === Priority.Progress ? job.key : undefined;
+      const at = Math.max(job.wait.until, this.#pacer?.readyAt(job.chatId, now, this.#urgent(job), spare) ?? now);
       if (at > now) {
         wakeAt = wakeAt === undefined ? at : Math.min(wakeAt, at);
         continue;

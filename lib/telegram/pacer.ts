@@ -8,6 +8,9 @@
 // and leaves room for prompts: in a group the last `groupReserve` slots of the window, and it
 // waits while prompts flow (one went out in the last `groupQuietMs`); in a private chat
 // `privateReserve` tokens.
+// Spare traffic (live progress) is the least important: it goes only while a group's window holds
+// fewer than `groupSpareLimit` messages or a private chat's bucket is full, and each spare key (one
+// run's progress message) waits `spareSpacingGroupMs` (group) or `spareSpacingPrivateMs` after its last call.
 
 export interface PaceLimits {
   privatePerSecond: number;
@@ -22,6 +25,11 @@ export interface PaceLimits {
   groupQuietMs: number;
   globalPerSecond: number;
   globalBurst: number;
+  /** Spare messages to a group go only while its window holds fewer than this many. */
+  groupSpareLimit: number;
+  /** One spare key's calls, at least this far apart: in a group, and in a private chat. */
+  spareSpacingGroupMs: number;
+  spareSpacingPrivateMs: number;
 }
 
 export const TELEGRAM_LIMITS: PaceLimits = {
@@ -34,6 +42,9 @@ export const TELEGRAM_LIMITS: PaceLimits = {
   groupQuietMs: 2_000,
   globalPerSecond: 25,
   globalBurst: 25,
+  groupSpareLimit: 10,
+  spareSpacingGroupMs: 10_000,
+  spareSpacingPrivateMs: 3_000,
 };
 
 interface Bucket {
@@ -54,20 +65,25 @@ export class Pacer {
   readonly #limits: PaceLimits;
   readonly #chats = new Map<number, Chat>();
   readonly #global: Bucket;
+  /** When each spare key last had a call (see `take`). */
+  readonly #keyed = new Map<string, number>();
 
   constructor(limits: PaceLimits, now: number) {
     this.#limits = limits;
     this.#global = { tokens: limits.globalBurst, updatedAt: now };
   }
 
-  /** When a message to `chatId` may go out (`now` or later); `urgent` for prompts. */
-  readyAt(chatId: number, now: number, urgent = true): number {
+  /** When a message to `chatId` may go out (`now` or later); `urgent` for prompts; `spareKey` for spare traffic (see above). */
+  readyAt(chatId: number, now: number, urgent = true, spareKey?: string): number {
     const chat = this.#chat(chatId, now);
+    const { privatePerSecond, privateBurst, privateReserve } = this.#limits;
     const global = whenTokens(this.#global, this.#limits.globalPerSecond / 1000, this.#limits.globalBurst, 1, now);
-    const own = chat.sent
-      ? this.#groupReadyAt(chat.sent, now, urgent)
-      : whenTokens(chat.bucket!, this.#limits.privatePerSecond / 1000, this.#limits.privateBurst, urgent ? 1 : 1 + this.#limits.privateReserve, now);
-    return Math.max(now, chat.blockedUntil, global, own);
+    const spare = spareKey !== undefined && !urgent;
+    const needed = urgent ? 1 : spare ? privateBurst : 1 + privateReserve;
+    const own = chat.sent ? this.#groupReadyAt(chat.sent, now, urgent, spare) : whenTokens(chat.bucket!, privatePerSecond / 1000, privateBurst, needed, now);
+    const last = spare ? this.#keyed.get(spareKey) : undefined;
+    const spaced = last === undefined ? now : last + (chat.sent ? this.#limits.spareSpacingGroupMs : this.#limits.spareSpacingPrivateMs);
+    return Math.max(now, chat.blockedUntil, global, own, spaced);
   }
 
   /**
@@ -75,8 +91,9 @@ export class Pacer {
    * function when Telegram answered: a group's slot counts from then (Telegram counts the message
    * when it arrives, after `now`; counting from the send would free the slot too early).
    */
-  take(chatId: number, now: number, urgent = true): (answeredAt: number) => void {
+  take(chatId: number, now: number, urgent = true, spareKey?: string): (answeredAt: number) => void {
     const chat = this.#chat(chatId, now);
+    if (spareKey !== undefined) this.#noteKey(spareKey, now);
     refill(this.#global, this.#limits.globalPerSecond / 1000, this.#limits.globalBurst, now).tokens -= 1;
     if (!chat.sent) {
       refill(chat.bucket!, this.#limits.privatePerSecond / 1000, this.#limits.privateBurst, now).tokens -= 1;
@@ -97,11 +114,18 @@ export class Pacer {
     if (chat.bucket) chat.bucket.tokens = Math.min(chat.bucket.tokens, 0);
   }
 
-  /** The earliest time the window has room: any slot for a prompt, a slot beyond the reserve otherwise. */
-  #groupReadyAt(sent: Array<{ at: number; urgent: boolean }>, now: number, urgent: boolean): number {
-    const { groupLimit, groupWindowMs, groupReserve, groupQuietMs } = this.#limits;
+  /** A spare key's call went out: the next waits its spacing. Keys older than any spacing are forgotten. */
+  #noteKey(key: string, now: number): void {
+    const longest = Math.max(this.#limits.spareSpacingGroupMs, this.#limits.spareSpacingPrivateMs);
+    for (const [other, at] of this.#keyed) if (at + longest <= now) this.#keyed.delete(other);
+    this.#keyed.set(key, now);
+  }
+
+  /** The earliest time the window has room: any slot for a prompt, a slot beyond the reserve otherwise, fewer still for spare traffic. */
+  #groupReadyAt(sent: Array<{ at: number; urgent: boolean }>, now: number, urgent: boolean, spare: boolean): number {
+    const { groupLimit, groupWindowMs, groupReserve, groupQuietMs, groupSpareLimit } = this.#limits;
     while (sent.length > 0 && sent[0]!.at + groupWindowMs <= now) sent.shift();
-    const allowed = urgent ? groupLimit : groupLimit - groupReserve;
+    const allowed = urgent ? groupLimit : spare ? Math.min(groupSpareLimit, groupLimit - groupReserve) : groupLimit - groupReserve;
     // Entries leave the window oldest first: the one that brings the count under `allowed`.
     const roomAt = sent.length < allowed ? now : sent[sent.length - Math.max(1, allowed)]!.at + groupWindowMs;
     let quietAt = now;

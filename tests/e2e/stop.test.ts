@@ -1,5 +1,5 @@
 // Stop from the phone, end to end on the real OpenCode 1.18.33 and 1.1.53: Stop on a question,
-// Stop on the notice of a run the phone started, /stop with a picker. Each needs a confirmation
+// Stop on the progress message of a run the phone started, /stop with a picker. Each needs a confirmation
 // tap, aborts through OpenCode's API, shows "Run stopped" and no "Failed" or "Done" follows. The
 // events each version sends for the abort are recorded and checked (docs/compatibility.md, "Stop, measured").
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -112,14 +112,14 @@ describe.each(OPENCODE_VERSIONS)("stop from the phone on OpenCode %s", (version)
     expect(rig.llm.requests.filter((r) => JSON.stringify(r.messages ?? []).includes("stop-me")).length).toBe(llmCalls); // the agent did not carry on
   });
 
-  it("a run started from the phone: its Running notice has Stop; confirmed, the command is cut short and nothing more is reported", async () => {
+  it("a run started from the phone: its progress message has Stop; confirmed, the command is cut short and nothing more is reported", async () => {
     const stopped = rig.telegram.messages().find((m) => m.text.includes("Run stopped from Telegram"))!;
     const before = rig.telegram.messages().length;
     const requests = rig.llm.requests.length;
     rig.telegram.sendText(DEFAULT_CHAT_ID, sleepy(20, "phone-run"), { replyTo: stopped.messageId });
     const running = await rig.telegram.waitForMessage((m) => m.text.includes("<b>Running</b>") && rig.telegram.buttons(m).length > 0, {
       timeoutMs: 20_000,
-      what: "the Running notice",
+      what: "the progress message",
     });
     const sessionID = await pollUntil(
       async () => {
@@ -129,12 +129,19 @@ describe.each(OPENCODE_VERSIONS)("stop from the phone on OpenCode %s", (version)
       { timeoutMs: 20_000, what: "the busy session" },
     );
     await pollUntil(() => rig.llm.requests.length > requests, { timeoutMs: 20_000, what: "the LLM called" });
+    // The progress message keeps showing the run: the confirmation comes as a reply to it.
+    const asked = rig.telegram.messages().length;
     await rig.telegram.tapButton(running, "⏹ Stop");
-    await rig.telegram.waitFor(() => current(running).text.includes("Stop this run?"), { timeoutMs: 20_000, what: "confirmation in place" });
+    const confirm = await confirmation(asked, "the confirmation");
+    expect(confirm.replyToMessageId).toBe(running.messageId);
     const from = events.events.length;
-    await rig.telegram.tapButton(current(running), "⏹ Confirm stop");
-    await rig.telegram.waitFor(() => current(running).text.includes("Run stopped from Telegram"), { timeoutMs: 20_000, what: "Run stopped" });
+    await rig.telegram.tapButton(confirm, "⏹ Confirm stop");
+    await rig.telegram.waitFor(() => current(confirm).text.includes("Run stopped from Telegram"), { timeoutMs: 20_000, what: "Run stopped" });
     await idle(sessionID);
+    await rig.telegram.waitFor(() => current(running).text.includes("<b>Run stopped</b>") && rig.telegram.buttons(current(running)).length === 0, {
+      timeoutMs: 20_000,
+      what: "the progress message's last line",
+    });
     await sleep(1_500);
     // A phone-started run always reports its end, except when the phone stopped it.
     expect(noticesAfter(before)).toEqual([]);

@@ -1,5 +1,5 @@
 // Forum topics mode on the real OpenCode: each session gets its own topic in a supergroup, its
-// prompts and notices land there, and a plain message in the topic becomes that session's prompt.
+// prompts, notices and progress land there, and a plain message in the topic becomes that session's prompt.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_USER } from "../support/fake-telegram.ts";
 import { isTitleRequest } from "../support/llm/chat-request.ts";
@@ -52,7 +52,8 @@ describe.each<OpencodeVersion>(["1.18.33", OPENCODE2_VERSION])("forum topics on 
     await rig.telegram.tapButton(b!, "No");
     await rig.llm.waitForToolResult((r) => r.content.includes("[topic-b]") && r.content.includes('"No"'), { what: "answer b" });
 
-    // A plain message in session b's topic is b's next instruction.
+    // A plain message in session b's topic is b's next instruction (sent once b's turn is over: it starts a run).
+    await pollUntil(async () => !(await rig.opencode.isBusy(sessions[1]!.id)), { timeoutMs: 30_000, intervalMs: 100, what: "session b idle" });
     rig.telegram.sendText(GROUP, "continue in topic b", { threadId: b!.threadId, from: DEFAULT_USER, chatType: "supergroup" });
     const request = await pollUntil(
       () => rig.llm.requests.find((r) => !isTitleRequest(r) && JSON.stringify(r.messages ?? []).includes("continue in topic b")),
@@ -63,6 +64,15 @@ describe.each<OpencodeVersion>(["1.18.33", OPENCODE2_VERSION])("forum topics on 
     // Its end is reported in the same topic (a run started from the phone always is).
     const done = await rig.telegram.waitForMessage((m) => m.text.includes("<b>Done</b>"), { timeoutMs: 20_000, what: "Done in the topic" });
     expect(done.threadId).toBe(b!.threadId);
+    // So is its live progress message, which ends without Stop.
+    const progress = rig.telegram.messages().filter((m) => m.text.includes("<b>Running</b>") || m.text.includes("<b>Run finished</b>"));
+    expect(progress.map((m) => m.threadId)).toEqual([b!.threadId]);
+    await rig.telegram.waitFor(
+      () => progress.every((m) => rig.telegram.buttons(rig.telegram.messages().find((n) => n.messageId === m.messageId)!).length === 0),
+      {
+        what: "the progress message without Stop",
+      },
+    );
   });
   it("/new from the main chat: the session gets its own new topic, Running lands there, and a plain message in it continues the session", async () => {
     const topicsBefore = rig.telegram.topics().length;

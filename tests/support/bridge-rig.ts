@@ -69,6 +69,7 @@ export function setup(
     transcribeTimeoutMs?: number;
     loadTranscriber?: LoadTranscriber;
     logger?: Logger;
+    progress?: boolean;
   } = {},
 ) {
   const telegram = new MemoryTelegram();
@@ -87,6 +88,7 @@ export function setup(
     pacing: false,
     doneGraceMs: 10,
     ...(options.notices ? { notices: options.notices } : {}),
+    ...(options.progress ? { progress: true } : {}),
     // Long unless the fake stays silent: a reply must be confirmed by its echo, not by the timeout.
     confirmTimeoutMs: options.announce === false ? 50 : 10_000,
   });

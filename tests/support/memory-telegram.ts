@@ -16,6 +16,8 @@ export interface MemoryMessage {
   threadId?: number;
   deleted: boolean;
   edits: number;
+  /** Sent with disable_notification. */
+  silent: boolean;
 }
 
 export class MemoryTelegram implements TelegramApi {
@@ -36,6 +38,7 @@ export class MemoryTelegram implements TelegramApi {
       forceReply: !!options.forceReply,
       deleted: false,
       edits: 0,
+      silent: options.silent === true,
       ...(options.forceReply ? { placeholder: options.forceReply.placeholder } : {}),
       ...(options.threadId !== undefined ? { threadId: options.threadId } : {}),
     };

@@ -39,6 +39,7 @@ describe("readConfig: complete and default settings", () => {
         doneAfterMs: 30_000,
         language: "en",
         topics: false,
+        progress: true,
         log: { file: "/home/tester/.local/state/hermes/hermes.log", level: "info" },
       },
     });
@@ -62,6 +63,7 @@ describe("readConfig: complete and default settings", () => {
         HERMES_DONE_AFTER: "2m",
         HERMES_LANGUAGE: "zh-CN",
         HERMES_TELEGRAM_TOPICS: "on",
+        HERMES_PROGRESS: "off",
         HERMES_LOG_FILE: "/var/log/hermes.log",
         HERMES_LOG_LEVEL: "debug",
       }),
@@ -77,6 +79,7 @@ describe("readConfig: complete and default settings", () => {
       doneAfterMs: 120_000,
       language: "zh",
       topics: true,
+      progress: false,
       log: { file: "/var/log/hermes.log", level: "debug" },
     });
   });
@@ -430,6 +433,7 @@ describe("readConfig: options from opencode.json", () => {
         doneAfter: "1m",
         language: "zh",
         topics: true,
+        progress: false,
         machineName: "build-box",
         logLevel: "debug",
       }),
@@ -445,9 +449,21 @@ describe("readConfig: options from opencode.json", () => {
       doneAfterMs: 60_000,
       language: "zh",
       topics: true,
+      progress: false,
       machineName: "build-box",
       log: { file: "/home/tester/.local/state/hermes/hermes.log", level: "debug" },
     });
+  });
+
+  it("HERMES_PROGRESS: on by default, off when asked, a wrong value is a problem", () => {
+    expect(ok(readConfig(BASE)).progress).toBe(true);
+    expect(ok(readConfig({ ...BASE, HERMES_PROGRESS: "OFF" })).progress).toBe(false);
+    expect(ok(readConfig(BASE, { progress: "off" })).progress).toBe(false);
+    const bad = readConfig({ ...BASE, HERMES_PROGRESS: "sometimes" });
+    expect(bad.ok).toBe(false);
+    expect(bad.ok ? [] : bad.problems).toEqual(['HERMES_PROGRESS must be on or off (got "sometimes")']);
+    const badOption = readConfig(BASE, { progress: 3 });
+    expect(badOption.ok ? [] : badOption.problems).toEqual(['opencode.json option "progress" must be true or false ("on" or "off") (got 3)']);
   });
 
   it('takes the chat id as a string too (what {env:NAME} substitution gives), and allowedUsers as "anyone"', () => {

@@ -22,6 +22,9 @@ import { FULL_REQUEST_FILE, renderPermission } from "../../lib/telegram/render-p
 import { parseStatusPart } from "../../lib/bridge/status-part.ts";
 import { renderStatus } from "../../lib/telegram/render-status.ts";
 import { renderQuestion } from "../../lib/telegram/render-question.ts";
+import { endProgress, reduceProgress, startProgress, type ProgressEvent } from "../../lib/progress/run-progress.ts";
+import { renderProgress } from "../../lib/telegram/render-progress.ts";
+import { stopButton } from "../../lib/telegram/render-stop.ts";
 import type { RenderedMessage } from "../../lib/telegram/rendered-message.ts";
 import { reveal } from "../../lib/telegram/reveal.ts";
 import { parseTelegramHtml } from "../support/fake-telegram.ts";
@@ -250,6 +253,48 @@ describe("property: every rendering of hostile text stays valid, within limits, 
           t,
         );
         nothingHidden(visible(status, MAX_TEXT, `${what} status`), `${what} status`);
+      }
+    });
+
+    it(`live progress: commands, paths, sub-agent tasks and todo items (${language})`, () => {
+      const gen = generator(SEED + 4);
+      for (let index = 0; index < CASES; index++) {
+        const what = `seed ${SEED + 4} ${language} progress case ${index}`;
+        let state = startProgress(0);
+        const events: ProgressEvent[] = [
+          {
+            type: "todo.updated",
+            sessionID: "s",
+            todos: Array.from({ length: gen.int(60) }, () => ({
+              content: gen.text(6),
+              status: gen.pick(["pending", "in_progress", "completed", "cancelled", gen.text(1)]),
+            })),
+          },
+        ];
+        for (let step = 0; step < 1 + gen.int(12); step++) {
+          const input = gen.pick([
+            { command: gen.text(10) },
+            { filePath: gen.text(4) },
+            { subagent_type: gen.text(2), description: gen.text(5) },
+            { pattern: gen.text(3) },
+            { url: gen.text(3) },
+          ]);
+          events.push({
+            type: "tool.step",
+            sessionID: "s",
+            step: { callID: `c${step}`, tool: gen.pick(["bash", "read", "task", gen.text(1)]), state: "running", input },
+          });
+          if (gen.chance(0.6))
+            events.push({ type: "tool.step", sessionID: "s", step: { callID: `c${step}`, state: gen.pick(["completed", "failed"] as const) } });
+        }
+        for (const event of events) state = reduceProgress(state, event, gen.chance(0.2));
+        const live = renderProgress(state, gen.int(10_000_000), { ...context(gen, t), stop: stopButton("k1", t) });
+        const plain = visible(live.text, MAX_TEXT, `${what} live`);
+        nothingHidden(plain, `${what} live`);
+        keyboardOk(live, `${what} live`);
+        const last = renderProgress(endProgress(state, gen.pick(["done", "failed", "stopped"] as const)), gen.int(10_000_000), context(gen, t));
+        nothingHidden(visible(last.text, MAX_TEXT, `${what} last`), `${what} last`);
+        expect(last.keyboard, `${what}: no Stop after the end`).toEqual([]);
       }
     });
   }

@@ -50,6 +50,8 @@ const EXPECTED_COUNTS = {
   "session.idle": 6,
   "message.role": 52,
   "message.text": 14,
+  /** Tool parts: the question tool's and bash's (pending, running, completed). */
+  "tool.step": 20,
 };
 
 describe("recorded stream: /event (sse_event.sse)", () => {

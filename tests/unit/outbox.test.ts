@@ -45,6 +45,118 @@ describe("Outbox", () => {
     expect(sent).toEqual(["prompt", "v3"]);
   });
 
+  it("progress is spare traffic: a prompt asked while progress waits goes out first, exactly as with no progress at all", async () => {
+    // The same group, the same prompts, with and without a run's progress updates queued before each.
+    const promptTimes = async (withProgress: boolean) => {
+      const box = make(TELEGRAM_LIMITS);
+      const at: number[] = [];
+      const start = Date.now();
+      for (let i = 0; i < 12; i++) {
+        if (withProgress) for (let s = 0; s < 5; s++) void box.update(GROUP, `progress:${s}`, () => async () => void progressCalls++).catch(() => undefined);
+        const sent = box.send(GROUP, () => async () => void at.push(Date.now() - start));
+        await vi.advanceTimersByTimeAsync(4_000);
+        await sent;
+      }
+      await box.stop();
+      outbox = undefined;
+      return at;
+    };
+    let progressCalls = 0;
+    const without = await promptTimes(false);
+    const withProgress = await promptTimes(true);
+    expect(withProgress).toEqual(without);
+    expect(progressCalls).toBeGreaterThan(0); // progress did go out, in the gaps
+  });
+
+  it("a prompt never waits for an edit or progress call still under way: it has a lane of its own; other calls go one at a time", async () => {
+    const box = make(TELEGRAM_LIMITS);
+    const started: string[] = [];
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    void box.update(GROUP, "progress:1", () => async () => {
+      started.push("progress");
+      await held;
+    });
+    await vi.advanceTimersByTimeAsync(10);
+    void box.edit(GROUP, 7, () => async () => void started.push("edit"));
+    const prompt = box.send(GROUP, () => async () => void started.push("prompt"));
+    try {
+      await vi.advanceTimersByTimeAsync(10);
+      await prompt;
+      expect(started).toEqual(["progress", "prompt"]);
+    } finally {
+      release();
+    }
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(started).toEqual(["progress", "prompt", "edit"]);
+  });
+
+  it("two edits of one message never overlap, whatever their lanes: the second waits for the first to be answered", async () => {
+    const box = make(TELEGRAM_LIMITS);
+    const events: string[] = [];
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    void box.edit(1, 10, () => async () => {
+      events.push("settle starts");
+      await held;
+      events.push("settle answered");
+    });
+    await vi.advanceTimersByTimeAsync(10);
+    const tick = box.edit(1, 10, () => async () => void events.push("tick"), Priority.Prompt);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(events).toEqual(["settle starts"]);
+    release();
+    await vi.advanceTimersByTimeAsync(5_000);
+    await tick;
+    expect(events).toEqual(["settle starts", "settle answered", "tick"]);
+  });
+
+  it("progress: only the latest state goes out, one call per run at most every 10 s in a group and every 3 s in a private chat", async () => {
+    const box = make(TELEGRAM_LIMITS);
+    const calls: Array<{ chat: number; state: number; at: number }> = [];
+    const start = Date.now();
+    for (let state = 0; state < 60; state++) {
+      for (const chat of [GROUP, 1])
+        void box.update(chat, `progress:${chat}`, () => async () => void calls.push({ chat, state, at: Date.now() - start })).catch(() => undefined);
+      await vi.advanceTimersByTimeAsync(500);
+    }
+    await vi.advanceTimersByTimeAsync(20_000);
+    for (const chat of [GROUP, 1]) {
+      const mine = calls.filter((call) => call.chat === chat);
+      const gaps = mine.slice(1).map((call, index) => call.at - mine[index]!.at);
+      expect(Math.min(...gaps)).toBeGreaterThanOrEqual(chat === GROUP ? 10_000 : 3_000);
+      // Intermediate states collapsed; the last state is the one that went out last.
+      expect(mine.at(-1)?.state).toBe(59);
+      expect(mine.length).toBeLessThan(chat === GROUP ? 5 : 12);
+    }
+  });
+
+  it("progress uses only what a group's window leaves: it waits while ten messages went out in the last minute", async () => {
+    const box = make(TELEGRAM_LIMITS);
+    for (let i = 0; i < 10; i++) await box.send(GROUP, () => async () => undefined);
+    let at: number | undefined;
+    const start = Date.now();
+    const progress = box.update(GROUP, "progress:1", () => async () => {
+      at = Date.now() - start;
+    });
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(at).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(40_000);
+    await progress;
+    expect(at).toBeGreaterThanOrEqual(59_000);
+  });
+
+  it("a run's last word replaces its queued progress and goes out without waiting for the spacing", async () => {
+    const box = make(TELEGRAM_LIMITS);
+    const sent: string[] = [];
+    await box.update(1, "progress:1", () => async () => void sent.push("first"));
+    void box.update(1, "progress:1", () => async () => void sent.push("progress"));
+    const last = box.update(1, "progress:1", () => async () => void sent.push("final"), Priority.Edit);
+    await vi.advanceTimersByTimeAsync(1_000);
+    await last;
+    expect(sent).toEqual(["first", "final"]);
+  });
+
   it("waits exactly retry_after after a 429, then sends once", async () => {
     const box = make(TELEGRAM_LIMITS);
     const attempts: number[] = [];

@@ -1,0 +1,3 @@
+import { progressSuite } from "./progress-suite.ts";
+
+progressSuite("1.18.33", "supergroup");
