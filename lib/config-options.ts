@@ -19,10 +19,21 @@ const OPTION_VARIABLES = {
   language: "HERMES_LANGUAGE",
   topics: "HERMES_TELEGRAM_TOPICS",
   machineName: "HERMES_MACHINE_NAME",
+  transcribeModel: "HERMES_TRANSCRIBE_MODEL",
+  transcribeLanguage: "HERMES_TRANSCRIBE_LANGUAGE",
   logFile: "HERMES_LOG_FILE",
   logLevel: "HERMES_LOG_LEVEL",
 } as const;
 type OptionName = keyof typeof OPTION_VARIABLES;
+
+/**
+ * Settings a project's opencode.json must not decide (a cloned repository could send the user's
+ * voice elsewhere, or hold a secret): the environment only.
+ */
+const ENVIRONMENT_ONLY = {
+  transcribeUrl: "where voice notes are sent is not a project's choice; set HERMES_TRANSCRIBE_URL in the environment",
+  transcribeKey: "a secret does not belong in opencode.json; set HERMES_TRANSCRIBE_KEY in the environment",
+} as const;
 export type SettingVariable = (typeof OPTION_VARIABLES)[OptionName];
 
 export interface OptionValues {
@@ -47,6 +58,10 @@ export function readOptions(options: unknown): OptionValues {
   for (const [name, value] of Object.entries(options)) {
     if (name === "token" || name === "botToken") {
       result.problems.push(`${optionLabel(name)}: the bot token does not belong in opencode.json; set HERMES_TELEGRAM_TOKEN in the environment`);
+      continue;
+    }
+    if (Object.hasOwn(ENVIRONMENT_ONLY, name)) {
+      result.problems.push(`${optionLabel(name)}: ${ENVIRONMENT_ONLY[name as keyof typeof ENVIRONMENT_ONLY]}`);
       continue;
     }
     if (!Object.hasOwn(OPTION_VARIABLES, name)) {
@@ -76,6 +91,8 @@ const EXPECTED: Record<OptionName, string> = {
   language: 'must be "en" or "zh"',
   topics: "must be true or false",
   machineName: "must be a name (text)",
+  transcribeModel: 'must be a model name like "whisper-1"',
+  transcribeLanguage: 'must be a language code like "zh"',
   logFile: "must be a file path",
   logLevel: "must be a log level name",
 };

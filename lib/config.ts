@@ -19,6 +19,19 @@ export interface LogSettings {
   level: LogLevel;
 }
 
+/** An OpenAI-compatible transcription service for voice notes (README "Voice notes"). */
+export interface TranscriptionSettings {
+  /** HERMES_TRANSCRIBE_URL, environment only: where the user's voice goes is not a project's choice. */
+  url: string;
+  /** HERMES_TRANSCRIBE_KEY, environment only (a secret, like the bot token); optional for a local server. */
+  key?: string;
+  model: string;
+  /** An ISO-639-1 code such as "zh"; unset: the service detects the language. */
+  language?: string;
+}
+
+export const DEFAULT_TRANSCRIBE_MODEL = "whisper-1";
+
 export interface HermesConfig {
   token: string;
   /** The chat prompts go to: a private chat (the user's id) or a group (negative id). */
@@ -43,6 +56,8 @@ export interface HermesConfig {
   topics: boolean;
   /** HERMES_MACHINE_NAME: labels every message (several machines, one bot each, in one group). */
   machineName?: string;
+  /** Voice notes become prompts when HERMES_TRANSCRIBE_URL is set; undefined: they are refused, naming it. */
+  transcription?: TranscriptionSettings;
   log: LogSettings;
 }
 
@@ -143,6 +158,8 @@ export function readConfig(env: Env = process.env, options?: unknown): ConfigRes
   const notify: NoticeLevel = isNoticeLevel(rawNotify) ? rawNotify : DEFAULT_NOTICES.level;
   if (notify !== rawNotify) problems.push(`${notifySetting.label} must be one of ${NOTICE_LEVELS.join(", ")} (got "${notifySetting.raw}")`);
 
+  const transcription = readTranscription(env, settings, problems);
+
   if (problems.length > 0) {
     const onlyChatMissing = chatMissing && problems.length === 1 && token !== "";
     return { ok: false, problems, log, apiRoot, ...(onlyChatMissing ? { setupToken: token } : {}) };
@@ -162,6 +179,7 @@ export function readConfig(env: Env = process.env, options?: unknown): ConfigRes
       language,
       topics,
       ...(machineName ? { machineName } : {}),
+      ...(transcription ? { transcription } : {}),
       log,
     },
   };
@@ -170,6 +188,21 @@ export function readConfig(env: Env = process.env, options?: unknown): ConfigRes
 /** The notice policy these settings ask for: what is not set takes the default (notices/policy.ts). */
 export function noticePolicyOf(config: Partial<Pick<HermesConfig, "notify" | "doneAfterMs">>): NoticePolicy {
   return { level: config.notify ?? DEFAULT_NOTICES.level, doneAfterMs: config.doneAfterMs ?? DEFAULT_NOTICES.doneAfterMs };
+}
+
+/** The transcription service: its URL and key from the environment only; model and language from either source. */
+function readTranscription(env: Env, settings: Settings, problems: string[]): TranscriptionSettings | undefined {
+  const url = env.HERMES_TRANSCRIBE_URL?.trim().replace(/\/+$/, "") ?? "";
+  const key = env.HERMES_TRANSCRIBE_KEY?.trim() ?? "";
+  const model = settings("HERMES_TRANSCRIBE_MODEL").raw?.trim() || DEFAULT_TRANSCRIBE_MODEL;
+  const languageSetting = settings("HERMES_TRANSCRIBE_LANGUAGE");
+  const language = languageSetting.raw?.trim() ?? "";
+  if (language && !/^[a-z]{2,3}$/i.test(language))
+    problems.push(`${languageSetting.label} must be a language code like "en" or "zh" (got ${JSON.stringify(language.slice(0, 40))})`);
+  if (!url) return undefined;
+  // Never quote the URL: it may carry credentials (https://user:pass@host).
+  if (!isHttpUrl(url)) problems.push("HERMES_TRANSCRIBE_URL must be an http(s) URL such as https://api.openai.com/v1");
+  return { url, model, ...(key ? { key } : {}), ...(language ? { language: language.toLowerCase() } : {}) };
 }
 
 function readDuration(setting: Setting, fallback: number, problems: string[]): number {

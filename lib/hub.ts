@@ -16,7 +16,7 @@ import { waitAtMost } from "./with-timeout.ts";
 export interface HubOptions {
   /** `chatId` undefined: no chat configured yet (setupOnlyConfig). */
   config: Pick<HermesConfig, "token" | "apiRoot" | "allowedUsers" | "questionTtlMs" | "permissionTtlMs"> & { chatId: number | undefined } & Partial<
-      Pick<HermesConfig, "notify" | "doneAfterMs" | "language" | "topics" | "machineName">
+      Pick<HermesConfig, "notify" | "doneAfterMs" | "language" | "topics" | "machineName" | "transcription">
     >;
   logger: Logger;
   /** Shown to the user (an OpenCode toast) when something needs their attention. */
@@ -65,6 +65,7 @@ export function acquireBridge(options: HubOptions): BridgeLease {
       language: config.language ?? "en",
       topics: config.topics ?? false,
       machine: machineLabel(config),
+      transcription: config.transcription,
     });
     const relay = new Relay({
       address: options.relayAddress ?? relayAddress(config.token, config.apiRoot),

@@ -49,7 +49,7 @@ function prepareLogFile(file: string): void {
   }
 }
 
-/** What must never reach a log: the bot token (and its secret half), plus any other secrets given. */
+/** What must never reach a log: the bot token (and its secret half), plus any other secrets given (a server password, the transcription key). */
 export function secretsOf(token: string | undefined, ...others: Array<string | undefined>): string[] {
   return [token ?? "", token?.split(":")[1] ?? "", ...others.map((other) => other ?? "")].filter((secret) => secret !== "");
 }

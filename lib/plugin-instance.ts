@@ -20,7 +20,7 @@ const processState = processGlobal<ProcessState>(STATE_KEY, () => ({ loggers: ne
 
 export function startPlugin(input: PluginInput, env: Record<string, string | undefined> = process.env, options?: unknown): Hooks {
   const result = readConfig(env, options);
-  const logger = loggerFor(result.ok ? result.config.log : result.log, result.ok ? result.config.token : result.setupToken);
+  const logger = result.ok ? loggerFor(result.config.log, result.config.token, result.config.transcription?.key) : loggerFor(result.log, result.setupToken);
 
   if (!result.ok) {
     if (!processState.reportedProblems) {
@@ -74,11 +74,11 @@ export function startPlugin(input: PluginInput, env: Record<string, string | und
 }
 
 /** One logger per log file and level in the process (OpenCode 2 locations share them too). */
-export function loggerFor(settings: LogSettings, token: string | undefined): Logger {
+export function loggerFor(settings: LogSettings, token: string | undefined, ...secrets: Array<string | undefined>): Logger {
   const id = `${settings.file}|${settings.level}`;
   let logger = processState.loggers.get(id);
   if (!logger) {
-    logger = createLogger(settings, secretsOf(token));
+    logger = createLogger(settings, secretsOf(token, ...secrets));
     processState.loggers.set(id, logger);
   }
   return logger;

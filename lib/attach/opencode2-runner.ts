@@ -33,7 +33,7 @@ export function startAttach2(options: AttachOptions): AttachHandle {
   // A configuration problem, or setup mode (only the chat id missing: answer /start): neither
   // touches the server, whichever OpenCode it is.
   if (!result.ok) return startUnconfigured(options, result);
-  const logger = options.logger ?? createLogger(result.config.log, secretsOf(result.config.token, options.auth?.password));
+  const logger = options.logger ?? createLogger(result.config.log, secretsOf(result.config.token, options.auth?.password, result.config.transcription?.key));
   return new Attachment2(
     options,
     result.config.chatId,

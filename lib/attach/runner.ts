@@ -32,7 +32,7 @@ export function startAttach(options: AttachOptions): AttachHandle {
   const report = options.report ?? (() => undefined);
   const result = readConfig(env);
   if (!result.ok) return startUnconfigured(options, result);
-  const logger = options.logger ?? createLogger(result.config.log, secretsOf(result.config.token, options.auth?.password));
+  const logger = options.logger ?? createLogger(result.config.log, secretsOf(result.config.token, options.auth?.password, result.config.transcription?.key));
   return new Attachment(options, result.config, logger, report).handle;
 }
 

@@ -4,6 +4,7 @@
 // settling, expiry) is prompt-life.ts, what the user does to it is user-input.ts, what a tap means is per prompt kind (questions.ts,
 // permissions.ts); runs, Stop, commands, typed text and files have their own modules. It owns no
 // prompt state and opens no sockets itself.
+import type { TranscriptionSettings } from "../config.ts";
 import { CATALOGS, type Language, type Strings } from "../i18n/catalog.ts";
 import type { Logger } from "../log.ts";
 import { ActivityTracker } from "../notices/activity.ts";
@@ -19,6 +20,7 @@ import { Outbox } from "../telegram/outbox.ts";
 import { labelMessages } from "../telegram/machine-label.ts";
 import type { PaceLimits } from "../telegram/pacer.ts";
 import { Chat } from "./chat.ts";
+import type { LoadTranscriber } from "../transcribe/load.ts";
 import { waitAtMost } from "../with-timeout.ts";
 import type { InstanceLink } from "./desk.ts";
 import { Commands } from "./commands.ts";
@@ -33,6 +35,7 @@ import { SessionTopics } from "./topics.ts";
 import { StopControl } from "./stop-control.ts";
 import { TypedText } from "./typed-text.ts";
 import { UserInput } from "./user-input.ts";
+import { VoiceNotes } from "./voice-notes.ts";
 
 export type { InstanceLink } from "./desk.ts";
 
@@ -61,6 +64,11 @@ export interface BridgeOptions {
   topics?: boolean;
   /** The machine's name, on every message (see telegram/machine-label.ts). */
   machine?: string | undefined;
+  /** The transcription service for voice notes; undefined: voice notes are refused, naming the setting. */
+  transcription?: TranscriptionSettings | undefined;
+  /** Tests: how the transcriber is built, and how long a transcription may take. */
+  loadTranscriber?: LoadTranscriber;
+  transcribeTimeoutMs?: number;
   now?: () => number;
 }
 
@@ -124,7 +132,20 @@ export class Bridge implements UpdateHandler {
     const quietMs = options.textQuietMs ?? 700;
     const typed = new TypedText({ registry, topics, quietMs, inputs: input, runs });
     this.#typed = typed;
-    const files = new PhoneFiles({ telegram, registry, topics, log, t, links, activity, runs, chat, quietMs });
+    const voice = new VoiceNotes({
+      telegram,
+      registry,
+      topics,
+      log,
+      t,
+      chat,
+      inputs: input,
+      runs,
+      settings: options.transcription,
+      ...(options.loadTranscriber ? { load: options.loadTranscriber } : {}),
+      ...(options.transcribeTimeoutMs !== undefined ? { timeoutMs: options.transcribeTimeoutMs } : {}),
+    });
+    const files = new PhoneFiles({ telegram, registry, topics, log, t, links, activity, runs, chat, voice, quietMs });
     this.#files = files;
     const answers = { ownsTap: input.ownsTap.bind(input), refuseTap: input.refuse.bind(input), start: commands.start.bind(commands) };
     const gate = new Gate(options.access, answers, log);
@@ -137,6 +158,8 @@ export class Bridge implements UpdateHandler {
       partFor: (command) => commands.partFor(command),
     });
     gate.route("text", { claim: (text) => typed.claim(text) });
+    // Voice notes (and an audio document answering a prompt) first; every other file is phone-files.ts'.
+    gate.route("attachment", { claim: (file) => voice.claim(file) });
     gate.route("attachment", { claim: (file) => files.claim(file), unclaimed: (file) => files.unclaimed(file) });
   }
 

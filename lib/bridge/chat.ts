@@ -17,10 +17,16 @@ export class Chat {
 
   /** A short message in reply to `replyTo` (in the session's topic if there is one). */
   async reply(text: string, replyTo: number, threadId?: number): Promise<void> {
+    await this.post(text, replyTo, threadId);
+  }
+
+  /** `reply`, telling which message it sent (undefined when it could not). */
+  async post(text: string, replyTo: number, threadId?: number): Promise<MessageRef | undefined> {
     const { outbox, telegram } = this.deps;
     const chatId = this.id;
-    if (chatId === undefined) return;
-    await outbox.send(chatId, () => () => telegram.sendMessage(chatId, text, { replyTo, ...inThread(threadId) })).catch(() => undefined);
+    if (chatId === undefined) return undefined;
+    const sent = await outbox.send(chatId, () => () => telegram.sendMessage(chatId, text, { replyTo, ...inThread(threadId) })).catch(() => undefined);
+    return sent ? { chatId, messageId: sent.messageId } : undefined;
   }
 
   delete(message: MessageRef): void {

@@ -9,9 +9,10 @@ import type { Logger } from "../log.ts";
 import type { PromptPart } from "../opencode/endpoint.ts";
 import type { MessageOwner, Registry } from "../registry/registry.ts";
 import type { Claim } from "../relay/update-handler.ts";
-import { BOT_DOWNLOAD_LIMIT_BYTES, FileTooBigError, type TelegramApi } from "../telegram/api.ts";
-import { escapeHtml, escapeWithin } from "../telegram/html.ts";
+import { BOT_DOWNLOAD_LIMIT_BYTES, type TelegramApi } from "../telegram/api.ts";
+import { escapeWithin } from "../telegram/html.ts";
 import { errorText } from "../error-text.ts";
+import { audioType } from "../transcribe/audio-type.ts";
 import { reveal } from "../telegram/reveal.ts";
 import type { IncomingFile } from "../telegram/updates.ts";
 import type { ActivityTracker } from "../notices/activity.ts";
@@ -19,8 +20,10 @@ import type { Chat } from "./chat.ts";
 import type { ActingFile } from "./gate.ts";
 import { filePart } from "./file-part.ts";
 import type { InstanceLinks } from "./instance-links.ts";
+import { downloadFromPhone } from "./phone-download.ts";
 import type { RunNotices, UserMessage } from "./run-notices.ts";
 import type { SessionTopics } from "./topics.ts";
+import type { VoiceNotes } from "./voice-notes.ts";
 
 export interface PhoneFilesDeps {
   telegram: TelegramApi;
@@ -33,6 +36,8 @@ export interface PhoneFilesDeps {
   /** The prompt reached the session: the same receipt as for typed text. */
   runs: Pick<RunNotices, "acknowledge">;
   chat: Pick<Chat, "reply">;
+  /** Where a document whose bytes are audio goes: it is transcribed, not attached. */
+  voice: Pick<VoiceNotes, "heard">;
   /** Bytes a bot may download (Telegram's 20 MB unless a test says otherwise). */
   limitBytes?: number;
   /** How long to wait for the rest of an album (Telegram sends each of its items as a message). */
@@ -69,6 +74,8 @@ export class PhoneFiles {
    */
   claim(intent: ActingFile): Claim | undefined {
     const { registry, topics } = this.#deps;
+    // Voice notes and audio files are voice-notes.ts'.
+    if (intent.file.kind === "audio") return undefined;
     const replyTo = intent.replyTo === undefined ? undefined : registry.ownerOf({ chatId: intent.from.chatId, messageId: intent.replyTo });
     const inTopic = replyTo === undefined && intent.threadId !== undefined ? topics.ownerOf(intent.threadId) : undefined;
     const owner = replyTo ?? inTopic;
@@ -108,9 +115,10 @@ export class PhoneFiles {
     this.#albums.clear();
   }
 
-  /** A file nobody claimed: it was not for a session, so say how to send it. */
+  /** A file nobody claimed: it was not for a session, so say how to send it (a voice note, or a file). */
   async unclaimed(intent: ActingFile): Promise<void> {
-    await this.#deps.chat.reply(this.#deps.t.files.noSession, intent.messageId, intent.threadId);
+    const { t } = this.#deps;
+    await this.#deps.chat.reply(intent.file.kind === "audio" ? t.voice.noSession : t.files.noSession, intent.messageId, intent.threadId);
   }
 
   /** One prompt for the files that can go (one, or an album's), with the caption; each refusal said on its own. */
@@ -118,7 +126,7 @@ export class PhoneFiles {
     const parts: PromptPart[] = [];
     let bytes = 0;
     for (const item of items) {
-      const taken = await this.#partOf(item);
+      const taken = await this.#partOf(owner, item);
       if (!taken) continue;
       parts.push(taken.part);
       bytes += taken.bytes;
@@ -128,30 +136,23 @@ export class PhoneFiles {
     await this.#send(owner, [...captions, ...parts], items[0]!.userMessage, bytes);
   }
 
-  /** The file as a prompt part, or undefined once the phone has been told why not. */
-  async #partOf({ intent: { file }, userMessage }: Item): Promise<{ part: PromptPart; bytes: number } | undefined> {
-    const { t, log } = this.#deps;
+  /**
+   * The file as a prompt part, or undefined once the phone has been told why not, or once a
+   * document that is audio went to be transcribed.
+   */
+  async #partOf(owner: MessageOwner, { intent, userMessage }: Item): Promise<{ part: PromptPart; bytes: number } | undefined> {
+    const { t } = this.#deps;
+    const { file } = intent;
     const refuse = async (text: string) => void (await this.#deps.chat.reply(text, userMessage.messageId, userMessage.threadId));
-    if (file.kind === "other") return refuse(t.files.typeRefused(shownType(file, t)));
-    // Telegram says how big the file is: a file over the limit is never asked for.
-    if (file.size !== undefined && file.size > this.#limit) return refuse(t.files.tooBig(formatSize(file.size), formatSize(this.#limit)));
-    const bytes = await this.#download(file).catch((error: unknown) => error);
-    if (bytes instanceof FileTooBigError) return refuse(t.files.tooBig(escapeHtml(`> ${formatSize(this.#limit)}`), formatSize(this.#limit)));
-    if (!(bytes instanceof Uint8Array)) {
-      log.warn({ err: errorText(bytes), type: file.type }, "could not download a file from the phone");
-      return refuse(t.files.downloadFailed(escapeWithin(withoutToken(bytes instanceof Error ? bytes.message : String(bytes)), 200)));
-    }
+    if (file.kind === "other" || file.kind === "audio") return refuse(t.files.typeRefused(shownType(file, t)));
+    const downloaded = await downloadFromPhone(this.#deps, file, this.#limit);
+    if (!downloaded.ok) return refuse(downloaded.refusal);
+    const { bytes } = downloaded;
+    const audio = file.kind === "document" ? audioType(bytes) : undefined;
+    if (audio) return void (await this.#deps.voice.heard({ owner }, userMessage, intent.caption, bytes, audio));
     const part = filePart(bytes, file, t);
     if (!part.ok) return refuse(t.files.typeRefused(shownType(file, t)));
     return { part: part.part, bytes: bytes.length };
-  }
-
-  async #download(file: IncomingFile): Promise<Uint8Array> {
-    const { telegram } = this.#deps;
-    const found = await telegram.getFile(file.fileId);
-    if (found.size !== undefined && found.size > this.#limit) throw new FileTooBigError(this.#limit);
-    if (!found.path) throw new Error("Telegram gave no file path");
-    return telegram.downloadFile(found.path, this.#limit);
   }
 
   async #send(owner: MessageOwner, parts: PromptPart[], userMessage: UserMessage, bytes: number): Promise<void> {
@@ -166,27 +167,9 @@ export class PhoneFiles {
   }
 }
 
-/** A network error can quote the request URL, and with it the bot token: never show that. */
-function withoutToken(text: string): string {
-  return text.replace(/\d{5,}:[A-Za-z0-9_-]{30,}/g, "…");
-}
-
 /** "photo", "video", or the document's type and name as the sender gave them (marked and escaped). */
 function shownType(file: IncomingFile, t: Strings): string {
   if (file.kind !== "document") return file.type;
   const label = [file.mime, file.name].filter((part): part is string => !!part).join(" ") || file.type;
   return `<code>${escapeWithin(reveal(label, t), SHOWN_NAME_LIMIT)}</code>`;
-}
-
-/** 20971520 → "20 MB", 1536 → "1.5 KB" (binary units, as Telegram counts its limits). */
-export function formatSize(bytes: number): string {
-  const units = ["bytes", "KB", "MB", "GB"];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  const shown = unit === 0 ? String(value) : value >= 10 ? String(Math.round(value)) : String(Math.round(value * 10) / 10);
-  return `${shown} ${units[unit]}`;
 }

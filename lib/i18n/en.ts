@@ -160,6 +160,19 @@ export const en: Strings = {
     downloadFailed: (why) => `⚠️ Not sent to the agent: the file could not be downloaded from Telegram (${why}). Try sending it again.`,
     notSent: (why) => `⚠️ Not sent to the agent (${why}).`,
   },
+  voice: {
+    heard: (transcript) => `🎤 <i>Heard:</i> ${transcript}`,
+    heardAnswer: (transcript) => `🎤 <i>Your answer, as heard:</i> ${transcript}`,
+    notConfigured:
+      "⚠️ Not sent to the agent: voice notes need a transcription service. Set <code>HERMES_TRANSCRIBE_URL</code> " +
+      "where OpenCode runs (README, section “Voice notes”).",
+    empty: "⚠️ Not sent to the agent: nothing could be heard in this voice note.",
+    keyRefused: "⚠️ Not sent to the agent: the transcription service refused the key (check <code>HERMES_TRANSCRIBE_KEY</code>).",
+    timedOut: (wait) => `⚠️ Not sent to the agent: the transcription service did not answer within ${wait}. Try sending it again.`,
+    transcribeFailed: (why) => `⚠️ Not sent to the agent: the transcription failed (${why}).`,
+    typeRefused: (what) => `⚠️ Not sent to the agent: Hermes transcribes OGG/Opus, MP3, M4A and WAV audio, not ${what}.`,
+    noSession: "⚠️ Not sent to the agent: reply with the voice note to a Hermes message of the session it is for (or post it in that session's topic).",
+  },
   start: {
     hello: "👋 This is <b>Hermes</b>, the OpenCode bridge.",
     ids: (chatId, userId) => `This chat's id is <code>${chatId}</code> and your user id is <code>${userId}</code>.`,

@@ -167,6 +167,21 @@ export interface Strings {
     downloadFailed: (why: string) => string;
     notSent: (why: string) => string;
   };
+  /**
+   * Voice notes and audio from the phone. `heard` and `heardAnswer` take the transcript as HTML
+   * (escaped); `transcribeFailed` the service's own words, escaped.
+   */
+  voice: {
+    heard: (transcript: string) => string;
+    heardAnswer: (transcript: string) => string;
+    notConfigured: string;
+    empty: string;
+    keyRefused: string;
+    timedOut: (wait: string) => string;
+    transcribeFailed: (why: string) => string;
+    typeRefused: (what: string) => string;
+    noSession: string;
+  };
   start: { hello: string; ids: (chatId: number, userId: number) => string; configured: string; setChat: (chatId: number) => string };
   status: {
     title: string;

@@ -158,6 +158,18 @@ export const zh: Strings = {
     downloadFailed: (why) => `⚠️ 未发送给智能体：无法从 Telegram 下载该文件（${why}）。请重新发送。`,
     notSent: (why) => `⚠️ 未能发送给智能体（${why}）。`,
   },
+  voice: {
+    heard: (transcript) => `🎤 <i>听到的是：</i>${transcript}`,
+    heardAnswer: (transcript) => `🎤 <i>听到的回答：</i>${transcript}`,
+    notConfigured:
+      "⚠️ 未发送给智能体：语音消息需要一个转写服务。请在运行 OpenCode 的环境中设置 <code>HERMES_TRANSCRIBE_URL</code>（见 README 的“Voice notes”一节）。",
+    empty: "⚠️ 未发送给智能体：这条语音里没有听到任何内容。",
+    keyRefused: "⚠️ 未发送给智能体：转写服务拒绝了密钥（请检查 <code>HERMES_TRANSCRIBE_KEY</code>）。",
+    timedOut: (wait) => `⚠️ 未发送给智能体：转写服务在 ${wait} 内没有响应。请重新发送。`,
+    transcribeFailed: (why) => `⚠️ 未发送给智能体：转写失败（${why}）。`,
+    typeRefused: (what) => `⚠️ 未发送给智能体：Hermes 只转写 OGG/Opus、MP3、M4A 和 WAV 音频，不接收${what}。`,
+    noSession: "⚠️ 未发送给智能体：请用语音回复该会话的某条 Hermes 消息（或发到该会话的话题里）。",
+  },
   start: {
     hello: "👋 这里是 <b>Hermes</b>，OpenCode 的 Telegram 桥接。",
     ids: (chatId, userId) => `这个聊天的 id 是 <code>${chatId}</code>，你的用户 id 是 <code>${userId}</code>。`,

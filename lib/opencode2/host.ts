@@ -67,7 +67,7 @@ export function isContext2(ctx: unknown): ctx is PluginContext2 {
 export function startLocation(ctx: PluginContext2, env: Record<string, string | undefined> = process.env): Cleanup | undefined {
   // Options next to Hermes in the `plugins` entry arrive as ctx.options: read like 1.18's opencode.json options.
   const result = readConfig(env, ctx.options);
-  const logger = loggerFor(result.ok ? result.config.log : result.log, result.ok ? result.config.token : result.setupToken);
+  const logger = result.ok ? loggerFor(result.config.log, result.config.token, result.config.transcription?.key) : loggerFor(result.log, result.setupToken);
   const directory = ctx.location.directory;
   // A reload runs setup again without the old cleanup: the newer setup replaces the older one.
   stopLocation(directory, logger);

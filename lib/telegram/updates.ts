@@ -24,21 +24,24 @@ export type Intent =
   | { kind: "attachment"; file: IncomingFile; caption?: string; albumId?: string; from: Sender; messageId: number; replyTo?: number; threadId?: number };
 
 /**
- * A file as Telegram describes it, before anything is downloaded. `kind` "other" is a file Hermes
- * does not take (video, voice, sticker…), named by what Telegram calls it. Sizes are in bytes.
+ * A file as Telegram describes it, before anything is downloaded. `kind` "audio" is a voice note or
+ * an audio file (transcribed); "other" is a file Hermes does not take (video, sticker…), named by
+ * what Telegram calls it. Sizes are in bytes.
  */
 export interface IncomingFile {
-  kind: "photo" | "document" | "other";
+  kind: "photo" | "document" | "audio" | "other";
   fileId: string;
-  /** Telegram's own word for it ("photo", "document", "video", "voice"…). */
+  /** Telegram's own word for it ("photo", "document", "voice", "audio", "video"…). */
   type: string;
   size?: number;
   mime?: string;
   name?: string;
 }
 
+/** Voice notes and audio files: transcribed into prompts. */
+const AUDIO_MEDIA = ["voice", "audio"] as const;
 /** Media Hermes recognises only to say it does not take them. */
-const OTHER_MEDIA = ["video", "animation", "audio", "voice", "video_note", "sticker"] as const;
+const OTHER_MEDIA = ["video", "animation", "video_note", "sticker"] as const;
 
 export function parseUpdate(update: unknown): Intent | undefined {
   if (!isRecord(update)) return undefined;
@@ -95,6 +98,10 @@ function incomingFile(message: Record<string, unknown>): IncomingFile | undefine
     return isRecord(largest) ? fileOf("photo", "photo", largest) : undefined;
   }
   if (isRecord(message.document)) return fileOf("document", "document", message.document);
+  for (const type of AUDIO_MEDIA) {
+    const media = message[type];
+    if (isRecord(media)) return fileOf("audio", type, media);
+  }
   for (const type of OTHER_MEDIA) {
     const media = message[type];
     if (isRecord(media)) return fileOf("other", type, media);

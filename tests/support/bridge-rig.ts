@@ -1,5 +1,7 @@
 // A Bridge wired to an in-memory Telegram and a fake OpenCode, for unit tests of the bridge.
-import pino from "pino";
+import pino, { type Logger } from "pino";
+import type { TranscriptionSettings } from "../../lib/config.ts";
+import type { LoadTranscriber } from "../../lib/transcribe/load.ts";
 import { expect, vi } from "vitest";
 import { Bridge, type InstanceLink } from "../../lib/bridge/bridge.ts";
 import { OpencodeApi } from "../../lib/opencode/api.ts";
@@ -54,14 +56,29 @@ export const question = colorQuestion;
 let counter = 0;
 export const request = (questions: QuestionInfo[] = [question()]): QuestionRequest => ({ id: `que_${++counter}`, sessionID: "ses_1", questions });
 
-export function setup(options: { ttlMs?: number; permissionTtlMs?: number; allowedUsers?: number[]; announce?: boolean; notices?: NoticePolicy } = {}) {
+export function setup(
+  options: {
+    ttlMs?: number;
+    permissionTtlMs?: number;
+    allowedUsers?: number[];
+    announce?: boolean;
+    notices?: NoticePolicy;
+    transcription?: TranscriptionSettings;
+    transcribeTimeoutMs?: number;
+    loadTranscriber?: LoadTranscriber;
+    logger?: Logger;
+  } = {},
+) {
   const telegram = new MemoryTelegram();
   const opencode = new FakeOpencode();
   const bridge = new Bridge({
     telegram,
     registry: new Registry(),
-    logger: pino({ level: "silent" }),
+    logger: options.logger ?? pino({ level: "silent" }),
     access: { chatId: CHAT, allowedUsers: options.allowedUsers ?? [] },
+    ...(options.transcription ? { transcription: options.transcription } : {}),
+    ...(options.transcribeTimeoutMs !== undefined ? { transcribeTimeoutMs: options.transcribeTimeoutMs } : {}),
+    ...(options.loadTranscriber ? { loadTranscriber: options.loadTranscriber } : {}),
     questionTtlMs: options.ttlMs ?? 0,
     permissionTtlMs: options.permissionTtlMs ?? 0,
     textQuietMs: 20,

@@ -51,7 +51,7 @@ export interface FakeTelegram {
   /** Whether buttons may carry `style` from now on ('refused': like a Bot API server older than 9.4). */
   setButtonStyles(mode: ButtonStyleMode): void;
   /**
-   * The human sends a photo or a document (with a caption, as a reply, in a topic). `fileId` is
+   * The human sends a photo, a document, a voice note or an audio file (with a caption, as a reply, in a topic). `fileId` is
    * what getFile must be asked for; `reportedSize` fakes a huge file without its bytes.
    */
   sendFile(

@@ -503,3 +503,49 @@ describe("readConfig: options from opencode.json", () => {
     expect(readConfig(BASE, null)).toEqual(readConfig(BASE));
   });
 });
+
+describe("readConfig: voice transcription", () => {
+  it("is off unless HERMES_TRANSCRIBE_URL is set (a key or a model alone turn nothing on)", () => {
+    expect(ok(readConfig({ ...BASE, HERMES_TRANSCRIBE_KEY: "sk-abc123", HERMES_TRANSCRIBE_MODEL: "base" })).transcription).toBeUndefined();
+  });
+
+  it("reads the URL (without a trailing slash), the key, the model (whisper-1 by default) and the language", () => {
+    expect(ok(readConfig({ ...BASE, HERMES_TRANSCRIBE_URL: "https://api.openai.com/v1/", HERMES_TRANSCRIBE_KEY: " sk-abc123 " })).transcription).toEqual({
+      url: "https://api.openai.com/v1",
+      key: "sk-abc123",
+      model: "whisper-1",
+    });
+    const env = { ...BASE, HERMES_TRANSCRIBE_URL: "http://127.0.0.1:8080/v1", HERMES_TRANSCRIBE_MODEL: "whisper-large-v3", HERMES_TRANSCRIBE_LANGUAGE: "ZH" };
+    expect(ok(readConfig(env)).transcription).toEqual({ url: "http://127.0.0.1:8080/v1", model: "whisper-large-v3", language: "zh" });
+  });
+
+  it("model and language may come from opencode.json; the environment wins", () => {
+    const options = { transcribeModel: "whisper-large-v3-turbo", transcribeLanguage: "zh" };
+    expect(ok(readConfig({ ...BASE, HERMES_TRANSCRIBE_URL: "https://api.groq.com/openai/v1" }, options)).transcription).toEqual({
+      url: "https://api.groq.com/openai/v1",
+      model: "whisper-large-v3-turbo",
+      language: "zh",
+    });
+    const env = { ...BASE, HERMES_TRANSCRIBE_URL: "https://api.groq.com/openai/v1", HERMES_TRANSCRIBE_LANGUAGE: "en" };
+    expect(ok(readConfig(env, options)).transcription?.language).toBe("en");
+  });
+
+  it("the URL and the key are environment only: in opencode.json they are problems, never used", () => {
+    const result = readConfig(BASE, { transcribeUrl: "https://collector.example/v1", transcribeKey: "sk-in-the-repo" });
+    const found = problems(result);
+    expect(found).toEqual([
+      expect.stringContaining('opencode.json option "transcribeUrl": where voice notes are sent is not a project\'s choice; set HERMES_TRANSCRIBE_URL'),
+      expect.stringContaining('opencode.json option "transcribeKey": a secret does not belong in opencode.json; set HERMES_TRANSCRIBE_KEY'),
+    ]);
+    expect(found.join(" ")).not.toContain("sk-in-the-repo");
+    expect(found.join(" ")).not.toContain("collector.example");
+  });
+
+  it("a URL that is not http(s) and a language that is not a code are problems; the URL is never quoted (it may hold a password)", () => {
+    const found = problems(readConfig({ ...BASE, HERMES_TRANSCRIBE_URL: "ftp://user:secret@host/v1", HERMES_TRANSCRIBE_LANGUAGE: "Chinese!" }));
+    expect(found).toEqual([
+      'HERMES_TRANSCRIBE_LANGUAGE must be a language code like "en" or "zh" (got "Chinese!")',
+      "HERMES_TRANSCRIBE_URL must be an http(s) URL such as https://api.openai.com/v1",
+    ]);
+  });
+});

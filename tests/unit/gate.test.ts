@@ -136,7 +136,7 @@ describe("one gate for every update", () => {
     );
     expect(configured.seen.every(({ intent }) => intent.from.userId === OWNER && intent.from.chatId === GROUP)).toBe(true);
     const voice = configured.seen.find(({ intent }) => intent.kind === "attachment" && intent.file.type === "voice");
-    expect(voice?.intent).toMatchObject({ kind: "attachment", file: { kind: "other", type: "voice", fileId: "v1" } });
+    expect(voice?.intent).toMatchObject({ kind: "attachment", file: { kind: "audio", type: "voice", fileId: "v1" } });
   });
 
   it("a private chat without an allow-list: its user acts there, nobody else and nowhere else", async () => {

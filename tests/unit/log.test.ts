@@ -2,7 +2,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { readConfig } from "../../lib/config.ts";
 import { createLogger, makeScrubber } from "../../lib/log.ts";
+import { loggerFor } from "../../lib/plugin-instance.ts";
 
 const TOKEN = "123456789:AAF-secret_TOKEN-value";
 
@@ -127,6 +129,20 @@ describe("createLogger", () => {
     logger.info({ token: TOKEN, nested: { url: `x${TOKEN}y` } }, "m");
     const [line] = readLines(file);
     expect(line).toMatchObject({ token: "[redacted]", nested: { url: "x[redacted]y" } });
+  });
+
+  it("the plugin's logger scrubs the transcription key from the environment, as it does the bot token", () => {
+    const key = "sk-proj-voice-KEY-0123456789";
+    const file = path.join(dir, "plugin.log");
+    const env = { HERMES_TELEGRAM_TOKEN: TOKEN, HERMES_TELEGRAM_CHAT_ID: "42", HERMES_TRANSCRIBE_URL: "https://api.openai.com/v1", HERMES_TRANSCRIBE_KEY: key };
+    const result = readConfig({ ...env, HERMES_LOG_FILE: file });
+    if (!result.ok) throw new Error(result.problems.join("; "));
+    const logger = loggerFor(result.config.log, result.config.token, result.config.transcription?.key);
+    logger.warn({ err: `POST failed with Authorization: Bearer ${key}` }, `token ${TOKEN}`);
+    const text = fs.readFileSync(file, "utf8");
+    expect(text).not.toContain(key);
+    expect(text).not.toContain(TOKEN);
+    expect(readLines(file)[0]).toMatchObject({ err: "POST failed with Authorization: Bearer [redacted]" });
   });
 
   it("redacts token keys even without secrets to scrub", () => {

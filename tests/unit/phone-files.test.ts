@@ -3,7 +3,8 @@
 // what reaches the session, and what the phone is told when it doesn't.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import pino from "pino";
-import { formatSize, PhoneFiles } from "../../lib/bridge/phone-files.ts";
+import { formatSize } from "../../lib/bridge/phone-download.ts";
+import { PhoneFiles } from "../../lib/bridge/phone-files.ts";
 import type { SessionTopics } from "../../lib/bridge/topics.ts";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
 import { OpencodeApi } from "../../lib/opencode/api.ts";
@@ -150,6 +151,7 @@ describe("PhoneFiles through the bridge", () => {
       activity: { isBusy: () => false },
       runs: { acknowledge: async (owner) => void acknowledged.push(owner.sessionID) },
       chat: { reply: async () => undefined },
+      voice: { heard: async () => undefined },
       quietMs: 10,
     });
     telegram.files.set("doc", { bytes: Buffer.from("notes") });

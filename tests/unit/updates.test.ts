@@ -260,9 +260,22 @@ describe("parseUpdate: photos and files", () => {
     });
   });
 
-  it("a video or voice message is an attachment Hermes will refuse, named by its type", () => {
-    const intent = parseUpdate({ message: { message_id: 5, from, chat, voice: { file_id: "v", file_size: 3 } } });
-    expect(intent?.kind === "attachment" && intent.file).toEqual({ kind: "other", type: "voice", fileId: "v", size: 3 });
+  it("a video message is an attachment Hermes will refuse, named by its type", () => {
+    const intent = parseUpdate({ message: { message_id: 5, from, chat, video: { file_id: "v", file_size: 3 } } });
+    expect(intent?.kind === "attachment" && intent.file).toEqual({ kind: "other", type: "video", fileId: "v", size: 3 });
+  });
+
+  it("a voice note and an audio file are audio attachments (transcribed), with their type, size and name", () => {
+    const voice = parseUpdate({ message: { message_id: 5, from, chat, voice: { file_id: "v", file_size: 3, mime_type: "audio/ogg", duration: 2 } } });
+    expect(voice?.kind === "attachment" && voice.file).toEqual({ kind: "audio", type: "voice", fileId: "v", size: 3, mime: "audio/ogg" });
+    const audio = parseUpdate({
+      message: { message_id: 6, from, chat, audio: { file_id: "a", mime_type: "audio/mpeg", file_name: "memo.mp3" }, caption: "memo" },
+    });
+    expect(audio).toMatchObject({
+      kind: "attachment",
+      caption: "memo",
+      file: { kind: "audio", type: "audio", fileId: "a", mime: "audio/mpeg", name: "memo.mp3" },
+    });
   });
 
   it("malformed file fields are dropped or make the message unreadable", () => {

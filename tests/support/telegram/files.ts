@@ -3,7 +3,7 @@ import type { MethodHandler } from "./context.ts";
 import { badRequest, type TgUser } from "./types.ts";
 
 /**
- * Files a human sends to the bot (photos, documents), getFile, and the download route
+ * Files a human sends to the bot (photos, documents, voice notes, audio files), getFile, and the download route
  * `GET /file/bot<token>/<file_path>`. As on api.telegram.org, getFile refuses files over 20 MB
  * ("file is too big") and a file_path is valid for the download only after getFile gave it out.
  */
@@ -30,7 +30,8 @@ export function newFileStore(): FileStore {
 }
 
 export interface HumanFile {
-  kind: "photo" | "document";
+  /** `voice`: a voice note recorded in Telegram (OGG/Opus); `audio`: a music or audio file. */
+  kind: "photo" | "document" | "voice" | "audio";
   bytes: Buffer | Uint8Array;
   fileName?: string;
   mime?: string;
@@ -39,6 +40,8 @@ export interface HumanFile {
   reportedSize?: number;
   replyTo?: number;
   threadId?: number;
+  /** Seconds, for a voice note or audio (Telegram always says). */
+  duration?: number;
   /** media_group_id: items of one album share it. */
   albumId?: string;
   from: TgUser;
@@ -47,7 +50,7 @@ export interface HumanFile {
 
 let fileCounter = 0;
 
-/** A message with a photo (in two sizes, as Telegram sends them) or a document. */
+/** A message with a photo (in two sizes, as Telegram sends them), a document, a voice note or an audio file. */
 export function fileMessageUpdate(store: ChatStore, files: FileStore, chatId: number, file: HumanFile): { update: any; messageId: number; fileId: string } {
   store.registerChat(chatId, file.chatType, file.from);
   const messageId = store.nextMessageId(chatId);
@@ -56,7 +59,7 @@ export function fileMessageUpdate(store: ChatStore, files: FileStore, chatId: nu
   const fileId = `AgAC${++fileCounter}${Date.now().toString(36)}file`;
   const bytes = Buffer.from(file.bytes);
   const size = file.reportedSize ?? bytes.length;
-  const folder = file.kind === "photo" ? "photos" : "documents";
+  const folder = { photo: "photos", document: "documents", voice: "voice", audio: "music" }[file.kind];
   files.byId.set(fileId, { fileId, bytes, path: `${folder}/file_${fileCounter}${extension(file)}`, size, issued: false });
   const message: Record<string, unknown> = { message_id: messageId, from: file.from, chat: store.chat(chatId), date };
   if (file.kind === "photo") {
@@ -72,6 +75,18 @@ export function fileMessageUpdate(store: ChatStore, files: FileStore, chatId: nu
       { file_id: thumbId, file_unique_id: `u${thumbId}`, width: 90, height: 60, file_size: Math.min(bytes.length, 64) },
       { file_id: fileId, file_unique_id: `u${fileId}`, width: 1280, height: 853, file_size: size },
     ];
+  } else if (file.kind === "voice") {
+    // Telegram's voice notes carry no name; their type is audio/ogg unless the sender said otherwise.
+    message.voice = { file_id: fileId, file_unique_id: `u${fileId}`, duration: file.duration ?? 1, mime_type: file.mime ?? "audio/ogg", file_size: size };
+  } else if (file.kind === "audio") {
+    message.audio = {
+      file_id: fileId,
+      file_unique_id: `u${fileId}`,
+      duration: file.duration ?? 1,
+      file_size: size,
+      ...(file.fileName !== undefined ? { file_name: file.fileName } : {}),
+      ...(file.mime !== undefined ? { mime_type: file.mime } : {}),
+    };
   } else {
     message.document = {
       file_id: fileId,
@@ -94,6 +109,7 @@ export function fileMessageUpdate(store: ChatStore, files: FileStore, chatId: nu
 
 function extension(file: HumanFile): string {
   if (file.kind === "photo") return ".jpg";
+  if (file.kind === "voice") return ".oga";
   const dot = file.fileName?.lastIndexOf(".") ?? -1;
   return dot > 0 ? file.fileName!.slice(dot).replace(/[^A-Za-z0-9.]/g, "") : "";
 }

@@ -1,7 +1,7 @@
-/** Minimal multipart/form-data parser: text fields as strings, file parts as name, size and content (UTF-8). */
+/** Minimal multipart/form-data parser: text fields as strings, file parts as name, size, content (UTF-8), raw bytes and type. */
 export interface MultipartResult {
   fields: Record<string, string>;
-  files: Record<string, { filename: string; bytes: number; content: string }>;
+  files: Record<string, { filename: string; bytes: number; content: string; data: Buffer; type?: string }>;
 }
 
 export function parseMultipart(body: Buffer, contentType: string): MultipartResult {
@@ -34,6 +34,8 @@ function addPart(result: MultipartResult, part: Buffer): void {
   const name = /\bname="([^"]*)"/i.exec(disposition)?.[1];
   if (name === undefined) return;
   const filename = /\bfilename="([^"]*)"/i.exec(disposition)?.[1];
-  if (filename !== undefined) result.files[name] = { filename, bytes: content.length, content: content.toString("utf8") };
+  const type = /content-type:\s*([^\r\n]*)/i.exec(headers)?.[1]?.trim();
+  if (filename !== undefined)
+    result.files[name] = { filename, bytes: content.length, content: content.toString("utf8"), data: Buffer.from(content), ...(type ? { type } : {}) };
   else result.fields[name] = content.toString("utf8");
 }

@@ -1,0 +1,75 @@
+// The one HTTP client of a transcription service: OpenAI's `POST <url>/audio/transcriptions`, which
+// OpenAI, Groq and local Whisper servers (whisper.cpp's server, faster-whisper servers, LocalAI)
+// all answer. multipart/form-data with `file`, `model` and `language`, the key as a Bearer token,
+// `text` read from the JSON answer. One request per voice note: never retried, so one voice note
+// can never become two prompts. The key goes in the header and nowhere else (no error quotes it).
+import type { TranscriptionSettings } from "../config.ts";
+import { isRecord } from "../is-record.ts";
+import type { AudioType } from "./audio-type.ts";
+import { TranscriptionError, type Transcriber } from "./transcriber.ts";
+
+/** What of the service's error answer reaches the phone and the log, at most. */
+const DETAIL_LIMIT = 200;
+
+export function openaiTranscriber(settings: TranscriptionSettings, timeoutMs: number, fetchImpl: typeof fetch = fetch): Transcriber {
+  const endpoint = `${settings.url.replace(/\/+$/, "")}/audio/transcriptions`;
+  // A service may quote the key it refused: what it says is shown only without it.
+  const withoutKey = (text: string) => (settings.key ? text.split(settings.key).join("[key]") : text);
+  return {
+    async transcribe(bytes: Uint8Array, audio: AudioType): Promise<string> {
+      const form = new FormData();
+      form.append("file", new Blob([new Uint8Array(bytes)], { type: audio.mime }), `voice.${audio.extension}`);
+      form.append("model", settings.model);
+      if (settings.language) form.append("language", settings.language);
+      form.append("response_format", "json");
+      const headers: Record<string, string> = settings.key ? { authorization: `Bearer ${settings.key}` } : {};
+      const signal = AbortSignal.timeout(timeoutMs);
+      try {
+        const response = await fetchImpl(endpoint, { method: "POST", body: form, headers, signal, redirect: "error" });
+        const body = await response.text();
+        if (response.status === 401 || response.status === 403) throw new TranscriptionError({ kind: "refused", status: response.status });
+        if (!response.ok) throw new TranscriptionError({ kind: "failed", detail: `HTTP ${response.status}${said(withoutKey(body))}` });
+        return textOf(body);
+      } catch (error) {
+        if (error instanceof TranscriptionError) throw error;
+        if (signal.aborted) throw new TranscriptionError({ kind: "timeout", ms: timeoutMs });
+        throw new TranscriptionError({ kind: "failed", detail: short(withoutKey(causeOf(error))) });
+      }
+    },
+  };
+}
+
+/** The `text` of the JSON answer. */
+function textOf(body: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    throw new TranscriptionError({ kind: "failed", detail: "the answer is not JSON" });
+  }
+  if (!isRecord(parsed) || typeof parsed.text !== "string") throw new TranscriptionError({ kind: "failed", detail: "the answer has no text" });
+  return parsed.text;
+}
+
+/** ": <the service's error message>", from OpenAI's `{ error: { message } }` or a plain-text body. */
+function said(body: string): string {
+  let message: unknown = body;
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (isRecord(parsed)) message = isRecord(parsed.error) ? parsed.error.message : (parsed.error ?? parsed.detail ?? parsed.message);
+  } catch {
+    // A plain-text body is the message.
+  }
+  return typeof message === "string" && message.trim() !== "" ? `: ${short(message.trim())}` : "";
+}
+
+/** fetch's TypeError says only "fetch failed": the reason is its cause. */
+function causeOf(error: unknown): string {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined;
+  return cause ?? (error instanceof Error ? error.message : String(error));
+}
+
+function short(text: string): string {
+  const chars = Array.from(text);
+  return chars.length > DETAIL_LIMIT ? `${chars.slice(0, DETAIL_LIMIT).join("")}…` : text;
+}

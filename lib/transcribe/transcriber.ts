@@ -1,0 +1,27 @@
+// What the bridge knows of transcription: bytes and their audio type in, text out, or a
+// TranscriptionError that says why not. The one implementation that speaks HTTP is
+// openai-compatible.ts, loaded on first use by load.ts (transcription is off for most users).
+import type { AudioType } from "./audio-type.ts";
+
+export interface Transcriber {
+  /** The text heard in `bytes` (empty when nothing was), or a TranscriptionError. Never retried. */
+  transcribe(bytes: Uint8Array, audio: AudioType): Promise<string>;
+}
+
+/** How long Hermes waits for the service's answer before it tells the phone it gave up. */
+export const TRANSCRIBE_TIMEOUT_MS = 60_000;
+
+export type TranscriptionFailure =
+  /** The service refused the key (401 or 403). */
+  | { kind: "refused"; status: number }
+  /** No answer within `ms`. */
+  | { kind: "timeout"; ms: number }
+  /** Anything else: a status and what the service said, or why it could not be reached (untrusted text). */
+  | { kind: "failed"; detail: string };
+
+export class TranscriptionError extends Error {
+  constructor(readonly failure: TranscriptionFailure) {
+    super(failure.kind === "failed" ? failure.detail : failure.kind === "refused" ? `key refused (${failure.status})` : `no answer within ${failure.ms} ms`);
+    this.name = "TranscriptionError";
+  }
+}
