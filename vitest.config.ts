@@ -5,6 +5,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["tests/**/*.test.ts"],
+    // Every test fails on a Telegram fake's refused no-op edit or compressed request body.
+    setupFiles: ["tests/support/strict-telegram.setup.ts"],
     pool: "forks",
     maxWorkers: 2,
     testTimeout: 30_000,

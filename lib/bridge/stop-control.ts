@@ -47,6 +47,11 @@ export class StopControl {
   readonly #directories = new Map<string, string>();
   /** Messages Stop wrote itself (notices, confirmations, pickers): a tap on them edits them in place. */
   readonly #own = new Set<string>();
+  /**
+   * Stop's messages that show buttons, as last sent or edited: only these lose them when the run
+   * ends (an edit that removes buttons a message no longer has is refused, and costs the chat's budget).
+   */
+  readonly #withButtons = new Set<string>();
 
   constructor(deps: StopDeps) {
     this.#deps = deps;
@@ -60,7 +65,10 @@ export class StopControl {
   observe(directory: string, event: HermesEvent): void {
     if (event.type === "session.deleted") {
       this.#directories.delete(event.sessionID);
-      for (const message of this.#targets.takeMessages(event.sessionID)) this.#own.delete(idOf(message));
+      for (const message of this.#targets.takeMessages(event.sessionID)) {
+        this.#own.delete(idOf(message));
+        this.#withButtons.delete(idOf(message));
+      }
       this.#targets.forget(event.sessionID);
       return;
     }
@@ -164,7 +172,10 @@ export class StopControl {
         log.warn({ err: errorText(error) }, "could not send a Stop message");
         return undefined;
       });
-    return sent ? { chatId, messageId: sent.messageId } : undefined;
+    if (!sent) return undefined;
+    const message = { chatId, messageId: sent.messageId };
+    if (rendered.keyboard.length > 0) this.#withButtons.add(idOf(message));
+    return message;
   }
 
   #show(message: StopMessage, outcome: StopOutcome, key: string, target: { sessionID: string; directory: string }): Promise<void> {
@@ -178,13 +189,16 @@ export class StopControl {
 
   async #edit(message: StopMessage, rendered: RenderedMessage): Promise<void> {
     const { outbox, telegram, log } = this.#deps;
+    if (rendered.keyboard.length > 0) this.#withButtons.add(idOf(message));
+    else this.#withButtons.delete(idOf(message));
     await outbox
       .edit(message.chatId, message.messageId, () => () => telegram.editMessage(message.chatId, message.messageId, rendered.text, rendered.keyboard))
       .catch((error) => log.warn({ err: errorText(error) }, "could not update a Stop message"));
   }
 
   #removeButton(message: StopMessage): void {
-    if (!this.#own.delete(idOf(message))) return;
+    this.#own.delete(idOf(message));
+    if (!this.#withButtons.delete(idOf(message))) return;
     const { outbox, telegram } = this.#deps;
     void outbox.chore(message.chatId, () => telegram.removeKeyboard(message.chatId, message.messageId)).catch(() => undefined);
   }

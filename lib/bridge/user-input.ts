@@ -105,12 +105,16 @@ export class UserInput {
     if (tap.next) await tap.next().catch((error) => log.error({ err: errorText(error) }, "stopping a run failed"));
   }
 
-  /** A tap on a message whose prompt is gone (or on an older copy of it): say so, and drop its buttons. */
+  /**
+   * A tap on a message whose prompt is gone (or on an older copy of it): say so, and drop its
+   * buttons if Telegram's copy still has them (the phone may show buttons an edit already took
+   * away; removing them again would be refused as changing nothing).
+   */
   async #stale(intent: Callback): Promise<void> {
     const { chat, t } = this.#deps;
     await chat.answerCallback(intent.id, t.note.notPending);
     const { chatId } = intent.from;
-    if (intent.messageId !== undefined && chatId !== undefined) chat.removeKeyboard({ chatId, messageId: intent.messageId });
+    if (intent.messageId !== undefined && chatId !== undefined && intent.hasButtons !== false) chat.removeKeyboard({ chatId, messageId: intent.messageId });
   }
 }
 

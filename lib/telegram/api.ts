@@ -6,6 +6,7 @@ import { CALLBACK_ANSWER_LIMIT, CAPTION_LIMIT, cutHtml, cutText, PLACEHOLDER_LIM
 import type { InlineButton } from "./rendered-message.ts";
 import { ButtonStyles } from "./button-style.ts";
 import { uploadDocument } from "./send-document.ts";
+import { callBotApi } from "./bot-api-call.ts";
 
 export interface SendOptions {
   keyboard?: InlineButton[][];
@@ -87,7 +88,17 @@ export class TelegramApiError extends Error {
 export function createTelegramApi(token: string, apiRoot: string): TelegramApi {
   // telegraf is loaded on the first call, not at import: OpenCode's start-up doesn't wait for it.
   let client: Promise<Telegram> | undefined;
-  const load = () => (client ??= import("telegraf").then(({ Telegram }) => new Telegram(token, { apiRoot, webhookReply: false })));
+  const load = () =>
+    (client ??= import("telegraf").then(({ Telegram }) => {
+      const telegram = new Telegram(token, { apiRoot, webhookReply: false });
+      // Every call goes out as plain JSON (bot-api-call.ts says why); telegraf shapes the payloads.
+      telegram.callApi = (async (method: string, payload: object, options?: { signal?: AbortSignal }) => {
+        const answer = await callBotApi(token, apiRoot, method, payload, options?.signal);
+        if (!answer.ok) throw new TelegramApiError(answer.code, answer.description, answer.retryAfterSeconds);
+        return answer.result;
+      }) as Telegram["callApi"];
+      return telegram;
+    }));
   const call = async <T>(work: (telegram: Telegram) => Promise<T>): Promise<T> => {
     const telegram = await load();
     try {

@@ -15,7 +15,8 @@ export interface TapSender {
 }
 
 export type Intent =
-  | { kind: "callback"; id: string; from: TapSender; messageId?: number; data: string }
+  /** `hasButtons`: whether the tapped message, as Telegram has it now, still shows buttons (known when the message came with the tap). */
+  | { kind: "callback"; id: string; from: TapSender; messageId?: number; hasButtons?: boolean; data: string }
   /** `bot`: the @username a command names in groups ("/start@my_bot"), when it names one. */
   | { kind: "command"; name: string; args: string; from: Sender; messageId: number; bot?: string }
   /** `threadId`: the forum topic the message was posted in, if any. */
@@ -43,6 +44,12 @@ const AUDIO_MEDIA = ["voice", "audio"] as const;
 /** Media Hermes recognises only to say it does not take them. */
 const OTHER_MEDIA = ["video", "animation", "video_note", "sticker"] as const;
 
+/** An inline keyboard with at least one button (Telegram leaves reply_markup out once it is gone). */
+function hasInlineButtons(markup: unknown): boolean {
+  const keyboard = isRecord(markup) ? markup.inline_keyboard : undefined;
+  return Array.isArray(keyboard) && keyboard.some((row) => Array.isArray(row) && row.length > 0);
+}
+
 export function parseUpdate(update: unknown): Intent | undefined {
   if (!isRecord(update)) return undefined;
   const callback = update.callback_query;
@@ -53,7 +60,10 @@ export function parseUpdate(update: unknown): Intent | undefined {
     if (typeof callback.id !== "string" || typeof userId !== "number") return undefined;
     const from: TapSender = { userId, chatId: typeof chat?.id === "number" ? chat.id : undefined, chatType: typeof chat?.type === "string" ? chat.type : "" };
     const intent: Intent = { kind: "callback", id: callback.id, from, data: typeof callback.data === "string" ? callback.data : "" };
-    if (typeof message?.message_id === "number") intent.messageId = message.message_id;
+    if (typeof message?.message_id === "number") {
+      intent.messageId = message.message_id;
+      intent.hasButtons = hasInlineButtons(message.reply_markup);
+    }
     return intent;
   }
   const message = update.message;

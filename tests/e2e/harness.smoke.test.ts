@@ -84,6 +84,7 @@ describe("fake Telegram Bot API", () => {
     const message_id = sent.body.result.message_id;
     const same = await call(tg, "editMessageText", { chat_id, message_id, text: "pick", reply_markup: keyboard("a") });
     expect(same.body.description).toMatch(/^Bad Request: message is not modified/);
+    expect(tg.takeRefusedEdits().map((c) => c.method)).toEqual(["editMessageText"]);
     expect((await call(tg, "editMessageText", { chat_id, message_id, text: "picked" })).status).toBe(200);
     const m = tg.messages(chat_id).find((x) => x.messageId === message_id)!;
     expect(m).toMatchObject({ text: "picked", replyMarkup: undefined, deleted: false });

@@ -16,12 +16,22 @@ const CASES: Array<{ version: OpencodeVersion; chat: ChatKind }> = [
   { version: OPENCODE2_VERSION, chat: "private" },
 ];
 
-describe.each(CASES)("notices and talking back on OpenCode $version in a $chat chat", ({ version, chat }) => {
+/**
+ * The Done threshold, far above what a short run can take even on a loaded machine (measured with
+ * both cores kept busy by two other processes, load ~15: a "quick answer" run took 4.5 s on 1.18.33,
+ * 6 s in another try, where the old 4 s threshold failed the file), so that "a short run sends
+ * nothing" holds whatever the machine's speed. Long runs are longer by construction: a command that
+ * sleeps past it, or a wait the test starts once the run is under way.
+ */
+const DONE_AFTER_S = 15;
+const LONG_COMMAND = `sleep ${DONE_AFTER_S + 1}`;
+
+describe.each(CASES)("notices and talking back on OpenCode $version in a $chat chat", { timeout: 120_000 }, ({ version, chat }) => {
   const privateOnly = chat === "private" ? it : it.skip;
   const wait = (command: string) => ({ ...toolsOf(version).shell(command) });
   let rig: Rig;
   beforeAll(async () => {
-    rig = await startRig(version, { HERMES_DONE_AFTER: "4s" }, undefined, { chat });
+    rig = await startRig(version, { HERMES_DONE_AFTER: `${DONE_AFTER_S}s` }, undefined, { chat });
   }, 120_000);
   afterAll(async () => {
     await rig?.stop();
@@ -45,8 +55,8 @@ describe.each(CASES)("notices and talking back on OpenCode $version in a $chat c
 
   it("a run that works longer than the threshold sends Done with the last text", async () => {
     const session = await rig.opencode.createSession();
-    await rig.opencode.prompt(session.id, directive({ ...wait("sleep 5"), then: [{ text: "Finished the long job <safely> & well." }] }));
-    const done = await rig.telegram.waitForMessage((m) => m.text.includes("<b>Done</b>"), { timeoutMs: 30_000, what: "Done" });
+    await rig.opencode.prompt(session.id, directive({ ...wait(LONG_COMMAND), then: [{ text: "Finished the long job <safely> & well." }] }));
+    const done = await rig.telegram.waitForMessage((m) => m.text.includes("<b>Done</b>"), { timeoutMs: 90_000, what: "Done" });
     expect(done.text).toContain("Finished the long job &lt;safely&gt; &amp; well.");
     expect(done.text).toContain("Mock title");
   });
@@ -67,10 +77,10 @@ describe.each(CASES)("notices and talking back on OpenCode $version in a $chat c
       [a, "alpha"],
       [b, "beta"],
     ] as const) {
-      await rig.opencode.prompt(session.id, directive({ ...wait("sleep 5"), then: [{ text: `session ${tag} finished` }] }));
+      await rig.opencode.prompt(session.id, directive({ ...wait(LONG_COMMAND), then: [{ text: `session ${tag} finished` }] }));
     }
-    const doneA = await rig.telegram.waitForMessage((m) => m.text.includes("session alpha finished"), { timeoutMs: 30_000, what: "Done alpha" });
-    const doneB = await rig.telegram.waitForMessage((m) => m.text.includes("session beta finished"), { timeoutMs: 30_000, what: "Done beta" });
+    const doneA = await rig.telegram.waitForMessage((m) => m.text.includes("session alpha finished"), { timeoutMs: 90_000, what: "Done alpha" });
+    const doneB = await rig.telegram.waitForMessage((m) => m.text.includes("session beta finished"), { timeoutMs: 90_000, what: "Done beta" });
     rig.telegram.sendText(rig.chatId, "follow-up for beta", { replyTo: doneB.messageId });
     rig.telegram.sendText(rig.chatId, "follow-up for alpha", { replyTo: doneA.messageId });
     for (const [text, own, other] of [
@@ -88,8 +98,9 @@ describe.each(CASES)("notices and talking back on OpenCode $version in a $chat c
   privateOnly("Esc (abort) sends nothing", async () => {
     const before = notices().length;
     const session = await rig.opencode.createSession();
-    await rig.opencode.prompt(session.id, directive(wait("sleep 10")));
-    await sleep(5_000); // past the 4 s threshold: without Esc this run would earn a Done
+    await rig.opencode.prompt(session.id, directive(wait(`sleep ${DONE_AFTER_S + 20}`)));
+    await pollUntil(() => rig.llm.requests.some((r) => JSON.stringify(r).includes(`sleep ${DONE_AFTER_S + 20}`)), { what: "the run under way" });
+    await sleep((DONE_AFTER_S + 1) * 1_000); // past the threshold: without Esc this run would earn a Done
     expect(await rig.opencode.abort(session.id)).toBeLessThan(300);
     await idle(session.id);
     await sleep(1_500);
@@ -105,7 +116,9 @@ describe.each(CASES)("notices and talking back on OpenCode $version in a $chat c
       timeoutMs: 30_000,
       what: "the retry notice",
     });
-    await sleep(4_000); // more attempts happen meanwhile
+    // More attempts after the notice: it stays one.
+    const attempts = rig.llm.requests.length;
+    await pollUntil(() => rig.llm.requests.length >= attempts + 2, { timeoutMs: 60_000, what: "two more attempts" });
     expect(
       notices()
         .slice(before)

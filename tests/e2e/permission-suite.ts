@@ -226,5 +226,15 @@ export function permissionSuite(version: OpencodeVersion, chat: ChatKind = "priv
       expect(rig.telegram.flood.rejected).toBe(0);
       expect(rig.telegram.retryAfterViolations).toBe(0);
     });
+
+    it("every Bot API request went out uncompressed, and no edit was refused as changing nothing", () => {
+      const posted = rig.telegram.calls.filter((call) => call.method !== "file download");
+      expect(posted.filter((call) => call.method === "sendMessage").length).toBeGreaterThan(0);
+      expect(
+        rig.telegram.compressedCalls.map((call) => `${call.method}: ${call.contentEncoding}`),
+        "requests with a Content-Encoding",
+      ).toEqual([]);
+      expect(rig.telegram.takeRefusedEdits().map((call) => call.method)).toEqual([]);
+    });
   });
 }

@@ -20,13 +20,18 @@ function gitProject(directory: string): void {
   git("commit", "-qm", "start");
 }
 
-describe.each(OPENCODE_VERSIONS)("what a run changed, on OpenCode %s", (version) => {
+/**
+ * The Done threshold, far above what the short run (one write) can take even on a loaded machine,
+ * so that "a short run ... sends nothing" holds whatever the machine's speed; the long run sleeps past it.
+ */
+const DONE_AFTER_S = 15;
+
+describe.each(OPENCODE_VERSIONS)("what a run changed, on OpenCode %s", { timeout: 120_000 }, (version) => {
   let rig: Rig;
   let directory: string;
   beforeAll(async () => {
     // The project becomes a git repository before its instance starts (on the first request).
-    // A threshold well above what the short run takes, even on a loaded machine.
-    rig = await startRig(version, { HERMES_DONE_AFTER: "6s" }, undefined, { permission: { edit: "allow", bash: "allow" }, warmup: false });
+    rig = await startRig(version, { HERMES_DONE_AFTER: `${DONE_AFTER_S}s` }, undefined, { permission: { edit: "allow", bash: "allow" }, warmup: false });
     directory = rig.opencode.directory;
     gitProject(directory);
   }, 120_000);
@@ -45,14 +50,14 @@ describe.each(OPENCODE_VERSIONS)("what a run changed, on OpenCode %s", (version)
         then: [
           { tool: "read", args: { filePath: file("existing.txt") } },
           { tool: "edit", args: { filePath: file("existing.txt"), oldString: "two\nthree", newString: "TWO\nTHREE\nthree-and-a-half" } },
-          { tool: "bash", args: { command: "sleep 7", description: "wait" } },
+          { tool: "bash", args: { command: `sleep ${DONE_AFTER_S + 1}`, description: "wait" } },
           { text: "changed the files" },
         ],
       }),
       { directory },
     );
     const done = await rig.telegram.waitForMessage((m) => m.text.includes("<b>Done</b>") && m.text.includes("changed the files"), {
-      timeoutMs: 40_000,
+      timeoutMs: 90_000,
       what: "Done",
     });
     expect(fs.readFileSync(file("existing.txt"), "utf8")).toBe("one\nTWO\nTHREE\nthree-and-a-half\nfour\n");

@@ -101,7 +101,12 @@ export function setup(
         id,
         from: { id: from, first_name: "U" },
         data: telegram.button(message, text).callback_data,
-        message: { message_id: message.messageId, chat: { id: message.chatId, type: "private" } },
+        // As Telegram sends it: the message as it is now, its keyboard included while it has one.
+        message: {
+          message_id: message.messageId,
+          chat: { id: message.chatId, type: "private" },
+          ...(message.keyboard.some((row) => row.length > 0) ? { reply_markup: { inline_keyboard: message.keyboard } } : {}),
+        },
       },
     });
     return id;

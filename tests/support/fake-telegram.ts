@@ -9,8 +9,9 @@ import { downloadable, fileMessageUpdate, getFileMethod, newFileStore, type Huma
 import { FloodLimiter, floodChatOf, type FloodLimitsOption, type FloodStats } from "./telegram/flood.ts";
 import { callbackQueryUpdate, messageUpdate, newCallbackQueryId } from "./telegram/human.ts";
 import { LongPoll, type ConflictMode } from "./telegram/long-poll.ts";
-import { messageMethods } from "./telegram/message-methods.ts";
+import { messageMethods, NOT_MODIFIED } from "./telegram/message-methods.ts";
 import { readApiRequest } from "./telegram/request-body.ts";
+import { claimViolations, reportViolation } from "./telegram/strict-checks.ts";
 import { TelegramApiError, type ApiCall, type Fault, type SentMessage, type TgUser } from "./telegram/types.ts";
 import { UpdateQueue } from "./telegram/update-queue.ts";
 import type { ButtonStyleMode } from "./telegram/validate.ts";
@@ -83,6 +84,14 @@ export interface FakeTelegram {
   readonly retryAfterViolations: number;
   /** Called for every Bot API request once its payload is read (before faults and limits apply). */
   onCall(listener: (call: ApiCall) => void): () => void;
+  /**
+   * The edits refused as "message is not modified" since the last call, claimed: the ones nobody
+   * claims fail the test (tests/support/strict-telegram.setup.ts), so only a test that makes one
+   * on purpose takes them.
+   */
+  takeRefusedEdits(): ApiCall[];
+  /** Every request whose body came compressed (a Content-Encoding other than identity). */
+  readonly compressedCalls: ApiCall[];
   /** A button tap as an update object (its callback id is valid for answerCallbackQuery), not queued: hand it to the bot directly. */
   tapUpdate(m: SentMessage, buttonText: string, from?: TgUser): any;
   close(): Promise<void>;
@@ -128,6 +137,8 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
     Object.entries({ ...botMethods, ...messageMethods, getFile: getFileMethod(files) }).map(([name, h]) => [name.toLowerCase(), h]),
   );
   const calls: ApiCall[] = [];
+  /** Edits refused as not modified that no test took yet. */
+  const refusedEdits: ApiCall[] = [];
   const faults = new FaultInjector();
   const flood = new FloodLimiter();
   flood.configure(opts.floodLimits ?? null);
@@ -153,13 +164,20 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
     const route = /^\/bot([^/]+)\/([A-Za-z0-9_]+)\/?$/.exec(url.pathname);
     if (!route) return sendJson(res, 404, { ok: false, error_code: 404, description: "Not Found" });
     const call: ApiCall = { method: route[2]!, payload: {}, at: Date.now(), status: 0, hrAt: performance.now() };
+    const encoding = req.headers["content-encoding"]?.trim().toLowerCase();
+    if (encoding !== undefined && encoding !== "") call.contentEncoding = encoding;
     calls.push(call);
     const answer = (status: number, body: unknown) => {
       call.status = status;
       sendJson(res, status, body);
     };
-    const fail = (err: TelegramApiError) =>
+    const fail = (err: TelegramApiError) => {
+      call.error = err.description;
       answer(err.code, { ok: false, error_code: err.code, description: err.description, ...(err.parameters ? { parameters: err.parameters } : {}) });
+    };
+    if (call.contentEncoding !== undefined && call.contentEncoding !== "identity") {
+      reportViolation({ source: fake, kind: "compressed body", detail: `${call.method} sent with Content-Encoding: ${call.contentEncoding}` });
+    }
 
     if (decodeURIComponent(route[1]!) !== token) return fail(new TelegramApiError(401, "Unauthorized"));
     let request: Awaited<ReturnType<typeof readApiRequest>>;
@@ -199,8 +217,18 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
       const result = await handler({ ...request, state, signal: gone.signal });
       answer(200, { ok: true, result });
     } catch (err) {
-      if (err instanceof TelegramApiError) return fail(err);
-      throw err;
+      if (!(err instanceof TelegramApiError)) throw err;
+      if (err.description === `Bad Request: ${NOT_MODIFIED}`) {
+        const shown = JSON.stringify({
+          chat_id: call.payload.chat_id,
+          message_id: call.payload.message_id,
+          text: call.payload.text,
+          reply_markup: call.payload.reply_markup,
+        });
+        refusedEdits.push(call);
+        reportViolation({ source: fake, kind: "not modified", detail: `${call.method} ${shown.slice(0, 400)}` });
+      }
+      return fail(err);
     }
   }
 
@@ -375,6 +403,13 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
     onCall(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    takeRefusedEdits() {
+      claimViolations(fake, "not modified");
+      return refusedEdits.splice(0);
+    },
+    get compressedCalls() {
+      return calls.filter((call) => call.contentEncoding !== undefined && call.contentEncoding !== "identity");
     },
     tapUpdate(m, buttonText, from = DEFAULT_USER) {
       if (m.deleted) throw new Error(`tapUpdate: message ${m.messageId} in chat ${m.chatId} was deleted`);

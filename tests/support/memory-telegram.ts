@@ -1,6 +1,8 @@
 // An in-memory TelegramApi for unit tests of the bridge: records messages and their edits.
 import { FileTooBigError, TelegramApiError, type SendOptions, type TelegramApi } from "../../lib/telegram/api.ts";
 import type { InlineButton } from "../../lib/telegram/rendered-message.ts";
+import { claimViolations, reportViolation } from "./telegram/strict-checks.ts";
+import { sameContent, sameMarkup } from "./telegram/validate.ts";
 
 export interface MemoryMessage {
   chatId: number;
@@ -42,15 +44,43 @@ export class MemoryTelegram implements TelegramApi {
     return { messageId: message.messageId };
   }
 
+  /**
+   * Telegram refuses an edit that leaves the message as it was ("message is not modified"); the
+   * real TelegramApi passes over that answer, so this one records it (failing the test unless
+   * claimed, see telegram/strict-checks.ts) and changes nothing.
+   */
   async editMessage(chatId: number, messageId: number, html: string, keyboard: InlineButton[][]) {
     const message = this.#find(chatId, messageId);
+    if (sameContent({ text: html, parseMode: "HTML" }, { text: message.text, parseMode: "HTML" }) && sameMarkup(keyboard, message.keyboard)) {
+      return this.#refuse("editMessageText", message);
+    }
     message.text = html;
     message.keyboard = keyboard;
     message.edits++;
   }
 
   async removeKeyboard(chatId: number, messageId: number) {
-    this.#find(chatId, messageId).keyboard = [];
+    const message = this.#find(chatId, messageId);
+    if (message.keyboard.length === 0) return this.#refuse("editMessageReplyMarkup", message);
+    message.keyboard = [];
+  }
+
+  /** Edits refused as not modified that no test took yet, in order. */
+  readonly #refusedEdits: Array<{ method: string; chatId: number; messageId: number }> = [];
+
+  /** Claims the refused edits since the last call (a test that makes them on purpose), so they do not fail the test. */
+  takeRefusedEdits(): Array<{ method: string; chatId: number; messageId: number }> {
+    claimViolations(this, "not modified");
+    return this.#refusedEdits.splice(0);
+  }
+
+  #refuse(method: string, message: MemoryMessage): void {
+    this.#refusedEdits.push({ method, chatId: message.chatId, messageId: message.messageId });
+    reportViolation({
+      source: this,
+      kind: "not modified",
+      detail: `${method} on message ${message.chatId}:${message.messageId} (${message.text.slice(0, 80)})`,
+    });
   }
 
   async deleteMessage(chatId: number, messageId: number) {

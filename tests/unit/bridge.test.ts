@@ -227,6 +227,29 @@ describe("Bridge: questions", () => {
     await vi.waitFor(() => expect(message.keyboard).toEqual([]));
   });
 
+  it("a late tap on a message whose buttons an edit already took away is answered, and no edit that changes nothing follows", async () => {
+    const { telegram, bridge, ask, settled } = setup();
+    const req = request();
+    const message = await ask(req);
+    const data = telegram.button(message, "Blue").callback_data;
+    bridge.handleEvent(DIRECTORY, { type: "question.replied", sessionID: "ses_1", requestID: req.id, answers: [["Red"]] });
+    await settled(message, "Answered in the terminal");
+    // The phone still showed the buttons; Telegram's copy of the message, sent with the tap, has none.
+    await bridge.handleUpdate({
+      update_id: 99,
+      callback_query: {
+        id: "late",
+        from: { id: OWNER, first_name: "U" },
+        data,
+        message: { message_id: message.messageId, chat: { id: CHAT, type: "private" } },
+      },
+    });
+    expect(telegram.callbackAnswers.at(-1)).toMatchObject({ id: "late", text: "This is no longer pending" });
+    await runToQuiet(async () => undefined);
+    expect(telegram.takeRefusedEdits()).toEqual([]);
+    expect(message.keyboard).toEqual([]);
+  });
+
   it("a reply that 404s means answered elsewhere: no longer pending", async () => {
     const { opencode, tap, ask, settled } = setup();
     opencode.replyStatus = 404;
@@ -459,7 +482,12 @@ describe("Bridge: questions", () => {
         id: "s",
         from: { id: OWNER },
         data: "h1:ZZZZZZZZ:o:0:0",
-        message: { message_id: stale.messageId, chat: { id: CHAT, type: "private" } },
+        // Telegram sends the message as it has it: with its buttons.
+        message: {
+          message_id: stale.messageId,
+          chat: { id: CHAT, type: "private" },
+          reply_markup: { inline_keyboard: [[{ text: "Red", callback_data: "h1:ZZZZZZZZ:o:0:0" }]] },
+        },
       },
     });
     await bridge.handleUnclaimed({

@@ -21,8 +21,16 @@ describe("parseUpdate: callback queries", () => {
       id: "cb-1",
       from: { userId: 111, chatId: -1001234567890, chatType: "supergroup" },
       messageId: 77,
+      hasButtons: false,
       data: "h1:ABCD:x",
     });
+  });
+
+  it("says whether the tapped message still shows buttons as Telegram has it", () => {
+    const withButtons = { message_id: 77, chat: group, reply_markup: { inline_keyboard: [[{ text: "A", callback_data: "x" }]] } };
+    expect(parseUpdate(callback({ message: withButtons }))).toMatchObject({ hasButtons: true });
+    expect(parseUpdate(callback({ message: { ...withButtons, reply_markup: { inline_keyboard: [[]] } } }))).toMatchObject({ hasButtons: false });
+    expect(parseUpdate(callback({ message: undefined }))).not.toHaveProperty("hasButtons");
   });
 
   it("keeps a callback without its message (too old), without a chat id", () => {

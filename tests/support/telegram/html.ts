@@ -1,8 +1,39 @@
 /**
  * Validator for Telegram's parse_mode=HTML subset. Returns the visible text (tags removed,
- * entities decoded) or the error text Telegram would put after "can't parse entities: ".
+ * entities decoded) with the message entities Telegram would store for it, or the error text
+ * Telegram would put after "can't parse entities: ".
  */
-export type HtmlResult = { ok: true; plain: string } | { ok: false; error: string };
+export type HtmlResult = { ok: true; plain: string; entities: MessageEntity[] } | { ok: false; error: string };
+
+/** A formatting span as Telegram stores it (offset and length in UTF-16 code units of the plain text). */
+export interface MessageEntity {
+  type: string;
+  offset: number;
+  length: number;
+  url?: string;
+  language?: string;
+  custom_emoji_id?: string;
+}
+
+/** Tags that mean the same entity (<b> and <strong> are both "bold"). */
+const ENTITY_TYPES: Record<string, string> = {
+  b: "bold",
+  strong: "bold",
+  i: "italic",
+  em: "italic",
+  u: "underline",
+  ins: "underline",
+  s: "strikethrough",
+  strike: "strikethrough",
+  del: "strikethrough",
+  "tg-spoiler": "spoiler",
+  span: "spoiler",
+  code: "code",
+  pre: "pre",
+  blockquote: "blockquote",
+  a: "text_link",
+  "tg-emoji": "custom_emoji",
+};
 
 const SIMPLE_TAGS = new Set(["b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "tg-spoiler", "code", "pre", "blockquote", "a", "span", "tg-emoji"]);
 const NAMED_ENTITIES: Record<string, string> = { lt: "<", gt: ">", amp: "&", quot: '"' };
@@ -10,10 +41,14 @@ const NAMED_ENTITIES: Record<string, string> = { lt: "<", gt: ">", amp: "&", quo
 interface OpenTag {
   name: string;
   offset: number;
+  /** Where the tag's text starts in the plain text. */
+  start: number;
+  attrs: Map<string, string>;
 }
 
 export function parseTelegramHtml(text: string): HtmlResult {
   const stack: OpenTag[] = [];
+  const entities: MessageEntity[] = [];
   let plain = "";
   let i = 0;
   while (i < text.length) {
@@ -40,18 +75,50 @@ export function parseTelegramHtml(text: string): HtmlResult {
       if (open.name !== name) {
         return fail(`Unmatched end tag at byte offset ${byteOffset(text, i)}, expected "</${open.name}>", found "</${name}>"`);
       }
+      closeEntity(open, plain.length, stack, entities);
     } else {
       const tag = parseStartTag(inner);
       if (!tag) return fail(`Expected tag name at byte offset ${byteOffset(text, i)}`);
       const problem = checkStartTag(tag, stack);
       if (problem) return fail(`${problem} at byte offset ${byteOffset(text, i)}`);
-      stack.push({ name: tag.name, offset: i });
+      stack.push({ name: tag.name, offset: i, start: plain.length, attrs: tag.attrs });
     }
     i = close + 1;
   }
   const unclosed = stack.pop();
   if (unclosed) return fail(`Can't find end tag corresponding to start tag "${unclosed.name}"`);
-  return { ok: true, plain };
+  entities.sort((a, b) => a.offset - b.offset || b.length - a.length || a.type.localeCompare(b.type));
+  return { ok: true, plain, entities };
+}
+
+function closeEntity(open: OpenTag, end: number, stack: OpenTag[], entities: MessageEntity[]): void {
+  const length = end - open.start;
+  if (length === 0) return;
+  const type = open.name === "blockquote" && open.attrs.has("expandable") ? "expandable_blockquote" : ENTITY_TYPES[open.name]!;
+  const entity: MessageEntity = { type, offset: open.start, length };
+  if (type === "text_link") entity.url = open.attrs.get("href") ?? "";
+  if (type === "custom_emoji") entity.custom_emoji_id = open.attrs.get("emoji-id") ?? "";
+  if (type === "code" && stack[stack.length - 1]?.name === "pre") {
+    // <pre><code class="language-x"> is one pre entity with a language.
+    const language = /^language-(.+)$/.exec(open.attrs.get("class") ?? "")?.[1];
+    if (language) stack[stack.length - 1]!.attrs.set("language", language);
+    return;
+  }
+  if (type === "pre" && open.attrs.has("language")) entity.language = open.attrs.get("language")!;
+  entities.push(entity);
+}
+
+/** Telegram drops leading and trailing whitespace from a message; entities move with the text. */
+export function trimmed(plain: string, entities: MessageEntity[]): { plain: string; entities: MessageEntity[] } {
+  const start = plain.length - plain.trimStart().length;
+  const text = plain.trim();
+  const kept: MessageEntity[] = [];
+  for (const entity of entities) {
+    const from = Math.max(entity.offset - start, 0);
+    const to = Math.min(entity.offset + entity.length - start, text.length);
+    if (to > from) kept.push({ ...entity, offset: from, length: to - from });
+  }
+  return { plain: text, entities: kept };
 }
 
 interface StartTag {

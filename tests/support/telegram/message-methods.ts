@@ -1,10 +1,10 @@
 import type { MethodContext, MethodHandler } from "./context.ts";
 import { badRequest, type SentMessage } from "./types.ts";
-import { checkCaption, checkMessageText, checkReplyMarkup, requireChatId, requireMessageId, sameMarkup } from "./validate.ts";
+import { checkCaption, checkMessageText, checkReplyMarkup, requireChatId, requireMessageId, sameContent, sameMarkup } from "./validate.ts";
 
-/** sendMessage, sendDocument, editMessageText, editMessageReplyMarkup, deleteMessage. */
+/** sendMessage, sendDocument, editMessageText, editMessageCaption, editMessageReplyMarkup, deleteMessage. */
 
-const NOT_MODIFIED =
+export const NOT_MODIFIED =
   "message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message";
 
 function replyToId(payload: Record<string, any>): number | undefined {
@@ -72,8 +72,12 @@ function editable(ctx: MethodContext): SentMessage {
   return m;
 }
 
+/**
+ * Telegram refuses an edit after which the message would look exactly as before: the same visible
+ * text and entities (however the HTML spelled them) and the same keyboard.
+ */
 function applyEdit(ctx: MethodContext, m: SentMessage, text: string, parseMode: string | undefined, replyMarkup: any): unknown {
-  if (text === m.text && parseMode === m.parseMode && sameMarkup(replyMarkup, m.replyMarkup)) throw badRequest(NOT_MODIFIED);
+  if (sameContent({ text, parseMode }, m) && sameMarkup(replyMarkup, m.replyMarkup)) throw badRequest(NOT_MODIFIED);
   m.text = text;
   m.parseMode = parseMode;
   m.replyMarkup = replyMarkup;
@@ -84,9 +88,17 @@ function applyEdit(ctx: MethodContext, m: SentMessage, text: string, parseMode: 
 
 const editMessageText: MethodHandler = (ctx) => {
   const m = editable(ctx);
+  if (m.document) throw badRequest("there is no text in the message to edit");
   const text = checkMessageText(ctx.payload.text, ctx.payload.parse_mode);
   const replyMarkup = checkReplyMarkup(ctx.payload.reply_markup, ctx.state.buttonStyles);
   return applyEdit(ctx, m, text, ctx.payload.parse_mode, replyMarkup);
+};
+
+const editMessageCaption: MethodHandler = (ctx) => {
+  const m = editable(ctx);
+  if (!m.document) throw badRequest("there is no caption in the message to edit");
+  const caption = checkCaption(ctx.payload.caption, ctx.payload.parse_mode) ?? "";
+  return applyEdit(ctx, m, caption, ctx.payload.parse_mode, checkReplyMarkup(ctx.payload.reply_markup, ctx.state.buttonStyles));
 };
 
 const editMessageReplyMarkup: MethodHandler = (ctx) => {
@@ -107,6 +119,7 @@ export const messageMethods: Record<string, MethodHandler> = {
   sendMessage,
   sendDocument,
   editMessageText,
+  editMessageCaption,
   editMessageReplyMarkup,
   deleteMessage,
 };

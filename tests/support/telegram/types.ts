@@ -33,6 +33,10 @@ export interface ApiCall {
   status: number;
   /** performance.now() when the request reached the fake's handler (same clock as the test's, sub-millisecond). */
   hrAt?: number;
+  /** The request's Content-Encoding header, when it had one (a compressed body: "gzip", "deflate", "br"). */
+  contentEncoding?: string;
+  /** Telegram's error description, when the answer was an error. */
+  error?: string;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { parseTelegramHtml } from "./html.ts";
+import { parseTelegramHtml, trimmed, type MessageEntity } from "./html.ts";
 import { badRequest } from "./types.ts";
 
 /** Checks Telegram applies to message text, captions and inline keyboards. */
@@ -87,8 +87,33 @@ function checkButton(button: any, styles: ButtonStyleMode): void {
   }
 }
 
+/** What Telegram keeps of a text or caption: the visible text, trimmed, and its entities (not the HTML that made them). */
+export function storedContent(text: string, parseMode: unknown): { plain: string; entities: MessageEntity[] } {
+  if (typeof parseMode === "string" && parseMode.toLowerCase() === "html") {
+    const parsed = parseTelegramHtml(text);
+    if (parsed.ok) return trimmed(parsed.plain, parsed.entities);
+  }
+  return { plain: text.trim(), entities: [] };
+}
+
+/** Whether two texts show the same: `<b>` and `<strong>`, `&amp;` and `&#38;` or a trailing newline make no difference. */
+export function sameContent(a: { text: string; parseMode?: unknown }, b: { text: string; parseMode?: unknown }): boolean {
+  return JSON.stringify(storedContent(a.text, a.parseMode)) === JSON.stringify(storedContent(b.text, b.parseMode));
+}
+
+/** Markups compare as Telegram stores them: the order of a button's fields does not matter. */
 export function sameMarkup(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+  return JSON.stringify(canonical(a ?? null)) === JSON.stringify(canonical(b ?? null));
+}
+
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
+  );
 }
 
 export function requireChatId(payload: Record<string, any>): number {
