@@ -23,6 +23,7 @@ const lease = acquireBridge({
   config: { token: config.token, apiRoot: config.apiRoot, chatId: config.chatId, allowedUsers: [], questionTtlMs: 0, permissionTtlMs: 0 },
   logger: pino({ level: "silent" }),
 });
+if ("refused" in lease) throw new Error(lease.refused);
 const { bridge, relay } = lease;
 bridge.attach({ directory: DIRECTORY, opencode: new OpencodeApi(fetchTransport(opencode.origin)) });
 opencode.onReply = (arrival) => {

@@ -1,6 +1,14 @@
 // The options next to Hermes in opencode.json (`["opencode-hermes", { "chatId": 123, … }]`, passed by
 // OpenCode 1.18 as the plugin function's second argument) turned into the same settings the
 // environment gives. Pure: takes the untrusted options object, returns text values per setting.
+//
+// OpenCode hands a plugin its options merged from the global config and the project's, the
+// project's entry winning, and a project's opencode.json may come from any cloned repository. So
+// what decides where the token goes and where Hermes writes (`apiRoot`, `logFile`) is never taken
+// from options, and who gets the prompts and who may approve them (`chatId`, `allowedUsers`) only
+// when it is what the user's own global config says for Hermes.
+import { holdsBotToken } from "./bot-token.ts";
+import type { GlobalHermesOptions } from "./global-config.ts";
 import { isRecord } from "./is-record.ts";
 import { NOTICE_LEVELS } from "./notices/policy.ts";
 
@@ -27,13 +35,17 @@ const OPTION_VARIABLES = {
 type OptionName = keyof typeof OPTION_VARIABLES;
 
 /**
- * Settings a project's opencode.json must not decide (a cloned repository could send the user's
- * voice elsewhere, or hold a secret): the environment only.
+ * Settings that are never options (a cloned repository could send the user's voice elsewhere, or
+ * hold a secret): the environment only, with the reason given in the refusal.
  */
-const ENVIRONMENT_ONLY = {
+const NEVER_OPTIONS = {
   transcribeUrl: "where voice notes are sent is not a project's choice; set HERMES_TRANSCRIBE_URL in the environment",
   transcribeKey: "a secret does not belong in opencode.json; set HERMES_TRANSCRIBE_KEY in the environment",
 } as const;
+/** Set in the environment only: where the token goes, where Hermes writes. */
+const ENVIRONMENT_ONLY: ReadonlySet<OptionName> = new Set(["apiRoot", "logFile"]);
+/** Taken from options only when the user's global config says the same: who gets the prompts, who may approve. */
+const GLOBAL_ONLY: ReadonlySet<OptionName> = new Set(["chatId", "allowedUsers"]);
 export type SettingVariable = (typeof OPTION_VARIABLES)[OptionName];
 
 export interface OptionValues {
@@ -48,7 +60,8 @@ function optionLabel(name: string): string {
   return `opencode.json option "${name}"`;
 }
 
-export function readOptions(options: unknown): OptionValues {
+/** `global`: what the user's global config says for Hermes (global-config.ts). */
+export function readOptions(options: unknown, global?: GlobalHermesOptions): OptionValues {
   const result: OptionValues = { values: {}, labels: {}, problems: [] };
   if (options === undefined || options === null) return result;
   if (!isRecord(options)) {
@@ -60,8 +73,8 @@ export function readOptions(options: unknown): OptionValues {
       result.problems.push(`${optionLabel(name)}: the bot token does not belong in opencode.json; set HERMES_TELEGRAM_TOKEN in the environment`);
       continue;
     }
-    if (Object.hasOwn(ENVIRONMENT_ONLY, name)) {
-      result.problems.push(`${optionLabel(name)}: ${ENVIRONMENT_ONLY[name as keyof typeof ENVIRONMENT_ONLY]}`);
+    if (Object.hasOwn(NEVER_OPTIONS, name)) {
+      result.problems.push(`${optionLabel(name)}: ${NEVER_OPTIONS[name as keyof typeof NEVER_OPTIONS]}`);
       continue;
     }
     if (!Object.hasOwn(OPTION_VARIABLES, name)) {
@@ -69,8 +82,23 @@ export function readOptions(options: unknown): OptionValues {
       continue;
     }
     const key = name as OptionName;
+    const variable = OPTION_VARIABLES[key];
+    if (ENVIRONMENT_ONLY.has(key)) {
+      result.problems.push(
+        `${optionLabel(name)} is not taken from opencode.json (a cloned project's file could set it): set ${variable} in the environment instead`,
+      );
+      continue;
+    }
     const text = asText(key, value);
-    result.labels[OPTION_VARIABLES[key]] = optionLabel(name);
+    result.labels[variable] = optionLabel(name);
+    if (GLOBAL_ONLY.has(key) && text !== undefined && text !== globalText(key, global)) {
+      const where = global?.file ?? "the global opencode.json";
+      result.problems.push(
+        `${optionLabel(name)} is refused: it is not what ${where} says for Hermes, and a project's opencode.json does not choose ` +
+          `who gets the prompts or who may approve them; set it in ${where} or in ${variable}`,
+      );
+      continue;
+    }
     if (text === undefined) {
       result.problems.push(`${optionLabel(name)} ${EXPECTED[key]} (got ${describeValue(value)})`);
       continue;
@@ -78,6 +106,12 @@ export function readOptions(options: unknown): OptionValues {
     result.values[OPTION_VARIABLES[key]] = text;
   }
   return result;
+}
+
+/** The global config's value for a setting, as text, or undefined when it has none (or a wrong type). */
+function globalText(name: OptionName, global: GlobalHermesOptions | undefined): string | undefined {
+  const value = global?.options?.[name];
+  return value === undefined ? undefined : asText(name, value);
 }
 
 const EXPECTED: Record<OptionName, string> = {
@@ -123,6 +157,7 @@ function quotedChoices(choices: readonly string[]): string {
 function describeValue(value: unknown): string {
   if (Array.isArray(value)) return "a list";
   if (value === null) return "null";
+  if (typeof value === "string" && holdsBotToken(value)) return "what looks like a bot token (not shown)";
   if (typeof value === "string") return JSON.stringify(Array.from(value).length > 40 ? `${Array.from(value).slice(0, 40).join("")}…` : value);
   if (typeof value === "number" || typeof value === "boolean") return String(value);
   return `a${typeof value === "object" ? "n object" : ` ${typeof value}`}`;

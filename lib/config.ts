@@ -1,11 +1,14 @@
 // Reads Hermes' settings from environment variables and from the options next to Hermes in
 // opencode.json. The environment wins where both set something (it is the more specific of the two:
-// one shell, one run). The bot token comes only from the environment. Pure: returns a verdict.
+// one shell, one run). The bot token, the API root and the log file come only from the environment;
+// the chat and the allow-list from an opencode.json only as the global one says (config-options.ts).
+// A value that looks like a bot token is never quoted back. Pure: returns a verdict.
 import os from "node:os";
 import path from "node:path";
-import { looksLikeBotToken } from "./bot-token.ts";
+import { holdsBotToken, looksLikeBotToken } from "./bot-token.ts";
 import { ANYONE, readOptions, type SettingVariable } from "./config-options.ts";
 import { parseDuration } from "./duration.ts";
+import type { GlobalHermesOptions } from "./global-config.ts";
 import { languageOf, type Language } from "./i18n/catalog.ts";
 import { DEFAULT_NOTICES, isNoticeLevel, NOTICE_LEVELS, type NoticeLevel, type NoticePolicy } from "./notices/policy.ts";
 
@@ -80,18 +83,34 @@ interface Setting {
 }
 type Settings = (name: SettingVariable) => Setting;
 
-function settingsOf(env: Env, options: unknown, problems: string[]): Settings {
-  const fromOptions = readOptions(options);
+function settingsOf(env: Env, options: unknown, problems: string[], global?: GlobalHermesOptions): Settings {
+  const fromOptions = readOptions(options, global);
   problems.push(...fromOptions.problems);
+  const token = env.HERMES_TELEGRAM_TOKEN?.trim();
+  const reported = new Set<string>();
   return (name) => {
     const fromEnv = env[name];
-    if (fromEnv !== undefined && fromEnv.trim() !== "") return { raw: fromEnv, label: name };
-    return { raw: fromOptions.values[name] ?? fromEnv, label: fromOptions.labels[name] ?? name };
+    const setting =
+      fromEnv !== undefined && fromEnv.trim() !== ""
+        ? { raw: fromEnv, label: name }
+        : { raw: fromOptions.values[name] ?? fromEnv, label: fromOptions.labels[name] ?? name };
+    // A token pasted into the wrong setting: said once, never quoted, and the value not used.
+    if (setting.raw !== undefined && (holdsBotToken(setting.raw) || (token && token.length >= 6 && setting.raw.includes(token)))) {
+      if (!reported.has(name))
+        problems.push(`${setting.label} holds what looks like the bot token (not shown); the token belongs in HERMES_TELEGRAM_TOKEN only`);
+      reported.add(name);
+      return { raw: undefined, label: setting.label };
+    }
+    return setting;
   };
 }
 
 export function readLogSettings(env: Env, problems: string[] = [], settings: Settings = settingsOf(env, undefined, [])): LogSettings {
-  const file = settings("HERMES_LOG_FILE").raw?.trim() || defaultLogFile(env);
+  const fileSetting = settings("HERMES_LOG_FILE");
+  const rawFile = fileSetting.raw?.trim();
+  // A relative path would land wherever OpenCode was started.
+  if (rawFile && !path.isAbsolute(rawFile)) problems.push(`${fileSetting.label} must be an absolute path (got "${rawFile}")`);
+  const file = rawFile && path.isAbsolute(rawFile) ? rawFile : defaultLogFile(env);
   const levelSetting = settings("HERMES_LOG_LEVEL");
   const rawLevel = levelSetting.raw?.trim().toLowerCase() || "info";
   const level = (LOG_LEVELS as readonly string[]).includes(rawLevel) ? (rawLevel as LogLevel) : "info";
@@ -99,10 +118,14 @@ export function readLogSettings(env: Env, problems: string[] = [], settings: Set
   return { file, level };
 }
 
-/** `options`: what OpenCode passed next to Hermes in opencode.json (untrusted; undefined when none). */
-export function readConfig(env: Env = process.env, options?: unknown): ConfigResult {
+/**
+ * `options`: what OpenCode passed next to Hermes in opencode.json (untrusted; undefined when none);
+ * `global`: what the user's own global config says for Hermes (global-config.ts), which the chat
+ * and allow-list among the options must match.
+ */
+export function readConfig(env: Env = process.env, options?: unknown, global?: GlobalHermesOptions): ConfigResult {
   const problems: string[] = [];
-  const settings = settingsOf(env, options, problems);
+  const settings = settingsOf(env, options, problems, global);
   const log = readLogSettings(env, problems, settings);
 
   const token = env.HERMES_TELEGRAM_TOKEN?.trim() ?? "";
@@ -115,7 +138,7 @@ export function readConfig(env: Env = process.env, options?: unknown): ConfigRes
   const chatMissing = !rawChat;
   // (An opencode.json chatId of the wrong type was reported already.)
   if (chatMissing) {
-    if (chatSetting.label === "HERMES_TELEGRAM_CHAT_ID")
+    if (chatSetting.label === "HERMES_TELEGRAM_CHAT_ID" && !problems.some((problem) => problem.startsWith(chatSetting.label)))
       problems.push("HERMES_TELEGRAM_CHAT_ID is not set (send /start to your bot: it replies with the chat id)");
   } else if (!/^-?\d+$/.test(rawChat) || !Number.isSafeInteger(chatId)) problems.push(`${chatSetting.label} must be a numeric chat id (got "${rawChat}")`);
 
@@ -159,12 +182,12 @@ export function readConfig(env: Env = process.env, options?: unknown): ConfigRes
   if (notify !== rawNotify) problems.push(`${notifySetting.label} must be one of ${NOTICE_LEVELS.join(", ")} (got "${notifySetting.raw}")`);
 
   const transcription = readTranscription(env, settings, problems);
+  const machineName = settings("HERMES_MACHINE_NAME").raw?.trim();
 
   if (problems.length > 0) {
     const onlyChatMissing = chatMissing && problems.length === 1 && token !== "";
     return { ok: false, problems, log, apiRoot, ...(onlyChatMissing ? { setupToken: token } : {}) };
   }
-  const machineName = settings("HERMES_MACHINE_NAME").raw?.trim();
   return {
     ok: true,
     config: {

@@ -1,6 +1,9 @@
 // One bridge per bot token per process, shared by every plugin instance (OpenCode creates one per
 // directory, sometimes two), and one relay that takes part in the machine-wide election of the
-// process that polls Telegram. The last instance to leave stops both.
+// process that polls Telegram. The last instance to leave stops both. An instance whose settings
+// differ from the running bridge's (another project's chat, allow-list, API root, TTLs, notices) is
+// refused, never joined: the bridge would apply the first project's settings to its prompts. (A
+// second bridge for the same token in one process would poll against the first.)
 import { Bridge } from "./bridge/bridge.ts";
 import { noticePolicyOf, type HermesConfig } from "./config.ts";
 import type { Logger } from "./log.ts";
@@ -33,10 +36,16 @@ export interface BridgeLease {
   release(): Promise<void>;
 }
 
+/** The running bridge's settings did not match: why, in words for a log line and a toast. */
+export interface BridgeRefused {
+  refused: string;
+}
+
 interface Running {
   bridge: Bridge;
   relay: Relay;
   leases: number;
+  config: HubOptions["config"];
 }
 
 const STOP_TIMEOUT_MS = 5_000;
@@ -49,9 +58,32 @@ export function setupOnlyConfig(token: string, apiRoot: string): HubOptions["con
   return { token, apiRoot, chatId: undefined, allowedUsers: [], questionTtlMs: 0, permissionTtlMs: 0 };
 }
 
-export function acquireBridge(options: HubOptions): BridgeLease {
+/** What a bridge is made of besides the token: every setting but the token itself and where this instance logs. */
+const NOT_BRIDGE_SETTINGS = new Set(["token", "log"]);
+
+/** The settings (by name) in which two configurations for one token differ; an unset setting counts as its default's absence. */
+export function differingSettings(a: HubOptions["config"], b: HubOptions["config"]): string[] {
+  const normal = (config: HubOptions["config"]) =>
+    new Map(
+      Object.entries(config)
+        .filter(([name, value]) => !NOT_BRIDGE_SETTINGS.has(name) && value !== undefined)
+        .map(([name, value]) => [name, JSON.stringify(name === "allowedUsers" ? [...(value as number[])].sort((x, y) => x - y) : value)]),
+    );
+  const [left, right] = [normal(a), normal(b)];
+  return [...new Set([...left.keys(), ...right.keys()])].filter((name) => left.get(name) !== right.get(name)).sort();
+}
+
+export function acquireBridge(options: HubOptions): BridgeLease | BridgeRefused {
   const { config, logger } = options;
   let running = hubs.get(config.token);
+  const differing = running ? differingSettings(running.config, config) : [];
+  if (differing.length > 0) {
+    const refused =
+      `this OpenCode process already runs Hermes for the same bot with other settings (${differing.join(", ")} differ), ` +
+      "and one process serves one set of settings per bot: give this project the same Hermes settings, or run it in an OpenCode process of its own";
+    logger.error({ differing }, `Hermes is off here: ${refused}`);
+    return { refused };
+  }
   if (!running) {
     const telegram = options.telegram ?? createTelegramApi(config.token, config.apiRoot);
     const bridge = new Bridge({
@@ -77,7 +109,7 @@ export function acquireBridge(options: HubOptions): BridgeLease {
       onUnavailable: (reason) => options.notify?.(bridge.t.note.relayUnavailable(reason)),
     });
     relay.start();
-    running = { bridge, relay, leases: 0 };
+    running = { bridge, relay, leases: 0, config };
     hubs.set(config.token, running);
     logger.info({ chatId: config.chatId }, "Telegram bridge started");
   }

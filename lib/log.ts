@@ -10,22 +10,35 @@ export type { Logger };
 const LOG_FILE_MODE = 0o600;
 /** Directories Hermes creates for its log. An existing directory is left as it is (it may be shared, like /tmp). */
 const LOG_DIR_MODE = 0o700;
+/**
+ * Appending, created if missing, never through a symlink (which could point at any of the user's
+ * files), and never waiting (a FIFO without a reader would block OpenCode's start: it fails instead).
+ */
+const LOG_OPEN_FLAGS = fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK;
+/** Shorter secrets would shred every line (and are not secrets). */
+const MIN_SECRET_LENGTH = 6;
+
+/**
+ * The environment variables that hold secrets: whenever one is set, its value is scrubbed from every
+ * log line and every toast, whatever state the rest of the configuration is in.
+ */
+const SECRET_VARIABLES = ["HERMES_TELEGRAM_TOKEN", "HERMES_TRANSCRIBE_KEY"] as const;
 
 /**
  * Secrets (the bot token) are scrubbed from every line as written, not only from known fields:
  * HTTP client errors embed the request URL, and Telegram's URLs carry the token.
  */
-export function createLogger(settings: LogSettings, secrets: string[] = []): Logger {
-  const scrub = makeScrubber(secrets);
+export function createLogger(settings: LogSettings, secrets: string[] | SecretList = []): Logger {
+  const list = secrets instanceof SecretList ? secrets : new SecretList(secrets);
   try {
-    prepareLogFile(settings.file);
-    const destination = pino.destination({ dest: settings.file, sync: true, mode: LOG_FILE_MODE });
+    const fd = openLogFile(settings.file);
+    const destination = pino.destination({ dest: fd, sync: true });
     return pino(
       {
         level: settings.level,
         base: { pid: process.pid },
         redact: { paths: ["token", "*.token", "config.token"], censor: "[redacted]" },
-        hooks: { streamWrite: scrub },
+        hooks: { streamWrite: list.scrub },
       },
       destination,
     );
@@ -36,16 +49,21 @@ export function createLogger(settings: LogSettings, secrets: string[] = []): Log
 }
 
 /**
- * Creates missing directories 0700 and the file 0600; an existing file that others may read (an
- * older Hermes created it 0644) is narrowed to 0600, since it is the user's own log.
+ * Creates missing directories 0700 and the file 0600, and opens it without following a symlink; an
+ * existing file that others may read (an older Hermes created it 0644) is narrowed to 0600, since
+ * it is the user's own log. Anything but a regular file is refused.
  */
-function prepareLogFile(file: string): void {
+function openLogFile(file: string): number {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: LOG_DIR_MODE });
-  const fd = fs.openSync(file, "a", LOG_FILE_MODE);
+  const fd = fs.openSync(file, LOG_OPEN_FLAGS, LOG_FILE_MODE);
   try {
-    if ((fs.fstatSync(fd).mode & 0o077) !== 0) fs.fchmodSync(fd, LOG_FILE_MODE);
-  } finally {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) throw new Error(`${file} is not a regular file`);
+    if ((stat.mode & 0o077) !== 0 && stat.uid === process.getuid?.()) fs.fchmodSync(fd, LOG_FILE_MODE);
+    return fd;
+  } catch (error) {
     fs.closeSync(fd);
+    throw error;
   }
 }
 
@@ -54,12 +72,34 @@ export function secretsOf(token: string | undefined, ...others: Array<string | u
   return [token ?? "", token?.split(":")[1] ?? "", ...others.map((other) => other ?? "")].filter((secret) => secret !== "");
 }
 
-export function makeScrubber(secrets: string[]): (line: string) => string {
-  const parts = secrets.filter((secret) => secret.length >= 6);
-  if (parts.length === 0) return (line) => line;
-  return (line) => {
+/** The secrets the environment holds (SECRET_VARIABLES), whether or not the rest of the configuration is valid. */
+export function environmentSecrets(env: Record<string, string | undefined>): string[] {
+  const [token, ...others] = SECRET_VARIABLES.map((name) => env[name]?.trim());
+  return secretsOf(token, ...others);
+}
+
+/** The secrets one logger scrubs; more can be added to a logger that is shared (loggers are cached per file). */
+export class SecretList {
+  #secrets: string[] = [];
+
+  constructor(secrets: string[] = []) {
+    this.add(secrets);
+  }
+
+  add(secrets: string[]): void {
+    const fresh = secrets.filter((secret) => secret.length >= MIN_SECRET_LENGTH && !this.#secrets.includes(secret));
+    if (fresh.length === 0) return;
+    // Longest first: the whole token goes before its secret half.
+    this.#secrets = [...this.#secrets, ...fresh].sort((a, b) => b.length - a.length);
+  }
+
+  readonly scrub = (line: string): string => {
     let out = line;
-    for (const secret of parts) out = out.split(secret).join("[redacted]");
+    for (const secret of this.#secrets) out = out.split(secret).join("[redacted]");
     return out;
   };
+}
+
+export function makeScrubber(secrets: string[]): (line: string) => string {
+  return new SecretList(secrets).scrub;
 }

@@ -3,7 +3,8 @@
 import type { Hooks, PluginInput } from "@opencode-ai/plugin";
 import { readConfig, type LogSettings } from "./config.ts";
 import { acquireBridge, setupOnlyConfig } from "./hub.ts";
-import { createLogger, secretsOf, type Logger } from "./log.ts";
+import { globalHermesOptions } from "./global-config.ts";
+import { createLogger, environmentSecrets, SecretList, type Logger } from "./log.ts";
 import { OpencodeApi } from "./opencode/api.ts";
 import { pluginClientTransport } from "./opencode/transport.ts";
 import { parseEvent } from "./opencode/events.ts";
@@ -13,25 +14,26 @@ import { processGlobal } from "./process-global.ts";
 const TOAST_DELAY_MS = 2_000;
 const STATE_KEY = Symbol.for("hermes.process");
 interface ProcessState {
-  loggers: Map<string, Logger>;
+  loggers: Map<string, { logger: Logger; secrets: SecretList }>;
   reportedProblems: boolean;
 }
 const processState = processGlobal<ProcessState>(STATE_KEY, () => ({ loggers: new Map(), reportedProblems: false }));
 
 export function startPlugin(input: PluginInput, env: Record<string, string | undefined> = process.env, options?: unknown): Hooks {
-  const result = readConfig(env, options);
-  const logger = result.ok ? loggerFor(result.config.log, result.config.token, result.config.transcription?.key) : loggerFor(result.log, result.setupToken);
+  const result = readConfig(env, options, globalHermesOptions(env));
+  const { logger, secrets } = loggerFor(result.ok ? result.config.log : result.log, env);
 
   if (!result.ok) {
     if (!processState.reportedProblems) {
       processState.reportedProblems = true;
       const message = `Hermes is off: ${result.problems.join("; ")}`;
       logger.error({ problems: result.problems }, message);
-      toast(input, logger, message, "error");
+      toast(input, logger, secrets.scrub(message), "error");
     }
     if (!result.setupToken) return {};
     // Only the chat is missing: answer /start so the user can find their chat id.
     const lease = acquireBridge({ config: setupOnlyConfig(result.setupToken, result.apiRoot), logger });
+    if ("refused" in lease) return refuse(input, logger, secrets, lease.refused);
     return { dispose: () => lease.release() };
   }
 
@@ -43,8 +45,9 @@ export function startPlugin(input: PluginInput, env: Record<string, string | und
   const lease = acquireBridge({
     config: result.config,
     logger,
-    notify: (message) => toast(input, logger, `Hermes: ${message}`, "warning"),
+    notify: (message) => toast(input, logger, secrets.scrub(`Hermes: ${message}`), "warning"),
   });
+  if ("refused" in lease) return refuse(input, logger, secrets, lease.refused);
   const link = { directory: input.directory, opencode: new OpencodeApi(transport) };
   lease.bridge.attach(link);
   logger.info({ directory: input.directory }, "plugin instance started");
@@ -73,15 +76,27 @@ export function startPlugin(input: PluginInput, env: Record<string, string | und
   };
 }
 
-/** One logger per log file and level in the process (OpenCode 2 locations share them too). */
-export function loggerFor(settings: LogSettings, token: string | undefined, ...secrets: Array<string | undefined>): Logger {
+/**
+ * One logger per log file and level in the process (OpenCode 2 locations share them too). Each
+ * scrubs the secrets of every environment it was asked for (environmentSecrets), whatever the
+ * configuration's state: a token pasted into the wrong variable is still the token.
+ */
+export function loggerFor(settings: LogSettings, env: Record<string, string | undefined>): { logger: Logger; secrets: SecretList } {
   const id = `${settings.file}|${settings.level}`;
-  let logger = processState.loggers.get(id);
-  if (!logger) {
-    logger = createLogger(settings, secretsOf(token, ...secrets));
-    processState.loggers.set(id, logger);
+  let entry = processState.loggers.get(id);
+  if (!entry) {
+    const secrets = new SecretList();
+    entry = { logger: createLogger(settings, secrets), secrets };
+    processState.loggers.set(id, entry);
   }
-  return logger;
+  entry.secrets.add(environmentSecrets(env));
+  return entry;
+}
+
+/** This instance's settings differ from the bridge running in this process (hub.ts logged it): a toast, and no hooks. */
+function refuse(input: PluginInput, logger: Logger, secrets: SecretList, reason: string): Hooks {
+  toast(input, logger, secrets.scrub(`Hermes is off for ${input.directory}: ${reason}`), "error");
+  return {};
 }
 
 /** Later, not now: the TUI subscribes to events after plugins load, and start-up must not wait. */

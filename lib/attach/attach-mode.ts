@@ -7,6 +7,7 @@ import type { ServerAuth } from "../opencode/http-transport.ts";
 import { StreamError, type EventStreamOptions } from "../sse/stream.ts";
 import type { TelegramApi } from "../telegram/api.ts";
 import type { DirectoryLinks } from "./directory-links.ts";
+import type { OwnerCheck } from "./listener-owner.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -28,6 +29,8 @@ export interface AttachOptions {
   /** Sessions updated this recently name directories to bridge at each (re)connect. Default 30 min; 0 turns it off. */
   recentSessionsMs?: number;
   fetch?: typeof fetch;
+  /** Tests: whose loopback listener may get the credentials (this process' uid and /proc by default). */
+  ownerCheck?: OwnerCheck;
 }
 
 export type AttachFailure = "config" | "auth" | "not-found" | "plugin-loaded";
@@ -70,6 +73,11 @@ export function pluginLoadedEverywhere(url: string, directories: string[]): Atta
     `Hermes: the Hermes plugin is already loaded in the OpenCode server at ${url} ` +
       `(${directories.join(", ")}); it bridges that server itself, so attach mode exits.`,
   );
+}
+
+/** This process runs Hermes for the same bot with other settings already (hub.ts): attach mode can't start. */
+export function bridgeRefused(refusal: { refused: string }): AttachHandle {
+  return failedHandle(new AttachError("config", `Hermes is off: ${refusal.refused}`));
 }
 
 /** A handle for attach mode that could not start: `ready` and `done` reject with the error. */

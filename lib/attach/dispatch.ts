@@ -4,7 +4,8 @@
 // for it to come up.
 import { startAttach2 } from "./opencode2-runner.ts";
 import { authHeaders, serverUrl } from "../opencode/http-transport.ts";
-import { credentialsRefused, failedHandle, type AttachHandle, type AttachOptions } from "./attach-mode.ts";
+import { AttachError, credentialsRefused, failedHandle, type AttachHandle, type AttachOptions } from "./attach-mode.ts";
+import { foreignListener, listenerRefusal, ownListenerFetch, systemOwnerCheck } from "./listener-owner.ts";
 import { startAttach } from "./runner.ts";
 
 const PROBE_TIMEOUT_MS = 5_000;
@@ -26,8 +27,22 @@ export async function probeServer(options: Pick<AttachOptions, "url" | "auth" | 
   }
 }
 
-/** startAttach for an OpenCode 1.x server, startAttach2 for an OpenCode 2 one. */
-export function startAttachFor(options: AttachOptions): AttachHandle {
+/**
+ * startAttach for an OpenCode 1.x server, startAttach2 for an OpenCode 2 one. With credentials, every
+ * request first checks that a loopback listener is this user's (listener-owner.ts): at the start a
+ * foreign one fails attach mode at once; later (a restart) the request fails and the stream retries.
+ */
+export function startAttachFor(given: AttachOptions): AttachHandle {
+  const check = given.auth ? (given.ownerCheck ?? systemOwnerCheck()) : undefined;
+  if (check) {
+    const foreign = foreignListener(given.url, check);
+    if (foreign) {
+      const error = new AttachError("auth", listenerRefusal(given.url, foreign));
+      given.report?.(error.message);
+      return failedHandle(error);
+    }
+  }
+  const options: AttachOptions = check ? { ...given, fetch: ownListenerFetch(given.fetch ?? fetch, check) } : given;
   let current: AttachHandle | undefined;
   const picked = probeServer(options).then((server) => (current = start(server, options)));
   const ready = picked.then((handle) => handle.ready);

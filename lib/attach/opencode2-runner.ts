@@ -8,12 +8,21 @@
 // (`GET /api/plugin?location[directory]=…` lists a plugin with id "hermes"). After a reconnect,
 // every linked location is resynced from the pending lists.
 import { DirectoryLinks } from "./directory-links.ts";
-import { type AttachError, pluginLoadedEverywhere, runningHandle, stopAttachment, streamFailed, type AttachHandle, type AttachOptions } from "./attach-mode.ts";
+import {
+  type AttachError,
+  bridgeRefused,
+  pluginLoadedEverywhere,
+  runningHandle,
+  stopAttachment,
+  streamFailed,
+  type AttachHandle,
+  type AttachOptions,
+} from "./attach-mode.ts";
 import { startUnconfigured } from "./unconfigured.ts";
 import { deferred } from "../deferred.ts";
 import { readConfig } from "../config.ts";
 import { acquireBridge, type BridgeLease } from "../hub.ts";
-import { createLogger, secretsOf, type Logger } from "../log.ts";
+import { createLogger, environmentSecrets, secretsOf, type Logger } from "../log.ts";
 import { authHeaders, serverUrl } from "../opencode/http-transport.ts";
 import { openEventStream, type EventStream } from "../sse/stream.ts";
 import { errorText } from "../error-text.ts";
@@ -33,18 +42,15 @@ export function startAttach2(options: AttachOptions): AttachHandle {
   // A configuration problem, or setup mode (only the chat id missing: answer /start): neither
   // touches the server, whichever OpenCode it is.
   if (!result.ok) return startUnconfigured(options, result);
-  const logger = options.logger ?? createLogger(result.config.log, secretsOf(result.config.token, options.auth?.password, result.config.transcription?.key));
-  return new Attachment2(
-    options,
-    result.config.chatId,
+  const logger = options.logger ?? createLogger(result.config.log, [...environmentSecrets(env), ...secretsOf(result.config.token, options.auth?.password)]);
+  const lease = acquireBridge({
+    config: result.config,
     logger,
-    acquireBridge({
-      config: result.config,
-      logger,
-      notify: (message) => logger.warn(`Hermes: ${message}`),
-      ...(options.telegram ? { telegram: options.telegram } : {}),
-    }),
-  ).handle;
+    notify: (message) => logger.warn(`Hermes: ${message}`),
+    ...(options.telegram ? { telegram: options.telegram } : {}),
+  });
+  if ("refused" in lease) return bridgeRefused(lease);
+  return new Attachment2(options, result.config.chatId, logger, lease).handle;
 }
 
 class Attachment2 {

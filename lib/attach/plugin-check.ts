@@ -5,45 +5,9 @@
 // `GET /config?directory=…` lists the instance's `plugin` specs as written in opencode.json
 // (measured on 1.18.33 and 1.1.53: `["file:///…/plugin.ts"]`; an npm spec stays a name).
 // Plugins auto-discovered from `.opencode/plugin/*.ts` are not listed there and are not detected.
-import fs from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import pRetry from "p-retry";
 import { REQUEST_TIMEOUT_MS, type OpencodeTransport } from "../opencode/transport.ts";
-import { OWN_PLUGIN, PACKAGE_NAME } from "../package-info.ts";
-
-/** One `plugin` entry names Hermes: this package (by path or npm name) or a clone of it. */
-export function isHermesSpec(spec: unknown, ownPlugin: string = OWN_PLUGIN): boolean {
-  const raw = Array.isArray(spec) ? spec[0] : spec; // [spec, options] tuples
-  if (typeof raw !== "string" || raw.trim() === "") return false;
-  const text = raw.trim();
-  if (new RegExp(`^${PACKAGE_NAME}(@[^/]*)?$`).test(text)) return true; // npm spec
-  let file: string;
-  try {
-    file = text.startsWith("file:") ? fileURLToPath(text) : text;
-  } catch {
-    return false;
-  }
-  const normalized = file.replace(/\\/g, "/").replace(/\/+$/, "");
-  if (!/^(\/|\.{1,2}\/|~\/|[A-Za-z]:\/)/.test(normalized)) return false; // another npm package (maybe scoped)
-  if (/\/(opencode-)?hermes(\/plugin\.ts)?$/.test(normalized)) return true; // a clone or node_modules/opencode-hermes
-  const own = ownPlugin.replace(/\\/g, "/");
-  if (normalized === own || normalized === path.posix.dirname(own)) return true;
-  return packageNameNear(file) === PACKAGE_NAME;
-}
-
-/** The `name` in the package.json beside a local plugin file (or in that directory). */
-function packageNameNear(file: string): string | undefined {
-  for (const dir of [file, path.dirname(file)]) {
-    try {
-      const name = (JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as { name?: unknown }).name;
-      if (typeof name === "string") return name;
-    } catch {
-      // not local, not a package: not Hermes as far as we can tell
-    }
-  }
-  return undefined;
-}
+import { isHermesSpec } from "../hermes-spec.ts";
 
 export type PluginCheck = { loaded: boolean; spec?: string } | { loaded: undefined; error: string };
 

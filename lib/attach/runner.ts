@@ -14,14 +14,23 @@
 // runs instead; which directories a connect finds is server-directories.ts.
 import { acquireBridge, type BridgeLease } from "../hub.ts";
 import { readConfig, type HermesConfig } from "../config.ts";
-import { createLogger, secretsOf, type Logger } from "../log.ts";
+import { createLogger, environmentSecrets, secretsOf, type Logger } from "../log.ts";
 import { authHeaders, serverUrl } from "../opencode/http-transport.ts";
 import type { ParsedEvent } from "../opencode/events.ts";
 import { openEventStream, type EventStream } from "../sse/stream.ts";
 import { errorText } from "../error-text.ts";
 import { httpLink, serverTransport, type ServerTarget } from "./link.ts";
 import { deferred, type Deferred } from "../deferred.ts";
-import { AttachError, pluginLoadedEverywhere, runningHandle, stopAttachment, streamFailed, type AttachHandle, type AttachOptions } from "./attach-mode.ts";
+import {
+  AttachError,
+  bridgeRefused,
+  pluginLoadedEverywhere,
+  runningHandle,
+  stopAttachment,
+  streamFailed,
+  type AttachHandle,
+  type AttachOptions,
+} from "./attach-mode.ts";
 import { DirectoryLinks } from "./directory-links.ts";
 import { hermesPluginIn } from "./plugin-check.ts";
 import { discoverDirectories } from "./server-directories.ts";
@@ -32,8 +41,18 @@ export function startAttach(options: AttachOptions): AttachHandle {
   const report = options.report ?? (() => undefined);
   const result = readConfig(env);
   if (!result.ok) return startUnconfigured(options, result);
-  const logger = options.logger ?? createLogger(result.config.log, secretsOf(result.config.token, options.auth?.password, result.config.transcription?.key));
-  return new Attachment(options, result.config, logger, report).handle;
+  const logger = options.logger ?? createLogger(result.config.log, [...environmentSecrets(env), ...secretsOf(result.config.token, options.auth?.password)]);
+  const lease = acquireBridge({
+    config: result.config,
+    logger,
+    notify: (message) => {
+      logger.info(`Hermes: ${message}`);
+      report(`Hermes: ${message}`);
+    },
+    ...(options.telegram ? { telegram: options.telegram } : {}),
+  });
+  if ("refused" in lease) return bridgeRefused(lease);
+  return new Attachment(options, result.config, logger, report, lease).handle;
 }
 
 class Attachment {
@@ -52,7 +71,7 @@ class Attachment {
   #waitingReported = false;
   #quietReconnect = false;
 
-  constructor(options: AttachOptions, config: HermesConfig, logger: Logger, report: (line: string) => void) {
+  constructor(options: AttachOptions, config: HermesConfig, logger: Logger, report: (line: string) => void, lease: BridgeLease) {
     this.#options = options;
     this.#config = config;
     this.#log = logger;
@@ -63,12 +82,7 @@ class Attachment {
     this.#server = { url: options.url, auth: options.auth, fetch: options.fetch };
     this.#ready = deferred();
     this.#done = deferred();
-    this.#lease = acquireBridge({
-      config,
-      logger,
-      notify: (message) => this.#report(`Hermes: ${message}`),
-      ...(options.telegram ? { telegram: options.telegram } : {}),
-    });
+    this.#lease = lease;
     this.#links = new DirectoryLinks({
       bridge: this.#lease.bridge,
       log: logger,

@@ -3,13 +3,13 @@
 import { acquireBridge, setupOnlyConfig, type BridgeLease } from "../hub.ts";
 import type { ConfigResult } from "../config.ts";
 import { deferred } from "../deferred.ts";
-import { createLogger, secretsOf } from "../log.ts";
-import { AttachError, failedHandle, type AttachHandle, type AttachOptions } from "./attach-mode.ts";
+import { createLogger, environmentSecrets, secretsOf } from "../log.ts";
+import { AttachError, bridgeRefused, failedHandle, type AttachHandle, type AttachOptions } from "./attach-mode.ts";
 
 export function startUnconfigured(options: AttachOptions, result: Extract<ConfigResult, { ok: false }>): AttachHandle {
   const report = options.report ?? (() => undefined);
   const token = result.setupToken;
-  const logger = options.logger ?? createLogger(result.log, secretsOf(token, options.auth?.password));
+  const logger = options.logger ?? createLogger(result.log, [...environmentSecrets(options.env ?? process.env), ...secretsOf(token, options.auth?.password)]);
   const message = `Hermes is off: ${result.problems.join("; ")}`;
   logger.error({ problems: result.problems }, message);
   if (!token) return failedHandle(new AttachError("config", message));
@@ -19,6 +19,7 @@ export function startUnconfigured(options: AttachOptions, result: Extract<Config
     logger,
     ...(options.telegram ? { telegram: options.telegram } : {}),
   });
+  if ("refused" in lease) return bridgeRefused(lease);
   report("Hermes: HERMES_TELEGRAM_CHAT_ID is not set. Send /start to your bot: it replies with the chat id. (Ctrl-C to stop)");
   return setupMode(lease);
 }

@@ -1,9 +1,10 @@
 // The last step of `opencode-hermes setup`: offer to add Hermes to the plugin list of the user's
 // global opencode.json. Shows the change, asks before writing (or takes --yes), keeps a backup of
-// the old file, and writes the new one in one rename, so OpenCode never reads half a file.
+// the old file, and writes the new one in one rename, so OpenCode never reads half a file. A config
+// that is a symlink (kept in a dotfiles repository) stays one: the rename replaces its target.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
+import { globalConfigFile } from "../global-config.ts";
 import { PACKAGE_NAME, packageVersion } from "../package-info.ts";
 import { ask } from "./ask.ts";
 import type { CliIo } from "./io.ts";
@@ -15,13 +16,8 @@ function pluginEntry(): string {
   return version ? `${PACKAGE_NAME}@${version}` : PACKAGE_NAME;
 }
 
-/** OpenCode's global config file: an existing opencode.jsonc, else opencode.json (existing or not). */
-function globalConfigFile(env: CliIo["env"]): string {
-  const base = env.XDG_CONFIG_HOME?.trim() || path.join(env.HOME?.trim() || os.homedir(), ".config");
-  const dir = path.join(base, "opencode");
-  const jsonc = path.join(dir, "opencode.jsonc");
-  return fs.existsSync(jsonc) ? jsonc : path.join(dir, "opencode.json");
-}
+/** As the kernel allows (Linux' MAXSYMLINKS). */
+const MAX_LINK_HOPS = 40;
 
 export type EntryOutcome = "written" | "present" | "declined" | "failed";
 
@@ -65,19 +61,37 @@ export async function offerPluginEntry(io: CliIo, options: { yes: boolean; now: 
   }
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true });
+    const target = linkTarget(file);
+    fs.mkdirSync(path.dirname(target), { recursive: true });
     let backup: string | undefined;
     if (before !== "") {
       backup = `${file}.bak-${new Date(options.now()).toISOString().replace(/[:.]/g, "-")}`;
       fs.copyFileSync(file, backup, fs.constants.COPYFILE_EXCL);
     }
-    const temporary = `${file}.hermes-${process.pid}.tmp`;
-    const mode = before !== "" ? fs.statSync(file).mode & 0o777 : 0o644;
+    const temporary = `${target}.hermes-${process.pid}.tmp`;
+    const mode = before !== "" ? fs.statSync(target).mode & 0o777 : 0o644;
     fs.writeFileSync(temporary, edit.text, { mode });
-    fs.renameSync(temporary, file);
+    fs.renameSync(temporary, target);
     io.out(`✅ Added ${JSON.stringify(entry)} to ${file}${backup ? ` (the old file is kept as ${backup})` : ""}.`);
     return "written";
   } catch (error) {
     io.err(`(Could not write ${file}: ${(error as Error).message}.) ${manual}`);
     return "failed";
   }
+}
+
+/** The file a symlink finally points at (followed link by link, so a dangling one names the file to create); `file` itself otherwise. */
+function linkTarget(file: string): string {
+  let current = file;
+  for (let hops = 0; hops < MAX_LINK_HOPS; hops++) {
+    let link: string;
+    try {
+      link = fs.readlinkSync(current);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "EINVAL" || (error as NodeJS.ErrnoException).code === "ENOENT") return current;
+      throw error;
+    }
+    current = path.resolve(path.dirname(current), link);
+  }
+  throw new Error(`${file}: too many levels of symbolic links`);
 }

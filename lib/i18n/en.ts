@@ -116,7 +116,8 @@ export const en: Strings = {
     dismissing: "Dismissing…",
     wrongButton: "That button does not belong here",
     notAnswering: "The OpenCode process with this prompt did not answer in time. Tap again in a moment.",
-    relayUnavailable: (reason) => `Hermes can't share the bot with other OpenCode windows (${reason}), so this one does not poll Telegram.`,
+    relayUnavailable: (reason) =>
+      `Hermes can't share the bot with other OpenCode windows (${reason}), so this one polls Telegram on its own; another window doing the same gets 409 Conflict.`,
     pollConflict: "Another program is polling this Telegram bot (409 Conflict). Hermes keeps retrying.",
     allowedOnce: "Allowed once",
     alwaysAllowed: "Always allowed",

@@ -114,7 +114,8 @@ export const zh: Strings = {
     dismissing: "正在忽略…",
     wrongButton: "这个按钮不属于这里",
     notAnswering: "持有这个请求的 OpenCode 进程没有及时响应，请稍后再点一次。",
-    relayUnavailable: (reason) => `Hermes 无法与其他 OpenCode 窗口共用这个机器人（${reason}），因此本窗口不轮询 Telegram。`,
+    relayUnavailable: (reason) =>
+      `Hermes 无法与其他 OpenCode 窗口共用这个机器人（${reason}），因此本窗口独自轮询 Telegram；其他窗口也这样做时会收到 409 Conflict。`,
     pollConflict: "另一个程序正在轮询这个 Telegram 机器人（409 Conflict），Hermes 会继续重试。",
     allowedOnce: "已允许一次",
     alwaysAllowed: "已始终允许",

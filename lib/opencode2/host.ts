@@ -6,6 +6,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import { readConfig } from "../config.ts";
+import { globalHermesOptions } from "../global-config.ts";
 import { acquireBridge, setupOnlyConfig, type BridgeLease } from "../hub.ts";
 import type { Logger } from "../log.ts";
 import { loggerFor } from "../plugin-instance.ts";
@@ -66,8 +67,8 @@ export function isContext2(ctx: unknown): ctx is PluginContext2 {
 
 export function startLocation(ctx: PluginContext2, env: Record<string, string | undefined> = process.env): Cleanup | undefined {
   // Options next to Hermes in the `plugins` entry arrive as ctx.options: read like 1.18's opencode.json options.
-  const result = readConfig(env, ctx.options);
-  const logger = result.ok ? loggerFor(result.config.log, result.config.token, result.config.transcription?.key) : loggerFor(result.log, result.setupToken);
+  const result = readConfig(env, ctx.options, globalHermesOptions(env));
+  const { logger } = loggerFor(result.ok ? result.config.log : result.log, env);
   const directory = ctx.location.directory;
   // A reload runs setup again without the old cleanup: the newer setup replaces the older one.
   stopLocation(directory, logger);
@@ -80,10 +81,13 @@ export function startLocation(ctx: PluginContext2, env: Record<string, string | 
     }
     if (!result.setupToken) return undefined;
     const lease = acquireBridge({ config: setupOnlyConfig(result.setupToken, result.apiRoot), logger });
+    // Refused (hub.ts logged why; OpenCode 2 gives a plugin no toast).
+    if ("refused" in lease) return undefined;
     return track({ directory, lease, stop: new AbortController() }, ctx, logger);
   }
 
   const lease = acquireBridge({ config: result.config, logger, notify: (message) => logger.warn(`Hermes: ${message}`) });
+  if ("refused" in lease) return undefined;
   state.server ??= new OwnServerClient({
     pid: process.pid,
     find: () => findOwnServer({ argv: process.argv, env, pid: process.pid, home: os.homedir(), readFile: readText }),

@@ -1,14 +1,11 @@
-// The relay's directory: created 0700, and refused unless it is a real directory (not a symlink)
-// owned by this user that nobody else can enter or list. A directory someone else made first (in
-// a shared temp dir) is never used: another local user could then reach or replace the socket.
+// The relay's directory: created 0700 (with any missing parent, also 0700), and refused unless it is
+// a real directory (not a symlink) owned by this user that nobody else can enter or list. A
+// directory someone else made first is never used: another local user could then reach or replace
+// the socket.
 import fs from "node:fs";
 
 export function ensurePrivateDirectory(dir: string, uid: number | undefined = process.getuid?.()): void {
-  try {
-    fs.mkdirSync(dir, { mode: 0o700 });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-  }
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const stat = fs.lstatSync(dir);
   if (!stat.isDirectory()) throw new Error(`${dir} is not a directory`);
   if (uid !== undefined && stat.uid !== uid) throw new Error(`${dir} belongs to another user (uid ${stat.uid})`);

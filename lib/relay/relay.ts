@@ -9,6 +9,9 @@
 // over, what nobody claims is parked (parking.ts) and offered to each follower as it re-connects,
 // so a tap on a live prompt is never declared stale because its process is still re-connecting.
 //
+// When the relay cannot run at all (an unsafe directory, a socket path too long), this process polls
+// on its own (solo-role.ts) rather than go deaf.
+//
 // This file owns the election and the role this process plays; what a leader runs is leader-role.ts,
 // what a follower does with its leader's frames is follower-role.ts, and this process' own claims (as
 // either) are local-claims.ts.
@@ -23,6 +26,7 @@ import { connectToLeader } from "./leader-link.ts";
 import { LocalClaims } from "./local-claims.ts";
 import { sleep } from "../sleep.ts";
 import { ensurePrivateDirectory } from "./private-dir.ts";
+import { SoloRole } from "./solo-role.ts";
 import { bindExclusive, releaseName, type BoundSocket } from "./socket-file.ts";
 import type { UpdateHandler } from "./update-handler.ts";
 
@@ -35,7 +39,7 @@ export interface RelayOptions {
   handler: UpdateHandler;
   logger: Logger;
   onConflict?: () => void;
-  /** The relay can't run (its directory is unsafe): told once, with the reason. */
+  /** The relay can't run (its directory is unsafe, its path too long): told once, with the reason; this process then polls alone. */
   onUnavailable?: (reason: string) => void;
   pollTimeoutSeconds?: number;
   pollGraceMs?: number;
@@ -47,9 +51,14 @@ export interface RelayOptions {
   takeoverGraceMs?: number;
 }
 
-export type RelayRole = "electing" | "leader" | "follower" | "stopped";
+/** `solo`: the relay could not run, and this process polls on its own. */
+export type RelayRole = "electing" | "leader" | "follower" | "solo" | "stopped";
 
 const HANDSHAKE_MS = 1_000;
+/** The longest path a Unix socket takes on Linux (sun_path is 108 bytes, with its terminating NUL). */
+const MAX_SOCKET_PATH_BYTES = 107;
+/** What bindExclusive adds to the socket's name for its temporary name (".", 12 hex digits). */
+const TEMPORARY_SUFFIX_BYTES = 13;
 const OFFER_TIMEOUT_MS = 2_000;
 /**
  * How long a new leader holds what nobody claims, for followers still re-connecting: long enough
@@ -66,6 +75,7 @@ export class Relay {
   #role: RelayRole = "electing";
   #offset = 0;
   #leader?: LeaderRole;
+  #solo?: SoloRole;
   #leaderSocket?: net.Socket;
   #electing?: Promise<void>;
   /** This process followed another leader: when it leads next, it takes over (and parks). */
@@ -90,7 +100,7 @@ export class Relay {
     if (this.#role === "stopped") return;
     this.#role = "stopped";
     this.#leaderSocket?.destroy();
-    await Promise.all([this.#resign(), this.#electing]);
+    await Promise.all([this.#resign(), this.#electing, this.#solo?.close()]);
   }
 
   // ── Election ───────────────────────────────────────────────────────────────────────────────
@@ -98,11 +108,15 @@ export class Relay {
   async #elect(): Promise<void> {
     const { address } = this.#options;
     try {
+      const length = Buffer.byteLength(address) + TEMPORARY_SUFFIX_BYTES;
+      if (length > MAX_SOCKET_PATH_BYTES)
+        throw new Error(`the relay's socket path ${address} is too long for a Unix socket (${length} of ${MAX_SOCKET_PATH_BYTES} bytes)`);
       ensurePrivateDirectory(path.dirname(address));
     } catch (error) {
-      this.#log.error({ err: errorText(error) }, "the relay's directory is not private; Hermes does not poll Telegram from this process");
+      if (this.#isStopped()) return;
+      this.#log.error({ err: errorText(error) }, "the relay cannot run; this process polls Telegram on its own (a second one would get 409 Conflict)");
       this.#options.onUnavailable?.(errorText(error));
-      this.#role = "stopped";
+      this.#goSolo();
       return;
     }
     let attempt = 0;
@@ -146,6 +160,23 @@ export class Relay {
 
   #isStopped(): boolean {
     return this.#role === "stopped";
+  }
+
+  /** Polls without the relay: nobody else to ask about an update. */
+  #goSolo(): void {
+    const options = this.#options;
+    this.#role = "solo";
+    this.#solo = new SoloRole({
+      telegram: options.telegram,
+      handler: options.handler,
+      local: this.#local,
+      log: this.#log,
+      offset: this.#offset,
+      onOffset: (offset) => (this.#offset = offset),
+      ...(options.onConflict ? { onConflict: options.onConflict } : {}),
+      ...(options.pollTimeoutSeconds !== undefined ? { pollTimeoutSeconds: options.pollTimeoutSeconds } : {}),
+      ...(options.pollGraceMs !== undefined ? { pollGraceMs: options.pollGraceMs } : {}),
+    });
   }
 
   // ── Leading ────────────────────────────────────────────────────────────────────────────────

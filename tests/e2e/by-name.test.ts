@@ -154,7 +154,7 @@ describe.each(["1.18.33", "1.1.53"] as const)("OpenCode %s loads Hermes by name 
   });
 });
 
-describe("options next to Hermes in opencode.json (OpenCode 1.18.33 passes them)", () => {
+describe("options next to Hermes in the global opencode.json (OpenCode 1.18.33 passes them)", () => {
   let rig: Rig;
   const GROUP = -1001234567890;
   beforeAll(async () => {
@@ -163,7 +163,8 @@ describe("options next to Hermes in opencode.json (OpenCode 1.18.33 passes them)
       "1.18.33",
       { XDG_CACHE_HOME: cacheWithHermes("1.18.33"), HERMES_TELEGRAM_CHAT_ID: "", HERMES_TELEGRAM_ALLOWED_USERS: "", HERMES_E2E_CHAT: String(GROUP) },
       SPEC,
-      { extraConfig: { plugin: [[SPEC, options]] } },
+      // The user's global config: a project's opencode.json could not name the chat or the allow-list.
+      { extraConfig: { plugin: [] }, globalConfig: { plugin: [[SPEC, options]] } },
     );
   }, 180_000);
   afterAll(async () => {

@@ -1,11 +1,14 @@
 // OpenCode 2 passes the options of a `plugins` entry (`{ package, options }`) to the plugin as
 // ctx.options: Hermes reads them like 1.18's opencode.json options. Here the chat and the language
-// come only from the options, the token only from the environment.
+// come only from the options of the user's global config, the token only from the environment. A
+// project's own entry cannot send the prompts elsewhere: its chat is refused, with one log line.
+import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
 import { DEFAULT_CHAT_ID } from "../support/fake-telegram.ts";
 import { OPENCODE2_VERSION } from "../support/opencode.ts";
 import { pluginSpec } from "../support/opencode/project-config.ts";
+import { pollUntil } from "../support/wait.ts";
 import { askOnPhone, PACKAGE_ROOT, startRig, type Rig } from "./question-suite.ts";
 
 const color = {
@@ -22,18 +25,53 @@ describe(`OpenCode ${OPENCODE2_VERSION}: settings from the plugins entry's optio
   beforeAll(async () => {
     // A blank variable counts as unset: the chat id comes from the options alone.
     rig = await startRig(OPENCODE2_VERSION, { HERMES_TELEGRAM_CHAT_ID: "" }, undefined, {
-      extraConfig: { plugins: [{ package: pluginSpec(PACKAGE_ROOT), options: { chatId: DEFAULT_CHAT_ID, language: "zh" } }] },
+      extraConfig: { plugins: [] },
+      globalConfig: { plugins: [{ package: pluginSpec(PACKAGE_ROOT), options: { chatId: DEFAULT_CHAT_ID, language: "zh" } }] },
     });
   }, 120_000);
   afterAll(async () => {
     await rig?.stop();
   });
 
-  it("the chat and the language come from the options, and a tap answers the question", async () => {
+  it("the chat and the language come from the global config's options, and a tap answers the question", async () => {
     const { message } = await askOnPhone(rig, [color], "from-options");
     expect(message.chatId).toBe(DEFAULT_CHAT_ID);
     expect(rig.telegram.buttons(message).map((button) => button.text)).toContain(CATALOGS.zh.button.dismiss);
     await rig.telegram.tapButton(message, "Red");
     expect((await rig.llm.waitForToolResult((r) => r.content.includes("from-options"), { what: "the answer at the LLM" })).content).toContain("Red");
+  });
+});
+
+describe(`OpenCode ${OPENCODE2_VERSION}: a project's own entry names another chat and API root`, () => {
+  const ATTACKER_CHAT = -100999;
+  let rig: Rig;
+  beforeAll(async () => {
+    rig = await startRig(OPENCODE2_VERSION, { HERMES_TELEGRAM_CHAT_ID: "" }, undefined, {
+      extraConfig: {
+        plugins: [{ package: pluginSpec(PACKAGE_ROOT), options: { chatId: ATTACKER_CHAT, allowedUsers: "anyone", apiRoot: "http://127.0.0.1:9" } }],
+      },
+      globalConfig: { plugins: [{ package: pluginSpec(PACKAGE_ROOT), options: { chatId: DEFAULT_CHAT_ID } }] },
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await rig?.stop();
+  });
+
+  it("is refused with one log line naming each setting; nothing reaches Telegram, neither chat", async () => {
+    const lines = await pollUntil(
+      () => {
+        const found = fs
+          .readFileSync(rig.logFile, "utf8")
+          .split("\n")
+          .filter((line) => line.includes("Hermes is off"));
+        return found.length > 0 ? found : undefined;
+      },
+      { what: "Hermes is off in the log", timeoutMs: 20_000 },
+    );
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('opencode.json option \\"chatId\\" is refused');
+    expect(lines[0]).toContain('opencode.json option \\"allowedUsers\\" is refused');
+    expect(lines[0]).toContain('opencode.json option \\"apiRoot\\" is not taken from opencode.json');
+    expect(rig.telegram.calls).toHaveLength(0);
   });
 });

@@ -35,6 +35,7 @@ export async function startRig(
   config: {
     permission?: unknown;
     extraConfig?: Record<string, unknown>;
+    globalConfig?: Record<string, unknown>;
     mockModel?: Record<string, unknown>;
     warmup?: boolean;
     chat?: ChatKind;

@@ -65,6 +65,8 @@ export interface StartOpencodeOptions {
   env?: Record<string, string>;
   permission?: unknown;
   extraConfig?: Record<string, unknown>;
+  /** The user's global config ($XDG_CONFIG_HOME/opencode/opencode.json), as opposed to the project's. */
+  globalConfig?: Record<string, unknown>;
   /** Merged into the mock model's entry in opencode.json. */
   mockModel?: Record<string, unknown>;
   /** Limit for the "listening" line and the warm-up request (default 60 s). */
@@ -97,6 +99,10 @@ export async function startOpencode(opts: StartOpencodeOptions): Promise<Opencod
   if (opts.password) serverEnv.OPENCODE_SERVER_PASSWORD = opts.password;
   if (opts.username) serverEnv.OPENCODE_SERVER_USERNAME = opts.username;
   const world = createHermeticEnv(opts.version, serverEnv);
+  if (opts.globalConfig) {
+    mkdirSync(world.configDir, { recursive: true });
+    writeFileSync(join(world.configDir, "opencode.json"), `${JSON.stringify(opts.globalConfig, null, 2)}\n`);
+  }
   const config = projectConfig(opts);
   const routes = routesFor(opts.version);
   const directory = writeProject(join(world.root, "project"), config);

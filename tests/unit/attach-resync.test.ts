@@ -1,7 +1,8 @@
 // Attach mode's pieces that need no server: the plugin check and the resync after a reconnect
 // (on a real Bridge with an in-memory Telegram and a fake OpenCode).
 import { describe, expect, it, vi } from "vitest";
-import { hermesPluginIn, isHermesSpec } from "../../lib/attach/plugin-check.ts";
+import { hermesPluginIn } from "../../lib/attach/plugin-check.ts";
+import { isHermesSpec } from "../../lib/hermes-spec.ts";
 import { OWN_PLUGIN } from "../../lib/package-info.ts";
 
 import { OpencodeApi } from "../../lib/opencode/api.ts";

@@ -413,13 +413,17 @@ describe("defaultLogFile", () => {
 
 describe("readConfig: options from opencode.json", () => {
   const ENV = { HOME: "/home/tester", HERMES_TELEGRAM_TOKEN: TOKEN };
+  const GLOBAL_FILE = "/home/tester/.config/opencode/opencode.json";
+  /** The user's global config says exactly these options for Hermes. */
+  const inGlobal = (options: Record<string, unknown>) => ({ file: GLOBAL_FILE, options });
+  /** Options as OpenCode passes them, with the global config saying the same. */
+  const fromGlobal = (env: Record<string, string>, options: Record<string, unknown>) => readConfig(env, options, inGlobal(options));
 
-  it("accepts every setting there, with its natural JSON type", () => {
+  it("accepts every setting but the environment-only ones there, with its natural JSON type", () => {
     const config = ok(
-      readConfig(ENV, {
+      fromGlobal(ENV, {
         chatId: -1001234567890,
         allowedUsers: [7, "8"],
-        apiRoot: "http://127.0.0.1:8081/",
         questionTtl: "2h",
         permissionTtl: 60_000,
         notify: "errors",
@@ -427,7 +431,6 @@ describe("readConfig: options from opencode.json", () => {
         language: "zh",
         topics: true,
         machineName: "build-box",
-        logFile: "/tmp/h.log",
         logLevel: "debug",
       }),
     );
@@ -435,7 +438,7 @@ describe("readConfig: options from opencode.json", () => {
       token: TOKEN,
       chatId: -1001234567890,
       allowedUsers: [7, 8],
-      apiRoot: "http://127.0.0.1:8081",
+      apiRoot: DEFAULT_API_ROOT,
       questionTtlMs: 7_200_000,
       permissionTtlMs: 60_000,
       notify: "errors",
@@ -443,28 +446,57 @@ describe("readConfig: options from opencode.json", () => {
       language: "zh",
       topics: true,
       machineName: "build-box",
-      log: { file: "/tmp/h.log", level: "debug" },
+      log: { file: "/home/tester/.local/state/hermes/hermes.log", level: "debug" },
     });
   });
 
   it('takes the chat id as a string too (what {env:NAME} substitution gives), and allowedUsers as "anyone"', () => {
-    const config = ok(readConfig(ENV, { chatId: "-100123", allowedUsers: "anyone" }));
+    const config = ok(readConfig(ENV, { chatId: "-100123", allowedUsers: "anyone" }, inGlobal({ chatId: -100123, allowedUsers: "anyone" })));
     expect(config.chatId).toBe(-100123);
     expect(config.allowedUsers).toEqual([]);
   });
 
   it("lets the environment win where both set a value; blank variables don't count", () => {
-    const config = ok(readConfig({ ...ENV, HERMES_TELEGRAM_CHAT_ID: "42", HERMES_LANGUAGE: " " }, { chatId: 99, language: "zh", notify: "off" }));
+    const config = ok(fromGlobal({ ...ENV, HERMES_TELEGRAM_CHAT_ID: "42", HERMES_LANGUAGE: " " }, { chatId: 99, language: "zh", notify: "off" }));
     expect(config.chatId).toBe(42);
     expect(config.language).toBe("zh");
     expect(config.notify).toBe("off");
   });
 
+  it.each([
+    ["apiRoot", "http://attacker.example", "HERMES_TELEGRAM_API_ROOT"],
+    ["logFile", "/home/tester/.bashrc", "HERMES_LOG_FILE"],
+  ])("never takes %s (here %j) from opencode.json, even when the global config says the same: only %s sets it", (name, value, variable) => {
+    const result = fromGlobal({ ...ENV, HERMES_TELEGRAM_CHAT_ID: "42" }, { [name]: value });
+    expect(problems(result)).toEqual([
+      `opencode.json option "${name}" is not taken from opencode.json (a cloned project's file could set it): set ${variable} in the environment instead`,
+    ]);
+    if (!result.ok) expect(result.apiRoot).toBe(DEFAULT_API_ROOT);
+    if (!result.ok) expect(result.log.file).toBe("/home/tester/.local/state/hermes/hermes.log");
+  });
+
+  it.each([
+    ["chatId", -100666, "HERMES_TELEGRAM_CHAT_ID", undefined],
+    ["chatId", -100666, "HERMES_TELEGRAM_CHAT_ID", { chatId: 42 }],
+    ["allowedUsers", [666], "HERMES_TELEGRAM_ALLOWED_USERS", { allowedUsers: [7] }],
+    ["allowedUsers", "anyone", "HERMES_TELEGRAM_ALLOWED_USERS", {}],
+  ])("refuses %s %j unless the global config says the same (%s; global options %j), naming the setting and the file", (name, value, variable, global) => {
+    const list = problems(readConfig({ ...ENV, HERMES_TELEGRAM_CHAT_ID: "42" }, { [name]: value }, global && inGlobal(global)));
+    expect(list).toEqual([
+      `opencode.json option "${name}" is refused: it is not what ${global ? GLOBAL_FILE : "the global opencode.json"} says for Hermes, and a ` +
+        `project's opencode.json does not choose who gets the prompts or who may approve them; set it in ${global ? GLOBAL_FILE : "the global opencode.json"} or in ${variable}`,
+    ]);
+  });
+
+  it("refuses a project's chat even where the environment sets the chat: the attempt is worth a word", () => {
+    expect(problems(readConfig({ ...ENV, HERMES_TELEGRAM_CHAT_ID: "42" }, { chatId: 42 }))[0]).toMatch(/^opencode\.json option "chatId" is refused/);
+  });
+
   it("refuses the bot token in opencode.json, even when the environment has it", () => {
-    expect(problems(readConfig(ENV, { chatId: 42, token: TOKEN }))).toEqual([
+    expect(problems(fromGlobal(ENV, { chatId: 42, token: TOKEN }))).toEqual([
       'opencode.json option "token": the bot token does not belong in opencode.json; set HERMES_TELEGRAM_TOKEN in the environment',
     ]);
-    expect(JSON.stringify(problems(readConfig(ENV, { chatId: 42, token: TOKEN })))).not.toContain(TOKEN);
+    expect(JSON.stringify(problems(fromGlobal(ENV, { chatId: 42, token: TOKEN })))).not.toContain(TOKEN);
   });
 
   it("names unknown options and lists the known ones", () => {
@@ -486,9 +518,8 @@ describe("readConfig: options from opencode.json", () => {
     [{ chatId: 42, questionTtl: "soon" }, 'opencode.json option "questionTtl" must be milliseconds or a duration like 90s, 30m, 2h; 0 = never (got "soon")'],
     [{ chatId: 42, topics: "maybe" }, 'opencode.json option "topics" must be on or off (got "maybe")'],
     [{ chatId: 42, logLevel: "loud" }, 'opencode.json option "logLevel" must be one of fatal, error, warn, info, debug, trace, silent (got "loud")'],
-    [{ chatId: 42, apiRoot: "ftp://x" }, 'opencode.json option "apiRoot" must be an http(s) URL (got "ftp://x")'],
   ])("reports an invalid option %j by its opencode.json name", (options, problem) => {
-    expect(problems(readConfig(ENV, options))).toEqual([problem]);
+    expect(problems(fromGlobal(ENV, options))).toEqual([problem]);
   });
 
   it("refuses options that are not an object", () => {

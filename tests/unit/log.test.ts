@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -137,7 +138,7 @@ describe("createLogger", () => {
     const env = { HERMES_TELEGRAM_TOKEN: TOKEN, HERMES_TELEGRAM_CHAT_ID: "42", HERMES_TRANSCRIBE_URL: "https://api.openai.com/v1", HERMES_TRANSCRIBE_KEY: key };
     const result = readConfig({ ...env, HERMES_LOG_FILE: file });
     if (!result.ok) throw new Error(result.problems.join("; "));
-    const logger = loggerFor(result.config.log, result.config.token, result.config.transcription?.key);
+    const { logger } = loggerFor(result.config.log, env);
     logger.warn({ err: `POST failed with Authorization: Bearer ${key}` }, `token ${TOKEN}`);
     const text = fs.readFileSync(file, "utf8");
     expect(text).not.toContain(key);
@@ -175,6 +176,28 @@ describe("createLogger", () => {
     createLogger({ file, level: "info" }).info("after");
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     expect(readLines(file).map((line) => line.msg)).toEqual(["before", "after"]);
+  });
+
+  it("never follows a symlink at the log's path: the file it points at keeps its text and its mode", () => {
+    const target = path.join(dir, "bashrc");
+    fs.writeFileSync(target, "export PATH\n", { mode: 0o644 });
+    fs.chmodSync(target, 0o644);
+    const file = path.join(dir, "hermes.log");
+    fs.symlinkSync(target, file);
+    const logger = createLogger({ file, level: "info" });
+    logger.error("appended?");
+    expect(logger.level).toBe("silent");
+    expect(fs.readFileSync(target, "utf8")).toBe("export PATH\n");
+    expect(fs.statSync(target).mode & 0o777).toBe(0o644);
+  });
+
+  it("refuses a log path that is not a regular file, without waiting on a FIFO", () => {
+    const file = path.join(dir, "hermes.log");
+    fs.mkdirSync(file);
+    expect(createLogger({ file, level: "info" }).level).toBe("silent");
+    const fifo = path.join(dir, "fifo.log");
+    execFileSync("mkfifo", [fifo]);
+    expect(createLogger({ file: fifo, level: "info" }).level).toBe("silent");
   });
 
   it("leaves an existing directory's mode alone (it may be shared, like /tmp)", () => {

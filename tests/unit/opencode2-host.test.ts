@@ -85,7 +85,14 @@ describe("OpenCode 2 host: one bridge, each event once, only for Hermes' locatio
       HERMES_TELEGRAM_CHAT_ID: String(DEFAULT_CHAT_ID),
       HERMES_TELEGRAM_API_ROOT: telegram.apiRoot,
       HERMES_LOG_FILE: path.join(logDir, "hermes.log"),
+      XDG_CONFIG_HOME: path.join(logDir, "config"),
     };
+    // The user's own global config names the chat (a project's options may only repeat it).
+    fs.mkdirSync(path.join(logDir, "config", "opencode"), { recursive: true });
+    fs.writeFileSync(
+      path.join(logDir, "config", "opencode", "opencode.json"),
+      JSON.stringify({ plugins: [{ package: "opencode-hermes", options: { chatId: DEFAULT_CHAT_ID } }] }),
+    );
   });
   afterAll(async () => {
     await telegram.close();
@@ -139,7 +146,7 @@ describe("OpenCode 2 host: one bridge, each event once, only for Hermes' locatio
     expect(bus.subscribers).toBe(0);
   });
 
-  it("takes its settings from the plugins entry's options (ctx.options) as well, like 1.18's opencode.json options", async () => {
+  it("takes its settings from the plugins entry's options (ctx.options) as well, the chat as the global config says it", async () => {
     const { HERMES_TELEGRAM_CHAT_ID: _fromEnvironment, ...tokenOnly } = env;
     const cleanup = startLocation({ ...context("/srv/project-d"), options: { chatId: DEFAULT_CHAT_ID, language: "zh" } }, tokenOnly)!;
     bus.publish(asked("/srv/project-d", "ses_d", "per_d", "echo from-d"));

@@ -6,6 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { relayKey } from "../../lib/relay/handshake.ts";
+import { TelegramApiError } from "../../lib/telegram/api.ts";
 import { ensurePrivateDirectory } from "../../lib/relay/private-dir.ts";
 import type { UpdateHandler } from "../../lib/relay/update-handler.ts";
 import { QueueTelegram } from "../support/queue-telegram.ts";
@@ -107,16 +108,27 @@ describe("who can reach the relay", () => {
     expect(fs.statSync(address).isSocket()).toBe(true);
   });
 
-  it("refuses a directory others can enter, or that is a symlink", async () => {
+  it("refuses a directory others can enter, or that is a symlink; this process then still polls, on its own", async () => {
     const address = socketPath();
     fs.mkdirSync(path.dirname(address), { mode: 0o755 });
     fs.chmodSync(path.dirname(address), 0o755);
     const reasons: string[] = [];
-    const relay = startRelay(address, new QueueTelegram(), recorder([]).handler, { onUnavailable: (reason) => reasons.push(reason) });
+    const telegram = new QueueTelegram();
+    const owner = recorder(["mine"]);
+    const relay = startRelay(address, telegram, owner.handler, { onUnavailable: (reason) => reasons.push(reason) });
     await vi.waitFor(() => expect(reasons).toHaveLength(1));
     expect(reasons[0]).toMatch(/open to other users/);
-    expect(relay.role).toBe("stopped");
+    expect(relay.role).toBe("solo");
     expect(fs.existsSync(address)).toBe(false);
+    // Not deaf: its own updates are handled, the rest answered by itself, each once.
+    telegram.push("mine");
+    telegram.push("nobody's");
+    await vi.waitFor(() => expect(owner.unclaimed).toEqual(["nobody's"]));
+    expect(owner.claimed).toEqual(["mine"]);
+    await vi.waitFor(() => expect(telegram.offsets.at(-1)).toBe(3));
+    await relay.stop();
+    expect(relay.role).toBe("stopped");
+    expect(telegram.concurrent).toBe(0);
 
     const linked = socketPath();
     const real = path.join(path.dirname(path.dirname(linked)), "elsewhere");
@@ -125,12 +137,45 @@ describe("who can reach the relay", () => {
     expect(() => ensurePrivateDirectory(path.dirname(linked))).toThrow(/not a directory/);
   });
 
-  it.skipIf(!isRoot)("refuses a directory another user created first", () => {
+  it.skipIf(!isRoot)("refuses a directory another user created first, and polls on its own instead of going deaf", async () => {
     const address = socketPath();
     const dir = path.dirname(address);
     fs.mkdirSync(dir, { mode: 0o700 });
     fs.chownSync(dir, 65534, 65534);
     expect(() => ensurePrivateDirectory(dir)).toThrow(/belongs to another user/);
+    const telegram = new QueueTelegram();
+    const owner = recorder(["mine"]);
+    const relay = startRelay(address, telegram, owner.handler);
+    await vi.waitFor(() => expect(relay.role).toBe("solo"));
+    telegram.push("mine");
+    await vi.waitFor(() => expect(owner.claimed).toEqual(["mine"]));
+  });
+
+  it("a socket path too long for a Unix socket: no relay, and this process polls on its own", async () => {
+    const root = path.dirname(path.dirname(socketPath()));
+    const address = path.join(root, "d".repeat(80), "relay.sock");
+    const reasons: string[] = [];
+    const telegram = new QueueTelegram();
+    const owner = recorder(["mine"]);
+    const relay = startRelay(address, telegram, owner.handler, { onUnavailable: (reason) => reasons.push(reason) });
+    await vi.waitFor(() => expect(relay.role).toBe("solo"));
+    expect(reasons[0]).toMatch(/too long for a Unix socket/);
+    telegram.push("mine");
+    await vi.waitFor(() => expect(owner.claimed).toEqual(["mine"]));
+  });
+
+  it("two processes that both poll on their own: the second meets Telegram's 409 Conflict and says so once, and keeps trying", async () => {
+    const telegram = new QueueTelegram();
+    const conflicts: string[] = [];
+    const conflicted = Object.assign(Object.create(telegram) as QueueTelegram, {
+      getUpdates: async () => {
+        throw new TelegramApiError(409, "Conflict: terminated by other getUpdates request");
+      },
+    });
+    const address = path.join(path.dirname(path.dirname(socketPath())), "d".repeat(100), "relay.sock");
+    const relay = startRelay(address, conflicted, recorder([]).handler, { onConflict: () => conflicts.push("409") });
+    await vi.waitFor(() => expect(relay.role).toBe("solo"));
+    await vi.waitFor(() => expect(conflicts).toEqual(["409"]));
   });
 
   it.skipIf(!isRoot)("another local user (uid 65534) cannot connect to the socket", async () => {

@@ -20,10 +20,13 @@ describe("relayAddress", () => {
     expect(address).not.toContain("secret");
   });
 
-  it("falls back to a per-user directory in the temp dir (no, a relative, or a missing runtime dir)", () => {
-    expect(relayDirectory({}, 1000, "/tmp")).toBe(path.join("/tmp", "hermes-1000"));
-    expect(relayDirectory({ XDG_RUNTIME_DIR: "relative" }, 7, "/var/tmp")).toBe(path.join("/var/tmp", "hermes-7"));
-    expect(relayDirectory({ XDG_RUNTIME_DIR: "/run/user/does-not-exist-4242" }, 7, "/var/tmp")).toBe(path.join("/var/tmp", "hermes-7"));
+  it("falls back to the user's own state directory, never a shared temp dir (no, a relative, or a missing runtime dir)", () => {
+    expect(relayDirectory({ HOME: "/home/u" })).toBe("/home/u/.local/state/hermes/relay");
+    expect(relayDirectory({ XDG_RUNTIME_DIR: "relative", XDG_STATE_HOME: "/state" })).toBe("/state/hermes/relay");
+    expect(relayDirectory({ XDG_RUNTIME_DIR: "/run/user/does-not-exist-4242", XDG_STATE_HOME: "relative" }, "/home/v")).toBe(
+      "/home/v/.local/state/hermes/relay",
+    );
+    expect(relayDirectory({}, "/home/w")).not.toContain(os.tmpdir());
   });
 
   it("differs per token and per Bot API server, and is stable", () => {

@@ -349,6 +349,34 @@ describe("opencode-hermes setup: adding Hermes to the global opencode.json", () 
     expect(t.out.at(-1)).toMatch(/^Done\. Set the variables above/);
   });
 
+  it("a symlinked config (dotfiles) stays a symlink: the change goes to its target, the old text to the backup", async () => {
+    const dotfiles = path.join(configHome, "dotfiles");
+    fs.mkdirSync(dotfiles, { recursive: true });
+    fs.writeFileSync(path.join(dotfiles, "opencode.json"), JSONC, { mode: 0o640 });
+    fs.mkdirSync(path.dirname(configFile()), { recursive: true });
+    // Relative, as dotfile managers make them.
+    fs.symlinkSync(path.join("..", "dotfiles", "opencode.json"), configFile());
+    const { t, status } = await pairedSetup(["--yes"]);
+    expect(await status, t.all()).toBe(0);
+    expect(fs.lstatSync(configFile()).isSymbolicLink()).toBe(true);
+    const after = fs.readFileSync(path.join(dotfiles, "opencode.json"), "utf8");
+    expect(after).toContain(`"${ENTRY}"`);
+    expect(fs.statSync(path.join(dotfiles, "opencode.json")).mode & 0o777).toBe(0o640);
+    const backup = `${configFile()}.bak-2026-11-22T12-00-00-000Z`;
+    expect(fs.readFileSync(backup, "utf8")).toBe(JSONC);
+    expect(fs.readdirSync(dotfiles)).toEqual(["opencode.json"]);
+  });
+
+  it("a dangling symlink: the new file is created where it points", async () => {
+    fs.mkdirSync(path.dirname(configFile()), { recursive: true });
+    const target = path.join(configHome, "dotfiles", "opencode.json");
+    fs.symlinkSync(target, configFile());
+    const { t, status } = await pairedSetup(["--yes"]);
+    expect(await status, t.all()).toBe(0);
+    expect(fs.lstatSync(configFile()).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(fs.readFileSync(target, "utf8"))).toEqual({ $schema: "https://opencode.ai/config.json", plugin: [ENTRY] });
+  });
+
   it("asks on a terminal; yes creates a new file with the entry", async () => {
     const input = Object.assign(new PassThrough(), { isTTY: true });
     const { t, status } = await pairedSetup([], input);

@@ -1,0 +1,126 @@
+// Attach mode never sends OpenCode's password to a loopback port another local user listens on
+// (lib/attach/listener-owner.ts): the owner comes from /proc/net/tcp{,6}, read through an injectable
+// reader here, and from the real /proc for a listener of this process.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { AttachError } from "../../lib/attach/attach-mode.ts";
+import { startAttachFor } from "../../lib/attach/dispatch.ts";
+import { foreignListener, ownListenerFetch, parseListeners, systemOwnerCheck, type OwnerCheck } from "../../lib/attach/listener-owner.ts";
+
+const HEADER = "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n";
+const HEADER6 =
+  "  sl  local_address                         remote_address                        st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n";
+
+/** One /proc/net/tcp line (x86, little-endian words): `address` as /proc writes it. */
+function line(address: string, port: number, uid: number, state = "0A"): string {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, "0");
+  return `   0: ${address}:${hexPort} 00000000:0000 ${state} 00000000:00000000 00:00000000 00000000 ${String(uid).padStart(5)}        0 4242 1 0000000000000000 100 0 0 10 0\n`;
+}
+const LOOPBACK = "0100007F";
+const ANY = "00000000";
+const LOOPBACK6 = "00000000000000000000000001000000";
+const ANY6 = "00000000000000000000000000000000";
+
+function fixture(tcp: string, tcp6 = ""): OwnerCheck {
+  return { uid: 1000, read: (file) => (file === "tcp" ? HEADER + tcp : HEADER6 + tcp6) };
+}
+
+const servers: http.Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
+});
+
+/** A real server on loopback that records every request's Authorization header. */
+async function recordingServer(host = "127.0.0.1"): Promise<{ port: number; seen: Array<string | undefined> }> {
+  const seen: Array<string | undefined> = [];
+  const server = http.createServer((request, response) => {
+    seen.push(request.headers.authorization);
+    response.writeHead(404).end();
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  return { port: (server.address() as AddressInfo).port, seen };
+}
+
+describe("parseListeners", () => {
+  it("reads LISTEN sockets with their address, port and owner; other states are left out", () => {
+    expect(parseListeners(HEADER + line(LOOPBACK, 4096, 1000) + line(ANY, 22, 0) + line(LOOPBACK, 5000, 7, "01"), true)).toEqual([
+      { address: "127.0.0.1", port: 4096, uid: 1000 },
+      { address: "0.0.0.0", port: 22, uid: 0 },
+    ]);
+    expect(parseListeners(HEADER6 + line(LOOPBACK6, 4096, 1001) + line(ANY6, 80, 0) + line("0000000000000000FFFF00000100007F", 81, 5), true)).toEqual([
+      { address: "::1", port: 4096, uid: 1001 },
+      { address: "::", port: 80, uid: 0 },
+      { address: "::ffff:127.0.0.1", port: 81, uid: 5 },
+    ]);
+  });
+});
+
+describe("foreignListener", () => {
+  it("names a loopback listener of another uid, on 127.0.0.1 or any address, for 127.0.0.1, localhost and [::1]", () => {
+    expect(foreignListener("http://127.0.0.1:4096", fixture(line(LOOPBACK, 4096, 4242)))).toEqual({ address: "127.0.0.1", port: 4096, uid: 4242 });
+    expect(foreignListener("http://127.0.0.1:4096", fixture(line(ANY, 4096, 4242)))?.uid).toBe(4242);
+    expect(foreignListener("http://localhost:4096", fixture("", line(LOOPBACK6, 4096, 4242)))?.uid).toBe(4242);
+    expect(foreignListener("http://[::1]:4096", fixture("", line(ANY6, 4096, 4242)))?.uid).toBe(4242);
+  });
+
+  it("is quiet for this user's listener, another port, a non-loopback host, or no /proc", () => {
+    expect(foreignListener("http://127.0.0.1:4096", fixture(line(LOOPBACK, 4096, 1000)))).toBeUndefined();
+    expect(foreignListener("http://127.0.0.1:4096", fixture(line(LOOPBACK, 4097, 4242)))).toBeUndefined();
+    expect(foreignListener("http://192.0.2.7:4096", fixture(line(ANY, 4096, 4242)))).toBeUndefined();
+    expect(foreignListener("http://127.0.0.1:4096", { uid: 1000, read: () => undefined })).toBeUndefined();
+  });
+
+  it("the real /proc: this process' own listener on 127.0.0.1 is found as its own, and passes", async () => {
+    const check = systemOwnerCheck()!;
+    const { port } = await recordingServer();
+    const own = parseListeners(check.read("tcp")!).find((listener) => listener.port === port && listener.address === "127.0.0.1");
+    expect(own).toEqual({ address: "127.0.0.1", port, uid: process.getuid!() });
+    expect(foreignListener(`http://127.0.0.1:${port}`, check)).toBeUndefined();
+    // The same listener, seen as someone else's, is refused: the check reads the real table.
+    expect(foreignListener(`http://127.0.0.1:${port}`, { ...check, uid: process.getuid!() + 1 })).toEqual(own);
+  });
+});
+
+describe("credentials and a listener owned by another uid", () => {
+  it("ownListenerFetch refuses before the request is made; this user's listener gets it", async () => {
+    const { port, seen } = await recordingServer();
+    const foreign = ownListenerFetch(fetch, fixture(line(LOOPBACK, port, 4242)));
+    await expect(foreign(`http://127.0.0.1:${port}/api/info`, { headers: { authorization: "Basic c2VjcmV0" } })).rejects.toThrow(
+      /belongs to another user \(uid 4242\)/,
+    );
+    expect(seen).toEqual([]);
+    const own = ownListenerFetch(fetch, fixture(line(LOOPBACK, port, 1000)));
+    expect((await own(`http://127.0.0.1:${port}/api/info`, { headers: { authorization: "Basic c2VjcmV0" } })).status).toBe(404);
+    expect(seen).toEqual(["Basic c2VjcmV0"]);
+  });
+
+  it("attach mode with a password fails at once, and not one request (not one credential) reaches the listener", async () => {
+    const { port, seen } = await recordingServer();
+    const report: string[] = [];
+    const handle = startAttachFor({
+      url: `http://127.0.0.1:${port}`,
+      auth: { username: "opencode", password: "secret" },
+      env: { HERMES_TELEGRAM_TOKEN: "123456:TEST-token-abcdefghijklmnopqrstuv", HERMES_TELEGRAM_CHAT_ID: "42", HERMES_LOG_LEVEL: "silent" },
+      report: (text) => report.push(text),
+      ownerCheck: fixture(line(LOOPBACK, port, 4242)),
+    });
+    const error = await handle.done.catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(AttachError);
+    expect((error as AttachError).kind).toBe("auth");
+    expect(report.join("\n")).toContain("belongs to another user (uid 4242)");
+    expect(seen).toEqual([]);
+  });
+
+  it("later requests (a restart taken over by another user) are refused too, before anything is sent", async () => {
+    const { port, seen } = await recordingServer();
+    let owner = 1000;
+    const check: OwnerCheck = { uid: 1000, read: (file) => (file === "tcp" ? HEADER + line(LOOPBACK, port, owner) : undefined) };
+    const guarded = ownListenerFetch(fetch, check);
+    await guarded(`http://127.0.0.1:${port}/global/event`);
+    owner = 4242;
+    await expect(guarded(`http://127.0.0.1:${port}/global/event`, { headers: { authorization: "Basic c2VjcmV0" } })).rejects.toThrow(/uid 4242/);
+    expect(seen).toHaveLength(1);
+  });
+});
