@@ -32,7 +32,7 @@ interface Member {
   replied: Set<string>;
 }
 
-function startMember(config: MemberConfig): Member {
+export function startMember(config: MemberConfig): Member {
   const child = fork(MEMBER, [], {
     execArgv: ["--import", "tsx"],
     env: { ...process.env, HERMES_BENCH_MEMBER: JSON.stringify(config) },

@@ -7,7 +7,7 @@
 //   npm run bench -- --scale 25         time compression of the full flood run
 //   npm run bench -- --window 30        seconds to watch the real-limit flood run
 //   npm run bench -- --rounds 20        interactive rounds per chat (group and private)
-//   npm run bench -- --only chats       only the chat scenarios (interactive, bursts, over budget, failover)
+//   npm run bench -- --only chats       only the chat scenarios (interactive, bursts, over budget, failover, outage)
 //   npm run bench -- --only opencode-memory [--pairs 3] [--settle 10]
 //                                       only the memory Hermes adds to a real `opencode serve` (~1–2 min)
 import fs from "node:fs";
@@ -17,7 +17,9 @@ import { fileURLToPath } from "node:url";
 import { runFailover, type FailoverResult } from "./failover.ts";
 import { runBursts, runInteractive, type BurstResult, type ChatKindName, type InteractiveResult } from "./interactive.ts";
 import { runLatency, type LatencyResult } from "./latency.ts";
+import { runOutage, type OutageResult } from "./outage.ts";
 import { runOverBudget, type OverBudgetResult } from "./over-budget.ts";
+import { runMarkdown, type MarkdownResult } from "./markdown.ts";
 import { runMemory, type MemoryResult } from "./memory.ts";
 import { runOpencodeMemory, type OpencodeMemoryResult } from "./opencode-memory.ts";
 import { ms, round } from "./stats.ts";
@@ -49,6 +51,7 @@ const settings = {
   bursts: quick ? 3 : 5,
   failoverRuns: quick ? 2 : 5,
   overBudgetScale: 10,
+  outageRuns: quick ? 1 : 3,
   onlyChats: args.includes("chats") && flag("only"),
   onlyOpencodeMemory: args.includes("opencode-memory") && flag("only"),
   memoryPairs: option("pairs", quick ? 2 : 3),
@@ -121,6 +124,11 @@ async function main(): Promise<void> {
         runLatency({ samples: settings.latencySamples, warmup: settings.latencyWarmup }),
       )
     : await skipped<LatencyResult>();
+  const markdown = others
+    ? await section("Markdown (marked's load, a Done notice with a 12,000-character answer, a Markdown question)", () =>
+        runMarkdown({ samples: quick ? 100 : 300, loads: quick ? 3 : 5 }),
+      )
+    : await skipped<MarkdownResult>();
   const memory = others
     ? await section(`memory (${settings.memoryQuestions} questions)`, () => runMemory({ questions: settings.memoryQuestions }))
     : await skipped<MemoryResult>();
@@ -170,16 +178,23 @@ async function main(): Promise<void> {
   const overBudget = chatsToo
     ? await section(`over budget: 40 prompts in 10 s to one group (×${settings.overBudgetScale})`, () => runOverBudget({ scale: settings.overBudgetScale }))
     : await skipped<OverBudgetResult>();
+  const outage = chatsToo
+    ? await section(`back after a 20 s outage (${settings.outageRuns} runs)`, () => runOutage(settings.outageRuns))
+    : await skipped<OutageResult>();
 
   const targets: Target[] = [];
   log();
   log(`Hermes benchmark · ${date.toISOString()} · ${host.cpu} (${host.cores} cores, ${host.memoryGB} GB) · Node ${host.node} · ${host.platform}`);
   log();
-  if (chatsToo) printChats(chats, overBudget, targets);
+  if (chatsToo) {
+    printChats(chats, overBudget, targets);
+    printOutage(outage, targets);
+  }
   if (!settings.onlyOpencodeMemory) {
     printLatency(latency, targets);
     printThroughput(scaled, real, targets);
     printMemory(memory, targets);
+    printMarkdown(markdown, targets);
     printStartup(startup, targets);
   }
   printOpencodeMemory(opencodeMemory, targets);
@@ -201,11 +216,13 @@ async function main(): Promise<void> {
       failover: Object.fromEntries(CHATS.map((chat) => [chat, chats.failover[chat]?.value ?? { error: chats.failover[chat]?.error }])),
       failoverPrivateBackToBack: chats.failoverOverBudget?.value ?? { error: chats.failoverOverBudget?.error },
       overBudget: overBudget.value ?? { error: overBudget.error },
+      outage: outage.value ?? { error: outage.error },
     },
     latency: latency.value ?? { error: latency.error },
     throughput: { timeCompressed: scaled.value ?? { error: scaled.error }, realLimits: real.value ?? { error: real.error } },
     memory: memory.value ?? { error: memory.error },
     opencodeMemory: opencodeMemory.value ?? { error: opencodeMemory.error },
+    markdown: markdown.value ?? { error: markdown.error },
     startup: startup.value ?? { error: startup.error },
     targets,
   };
@@ -309,6 +326,23 @@ function printChats(chats: ChatRuns, overBudget: Outcome<OverBudgetResult>, targ
   log();
 }
 
+function printOutage(outage: Outcome<OutageResult>, targets: Target[]): void {
+  const o = outage.value;
+  if (!o) return void log(`Back after an outage failed: ${outage.error?.split("\n")[0]}\n`);
+  log(`Back after a ${o.outageMs / 1000} s outage (connections refused; two processes, each raising a question 1 s in; ${o.runs} runs)`);
+  log(`  Telegram back → the polling process' question at Telegram: p50 ${ms(o.leader.p50)}, max ${ms(o.leader.max)}`);
+  log(`  Telegram back → the other process' question at Telegram: p50 ${ms(o.follower.p50)}, max ${ms(o.follower.max)}`);
+  log(`  sent twice: ${o.duplicates} (backoff alone: 12.5 s)`);
+  log();
+  const worst = Math.max(o.leader.max, o.follower.max);
+  targets.push({
+    name: "20 s outage: back → prompt at Telegram, once",
+    target: "≤ 2 s, 0 twice",
+    value: `max ${ms(worst)}, ${o.duplicates} twice`,
+    pass: worst <= 2_000 && o.duplicates === 0,
+  });
+}
+
 function printLatency(latency: { value?: LatencyResult; error?: string }, targets: Target[]): void {
   log("Latency: the bridge vs a bare fetch of the same request to the same server (floor)");
   const r = latency.value;
@@ -387,6 +421,22 @@ function printThroughput(scaled: { value?: FloodRunResult; error?: string }, rea
       pass: r.retryAfterViolations === 0,
     });
   }
+  log();
+}
+
+function printMarkdown(markdown: { value?: MarkdownResult; error?: string }, targets: Target[]): void {
+  log("Markdown: marked loaded in a fresh process (median), then renders parse included (the phone's Markdown, README Formatting)");
+  const m = markdown.value;
+  if (!m) {
+    log(`  failed: ${markdown.error}`);
+    log();
+    return;
+  }
+  log(`  import("marked")                              ${padLeft(ms(m.loadMs), 9)} (median of ${m.loads})`);
+  log(`  Done notice, ${m.answerChars}-character answer p50/p99 ${padLeft(ms(m.doneNotice.p50), 9)} ${padLeft(ms(m.doneNotice.p99), 9)}`);
+  log(`  question with Markdown text, p50/p99          ${padLeft(ms(m.question.p50), 9)} ${padLeft(ms(m.question.p99), 9)}`);
+  targets.push({ name: "Markdown: Done notice (12k answer) p50", target: "≤ 20 ms", value: ms(m.doneNotice.p50), pass: m.doneNotice.p50 <= 20 });
+  targets.push({ name: "Markdown: question render p50", target: "≤ 2 ms", value: ms(m.question.p50), pass: m.question.p50 <= 2 });
   log();
 }
 

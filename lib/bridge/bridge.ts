@@ -106,7 +106,11 @@ export class Bridge implements UpdateHandler {
     const { telegram, registry, log, chatId, t } = this;
     const now = this.#now;
     const links = this.#links;
-    const outbox = new Outbox({ logger: log, ...(options.pacing !== undefined ? { limits: options.pacing } : {}) });
+    const outbox = new Outbox({
+      logger: log,
+      ...(options.pacing !== undefined ? { limits: options.pacing } : {}),
+      ...(telegram.reachability ? { reachability: telegram.reachability } : {}),
+    });
     this.#outbox = outbox;
     const chat = new Chat(chatId, { telegram, outbox, log });
     this.#chat = chat;

@@ -5,7 +5,7 @@
 // quick taps can't race (OpenCode's question/index.ts keeps its pending map private the same way).
 import type { Strings } from "../i18n/catalog.ts";
 import type { Logger } from "../log.ts";
-import type { Outcome } from "../opencode/endpoint.ts";
+import type { OpencodeEndpoint, Outcome } from "../opencode/endpoint.ts";
 import type { PermissionDecision, PermissionPrompt } from "../registry/permission-prompt.ts";
 import type { PromptState } from "../registry/prompt.ts";
 import { reopenLastAnswer, type QuestionPrompt } from "../registry/question-prompt.ts";
@@ -15,6 +15,7 @@ import { errorText } from "../error-text.ts";
 import type { Chat } from "./chat.ts";
 import type { InstanceLink, PromptDesk } from "./desk.ts";
 import type { InstanceLinks } from "./instance-links.ts";
+import { feedbackAsMessage, replyFor, sendFeedback } from "./permission-feedback.ts";
 import type { PromptMessages } from "./prompt-messages.ts";
 import type { ReplyConfirmation } from "./reply-confirmation.ts";
 import { SerialQueues } from "./serial-queues.ts";
@@ -110,15 +111,28 @@ export class PromptLife implements PromptDesk {
     await this.#conclude(prompt, outcome, answers ? "answered" : "dismissed");
   }
 
-  /** Sends a permission decision, waits for OpenCode to apply it, and shows the outcome. */
+  /**
+   * Sends a permission decision, waits for OpenCode to apply it, and shows the outcome. Feedback
+   * the reject would drop (OpenCode 2) follows as the session's next message (permission-feedback.ts).
+   */
   async decidePermission(prompt: PermissionPrompt, decision: PermissionDecision): Promise<void> {
     if (prompt.state !== "pending") return;
     prompt.sent = decision;
-    const outcome = await this.#send(prompt, (link) => link.opencode.replyPermission(prompt.requestID, decision));
+    let opencode: OpencodeEndpoint | undefined;
+    const outcome = await this.#send(prompt, (link) => {
+      opencode = link.opencode;
+      return link.opencode.replyPermission(prompt.requestID, replyFor(decision, link.opencode));
+    });
     if (!outcome) return;
     this.#deps.log.info({ requestID: prompt.requestID, reply: decision.reply, outcome }, "permission decision sent");
     if (prompt.state !== "pending") return; // settled meanwhile by an event
     if (outcome.ok) prompt.final = { ...decision, by: "telegram" };
+    if (outcome.ok && opencode && feedbackAsMessage(decision, opencode)) {
+      prompt.busy = true; // no tap in between: the reject took effect, the message is on its way
+      const main = this.#deps.registry.sessions.rootOf(prompt.sessionID);
+      prompt.feedbackAsMessage = await sendFeedback(opencode, prompt, decision.message, main, this.t).finally(() => (prompt.busy = false));
+      this.#deps.log.info({ requestID: prompt.requestID, sent: prompt.feedbackAsMessage.sent }, "feedback sent as the session's next message");
+    }
     await this.#conclude(prompt, outcome, "answered");
   }
 

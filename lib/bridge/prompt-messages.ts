@@ -7,8 +7,9 @@ import type { Logger } from "../log.ts";
 import type { PermissionPrompt } from "../registry/permission-prompt.ts";
 import type { MessageRef } from "../registry/prompt.ts";
 import type { Prompt, Registry } from "../registry/registry.ts";
-import type { TelegramApi } from "../telegram/api.ts";
+import { TelegramApiError, type TelegramApi } from "../telegram/api.ts";
 import { cutText, escapeWithin, PLACEHOLDER_LIMIT } from "../telegram/html.ts";
+import { loadMarkdown, type Markdown } from "../telegram/markdown.ts";
 import { Priority, type Outbox } from "../telegram/outbox.ts";
 import { projectName, type PromptContext } from "../telegram/render-context.ts";
 import { permissionFiles } from "../telegram/render-permission-file.ts";
@@ -39,6 +40,10 @@ export class PromptMessages {
   readonly #deps: PromptMessagesDeps;
   /** What each prompt's message shows now, so edits that change nothing are skipped. */
   readonly #shown = new Map<string, string>();
+  /** Loaded before the first question goes out; every later render of it is synchronous. */
+  #markdown: Markdown | undefined;
+  /** Questions whose formatting Telegram refused: their agent text is shown unformatted. */
+  readonly #plain = new Set<string>();
 
   constructor(deps: PromptMessagesDeps) {
     this.#deps = deps;
@@ -57,12 +62,21 @@ export class PromptMessages {
     const { outbox, telegram, chat } = this.#deps;
     const chatId = chat.id;
     if (chatId === undefined) return undefined;
+    // A question shows the agent's Markdown: the parser is loaded by the first one, not at start-up.
+    if (prompt.kind === "question") this.#markdown ??= await loadMarkdown();
     let rendered: RenderedMessage | undefined;
+    const options = { ...replyToFiles(prompt), ...inThread(threadId) };
     const sent = await outbox.send(chatId, () => {
       if (prompt.state !== "pending") return undefined;
       const message = this.render(prompt);
       rendered = message;
-      return () => telegram.sendMessage(chatId, message.text, { keyboard: message.keyboard, ...replyToFiles(prompt), ...inThread(threadId) });
+      return () =>
+        telegram.sendMessage(chatId, message.text, { keyboard: message.keyboard, ...options }).catch((error: unknown) => {
+          if (!this.#refusedFormatting(prompt, error)) throw error;
+          const plain = this.render(prompt);
+          rendered = plain;
+          return telegram.sendMessage(chatId, plain.text, { keyboard: plain.keyboard, ...options });
+        });
     });
     if (!sent || !rendered) return undefined;
     this.#shown.set(prompt.key, shownAs(rendered));
@@ -111,8 +125,15 @@ export class PromptMessages {
           const shown = shownAs(rendered);
           if (this.#shown.get(prompt.key) === shown) return undefined;
           return async () => {
-            await telegram.editMessage(chatId, messageId, rendered.text, rendered.keyboard);
-            this.#shown.set(prompt.key, shown);
+            try {
+              await telegram.editMessage(chatId, messageId, rendered.text, rendered.keyboard);
+              this.#shown.set(prompt.key, shown);
+            } catch (error) {
+              if (!this.#refusedFormatting(prompt, error)) throw error;
+              const plain = this.render(prompt);
+              await telegram.editMessage(chatId, messageId, plain.text, plain.keyboard);
+              this.#shown.set(prompt.key, shownAs(plain));
+            }
           };
         },
         // An open prompt's edit answers a tap the user watches; a settled one's may wait for prompts.
@@ -126,6 +147,18 @@ export class PromptMessages {
   /** The prompt's message is no longer the one edits go to (settled, or sent again). */
   forget(key: string): void {
     this.#shown.delete(key);
+    this.#plain.delete(key);
+  }
+
+  /**
+   * Telegram could not parse a question's formatted text: from now on that question shows the
+   * agent's text unformatted (once per question, logged), so it is never lost to a parse error.
+   */
+  #refusedFormatting(prompt: Prompt, error: unknown): boolean {
+    if (!(error instanceof TelegramApiError && error.isParseError) || prompt.kind !== "question" || this.#plain.has(prompt.key)) return false;
+    this.#plain.add(prompt.key);
+    this.#deps.log.warn({ err: errorText(error), requestID: prompt.requestID }, "Telegram could not parse a formatted question: shown as plain text");
+    return true;
   }
 
   /** An older copy of a prompt sent again: it says so and loses its buttons. */
@@ -165,6 +198,7 @@ export class PromptMessages {
     if (session?.title) context.sessionTitle = session.title;
     if (session?.parentID) context.parentTitle = registry.sessions.title(session.parentID) ?? session.parentID;
     context.stop = stops.buttonFor(prompt.sessionID, prompt.directory);
+    if (this.#markdown && !this.#plain.has(prompt.key)) context.markdown = this.#markdown;
     return context;
   }
 }

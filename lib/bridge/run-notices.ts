@@ -12,6 +12,8 @@ import { errorText } from "../error-text.ts";
 import { projectName, type PromptContext } from "../telegram/render-context.ts";
 import { CHANGES_FILE, changesDiff, renderChanges } from "../telegram/render-changes.ts";
 import { LOST_MESSAGE_FILE, renderNotice, renderNotSent } from "../telegram/render-notice.ts";
+import { loadMarkdown } from "../telegram/markdown.ts";
+import { postAnswerMessage } from "./answer-messages.ts";
 import { inThread, type Chat } from "./chat.ts";
 import type { InstanceLinks } from "./instance-links.ts";
 import type { StopControl } from "./stop-control.ts";
@@ -136,22 +138,22 @@ export class RunNotices {
   }
 
   async #send(directory: string, notice: Notice): Promise<void> {
-    const { registry, topics, outbox, telegram, chatId, t, log } = this.#deps;
+    const { registry, topics, chatId, t, log } = this.#deps;
     if (chatId === undefined) return;
     const session = registry.sessions.get(notice.sessionID);
     const context: PromptContext = { project: projectName(directory), t };
     if (session?.title) context.sessionTitle = session.title;
+    if (notice.kind === "done" && notice.lastText) context.markdown = await loadMarkdown();
     const changes = notice.kind === "done" ? this.#changes.of(notice.sessionID) : [];
-    const text = renderNotice(notice, context, changes.length > 0 ? renderChanges(changes, t) : undefined);
+    const rendered = renderNotice(notice, context, changes.length > 0 ? renderChanges(changes, t) : undefined);
+    const owner = { sessionID: notice.sessionID, directory };
     try {
       const threadId = await topics.threadOf(notice.sessionID, directory);
-      const options = inThread(threadId);
-      const sent = await outbox.send(chatId, () => () => telegram.sendMessage(chatId, text, options), Priority.Edit);
-      // A reply to the notice reaches the session.
-      if (sent) registry.noteMessage({ chatId, messageId: sent.messageId }, { sessionID: notice.sessionID, directory });
-      log.info({ kind: notice.kind, sessionID: notice.sessionID, changedFiles: changes.length }, "notice sent");
+      // A reply to the notice (or to the whole answer's file) reaches the session.
+      const sent = await postAnswerMessage(this.#deps, { chatId, threadId, owner }, rendered, notice.kind === "done" ? (notice.lastText ?? "") : "");
+      log.info({ kind: notice.kind, sessionID: notice.sessionID, changedFiles: changes.length, shortened: rendered.shortened }, "notice sent");
       const diff = changesDiff(changes);
-      if (sent && diff) await this.#sendDiff(diff, sent.messageId, threadId, { sessionID: notice.sessionID, directory });
+      if (sent && diff) await this.#sendDiff(diff, sent.messageId, threadId, owner);
     } catch (error) {
       log.warn({ err: errorText(error), kind: notice.kind }, "could not send a notice");
     }

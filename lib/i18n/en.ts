@@ -70,6 +70,12 @@ export const en: Strings = {
       `✂️ <b>Shortened here.</b> The full request, every character of it and every pattern, is in the file ` +
       `<code>${file}</code> above. Read it before you allow.`,
     notAttached: "⚠️ <b>Shortened, and the full text could not be attached</b>, so <b>Allow</b> is not offered here: decide in the terminal, or reject.",
+    feedbackAsMessage: "↪️ OpenCode 2 drops the feedback of a reject, so it went to the session as your next message.",
+    feedbackAsMessageToMain:
+      "↪️ OpenCode 2 drops the feedback of a reject, and the reject ended the sub-agent, so it went to the main session as your next message.",
+    feedbackNotSent: (error) => `⚠️ OpenCode 2 drops the feedback of a reject, and sending it as your next message failed: ${error}. The agent did not get it.`,
+    feedbackForAgent: (request, feedback, subagent) =>
+      `(Sent from Telegram, in answer to ${subagent ? "your sub-agent's" : "your"} permission request that I rejected: ${request})\n\n${feedback}`,
   },
   permissionFile: {
     caption: "📄 The full permission request: what <b>Allow</b> and <b>Always</b> approve",
@@ -145,6 +151,10 @@ export const en: Strings = {
     fileCaption: "📄 Your message, in full (it was not sent to the agent)",
     notRunning: "that project's OpenCode is not running",
     sessionGone: "that session no longer exists",
+  },
+  answer: {
+    shortened: (file) => `<i>✂️ Shortened: only the end fits here, the whole answer is in the file <code>${file}</code> below.</i>`,
+    fileCaption: "📄 The agent's whole answer (reply to it to send the agent your next instruction)",
   },
   changes: {
     title: (files, added, removed) => `📝 <b>${files === 1 ? "1 file" : `${files} files`} changed</b> (+${added} −${removed}):`,

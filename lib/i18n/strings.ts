@@ -74,6 +74,14 @@ export interface Strings {
     omitted: (count: number) => string;
     shortened: (file: string) => string;
     notAttached: string;
+    /** OpenCode 2 drops a reject's feedback: it went to the session as the user's next message. */
+    feedbackAsMessage: string;
+    /** …to the run's main session: a sub-agent's reject cancels the sub-agent, so nobody would read it there. */
+    feedbackAsMessageToMain: string;
+    /** …and sending that message failed (`error` is HTML already). */
+    feedbackNotSent: (error: string) => string;
+    /** The message the agent gets (plain text, not HTML): which request it answers (`subagent`: one of its sub-agent's), then the feedback exactly as typed. */
+    feedbackForAgent: (request: string, feedback: string, subagent: boolean) => string;
   };
   /** The full-request file a shortened permission prompt comes with (plain text). */
   permissionFile: {
@@ -149,6 +157,11 @@ export interface Strings {
     fileCaption: string;
     notRunning: string;
     sessionGone: string;
+  };
+  /** The agent's answer, in a Done notice (and any later view of it). `shortened` is HTML and names the file. */
+  answer: {
+    shortened: (file: string) => string;
+    fileCaption: string;
   };
   /** What a run changed, in its Done notice. */
   changes: {

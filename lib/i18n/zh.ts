@@ -68,6 +68,11 @@ export const zh: Strings = {
     omitted: (count) => `⟨… 此处省略 ${count} 个字符 …⟩`,
     shortened: (file) => `✂️ <b>此处已截断。</b>完整请求（每个字符、每个匹配模式）见上方文件 <code>${file}</code>。允许之前请先阅读。`,
     notAttached: "⚠️ <b>内容已截断，且完整文本未能附上</b>，因此这里不提供<b>允许</b>：请在终端决定，或拒绝。",
+    feedbackAsMessage: "↪️ OpenCode 2 会丢弃拒绝时附带的说明，所以它已作为你的下一条消息发给该会话。",
+    feedbackAsMessageToMain: "↪️ OpenCode 2 会丢弃拒绝时附带的说明，且拒绝已结束该子智能体，所以它已作为你的下一条消息发给主会话。",
+    feedbackNotSent: (error) => `⚠️ OpenCode 2 会丢弃拒绝时附带的说明，而把它作为你的下一条消息发送也失败了：${error}。智能体没有收到它。`,
+    feedbackForAgent: (request, feedback, subagent) =>
+      `（从 Telegram 发送，回复${subagent ? "你的子智能体" : "你"}那个被我拒绝的权限请求：${request}）\n\n${feedback}`,
   },
   permissionFile: {
     caption: "📄 完整的权限请求：<b>允许</b>和<b>始终允许</b>所批准的内容",
@@ -143,6 +148,10 @@ export const zh: Strings = {
     fileCaption: "📄 你的完整消息（未发送给智能体）",
     notRunning: "该项目的 OpenCode 没有在运行",
     sessionGone: "该会话已不存在",
+  },
+  answer: {
+    shortened: (file) => `<i>✂️ 已截短：这里只放得下结尾，完整的回答在下面的文件 <code>${file}</code> 里。</i>`,
+    fileCaption: "📄 智能体的完整回答（回复它即可把下一条指令发给智能体）",
   },
   changes: {
     title: (files, added, removed) => `📝 <b>改动了 ${files} 个文件</b>（+${added} −${removed}）：`,

@@ -8,6 +8,8 @@ import { REQUEST_TIMEOUT_MS, type OpencodeTransport } from "./transport.ts";
 export type { Outcome } from "./endpoint.ts";
 
 export class OpencodeApi implements OpencodeEndpoint {
+  /** 1.x hands a reject's message to the agent as the tool's error (tests/e2e/permission-contract.test.ts). */
+  readonly rejectKeepsMessage: boolean = true;
   readonly #transport: OpencodeTransport;
   readonly #retry: RetryPolicy;
 

@@ -10,6 +10,11 @@ export type Outcome = { ok: true } | { ok: false; gone: true } | { ok: false; go
 export type PromptPart = { type: "text"; text: string } | { type: "file"; mime: string; filename: string; url: string };
 
 export interface OpencodeEndpoint {
+  /**
+   * Whether a reject's message reaches the agent (1.x: as the tool's error). OpenCode 2.0.15 drops
+   * it, so the bridge sends the feedback as the session's next message instead.
+   */
+  readonly rejectKeepsMessage: boolean;
   replyQuestion(requestID: string, answers: string[][]): Promise<Outcome>;
   rejectQuestion(requestID: string): Promise<Outcome>;
   replyPermission(requestID: string, decision: { reply: PermissionReply; message?: string }): Promise<Outcome>;

@@ -78,6 +78,8 @@ function forgetLater(map: Map<string, unknown>, id: string): void {
 }
 
 export class Opencode2Endpoint implements OpencodeEndpoint {
+  /** 2.0.15 accepts a reject's message and drops it: the agent only hears "Unable to execute command" and goes on. */
+  readonly rejectKeepsMessage: boolean = false;
   readonly #directory: string;
   readonly #host: PermissionHost;
   readonly #server: OwnServerClient;

@@ -22,6 +22,11 @@ export interface PermissionPrompt extends PromptBase {
    * full diff): whether they all went out, and the first one, which the message replies to.
    */
   files?: { sent: boolean; messageId?: number };
+  /**
+   * Feedback OpenCode would drop with the reject (2.x) goes to the session as its next message:
+   * whether it got there, or why not.
+   */
+  feedbackAsMessage?: { sent: true; toMain: boolean } | { sent: false; error: string };
 }
 
 export function createPermissionPrompt(request: PermissionRequest, directory: string, key: string, now: number): PermissionPrompt {

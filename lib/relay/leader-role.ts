@@ -53,6 +53,7 @@ export class LeaderRole {
   readonly #links = new Set<FollowerLink>();
   readonly #nameCheck: ReturnType<typeof setInterval>;
   readonly #poller: Poller;
+  readonly #unsubscribeBack?: () => void;
   readonly #parked = new ParkingLot({
     maxCount: MAX_PARKED,
     maxBytes: MAX_PARKED_BYTES,
@@ -73,6 +74,10 @@ export class LeaderRole {
     // Followers of the leader that went are re-connecting now: give them a moment to claim theirs.
     if (options.takeoverGraceMs !== undefined) this.#parked.open(options.takeoverGraceMs);
     options.handler.onLead?.();
+    // Telegram back after trouble (the poll got through): followers hear it too, as an offset frame
+    // (each takes an offset from its leader as a sign that Telegram answers), so their outboxes send
+    // what waits at once. An offset frame, not a new kind: a follower of an older Hermes takes it too.
+    this.#unsubscribeBack = options.telegram.reachability?.onBack(() => this.#broadcastOffset(options.offset()));
     this.#poller = startPoller({
       api: options.telegram,
       logger: this.#log,
@@ -88,6 +93,7 @@ export class LeaderRole {
   /** Stops leading: polling ends, followers are let go, and the socket name is freed if still ours. */
   async close(): Promise<void> {
     clearInterval(this.#nameCheck);
+    this.#unsubscribeBack?.();
     this.#parked.clear();
     const bound = this.#bound;
     releaseName(this.#options.address, bound);

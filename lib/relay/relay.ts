@@ -85,7 +85,11 @@ export class Relay {
     this.#options = options;
     this.#log = options.logger;
     this.#local = new LocalClaims(options.handler, options.logger);
-    this.#follower = new FollowerRole(this.#local, (offset) => (this.#offset = Math.max(this.#offset, offset)));
+    this.#follower = new FollowerRole(this.#local, (offset) => {
+      this.#offset = Math.max(this.#offset, offset);
+      // The leader's poll got through: Telegram answers, and this process' outbox sends what waits.
+      options.telegram.reachability?.answered();
+    });
   }
 
   get role(): RelayRole {

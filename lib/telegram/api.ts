@@ -1,10 +1,11 @@
 // The Telegram calls Hermes makes, behind a small interface so tests can swap in fakes.
 // Each is one Bot API method called as plain JSON with the runtime's own fetch (bot-api-call.ts);
 // sendDocument is a multipart upload (send-document.ts). No Bot API library is loaded: telegraf,
-// which shaped these payloads before, added about 8 MB to OpenCode's memory (docs/performance.md).
+// which shaped these payloads before, kept about 3 MB more of OpenCode's memory (docs/performance.md).
 import { CALLBACK_ANSWER_LIMIT, CAPTION_LIMIT, cutHtml, cutText, PLACEHOLDER_LIMIT, TOPIC_NAME_LIMIT } from "./html.ts";
 import type { InlineButton } from "./rendered-message.ts";
 import { ButtonStyles } from "./button-style.ts";
+import { Reachability } from "./reachability.ts";
 import { uploadDocument } from "./send-document.ts";
 import { callBotApi } from "./bot-api-call.ts";
 
@@ -44,6 +45,8 @@ export interface TelegramApi {
   /** Downloads a file getFile pointed to, into memory; throws FileTooBigError past `maxBytes`. */
   downloadFile(filePath: string, maxBytes: number): Promise<Uint8Array>;
   setCommands(commands: ReadonlyArray<{ command: string; description: string }>): Promise<void>;
+  /** Whether Telegram answers, as these calls find it (the outbox sends what waits when it is back); absent in simple fakes. */
+  readonly reachability?: Reachability;
 }
 
 /** Telegram lets a bot download files of up to 20 MB (getFile). */
@@ -75,6 +78,11 @@ export class TelegramApiError extends Error {
     return this.code === 400 && /message is not modified/i.test(this.message);
   }
 
+  /** Telegram could not read the message's HTML ("can't parse entities"). */
+  get isParseError(): boolean {
+    return this.code === 400 && /can't parse entities/i.test(this.message);
+  }
+
   get isMessageGone(): boolean {
     return this.code === 400 && /message to (edit|delete) not found|message can't be (edited|deleted)/i.test(this.message);
   }
@@ -87,19 +95,24 @@ export class TelegramApiError extends Error {
 
 export function createTelegramApi(token: string, apiRoot: string): TelegramApi {
   /** One Bot API method; a failure (an answer with ok: false, or none) becomes a TelegramApiError. */
+  const reachability = new Reachability();
   const call = async <T>(method: string, payload: object, signal?: AbortSignal): Promise<T> => {
     try {
       const answer = await callBotApi(token, apiRoot, method, payload, signal);
       if (!answer.ok) throw new TelegramApiError(answer.code, answer.description, answer.retryAfterSeconds);
+      reachability.answered();
       return answer.result as T;
     } catch (error) {
-      throw normaliseError(error);
+      const normalised = normaliseError(error);
+      reachability.failed(normalised.code);
+      throw normalised;
     }
   };
   const markup = (keyboard: InlineButton[][]) => ({ inline_keyboard: keyboard });
   const styles = new ButtonStyles();
 
   return {
+    reachability,
     getUpdates: (offset, timeout, signal) => call<unknown[]>("getUpdates", { offset, timeout, allowed_updates: ["message", "callback_query"] }, signal),
     async sendMessage(chatId, html, options = {}) {
       const sent = await styles.send(options.forceReply ? undefined : options.keyboard, (keyboard) => {
@@ -150,7 +163,11 @@ export function createTelegramApi(token: string, apiRoot: string): TelegramApi {
         ...(options.replyTo ? { replyTo: options.replyTo } : {}),
         ...(options.threadId !== undefined ? { threadId: options.threadId } : {}),
       });
-      if (!sent.ok) throw new TelegramApiError(sent.code, sent.description, sent.retryAfterSeconds);
+      if (!sent.ok) {
+        reachability.failed(sent.code);
+        throw new TelegramApiError(sent.code, sent.description, sent.retryAfterSeconds);
+      }
+      reachability.answered();
       return { messageId: sent.messageId };
     },
     async createTopic(chatId, name) {

@@ -41,18 +41,6 @@ export function cutText(text: string, max: number): string {
   return max >= 1 ? `${out}…` : "";
 }
 
-/** The last `max` UTF-16 units of `text` at most, starting with "…" when cut. Never splits a grapheme. */
-export function cutTextStart(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const parts = tailGraphemes(text, max + 16);
-  let out = "";
-  for (let index = parts.length - 1; index >= 0; index--) {
-    if (out.length + parts[index]!.length + 1 > max) break;
-    out = parts[index]! + out;
-  }
-  return max >= 1 ? `…${out}` : "";
-}
-
 /**
  * The graphemes of the last `size` units or so. Intl.Segmenter slows down more than linearly on
  * long input, so only a window is segmented: it starts on a code point, keeps flags (pairs of
@@ -60,12 +48,46 @@ export function cutTextStart(text: string, max: number): string {
  */
 function tailGraphemes(text: string, size: number): string[] {
   if (text.length <= size) return graphemes(text);
-  let start = text.length - size;
+  return graphemes(text.slice(windowStart(text, text.length - size))).slice(1);
+}
+
+/** Where a window of text can start being segmented: on a code point, flags kept paired. Its first cluster may still be a tail. */
+function windowStart(text: string, index: number): number {
+  if (index <= 0) return 0;
+  let start = index;
   if (isLowSurrogate(text.charCodeAt(start))) start--;
   let before = 0;
   while (start - 2 * (before + 1) >= 0 && isRegionalIndicator(text.codePointAt(start - 2 * (before + 1))!)) before++;
   if (before % 2 === 1) start -= 2;
-  return graphemes(text.slice(start)).slice(1);
+  return start;
+}
+
+/** How far around an index a window of text is segmented: longer clusters than this are only cut around. */
+const CLUSTER_REACH = 256;
+
+/** The grapheme boundaries of text[from, to) that a window can vouch for, and `to` itself when it is the end. */
+function boundaries(text: string, from: number, to: number): number[] {
+  const start = windowStart(text, from);
+  const found: number[] = [];
+  for (const part of segmenter().segment(text.slice(start, to))) if (start === 0 || part.index > 0) found.push(start + part.index);
+  if (to >= text.length) found.push(text.length);
+  return found;
+}
+
+/** The first grapheme boundary at or after `index` (where a tail of the text can start). */
+export function graphemeStart(text: string, index: number): number {
+  if (index <= 0) return 0;
+  if (index >= text.length) return text.length;
+  return boundaries(text, index - 32, Math.min(text.length, index + CLUSTER_REACH)).find((at) => at >= index) ?? text.length;
+}
+
+/** The last grapheme boundary at or before `index` (where a head of the text can end). */
+export function graphemeEnd(text: string, index: number): number {
+  if (index <= 0) return 0;
+  if (index >= text.length) return text.length;
+  let last = 0;
+  for (const at of boundaries(text, index - CLUSTER_REACH, Math.min(text.length, index + 32))) if (at <= index) last = at;
+  return last;
 }
 
 function isLowSurrogate(unit: number): boolean {
@@ -154,11 +176,26 @@ export function cutHtml(html: string, max: number = MESSAGE_LIMIT): string {
   return html.slice(0, end) + ellipsis + closers();
 }
 
+/**
+ * `html` as it is when what Telegram counts fits `max`, else cut by cutHtml (which counts tags and
+ * entities too, so it cuts early, never late). For messages whose parts are each budgeted already.
+ */
+export function fitHtml(html: string, max: number = MESSAGE_LIMIT): string {
+  return visibleLength(html) <= max ? html : cutHtml(html, max);
+}
+
 /** What Telegram counts against its limits: the text after entity parsing, in UTF-16 units. */
 export function visibleLength(html: string): number {
-  const decoded = html.replace(/<[^>]*>/g, "").replace(/&(?:[a-z]+|#(\d+)|#x([0-9a-f]+));/gi, (_, decimal?: string, hex?: string) => {
-    const code = decimal !== undefined ? Number(decimal) : hex !== undefined ? parseInt(hex, 16) : 0x20;
+  return visibleText(html).length;
+}
+
+const NAMED_ENTITIES: Record<string, string> = { lt: "<", gt: ">", amp: "&", quot: '"' };
+
+/** The text Telegram shows for Hermes' own HTML: tags dropped, entities decoded. */
+export function visibleText(html: string): string {
+  return html.replace(/<[^>]*>/g, "").replace(/&(?:([a-z]+)|#(\d+)|#x([0-9a-f]+));/gi, (_, name?: string, decimal?: string, hex?: string) => {
+    if (name !== undefined) return NAMED_ENTITIES[name.toLowerCase()] ?? " ";
+    const code = decimal !== undefined ? Number(decimal) : parseInt(hex!, 16);
     return code <= 0x10ffff ? String.fromCodePoint(code) : "?";
   });
-  return decoded.length;
 }

@@ -3,11 +3,16 @@
 import os from "node:os";
 import { CATALOGS } from "../i18n/catalog.ts";
 import type { SendOptions, TelegramApi } from "./api.ts";
-import { CAPTION_LIMIT, cutHtml, escapeWithin, MESSAGE_LIMIT } from "./html.ts";
+import { CAPTION_LIMIT, escapeWithin, fitHtml, MESSAGE_LIMIT } from "./html.ts";
 import { reveal } from "./reveal.ts";
 
 /** Escaped length of the name on the label. */
 const NAME_LIMIT = 64;
+/**
+ * The most a label takes of a message, in what Telegram counts: "🖥 " (3), the name (at most
+ * NAME_LIMIT) and the line break. A message that fills itself up to the limit leaves this free.
+ */
+export const LABEL_ROOM = 3 + NAME_LIMIT + 1;
 
 export interface LabelSettings {
   /** HERMES_MACHINE_NAME, when set. */
@@ -33,10 +38,10 @@ export function labelLine(name: string): string {
   return `🖥 <b>${escapeWithin(reveal(name, CATALOGS.en), NAME_LIMIT)}</b>`;
 }
 
-/** The same API, every message text and caption starting with the machine's label (cut to fit as HTML). */
+/** The same API, every message text and caption starting with the machine's label (cut to fit as HTML, counted as Telegram counts). */
 export function labelMessages(api: TelegramApi, name: string): TelegramApi {
   const line = labelLine(name);
-  const label = (html: string, limit: number) => cutHtml(`${line}\n${html}`, limit);
+  const label = (html: string, limit: number) => fitHtml(`${line}\n${html}`, limit);
   return {
     ...api,
     sendMessage: (chatId: number, html: string, options?: SendOptions) => api.sendMessage(chatId, label(html, MESSAGE_LIMIT), options),

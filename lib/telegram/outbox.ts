@@ -1,12 +1,15 @@
 // The one way out to Telegram for messages. It paces per chat and overall (pacer.ts), waits out
 // 429s exactly as told, retries server trouble and outages until Telegram is back (a prompt that
-// never reaches the phone is the worst failure Hermes can have), sends new prompts ahead of edits
-// (a prompt spends the chat's budget at once; everything else leaves room for prompts), and
-// collapses queued edits of one message into one (the latest state wins).
+// never reaches the phone is the worst failure Hermes can have; the first call that finds Telegram
+// back ends every backoff, reachability.ts), sends new prompts ahead of edits (a prompt spends the
+// chat's budget at once; everything else leaves room for prompts), and collapses queued edits of
+// one message into one (the latest state wins).
 import type { Logger } from "../log.ts";
 import { TelegramApiError } from "./api.ts";
 import { errorText } from "../error-text.ts";
 import { Pacer, TELEGRAM_LIMITS, type PaceLimits } from "./pacer.ts";
+import type { Reachability } from "./reachability.ts";
+import { retryWait, whenBack, type RetryWait } from "./retry-wait.ts";
 import { CALL_TIMEOUT_MS, RETRY_MAX_MS, RETRY_MIN_MS } from "./timeouts.ts";
 import { withTimeout } from "../with-timeout.ts";
 
@@ -19,6 +22,8 @@ export interface OutboxOptions {
   callTimeoutMs?: number;
   retryMinMs?: number;
   retryMaxMs?: number;
+  /** Where Telegram being back is heard: jobs waiting out a backoff go at once (a retry_after still holds). */
+  reachability?: Reachability;
 }
 
 /** Highest first: a new prompt must not wait behind edits of old ones. Only `Prompt` is urgent to the pacer. */
@@ -40,7 +45,7 @@ interface Job {
   /** Retry transient failures for as long as the job is wanted (prompts and their edits). */
   persistent: boolean;
   attempts: number;
-  notBefore: number;
+  wait: RetryWait;
   settle: Array<{ resolve(value: unknown): void; reject(error: unknown): void }>;
 }
 
@@ -51,7 +56,7 @@ export class Outbox {
   readonly #pacer?: Pacer;
   readonly #now: () => number;
   readonly #callTimeoutMs: number;
-  readonly #retry: { min: number; max: number };
+  readonly #retry: { minMs: number; maxMs: number };
   readonly #queue: Job[] = [];
   readonly #queuedEdits = new Map<string, Job>();
   #seq = 0;
@@ -60,13 +65,15 @@ export class Outbox {
   /** No prompts will follow: what is queued may spend the whole budget (see `finishing`). */
   #finishing = false;
   readonly #loop: Promise<void>;
+  readonly #unsubscribe?: () => void;
 
   constructor(options: OutboxOptions) {
     this.#log = options.logger;
     this.#now = options.now ?? Date.now;
     if (options.limits !== false) this.#pacer = new Pacer(options.limits ?? TELEGRAM_LIMITS, this.#now());
     this.#callTimeoutMs = options.callTimeoutMs ?? CALL_TIMEOUT_MS;
-    this.#retry = { min: options.retryMinMs ?? RETRY_MIN_MS, max: options.retryMaxMs ?? RETRY_MAX_MS };
+    this.#retry = { minMs: options.retryMinMs ?? RETRY_MIN_MS, maxMs: options.retryMaxMs ?? RETRY_MAX_MS };
+    this.#unsubscribe = options.reachability?.onBack(() => this.#telegramBack());
     this.#loop = this.#run();
   }
 
@@ -108,6 +115,7 @@ export class Outbox {
   /** Ends the loop; what is still queued fails with "outbox stopped". */
   async stop(): Promise<void> {
     this.#stopped = true;
+    this.#unsubscribe?.();
     this.#wake?.();
     await this.#loop;
     const dropped = this.#queue.splice(0);
@@ -123,7 +131,13 @@ export class Outbox {
   #enqueue<T>(spec: Pick<Job, "chatId" | "priority" | "prepare" | "persistent"> & { key?: string }): Promise<T | undefined> {
     if (this.#stopped) return Promise.reject(new Error("outbox stopped"));
     return new Promise((resolve, reject) => {
-      const job: Job = { ...spec, seq: this.#seq++, attempts: 0, notBefore: 0, settle: [{ resolve: resolve as (value: unknown) => void, reject }] };
+      const job: Job = {
+        ...spec,
+        seq: this.#seq++,
+        attempts: 0,
+        wait: { until: 0, told: false },
+        settle: [{ resolve: resolve as (value: unknown) => void, reject }],
+      };
       this.#queue.push(job);
       if (job.key) this.#queuedEdits.set(job.key, job);
       this.#wake?.();
@@ -162,7 +176,7 @@ export class Outbox {
     let best: Job | undefined;
     let wakeAt: number | undefined;
     for (const job of this.#queue) {
-      const at = Math.max(job.notBefore, this.#pacer?.readyAt(job.chatId, now, this.#urgent(job)) ?? now);
+      const at = Math.max(job.wait.until, this.#pacer?.readyAt(job.chatId, now, this.#urgent(job)) ?? now);
       if (at > now) {
         wakeAt = wakeAt === undefined ? at : Math.min(wakeAt, at);
         continue;
@@ -184,14 +198,13 @@ export class Outbox {
       return;
     }
     const now = this.#now();
-    if (error instanceof TelegramApiError && error.retryAfterSeconds !== undefined) {
-      this.#pacer?.block(job.chatId, error.retryAfterSeconds, now);
-      job.notBefore = now + error.retryAfterSeconds * 1000;
-      this.#log.warn({ chatId: job.chatId, retryAfter: error.retryAfterSeconds }, "Telegram flood control: waiting as told");
+    const retryAfter = error instanceof TelegramApiError ? error.retryAfterSeconds : undefined;
+    job.wait = retryWait(retryAfter, job.attempts, now, this.#retry);
+    if (retryAfter !== undefined) {
+      this.#pacer?.block(job.chatId, retryAfter, now);
+      this.#log.warn({ chatId: job.chatId, retryAfter }, "Telegram flood control: waiting as told");
     } else {
-      const delay = Math.min(this.#retry.max, this.#retry.min * 2 ** Math.min(job.attempts - 1, 16));
-      job.notBefore = now + delay;
-      this.#log.warn({ err: errorText(error), attempt: job.attempts, delayMs: delay }, "Telegram call failed; retrying");
+      this.#log.warn({ err: errorText(error), attempt: job.attempts, delayMs: job.wait.until - now }, "Telegram call failed; retrying");
     }
     // Back in line: a newer edit of the same message may already be queued and wins.
     if (job.key && this.#queuedEdits.has(job.key)) {
@@ -200,6 +213,20 @@ export class Outbox {
     }
     this.#queue.push(job);
     if (job.key) this.#queuedEdits.set(job.key, job);
+  }
+
+  /** Another call found Telegram back: what waits out a backoff goes now (in the usual order and pace). */
+  #telegramBack(): void {
+    const now = this.#now();
+    let released = 0;
+    for (const job of this.#queue) {
+      const wait = whenBack(job.wait, now);
+      if (wait !== job.wait) released++;
+      job.wait = wait;
+    }
+    if (released === 0) return;
+    this.#log.info({ released }, "Telegram is back: sending what waited");
+    this.#wake?.();
   }
 
   #sleep(ms: number | undefined): Promise<void> {

@@ -1,10 +1,11 @@
-// The long-poll loop: fetches updates, hands each to `onUpdate`, and survives every error.
+// The long-poll loop: fetches updates, hands each to `onUpdate`, and survives every error (after
+// one, it probes with short polls until a poll gets through).
 // A stalled request is abandoned after the poll timeout plus a grace period (watchdog).
 import type { Logger } from "../log.ts";
 import { errorText } from "../error-text.ts";
 import { sleep } from "../sleep.ts";
 import { TelegramApiError, type TelegramApi } from "./api.ts";
-import { LONG_POLL_GRACE_MS, LONG_POLL_SECONDS, RETRY_MAX_MS, RETRY_MIN_MS } from "./timeouts.ts";
+import { LONG_POLL_GRACE_MS, LONG_POLL_SECONDS, OUTAGE_PROBE_MS, RETRY_MAX_MS, RETRY_MIN_MS } from "./timeouts.ts";
 
 export interface PollerOptions {
   api: TelegramApi;
@@ -38,10 +39,14 @@ export function startPoller(options: PollerOptions): Poller {
 
   async function loop(): Promise<void> {
     while (!stopped.signal.aborted) {
-      const request = AbortSignal.any([stopped.signal, AbortSignal.timeout(timeoutSeconds * 1000 + graceMs)]);
+      // After a failure the poll asks Telegram not to hold it (timeout 0): a long poll that gets
+      // through would only say so when it returns, up to its timeout later, and its success is what
+      // tells the outbox that Telegram is back (reachability.ts).
+      const seconds = failures > 0 ? 0 : timeoutSeconds;
+      const request = AbortSignal.any([stopped.signal, AbortSignal.timeout(seconds * 1000 + graceMs)]);
       let updates: unknown[];
       try {
-        updates = await api.getUpdates(offset, timeoutSeconds, request);
+        updates = await api.getUpdates(offset, seconds, request);
         failures = 0;
       } catch (error) {
         if (stopped.signal.aborted) return;
@@ -86,9 +91,15 @@ export function startPoller(options: PollerOptions): Poller {
   };
 }
 
-/** Exponential backoff, honouring Telegram's `retry_after` exactly when it gives one. */
+/**
+ * Exponential backoff, honouring Telegram's `retry_after` exactly when it gives one. A call that got
+ * no answer at all (refused, unreachable) is tried again within OUTAGE_PROBE_MS: such a try costs
+ * Telegram nothing, and it is how the process notices that Telegram is back (the outbox then sends
+ * what waits at once).
+ */
 export function backoffFor(error: unknown, failures: number): number {
   if (error instanceof TelegramApiError && error.retryAfterSeconds !== undefined) return error.retryAfterSeconds * 1000;
   const base = error instanceof TelegramApiError && error.code === 409 ? 5_000 : RETRY_MIN_MS;
-  return Math.min(RETRY_MAX_MS, base * 2 ** Math.min(failures - 1, 10));
+  const cap = error instanceof TelegramApiError && error.code === 0 ? OUTAGE_PROBE_MS : RETRY_MAX_MS;
+  return Math.min(cap, base * 2 ** Math.min(failures - 1, 10));
 }

@@ -2,6 +2,7 @@
 import path from "node:path";
 import { CATALOGS, type Strings } from "../i18n/catalog.ts";
 import { escapeWithin } from "./html.ts";
+import type { Markdown } from "./markdown.ts";
 import { reveal } from "./reveal.ts";
 import type { InlineButton } from "./rendered-message.ts";
 
@@ -14,6 +15,8 @@ export interface PromptContext {
   parentTitle?: string;
   /** The session's Stop button, under a pending prompt's own buttons. */
   stop?: InlineButton;
+  /** Renders what the agent wrote (markdown.ts, loaded on first use); without it, that text is shown as it is. */
+  markdown?: Markdown;
 }
 
 /** How a project is named on the phone: its directory's last part (the whole path for "/"). */

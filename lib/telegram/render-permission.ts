@@ -95,6 +95,15 @@ export function renderPermission(prompt: PermissionPrompt, context: PromptContex
   if (missingFile) lines.push("", t.permission.notAttached);
 
   if (prompt.final?.message) lines.push("", `${t.permission.feedback} <i>${escapeWithin(reveal(prompt.final.message, t), LIMITS.feedback)}</i>`);
+  const asMessage = prompt.feedbackAsMessage;
+  if (asMessage)
+    lines.push(
+      asMessage.sent
+        ? asMessage.toMain
+          ? t.permission.feedbackAsMessageToMain
+          : t.permission.feedbackAsMessage
+        : t.permission.feedbackNotSent(escapeWithin(reveal(asMessage.error, t), LIMITS.notice)),
+    );
   if (prompt.notice) lines.push("", `⚠️ ${escapeWithin(reveal(prompt.notice(t), t), LIMITS.notice)}`);
   const live = prompt.state === "pending" && !prompt.busy;
   return { text: cutHtml(lines.join("\n").trim()), keyboard: live ? withStop(keyboardFor(prompt, t, !missingFile), context) : [] };

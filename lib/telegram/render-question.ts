@@ -2,14 +2,16 @@
 import type { QuestionPrompt } from "../registry/question-prompt.ts";
 import { currentQuestion } from "../registry/question-prompt.ts";
 import { encodeCallback } from "./codec.ts";
-import { cutHtml, cutText, escapeHtml, escapeWithin } from "./html.ts";
+import { cutText, escapeHtml, escapeWithin, fitHtml } from "./html.ts";
 import type { Strings } from "../i18n/catalog.ts";
 import { contextLine, stringsOf, type PromptContext } from "./render-context.ts";
 import { pageCount, pageRange } from "./option-pages.ts";
+import { renderAgentText } from "./render-agent-text.ts";
 import { reveal } from "./reveal.ts";
 import { withStop, type InlineButton, type RenderedMessage } from "./rendered-message.ts";
 
-// Escaped lengths: entities count, so text full of "<&>" can't overflow the message.
+// Escaped lengths (entities count, so text full of "<&>" can't overflow the message); the agent's
+// own text (question, description) is Markdown, counted as Telegram counts: visible units.
 const LIMITS = { question: 1200, header: 200, label: 200, description: 300, answer: 600, button: 60, notice: 300 };
 /** Characters (escaped) shared by every option line of a prompt, so 50 options still fit one message. */
 const OPTIONS_BUDGET = 2000;
@@ -38,14 +40,13 @@ export function renderQuestion(prompt: QuestionPrompt, context: PromptContext): 
     const marker = index === current && count > 1 ? "▶ " : "";
     const hint = question.multiple ? t.question.chooseAny : "";
     lines.push(`${marker}<b>${escapeHtml(number)}${escapeWithin(reveal(question.header || t.question.defaultHeader, t), LIMITS.header)}</b>${hint}`);
-    const shown = reveal(question.question, t);
-    const text = escapeWithin(shown, questionMax);
-    lines.push(text + (text === escapeHtml(shown) ? "" : t.question.cut));
+    const text = renderAgentText(question.question, context.markdown, questionMax, t);
+    lines.push(text.html + (text.cut ? t.question.cut : ""));
     const numbered = isNumbered(question);
     const { start, end } = ranges[index]!;
     question.options.slice(start, end).forEach((option, offset) => {
       const optionIndex = start + offset;
-      const description = option.description && withDescriptions ? ` — ${escapeWithin(reveal(option.description, t), descriptionMax)}` : "";
+      const description = option.description && withDescriptions ? ` — ${renderAgentText(option.description, context.markdown, descriptionMax, t).html}` : "";
       const prefix = numbered ? `${optionIndex + 1}. ` : "";
       lines.push(`• <b>${prefix}${escapeWithin(reveal(option.label, t), labelMax)}</b>${description}`);
     });
@@ -57,7 +58,7 @@ export function renderQuestion(prompt: QuestionPrompt, context: PromptContext): 
 
   if (prompt.notice) lines.push(`⚠️ ${escapeWithin(reveal(prompt.notice(t), t), LIMITS.notice)}`);
   if (current !== -1 && prompt.dismissArmed) lines.push(t.question.dismissWarning);
-  const text = cutHtml(lines.join("\n").trim());
+  const text = fitHtml(lines.join("\n").trim());
   return { text, keyboard: current === -1 ? [] : withStop(keyboardFor(prompt, current, t), context) };
 }
 

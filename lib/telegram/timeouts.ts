@@ -10,3 +10,5 @@ export const LONG_POLL_GRACE_MS = 10_000;
 export const RETRY_MIN_MS = 500;
 /** ...doubling up to this (unless Telegram names its own retry_after). */
 export const RETRY_MAX_MS = 30_000;
+/** While Telegram gives no answer at all, the long poll tries again at least this often: it is what notices Telegram is back. */
+export const OUTAGE_PROBE_MS = 1_000;

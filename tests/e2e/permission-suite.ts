@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ChatKind } from "../support/chat-kind.ts";
 import type { SentMessage } from "../support/fake-telegram.ts";
 import { parseTelegramHtml } from "../support/fake-telegram.ts";
+import { contentText, messagesOf } from "../support/llm/chat-request.ts";
 import { directive } from "../support/mock-llm.ts";
 import { isOpencode2, type OpencodeVersion } from "../support/opencode.ts";
 import { promptWhenIdle, startRig, type Rig } from "./question-suite.ts";
@@ -94,24 +95,43 @@ export function permissionSuite(version: OpencodeVersion, chat: ChatKind = "priv
       expect(result.content).toMatch(rejection);
     });
 
-    it("Reject with feedback: the LLM receives the feedback and carries on", async () => {
+    it("Reject with feedback: the LLM receives the exact feedback in that session and the command does not run", async () => {
+      const feedback = "use <printf> & not uname 🙂";
       await run(directive(bash("uname -a")));
       const message = await onPhone("uname -a");
       await rig.telegram.tapButton(message, "Reject with feedback");
       const ask = await rig.telegram.waitForMessage((m) => m.replyMarkup?.force_reply === true && m.text.includes("feedback"), { what: "feedback prompt" });
-      rig.telegram.sendText(rig.chatId, "use <printf> & not uname", { replyTo: ask.messageId });
-      if (v2) {
-        // 2.0.15 takes the message (ctx.permission.reply) but drops it: the agent only hears that the
-        // command could not run, and carries on. When a later 2.x passes it on, this fails: update docs/compatibility.md and the README.
-        const result = await rig.llm.waitForToolResult((r) => r.content.includes("uname -a"), { what: "rejection at the LLM" });
-        expect(result.content).toMatch(/Unable to execute command: uname -a/);
-        expect(result.content).not.toContain("printf");
-      } else {
-        const result = await rig.llm.waitForToolResult((r) => r.content.includes("use <printf> & not uname"), { what: "feedback at the LLM" });
-        expect(result.content).toMatch(/with the following feedback: use <printf> & not uname/);
-      }
+      rig.telegram.sendText(rig.chatId, feedback, { replyTo: ask.messageId });
       const final = await settledAs(message, "Rejected with feedback</b> from Telegram");
-      expect(final.text).toContain("use &lt;printf&gt; &amp; not uname");
+      expect(final.text).toContain("use &lt;printf&gt; &amp; not uname 🙂");
+      if (v2) {
+        // 2.0.15 drops a reject's message: Hermes rejects (the run ends there), then sends the
+        // feedback as the session's next message, marked as the answer to the rejected request.
+        const body = await rig.telegram.waitFor(
+          () =>
+            rig.llm.requests.find((request) => {
+              const messages = messagesOf(request);
+              const last = messages[messages.length - 1];
+              return last?.role === "user" && contentText(last.content).endsWith(`\n\n${feedback}`);
+            }),
+          { timeoutMs: 30_000, what: "the feedback as the next user message at the LLM" },
+        );
+        const messages = messagesOf(body);
+        expect(contentText(messages[messages.length - 1]!.content)).toBe(
+          `(Sent from Telegram, in answer to your permission request that I rejected: ${tools.shellName} uname -a)\n\n${feedback}`,
+        );
+        // That session's history: its own directive, and the call answered by the rejection, never run.
+        expect(messages.some((m) => m.role === "user" && contentText(m.content).includes("uname -a") && contentText(m.content).includes('"tool"'))).toBe(true);
+        const results = messages.filter((m) => m.role === "tool").map((m) => contentText(m.content));
+        expect(results).toHaveLength(1);
+        expect(results[0]).toMatch(/declined this tool call/);
+        expect(final.text).toContain("went to the session as your next message");
+      } else {
+        const result = await rig.llm.waitForToolResult((r) => r.content.includes(feedback), { what: "feedback at the LLM" });
+        expect(result.content).toMatch(/with the following feedback: use <printf> & not uname 🙂/);
+        expect(final.text).not.toContain("next message");
+      }
+      expect(rig.llm.toolResults.some((r) => /Linux|GNU/.test(r.content))).toBe(false); // uname never ran
     });
 
     it("answered in the TUI: the message is edited and loses its buttons", async () => {
@@ -149,6 +169,41 @@ export function permissionSuite(version: OpencodeVersion, chat: ChatKind = "priv
       await rig.telegram.tapButton(current(message), "Allow once");
       await rig.llm.waitForToolResult((r) => r.content.includes("child done"), { what: "task result at the parent" });
     });
+
+    (v2 && chat === "private" ? it : it.skip)(
+      "Reject with feedback on a sub-agent's request: the reject ends the sub-agent, the feedback reaches the main session",
+      async () => {
+        const feedback = "printf <instead> & 🙂";
+        const child = directive({ ...bash("uname -s"), then: [{ text: "child done" }] });
+        await run(directive({ ...tools.subagent("child shell", child), then: [{ text: "parent done" }] }));
+        const message = await onPhone("uname -s");
+        await rig.telegram.waitFor(() => /sub-agent of <i>[^<]+<\/i>/.test(current(message).text) || undefined, { what: "sub-agent label" });
+        await rig.telegram.tapButton(current(message), "Reject with feedback");
+        const ask = await rig.telegram.waitForMessage((m) => m.replyMarkup?.force_reply === true && !m.deleted && m.messageId > message.messageId, {
+          what: "feedback prompt",
+        });
+        rig.telegram.sendText(rig.chatId, feedback, { replyTo: ask.messageId });
+        const final = await settledAs(message, "Rejected with feedback</b> from Telegram");
+        expect(final.text).toContain("went to the main session as your next message");
+        const body = await rig.telegram.waitFor(
+          () =>
+            rig.llm.requests.find((request) => {
+              const messages = messagesOf(request);
+              const last = messages[messages.length - 1];
+              return last?.role === "user" && contentText(last.content).endsWith(`\n\n${feedback}`);
+            }),
+          { timeoutMs: 30_000, what: "the feedback at the main session's LLM" },
+        );
+        const messages = messagesOf(body);
+        expect(contentText(messages[messages.length - 1]!.content)).toBe(
+          `(Sent from Telegram, in answer to your sub-agent's permission request that I rejected: ${tools.shellName} uname -s)\n\n${feedback}`,
+        );
+        // The main session's history (the parent's own directive, the sub-agent it started), not the sub-agent's.
+        expect(messages.some((m) => m.role === "user" && contentText(m.content).includes("child shell"))).toBe(true);
+        expect(messages.some((m) => m.role === "user" && contentText(m.content).startsWith("You are a subagent"))).toBe(false);
+        expect(rig.llm.toolResults.some((r) => r.content.trim() === "Linux")).toBe(false); // uname never ran
+      },
+    );
 
     privateOnly("a long command hiding its payload behind blanks: the message shows the tail, the file sent with it holds the whole command", async () => {
       const command = `echo start-of-long-command ${"word ".repeat(400)}${" ".repeat(1480)}; echo hidden-payload-tail`;

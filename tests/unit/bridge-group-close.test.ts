@@ -8,6 +8,7 @@ import { Bridge } from "../../lib/bridge/bridge.ts";
 import { OpencodeApi } from "../../lib/opencode/api.ts";
 import { Registry } from "../../lib/registry/registry.ts";
 import type { SendOptions } from "../../lib/telegram/api.ts";
+import { loadMarkdown } from "../../lib/telegram/markdown.ts";
 import { TELEGRAM_LIMITS } from "../../lib/telegram/pacer.ts";
 import { DIRECTORY, FakeOpencode, OWNER, request } from "../support/bridge-rig.ts";
 import { MemoryTelegram } from "../support/memory-telegram.ts";
@@ -24,7 +25,9 @@ class HeldTelegram extends MemoryTelegram {
   }
 }
 
-beforeEach(() => {
+beforeEach(async () => {
+  // Loaded once per process by the first question (real I/O, which fake timers don't advance): loaded here, so the clock is all that moves.
+  await loadMarkdown();
   vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
 });
 afterEach(() => {

@@ -1,4 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { describeRequest } from "../../lib/bridge/permission-feedback.ts";
+import { CATALOGS } from "../../lib/i18n/catalog.ts";
+import { OpencodeApi } from "../../lib/opencode/api.ts";
 import { DIRECTORY, permission, setup } from "../support/bridge-rig.ts";
 
 afterEach(() => vi.useRealTimers());
@@ -44,6 +47,100 @@ describe("Bridge: permissions", () => {
     await settled(message, "Rejected with feedback</b> from Telegram");
     expect(opencode.posts[0]?.body).toEqual({ reply: "reject", message: "use printf, not echo" });
     expect(message.text).toContain("use printf, not echo");
+  });
+
+  describe("where OpenCode drops a reject's message (2.0.15)", () => {
+    /** OpenCode 1.x's routes, but a reject's message is lost as on 2.0.15. */
+    class DropsRejectMessage extends OpencodeApi {
+      override readonly rejectKeepsMessage = false;
+    }
+    function setup2(options: Parameters<typeof setup>[0] = {}) {
+      const rig = setup(options);
+      rig.bridge.attach({ directory: DIRECTORY, opencode: new DropsRejectMessage(rig.opencode, { retries: 1, minTimeout: 1, maxTimeout: 1 }) });
+      return rig;
+    }
+    const feedback = "use <printf> & not echo 🙂";
+
+    it("rejects, then sends the exact feedback to that session as its next message, marked, and says so on the phone", async () => {
+      const { opencode, tap, askPermission, say, settled, forceReply } = setup2();
+      const req = permission({ sessionID: "ses_1", metadata: { command: "echo hello" } });
+      const message = await askPermission(req);
+      await tap(message, "Reject with feedback");
+      await say(`  ${feedback}\n`, (await forceReply()).messageId);
+      await settled(message, "Rejected with feedback</b> from Telegram");
+      expect(opencode.posts).toEqual([
+        { url: "/permission/{requestID}/reply", path: { requestID: req.id }, body: { reply: "reject" } },
+        {
+          url: "/session/{sessionID}/prompt_async",
+          path: { sessionID: "ses_1" },
+          body: {
+            parts: [{ type: "text", text: `(Sent from Telegram, in answer to your permission request that I rejected: bash echo hello)\n\n${feedback}` }],
+          },
+        },
+      ]);
+      expect(message.text).toContain("💬 Feedback: <i>use &lt;printf&gt; &amp; not echo 🙂</i>");
+      expect(message.text).toContain("↪️ OpenCode 2 drops the feedback of a reject, so it went to the session as your next message.");
+    });
+
+    it("a sub-agent's feedback goes to the run's main session: the reject ended the sub-agent, so nobody would read it there", async () => {
+      const { opencode, bridge, tap, askPermission, say, settled, forceReply } = setup2();
+      opencode.sessions.set("ses_child", { id: "ses_child", title: "child bash", parentID: "ses_1" });
+      const req = permission({ sessionID: "ses_child" });
+      const message = await askPermission(req);
+      await vi.waitFor(() => expect(bridge.registry.sessions.rootOf("ses_child")).toBe("ses_1"));
+      await tap(message, "Reject with feedback");
+      await say(feedback, (await forceReply()).messageId);
+      await settled(message, "Rejected with feedback</b> from Telegram");
+      expect(opencode.posts.filter((post) => post.url === "/session/{sessionID}/prompt_async")).toEqual([
+        {
+          url: "/session/{sessionID}/prompt_async",
+          path: { sessionID: "ses_1" },
+          body: {
+            parts: [
+              { type: "text", text: `(Sent from Telegram, in answer to your sub-agent's permission request that I rejected: bash echo hello)\n\n${feedback}` },
+            ],
+          },
+        },
+      ]);
+      expect(message.text).toContain("the reject ended the sub-agent, so it went to the main session as your next message.");
+    });
+
+    it("a feedback message OpenCode refuses is shown as not delivered; the reject stands", async () => {
+      const { opencode, tap, askPermission, say, settled, forceReply } = setup2();
+      const req = permission();
+      const message = await askPermission(req);
+      await tap(message, "Reject with feedback");
+      const ask = await forceReply();
+      const original = opencode.request.bind(opencode);
+      opencode.request = async (method, url, options) =>
+        url === "/session/{sessionID}/prompt_async" ? { status: 500, data: { name: "Error", data: { message: "<boom>" } } } : original(method, url, options);
+      await say(feedback, ask.messageId);
+      await settled(message, "Rejected with feedback</b> from Telegram");
+      expect(message.text).toMatch(/sending it as your next message failed: .*&lt;boom&gt;.*The agent did not get it\./);
+      expect(opencode.posts[0]?.body).toEqual({ reply: "reject" });
+    });
+
+    it("the marked message names the request (its command, else its patterns), in the chat's language, the feedback untouched", () => {
+      const bash = permission({ permission: "bash", metadata: { command: "rm -rf build" }, patterns: ["rm -rf build"] });
+      const edit = permission({ permission: "edit", metadata: {}, patterns: ["src/a.ts", "src/b.ts"] });
+      expect(describeRequest(bash)).toBe("bash rm -rf build");
+      expect(describeRequest(edit)).toBe("edit src/a.ts, src/b.ts");
+      expect(describeRequest(permission({ metadata: { command: "x".repeat(1_000) } })).length).toBeLessThanOrEqual(300);
+      expect(CATALOGS.zh.permission.feedbackForAgent("bash rm -rf build", feedback, false)).toBe(
+        `（从 Telegram 发送，回复你那个被我拒绝的权限请求：bash rm -rf build）\n\n${feedback}`,
+      );
+      expect(CATALOGS.zh.permission.feedbackAsMessage).toContain("下一条消息");
+    });
+
+    it("a plain Reject and the other buttons are unchanged", async () => {
+      const { opencode, tap, askPermission, settled } = setup2();
+      const req = permission();
+      const message = await askPermission(req);
+      await tap(message, "Reject");
+      await settled(message, "Rejected</b> from Telegram");
+      expect(opencode.posts).toEqual([{ url: "/permission/{requestID}/reply", path: { requestID: req.id }, body: { reply: "reject" } }]);
+      expect(message.text).not.toContain("next message");
+    });
   });
 
   it("a decision made in the terminal edits the message", async () => {

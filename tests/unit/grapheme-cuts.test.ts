@@ -73,7 +73,7 @@ describe("cutting hostile text for Telegram's short fields", () => {
     const { renderNotice } = await import("../../lib/telegram/render-notice.ts");
     const { parseTelegramHtml } = await import("../support/fake-telegram.ts");
     for (const prefix of ["", "x", "xy"]) {
-      const html = renderNotice({ kind: "done", sessionID: "s", busyMs: 60_000, lastText: prefix + (FAMILY + FLAG).repeat(300) }, { project: "p" });
+      const html = renderNotice({ kind: "done", sessionID: "s", busyMs: 60_000, lastText: prefix + (FAMILY + FLAG).repeat(300) }, { project: "p" }).html;
       const parsed = parseTelegramHtml(html);
       if (!parsed.ok) throw new Error(parsed.error);
       const quoted = parsed.plain.slice(parsed.plain.indexOf("…"), parsed.plain.lastIndexOf(FLAG) + FLAG.length);

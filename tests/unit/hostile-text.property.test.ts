@@ -14,6 +14,7 @@ import type { Notice } from "../../lib/notices/activity.ts";
 import { createPermissionPrompt, type PermissionPrompt } from "../../lib/registry/permission-prompt.ts";
 import { createQuestionPrompt } from "../../lib/registry/question-prompt.ts";
 import type { PermissionRequest, QuestionInfo } from "../../lib/hermes-events.ts";
+import { loadMarkdown } from "../../lib/telegram/markdown.ts";
 import { pageRange } from "../../lib/telegram/option-pages.ts";
 import { renderNotice, renderNotSent } from "../../lib/telegram/render-notice.ts";
 import { permissionFiles } from "../../lib/telegram/render-permission-file.ts";
@@ -89,8 +90,17 @@ function keyboardOk(message: RenderedMessage, what: string): void {
   for (const button of message.keyboard.flat()) expect(LONE_SURROGATE.test(button.text), `${what}: button text`).toBe(false);
 }
 
+/** What the agent wrote is rendered as Markdown, as on the phone: the markers must survive the parser too. */
+const markdown = await loadMarkdown();
+
 function context(gen: Gen, t: Strings) {
-  return { project: gen.text(3), t, ...(gen.chance(0.7) ? { sessionTitle: gen.text(4) } : {}), ...(gen.chance(0.3) ? { parentTitle: gen.text(3) } : {}) };
+  return {
+    project: gen.text(3),
+    t,
+    markdown,
+    ...(gen.chance(0.7) ? { sessionTitle: gen.text(4) } : {}),
+    ...(gen.chance(0.3) ? { parentTitle: gen.text(3) } : {}),
+  };
 }
 
 function permissionRequest(gen: Gen, index: number): PermissionRequest {
@@ -220,7 +230,7 @@ describe("property: every rendering of hostile text stays valid, within limits, 
           { kind: "failed", sessionID: "s", name: gen.text(2), message: gen.text(10) },
           { kind: "retrying", sessionID: "s", attempt: gen.int(100), message: gen.text(5) },
         ];
-        for (const notice of notices) visible(renderNotice(notice, context(gen, t)), MAX_TEXT, `${what} ${notice.kind}`);
+        for (const notice of notices) visible(renderNotice(notice, context(gen, t)).html, MAX_TEXT, `${what} ${notice.kind}`);
         const typed = gen.text(12);
         const notSent = renderNotSent(gen.text(3), typed, t);
         const plain = visible(notSent.html, MAX_TEXT, `${what} not sent`);

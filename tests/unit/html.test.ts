@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cutHtml, cutText, cutTextStart, escapeHtml, graphemes, MESSAGE_LIMIT, visibleLength } from "../../lib/telegram/html.ts";
+import { cutHtml, cutText, escapeHtml, graphemeEnd, graphemeStart, graphemes, MESSAGE_LIMIT, visibleLength } from "../../lib/telegram/html.ts";
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -93,12 +93,22 @@ describe("cutText", () => {
   });
 });
 
-describe("cutTextStart", () => {
-  it("keeps the end, marked with a leading ellipsis, on whole graphemes", () => {
-    expect(cutTextStart("hello", 5)).toBe("hello");
-    expect(cutTextStart("hello world", 6)).toBe("…world");
-    expect(cutTextStart("a🇫🇷🇫🇷", 5)).toBe("…🇫🇷");
-    expect(cutTextStart("a🇫🇷🇫🇷", 4)).toBe("…");
+describe("graphemeStart and graphemeEnd", () => {
+  it("move an index to the nearest grapheme boundary after or before it", () => {
+    expect(graphemeStart("hello", 2)).toBe(2);
+    expect(graphemeStart("a🇫🇷🇫🇷", 2)).toBe(5);
+    expect(graphemeEnd("a🇫🇷🇫🇷", 2)).toBe(1);
+    expect(graphemeEnd("a🇫🇷🇫🇷", 8)).toBe(5);
+    expect([graphemeStart("ab", -1), graphemeStart("ab", 9), graphemeEnd("ab", -1), graphemeEnd("ab", 9)]).toEqual([0, 2, 0, 2]);
+  });
+
+  it("deep inside long text they segment only a window, and flags stay paired", () => {
+    const flags = "🇫🇷".repeat(300);
+    expect(graphemeStart(flags, 601)).toBe(604);
+    expect(graphemeEnd(flags, 601)).toBe(600);
+    const families = `x${"👨‍👩‍👧".repeat(200)}`;
+    expect(graphemeStart(families, 805)).toBe(809);
+    expect(graphemeEnd(families, 805)).toBe(801);
   });
 });
 

@@ -1,8 +1,8 @@
 // The machine label: when it shows, what it looks like with a hostile name, and that every message
 // text, edit and caption gets it while staying within Telegram's limits as HTML.
 import { describe, expect, it } from "vitest";
-import { labelLine, labelMessages, machineLabel } from "../../lib/telegram/machine-label.ts";
-import { CAPTION_LIMIT, MESSAGE_LIMIT } from "../../lib/telegram/html.ts";
+import { LABEL_ROOM, labelLine, labelMessages, machineLabel } from "../../lib/telegram/machine-label.ts";
+import { CAPTION_LIMIT, MESSAGE_LIMIT, visibleLength } from "../../lib/telegram/html.ts";
 import { parseTelegramHtml } from "../support/fake-telegram.ts";
 import { MemoryTelegram } from "../support/memory-telegram.ts";
 
@@ -45,5 +45,18 @@ describe("labelMessages", () => {
     expect(document.caption!.startsWith("🖥 <b>alpha</b>\n")).toBe(true);
     const caption = parseTelegramHtml(document.caption!);
     expect(caption.ok && caption.plain.length).toBeLessThanOrEqual(CAPTION_LIMIT);
+  });
+
+  it("counts as Telegram counts: a message whose HTML is long but whose text fits keeps its end", async () => {
+    const memory = new MemoryTelegram();
+    const name = "n".repeat(500);
+    const api = labelMessages(memory, name);
+    // The longest label leaves LABEL_ROOM free.
+    expect(visibleLength(`${labelLine(name)}\n`)).toBeLessThanOrEqual(LABEL_ROOM);
+    const html = `${"<b>x</b>".repeat(MESSAGE_LIMIT - LABEL_ROOM - 4)}<i>end</i>`;
+    await api.sendMessage(1, html);
+    const sent = memory.messages[0]!.text;
+    expect(sent.endsWith("<i>end</i>")).toBe(true);
+    expect(visibleLength(sent)).toBeLessThanOrEqual(MESSAGE_LIMIT);
   });
 });

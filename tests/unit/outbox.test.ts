@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { TelegramApiError } from "../../lib/telegram/api.ts";
 import { Outbox, Priority } from "../../lib/telegram/outbox.ts";
 import { TELEGRAM_LIMITS } from "../../lib/telegram/pacer.ts";
+import { Reachability } from "../../lib/telegram/reachability.ts";
 
 const logger = pino({ level: "silent" });
 const GROUP = -1001234567890;
@@ -222,5 +223,123 @@ describe("Outbox", () => {
     outbox = undefined;
     await box.stop();
     await expect(result).rejects.toThrow(/outbox stopped|down/);
+  });
+});
+
+describe("Outbox when Telegram is back", () => {
+  // Telegram "down" until `upAt`: every call before then is refused, as in an outage.
+  function outage(upAt: number) {
+    const reachability = new Reachability();
+    const attempts: Array<[string, number]> = [];
+    const call =
+      <T>(name: string, result: T) =>
+      () =>
+      async () => {
+        attempts.push([name, Date.now()]);
+        if (Date.now() < upAt) {
+          reachability.failed(0);
+          throw new TelegramApiError(0, "connect ECONNREFUSED");
+        }
+        reachability.answered();
+        return result;
+      };
+    return { reachability, attempts, call };
+  }
+
+  it("a prompt waiting out its backoff goes out as soon as another call finds Telegram back, once", async () => {
+    const start = Date.now();
+    const { reachability, attempts, call } = outage(start + 20_000);
+    outbox = new Outbox({ logger, limits: TELEGRAM_LIMITS, retryMinMs: 500, retryMaxMs: 30_000, reachability });
+    const result = outbox.send(1, call("prompt", { messageId: 7 }));
+    // Backoff alone: tries at 0, 0.5, 1.5, 3.5, 7.5, 15.5 and next at 31.5 s.
+    await vi.advanceTimersByTimeAsync(20_500);
+    expect(attempts.map(([, at]) => at - start)).toEqual([0, 500, 1_500, 3_500, 7_500, 15_500]);
+    // The long poll succeeds at 20.5 s: the prompt goes at once, not at 31.5 s.
+    reachability.answered(); // trouble was marked by the failures above
+    await vi.advanceTimersByTimeAsync(0);
+    expect(await result).toEqual({ messageId: 7 });
+    expect(attempts.map(([, at]) => at - start)).toEqual([0, 500, 1_500, 3_500, 7_500, 15_500, 20_500]);
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(attempts).toHaveLength(7);
+  });
+
+  it("one send that gets through releases the others that wait, in order and within the chat's pace", async () => {
+    const start = Date.now();
+    const { reachability, attempts, call } = outage(start + 5_000);
+    outbox = new Outbox({ logger, limits: TELEGRAM_LIMITS, retryMinMs: 500, retryMaxMs: 30_000, reachability });
+    const first = outbox.send(1, call("first", 1));
+    await vi.advanceTimersByTimeAsync(400);
+    const second = outbox.send(2, call("second", 2));
+    await vi.advanceTimersByTimeAsync(5_000 - 400);
+    // Both back off (first tries at 0, 0.5, 1.5, 3.5, next 7.5; second at 0.4, 0.9, 1.9, 3.9, next 7.9).
+    const third = outbox.send(3, call("third", 3)); // new: goes now, succeeds, and Telegram is back
+    await vi.advanceTimersByTimeAsync(0);
+    expect(await Promise.all([first, second, third])).toEqual([1, 2, 3]);
+    const after = attempts.filter(([, at]) => at >= start + 5_000).map(([name, at]) => [name, at - start]);
+    expect(after).toEqual([
+      ["third", 5_000],
+      ["first", 5_000],
+      ["second", 5_000],
+    ]);
+  });
+
+  it("a retry_after is still honoured: being back ends a backoff, never Telegram's own wait", async () => {
+    const reachability = new Reachability();
+    outbox = new Outbox({ logger, limits: TELEGRAM_LIMITS, retryMinMs: 500, retryMaxMs: 30_000, reachability });
+    const start = Date.now();
+    const attempts: number[] = [];
+    const result = outbox.send(1, () => async () => {
+      attempts.push(Date.now() - start);
+      if (attempts.length === 1) throw new TelegramApiError(429, "Too Many Requests: retry after 5", 5);
+      return "ok";
+    });
+    await vi.advanceTimersByTimeAsync(1_000);
+    reachability.failed(0);
+    reachability.answered(); // another call finds Telegram back
+    await vi.advanceTimersByTimeAsync(3_999);
+    expect(attempts).toEqual([0]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await result).toBe("ok");
+    expect(attempts).toEqual([0, 5_000]);
+  });
+
+  it("a chat under retry_after stays closed to its other messages too when Telegram is back", async () => {
+    const reachability = new Reachability();
+    outbox = new Outbox({ logger, limits: TELEGRAM_LIMITS, retryMinMs: 500, retryMaxMs: 30_000, reachability });
+    const start = Date.now();
+    const sent: Array<[string, number]> = [];
+    let told = false;
+    const first = outbox.send(1, () => async () => {
+      if (!told) {
+        told = true;
+        throw new TelegramApiError(429, "Too Many Requests: retry after 5", 5);
+      }
+      sent.push(["first", Date.now() - start]);
+    });
+    await vi.advanceTimersByTimeAsync(100);
+    const second = outbox.send(1, () => async () => void sent.push(["second", Date.now() - start]));
+    const elsewhere = outbox.send(2, () => async () => void sent.push(["other chat", Date.now() - start]));
+    await vi.advanceTimersByTimeAsync(900);
+    reachability.failed(0);
+    reachability.answered();
+    await vi.advanceTimersByTimeAsync(3_999);
+    expect(sent).toEqual([["other chat", 100]]);
+    await vi.advanceTimersByTimeAsync(2_000);
+    await Promise.all([first, second, elsewhere]);
+    expect(sent).toEqual([
+      ["other chat", 100],
+      ["first", 5_000],
+      ["second", 5_000],
+    ]);
+  });
+
+  it("stop() stops listening", async () => {
+    const reachability = new Reachability();
+    const box = new Outbox({ logger, limits: false, reachability });
+    await box.stop();
+    expect(() => {
+      reachability.failed(0);
+      reachability.answered();
+    }).not.toThrow();
   });
 });

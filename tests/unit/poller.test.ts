@@ -72,8 +72,14 @@ describe("backoffFor", () => {
     expect([1, 2, 3, 4, 5, 6, 7, 8].map((failures) => backoffFor(error, failures))).toEqual([500, 1000, 2000, 4000, 8000, 16_000, 30_000, 30_000]);
     expect(backoffFor(error, 1000)).toBe(30_000);
     expect(backoffFor(new TelegramApiError(502, "Bad Gateway"), 2)).toBe(1000);
-    expect(backoffFor(new TelegramApiError(0, "ECONNRESET"), 3)).toBe(2000);
     expect(backoffFor("not an error", 1)).toBe(500);
+  });
+
+  it("tries again within a second while nothing answers: the long poll is what notices Telegram is back", () => {
+    const refused = new TelegramApiError(0, "connect ECONNREFUSED");
+    expect([1, 2, 3, 10, 1000].map((failures) => backoffFor(refused, failures))).toEqual([500, 1000, 1000, 1000, 1000]);
+    // A server that answers with errors is not hammered.
+    expect(backoffFor(new TelegramApiError(502, "Bad Gateway"), 6)).toBe(16_000);
   });
 
   it("starts 409 Conflict at a longer 5 s base", () => {
@@ -188,6 +194,13 @@ describe("startPoller", () => {
     expect(delays).toEqual([500, 1000, 2000, 500]);
     expect(fake.offsets).toEqual([0, 0, 0, 0, 2, 2]);
     expect(onUpdate).toHaveBeenCalledTimes(1);
+  });
+
+  it("after a failure polls without a long-poll timeout until a poll gets through, then long-polls again", async () => {
+    const fake = fakeApi([new TelegramApiError(0, "connect ECONNREFUSED"), new TelegramApiError(0, "connect ECONNREFUSED"), [], []]);
+    start({ api: fake.api, logger, onUpdate: () => {}, timeoutSeconds: 25, sleep: async () => {} });
+    await vi.waitFor(() => expect(fake.getUpdates).toHaveBeenCalledTimes(5));
+    expect(fake.getUpdates.mock.calls.map((call) => call[1])).toEqual([25, 0, 0, 25, 25]);
   });
 
   it("waits exactly retry_after on flood control", async () => {

@@ -5,6 +5,7 @@ import { relayAddress, relayDirectory } from "../../lib/relay/address.ts";
 import { RecentIds } from "../../lib/recent-ids.ts";
 import type { UpdateHandler } from "../../lib/relay/update-handler.ts";
 import { decode, encode, LineDecoder } from "../../lib/relay/wire.ts";
+import { Reachability } from "../../lib/telegram/reachability.ts";
 import { QueueTelegram } from "../support/queue-telegram.ts";
 import { recorder, socketPath, startRelay as relay, stopAll } from "../support/relay-rig.ts";
 
@@ -121,6 +122,25 @@ describe("Relay", () => {
     expect(b.claimed).toEqual(["for-b"]);
     expect(b.unclaimed).toEqual([]);
     expect(telegram.maxConcurrent).toBe(1);
+  });
+
+  it("a follower hears that Telegram is back when the leader's poll gets through, so its own waiting sends go at once", async () => {
+    const address = socketPath();
+    const polled = Object.assign(new QueueTelegram(), { reachability: new Reachability() });
+    const leader = relay(address, polled, recorder([]).handler);
+    await vi.waitFor(() => expect(leader.role).toBe("leader"));
+    const own = Object.assign(new QueueTelegram(), { reachability: new Reachability() });
+    const follower = relay(address, own, recorder([]).handler);
+    await vi.waitFor(() => expect(follower.role).toBe("follower"));
+    let back = 0;
+    own.reachability.onBack(() => back++);
+    own.reachability.failed(0); // the follower's own sends found Telegram unreachable
+    polled.reachability.failed(0); // and so did the leader's poll
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(back).toBe(0);
+    polled.reachability.answered(); // the leader's poll gets through
+    await vi.waitFor(() => expect(back).toBe(1));
+    expect(own.reachability.troubled).toBe(false);
   });
 
   it("fails over: a follower takes over from the last offset, nothing lost or handled twice", async () => {

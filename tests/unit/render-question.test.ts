@@ -3,7 +3,7 @@ import type { PromptState } from "../../lib/registry/prompt.ts";
 import { createQuestionPrompt, tapOption, type QuestionPrompt } from "../../lib/registry/question-prompt.ts";
 import type { QuestionInfo } from "../../lib/hermes-events.ts";
 import { CALLBACK_DATA_LIMIT, decodeCallback } from "../../lib/telegram/codec.ts";
-import { MESSAGE_LIMIT } from "../../lib/telegram/html.ts";
+import { MESSAGE_LIMIT, visibleLength } from "../../lib/telegram/html.ts";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
 import { colorQuestion } from "../support/fixtures.ts";
 import { renderQuestion } from "../../lib/telegram/render-question.ts";
@@ -297,7 +297,8 @@ describe("renderQuestion: limits", () => {
   const huge = (length: number, seed: string) => seed.repeat(Math.ceil(length / seed.length)).slice(0, length);
 
   function checkLimits(message: RenderedMessage): void {
-    expect(message.text.length).toBeLessThanOrEqual(MESSAGE_LIMIT);
+    // Telegram counts the text after entity parsing (what the user sees), not the HTML.
+    expect(visibleLength(message.text)).toBeLessThanOrEqual(MESSAGE_LIMIT);
     for (const button of buttons(message)) {
       expect(Buffer.byteLength(button.callback_data)).toBeLessThanOrEqual(CALLBACK_DATA_LIMIT);
       expect(decodeCallback(button.callback_data)).toBeDefined();
@@ -375,7 +376,7 @@ describe("renderQuestion: limits", () => {
   it("cuts long fields by their escaped length, so entities are never split", () => {
     const message = renderQuestion(prompt([q({ question: "&".repeat(5000) })]), CONTEXT);
     expect(message.text).not.toMatch(/&(?!amp;|lt;|gt;|quot;)/);
-    expect(message.text.length).toBeLessThanOrEqual(MESSAGE_LIMIT);
+    expect(visibleLength(message.text)).toBeLessThanOrEqual(MESSAGE_LIMIT);
     const header = renderQuestion(prompt([q({ header: "&".repeat(200) })]), CONTEXT);
     expect(header.text).toContain(`<b>${"&amp;".repeat(39)}…</b>`); // 200 characters once escaped
   });

@@ -146,7 +146,7 @@ describe("renderChanges and changesDiff", () => {
     const changes = Array.from({ length: 40 }, (_, i) => ({ file: `${"deep/".repeat(40)}file-${i}.ts`, additions: i, deletions: 1 }));
     const html = renderChanges(changes, t);
     expect(html).toContain("…and 28 more");
-    const notice = renderNotice({ kind: "done", sessionID: "s", busyMs: 60_000, lastText: "x".repeat(5_000) }, { project: "p", t }, html);
+    const notice = renderNotice({ kind: "done", sessionID: "s", busyMs: 60_000, lastText: "x".repeat(5_000) }, { project: "p", t }, html).html;
     expect(visibleLength(notice)).toBeLessThanOrEqual(MESSAGE_LIMIT);
     expect(notice).toContain("…and 28 more");
     expect(parseTelegramHtml(notice).ok).toBe(true);
