@@ -26,6 +26,8 @@ import type { InstanceLink } from "./desk.ts";
 import { Commands } from "./commands.ts";
 import { Gate, type IntentOf, type Route } from "./gate.ts";
 import { InstanceLinks } from "./instance-links.ts";
+import { PromptChoices } from "./prompt-choices.ts";
+import { routeSteering } from "./steer-routes.ts";
 import { PhoneFiles } from "./phone-files.ts";
 import { PromptLife } from "./prompt-life.ts";
 import { PromptMessages } from "./prompt-messages.ts";
@@ -84,7 +86,9 @@ export class Bridge implements UpdateHandler {
   readonly #outbox: Outbox;
   readonly #gate: Gate;
   readonly #now: () => number;
-  readonly #links = new InstanceLinks();
+  /** What the phone chose for its prompts (/model, /agent): every link adds it to every prompt. */
+  readonly #choices = new PromptChoices();
+  readonly #links = new InstanceLinks(() => this.#choices.choice());
   readonly #chat: Chat;
   readonly #topics: SessionTopics;
   readonly #replies: ReplyConfirmation;
@@ -131,7 +135,16 @@ export class Bridge implements UpdateHandler {
     const runs = new RunNotices(runDeps, options.doneGraceMs ?? DONE_GRACE_MS);
     this.#runs = runs;
     const input = new UserInput({ registry, prompts, stops, chat, log, t });
-    const commands = new Commands({ telegram, outbox, registry, activity, log, t, chatId, prompts, stops });
+    const answers = {
+      ownsTap: input.ownsTap.bind(input),
+      refuseTap: input.refuse.bind(input),
+      start: (command: IntentOf<"command">) => this.#commands.start(command),
+    };
+    const gate = new Gate(options.access, answers, log);
+    this.#gate = gate;
+    const steerDeps = { telegram, outbox, registry, topics, log, t, chatId, links, chat, runs, activity, now };
+    const steering = routeSteering(gate, { ...steerDeps, choices: this.#choices });
+    const commands = new Commands({ telegram, outbox, registry, activity, log, t, chatId, prompts, stops, steering });
     this.#commands = commands;
     const quietMs = options.textQuietMs ?? 700;
     const typed = new TypedText({ registry, topics, quietMs, inputs: input, runs });
@@ -151,9 +164,6 @@ export class Bridge implements UpdateHandler {
     });
     const files = new PhoneFiles({ telegram, registry, topics, log, t, links, activity, runs, chat, voice, quietMs });
     this.#files = files;
-    const answers = { ownsTap: input.ownsTap.bind(input), refuseTap: input.refuse.bind(input), start: commands.start.bind(commands) };
-    const gate = new Gate(options.access, answers, log);
-    this.#gate = gate;
     gate.route("callback", { claim: (tap) => input.claimTap(tap), unclaimed: (tap, after) => input.unclaimedTap(tap, after.unanswered) });
     // Commands answers every command it does not know with /help: a new command's route goes before it.
     gate.route("command", {

@@ -32,6 +32,8 @@ export interface CommandDeps {
   prompts: Pick<PromptLife, "sendAgain">;
   /** /stop: this process' busy sessions, offered for stopping in reply to the command. */
   stops: Pick<StopControl, "offer">;
+  /** /status: what the phone's prompts use (/model, /agent). */
+  steering: { statusLine(): string };
 }
 
 export class Commands {
@@ -72,7 +74,7 @@ export class Commands {
       log.warn({ dropped: received.length - parts.length }, "dropped a malformed /status part from another process");
     const text =
       intent.name === "status"
-        ? renderStatus(parts ?? [], t)
+        ? `${renderStatus(parts ?? [], t)}\n\n${this.#deps.steering.statusLine()}`
         : intent.name === "pending"
           ? (parts ?? []).some((part) => part.prompts.length > 0)
             ? undefined // the prompts themselves are the answer

@@ -42,6 +42,8 @@ export interface UserMessage {
   chatId: number;
   messageId: number;
   threadId?: number;
+  /** In the main chat while the session posts in its own topic (topics on, /new): the Running notice does not reply to it. */
+  outsideTopic?: true;
 }
 
 export class RunNotices {
@@ -100,7 +102,7 @@ export class RunNotices {
     const { outbox, telegram } = this.#deps;
     this.activity.markFromPhone(owner.sessionID);
     void outbox.chore(userMessage.chatId, () => telegram.react(userMessage.chatId, userMessage.messageId, "👍")).catch(() => undefined);
-    await this.#deps.stops.announce(owner, userMessage.messageId, wasBusy, userMessage.threadId);
+    await this.#deps.stops.announce(owner, userMessage.outsideTopic ? undefined : userMessage.messageId, wasBusy, userMessage.threadId);
   }
 
   stop(): void {

@@ -104,7 +104,7 @@ export class StopControl {
   }
 
   /** After the phone started (or queued) a run: a notice with Stop, which a reply also reaches the session through. */
-  async announce(owner: MessageOwner, replyTo: number, queued: boolean, threadId?: number): Promise<void> {
+  async announce(owner: MessageOwner, replyTo: number | undefined, queued: boolean, threadId?: number): Promise<void> {
     const root = this.#deps.registry.sessions.rootOf(owner.sessionID);
     const key = this.#targets.keyFor(root, owner.directory);
     const rendered = renderStop("running", key, this.#contextOf(root, owner.directory));

@@ -150,6 +150,37 @@ export interface Strings {
     notApplied: string;
   };
   input: { answerTo: (header: string) => string; feedback: string; feedbackPlaceholder: string };
+  /** Starting work from the phone (/new). `project` is escaped by the caller. */
+  steer: {
+    pick: string;
+    picked: (project: string) => string;
+    askText: (project: string) => string;
+    placeholder: string;
+    noProject: string;
+    failed: (why: string) => string;
+    starting: string;
+    /** `current` is escaped HTML. */
+    modelTitle: (current: string) => string;
+    agentTitle: (current: string) => string;
+    openCodeDefault: string;
+    /** A button label (plain text). */
+    defaultButton: string;
+    /** A callback answer (plain text). */
+    chosen: (label: string) => string;
+    /** `name` is escaped by the caller. */
+    notFound: (name: string) => string;
+    noneReported: string;
+    /** /status: what the phone's prompts use; both escaped. */
+    status: (model: string, agent: string) => string;
+    /** /sessions. `count` of sessions listed. */
+    sessionsTitle: (count: number) => string;
+    noSessions: string;
+    /** The header of a session's last answer: `project` and `title` escaped. */
+    answerHeader: (project: string, title: string) => string;
+    noAnswer: string;
+    /** Plain text: the age of a session's last change. */
+    ago: (duration: string) => string;
+  };
   talk: {
     queued: string;
     notSent: (why: string, text: string) => string;
@@ -211,7 +242,7 @@ export interface Strings {
     sentAgain: string;
   };
   help: { lines: string[] };
-  commands: { status: string; pending: string; stop: string; help: string; start: string };
+  commands: { new: string; sessions: string; model: string; agent: string; status: string; pending: string; stop: string; help: string; start: string };
   /** OpenCode 2 only. `reason` is escaped by the caller. */
   host: { formsUnreachable: (reason: string) => string };
 }

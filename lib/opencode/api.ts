@@ -1,7 +1,8 @@
 // The only place that knows OpenCode 1.x's routes (2.x: lib/opencode2/). Replies retry network and 5xx errors, never a 4xx.
 import type { PermissionReply, PermissionRequest, QuestionRequest, SessionInfo } from "../hermes-events.ts";
 import { parseEvent } from "./events.ts";
-import type { OpencodeEndpoint, Outcome, PromptPart } from "./endpoint.ts";
+import { isRecord } from "../is-record.ts";
+import type { AgentInfo, Created, ModelInfo, OpencodeEndpoint, Outcome, PromptChoice, PromptPart, SessionSummary } from "./endpoint.ts";
 import { DEFAULT_RETRY, sendForOutcome, type RetryPolicy } from "./send-outcome.ts";
 import { REQUEST_TIMEOUT_MS, type OpencodeTransport } from "./transport.ts";
 
@@ -32,8 +33,77 @@ export class OpencodeApi implements OpencodeEndpoint {
   }
 
   /** Sends a new message made of these parts (text, files) to a session (queued by OpenCode when it is busy). */
-  prompt(sessionID: string, parts: PromptPart[]): Promise<Outcome> {
-    return this.#send("/session/{sessionID}/prompt_async", { sessionID }, { parts });
+  /** `choice`: prompt_async's own `model` ({ providerID, modelID }) and `agent` fields (1.1.53 and 1.18.33). */
+  prompt(sessionID: string, parts: PromptPart[], choice: PromptChoice = {}): Promise<Outcome> {
+    return this.#send("/session/{sessionID}/prompt_async", { sessionID }, { parts, ...choice });
+  }
+
+  /** `GET /session`: `[{ id, title, parentID?, time: { created, updated } }]`. */
+  async listSessions(): Promise<SessionSummary[]> {
+    const sessions: SessionSummary[] = [];
+    for (const raw of await this.#list("/session")) {
+      if (!isRecord(raw) || typeof raw.id !== "string" || !isRecord(raw.time) || typeof raw.time.updated !== "number") continue;
+      sessions.push({
+        id: raw.id,
+        updated: raw.time.updated,
+        ...(typeof raw.title === "string" ? { title: raw.title } : {}),
+        ...(typeof raw.parentID === "string" && raw.parentID ? { parentID: raw.parentID } : {}),
+      });
+    }
+    return sessions;
+  }
+
+  /** `GET /session/:id/message`: `[{ info: { role }, parts: [{ type: "text", text }] }]`, oldest first. */
+  async lastAnswer(sessionID: string): Promise<string | undefined> {
+    const result = await this.#transport.request("GET", "/session/{sessionID}/message", {
+      path: { sessionID },
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+    if (result.status !== 200 || !Array.isArray(result.data)) throw new Error(`OpenCode answered ${result.status} to GET /session/:id/message`);
+    for (const message of [...result.data].reverse()) {
+      if (!isRecord(message) || !isRecord(message.info) || message.info.role !== "assistant" || !Array.isArray(message.parts)) continue;
+      const text = textOf(message.parts);
+      if (text) return text;
+    }
+    return undefined;
+  }
+
+  /** `GET /config/providers`: `{ providers: [{ id, models: { [id]: { id, name } } }], default }`. */
+  async listModels(): Promise<ModelInfo[]> {
+    const result = await this.#transport.request("GET", "/config/providers", { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+    const providers = (result.data as { providers?: unknown } | undefined)?.providers;
+    if (result.status !== 200 || !Array.isArray(providers)) throw new Error(`OpenCode answered ${result.status} to GET /config/providers`);
+    const models: ModelInfo[] = [];
+    for (const provider of providers) {
+      if (!isRecord(provider) || typeof provider.id !== "string" || !isRecord(provider.models)) continue;
+      for (const [modelID, model] of Object.entries(provider.models)) {
+        const name = isRecord(model) && typeof model.name === "string" ? model.name : undefined;
+        models.push({ providerID: provider.id, modelID, ...(name ? { name } : {}) });
+      }
+    }
+    return models;
+  }
+
+  /** `GET /agent`: `[{ name, mode: "primary" | "subagent" | "all", hidden? }]`. */
+  async listAgents(): Promise<AgentInfo[]> {
+    const agents: AgentInfo[] = [];
+    for (const agent of await this.#list("/agent")) {
+      if (!isRecord(agent) || typeof agent.name !== "string" || agent.mode === "subagent" || agent.hidden === true) continue;
+      agents.push({ id: agent.name });
+    }
+    return agents;
+  }
+
+  /** `POST /session` with an empty body (1.1.53 and 1.18.33 answer 200 with the new Session). Not retried: a retry could make two. */
+  async createSession(): Promise<Created> {
+    try {
+      const result = await this.#transport.request("POST", "/session", { body: {}, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+      const id = (result.data as { id?: unknown } | undefined)?.id;
+      if (result.status === 200 && typeof id === "string" && id !== "") return { ok: true, sessionID: id };
+      return { ok: false, error: `OpenCode answered ${result.status} to POST /session` };
+    } catch (error) {
+      return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    }
   }
 
   /** Stops the session's run, as Esc in the terminal does (its pending prompts are rejected). */
@@ -78,4 +148,13 @@ export class OpencodeApi implements OpencodeEndpoint {
   #send(url: string, path: Record<string, string>, body?: unknown): Promise<Outcome> {
     return sendForOutcome(() => this.#transport.request("POST", url, { path, body, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }), this.#retry);
   }
+}
+
+/** The text parts of a message, joined. */
+export function textOf(parts: readonly unknown[]): string {
+  return parts
+    .filter((part): part is { type: "text"; text: string } => isRecord(part) && part.type === "text" && typeof part.text === "string")
+    .map((part) => part.text)
+    .join("\n\n")
+    .trim();
 }

@@ -9,6 +9,36 @@ export type Outcome = { ok: true } | { ok: false; gone: true } | { ok: false; go
 /** A part of a prompt: text, or a file given inline as a `data:` URL. */
 export type PromptPart = { type: "text"; text: string } | { type: "file"; mime: string; filename: string; url: string };
 
+/** A model OpenCode reports as configured (its providers API). */
+export interface ModelInfo {
+  providerID: string;
+  modelID: string;
+  name?: string;
+}
+
+/** A primary agent OpenCode reports (build, plan…): `id` is what a prompt names. */
+export interface AgentInfo {
+  id: string;
+  name?: string;
+}
+
+/** What the phone chose for its prompts (/model, /agent); undefined fields: OpenCode's own default. */
+export interface PromptChoice {
+  model?: { providerID: string; modelID: string };
+  agent?: string;
+}
+
+/** A session as OpenCode lists it (`updated`: epoch ms). */
+export interface SessionSummary {
+  id: string;
+  title?: string;
+  updated: number;
+  parentID?: string;
+}
+
+/** A session OpenCode created: its id, or why it could not. */
+export type Created = { ok: true; sessionID: string } | { ok: false; error: string };
+
 export interface OpencodeEndpoint {
   /**
    * Whether a reject's message reaches the agent (1.x: as the tool's error). OpenCode 2.0.15 drops
@@ -19,7 +49,17 @@ export interface OpencodeEndpoint {
   rejectQuestion(requestID: string): Promise<Outcome>;
   replyPermission(requestID: string, decision: { reply: PermissionReply; message?: string }): Promise<Outcome>;
   /** Sends a new message made of these parts (the user's text, files from the phone) to a session (queued when it is busy). */
-  prompt(sessionID: string, parts: PromptPart[]): Promise<Outcome>;
+  prompt(sessionID: string, parts: PromptPart[], choice?: PromptChoice): Promise<Outcome>;
+  /** The location's sessions (sub-agents' too); throws when it cannot read them. */
+  listSessions(): Promise<SessionSummary[]>;
+  /** The text of the session's last answer (its newest assistant message with text), if any. */
+  lastAnswer(sessionID: string): Promise<string | undefined>;
+  /** The models OpenCode has configured; throws when it cannot read them. */
+  listModels(): Promise<ModelInfo[]>;
+  /** The primary agents (not sub-agents, not hidden ones); throws when it cannot read them. */
+  listAgents(): Promise<AgentInfo[]>;
+  /** A new, empty session in this location (its first prompt is sent with `prompt`). */
+  createSession(): Promise<Created>;
   /** Stops the session's run, as Esc in the terminal does. */
   abortSession(sessionID: string): Promise<Outcome>;
   /** Throws when it cannot read the list: "could not read" must never look like "nothing pending". */

@@ -2,7 +2,9 @@
 // permissions are answered in-process (`ctx.permission.reply`); in attach mode over HTTP. Questions
 // are forms, always answered over HTTP (server-client.ts): the 2.x plugin context has no form API.
 // The form behind each question (field keys, types, option values) is kept from `form.created`.
-import type { OpencodeEndpoint, Outcome, PromptPart } from "../opencode/endpoint.ts";
+import { isRecord } from "../is-record.ts";
+import { textOf } from "../opencode/api.ts";
+import type { AgentInfo, Created, ModelInfo, OpencodeEndpoint, Outcome, PromptChoice, PromptPart, SessionSummary } from "../opencode/endpoint.ts";
 import type { PermissionReply, PermissionRequest, QuestionRequest, SessionInfo } from "../hermes-events.ts";
 import { narrowEvent, questionForm, type NarrowedEvent, type QuestionForm } from "./events.ts";
 import { formAnswer } from "./forms.ts";
@@ -116,11 +118,96 @@ export class Opencode2Endpoint implements OpencodeEndpoint {
   }
 
   /** Text goes as one prompt; files from the phone are not measured on 2.x yet, so they are refused with a reason. */
-  prompt(sessionID: string, parts: PromptPart[]): Promise<Outcome> {
-    if (parts.some((part) => part.type !== "text"))
-      return Promise.resolve({ ok: false, gone: false, error: "files from the phone are not supported on OpenCode 2 yet" });
+  /**
+   * 2.0.15's prompt route takes no model or agent: they belong to the session, switched first as its
+   * own TUI does (`POST /api/session/:id/agent { agent }`, `POST /api/session/:id/model { model: { providerID, id } }`).
+   */
+  async prompt(sessionID: string, parts: PromptPart[], choice: PromptChoice = {}): Promise<Outcome> {
+    if (parts.some((part) => part.type !== "text")) return { ok: false, gone: false, error: "files from the phone are not supported on OpenCode 2 yet" };
+    if (choice.agent) {
+      const switched = await this.#server.send("POST", "/api/session/{sessionID}/agent", { sessionID }, { agent: choice.agent });
+      if (!switched.ok) return switched;
+    }
+    if (choice.model) {
+      const model = { providerID: choice.model.providerID, id: choice.model.modelID };
+      const switched = await this.#server.send("POST", "/api/session/{sessionID}/model", { sessionID }, { model });
+      if (!switched.ok) return switched;
+    }
     const text = parts.map((part) => (part.type === "text" ? part.text : "")).join("\n\n");
     return this.#server.send("POST", "/api/session/{sessionID}/prompt", { sessionID }, { text });
+  }
+
+  /** `GET /api/session?location[directory]=…`: `{ data: [{ id, title, parentID?, time: { updated } }] }` (its first page). */
+  async listSessions(): Promise<SessionSummary[]> {
+    const sessions: SessionSummary[] = [];
+    for (const raw of dataList(await this.#server.get("/api/session", { "location[directory]": this.#directory }))) {
+      if (!isRecord(raw) || typeof raw.id !== "string" || !isRecord(raw.time) || typeof raw.time.updated !== "number") continue;
+      sessions.push({
+        id: raw.id,
+        updated: raw.time.updated,
+        ...(typeof raw.title === "string" ? { title: raw.title } : {}),
+        ...(typeof raw.parentID === "string" && raw.parentID ? { parentID: raw.parentID } : {}),
+      });
+    }
+    return sessions;
+  }
+
+  /** `GET /api/session/:id/message`: `{ data: [{ type: "assistant", content: [{ type: "text", text }] }, …] }`, newest first. */
+  async lastAnswer(sessionID: string): Promise<string | undefined> {
+    for (const message of dataList(await this.#server.get(`/api/session/${encodeURIComponent(sessionID)}/message`))) {
+      if (!isRecord(message) || message.type !== "assistant" || !Array.isArray(message.content)) continue;
+      const text = textOf(message.content);
+      if (text) return text;
+    }
+    return undefined;
+  }
+
+  /**
+   * The models of the providers the location's config documents name (`GET /api/config?location…`:
+   * `[{ type: "document", info: { providers: { id: { models: { id: { name } } } } } }]`), then
+   * `GET /api/model?location…` (`{ data: [{ providerID, modelID, name, enabled }] }`). 2.0.15's
+   * model list holds only its built-in catalog, not a provider the project's opencode.json adds
+   * (measured: that provider's prompts work, `/api/provider/<id>` answers 404).
+   */
+  async listModels(): Promise<ModelInfo[]> {
+    const where = { "location[directory]": this.#directory };
+    const models: ModelInfo[] = [];
+    const config = await this.#server.get("/api/config", where);
+    for (const source of Array.isArray(config) ? config : []) {
+      const providers = isRecord(source) && isRecord(source.info) && isRecord(source.info.providers) ? source.info.providers : {};
+      for (const [providerID, provider] of Object.entries(providers)) {
+        if (!isRecord(provider) || !isRecord(provider.models)) continue;
+        for (const [modelID, model] of Object.entries(provider.models))
+          models.push({ providerID, modelID, ...(isRecord(model) && typeof model.name === "string" ? { name: model.name } : {}) });
+      }
+    }
+    for (const raw of dataList(await this.#server.get("/api/model", where))) {
+      if (!isRecord(raw) || typeof raw.providerID !== "string" || typeof raw.modelID !== "string" || raw.enabled === false) continue;
+      models.push({ providerID: raw.providerID, modelID: raw.modelID, ...(typeof raw.name === "string" ? { name: raw.name } : {}) });
+    }
+    return models;
+  }
+
+  /** `GET /api/agent?location[directory]=…`: `{ data: [{ id, name, mode, hidden }] }`. */
+  async listAgents(): Promise<AgentInfo[]> {
+    const agents: AgentInfo[] = [];
+    for (const raw of dataList(await this.#server.get("/api/agent", { "location[directory]": this.#directory }))) {
+      if (!isRecord(raw) || typeof raw.id !== "string" || raw.mode === "subagent" || raw.hidden === true) continue;
+      agents.push({ id: raw.id, ...(typeof raw.name === "string" ? { name: raw.name } : {}) });
+    }
+    return agents;
+  }
+
+  /** `POST /api/session { location: { directory } }`: 2.0.15 answers 200 with `{ data: Session }`. */
+  async createSession(): Promise<Created> {
+    try {
+      const result = await this.#server.create("/api/session", { location: { directory: this.#directory } });
+      const id = (result.data as { data?: { id?: unknown } } | undefined)?.data?.id;
+      if (result.status >= 200 && result.status < 300 && typeof id === "string" && id !== "") return { ok: true, sessionID: id };
+      return { ok: false, error: `OpenCode answered ${result.status} to POST /api/session` };
+    } catch (error) {
+      return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    }
   }
 
   /** Stop from the phone: 2.0.15 answers `POST /api/session/:sessionID/interrupt` with success (tests/e2e/opencode2-stop.test.ts). */

@@ -49,6 +49,13 @@ export class OwnServerClient {
     return sendForOutcome(() => this.#fetch(reached.server, method, fillRoute(route, path), body), this.#retry);
   }
 
+  /** A POST that makes something (a session): what the server answered, tried once (a retry could make two); throws when unreachable. */
+  async create(route: string, body: unknown): Promise<{ status: number; data: unknown }> {
+    const reached = await this.reach();
+    if (!reached.ok) throw new Error(reached.reason);
+    return this.#fetch(reached.server, "POST", route, body);
+  }
+
   /** A read; throws unless the server answered 200. */
   async get(route: string, query: Record<string, string> = {}): Promise<unknown> {
     const reached = await this.reach();

@@ -20,7 +20,14 @@ const ACTIONS = {
   feedback: { code: "f", indexes: 0, on: "permission" }, // reject with typed feedback (the agent continues with it)
   stop: { code: "s", indexes: 0, on: "session" }, // first tap of Stop on a session's message: asks for confirmation
   halt: { code: "h", indexes: 0, on: "session" }, // second tap: abort the session's run
-} as const satisfies Record<string, { code: string; indexes: 0 | 1 | 2; on: "question" | "permission" | "session" }>;
+  newIn: { code: "n", indexes: 0, on: "project" }, // /new's picker: start the new session in this project
+  model: { code: "m", indexes: 0, on: "choice" }, // /model's picker: use this model (key DEFAULT_KEY: OpenCode's default)
+  modelPage: { code: "l", indexes: 1, on: "choice" }, // /model's picker: show page p
+  agent: { code: "g", indexes: 0, on: "choice" }, // /agent's picker: use this agent
+  agentPage: { code: "k", indexes: 1, on: "choice" }, // /agent's picker: show page p
+  sessionPick: { code: "v", indexes: 0, on: "listing" }, // /sessions: post this session's last answer
+  sessionPage: { code: "y", indexes: 1, on: "listing" }, // /sessions: show page p
+} as const satisfies Record<string, { code: string; indexes: 0 | 1 | 2; on: "question" | "permission" | "session" | "project" | "choice" | "listing" }>;
 
 export type CallbackAction = keyof typeof ACTIONS;
 /** What a button's key names. */
@@ -30,6 +37,8 @@ export type ActionOn<T extends ActionTarget> = { [A in CallbackAction]: (typeof 
 export type QuestionAction = ActionOn<"question">;
 export type PermissionAction = ActionOn<"permission">;
 export type StopAction = ActionOn<"session">;
+export type ProjectAction = ActionOn<"project">;
+export type ChoiceAction = ActionOn<"choice">;
 
 export interface CallbackData<A extends CallbackAction = CallbackAction> {
   key: string;

@@ -12,7 +12,10 @@ export interface StatusPart {
 
 /** The bot's command menu, in the chat's language. */
 export function commandsFor(t: Strings): Array<{ command: string; description: string }> {
-  return (["status", "pending", "stop", "help", "start"] as const).map((command) => ({ command, description: t.commands[command] }));
+  return (["new", "sessions", "model", "agent", "status", "pending", "stop", "help", "start"] as const).map((command) => ({
+    command,
+    description: t.commands[command],
+  }));
 }
 
 /** Room for each list, so /status stays within one message whatever the titles (escaped lengths). */

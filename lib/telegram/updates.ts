@@ -15,8 +15,11 @@ export interface TapSender {
 }
 
 export type Intent =
-  /** `hasButtons`: whether the tapped message, as Telegram has it now, still shows buttons (known when the message came with the tap). */
-  | { kind: "callback"; id: string; from: TapSender; messageId?: number; hasButtons?: boolean; data: string }
+  /**
+   * `hasButtons`: whether the tapped message, as Telegram has it now, still shows buttons (known when the message came with the tap).
+   * `replied`: the message the tapped message replies to, as Telegram includes it (a picker replies to the command it answers).
+   */
+  | { kind: "callback"; id: string; from: TapSender; messageId?: number; hasButtons?: boolean; data: string; replied?: { messageId: number; text: string } }
   /** `bot`: the @username a command names in groups ("/start@my_bot"), when it names one. */
   | { kind: "command"; name: string; args: string; from: Sender; messageId: number; bot?: string }
   /** `threadId`: the forum topic the message was posted in, if any. */
@@ -64,6 +67,8 @@ export function parseUpdate(update: unknown): Intent | undefined {
       intent.messageId = message.message_id;
       intent.hasButtons = hasInlineButtons(message.reply_markup);
     }
+    const replied = message && isRecord(message.reply_to_message) ? message.reply_to_message : undefined;
+    if (typeof replied?.message_id === "number" && typeof replied.text === "string") intent.replied = { messageId: replied.message_id, text: replied.text };
     return intent;
   }
   const message = update.message;
@@ -77,16 +82,19 @@ export function parseUpdate(update: unknown): Intent | undefined {
     isRecord(message.reply_to_message) && typeof message.reply_to_message.message_id === "number" ? message.reply_to_message.message_id : undefined;
   if (text === undefined) return parseAttachment(message, message.message_id, from, replyTo);
   // A reply is an answer even when it starts with "/" (a path like /tmp): only plain messages are commands.
-  const command = replyTo === undefined ? /^\/([a-z0-9_]{1,32})(?:@([A-Za-z0-9_]+))?(?:\s+([\s\S]*))?$/i.exec(text) : null;
-  if (command) {
-    const intent: Intent = { kind: "command", name: command[1]!.toLowerCase(), args: (command[3] ?? "").trim(), from, messageId: message.message_id };
-    if (command[2]) intent.bot = command[2];
-    return intent;
-  }
+  const command = replyTo === undefined ? parseCommand(text) : undefined;
+  if (command) return { kind: "command", ...command, from, messageId: message.message_id };
   const intent: Intent = { kind: "text", text, from, messageId: message.message_id };
   if (replyTo !== undefined) intent.replyTo = replyTo;
   if (message.is_topic_message === true && typeof message.message_thread_id === "number") intent.threadId = message.message_thread_id;
   return intent;
+}
+
+/** "/name@bot args": the command's name (lower case), its arguments (trimmed), and the bot it names, if any. */
+export function parseCommand(text: string): { name: string; args: string; bot?: string } | undefined {
+  const match = /^\/([a-z0-9_]{1,32})(?:@([A-Za-z0-9_]+))?(?:\s+([\s\S]*))?$/i.exec(text);
+  if (!match) return undefined;
+  return { name: match[1]!.toLowerCase(), args: (match[3] ?? "").trim(), ...(match[2] ? { bot: match[2] } : {}) };
 }
 
 function parseAttachment(message: Record<string, unknown>, messageId: number, from: Sender, replyTo: number | undefined): Intent | undefined {

@@ -64,4 +64,25 @@ describe.each<OpencodeVersion>(["1.18.33", OPENCODE2_VERSION])("forum topics on 
     const done = await rig.telegram.waitForMessage((m) => m.text.includes("<b>Done</b>"), { timeoutMs: 20_000, what: "Done in the topic" });
     expect(done.threadId).toBe(b!.threadId);
   });
+  it("/new from the main chat: the session gets its own new topic, Running lands there, and a plain message in it continues the session", async () => {
+    const topicsBefore = rig.telegram.topics().length;
+    const messagesBefore = rig.telegram.messages().length;
+    rig.telegram.sendText(GROUP, "/new topic-new-T1", { from: DEFAULT_USER, chatType: "supergroup" });
+    await pollUntil(() => rig.llm.requests.find((r) => !isTitleRequest(r) && JSON.stringify(r.messages ?? []).includes("topic-new-T1")), {
+      timeoutMs: 30_000,
+      what: "the instruction at the LLM",
+    });
+    const running = await rig.telegram.waitForMessage((m) => m.text.includes("Running") && rig.telegram.messages().indexOf(m) >= messagesBefore, {
+      timeoutMs: 20_000,
+      what: "Running in a topic",
+    });
+    expect(rig.telegram.topics()).toHaveLength(topicsBefore + 1);
+    expect(running.threadId).toBe(rig.telegram.topics().at(-1)!.threadId);
+    rig.telegram.sendText(GROUP, "topic-new-T2", { threadId: running.threadId, from: DEFAULT_USER, chatType: "supergroup" });
+    const next = await pollUntil(() => rig.llm.requests.find((r) => !isTitleRequest(r) && JSON.stringify(r.messages ?? []).includes("topic-new-T2")), {
+      timeoutMs: 20_000,
+      what: "the topic message at the LLM",
+    });
+    expect(JSON.stringify(next.messages)).toContain("topic-new-T1");
+  });
 });

@@ -36,6 +36,8 @@ export class FakeOpencode implements OpencodeTransport {
       return title ? { status: 200, data: { id: options.path?.sessionID, title } } : { status: 404, data: {} };
     }
     this.posts.push({ url, ...(options.path ? { path: options.path } : {}), ...(options.body !== undefined ? { body: options.body } : {}) });
+    if (url === "/session")
+      return this.replyStatus === 200 ? { status: 200, data: { id: `ses_new${this.posts.length}` } } : { status: this.replyStatus, data: {} };
     if (this.replyStatus === 200) this.#announce(url, options.path?.requestID ?? "", options.body);
     const ok = this.replyStatus === 200;
     if (ok && url === "/session/{sessionID}/prompt_async") return { status: 204, data: {} };

@@ -69,6 +69,8 @@ export interface StartOpencodeOptions {
   globalConfig?: Record<string, unknown>;
   /** Merged into the mock model's entry in opencode.json. */
   mockModel?: Record<string, unknown>;
+  /** More models of the mock provider, by id. */
+  extraModels?: string[];
   /** Limit for the "listening" line and the warm-up request (default 60 s). */
   startTimeoutMs?: number;
   /**

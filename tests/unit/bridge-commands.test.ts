@@ -57,7 +57,9 @@ describe("Bridge: commands", () => {
     const { telegram, bridge, ask } = setup({ allowedUsers: [OWNER] });
     await ask(request());
     bridge.onLead();
-    await vi.waitFor(() => expect(telegram.commands.map((c) => c.command)).toEqual(["status", "pending", "stop", "help", "start"]));
+    await vi.waitFor(() =>
+      expect(telegram.commands.map((c) => c.command)).toEqual(["new", "sessions", "model", "agent", "status", "pending", "stop", "help", "start"]),
+    );
     await runToQuiet(async () => {
       await bridge.handleUpdate(command("/status", 666));
       await bridge.handleUpdate(command("/pending", 666));

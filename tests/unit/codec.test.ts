@@ -55,7 +55,16 @@ describe("encodeCallback", () => {
       const encoded = encodeCallback({ key: KEY, action, question: 5, option: 6 });
       codes.add(encoded.split(":")[2]!);
       expect(decodeCallback(encoded)?.action).toBe(action);
-      expect([isActionOn(action, "question"), isActionOn(action, "permission"), isActionOn(action, "session")].filter(Boolean)).toHaveLength(1);
+      expect(
+        [
+          isActionOn(action, "question"),
+          isActionOn(action, "permission"),
+          isActionOn(action, "session"),
+          isActionOn(action, "project"),
+          isActionOn(action, "choice"),
+          isActionOn(action, "listing"),
+        ].filter(Boolean),
+      ).toHaveLength(1);
     }
     expect(codes.size).toBe(CALLBACK_ACTIONS.length);
     expect(CALLBACK_ACTIONS.filter((action) => isActionOn(action, "question"))).toEqual(["option", "done", "type", "dismiss", "confirm", "page"]);

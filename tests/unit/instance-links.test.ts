@@ -17,18 +17,39 @@ const permission = (id: string) =>
   createPermissionPrompt({ id, sessionID: "ses_1", permission: "bash", patterns: [], always: [], metadata: {} }, "/a", `k${id}`, 0);
 
 describe("InstanceLinks", () => {
-  it("answers through the newest link of a directory, and the older one again once the newest goes", () => {
+  it("answers through the newest link of a directory, and the older one again once the newest goes", async () => {
     const links = new InstanceLinks();
-    const first = link("/a");
-    const second = link("/a");
+    const first = link("/a", { questions: ["first"] });
+    const second = link("/a", { questions: ["second"] });
     links.add(first);
     links.add(second);
     links.add(link("/b"));
-    expect(links.linkFor("/a")).toBe(second);
+    const listed = async () => (await links.linkFor("/a")!.opencode.listQuestions()).map((request) => request.id);
+    expect(await listed()).toEqual(["second"]);
     links.delete(second);
-    expect(links.linkFor("/a")).toBe(first);
+    expect(await listed()).toEqual(["first"]);
     links.delete(first);
     expect(links.linkFor("/a")).toBeUndefined();
+    expect(links.directories()).toEqual(["/b"]);
+  });
+
+  it("adds the phone's choice of model and agent to every prompt, as it is when the prompt is sent", async () => {
+    let choice = {};
+    const links = new InstanceLinks(() => choice);
+    const sent: unknown[] = [];
+    const prompt = async (...args: unknown[]) => {
+      sent.push(args);
+      return { ok: true };
+    };
+    const opencode = { prompt } as unknown as OpencodeEndpoint;
+    links.add({ directory: "/a", opencode });
+    await links.linkFor("/a")!.opencode.prompt("ses_1", [{ type: "text", text: "hi" }]);
+    choice = { model: { providerID: "p", modelID: "m" }, agent: "plan" };
+    await links.linkFor("/a")!.opencode.prompt("ses_1", [{ type: "text", text: "again" }]);
+    expect(sent).toEqual([
+      ["ses_1", [{ type: "text", text: "hi" }], {}],
+      ["ses_1", [{ type: "text", text: "again" }], { model: { providerID: "p", modelID: "m" }, agent: "plan" }],
+    ]);
   });
 
   it("tells whether OpenCode still lists a request, on the list of its kind", async () => {

@@ -241,3 +241,53 @@ describe("OpencodeApi: session", () => {
     expect(request).toHaveBeenCalledTimes(1);
   });
 });
+
+describe("OpencodeApi: createSession", () => {
+  it("posts an empty body to /session once and returns the new session's id", async () => {
+    const { transport, request } = fakeTransport({ status: 200, data: { id: "ses_new", title: "New session" } });
+    await expect(new OpencodeApi(transport, FAST).createSession()).resolves.toEqual({ ok: true, sessionID: "ses_new" });
+    const [method, url, options] = request.mock.calls[0]!;
+    expect([method, url, options?.body]).toEqual(["POST", "/session", {}]);
+  });
+
+  it("is never retried (a retry could make two sessions) and says why it failed", async () => {
+    const { transport, request } = fakeTransport({ status: 500, data: { name: "UnknownError" } });
+    await expect(new OpencodeApi(transport, FAST).createSession()).resolves.toEqual({ ok: false, error: "OpenCode answered 500 to POST /session" });
+    expect(request).toHaveBeenCalledTimes(1);
+    const missingId = fakeTransport({ status: 200, data: { title: "no id" } });
+    await expect(new OpencodeApi(missingId.transport, FAST).createSession()).resolves.toMatchObject({ ok: false });
+    await expect(new OpencodeApi(fakeTransport(new Error("ECONNREFUSED")).transport, FAST).createSession()).resolves.toEqual({
+      ok: false,
+      error: "ECONNREFUSED",
+    });
+  });
+});
+
+describe("OpencodeApi: models, agents and the phone's choice", () => {
+  it("prompt_async carries the chosen model and agent in its own fields, and nothing when none is chosen", async () => {
+    const { transport, request } = fakeTransport({ status: 204, data: undefined });
+    const api = new OpencodeApi(transport, FAST);
+    await api.prompt("ses_1", [{ type: "text", text: "hi" }], { model: { providerID: "p", modelID: "m" }, agent: "plan" });
+    await api.prompt("ses_1", [{ type: "text", text: "hi" }]);
+    expect(request.mock.calls.map((call) => call[2]?.body)).toEqual([
+      { parts: [{ type: "text", text: "hi" }], model: { providerID: "p", modelID: "m" }, agent: "plan" },
+      { parts: [{ type: "text", text: "hi" }] },
+    ]);
+  });
+
+  it("lists every provider's models and the primary agents (no sub-agents, no hidden ones); an unreadable list throws", async () => {
+    const providers = { providers: [{ id: "p", models: { a: { name: "A" }, b: {} } }, { id: 3 }], default: {} };
+    await expect(new OpencodeApi(fakeTransport({ status: 200, data: providers }).transport, FAST).listModels()).resolves.toEqual([
+      { providerID: "p", modelID: "a", name: "A" },
+      { providerID: "p", modelID: "b" },
+    ]);
+    const agents = [
+      { name: "build", mode: "primary" },
+      { name: "x", mode: "all" },
+      { name: "general", mode: "subagent" },
+      { name: "t", mode: "primary", hidden: true },
+    ];
+    await expect(new OpencodeApi(fakeTransport({ status: 200, data: agents }).transport, FAST).listAgents()).resolves.toEqual([{ id: "build" }, { id: "x" }]);
+    await expect(new OpencodeApi(fakeTransport({ status: 500, data: {} }).transport, FAST).listModels()).rejects.toThrow("500");
+  });
+});

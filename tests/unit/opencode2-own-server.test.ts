@@ -2,6 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { findOwnServer, serviceFile, type ProcessFacts } from "../../lib/opencode2/own-server.ts";
+import { Opencode2Endpoint } from "../../lib/opencode2/endpoint.ts";
 import { OwnServerClient } from "../../lib/opencode2/server-client.ts";
 
 const facts = (overrides: Partial<ProcessFacts> = {}): ProcessFacts => ({
@@ -68,6 +69,7 @@ describe("OwnServerClient", () => {
         seen.push({ method: req.method!, url: req.url!, ...(req.headers.authorization ? { auth: req.headers.authorization } : {}), body });
         res.setHeader("content-type", "application/json");
         if (req.url === "/api/info") return res.end(JSON.stringify({ version: "2.0.15", pid }));
+        if (req.url === "/api/session" && req.method === "POST" && status === 200) return res.end(JSON.stringify({ data: { id: "ses_new", title: "t" } }));
         res.statusCode = status;
         res.end(status === 204 ? undefined : JSON.stringify({ message: "nope" }));
       });
@@ -117,5 +119,23 @@ describe("OwnServerClient", () => {
     const client = new OwnServerClient({ pid: 100, find: () => ({ ok: false, reason: "no port" }) });
     await expect(client.send("POST", "/x", {})).resolves.toEqual({ ok: false, gone: false, error: "no port" });
     await expect(client.get("/api/form")).rejects.toThrow("no port");
+  });
+
+  it("creates a session in the endpoint's own location, tried once; a failure says why", async () => {
+    const { url, seen } = await serve(100, 200);
+    const client = new OwnServerClient({ pid: 100, retry: FAST, find: () => ({ ok: true, server: { url, source: "serve --port" } }) });
+    const book = { forms: new Map(), permissions: new Map() };
+    const host = { reply: async () => ({ ok: true }) as const, session: async () => undefined };
+    const endpoint = new Opencode2Endpoint("/home/u/project", host, client, book);
+    await expect(endpoint.createSession()).resolves.toEqual({ ok: true, sessionID: "ses_new" });
+    expect(seen[1]).toMatchObject({ method: "POST", url: "/api/session", body: JSON.stringify({ location: { directory: "/home/u/project" } }) });
+    server!.close();
+    const failing = await serve(100, 500);
+    const other = new OwnServerClient({ pid: 100, retry: FAST, find: () => ({ ok: true, server: { url: failing.url, source: "serve --port" } }) });
+    await expect(new Opencode2Endpoint("/p", host, other, book).createSession()).resolves.toEqual({
+      ok: false,
+      error: "OpenCode answered 500 to POST /api/session",
+    });
+    expect(failing.seen.filter((request) => request.url === "/api/session")).toHaveLength(1);
   });
 });

@@ -26,6 +26,16 @@ describe("parseUpdate: callback queries", () => {
     });
   });
 
+  it("keeps the text of the message the tapped one replies to (a picker answering a command), and nothing that is not text", () => {
+    const replied = { message_id: 70, chat: group, from: user, text: "/new fix the tests" };
+    expect(parseUpdate(callback({ message: { message_id: 77, chat: group, reply_to_message: replied } }))).toMatchObject({
+      messageId: 77,
+      replied: { messageId: 70, text: "/new fix the tests" },
+    });
+    expect(parseUpdate(callback({ message: { message_id: 77, chat: group, reply_to_message: { message_id: 70, photo: [] } } }))).not.toHaveProperty("replied");
+    expect(parseUpdate(callback({ message: { message_id: 77, chat: group, reply_to_message: { text: "no id" } } }))).not.toHaveProperty("replied");
+  });
+
   it("says whether the tapped message still shows buttons as Telegram has it", () => {
     const withButtons = { message_id: 77, chat: group, reply_markup: { inline_keyboard: [[{ text: "A", callback_data: "x" }]] } };
     expect(parseUpdate(callback({ message: withButtons }))).toMatchObject({ hasButtons: true });

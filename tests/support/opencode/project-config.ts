@@ -13,6 +13,8 @@ export interface ProjectConfigOptions {
   extraConfig?: Record<string, unknown>;
   /** Merged into the mock model's entry (e.g. `modalities` to let it take images). */
   mockModel?: Record<string, unknown>;
+  /** More models of the mock provider, by id (each answered by the same mock LLM, which sees the id in each request). */
+  extraModels?: string[];
 }
 
 export const MOCK_PROVIDER = "mock";
@@ -44,6 +46,7 @@ export function projectConfig(opts: ProjectConfigOptions): Record<string, unknow
         options: { baseURL: opts.llmBaseURL, apiKey: "mock-key" },
         models: {
           [MOCK_MODEL]: { name: "Mock Model", tool_call: true, limit: { context: 128_000, output: 4_096 }, ...opts.mockModel },
+          ...Object.fromEntries((opts.extraModels ?? []).map((id) => [id, { name: id, tool_call: true, limit: { context: 128_000, output: 4_096 } }])),
         },
       },
     },

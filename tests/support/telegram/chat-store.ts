@@ -60,7 +60,8 @@ export class ChatStore {
   }
 
   /** Bot API `Message` object for a bot message, as Telegram returns or embeds it. */
-  botMessageObject(m: SentMessage): Record<string, unknown> {
+  /** As Telegram gives it (in a callback query too): with the message it replies to, one level deep. */
+  botMessageObject(m: SentMessage, nested = false): Record<string, unknown> {
     const date = Math.floor((m.history[0]?.at ?? Date.now()) / 1000);
     const obj: Record<string, unknown> = { message_id: m.messageId, from: this.bot, chat: this.chat(m.chatId), date };
     if (m.document) {
@@ -71,6 +72,8 @@ export class ChatStore {
     }
     if (m.history.length > 1) obj.edit_date = Math.floor(m.history[m.history.length - 1]!.at / 1000);
     if (m.replyMarkup) obj.reply_markup = m.replyMarkup;
+    const target = !nested && m.replyToMessageId !== undefined ? this.replyTarget(m.chatId, m.replyToMessageId) : undefined;
+    if (target) obj.reply_to_message = target;
     return obj;
   }
 
@@ -81,7 +84,7 @@ export class ChatStore {
   /** The `reply_to_message` object for a message id in a chat, bot's or human's. */
   replyTarget(chatId: number, messageId: number): Record<string, unknown> | undefined {
     const bot = this.findBotMessage(chatId, messageId);
-    if (bot) return this.botMessageObject(bot);
+    if (bot) return this.botMessageObject(bot, true);
     const human = this.findHumanMessage(chatId, messageId);
     return human ? this.humanMessageObject(human) : undefined;
   }
