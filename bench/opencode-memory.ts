@@ -3,7 +3,11 @@
 // its project instance started (the plugins load then). RSS of the process and all its descendants,
 // from /proc (Linux). Reported per pair (with − without) and as the median of the pairs.
 //
-//   npm run bench -- --only opencode-memory [--pairs 5] [--settle 10]
+//   npm run bench -- --only opencode-memory [--pairs 5] [--settle 10] [--floor]
+//
+// --floor adds two more runs to each pair, in the same rotation: OpenCode with a plugin that does
+// nothing (OpenCode's own cost of loading any plugin) and with a plugin that only long-polls the
+// fake Telegram with `fetch` (plus the runtime's HTTP client): the floor under what Hermes adds.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -27,6 +31,45 @@ export interface OpencodeMemoryResult {
   medianWithoutMB: number;
   /** Hermes did poll the fake Telegram in every run with it (so the relay and the long poll were up). */
   polled: boolean;
+  /** --floor: the same pairs' runs with a no-op plugin and with a bare `fetch` long poll. */
+  floor?: {
+    noopMB: number[];
+    barePollMB: number[];
+    /** − that pair's run without a plugin, per pair (MB). */
+    noopAddedMB: number[];
+    barePollAddedMB: number[];
+    medianNoopAddedMB: number;
+    medianBarePollAddedMB: number;
+  };
+}
+
+type Variant = "hermes" | "none" | "noop" | "barePoll";
+
+/** The floor's two plugins, written where OpenCode can load them (outside the repo: nothing of them is committed). */
+function writeFloorPlugins(dir: string, apiRoot: string, token: string): { noop: string; barePoll: string } {
+  const noop = path.join(dir, "noop-plugin.mjs");
+  fs.writeFileSync(noop, "export default async function NoopPlugin() { return {}; }\n");
+  const barePoll = path.join(dir, "bare-poll-plugin.mjs");
+  const url = `${apiRoot}/bot${token}/getUpdates`;
+  fs.writeFileSync(
+    barePoll,
+    `export default async function BarePollPlugin() {
+  let offset = 0;
+  const poll = async () => {
+    for (;;) {
+      try {
+        const res = await fetch(${JSON.stringify(url)}, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ offset, timeout: 30 }) });
+        const body = await res.json();
+        for (const u of body.result ?? []) offset = u.update_id + 1;
+      } catch { await new Promise((r) => setTimeout(r, 1000)); }
+    }
+  };
+  void poll();
+  return {};
+}
+`,
+  );
+  return { noop, barePoll };
 }
 
 /** RSS (kB) of a process and every descendant, from /proc. */
@@ -63,7 +106,7 @@ function readProc(file: string): string | undefined {
 }
 
 export async function runOpencodeMemory(
-  options: { version?: OpencodeVersion; pairs?: number; settleMs?: number; progress?: (line: string) => void } = {},
+  options: { version?: OpencodeVersion; pairs?: number; settleMs?: number; floor?: boolean; progress?: (line: string) => void } = {},
 ): Promise<OpencodeMemoryResult> {
   if (process.platform !== "linux") throw new Error("reads RSS from /proc: Linux only");
   const version = options.version ?? "1.18.33";
@@ -76,37 +119,50 @@ export async function runOpencodeMemory(
   const without: number[] = [];
   const added: number[] = [];
   let polled = true;
+  const floorPlugins = options.floor ? writeFloorPlugins(logDir, telegram.apiRoot, telegram.token) : undefined;
+  const runs: Record<Variant, number[]> = { hermes: withHermes, none: without, noop: [], barePoll: [] };
+  const floorAdded = { noop: [] as number[], barePoll: [] as number[] };
+  const variants: Variant[] = floorPlugins ? ["hermes", "none", "noop", "barePoll"] : ["hermes", "none"];
   try {
     for (let i = 0; i < pairs; i++) {
-      const pair: Partial<Record<"with" | "without", number>> = {};
-      // Alternate which goes first, so drift (caches warming, other load) hits both sides alike.
-      for (const withPlugin of i % 2 === 0 ? [true, false] : [false, true]) {
+      const pair: Partial<Record<Variant, number>> = {};
+      // Rotate (with two variants: alternate) which goes first, so drift (caches warming, other load) hits every variant alike.
+      const order = variants.map((_, k) => variants[(i + k) % variants.length]!);
+      for (const variant of order) {
         const polls = telegram.calls.filter((call) => call.method === "getUpdates").length;
+        const plugins =
+          variant === "hermes" ? [PLUGIN_PATH] : variant === "noop" ? [floorPlugins!.noop] : variant === "barePoll" ? [floorPlugins!.barePoll] : [];
         const server = await startOpencode({
           version,
           llmBaseURL: llm.baseURL,
-          plugins: withPlugin ? [PLUGIN_PATH] : [],
-          env: withPlugin
-            ? {
-                HERMES_TELEGRAM_TOKEN: telegram.token,
-                HERMES_TELEGRAM_CHAT_ID: String(DEFAULT_CHAT_ID),
-                HERMES_TELEGRAM_API_ROOT: telegram.apiRoot,
-                HERMES_LOG_FILE: path.join(logDir, `hermes-${i}.log`),
-              }
-            : {},
+          plugins,
+          env:
+            variant === "hermes"
+              ? {
+                  HERMES_TELEGRAM_TOKEN: telegram.token,
+                  HERMES_TELEGRAM_CHAT_ID: String(DEFAULT_CHAT_ID),
+                  HERMES_TELEGRAM_API_ROOT: telegram.apiRoot,
+                  HERMES_LOG_FILE: path.join(logDir, `hermes-${i}.log`),
+                }
+              : {},
         });
         try {
           await sleep(settleMs);
           const mb = round(treeRssKb(server.pid) / 1024, 1);
-          pair[withPlugin ? "with" : "without"] = mb;
-          (withPlugin ? withHermes : without).push(mb);
-          if (withPlugin && telegram.calls.filter((call) => call.method === "getUpdates").length === polls) polled = false;
-          options.progress?.(`pair ${i + 1}/${pairs}: ${withPlugin ? "with Hermes" : "without"} ${mb} MB`);
+          pair[variant] = mb;
+          runs[variant].push(mb);
+          const polledNow = telegram.calls.filter((call) => call.method === "getUpdates").length > polls;
+          if ((variant === "hermes" || variant === "barePoll") && !polledNow) polled = false;
+          options.progress?.(`pair ${i + 1}/${pairs}: ${VARIANT_NAMES[variant]} ${mb} MB`);
         } finally {
           await server.stop();
         }
       }
-      added.push(round(pair.with! - pair.without!, 1));
+      added.push(round(pair.hermes! - pair.none!, 1));
+      if (floorPlugins) {
+        floorAdded.noop.push(round(pair.noop! - pair.none!, 1));
+        floorAdded.barePoll.push(round(pair.barePoll! - pair.none!, 1));
+      }
     }
   } finally {
     await telegram.close();
@@ -123,5 +179,19 @@ export async function runOpencodeMemory(
     medianAddedMB: round(median(added), 1),
     medianWithoutMB: round(median(without), 1),
     polled,
+    ...(floorPlugins
+      ? {
+          floor: {
+            noopMB: runs.noop,
+            barePollMB: runs.barePoll,
+            noopAddedMB: floorAdded.noop,
+            barePollAddedMB: floorAdded.barePoll,
+            medianNoopAddedMB: round(median(floorAdded.noop), 1),
+            medianBarePollAddedMB: round(median(floorAdded.barePoll), 1),
+          },
+        }
+      : {}),
   };
 }
+
+const VARIANT_NAMES: Record<Variant, string> = { hermes: "with Hermes", none: "without", noop: "no-op plugin", barePoll: "bare fetch long poll" };

@@ -9,7 +9,7 @@
 //   npm run bench -- --rounds 20        interactive rounds per chat (group and private)
 //   npm run bench -- --only chats       only the chat scenarios (interactive, bursts, over budget, failover, outage, live progress)
 //   npm run bench -- --only progress    only live progress beside prompts
-//   npm run bench -- --only opencode-memory [--pairs 3] [--settle 10]
+//   npm run bench -- --only opencode-memory [--pairs 3] [--settle 10] [--floor]
 //                                       only the memory Hermes adds to a real `opencode serve` (~1–2 min)
 import fs from "node:fs";
 import os from "node:os";
@@ -60,6 +60,7 @@ const settings = {
   onlyOpencodeMemory: args.includes("opencode-memory") && flag("only"),
   memoryPairs: option("pairs", quick ? 2 : 3),
   memorySettleS: option("settle", 10),
+  memoryFloor: flag("floor"),
 };
 const CHATS: ChatKindName[] = ["group", "private"];
 
@@ -140,7 +141,7 @@ async function main(): Promise<void> {
   const opencodeMemory =
     (others && settings.opencode) || settings.onlyOpencodeMemory
       ? await section(`memory added to opencode serve (${settings.memoryPairs} pairs, RSS ${settings.memorySettleS} s after start)`, () =>
-          runOpencodeMemory({ pairs: settings.memoryPairs, settleMs: settings.memorySettleS * 1000, progress }),
+          runOpencodeMemory({ pairs: settings.memoryPairs, settleMs: settings.memorySettleS * 1000, floor: settings.memoryFloor, progress }),
         )
       : await skipped<OpencodeMemoryResult>();
   const scaled = others
@@ -184,9 +185,8 @@ async function main(): Promise<void> {
     ? await section(`over budget: 40 prompts in 10 s to one group (×${settings.overBudgetScale})`, () => runOverBudget({ scale: settings.overBudgetScale }))
     : await skipped<OverBudgetResult>();
   const liveProgress = progressToo
-    ? await section(
-        `live progress: a 30-step run beside prompts in a group, on and off alternating (${settings.progressRounds} rounds, ×10)`,
-        () => runProgressBench({ rounds: settings.progressRounds }),
+    ? await section(`live progress: a 30-step run beside prompts in a group, on and off alternating (${settings.progressRounds} rounds, ×10)`, () =>
+        runProgressBench({ rounds: settings.progressRounds }),
       )
     : await skipped<ProgressBenchResult>();
   const outage = chatsToo
@@ -506,6 +506,10 @@ function printOpencodeMemory(memory: { value?: OpencodeMemoryResult; error?: str
   log(
     `  opencode serve ${m.version}, ${m.settleS} s after its project instance started, ${m.pairs} pairs: added ${m.addedMB.map((mb) => `${mb}`).join(", ")} MB (median +${m.medianAddedMB} MB); with Hermes ${m.withHermesMB.join(", ")} MB, without ${m.withoutMB.join(", ")} MB${m.polled ? "" : " (Hermes did not poll in every run: not comparable)"}`,
   );
+  if (m.floor)
+    log(
+      `  the floor in the same pairs: a no-op plugin ${m.floor.noopAddedMB.join(", ")} MB (median +${m.floor.medianNoopAddedMB} MB); a bare fetch long poll ${m.floor.barePollAddedMB.join(", ")} MB (median +${m.floor.medianBarePollAddedMB} MB)`,
+    );
   targets.push({
     name: `memory added to opencode serve ${m.version}`,
     target: "≤ 12 MB",
