@@ -233,8 +233,8 @@ export class PromptLife implements PromptDesk {
       if (prompt.kind === "permission" && prompt.files?.sent === false) await this.#attachFiles(prompt, threadId);
       const sent = await messages.post(prompt, threadId).catch(() => undefined);
       if (!sent) return;
+      // post() recorded what the new copy shows: edits that would change nothing on it are skipped too.
       prompt.message = sent.message;
-      messages.forget(prompt.key);
       registry.noteMessage(prompt.message, { sessionID: prompt.sessionID, directory: prompt.directory });
       messages.markSentAgain(old);
     });
