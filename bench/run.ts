@@ -9,6 +9,8 @@
 //   npm run bench -- --rounds 20        interactive rounds per chat (group and private)
 //   npm run bench -- --only chats       only the chat scenarios (interactive, bursts, over budget, failover, outage, live progress)
 //   npm run bench -- --only progress    only live progress beside prompts
+//   npm run bench -- --only opencode-memory [--pairs 3] [--settle 10]
+//                                       only the memory Hermes adds to a real `opencode serve` (~1–2 min)
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -21,6 +23,7 @@ import { runOverBudget, type OverBudgetResult } from "./over-budget.ts";
 import { runMarkdown, type MarkdownResult } from "./markdown.ts";
 import { runProgressBench, type ProgressBenchResult } from "./progress.ts";
 import { runMemory, type MemoryResult } from "./memory.ts";
+import { runOpencodeMemory, type OpencodeMemoryResult } from "./opencode-memory.ts";
 import { ms, round } from "./stats.ts";
 import { runStartup, type StartupResult } from "./startup.ts";
 import { floodRun, type FloodRunResult } from "./throughput.ts";
@@ -54,6 +57,9 @@ const settings = {
   progressRounds: quick ? 4 : 10,
   onlyChats: args.includes("chats") && flag("only"),
   onlyProgress: args.includes("progress") && flag("only"),
+  onlyOpencodeMemory: args.includes("opencode-memory") && flag("only"),
+  memoryPairs: option("pairs", quick ? 2 : 3),
+  memorySettleS: option("settle", 10),
 };
 const CHATS: ChatKindName[] = ["group", "private"];
 
@@ -108,9 +114,9 @@ async function main(): Promise<void> {
     `Hermes benchmark on ${host.cpu} (${host.cores} cores), Node ${host.node}${host.gc ? "" : " — no --expose-gc: memory numbers are without a forced GC"}`,
   );
 
-  const skipped = <T>(): Promise<{ value?: T; error?: string; ms: number }> => Promise.resolve({ error: "skipped (--only chats)", ms: 0 });
-  const others = !settings.onlyChats && !settings.onlyProgress;
-  const chatRuns = !settings.onlyProgress;
+  const skipped = <T>(): Promise<{ value?: T; error?: string; ms: number }> => Promise.resolve({ error: "skipped (--only)", ms: 0 });
+  const others = !settings.onlyChats && !settings.onlyProgress && !settings.onlyOpencodeMemory;
+  const chatsToo = !settings.onlyProgress && !settings.onlyOpencodeMemory;
   const startup = others
     ? await section("start-up (plugin factory, cold import, opencode serve)", () =>
         runStartup({ runs: settings.startRuns, opencode: settings.opencode, opencodeRuns: settings.opencodeRuns }),
@@ -129,6 +135,12 @@ async function main(): Promise<void> {
   const memory = others
     ? await section(`memory (${settings.memoryQuestions} questions)`, () => runMemory({ questions: settings.memoryQuestions }))
     : await skipped<MemoryResult>();
+  const opencodeMemory =
+    (others && settings.opencode) || settings.onlyOpencodeMemory
+      ? await section(`memory added to opencode serve (${settings.memoryPairs} pairs, RSS ${settings.memorySettleS} s after start)`, () =>
+          runOpencodeMemory({ pairs: settings.memoryPairs, settleMs: settings.memorySettleS * 1000, progress }),
+        )
+      : await skipped<OpencodeMemoryResult>();
   const scaled = others
     ? await section(`flood, time-compressed ×${settings.floodScale} (${settings.floodQuestions} questions, ${settings.floodSessions} sessions)`, () =>
         floodRun({
@@ -152,7 +164,7 @@ async function main(): Promise<void> {
       )
     : await skipped<FloodRunResult>();
   const chats: ChatRuns = { interactive: {}, bursts: {}, failover: {} };
-  for (const chat of chatRuns ? CHATS : []) {
+  for (const chat of chatsToo ? CHATS : []) {
     chats.interactive[chat] = await section(`interactive rounds in a ${chat} chat (${settings.rounds} rounds, real limits)`, () =>
       runInteractive(chat, settings.rounds),
     );
@@ -162,18 +174,19 @@ async function main(): Promise<void> {
       runFailover(chat, settings.failoverRuns, { warmGapMs: chat === "private" ? 4_000 : 0 }),
     );
   }
-  if (chatRuns)
+  if (chatsToo)
     chats.failoverOverBudget = await section("failover in a private chat after back-to-back prompts from both processes", () =>
       runFailover("private", settings.failoverRuns, { warmGapMs: 0 }),
     );
-  const overBudget = chatRuns
+  const overBudget = chatsToo
     ? await section(`over budget: 40 prompts in 10 s to one group (×${settings.overBudgetScale})`, () => runOverBudget({ scale: settings.overBudgetScale }))
     : await skipped<OverBudgetResult>();
-  const liveProgress = await section(
-    `live progress: a 30-step run beside prompts in a group, on and off alternating (${settings.progressRounds} rounds, ×10)`,
-    () => runProgressBench({ rounds: settings.progressRounds }),
-  );
-  const outage = chatRuns
+  const liveProgress = !settings.onlyOpencodeMemory
+    ? await section(`live progress: a 30-step run beside prompts in a group, on and off alternating (${settings.progressRounds} rounds, ×10)`, () =>
+        runProgressBench({ rounds: settings.progressRounds }),
+      )
+    : await skipped<ProgressBenchResult>();
+  const outage = chatsToo
     ? await section(`back after a 20 s outage (${settings.outageRuns} runs)`, () => runOutage(settings.outageRuns))
     : await skipped<OutageResult>();
 
@@ -181,14 +194,19 @@ async function main(): Promise<void> {
   log();
   log(`Hermes benchmark · ${date.toISOString()} · ${host.cpu} (${host.cores} cores, ${host.memoryGB} GB) · Node ${host.node} · ${host.platform}`);
   log();
-  printChats(chats, overBudget, targets);
-  printOutage(outage, targets);
-  printProgress(liveProgress, targets);
-  printLatency(latency, targets);
-  printThroughput(scaled, real, targets);
-  printMemory(memory, targets);
-  printMarkdown(markdown, targets);
-  printStartup(startup, targets);
+  if (chatsToo) {
+    printChats(chats, overBudget, targets);
+    printOutage(outage, targets);
+  }
+  if (!settings.onlyOpencodeMemory) printProgress(liveProgress, targets);
+  if (others) {
+    printLatency(latency, targets);
+    printThroughput(scaled, real, targets);
+    printMemory(memory, targets);
+    printMarkdown(markdown, targets);
+    printStartup(startup, targets);
+  }
+  printOpencodeMemory(opencodeMemory, targets);
 
   log("Targets");
   log(`  ${pad("", 46)} ${pad("target", 22)} ${pad("measured", 34)} verdict`);
@@ -213,6 +231,7 @@ async function main(): Promise<void> {
     latency: latency.value ?? { error: latency.error },
     throughput: { timeCompressed: scaled.value ?? { error: scaled.error }, realLimits: real.value ?? { error: real.error } },
     memory: memory.value ?? { error: memory.error },
+    opencodeMemory: opencodeMemory.value ?? { error: opencodeMemory.error },
     markdown: markdown.value ?? { error: markdown.error },
     startup: startup.value ?? { error: startup.error },
     targets,
@@ -474,6 +493,22 @@ function printMemory(memory: { value?: MemoryResult; error?: string }, targets: 
     `  ${m.questions} questions in ${ms(m.durationMs)} (${m.sessions} sessions, ${m.batch} at a time, after ${m.warmup} warm-up): heap ${m.heapBeforeMB} → ${m.heapAfterMB} MB, growth ${m.growthMB >= 0 ? "+" : ""}${m.growthMB} MB; a second ${m.questions}: ${m.secondRunGrowthMB >= 0 ? "+" : ""}${m.secondRunGrowthMB} MB; peak ${m.peakHeapMB} MB; prompts left ${m.promptsLeft}${m.gc ? "" : " (no --expose-gc: not comparable)"}`,
   );
   targets.push({ name: `memory growth after ${m.questions} questions`, target: "≤ 5 MB", value: `${m.growthMB} MB`, pass: m.gc && m.growthMB <= 5 });
+  log();
+}
+
+function printOpencodeMemory(memory: { value?: OpencodeMemoryResult; error?: string }, targets: Target[]): void {
+  log("Memory Hermes adds to OpenCode: RSS of the real opencode serve and its children, with Hermes and without, alternating");
+  const m = memory.value;
+  if (!m) return void log(`  not measured: ${memory.error?.split("\n")[0]}\n`);
+  log(
+    `  opencode serve ${m.version}, ${m.settleS} s after its project instance started, ${m.pairs} pairs: added ${m.addedMB.map((mb) => `${mb}`).join(", ")} MB (median +${m.medianAddedMB} MB); with Hermes ${m.withHermesMB.join(", ")} MB, without ${m.withoutMB.join(", ")} MB${m.polled ? "" : " (Hermes did not poll in every run: not comparable)"}`,
+  );
+  targets.push({
+    name: `memory added to opencode serve ${m.version}`,
+    target: "≤ 12 MB",
+    value: `+${m.medianAddedMB} MB (median of ${m.pairs} pairs)`,
+    pass: m.polled && m.medianAddedMB <= 12,
+  });
   log();
 }
 

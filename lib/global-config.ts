@@ -2,9 +2,9 @@
 // repository). Where it is, and what it says for Hermes. Setup adds Hermes to it; the plugin takes the
 // chat and the allow-list from an opencode.json only when they are what these files say.
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { parse } from "jsonc-parser";
 import { isHermesSpec } from "./hermes-spec.ts";
 import { isRecord } from "./is-record.ts";
 
@@ -46,7 +46,7 @@ export function globalHermesOptions(env: Env, readFile: (file: string) => string
     const text = readFile(file);
     if (text === undefined) continue;
     const options = hermesEntryOptions(
-      parse(
+      jsonc().parse(
         text.replace(/\{env:([^}]+)\}/g, (_, name: string) => env[name] ?? ""),
         [],
         { allowTrailingComma: true },
@@ -72,6 +72,16 @@ export function hermesEntryOptions(config: unknown): Record<string, unknown> | u
     }
   }
   return found;
+}
+
+/**
+ * jsonc-parser, loaded the first time a global config file exists: most machines have none, and the
+ * plugin starts inside OpenCode, where the module costs about 1 MB (docs/performance.md).
+ */
+let jsoncParser: typeof import("jsonc-parser") | undefined;
+function jsonc(): typeof import("jsonc-parser") {
+  jsoncParser ??= createRequire(import.meta.url)("jsonc-parser") as typeof import("jsonc-parser");
+  return jsoncParser;
 }
 
 function readText(file: string): string | undefined {

@@ -4,7 +4,7 @@ import type { TelegramApi } from "../telegram/api.ts";
 
 /** What tests (and embedders) may change; everything has a sensible default. */
 export interface SetupTuning {
-  /** Builds the Bot API client (default: the telegraf-backed one). */
+  /** Builds the Bot API client (default: the fetch-based one, api.ts). */
   api?: (token: string, apiRoot: string) => TelegramApi;
   /** How long to wait for /start when --timeout is not given. */
   timeoutMs?: number;

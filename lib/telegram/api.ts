@@ -1,7 +1,7 @@
 // The Telegram calls Hermes makes, behind a small interface so tests can swap in fakes.
-// The telegraf-backed implementation is the only place that knows telegraf (sendDocument is a plain
-// fetch upload: send-document.ts says why).
-import type { Telegram } from "telegraf";
+// Each is one Bot API method called as plain JSON with the runtime's own fetch (bot-api-call.ts);
+// sendDocument is a multipart upload (send-document.ts). No Bot API library is loaded: telegraf,
+// which shaped these payloads before, kept about 3 MB more of OpenCode's memory (docs/performance.md).
 import { CALLBACK_ANSWER_LIMIT, CAPTION_LIMIT, cutHtml, cutText, PLACEHOLDER_LIMIT, TOPIC_NAME_LIMIT } from "./html.ts";
 import type { InlineButton } from "./rendered-message.ts";
 import { ButtonStyles } from "./button-style.ts";
@@ -94,26 +94,14 @@ export class TelegramApiError extends Error {
 }
 
 export function createTelegramApi(token: string, apiRoot: string): TelegramApi {
-  // telegraf is loaded on the first call, not at import: OpenCode's start-up doesn't wait for it.
-  let client: Promise<Telegram> | undefined;
-  const load = () =>
-    (client ??= import("telegraf").then(({ Telegram }) => {
-      const telegram = new Telegram(token, { apiRoot, webhookReply: false });
-      // Every call goes out as plain JSON (bot-api-call.ts says why); telegraf shapes the payloads.
-      telegram.callApi = (async (method: string, payload: object, options?: { signal?: AbortSignal }) => {
-        const answer = await callBotApi(token, apiRoot, method, payload, options?.signal);
-        if (!answer.ok) throw new TelegramApiError(answer.code, answer.description, answer.retryAfterSeconds);
-        return answer.result;
-      }) as Telegram["callApi"];
-      return telegram;
-    }));
+  /** One Bot API method; a failure (an answer with ok: false, or none) becomes a TelegramApiError. */
   const reachability = new Reachability();
-  const call = async <T>(work: (telegram: Telegram) => Promise<T>): Promise<T> => {
-    const telegram = await load();
+  const call = async <T>(method: string, payload: object, signal?: AbortSignal): Promise<T> => {
     try {
-      const result = await work(telegram);
+      const answer = await callBotApi(token, apiRoot, method, payload, signal);
+      if (!answer.ok) throw new TelegramApiError(answer.code, answer.description, answer.retryAfterSeconds);
       reachability.answered();
-      return result;
+      return answer.result as T;
     } catch (error) {
       const normalised = normaliseError(error);
       reachability.failed(normalised.code);
@@ -125,13 +113,7 @@ export function createTelegramApi(token: string, apiRoot: string): TelegramApi {
 
   return {
     reachability,
-    getUpdates: (offset, timeout, signal) =>
-      call(
-        (telegram) =>
-          telegram.callApi("getUpdates", { offset, timeout, allowed_updates: ["message", "callback_query"] }, { signal: signal as never }) as Promise<
-            unknown[]
-          >,
-      ),
+    getUpdates: (offset, timeout, signal) => call<unknown[]>("getUpdates", { offset, timeout, allowed_updates: ["message", "callback_query"] }, signal),
     async sendMessage(chatId, html, options = {}) {
       const sent = await styles.send(options.forceReply ? undefined : options.keyboard, (keyboard) => {
         const reply_markup = options.forceReply
@@ -139,37 +121,38 @@ export function createTelegramApi(token: string, apiRoot: string): TelegramApi {
           : keyboard?.length
             ? markup(keyboard)
             : undefined;
-        return call((telegram) =>
-          telegram.sendMessage(chatId, html, {
-            parse_mode: "HTML",
-            link_preview_options: { is_disabled: true },
-            ...(reply_markup ? { reply_markup } : {}),
-            ...(options.replyTo ? { reply_parameters: { message_id: options.replyTo, allow_sending_without_reply: true } } : {}),
-            ...(options.silent ? { disable_notification: true } : {}),
-            ...(options.threadId !== undefined ? { message_thread_id: options.threadId } : {}),
-          }),
-        );
+        return call<{ message_id: number }>("sendMessage", {
+          chat_id: chatId,
+          parse_mode: "HTML",
+          link_preview_options: { is_disabled: true },
+          ...(reply_markup ? { reply_markup } : {}),
+          ...(options.replyTo ? { reply_parameters: { message_id: options.replyTo, allow_sending_without_reply: true } } : {}),
+          ...(options.silent ? { disable_notification: true } : {}),
+          ...(options.threadId !== undefined ? { message_thread_id: options.threadId } : {}),
+          text: html,
+        });
       });
       return { messageId: sent.message_id };
     },
     async editMessage(chatId, messageId, html, keyboard) {
       await styles
         .send(keyboard, (shown) =>
-          call((telegram) =>
-            telegram.editMessageText(chatId, messageId, undefined, html, {
-              parse_mode: "HTML",
-              link_preview_options: { is_disabled: true },
-              reply_markup: markup(shown ?? []),
-            }),
-          ),
+          call("editMessageText", {
+            chat_id: chatId,
+            message_id: messageId,
+            parse_mode: "HTML",
+            link_preview_options: { is_disabled: true },
+            reply_markup: markup(shown ?? []),
+            text: html,
+          }),
         )
         .catch(ignoreNotModified);
     },
     async removeKeyboard(chatId, messageId) {
-      await call((telegram) => telegram.editMessageReplyMarkup(chatId, messageId, undefined, markup([]))).catch(ignoreNotModified);
+      await call("editMessageReplyMarkup", { chat_id: chatId, message_id: messageId, reply_markup: markup([]) }).catch(ignoreNotModified);
     },
     async deleteMessage(chatId, messageId) {
-      await call((telegram) => telegram.deleteMessage(chatId, messageId));
+      await call("deleteMessage", { chat_id: chatId, message_id: messageId });
     },
     async sendDocument(chatId, filename, content, options = {}) {
       const sent = await uploadDocument(token, apiRoot, {
@@ -188,25 +171,27 @@ export function createTelegramApi(token: string, apiRoot: string): TelegramApi {
       return { messageId: sent.messageId };
     },
     async createTopic(chatId, name) {
-      const topic = await call((telegram) => telegram.createForumTopic(chatId, cutText(name, TOPIC_NAME_LIMIT)));
+      const topic = await call<{ message_thread_id: number }>("createForumTopic", { chat_id: chatId, name: cutText(name, TOPIC_NAME_LIMIT) });
       return topic.message_thread_id;
     },
     async renameTopic(chatId, threadId, name) {
-      await call((telegram) => telegram.editForumTopic(chatId, threadId, { name: cutText(name, TOPIC_NAME_LIMIT) }));
+      await call("editForumTopic", { chat_id: chatId, message_thread_id: threadId, name: cutText(name, TOPIC_NAME_LIMIT) });
     },
     async react(chatId, messageId, emoji) {
-      await call((telegram) => telegram.setMessageReaction(chatId, messageId, [{ type: "emoji", emoji: emoji as "👍" }]));
+      await call("setMessageReaction", { chat_id: chatId, message_id: messageId, reaction: [{ type: "emoji", emoji }] });
     },
     async answerCallback(id, text, showAlert) {
-      await call((telegram) =>
-        telegram.answerCbQuery(id, text === undefined ? undefined : cutText(text, CALLBACK_ANSWER_LIMIT), { show_alert: showAlert ?? false }),
-      );
+      await call("answerCallbackQuery", {
+        ...(text === undefined ? {} : { text: cutText(text, CALLBACK_ANSWER_LIMIT) }),
+        callback_query_id: id,
+        show_alert: showAlert ?? false,
+      });
     },
     async setCommands(commands) {
-      await call((telegram) => telegram.setMyCommands(commands.map((entry) => ({ ...entry }))));
+      await call("setMyCommands", { commands: commands.map((entry) => ({ ...entry })) });
     },
     async getFile(fileId) {
-      const file = await call((telegram) => telegram.getFile(fileId));
+      const file = await call<{ file_path?: unknown; file_size?: unknown }>("getFile", { file_id: fileId });
       return {
         ...(typeof file.file_path === "string" ? { path: file.file_path } : {}),
         ...(typeof file.file_size === "number" ? { size: file.file_size } : {}),
@@ -214,7 +199,7 @@ export function createTelegramApi(token: string, apiRoot: string): TelegramApi {
     },
     downloadFile: (filePath, maxBytes) => download(`${apiRoot.replace(/\/+$/, "")}/file/bot${token}/`, filePath, maxBytes),
     async getMe() {
-      const me = await call((telegram) => telegram.getMe());
+      const me = await call<{ id: number; username?: string }>("getMe", {});
       return me.username === undefined ? { id: me.id } : { id: me.id, username: me.username };
     },
   };
@@ -267,17 +252,9 @@ function ignoreNotModified(error: unknown): void {
   throw error;
 }
 
-/** telegraf's TelegramError, recognised by shape (telegraf itself is loaded lazily). */
-interface TelegrafError {
-  response: { error_code: number; description: string; parameters?: { retry_after?: number } };
-}
-
+/** A thrown failure as a TelegramApiError: an abort or a fault in the runtime's fetch is "no answer" (code 0). */
 function normaliseError(error: unknown): TelegramApiError {
   if (error instanceof TelegramApiError) return error;
-  const response = (error as Partial<TelegrafError> | null)?.response;
-  if (error instanceof Error && typeof response?.error_code === "number" && typeof response.description === "string") {
-    return new TelegramApiError(response.error_code, response.description, response.parameters?.retry_after);
-  }
   const message = error instanceof Error ? error.message : String(error);
   return new TelegramApiError(0, message);
 }

@@ -2,7 +2,7 @@
 // uncompressed on every runtime. telegraf's client passes node-fetch's `compress: true` (meaning
 // "accept compressed answers" in node-fetch 2); the Bun inside OpenCode 2.0.15 (1.4.2) reads it
 // as "gzip the request body", and nothing says every Bot API front or proxy inflates that.
-// api.ts hands this to telegraf as its `callApi`, so telegraf only shapes the payloads.
+// api.ts calls it for every method but sendDocument.
 
 /** The Bot API's answer; `code` 0 when there was none. api.ts turns a failure into a TelegramApiError. */
 export type BotApiResult = { ok: true; result: unknown } | { ok: false; code: number; description: string; retryAfterSeconds?: number };
