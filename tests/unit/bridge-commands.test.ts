@@ -53,6 +53,8 @@ describe("Bridge: commands", () => {
     bridge.handleEvent(DIRECTORY, { type: "session.upserted", info: { id: "ses_1" } });
     await runToQuiet(async () => undefined);
     expect(telegram.takeRefusedEdits()).toEqual([]);
+    expect(again.edits).toBe(0);
+    expect(again.text).toContain("Refactor");
   });
 
   it("/pending with nothing pending says so", async () => {
