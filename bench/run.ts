@@ -116,10 +116,8 @@ async function main(): Promise<void> {
   );
 
   const skipped = <T>(): Promise<{ value?: T; error?: string; ms: number }> => Promise.resolve({ error: "skipped (--only)", ms: 0 });
-  const only = settings.onlyChats || settings.onlyProgress || settings.onlyOpencodeMemory;
-  const others = !only;
-  const chatsToo = !settings.onlyOpencodeMemory && !settings.onlyProgress;
-  const progressToo = !settings.onlyOpencodeMemory;
+  const others = !settings.onlyChats && !settings.onlyProgress && !settings.onlyOpencodeMemory;
+  const chatsToo = !settings.onlyProgress && !settings.onlyOpencodeMemory;
   const startup = others
     ? await section("start-up (plugin factory, cold import, opencode serve)", () =>
         runStartup({ runs: settings.startRuns, opencode: settings.opencode, opencodeRuns: settings.opencodeRuns }),
@@ -184,7 +182,7 @@ async function main(): Promise<void> {
   const overBudget = chatsToo
     ? await section(`over budget: 40 prompts in 10 s to one group (×${settings.overBudgetScale})`, () => runOverBudget({ scale: settings.overBudgetScale }))
     : await skipped<OverBudgetResult>();
-  const liveProgress = progressToo
+  const liveProgress = !settings.onlyOpencodeMemory
     ? await section(`live progress: a 30-step run beside prompts in a group, on and off alternating (${settings.progressRounds} rounds, ×10)`, () =>
         runProgressBench({ rounds: settings.progressRounds }),
       )
@@ -201,8 +199,8 @@ async function main(): Promise<void> {
     printChats(chats, overBudget, targets);
     printOutage(outage, targets);
   }
-  if (progressToo) printProgress(liveProgress, targets);
-  if (!settings.onlyOpencodeMemory) {
+  if (!settings.onlyOpencodeMemory) printProgress(liveProgress, targets);
+  if (others) {
     printLatency(latency, targets);
     printThroughput(scaled, real, targets);
     printMemory(memory, targets);

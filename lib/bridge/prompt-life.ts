@@ -88,7 +88,13 @@ export class PromptLife implements PromptDesk {
     void this.enqueue(pending, () => this.settle(pending, answers ? "answered_elsewhere" : "dismissed_elsewhere"));
   }
 
+  /**
+   * Shows the prompt's current state on its message. A prompt settle() already forgot shows its
+   * outcome for good: a refresh queued behind its reply (a session's title that came meanwhile)
+   * would only repeat it, and its edit cache is gone with it, so it is not edited again.
+   */
   refresh(prompt: Prompt): Promise<void> {
+    if (this.#deps.registry.byKey(prompt.key) !== prompt) return Promise.resolve();
     return this.#deps.messages.edit(prompt);
   }
 
@@ -227,8 +233,8 @@ export class PromptLife implements PromptDesk {
       if (prompt.kind === "permission" && prompt.files?.sent === false) await this.#attachFiles(prompt, threadId);
       const sent = await messages.post(prompt, threadId).catch(() => undefined);
       if (!sent) return;
+      // post() recorded what the new copy shows: edits that would change nothing on it are skipped too.
       prompt.message = sent.message;
-      messages.forget(prompt.key);
       registry.noteMessage(prompt.message, { sessionID: prompt.sessionID, directory: prompt.directory });
       messages.markSentAgain(old);
     });

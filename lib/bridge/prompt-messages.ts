@@ -144,7 +144,7 @@ export class PromptMessages {
     }
   }
 
-  /** The prompt's message is no longer the one edits go to (settled, or sent again). */
+  /** The prompt is settled and forgotten: its message gets no more edits. */
   forget(key: string): void {
     this.#shown.delete(key);
     this.#plain.delete(key);

@@ -32,25 +32,18 @@ export class OpencodeApi implements OpencodeEndpoint {
     return this.#send("/permission/{requestID}/reply", { requestID }, body);
   }
 
-  /** Sends a new message made of these parts (text, files) to a session (queued by OpenCode when it is busy). */
-  /** `choice`: prompt_async's own `model` ({ providerID, modelID }) and `agent` fields (1.1.53 and 1.18.33). */
+  /**
+   * Sends a new message made of these parts (text, files) to a session (queued by OpenCode when it
+   * is busy). `choice`: prompt_async's own `model` ({ providerID, modelID }) and `agent` fields
+   * (1.1.53 and 1.18.33).
+   */
   prompt(sessionID: string, parts: PromptPart[], choice: PromptChoice = {}): Promise<Outcome> {
     return this.#send("/session/{sessionID}/prompt_async", { sessionID }, { parts, ...choice });
   }
 
   /** `GET /session`: `[{ id, title, parentID?, time: { created, updated } }]`. */
   async listSessions(): Promise<SessionSummary[]> {
-    const sessions: SessionSummary[] = [];
-    for (const raw of await this.#list("/session")) {
-      if (!isRecord(raw) || typeof raw.id !== "string" || !isRecord(raw.time) || typeof raw.time.updated !== "number") continue;
-      sessions.push({
-        id: raw.id,
-        updated: raw.time.updated,
-        ...(typeof raw.title === "string" ? { title: raw.title } : {}),
-        ...(typeof raw.parentID === "string" && raw.parentID ? { parentID: raw.parentID } : {}),
-      });
-    }
-    return sessions;
+    return sessionSummaries(await this.#list("/session"));
   }
 
   /** `GET /session/:id/message`: `[{ info: { role }, parts: [{ type: "text", text }] }]`, oldest first. */
@@ -148,6 +141,21 @@ export class OpencodeApi implements OpencodeEndpoint {
   #send(url: string, path: Record<string, string>, body?: unknown): Promise<Outcome> {
     return sendForOutcome(() => this.#transport.request("POST", url, { path, body, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }), this.#retry);
   }
+}
+
+/** The sessions of a list both versions answer alike (`{ id, title?, parentID?, time: { updated } }`); malformed entries are skipped. */
+export function sessionSummaries(raws: readonly unknown[]): SessionSummary[] {
+  const sessions: SessionSummary[] = [];
+  for (const raw of raws) {
+    if (!isRecord(raw) || typeof raw.id !== "string" || !isRecord(raw.time) || typeof raw.time.updated !== "number") continue;
+    sessions.push({
+      id: raw.id,
+      updated: raw.time.updated,
+      ...(typeof raw.title === "string" ? { title: raw.title } : {}),
+      ...(typeof raw.parentID === "string" && raw.parentID ? { parentID: raw.parentID } : {}),
+    });
+  }
+  return sessions;
 }
 
 /** The text parts of a message, joined. */

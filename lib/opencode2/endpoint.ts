@@ -3,7 +3,7 @@
 // are forms, always answered over HTTP (server-client.ts): the 2.x plugin context has no form API.
 // The form behind each question (field keys, types, option values) is kept from `form.created`.
 import { isRecord } from "../is-record.ts";
-import { textOf } from "../opencode/api.ts";
+import { sessionSummaries, textOf } from "../opencode/api.ts";
 import type { AgentInfo, Created, ModelInfo, OpencodeEndpoint, Outcome, PromptChoice, PromptPart, SessionSummary } from "../opencode/endpoint.ts";
 import type { PermissionReply, PermissionRequest, QuestionRequest, SessionInfo } from "../hermes-events.ts";
 import { narrowEvent, questionForm, type NarrowedEvent, type QuestionForm } from "./events.ts";
@@ -139,17 +139,7 @@ export class Opencode2Endpoint implements OpencodeEndpoint {
 
   /** `GET /api/session?location[directory]=…`: `{ data: [{ id, title, parentID?, time: { updated } }] }` (its first page). */
   async listSessions(): Promise<SessionSummary[]> {
-    const sessions: SessionSummary[] = [];
-    for (const raw of dataList(await this.#server.get("/api/session", { "location[directory]": this.#directory }))) {
-      if (!isRecord(raw) || typeof raw.id !== "string" || !isRecord(raw.time) || typeof raw.time.updated !== "number") continue;
-      sessions.push({
-        id: raw.id,
-        updated: raw.time.updated,
-        ...(typeof raw.title === "string" ? { title: raw.title } : {}),
-        ...(typeof raw.parentID === "string" && raw.parentID ? { parentID: raw.parentID } : {}),
-      });
-    }
-    return sessions;
+    return sessionSummaries(dataList(await this.#server.get("/api/session", { "location[directory]": this.#directory })));
   }
 
   /** `GET /api/session/:id/message`: `{ data: [{ type: "assistant", content: [{ type: "text", text }] }, …] }`, newest first. */

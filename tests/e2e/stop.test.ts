@@ -146,10 +146,14 @@ describe.each(OPENCODE_VERSIONS)("stop from the phone on OpenCode %s", (version)
     // A phone-started run always reports its end, except when the phone stopped it.
     expect(noticesAfter(before)).toEqual([]);
     expect(rig.llm.requests.some((r) => JSON.stringify(r.messages ?? []).includes("phone-run\\n"))).toBe(false);
-    // Measured: an abort during a tool call is reported after the idle on 1.1.53, before it on 1.18.33.
+    // Measured: an abort during a tool call is reported after the idle on 1.1.53, before it on
+    // 1.18.33. On 1.1.53 the error event comes seconds later, or not at all, and the idle may be
+    // published twice: what counts is that the session went idle first and never busy again.
     const seen = abortEvents(sessionID, from);
-    if (version === "1.1.53") expect(seen.slice(0, 3)).toEqual(["session.status:idle", "session.idle", "session.error:MessageAbortedError"]);
-    else expect(seen.slice(0, 3)).toEqual(["session.error:MessageAbortedError", "session.status:idle", "session.idle"]);
+    if (version === "1.1.53") {
+      expect(seen.slice(0, 2)).toEqual(["session.status:idle", "session.idle"]);
+      expect(seen.filter((type) => !["session.status:idle", "session.idle", "session.error:MessageAbortedError"].includes(type))).toEqual([]);
+    } else expect(seen.slice(0, 3)).toEqual(["session.error:MessageAbortedError", "session.status:idle", "session.idle"]);
   });
 
   it("/stop with two busy runs offers a picker; the chosen one stops, the other runs on", async () => {

@@ -40,6 +40,23 @@ describe("Bridge: commands", () => {
     await settled(again, "Answered from Telegram");
   });
 
+  it("/pending: the copy sent again is not edited to what it already shows (a session event that changes nothing on it)", async () => {
+    const { telegram, bridge, ask } = setup();
+    bridge.handleEvent(DIRECTORY, { type: "session.upserted", info: { id: "ses_1", title: "Refactor" } });
+    const first = await ask(request());
+    await bridge.handleUpdate(command("/pending"));
+    const again = await vi.waitFor(
+      () => telegram.messages.find((m) => m.messageId !== first.messageId && m.keyboard.length > 0) ?? Promise.reject(new Error("not re-sent")),
+    );
+    await vi.waitFor(() => expect(first.keyboard).toEqual([]));
+    // An update without the title (OpenCode's session events need not carry every field): its prompts are refreshed with nothing new to show.
+    bridge.handleEvent(DIRECTORY, { type: "session.upserted", info: { id: "ses_1" } });
+    await runToQuiet(async () => undefined);
+    expect(telegram.takeRefusedEdits()).toEqual([]);
+    expect(again.edits).toBe(0);
+    expect(again.text).toContain("Refactor");
+  });
+
   it("/pending with nothing pending says so", async () => {
     const { telegram, bridge } = setup();
     await bridge.handleUpdate(command("/pending"));

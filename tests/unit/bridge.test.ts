@@ -524,4 +524,24 @@ describe("Bridge: questions", () => {
     answer();
     await slow.settled(message, "Answered from Telegram");
   });
+
+  it("a title that comes while a reply is on its way: the settled message shows it once, and is not edited again to the same text", async () => {
+    const { telegram, opencode, bridge, tap, ask, settled } = setup();
+    const original = opencode.request.bind(opencode);
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    opencode.request = async (method, url, options) => {
+      if (method === "POST") await answered;
+      return original(method, url, options);
+    };
+    const message = await ask(request());
+    await tap(message, "Blue");
+    // As after a reconnect, when the session's title arrives only now: its prompt, still pending, is to show it.
+    bridge.handleEvent(DIRECTORY, { type: "session.upserted", info: { id: "ses_1", title: "Mock title" } });
+    answer();
+    await settled(message, "Answered from Telegram");
+    expect(message.text).toContain("Mock title");
+    await runToQuiet(async () => undefined);
+    expect(telegram.takeRefusedEdits()).toEqual([]);
+  });
 });
