@@ -497,6 +497,9 @@ function printMemory(memory: { value?: MemoryResult; error?: string }, targets: 
   log();
 }
 
+/** +1.2 or −0.1: a median below zero keeps its own sign. */
+const signed = (mb: number): string => (mb < 0 ? `−${-mb}` : `+${mb}`);
+
 function printOpencodeMemory(memory: { value?: OpencodeMemoryResult; error?: string }, targets: Target[]): void {
   log("Memory Hermes adds to OpenCode: RSS of the real opencode serve and its children, with Hermes and without, alternating");
   const m = memory.value;
@@ -506,7 +509,7 @@ function printOpencodeMemory(memory: { value?: OpencodeMemoryResult; error?: str
   );
   if (m.floor)
     log(
-      `  the floor in the same pairs: a no-op plugin ${m.floor.noopAddedMB.join(", ")} MB (median +${m.floor.medianNoopAddedMB} MB); a bare fetch long poll ${m.floor.barePollAddedMB.join(", ")} MB (median +${m.floor.medianBarePollAddedMB} MB)`,
+      `  the floor in the same pairs: a no-op plugin ${m.floor.noopAddedMB.join(", ")} MB (median ${signed(m.floor.medianNoopAddedMB)} MB); a bare fetch long poll ${m.floor.barePollAddedMB.join(", ")} MB (median ${signed(m.floor.medianBarePollAddedMB)} MB)`,
     );
   targets.push({
     name: `memory added to opencode serve ${m.version}`,
