@@ -16,6 +16,13 @@ import { toolsOf } from "../support/opencode/agent-tools.ts";
  * In a private chat every scenario; in a supergroup the main ones, which together stay within a
  * group's budget of twenty messages a minute (more would make the suite wait for Telegram's limit).
  */
+/**
+ * Reject with feedback takes several round trips through OpenCode (the run, the prompt, the reject,
+ * the typed feedback, then on 2.x the feedback's own run), and each of its own waits allows 30 s:
+ * the test allows them to happen, on a busy machine, before it gives up.
+ */
+const FEEDBACK_TIMEOUT_MS = 90_000;
+
 export function permissionSuite(version: OpencodeVersion, chat: ChatKind = "private"): void {
   const privateOnly = chat === "private" ? it : it.skip;
   const tools = toolsOf(version);
@@ -95,44 +102,50 @@ export function permissionSuite(version: OpencodeVersion, chat: ChatKind = "priv
       expect(result.content).toMatch(rejection);
     });
 
-    it("Reject with feedback: the LLM receives the exact feedback in that session and the command does not run", async () => {
-      const feedback = "use <printf> & not uname 🙂";
-      await run(directive(bash("uname -a")));
-      const message = await onPhone("uname -a");
-      await rig.telegram.tapButton(message, "Reject with feedback");
-      const ask = await rig.telegram.waitForMessage((m) => m.replyMarkup?.force_reply === true && m.text.includes("feedback"), { what: "feedback prompt" });
-      rig.telegram.sendText(rig.chatId, feedback, { replyTo: ask.messageId });
-      const final = await settledAs(message, "Rejected with feedback</b> from Telegram");
-      expect(final.text).toContain("use &lt;printf&gt; &amp; not uname 🙂");
-      if (v2) {
-        // 2.0.15 drops a reject's message: Hermes rejects (the run ends there), then sends the
-        // feedback as the session's next message, marked as the answer to the rejected request.
-        const body = await rig.telegram.waitFor(
-          () =>
-            rig.llm.requests.find((request) => {
-              const messages = messagesOf(request);
-              const last = messages[messages.length - 1];
-              return last?.role === "user" && contentText(last.content).endsWith(`\n\n${feedback}`);
-            }),
-          { timeoutMs: 30_000, what: "the feedback as the next user message at the LLM" },
-        );
-        const messages = messagesOf(body);
-        expect(contentText(messages[messages.length - 1]!.content)).toBe(
-          `(Sent from Telegram, in answer to your permission request that I rejected: ${tools.shellName} uname -a)\n\n${feedback}`,
-        );
-        // That session's history: its own directive, and the call answered by the rejection, never run.
-        expect(messages.some((m) => m.role === "user" && contentText(m.content).includes("uname -a") && contentText(m.content).includes('"tool"'))).toBe(true);
-        const results = messages.filter((m) => m.role === "tool").map((m) => contentText(m.content));
-        expect(results).toHaveLength(1);
-        expect(results[0]).toMatch(/declined this tool call/);
-        expect(final.text).toContain("went to the session as your next message");
-      } else {
-        const result = await rig.llm.waitForToolResult((r) => r.content.includes(feedback), { what: "feedback at the LLM" });
-        expect(result.content).toMatch(/with the following feedback: use <printf> & not uname 🙂/);
-        expect(final.text).not.toContain("next message");
-      }
-      expect(rig.llm.toolResults.some((r) => /Linux|GNU/.test(r.content))).toBe(false); // uname never ran
-    });
+    it(
+      "Reject with feedback: the LLM receives the exact feedback in that session and the command does not run",
+      async () => {
+        const feedback = "use <printf> & not uname 🙂";
+        await run(directive(bash("uname -a")));
+        const message = await onPhone("uname -a");
+        await rig.telegram.tapButton(message, "Reject with feedback");
+        const ask = await rig.telegram.waitForMessage((m) => m.replyMarkup?.force_reply === true && m.text.includes("feedback"), { what: "feedback prompt" });
+        rig.telegram.sendText(rig.chatId, feedback, { replyTo: ask.messageId });
+        const final = await settledAs(message, "Rejected with feedback</b> from Telegram");
+        expect(final.text).toContain("use &lt;printf&gt; &amp; not uname 🙂");
+        if (v2) {
+          // 2.0.15 drops a reject's message: Hermes rejects (the run ends there), then sends the
+          // feedback as the session's next message, marked as the answer to the rejected request.
+          const body = await rig.telegram.waitFor(
+            () =>
+              rig.llm.requests.find((request) => {
+                const messages = messagesOf(request);
+                const last = messages[messages.length - 1];
+                return last?.role === "user" && contentText(last.content).endsWith(`\n\n${feedback}`);
+              }),
+            { timeoutMs: 30_000, what: "the feedback as the next user message at the LLM" },
+          );
+          const messages = messagesOf(body);
+          expect(contentText(messages[messages.length - 1]!.content)).toBe(
+            `(Sent from Telegram, in answer to your permission request that I rejected: ${tools.shellName} uname -a)\n\n${feedback}`,
+          );
+          // That session's history: its own directive, and the call answered by the rejection, never run.
+          expect(messages.some((m) => m.role === "user" && contentText(m.content).includes("uname -a") && contentText(m.content).includes('"tool"'))).toBe(
+            true,
+          );
+          const results = messages.filter((m) => m.role === "tool").map((m) => contentText(m.content));
+          expect(results).toHaveLength(1);
+          expect(results[0]).toMatch(/declined this tool call/);
+          expect(final.text).toContain("went to the session as your next message");
+        } else {
+          const result = await rig.llm.waitForToolResult((r) => r.content.includes(feedback), { what: "feedback at the LLM" });
+          expect(result.content).toMatch(/with the following feedback: use <printf> & not uname 🙂/);
+          expect(final.text).not.toContain("next message");
+        }
+        expect(rig.llm.toolResults.some((r) => /Linux|GNU/.test(r.content))).toBe(false); // uname never ran
+      },
+      FEEDBACK_TIMEOUT_MS,
+    );
 
     it("answered in the TUI: the message is edited and loses its buttons", async () => {
       await run(directive(bash("hostname")));
@@ -203,6 +216,7 @@ export function permissionSuite(version: OpencodeVersion, chat: ChatKind = "priv
         expect(messages.some((m) => m.role === "user" && contentText(m.content).startsWith("You are a subagent"))).toBe(false);
         expect(rig.llm.toolResults.some((r) => r.content.trim() === "Linux")).toBe(false); // uname never ran
       },
+      FEEDBACK_TIMEOUT_MS,
     );
 
     privateOnly("a long command hiding its payload behind blanks: the message shows the tail, the file sent with it holds the whole command", async () => {
