@@ -29,22 +29,13 @@ import type { RenderedMessage } from "../../lib/telegram/rendered-message.ts";
 import { reveal } from "../../lib/telegram/reveal.ts";
 import { parseTelegramHtml } from "../support/fake-telegram.ts";
 import { checkReplyMarkup, MAX_CAPTION, MAX_INLINE_BUTTONS, MAX_INLINE_ROW, MAX_TEXT } from "../support/telegram/validate.ts";
+import { seededRandom } from "../support/seeded-random.ts";
 
 const SEED = 20261122;
 const CASES = 40;
 
-/** mulberry32: small, fast, and the same sequence for the same seed everywhere. */
 function generator(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let x = state;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (below: number) => Math.floor(next() * below);
-  const pick = <T>(items: readonly T[]): T => items[int(items.length)]!;
+  const { next, int, pick } = seededRandom(seed);
   const ATOMS = [
     () => " ".repeat(1 + int(2000)),
     () => "\t".repeat(1 + int(20)),

@@ -14,21 +14,13 @@ import { renderNotice } from "../../lib/telegram/render-notice.ts";
 import { renderQuestion } from "../../lib/telegram/render-question.ts";
 import { parseTelegramHtml } from "../support/telegram/html.ts";
 import { MAX_TEXT } from "../support/telegram/validate.ts";
+import { seededRandom } from "../support/seeded-random.ts";
 
 const SEED = 20261125;
 const CASES = 100;
 
 function generator(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let x = state;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (below: number) => Math.floor(next() * below);
-  const pick = <T>(items: readonly T[]): T => items[int(items.length)]!;
+  const { next, int, pick } = seededRandom(seed);
   /** Every word the source shows; the test looks for each in what the phone shows. */
   const words: string[] = [];
   const WORDS = ["parser", "fixed", "tests", "build42", "lexer", "配置", "完成了", "测试通过", "😀", "👨‍👩‍👧", "🇫🇷", "naïve", "é", "Ω", "x", "deploy"];
