@@ -30,6 +30,19 @@ export function permissionSuite(version: OpencodeVersion, chat: ChatKind = "priv
   const v2 = isOpencode2(version);
   describe(`permissions over Telegram on OpenCode ${version} in a ${chat} chat`, () => {
     let rig: Rig;
+    /** The LLM request whose last message is the user's feedback (2.x sends it as a message of its own): its messages. */
+    const feedbackAtLlm = async (feedback: string, what: string) => {
+      const body = await rig.telegram.waitFor(
+        () =>
+          rig.llm.requests.find((request) => {
+            const messages = messagesOf(request);
+            const last = messages[messages.length - 1];
+            return last?.role === "user" && contentText(last.content).endsWith(`\n\n${feedback}`);
+          }),
+        { timeoutMs: 30_000, what },
+      );
+      return messagesOf(body);
+    };
     beforeAll(async () => {
       rig = await startRig(version, {}, undefined, { permission: tools.permission, chat });
     }, 120_000);
@@ -116,16 +129,7 @@ export function permissionSuite(version: OpencodeVersion, chat: ChatKind = "priv
         if (v2) {
           // 2.0.15 drops a reject's message: Hermes rejects (the run ends there), then sends the
           // feedback as the session's next message, marked as the answer to the rejected request.
-          const body = await rig.telegram.waitFor(
-            () =>
-              rig.llm.requests.find((request) => {
-                const messages = messagesOf(request);
-                const last = messages[messages.length - 1];
-                return last?.role === "user" && contentText(last.content).endsWith(`\n\n${feedback}`);
-              }),
-            { timeoutMs: 30_000, what: "the feedback as the next user message at the LLM" },
-          );
-          const messages = messagesOf(body);
+          const messages = await feedbackAtLlm(feedback, "the feedback as the next user message at the LLM");
           expect(contentText(messages[messages.length - 1]!.content)).toBe(
             `(Sent from Telegram, in answer to your permission request that I rejected: ${tools.shellName} uname -a)\n\n${feedback}`,
           );
@@ -198,16 +202,7 @@ export function permissionSuite(version: OpencodeVersion, chat: ChatKind = "priv
         rig.telegram.sendText(rig.chatId, feedback, { replyTo: ask.messageId });
         const final = await settledAs(message, "Rejected with feedback</b> from Telegram");
         expect(final.text).toContain("went to the main session as your next message");
-        const body = await rig.telegram.waitFor(
-          () =>
-            rig.llm.requests.find((request) => {
-              const messages = messagesOf(request);
-              const last = messages[messages.length - 1];
-              return last?.role === "user" && contentText(last.content).endsWith(`\n\n${feedback}`);
-            }),
-          { timeoutMs: 30_000, what: "the feedback at the main session's LLM" },
-        );
-        const messages = messagesOf(body);
+        const messages = await feedbackAtLlm(feedback, "the feedback at the main session's LLM");
         expect(contentText(messages[messages.length - 1]!.content)).toBe(
           `(Sent from Telegram, in answer to your sub-agent's permission request that I rejected: ${tools.shellName} uname -s)\n\n${feedback}`,
         );
