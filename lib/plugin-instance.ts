@@ -49,7 +49,11 @@ export function startPlugin(input: PluginInput, env: Record<string, string | und
   });
   if ("refused" in lease) return refuse(input, logger, secrets, lease.refused);
   const link = { directory: input.directory, opencode: new OpencodeApi(transport) };
-  lease.bridge.attach(link);
+  // OpenCode 1.x starts a plugin instance while it boots the project instance, whose questions and
+  // permissions are its own state: none can be pending yet, so there is nothing to list. Asking
+  // anyway made OpenCode build its in-process API for the plugin client at boot (3–4 MB, measured:
+  // docs/performance.md), which now waits for Hermes' first real call to OpenCode.
+  lease.bridge.attach(link, { listPending: false });
   logger.info({ directory: input.directory }, "plugin instance started");
 
   let disposed = false;

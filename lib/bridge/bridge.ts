@@ -188,9 +188,13 @@ export class Bridge implements UpdateHandler {
 
   // ── OpenCode side ──────────────────────────────────────────────────────────────────────────
 
-  /** Links an OpenCode instance; its already-pending prompts are picked up in the background. */
-  attach(link: InstanceLink): void {
+  /**
+   * Links an OpenCode instance; its already-pending prompts are picked up in the background, unless
+   * `listPending` is false: the caller knows there can be none (see plugin-instance.ts).
+   */
+  attach(link: InstanceLink, { listPending = true }: { listPending?: boolean } = {}): void {
     this.#links.add(link);
+    if (!listPending) return;
     const directory = link.directory;
     void Promise.all([link.opencode.listQuestions(), link.opencode.listPermissions()])
       .then(([questions, permissions]) => {
