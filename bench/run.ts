@@ -11,6 +11,8 @@
 //   npm run bench -- --only progress    only live progress beside prompts
 //   npm run bench -- --only opencode-memory [--pairs 3] [--settle 10] [--floor]
 //                                       only the memory Hermes adds to a real `opencode serve` (~1–2 min)
+//   npm run bench -- --only memory-parts [--rounds 2]
+//                                       where that memory goes, inside one process (~1.5 min a round)
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -24,6 +26,7 @@ import { runMarkdown, type MarkdownResult } from "./markdown.ts";
 import { runProgressBench, type ProgressBenchResult } from "./progress.ts";
 import { runMemory, type MemoryResult } from "./memory.ts";
 import { runOpencodeMemory, type OpencodeMemoryResult } from "./opencode-memory.ts";
+import { MEMORY_PARTS, runMemoryParts, type MemoryPartsResult } from "./opencode-memory-parts.ts";
 import { ms, round } from "./stats.ts";
 import { runStartup, type StartupResult } from "./startup.ts";
 import { floodRun, type FloodRunResult } from "./throughput.ts";
@@ -58,6 +61,7 @@ const settings = {
   onlyChats: args.includes("chats") && flag("only"),
   onlyProgress: args.includes("progress") && flag("only"),
   onlyOpencodeMemory: args.includes("opencode-memory") && flag("only"),
+  onlyMemoryParts: args.includes("memory-parts") && flag("only"),
   memoryPairs: option("pairs", quick ? 2 : 3),
   memorySettleS: option("settle", 10),
   memoryFloor: flag("floor"),
@@ -116,8 +120,9 @@ async function main(): Promise<void> {
   );
 
   const skipped = <T>(): Promise<{ value?: T; error?: string; ms: number }> => Promise.resolve({ error: "skipped (--only)", ms: 0 });
-  const others = !settings.onlyChats && !settings.onlyProgress && !settings.onlyOpencodeMemory;
-  const chatsToo = !settings.onlyProgress && !settings.onlyOpencodeMemory;
+  const onlyMemory = settings.onlyOpencodeMemory || settings.onlyMemoryParts;
+  const others = !settings.onlyChats && !settings.onlyProgress && !onlyMemory;
+  const chatsToo = !settings.onlyProgress && !onlyMemory;
   const startup = others
     ? await section("start-up (plugin factory, cold import, opencode serve)", () =>
         runStartup({ runs: settings.startRuns, opencode: settings.opencode, opencodeRuns: settings.opencodeRuns }),
@@ -142,6 +147,9 @@ async function main(): Promise<void> {
           runOpencodeMemory({ pairs: settings.memoryPairs, settleMs: settings.memorySettleS * 1000, floor: settings.memoryFloor, progress }),
         )
       : await skipped<OpencodeMemoryResult>();
+  const memoryParts = settings.onlyMemoryParts
+    ? await section("where the memory Hermes adds to opencode serve goes, inside one process", () => runMemoryParts({ rounds: option("rounds", 2), progress }))
+    : await skipped<MemoryPartsResult>();
   const scaled = others
     ? await section(`flood, time-compressed ×${settings.floodScale} (${settings.floodQuestions} questions, ${settings.floodSessions} sessions)`, () =>
         floodRun({
@@ -182,7 +190,7 @@ async function main(): Promise<void> {
   const overBudget = chatsToo
     ? await section(`over budget: 40 prompts in 10 s to one group (×${settings.overBudgetScale})`, () => runOverBudget({ scale: settings.overBudgetScale }))
     : await skipped<OverBudgetResult>();
-  const liveProgress = !settings.onlyOpencodeMemory
+  const liveProgress = !onlyMemory
     ? await section(`live progress: a 30-step run beside prompts in a group, on and off alternating (${settings.progressRounds} rounds, ×10)`, () =>
         runProgressBench({ rounds: settings.progressRounds }),
       )
@@ -199,7 +207,7 @@ async function main(): Promise<void> {
     printChats(chats, overBudget, targets);
     printOutage(outage, targets);
   }
-  if (!settings.onlyOpencodeMemory) printProgress(liveProgress, targets);
+  if (!onlyMemory) printProgress(liveProgress, targets);
   if (others) {
     printLatency(latency, targets);
     printThroughput(scaled, real, targets);
@@ -207,7 +215,8 @@ async function main(): Promise<void> {
     printMarkdown(markdown, targets);
     printStartup(startup, targets);
   }
-  printOpencodeMemory(opencodeMemory, targets);
+  if (!settings.onlyMemoryParts) printOpencodeMemory(opencodeMemory, targets);
+  else printMemoryParts(memoryParts);
 
   log("Targets");
   log(`  ${pad("", 46)} ${pad("target", 22)} ${pad("measured", 34)} verdict`);
@@ -233,6 +242,7 @@ async function main(): Promise<void> {
     throughput: { timeCompressed: scaled.value ?? { error: scaled.error }, realLimits: real.value ?? { error: real.error } },
     memory: memory.value ?? { error: memory.error },
     opencodeMemory: opencodeMemory.value ?? { error: opencodeMemory.error },
+    memoryParts: memoryParts.value ?? { error: memoryParts.error },
     markdown: markdown.value ?? { error: markdown.error },
     startup: startup.value ?? { error: startup.error },
     targets,
@@ -517,6 +527,24 @@ function printOpencodeMemory(memory: { value?: OpencodeMemoryResult; error?: str
     value: `+${m.medianAddedMB} MB (median of ${m.pairs} pairs)`,
     pass: m.polled && m.medianAddedMB <= 12,
   });
+  log();
+}
+
+const PART_NAMES: Record<(typeof MEMORY_PARTS)[number], string> = {
+  nothing: "nothing (the probe alone)",
+  fetch: "a bare fetch long poll",
+  import: "import Hermes (plugin.ts), call nothing",
+  run: "Hermes itself, polling the fake Telegram",
+};
+
+function printMemoryParts(parts: { value?: MemoryPartsResult; error?: string }): void {
+  log("Where the memory goes: inside one real opencode serve, RSS and JSC heap 10 s after one thing was done");
+  const p = parts.value;
+  if (!p) return void log(`  not measured: ${parts.error?.split("\n")[0]}\n`);
+  for (const part of MEMORY_PARTS)
+    log(
+      `  ${pad(PART_NAMES[part], 44)} RSS ${signed(p.medianRssMB[part])} MB (rounds: ${p.rssMB[part].join(", ")}); JS heap ${signed(p.medianHeapMB[part])} MB`,
+    );
   log();
 }
 
