@@ -140,6 +140,20 @@ async function settledAs(rig: Rig, message: SentMessage, status: string): Promis
  * In a private chat every scenario; in a supergroup the main ones, which together stay within a
  * group's budget of twenty messages a minute (more would make the suite wait for Telegram's limit).
  */
+/**
+ * What a suite's whole run sent: at least one message, no request body compressed, no edit that
+ * Telegram would refuse as changing nothing (the strict setup checks each test; this names it).
+ */
+export function expectCleanWire(telegram: FakeTelegram): void {
+  const posted = telegram.calls.filter((call) => call.method !== "file download");
+  expect(posted.filter((call) => call.method === "sendMessage").length).toBeGreaterThan(0);
+  expect(
+    telegram.compressedCalls.map((call) => `${call.method}: ${call.contentEncoding}`),
+    "requests with a Content-Encoding",
+  ).toEqual([]);
+  expect(telegram.takeRefusedEdits().map((call) => call.method)).toEqual([]);
+}
+
 export function questionSuite(version: OpencodeVersion, chat: ChatKind = "private"): void {
   const privateOnly = chat === "private" ? it : it.skip;
   describe(`questions over Telegram on OpenCode ${version} in a ${chat} chat`, () => {
@@ -294,13 +308,7 @@ export function questionSuite(version: OpencodeVersion, chat: ChatKind = "privat
     });
 
     it("every Bot API request went out uncompressed, and no edit was refused as changing nothing", () => {
-      const posted = rig.telegram.calls.filter((call) => call.method !== "file download");
-      expect(posted.filter((call) => call.method === "sendMessage").length).toBeGreaterThan(0);
-      expect(
-        rig.telegram.compressedCalls.map((call) => `${call.method}: ${call.contentEncoding}`),
-        "requests with a Content-Encoding",
-      ).toEqual([]);
-      expect(rig.telegram.takeRefusedEdits().map((call) => call.method)).toEqual([]);
+      expectCleanWire(rig.telegram);
     });
   });
 
