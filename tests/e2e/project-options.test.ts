@@ -8,19 +8,13 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordEvents } from "../support/event-stream.ts";
 import { DEFAULT_CHAT_ID, startFakeTelegram, type FakeTelegram } from "../support/fake-telegram.ts";
+import { colorQuestion } from "../support/fixtures.ts";
 import { pluginSpec } from "../support/opencode/project-config.ts";
 import { pollUntil } from "../support/wait.ts";
 import { askOnPhone, PLUGIN_PATH, startRig, type Rig } from "./question-suite.ts";
 
 const SPEC = pluginSpec(PLUGIN_PATH);
-const color = {
-  question: "Which color?",
-  header: "Color",
-  options: [
-    { label: "Red", description: "warm" },
-    { label: "Blue", description: "cool" },
-  ],
-};
+const color = colorQuestion();
 
 describe("OpenCode 1.18.33: Hermes' options in the user's global opencode.json", () => {
   let rig: Rig;

@@ -7,20 +7,14 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_CHAT_ID } from "../support/fake-telegram.ts";
+import { colorQuestion } from "../support/fixtures.ts";
 import { directive } from "../support/mock-llm.ts";
 import { isOpencode2, OPENCODE_VERSIONS, OPENCODE2_VERSION } from "../support/opencode.ts";
 import { pluginSpec } from "../support/opencode/project-config.ts";
 import { pollUntil } from "../support/wait.ts";
 import { askOnPhone, PACKAGE_ROOT, PLUGIN_PATH, startRig, type Rig } from "./question-suite.ts";
 
-const color = {
-  question: "Which color?",
-  header: "Color",
-  options: [
-    { label: "Red", description: "warm" },
-    { label: "Blue", description: "cool" },
-  ],
-};
+const color = colorQuestion();
 
 describe.each(OPENCODE_VERSIONS)("a second project on OpenCode %s", (version) => {
   let rig: Rig;
