@@ -47,8 +47,8 @@ describe.each(OPENCODE_VERSIONS)("stop from the phone on OpenCode %s", (version)
       { timeoutMs: 20_000, what },
     );
   /** The session's events from the abort on, as "type" or "type:detail". */
-  const abortEvents = (sessionID: string, from: number) =>
-    events.events
+  const abortEvents = (sessionID: string, from: number) => {
+    const types = events.events
       .slice(from)
       .filter((event) => (event.properties?.sessionID ?? event.properties?.info?.sessionID) === sessionID)
       .map((event) => {
@@ -56,10 +56,12 @@ describe.each(OPENCODE_VERSIONS)("stop from the phone on OpenCode %s", (version)
         if (event.type === "session.error") return `session.error:${event.properties.error?.name}`;
         return event.type;
       })
-      .filter((type) => /^(session\.(status|idle|error)|question\.rejected)/.test(type))
-      // The run may still report itself busy (a new step) while the Stop tap travels: what counts is
-      // the order from the abort on, and that the session never went busy again after it.
-      .filter((type, index, all) => type !== "session.status:busy" || all.slice(0, index).some((before) => before !== "session.status:busy"));
+      .filter((type) => /^(session\.(status|idle|error)|question\.rejected)/.test(type));
+    // The run may still report itself busy (a new step) while the Stop tap travels: what counts is
+    // the order from the abort on, and that the session never went busy again after it.
+    const first = types.findIndex((type) => type !== "session.status:busy");
+    return first === -1 ? [] : types.slice(first);
+  };
 
   it("Stop on a question: a red confirmation, then the run is aborted; the question closes; no Failed, no Done", async () => {
     const { sessionID, message } = await askOnPhone(
