@@ -8,6 +8,8 @@ import { CALLBACK_ANSWER_LIMIT, cutText } from "../telegram/html.ts";
 import type { Outbox } from "../telegram/outbox.ts";
 import { errorText } from "../error-text.ts";
 
+type SendOptions = Parameters<TelegramApi["sendMessage"]>[2];
+
 export class Chat {
   constructor(
     /** Undefined: no chat configured yet (setup), so there is nothing to post to. */
@@ -21,11 +23,21 @@ export class Chat {
   }
 
   /** `reply`, telling which message it sent (undefined when it could not). */
-  async post(text: string, replyTo: number, threadId?: number): Promise<MessageRef | undefined> {
-    const { outbox, telegram } = this.deps;
+  post(text: string, replyTo: number, threadId?: number): Promise<MessageRef | undefined> {
+    return this.send(text, { replyTo, ...inThread(threadId) });
+  }
+
+  /**
+   * A message with any of sendMessage's options (a keyboard, a force reply); undefined when there
+   * is no chat or it could not be sent. `failure`: what the log says then (nothing when omitted).
+   */
+  async send(text: string, options: SendOptions, failure?: string): Promise<MessageRef | undefined> {
+    const { outbox, telegram, log } = this.deps;
     const chatId = this.id;
     if (chatId === undefined) return undefined;
-    const sent = await outbox.send(chatId, () => () => telegram.sendMessage(chatId, text, { replyTo, ...inThread(threadId) })).catch(() => undefined);
+    const sent = await outbox
+      .send(chatId, () => () => telegram.sendMessage(chatId, text, options))
+      .catch((error) => void (failure !== undefined && log.warn({ err: errorText(error) }, failure)));
     return sent ? { chatId, messageId: sent.messageId } : undefined;
   }
 

@@ -25,11 +25,12 @@ export interface ChoiceCommandDeps {
   t: Strings;
   chatId: number | undefined;
   links: Pick<InstanceLinks, "linkFor" | "directories">;
-  chat: Pick<Chat, "answerCallback">;
+  chat: Pick<Chat, "send" | "answerCallback">;
   choices: PromptChoices;
 }
 
 const DEFAULT_WORD = "default";
+const NOT_ANSWERED = "could not answer /model or /agent";
 
 export class ChoiceCommands {
   readonly #deps: ChoiceCommandDeps;
@@ -103,9 +104,8 @@ export class ChoiceCommands {
     const typed = intent.args;
     const picker = renderChoicePicker(kind, merged, pageOf(merged), t);
     const chosenNow = typed.toLowerCase() === DEFAULT_WORD || merged.items.some((item) => item.key === merged.current && namesLabel(item.label, typed));
-    if (chosenNow) return this.#send(intent.from.chatId, picker.text, intent.messageId);
-    const text = typed === "" ? picker.text : `${t.steer.notFound(escapeHtml(typed))}\n${picker.text}`;
-    await this.#send(intent.from.chatId, text, intent.messageId, picker.keyboard);
+    const text = chosenNow || typed === "" ? picker.text : `${t.steer.notFound(escapeHtml(typed))}\n${picker.text}`;
+    await this.#deps.chat.send(text, { replyTo: intent.messageId, ...(chosenNow ? {} : { keyboard: picker.keyboard }) }, NOT_ANSWERED);
   }
 
   async #answerTap(intent: ActingTap, tap: ChoiceTap, merged: ChoicePart): Promise<void> {
@@ -153,14 +153,6 @@ export class ChoiceCommands {
     const byKey = new Map<string, Choosable>();
     for (const choosable of lists.flat()) if (!byKey.has(choosable.key)) byKey.set(choosable.key, choosable);
     return [...byKey.values()];
-  }
-
-  async #send(chatId: number, html: string, replyTo: number, keyboard?: Parameters<TelegramApi["editMessage"]>[3]): Promise<void> {
-    const { outbox, telegram, log, chatId: configured } = this.#deps;
-    if (configured === undefined) return;
-    await outbox
-      .send(chatId, () => () => telegram.sendMessage(chatId, html, { replyTo, ...(keyboard ? { keyboard } : {}) }))
-      .catch((error) => log.warn({ err: errorText(error) }, "could not answer /model or /agent"));
   }
 }
 

@@ -19,7 +19,6 @@ import type { Outbox } from "../telegram/outbox.ts";
 import { renderAskText, renderPicked, renderProjectPicker } from "../telegram/render-new.ts";
 import { reveal } from "../telegram/reveal.ts";
 import { parseCommand } from "../telegram/updates.ts";
-import { errorText } from "../error-text.ts";
 import { RecentIds } from "../recent-ids.ts";
 import type { Chat } from "./chat.ts";
 import type { ActingCommand, ActingTap, ActingText } from "./gate.ts";
@@ -37,7 +36,7 @@ export interface NewSessionDeps {
   t: Strings;
   chatId: number | undefined;
   links: Pick<InstanceLinks, "linkFor" | "directories">;
-  chat: Pick<Chat, "reply" | "answerCallback">;
+  chat: Pick<Chat, "reply" | "send" | "answerCallback">;
   runs: Pick<RunNotices, "talkBack">;
 }
 
@@ -47,6 +46,7 @@ interface AwaitedText {
 }
 
 const AWAITED_LIMIT = 100;
+const NOT_ANSWERED = "could not answer /new";
 
 export class NewSessions {
   readonly #deps: NewSessionDeps;
@@ -115,7 +115,7 @@ export class NewSessions {
       directories.map((directory) => ({ key: projectKey(directory), directory })),
       t,
     );
-    await this.#send(intent.from.chatId, picker.text, { keyboard: picker.keyboard, replyTo });
+    await this.#deps.chat.send(picker.text, { keyboard: picker.keyboard, replyTo }, NOT_ANSWERED);
   }
 
   async #pick(intent: ActingTap, directory: string): Promise<void> {
@@ -134,8 +134,8 @@ export class NewSessions {
   }
 
   async #askForText(directory: string, chatId: number, replyTo: number): Promise<void> {
-    const { t } = this.#deps;
-    const sent = await this.#send(chatId, renderAskText(directory, t), { replyTo, forceReply: { placeholder: t.steer.placeholder } });
+    const { t, chat } = this.#deps;
+    const sent = await chat.send(renderAskText(directory, t), { replyTo, forceReply: { placeholder: t.steer.placeholder } }, NOT_ANSWERED);
     if (!sent) return;
     const id = `${chatId}:${sent.messageId}`;
     this.#awaited.set(id, { directory });
@@ -152,16 +152,5 @@ export class NewSessions {
     registry.sessions.upsert({ id: created.sessionID, directory });
     // With topics the session posts in its own new topic, not beside the /new message in the main chat.
     await runs.talkBack({ sessionID: created.sessionID, directory }, topics.enabled ? { ...userMessage, outsideTopic: true } : userMessage, text);
-  }
-
-  async #send(chatId: number, html: string, options: Parameters<TelegramApi["sendMessage"]>[2]): Promise<{ messageId: number } | undefined> {
-    const { outbox, telegram, log, chatId: configured } = this.#deps;
-    if (configured === undefined) return undefined;
-    return outbox
-      .send(chatId, () => () => telegram.sendMessage(chatId, html, options))
-      .catch((error) => {
-        log.warn({ err: errorText(error) }, "could not answer /new");
-        return undefined;
-      });
   }
 }

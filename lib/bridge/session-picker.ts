@@ -33,7 +33,7 @@ export interface SessionPickerDeps {
   t: Strings;
   chatId: number | undefined;
   links: Pick<InstanceLinks, "linkFor" | "directories">;
-  chat: Pick<Chat, "answerCallback">;
+  chat: Pick<Chat, "send" | "answerCallback">;
   activity: Pick<ActivityTracker, "isBusy">;
   now: () => number;
 }
@@ -41,6 +41,7 @@ export interface SessionPickerDeps {
 /** How many sessions each project adds. */
 const PER_PROJECT = 20;
 const REMEMBERED = 1_000;
+const NOT_ANSWERED = "could not answer /sessions";
 
 export class SessionPicker {
   readonly #deps: SessionPickerDeps;
@@ -89,7 +90,7 @@ export class SessionPicker {
   unclaimed(intent: ActingCommand, parts: readonly unknown[] | undefined): Promise<void> | undefined {
     if (intent.name !== "sessions") return undefined;
     const picker = renderSessionPicker(this.#merge(parts), 0, this.#deps.now(), this.#deps.t);
-    return this.#post(intent.from.chatId, picker.text, { replyTo: intent.messageId, keyboard: picker.keyboard }).then(() => undefined);
+    return this.#deps.chat.send(picker.text, { replyTo: intent.messageId, keyboard: picker.keyboard }, NOT_ANSWERED).then(() => undefined);
   }
 
   unclaimedTap(intent: ActingTap, parts: readonly unknown[] | undefined): Promise<void> | undefined {
@@ -132,9 +133,9 @@ export class SessionPicker {
       );
       return;
     }
-    const sent = await this.#post(chatId, `${header}\n\n${t.steer.noAnswer}`, inThread(threadId));
+    const sent = await chat.send(`${header}\n\n${t.steer.noAnswer}`, inThread(threadId), NOT_ANSWERED);
     // A reply to it reaches the session, as with any Hermes message.
-    if (sent) registry.noteMessage({ chatId, messageId: sent.messageId }, owner);
+    if (sent) registry.noteMessage(sent, owner);
   }
 
   #merge(received: readonly unknown[] | undefined): ListedSession[] {
@@ -149,16 +150,5 @@ export class SessionPicker {
     this.#listed.delete(key);
     this.#listed.set(key, listed);
     if (this.#listed.size > REMEMBERED) this.#listed.delete(this.#listed.keys().next().value!);
-  }
-
-  async #post(chatId: number, html: string, options: Parameters<TelegramApi["sendMessage"]>[2]): Promise<{ messageId: number } | undefined> {
-    const { outbox, telegram, log, chatId: configured } = this.#deps;
-    if (configured === undefined) return undefined;
-    return outbox
-      .send(chatId, () => () => telegram.sendMessage(chatId, html, options))
-      .catch((error) => {
-        log.warn({ err: errorText(error) }, "could not answer /sessions");
-        return undefined;
-      });
   }
 }
