@@ -3,10 +3,10 @@
 // checked: at most MAX_ITEMS items, keys as shortKey makes them, labels of at most MAX_LABEL
 // characters; anything else drops the whole part. Pure.
 import { isRecord } from "../is-record.ts";
+import { isShortKey } from "./short-key.ts";
 
 const MAX_ITEMS = 500;
 const MAX_LABEL = 300;
-const KEY = /^[0-9a-f]{12}$/;
 
 export interface ChoiceItem {
   key: string;
@@ -23,11 +23,11 @@ export function parseChoicePart(value: unknown): ChoicePart | undefined {
   if (!isRecord(value) || !Array.isArray(value.items) || value.items.length > MAX_ITEMS) return undefined;
   const items: ChoiceItem[] = [];
   for (const item of value.items) {
-    if (!isRecord(item) || typeof item.key !== "string" || !KEY.test(item.key)) return undefined;
+    if (!isRecord(item) || !isShortKey(item.key)) return undefined;
     if (typeof item.label !== "string" || item.label === "" || item.label.length > MAX_LABEL) return undefined;
     items.push({ key: item.key, label: item.label });
   }
-  if (value.current !== undefined && (typeof value.current !== "string" || !KEY.test(value.current))) return undefined;
+  if (value.current !== undefined && !isShortKey(value.current)) return undefined;
   return { items, ...(value.current !== undefined ? { current: value.current as string } : {}) };
 }
 

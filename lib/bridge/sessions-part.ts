@@ -2,10 +2,10 @@
 // sessions. Untrusted until checked: at most MAX_SESSIONS entries, keys as shortKey makes them,
 // texts of at most MAX_TEXT characters; anything else drops the whole part. Pure.
 import { isRecord } from "../is-record.ts";
+import { isShortKey } from "./short-key.ts";
 
 const MAX_SESSIONS = 200;
 const MAX_TEXT = 1_000;
-const KEY = /^[0-9a-f]{12}$/;
 
 export interface ListedSession {
   key: string;
@@ -21,7 +21,7 @@ export function parseSessionsPart(value: unknown): ListedSession[] | undefined {
   if (!isRecord(value) || !Array.isArray(value.sessions) || value.sessions.length > MAX_SESSIONS) return undefined;
   const sessions: ListedSession[] = [];
   for (const entry of value.sessions) {
-    if (!isRecord(entry) || typeof entry.key !== "string" || !KEY.test(entry.key) || typeof entry.busy !== "boolean") return undefined;
+    if (!isRecord(entry) || !isShortKey(entry.key) || typeof entry.busy !== "boolean") return undefined;
     if (!isText(entry.project) || (entry.title !== undefined && !isText(entry.title))) return undefined;
     if (typeof entry.updated !== "number" || !Number.isFinite(entry.updated) || entry.updated < 0) return undefined;
     sessions.push({
