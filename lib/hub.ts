@@ -112,7 +112,7 @@ export function acquireBridge(options: HubOptions): BridgeLease | BridgeRefused 
     relay.start();
     running = { bridge, relay, leases: 0, config };
     hubs.set(config.token, running);
-    logger.info({ chatId: config.chatId }, "Telegram bridge started");
+    logger.debug({ chatId: config.chatId }, "Telegram bridge started");
   }
   running.leases++;
   const lease = running;
@@ -129,7 +129,7 @@ export function acquireBridge(options: HubOptions): BridgeLease | BridgeRefused 
       // Settle prompts first (their edits need no poller), then hand polling over.
       await waitAtMost(lease.bridge.stop(), STOP_TIMEOUT_MS);
       await waitAtMost(lease.relay.stop(), STOP_TIMEOUT_MS);
-      logger.info("Telegram bridge stopped");
+      logger.debug("Telegram bridge stopped");
     },
   };
 }

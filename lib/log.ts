@@ -1,10 +1,42 @@
 // The one logger: pino writing to a file, never to stdout/stderr (that would corrupt OpenCode's TUI).
+// pino itself is loaded on the first line the level lets through, or when a run starts (prepareLoggerSoon):
+// a healthy start writes nothing at the default level (start-up lines are debug), and loading pino
+// costs about 1 MB of OpenCode's memory and 30–40 ms of its thread (docs/performance.md).
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
-import pino, { type Logger } from "pino";
+import type pinoModule from "pino";
 import type { LogSettings } from "./config.ts";
 
-export type { Logger };
+type Pino = typeof pinoModule;
+type PinoLogger = ReturnType<Pino>;
+
+/** One level's method, as pino's: fields first (optional), then the message. */
+export interface LogMethod {
+  (fields: object, message?: string, ...values: unknown[]): void;
+  (message: string, ...values: unknown[]): void;
+}
+
+/** What Hermes logs through; a pino logger is one (tests pass `pino({ level: "silent" })`). */
+export interface Logger {
+  readonly level: string;
+  fatal: LogMethod;
+  error: LogMethod;
+  warn: LogMethod;
+  info: LogMethod;
+  debug: LogMethod;
+  trace: LogMethod;
+}
+
+/** pino's numeric levels; a line is written when its level is at least the logger's. */
+const LEVEL_VALUES: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Number.POSITIVE_INFINITY };
+const METHODS = ["fatal", "error", "warn", "info", "debug", "trace"] as const;
+type Method = (typeof METHODS)[number];
+
+/** pino, loaded when first needed (it is CommonJS: `require` loads it synchronously in Node and in Bun). */
+export function requirePino(): Pino {
+  return createRequire(import.meta.url)("pino") as Pino;
+}
 
 /** The log holds chat and user ids, session titles and paths: readable by its owner only. */
 const LOG_FILE_MODE = 0o600;
@@ -26,13 +58,20 @@ const SECRET_VARIABLES = ["HERMES_TELEGRAM_TOKEN", "HERMES_TRANSCRIBE_KEY"] as c
 
 /**
  * Secrets (the bot token) are scrubbed from every line as written, not only from known fields:
- * HTTP client errors embed the request URL, and Telegram's URLs carry the token.
+ * HTTP client errors embed the request URL, and Telegram's URLs carry the token. The file is opened
+ * (and created 0600) now; pino is loaded by `loadPino` on the first line written or by prepareLogger.
  */
-export function createLogger(settings: LogSettings, secrets: string[] | SecretList = []): Logger {
+export function createLogger(settings: LogSettings, secrets: string[] | SecretList = [], loadPino: () => Pino = requirePino): Logger {
   const list = secrets instanceof SecretList ? secrets : new SecretList(secrets);
+  let fd: number;
   try {
-    const fd = openLogFile(settings.file);
-    const destination = pino.destination({ dest: fd, sync: true });
+    fd = openLogFile(settings.file);
+  } catch {
+    // No writable log file: stay silent rather than write to the terminal.
+    return SILENT;
+  }
+  return new FileLogger(settings.level, () => {
+    const pino = loadPino();
     return pino(
       {
         level: settings.level,
@@ -40,11 +79,72 @@ export function createLogger(settings: LogSettings, secrets: string[] | SecretLi
         redact: { paths: ["token", "*.token", "config.token"], censor: "[redacted]" },
         hooks: { streamWrite: list.scrub },
       },
-      destination,
+      pino.destination({ dest: fd, sync: true }),
     );
-  } catch {
-    // No writable log file: stay silent rather than write to the terminal.
-    return pino({ level: "silent" });
+  });
+}
+
+const ignore = (): void => undefined;
+
+/** Writes nothing and loads nothing. */
+const SILENT: Logger = { level: "silent", fatal: ignore, error: ignore, warn: ignore, info: ignore, debug: ignore, trace: ignore };
+
+/** Loads what writing needs now (any other logger has nothing to load). */
+export function prepareLogger(logger: Logger): void {
+  if (logger instanceof FileLogger) logger.prepare();
+}
+
+/**
+ * A run started, and its prompts may follow: loads what writing needs on a timer, so that neither
+ * the event that asked (OpenCode's hook returns first) nor a prompt's own line waits for it.
+ */
+export function prepareLoggerSoon(logger: Logger): void {
+  if (logger instanceof FileLogger) logger.prepareSoon();
+}
+
+/** A pino logger made on first use: lines below the level return at once, without loading pino. */
+class FileLogger implements Logger {
+  readonly level: string;
+  readonly fatal: LogMethod;
+  readonly error: LogMethod;
+  readonly warn: LogMethod;
+  readonly info: LogMethod;
+  readonly debug: LogMethod;
+  readonly trace: LogMethod;
+  readonly #threshold: number;
+  readonly #make: () => PinoLogger;
+  #pino: PinoLogger | undefined;
+  #scheduled = false;
+
+  constructor(level: string, make: () => PinoLogger) {
+    this.level = level;
+    this.#threshold = LEVEL_VALUES[level] ?? LEVEL_VALUES.info!;
+    this.#make = make;
+    const method = (name: Method): LogMethod => {
+      if (LEVEL_VALUES[name]! < this.#threshold) return ignore;
+      return ((...args: Parameters<PinoLogger[Method]>) => this.#logger()[name](...args)) as LogMethod;
+    };
+    this.fatal = method("fatal");
+    this.error = method("error");
+    this.warn = method("warn");
+    this.info = method("info");
+    this.debug = method("debug");
+    this.trace = method("trace");
+  }
+
+  prepare(): void {
+    if (this.#threshold !== LEVEL_VALUES.silent) this.#logger();
+  }
+
+  prepareSoon(): void {
+    if (this.#pino || this.#scheduled || this.#threshold === LEVEL_VALUES.silent) return;
+    this.#scheduled = true;
+    setTimeout(() => this.prepare(), 0).unref?.();
+  }
+
+  #logger(): PinoLogger {
+    this.#pino ??= this.#make();
+    return this.#pino;
   }
 }
 

@@ -54,7 +54,7 @@ export function startPlugin(input: PluginInput, env: Record<string, string | und
   // anyway made OpenCode build its in-process API for the plugin client at boot (3–4 MB, measured:
   // docs/performance.md), which now waits for Hermes' first real call to OpenCode.
   lease.bridge.attach(link, { listPending: false });
-  logger.info({ directory: input.directory }, "plugin instance started");
+  logger.debug({ directory: input.directory }, "plugin instance started");
 
   let disposed = false;
   return {
@@ -70,7 +70,7 @@ export function startPlugin(input: PluginInput, env: Record<string, string | und
       if (disposed) return;
       disposed = true;
       try {
-        logger.info({ directory: input.directory }, "plugin instance disposed");
+        logger.debug({ directory: input.directory }, "plugin instance disposed");
         await lease.bridge.detach(link);
         await lease.release();
       } catch (error) {

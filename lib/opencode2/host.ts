@@ -96,7 +96,7 @@ export function startLocation(ctx: PluginContext2, env: Record<string, string | 
   const link: InstanceLink = { directory, opencode: new Opencode2Endpoint(directory, contextHost(ctx), server, state.book) };
   const location: Location = { directory, link, lease, stop: new AbortController() };
   lease.bridge.attach(link);
-  logger.info({ directory, opencode: appVersion(ctx) }, "plugin started on OpenCode 2");
+  logger.debug({ directory, opencode: appVersion(ctx) }, "plugin started on OpenCode 2");
   void reportServer(server, lease.bridge, logger);
   return track(location, ctx, logger);
 }
@@ -114,7 +114,7 @@ function stopLocation(directory: string, logger: Logger): void {
   if (!location) return;
   state.locations.delete(directory);
   location.stop.abort();
-  logger.info({ directory }, "plugin stopped on OpenCode 2");
+  logger.debug({ directory }, "plugin stopped on OpenCode 2");
   void (async () => {
     if (location.link) await location.lease.bridge.detach(location.link);
     await location.lease.release();
@@ -161,7 +161,7 @@ async function reportServer(server: OwnServerClient, bridge: BridgeLease["bridge
   state.reportedServer = true;
   const reached = await server.reach();
   if (reached.ok) {
-    logger.info({ url: reached.server.url, source: reached.server.source }, "answers questions through this OpenCode 2 server");
+    logger.debug({ url: reached.server.url, source: reached.server.source }, "answers questions through this OpenCode 2 server");
     return;
   }
   logger.error({ reason: reached.reason }, `questions cannot be answered from Telegram: ${reached.reason}. Permissions still can.`);

@@ -188,7 +188,7 @@ export class Relay {
   #lead(bound: BoundSocket): void {
     const options = this.#options;
     this.#role = "leader";
-    this.#log.info({ offset: this.#offset }, "this process polls Telegram for the bot (relay leader)");
+    this.#log.debug({ offset: this.#offset }, "this process polls Telegram for the bot (relay leader)");
     const takeover = this.#followed;
     this.#followed = false;
     this.#leader = new LeaderRole(bound, {
@@ -238,7 +238,7 @@ export class Relay {
     this.#followed = true;
     this.#leaderSocket = socket;
     this.#offset = Math.max(this.#offset, offset);
-    this.#log.info("another process polls Telegram for this bot; following it (relay follower)");
+    this.#log.debug("another process polls Telegram for this bot; following it (relay follower)");
     socket.on("close", () => {
       this.#follower.leaderGone();
       if (this.#role === "stopped" || this.#leaderSocket !== socket) return;

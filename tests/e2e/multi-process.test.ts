@@ -62,6 +62,8 @@ function processSuite(title: string, versions: OpencodeVersion[], kind: ChatKind
           HERMES_TELEGRAM_TOKEN: telegram.token,
           HERMES_TELEGRAM_API_ROOT: telegram.apiRoot,
           HERMES_LOG_FILE: logFile,
+          // The relay lines it waits for are debug.
+          HERMES_LOG_LEVEL: "debug",
           XDG_RUNTIME_DIR: runtimeDir,
           ...chat.env,
         },
@@ -303,6 +305,7 @@ describe("a poller outside this machine holds the bot token (409 Conflict)", () 
         HERMES_TELEGRAM_CHAT_ID: String(DEFAULT_CHAT_ID),
         HERMES_TELEGRAM_API_ROOT: telegram.apiRoot,
         HERMES_LOG_FILE: logFile,
+        HERMES_LOG_LEVEL: "debug",
       },
     });
   }, 120_000);

@@ -1,5 +1,6 @@
 // A Bridge wired to an in-memory Telegram and a fake OpenCode, for unit tests of the bridge.
-import pino, { type Logger } from "pino";
+import pino from "pino";
+import type { Logger } from "../../lib/log.ts";
 import type { TranscriptionSettings } from "../../lib/config.ts";
 import type { LoadTranscriber } from "../../lib/transcribe/load.ts";
 import { expect, vi } from "vitest";

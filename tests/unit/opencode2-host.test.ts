@@ -85,6 +85,8 @@ describe("OpenCode 2 host: one bridge, each event once, only for Hermes' locatio
       HERMES_TELEGRAM_CHAT_ID: String(DEFAULT_CHAT_ID),
       HERMES_TELEGRAM_API_ROOT: telegram.apiRoot,
       HERMES_LOG_FILE: path.join(logDir, "hermes.log"),
+      // The start and stop lines it reads are debug.
+      HERMES_LOG_LEVEL: "debug",
       XDG_CONFIG_HOME: path.join(logDir, "config"),
     };
     // The user's own global config names the chat (a project's options may only repeat it).
