@@ -35,7 +35,8 @@ type Method = (typeof METHODS)[number];
 
 /** pino, loaded when first needed (it is CommonJS: `require` loads it synchronously in Node and in Bun). */
 export function requirePino(): Pino {
-  return createRequire(import.meta.url)("pino") as Pino;
+  const require = createRequire(import.meta.url);
+  return require("pino") as Pino;
 }
 
 /** The log holds chat and user ids, session titles and paths: readable by its owner only. */
