@@ -36,6 +36,8 @@ describe.each<OpencodeVersion>([...OPENCODE_VERSIONS, OPENCODE2_VERSION])("/new 
           HERMES_TELEGRAM_TOKEN: telegram.token,
           HERMES_TELEGRAM_API_ROOT: telegram.apiRoot,
           HERMES_LOG_FILE: logFile,
+          // The relay lines it reads the roles from are debug.
+          HERMES_LOG_LEVEL: "debug",
           XDG_RUNTIME_DIR: runtimeDir,
           ...chat.env,
         },
