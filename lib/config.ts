@@ -18,7 +18,7 @@ export const DEFAULT_QUESTION_TTL_MS = 30 * 60_000;
 const ON = ["1", "true", "on", "yes"];
 const OFF = ["0", "false", "off", "no"];
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
-type LogLevel = (typeof LOG_LEVELS)[number];
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface LogSettings {
   file: string;

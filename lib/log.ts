@@ -6,7 +6,7 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type pinoModule from "pino";
-import type { LogSettings } from "./config.ts";
+import type { LogLevel, LogSettings } from "./config.ts";
 
 type Pino = typeof pinoModule;
 type PinoLogger = ReturnType<Pino>;
@@ -28,10 +28,9 @@ export interface Logger {
   trace: LogMethod;
 }
 
-/** pino's numeric levels; a line is written when its level is at least the logger's. */
-const LEVEL_VALUES: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Number.POSITIVE_INFINITY };
-const METHODS = ["fatal", "error", "warn", "info", "debug", "trace"] as const;
-type Method = (typeof METHODS)[number];
+/** pino's numeric levels (config.ts names them); a line is written when its level is at least the logger's. */
+const LEVEL_VALUES: Record<LogLevel, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Number.POSITIVE_INFINITY };
+type Method = Exclude<LogLevel, "silent">;
 
 /** pino, loaded when first needed (it is CommonJS: `require` loads it synchronously in Node and in Bun). */
 export function requirePino(): Pino {
@@ -60,7 +59,7 @@ const SECRET_VARIABLES = ["HERMES_TELEGRAM_TOKEN", "HERMES_TRANSCRIBE_KEY"] as c
 /**
  * Secrets (the bot token) are scrubbed from every line as written, not only from known fields:
  * HTTP client errors embed the request URL, and Telegram's URLs carry the token. The file is opened
- * (and created 0600) now; pino is loaded by `loadPino` on the first line written or by prepareLogger.
+ * (and created 0600) now; pino is loaded by `loadPino` on the first line written or by prepareLoggerSoon.
  */
 export function createLogger(settings: LogSettings, secrets: string[] | SecretList = [], loadPino: () => Pino = requirePino): Logger {
   const list = secrets instanceof SecretList ? secrets : new SecretList(secrets);
@@ -90,11 +89,6 @@ const ignore = (): void => undefined;
 /** Writes nothing and loads nothing. */
 const SILENT: Logger = { level: "silent", fatal: ignore, error: ignore, warn: ignore, info: ignore, debug: ignore, trace: ignore };
 
-/** Loads what writing needs now (any other logger has nothing to load). */
-export function prepareLogger(logger: Logger): void {
-  if (logger instanceof FileLogger) logger.prepare();
-}
-
 /**
  * A run started, and its prompts may follow: loads what writing needs on a timer, so that neither
  * the event that asked (OpenCode's hook returns first) nor a prompt's own line waits for it.
@@ -117,12 +111,12 @@ class FileLogger implements Logger {
   #pino: PinoLogger | undefined;
   #scheduled = false;
 
-  constructor(level: string, make: () => PinoLogger) {
+  constructor(level: LogLevel, make: () => PinoLogger) {
     this.level = level;
-    this.#threshold = LEVEL_VALUES[level] ?? LEVEL_VALUES.info!;
+    this.#threshold = LEVEL_VALUES[level];
     this.#make = make;
     const method = (name: Method): LogMethod => {
-      if (LEVEL_VALUES[name]! < this.#threshold) return ignore;
+      if (LEVEL_VALUES[name] < this.#threshold) return ignore;
       return ((...args: Parameters<PinoLogger[Method]>) => this.#logger()[name](...args)) as LogMethod;
     };
     this.fatal = method("fatal");
@@ -133,14 +127,10 @@ class FileLogger implements Logger {
     this.trace = method("trace");
   }
 
-  prepare(): void {
-    if (this.#threshold !== LEVEL_VALUES.silent) this.#logger();
-  }
-
   prepareSoon(): void {
     if (this.#pino || this.#scheduled || this.#threshold === LEVEL_VALUES.silent) return;
     this.#scheduled = true;
-    setTimeout(() => this.prepare(), 0).unref?.();
+    setTimeout(() => this.#logger(), 0).unref?.();
   }
 
   #logger(): PinoLogger {

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import pino from "pino";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createLogger, prepareLogger } from "../../lib/log.ts";
+import { createLogger, prepareLoggerSoon } from "../../lib/log.ts";
 import { request, setup } from "../support/bridge-rig.ts";
 
 let dir: string;
@@ -25,6 +25,9 @@ beforeEach(() => {
 afterEach(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
+
+/** Past any timer the logger scheduled. */
+const tick = () => new Promise((resolve) => setTimeout(resolve, 20));
 
 const lines = () =>
   fs
@@ -51,27 +54,30 @@ describe("createLogger", () => {
     ]);
   });
 
-  it("prepareLogger loads pino before the first line, once; a silent logger never loads it", () => {
+  it("prepareLoggerSoon loads pino before the first line, once; a silent logger never loads it", async () => {
     const logger = createLogger({ file, level: "info" }, [], loadPino);
-    prepareLogger(logger);
-    expect(loads).toBe(1);
-    prepareLogger(logger);
+    prepareLoggerSoon(logger);
+    await vi.waitFor(() => expect(loads).toBe(1));
+    prepareLoggerSoon(logger);
     logger.info("first line");
+    await tick();
     expect(loads).toBe(1);
     expect(lines().map((line) => line.msg)).toEqual(["first line"]);
 
     const silent = createLogger({ file: path.join(dir, "silent.log"), level: "silent" }, [], loadPino);
-    prepareLogger(silent);
+    prepareLoggerSoon(silent);
     silent.fatal("never written");
+    await tick();
     expect(loads).toBe(1);
     expect(fs.readFileSync(path.join(dir, "silent.log"), "utf8")).toBe("");
   });
 
-  it("a log file that can't be opened loads nothing and writes nothing", () => {
+  it("a log file that can't be opened loads nothing and writes nothing", async () => {
     fs.mkdirSync(file, { recursive: true });
     const logger = createLogger({ file, level: "trace" }, [], loadPino);
     logger.error("lost");
-    prepareLogger(logger);
+    prepareLoggerSoon(logger);
+    await tick();
     expect(logger.level).toBe("silent");
     expect(loads).toBe(0);
   });
@@ -90,7 +96,7 @@ describe("the bridge", () => {
     const logger = createLogger({ file, level: "info" }, [], loadPino);
     const { bridge, ask } = setup({ logger });
     bridge.handleEvent("/home/dev/project", { type: "session.status", sessionID: "ses_1", status: "idle" });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await tick();
     expect(loads).toBe(0);
 
     bridge.handleEvent("/home/dev/project", { type: "session.status", sessionID: "ses_1", status: "busy" });
@@ -101,7 +107,7 @@ describe("the bridge", () => {
 
     await ask(request());
     bridge.handleEvent("/home/dev/project", { type: "session.status", sessionID: "ses_2", status: "busy" });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await tick();
     expect(loads).toBe(1);
     expect(lines().map((line) => line.msg)).toContain("prompt asked");
     await bridge.stop();
