@@ -3,7 +3,7 @@
 // 1.1.53 uses exports["."] (plugin.ts, one function), 1.18.33 prefers exports["./server"] and calls
 // `server`, OpenCode 2 loads the folder's server.ts and calls `setup`.
 import fs from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { directive } from "../support/mock-llm.ts";
 import { OPENCODE2_VERSION, OPENCODE_VERSIONS, type OpencodeVersion } from "../support/opencode.ts";
 import { PACKAGE_ROOT, startRig, type Rig } from "./question-suite.ts";
@@ -37,10 +37,14 @@ describe.each<OpencodeVersion>([...OPENCODE_VERSIONS, OPENCODE2_VERSION])("OpenC
     await rig.telegram.tapButton(message, "Red");
     const result = await rig.llm.waitForToolResult((r) => r.content.includes("[pkg]"), { what: "tool result" });
     expect(result.content).toContain("Red");
-    const log = fs.readFileSync(rig.logFile, "utf8");
     // Written by pino loaded on first use from the package's own dependencies, inside OpenCode's runtime.
+    // "answer sent" follows OpenCode's answer to the reply, which may come after the agent went on.
+    const log = await vi.waitFor(() => {
+      const text = fs.readFileSync(rig.logFile, "utf8");
+      expect(text).toContain('"msg":"question answer sent"');
+      return text;
+    });
     expect(log).toContain('"msg":"prompt asked"');
-    expect(log).toContain('"msg":"question answer sent"');
     expect(log).not.toContain(version.startsWith("2.") ? "plugin started on OpenCode 2" : "plugin instance started");
   });
 });
