@@ -23,6 +23,7 @@ import { Chat } from "./chat.ts";
 import type { LoadTranscriber } from "../transcribe/load.ts";
 import { waitAtMost } from "../with-timeout.ts";
 import type { InstanceLink } from "./desk.ts";
+import { announceBot } from "./bot-profile.ts";
 import { Commands } from "./commands.ts";
 import { Gate, type IntentOf, type Route } from "./gate.ts";
 import { InstanceLinks } from "./instance-links.ts";
@@ -342,11 +343,12 @@ export class Bridge implements UpdateHandler {
 
   /** This process polls now: register the bot's commands, and learn its name (for "/status@bot" in groups). */
   onLead(): void {
-    this.#commands.onLead();
-    void this.telegram
-      .getMe()
-      .then((me) => this.#gate.learnBotName(me.username))
-      .catch(() => undefined);
+    void announceBot(this.telegram, this.t, this.log).then((name) => this.learnBotName(name));
+  }
+
+  /** The bot's @username, as Telegram said it to the process that polls (bot-profile.ts). */
+  learnBotName(username: string | undefined): void {
+    this.#gate.learnBotName(username);
   }
 
   /** A short message in the chat, in reply to `replyTo`. */

@@ -10,7 +10,7 @@ import type { Registry } from "../registry/registry.ts";
 import type { TelegramApi } from "../telegram/api.ts";
 import type { Outbox } from "../telegram/outbox.ts";
 import { errorText } from "../error-text.ts";
-import { commandsFor, renderHelp, renderStatus, type StatusPart } from "../telegram/render-status.ts";
+import { renderHelp, renderStatus, type StatusPart } from "../telegram/render-status.ts";
 import type { ActingCommand, IntentOf } from "./gate.ts";
 import type { PromptLife } from "./prompt-life.ts";
 import { StartReplies } from "./start-replies.ts";
@@ -58,12 +58,6 @@ export class Commands {
     if (intent.name === "pending") for (const prompt of registry.pending()) void prompts.sendAgain(prompt);
     if (intent.name === "stop") void stops.offer(intent.messageId);
     return part;
-  }
-
-  /** Registers the commands in Telegram's menu. */
-  onLead(): void {
-    const { telegram, t, log } = this.#deps;
-    void telegram.setCommands(commandsFor(t)).catch((error) => log.warn({ err: errorText(error) }, "could not register the bot's commands"));
   }
 
   /** `received`: what each process sent for /status and /pending (checked here: they crossed the relay). */
