@@ -1,16 +1,15 @@
-// One bridge per bot token per process, shared by every plugin instance (OpenCode creates one per
-// directory, sometimes two), and one relay that takes part in the machine-wide election of the
-// process that polls Telegram. The last instance to leave stops both. An instance whose settings
+// One bridge per bot token per process (loaded on first use: bridge/on-demand-bridge.ts), shared by
+// every plugin instance (OpenCode creates one per directory, sometimes two), and one relay that
+// takes part in the machine-wide election of the process that polls Telegram. The last instance to leave stops both. An instance whose settings
 // differ from the running bridge's (another project's chat, allow-list, API root, TTLs, notices) is
 // refused, never joined: the bridge would apply the first project's settings to its prompts. (A
 // second bridge for the same token in one process would poll against the first.)
-import { Bridge } from "./bridge/bridge.ts";
+import { OnDemandBridge } from "./bridge/on-demand-bridge.ts";
 import { noticePolicyOf, type HermesConfig } from "./config.ts";
 import type { Logger } from "./log.ts";
 import { relayAddress } from "./relay/address.ts";
 import { relayKey } from "./relay/handshake.ts";
 import { Relay } from "./relay/relay.ts";
-import { Registry } from "./registry/registry.ts";
 import { createTelegramApi, type TelegramApi } from "./telegram/api.ts";
 import { machineLabel } from "./telegram/machine-label.ts";
 import { processGlobal } from "./process-global.ts";
@@ -30,7 +29,8 @@ export interface HubOptions {
 }
 
 export interface BridgeLease {
-  bridge: Bridge;
+  /** Loads the bridge itself on first use (on-demand-bridge.ts). */
+  bridge: OnDemandBridge;
   relay: Relay;
   /** Gives the lease back; the last one stops polling and settles what is still pending. */
   release(): Promise<void>;
@@ -42,7 +42,7 @@ export interface BridgeRefused {
 }
 
 interface Running {
-  bridge: Bridge;
+  bridge: OnDemandBridge;
   relay: Relay;
   leases: number;
   config: HubOptions["config"];
@@ -86,9 +86,8 @@ export function acquireBridge(options: HubOptions): BridgeLease | BridgeRefused 
   }
   if (!running) {
     const telegram = options.telegram ?? createTelegramApi(config.token, config.apiRoot);
-    const bridge = new Bridge({
+    const bridge = new OnDemandBridge({
       telegram,
-      registry: new Registry(),
       logger,
       access: { chatId: config.chatId, allowedUsers: config.allowedUsers },
       questionTtlMs: config.questionTtlMs,

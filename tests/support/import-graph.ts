@@ -104,3 +104,26 @@ export function violations(layers: readonly Layer[], imports: readonly Import[],
   }
   return found;
 }
+
+/**
+ * The files a runtime loads from `entry` before any of its code runs: static imports and re-exports
+ * that bring values, followed from file to file. Type-only imports are erased and dynamic `import()`
+ * waits for its call, so neither counts; `import { type A }` is kept as a bare import and counts.
+ */
+export function loadedAtStart(root: string, entry: string): Set<string> {
+  const loaded = new Set<string>();
+  const visit = (file: string): void => {
+    if (loaded.has(file)) return;
+    loaded.add(file);
+    const source = ts.createSourceFile(file, fs.readFileSync(path.join(root, file), "utf8"), ts.ScriptTarget.Latest);
+    for (const statement of source.statements) {
+      const specifier =
+        (ts.isImportDeclaration(statement) && !statement.importClause?.isTypeOnly) || (ts.isExportDeclaration(statement) && !statement.isTypeOnly)
+          ? statement.moduleSpecifier
+          : undefined;
+      if (specifier && ts.isStringLiteral(specifier) && specifier.text.startsWith(".")) visit(path.posix.join(path.posix.dirname(file), specifier.text));
+    }
+  };
+  visit(entry);
+  return loaded;
+}

@@ -25,8 +25,12 @@ export class MemoryTelegram implements TelegramApi {
   readonly callbackAnswers: Array<{ id: string; text?: string; alert?: boolean }> = [];
   #nextId = 1;
 
-  async getUpdates(_offset: number, _timeoutSeconds: number, _signal: AbortSignal): Promise<unknown[]> {
-    return [];
+  /** A long poll that nothing answers: it ends, empty, when it is aborted (an answer at once would spin the poll loop). */
+  getUpdates(_offset: number, _timeoutSeconds: number, signal: AbortSignal): Promise<unknown[]> {
+    return new Promise((resolve) => {
+      if (signal.aborted) return resolve([]);
+      signal.addEventListener("abort", () => resolve([]), { once: true });
+    });
   }
 
   async sendMessage(chatId: number, html: string, options: SendOptions = {}) {

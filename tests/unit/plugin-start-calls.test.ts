@@ -1,7 +1,8 @@
 // A plugin instance of OpenCode 1.x starts with its project instance, which has no pending prompt
 // yet: Hermes asks OpenCode nothing at start. The first call through the plugin client makes
 // OpenCode build its in-process API (3–4 MB, docs/performance.md): it waits for a real need, such as
-// the first prompt's session title. Nor does it write a log line at the default level (logger-load.test.ts).
+// the first prompt's session title. Nor does it write a log line at the default level (logger-load.test.ts),
+// nor load the bridge, which waits for the first event (on-demand-bridge.ts).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -53,10 +54,14 @@ it("a plugin instance asks OpenCode nothing at start, and asks on the first prom
   expect(calls).toEqual([]);
   // Nor does it write a line at the default level (start-up lines are debug): the logger is not even loaded.
   expect(fs.readFileSync(env.HERMES_LOG_FILE, "utf8")).toBe("");
+  // Nor has it loaded the bridge (on-demand-bridge.ts): a waiting OpenCode does not need it.
+  const bridge = () => (globalThis as Record<symbol, Map<string, { bridge: { loaded: boolean } }>>)[Symbol.for("hermes.hubs")]?.get(telegram.token)?.bridge;
+  expect(bridge()?.loaded).toBe(false);
 
   const question = { id: "que_1", sessionID: "ses_1", questions: [{ question: "Go on?", header: "Go", options: [{ label: "Yes", description: "" }] }] };
   await hooks.event?.({ event: { type: "question.asked", properties: question } } as never);
   await telegram.waitForMessage((m) => m.text.includes("Go on?"), { timeoutMs: 5_000, what: "the question" });
+  expect(bridge()?.loaded).toBe(true);
   await vi.waitFor(() => expect(calls).toContain("GET /session/{sessionID}"), { timeout: 5_000 });
   expect(fs.readFileSync(env.HERMES_LOG_FILE, "utf8")).toContain('"msg":"prompt asked"');
   await hooks.dispose?.();

@@ -1,0 +1,186 @@
+// The bridge as the hub hands it out: bridge.ts' API, with bridge.ts and all it needs (prompts,
+// runs, commands, renderers: about a hundred modules, 1.5 MB in OpenCode's Bun, measured in
+// docs/performance.md) loaded on first use. An OpenCode that only waits costs what polling costs.
+//
+// The first OpenCode event of the bridge's kind (a run's first message comes seconds before its
+// first prompt), the first Telegram update, or a call that needs the bridge starts the load. What
+// arrives meanwhile is kept and given to the bridge in the order it came, before anything else
+// reaches it: routes, then instance links, then events. Until then, the process that polls tells
+// Telegram the bot's commands itself (bot-profile.ts), and hands the bridge the bot's name it learnt.
+import { CATALOGS, type Strings } from "../i18n/catalog.ts";
+import type { HermesEvent } from "../hermes-events.ts";
+import type { Claim, UpdateHandler } from "../relay/update-handler.ts";
+import type { Intent } from "../telegram/updates.ts";
+import { errorText } from "../error-text.ts";
+import { announceBot } from "./bot-profile.ts";
+import type { Bridge, BridgeOptions } from "./bridge.ts";
+import type { InstanceLink } from "./desk.ts";
+import type { IntentOf, Route } from "./gate.ts";
+
+/** The bridge's options, but for its registry: that is made with the bridge. */
+export type OnDemandBridgeOptions = Omit<BridgeOptions, "registry">;
+
+/** How the bridge is made once needed; tests count the loads. */
+export type MakeBridge = (options: OnDemandBridgeOptions) => Promise<Bridge>;
+
+async function loadBridge(options: OnDemandBridgeOptions): Promise<Bridge> {
+  const [{ Bridge }, { Registry }] = await Promise.all([import("./bridge.ts"), import("../registry/registry.ts")]);
+  return new Bridge({ ...options, registry: new Registry() });
+}
+
+export class OnDemandBridge implements UpdateHandler {
+  /** The configured chat; undefined before one is configured (then only /start is answered). */
+  readonly chatId: number | undefined;
+  readonly t: Strings;
+  readonly #options: OnDemandBridgeOptions;
+  readonly #make: MakeBridge;
+  #bridge?: Bridge;
+  #loading?: Promise<Bridge>;
+  #stopped = false;
+  /** What came before the bridge was loaded, in order of arrival within each kind. */
+  readonly #routes: Array<(bridge: Bridge) => void> = [];
+  readonly #links = new Map<InstanceLink, boolean>();
+  readonly #events: Array<{ directory: string; event: HermesEvent }> = [];
+  #botName?: string;
+
+  constructor(options: OnDemandBridgeOptions, make: MakeBridge = loadBridge) {
+    this.#options = options;
+    this.#make = make;
+    this.chatId = options.access.chatId;
+    this.t = CATALOGS[options.language ?? "en"];
+  }
+
+  /** Whether the bridge has been loaded. */
+  get loaded(): boolean {
+    return this.#bridge !== undefined;
+  }
+
+  // ── OpenCode side ──────────────────────────────────────────────────────────────────────────
+
+  /** Links an instance; one whose pending prompts must be listed needs the bridge now. */
+  attach(link: InstanceLink, options: { listPending?: boolean } = {}): void {
+    if (this.#bridge) {
+      this.#bridge.attach(link, options);
+      return;
+    }
+    const listPending = options.listPending ?? true;
+    this.#links.set(link, listPending);
+    if (listPending) this.#startLoading();
+  }
+
+  /** Unlinks an instance; before the bridge was ever needed there is nothing to close. */
+  async detach(link: InstanceLink): Promise<void> {
+    if (this.#bridge) return this.#bridge.detach(link);
+    if (this.#loading) return (await this.#loading).detach(link);
+    this.#links.delete(link);
+  }
+
+  async resync(link: InstanceLink): Promise<{ pending: number; closed: number }> {
+    return (await this.#load()).resync(link);
+  }
+
+  handleEvent(directory: string, event: HermesEvent): void {
+    if (this.#bridge) {
+      this.#bridge.handleEvent(directory, event);
+      return;
+    }
+    if (this.#stopped) return;
+    this.#events.push({ directory, event });
+    this.#startLoading();
+  }
+
+  // ── Telegram side ──────────────────────────────────────────────────────────────────────────
+
+  async claimUpdate(update: unknown): Promise<Claim | undefined> {
+    if (this.#stopped && !this.#bridge) return undefined;
+    return (await this.#load()).claimUpdate(update);
+  }
+
+  async handleUnclaimed(update: unknown, parts?: unknown[], unanswered = false): Promise<void> {
+    if (this.#stopped && !this.#bridge) return;
+    return (await this.#load()).handleUnclaimed(update, parts, unanswered);
+  }
+
+  async handleUpdate(update: unknown): Promise<void> {
+    if (this.#stopped && !this.#bridge) return;
+    return (await this.#load()).handleUpdate(update);
+  }
+
+  /** The relay asks only after `claimUpdate`, which loaded the bridge; before that, nothing is gathered. */
+  gathers(update: unknown): boolean {
+    return this.#bridge?.gathers(update) ?? false;
+  }
+
+  async partFor(update: unknown): Promise<unknown> {
+    if (this.#stopped && !this.#bridge) return undefined;
+    return (await this.#load()).partFor(update);
+  }
+
+  /** Asked after `claimUpdate` too; before the bridge, the relay's default (hold). */
+  worthHolding(update: unknown): boolean {
+    return this.#bridge?.worthHolding(update) ?? true;
+  }
+
+  route<K extends Intent["kind"]>(kind: K, route: Route<IntentOf<K>>): void {
+    if (this.#bridge) {
+      this.#bridge.route(kind, route);
+      return;
+    }
+    this.#routes.push((bridge) => bridge.route(kind, route));
+  }
+
+  /** This process polls now: the bridge does it, or, not loaded yet, this does without loading it. */
+  onLead(): void {
+    if (this.#bridge) {
+      this.#bridge.onLead();
+      return;
+    }
+    void announceBot(this.#options.telegram, this.t, this.#options.logger).then((name) => {
+      if (this.#bridge) this.#bridge.learnBotName(name);
+      else this.#botName = name;
+    });
+  }
+
+  async reply(text: string, replyTo: number, threadId?: number): Promise<void> {
+    return (await this.#load()).reply(text, replyTo, threadId);
+  }
+
+  /** Settles what the bridge holds; a bridge never loaded holds nothing, and never will now. */
+  async stop(graceMs?: number): Promise<void> {
+    this.#stopped = true;
+    this.#events.length = 0;
+    const bridge = this.#bridge ?? (await this.#loading?.catch(() => undefined));
+    await bridge?.stop(graceMs);
+  }
+
+  // ── Loading ────────────────────────────────────────────────────────────────────────────────
+
+  #startLoading(): void {
+    this.#load().catch(() => undefined);
+  }
+
+  #load(): Promise<Bridge> {
+    if (this.#bridge) return Promise.resolve(this.#bridge);
+    if (this.#stopped && !this.#loading) return Promise.reject(new Error("Hermes has stopped"));
+    this.#loading ??= this.#make(this.#options).then(
+      (bridge) => {
+        // Everything kept goes in before anyone else can reach the bridge.
+        for (const add of this.#routes.splice(0)) add(bridge);
+        for (const [link, listPending] of this.#links) bridge.attach(link, { listPending });
+        this.#links.clear();
+        if (this.#botName !== undefined) bridge.learnBotName(this.#botName);
+        for (const { directory, event } of this.#events.splice(0)) bridge.handleEvent(directory, event);
+        this.#bridge = bridge;
+        return bridge;
+      },
+      (error: unknown) => {
+        // A broken install: one line, and Hermes stays inert rather than retry with every event.
+        this.#options.logger.error({ err: errorText(error) }, "could not load Hermes' prompt handling; Hermes is off");
+        this.#stopped = true;
+        this.#events.length = 0;
+        throw error;
+      },
+    );
+    return this.#loading;
+  }
+}

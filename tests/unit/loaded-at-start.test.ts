@@ -1,0 +1,28 @@
+// What OpenCode loads of Hermes when it starts: only what a waiting OpenCode needs (config, logger,
+// relay, long poll). The bridge and everything it reaches load on first use (on-demand-bridge.ts),
+// which is most of Hermes' memory at start (docs/performance.md).
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { loadedAtStart } from "../support/import-graph.ts";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+describe("what Hermes loads at start", () => {
+  for (const entry of ["plugin.ts", "server.ts"]) {
+    it(`${entry} loads the bridge on demand, not at start`, () => {
+      const loaded = loadedAtStart(ROOT, entry);
+      expect(loaded).toContain("lib/hub.ts");
+      expect(loaded).toContain("lib/bridge/on-demand-bridge.ts");
+      expect(loaded).toContain("lib/telegram/poller.ts");
+      for (const later of ["lib/bridge/bridge.ts", "lib/bridge/prompt-life.ts", "lib/bridge/gate.ts", "lib/registry/registry.ts", "lib/telegram/outbox.ts"])
+        expect(loaded).not.toContain(later);
+    });
+  }
+
+  it("reads imports as the runtime does: type-only and dynamic imports load nothing at start", () => {
+    const loaded = loadedAtStart(ROOT, "lib/bridge/on-demand-bridge.ts");
+    expect(loaded).toContain("lib/bridge/bot-profile.ts");
+    expect(loaded).not.toContain("lib/bridge/bridge.ts"); // `import type` and `import("./bridge.ts")` only
+  });
+});
