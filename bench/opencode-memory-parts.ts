@@ -1,7 +1,7 @@
 // Where the memory Hermes adds to OpenCode goes, measured inside one real `opencode serve` process:
 // a probe plugin waits until the project instance has settled, reads the process' RSS and JSC heap,
 // does one thing (nothing; a bare `fetch` long poll; import Hermes; import and run Hermes with the
-// input OpenCode gave the probe), and reads them again 10 s later. A delta inside one process is
+// input OpenCode gave the probe; the same, then a run starts), and reads them again 10 s later. A delta inside one process is
 // far steadier than the difference of two processes (OpenCode alone lands anywhere in 309–325 MB),
 // so the parts can be told apart; the row that counts stays opencode-memory.ts'.
 //
@@ -15,7 +15,7 @@ import { startOpencode, type OpencodeVersion } from "../tests/support/opencode.t
 import { median, round, sleep } from "./stats.ts";
 import { PLUGIN_PATH } from "./startup.ts";
 
-export const MEMORY_PARTS = ["nothing", "fetch", "import", "run"] as const;
+export const MEMORY_PARTS = ["nothing", "fetch", "import", "run", "busy"] as const;
 export type MemoryPart = (typeof MEMORY_PARTS)[number];
 
 export interface MemoryPartsResult {
@@ -38,9 +38,11 @@ export default async function MemoryProbe(input, options) {
     const rss = () => process.memoryUsage().rss / 1048576;
     const before = rss();
     const heapBefore = heapStats().heapSize;
-    if (part === "import" || part === "run") {
+    if (part === "import" || part === "run" || part === "busy") {
       const hermes = await import(process.env.PROBE_PLUGIN);
-      if (part === "run") hooks = await hermes.default(input, options);
+      if (part !== "import") hooks = await hermes.default(input, options);
+      // A run starts, as OpenCode 1.x says it: what Hermes loads on demand (the bridge, pino) loads now.
+      if (part === "busy") await hooks.event?.({ event: { type: "session.status", properties: { sessionID: "ses_probe", status: { type: "busy" } } } });
     } else if (part === "fetch") {
       let offset = 0;
       void (async () => {
