@@ -535,7 +535,7 @@ const PART_NAMES: Record<(typeof MEMORY_PARTS)[number], string> = {
   fetch: "a bare fetch long poll",
   import: "import Hermes (plugin.ts), call nothing",
   run: "Hermes itself, polling the fake Telegram",
-  busy: "the same, then a run starts (loads what waits)",
+  busy: "the same, then a run starts (loads the rest)",
 };
 
 function printMemoryParts(parts: { value?: MemoryPartsResult; error?: string }): void {

@@ -71,7 +71,8 @@ export class OnDemandBridge implements UpdateHandler {
   /** Unlinks an instance; before the bridge was ever needed there is nothing to close. */
   async detach(link: InstanceLink): Promise<void> {
     if (this.#bridge) return this.#bridge.detach(link);
-    if (this.#loading) return (await this.#loading).detach(link);
+    const bridge = await this.#loading?.catch(() => undefined);
+    if (bridge) return bridge.detach(link);
     this.#links.delete(link);
   }
 

@@ -171,6 +171,7 @@ describe("OnDemandBridge", () => {
     expect(loads()).toBe(1);
     expect(lines.filter((line) => line.includes("could not load"))).toHaveLength(1);
     expect(lines[0]).toContain("Cannot find module");
+    await expect(bridge.detach(link)).resolves.toBeUndefined(); // an instance still leaves cleanly
     await bridge.stop();
   });
 });
