@@ -162,9 +162,12 @@ export class OnDemandBridge implements UpdateHandler {
 
   #load(): Promise<Bridge> {
     if (this.#bridge) return Promise.resolve(this.#bridge);
-    if (this.#stopped && !this.#loading) return Promise.reject(new Error("Hermes has stopped"));
-    this.#loading ??= this.#make(this.#options).then(
+    if (this.#loading) return this.#loading;
+    if (this.#stopped) return Promise.reject(new Error("Hermes has stopped"));
+    const started = performance.now();
+    this.#loading = this.#make(this.#options).then(
       (bridge) => {
+        this.#options.logger.debug({ ms: Math.round(performance.now() - started) }, "the bridge loaded (on first use)");
         // Everything kept goes in before anyone else can reach the bridge.
         for (const add of this.#routes.splice(0)) add(bridge);
         for (const [link, listPending] of this.#links) bridge.attach(link, { listPending });
