@@ -1,9 +1,10 @@
 // One bridge per bot token per process (loaded on first use: bridge/on-demand-bridge.ts), shared by
 // every plugin instance (OpenCode creates one per directory, sometimes two), and one relay that
-// takes part in the machine-wide election of the process that polls Telegram. The last instance to leave stops both. An instance whose settings
-// differ from the running bridge's (another project's chat, allow-list, API root, TTLs, notices) is
-// refused, never joined: the bridge would apply the first project's settings to its prompts. (A
-// second bridge for the same token in one process would poll against the first.)
+// takes part in the machine-wide election of the process that polls Telegram. The last instance to
+// leave stops both. An instance whose settings differ from the running bridge's (another project's
+// chat, allow-list, API root, TTLs, notices) is refused, never joined: the bridge would apply the
+// first project's settings to its prompts. (A second bridge for the same token in one process
+// would poll against the first.)
 import { OnDemandBridge } from "./bridge/on-demand-bridge.ts";
 import { noticePolicyOf, type HermesConfig } from "./config.ts";
 import type { Logger } from "./log.ts";

@@ -1,12 +1,13 @@
 // The bridge as the hub hands it out: bridge.ts' API, with bridge.ts and all it needs (prompts,
-// runs, commands, renderers: about a hundred modules, 1.5 MB in OpenCode's Bun, measured in
-// docs/performance.md) loaded on first use. An OpenCode that only waits costs what polling costs.
+// runs, commands, renderers, the registry, the outbox: 72 modules, 1.2–1.4 MB in OpenCode's Bun,
+// docs/performance.md) loaded on first use (20–35 ms). An OpenCode that only waits does not pay it.
 //
-// The first OpenCode event of the bridge's kind (a run's first message comes seconds before its
-// first prompt), the first Telegram update, or a call that needs the bridge starts the load. What
-// arrives meanwhile is kept and given to the bridge in the order it came, before anything else
-// reaches it: routes, then instance links, then events. Until then, the process that polls tells
-// Telegram the bot's commands itself (bot-profile.ts), and hands the bridge the bot's name it learnt.
+// The first OpenCode event Hermes understands (a run's first events, its session and the user's
+// message, come well before its first prompt), the first Telegram update, or a call that needs the
+// bridge starts the load. What arrives meanwhile is kept and given to the bridge before anything
+// else reaches it: its routes, the instance links, the bot's name, then the events in the order
+// they came. Until then the process that polls tells Telegram the bot's commands itself
+// (bot-profile.ts).
 import { CATALOGS, type Strings } from "../i18n/catalog.ts";
 import type { HermesEvent } from "../hermes-events.ts";
 import type { Claim, UpdateHandler } from "../relay/update-handler.ts";
