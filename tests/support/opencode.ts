@@ -94,8 +94,22 @@ export interface StartOpencodeOptions {
 }
 
 const PRINTED_PASSWORD = /server password (\S+)/;
+/** What OpenCode says when its port was taken between freePort() and its own bind (another test's server got it). */
+const PORT_TAKEN = /Failed to start server on port|EADDRINUSE/;
+const START_ATTEMPTS = 3;
 
+/** Starts OpenCode in a world of its own; a port taken by another test meanwhile means a new world on a new port. */
 export async function startOpencode(opts: StartOpencodeOptions): Promise<OpencodeServer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOpencodeOnce(opts);
+    } catch (error) {
+      if (attempt >= START_ATTEMPTS || !PORT_TAKEN.test(String(error))) throw error;
+    }
+  }
+}
+
+async function startOpencodeOnce(opts: StartOpencodeOptions): Promise<OpencodeServer> {
   const bin = opencodeBinary(opts.version);
   const serverEnv: Record<string, string> = { ...opts.env };
   if (opts.password) serverEnv.OPENCODE_SERVER_PASSWORD = opts.password;
