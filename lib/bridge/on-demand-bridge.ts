@@ -94,18 +94,15 @@ export class OnDemandBridge implements UpdateHandler {
   // ── Telegram side ──────────────────────────────────────────────────────────────────────────
 
   async claimUpdate(update: unknown): Promise<Claim | undefined> {
-    if (this.#stopped && !this.#bridge) return undefined;
-    return (await this.#load()).claimUpdate(update);
+    return (await this.#forUpdates())?.claimUpdate(update);
   }
 
   async handleUnclaimed(update: unknown, parts?: unknown[], unanswered = false): Promise<void> {
-    if (this.#stopped && !this.#bridge) return;
-    return (await this.#load()).handleUnclaimed(update, parts, unanswered);
+    return (await this.#forUpdates())?.handleUnclaimed(update, parts, unanswered);
   }
 
   async handleUpdate(update: unknown): Promise<void> {
-    if (this.#stopped && !this.#bridge) return;
-    return (await this.#load()).handleUpdate(update);
+    return (await this.#forUpdates())?.handleUpdate(update);
   }
 
   /** The relay asks only after `claimUpdate`, which loaded the bridge; before that, nothing is gathered. */
@@ -114,8 +111,7 @@ export class OnDemandBridge implements UpdateHandler {
   }
 
   async partFor(update: unknown): Promise<unknown> {
-    if (this.#stopped && !this.#bridge) return undefined;
-    return (await this.#load()).partFor(update);
+    return (await this.#forUpdates())?.partFor(update);
   }
 
   /** Asked after `claimUpdate` too; before the bridge, the relay's default (hold). */
@@ -156,6 +152,12 @@ export class OnDemandBridge implements UpdateHandler {
   }
 
   // ── Loading ────────────────────────────────────────────────────────────────────────────────
+
+  /** The bridge for an update, loaded if need be; none once Hermes stopped without it (nothing to claim or answer). */
+  #forUpdates(): Promise<Bridge | undefined> {
+    if (this.#stopped && !this.#bridge) return Promise.resolve(undefined);
+    return this.#load();
+  }
 
   #startLoading(): void {
     this.#load().catch(() => undefined);
