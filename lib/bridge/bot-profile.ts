@@ -1,6 +1,6 @@
 // What the process that polls tells Telegram about the bot, and learns from it: the command menu
 // (setMyCommands) and the bot's own @username (getMe, for "/status@bot" in groups). Sent once per
-// lead, by the bridge or, before the bridge has loaded, by bridge-on-demand.ts.
+// lead, by the bridge or, before the bridge has loaded, by on-demand-bridge.ts.
 import { errorText } from "../error-text.ts";
 import type { Strings } from "../i18n/catalog.ts";
 import type { Logger } from "../log.ts";

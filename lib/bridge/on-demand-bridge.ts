@@ -5,18 +5,15 @@
 // The first OpenCode event Hermes understands (a run's first events, its session and the user's
 // message, come well before its first prompt), the first Telegram update, or a call that needs the
 // bridge starts the load. What arrives meanwhile is kept and given to the bridge before anything
-// else reaches it: its routes, the instance links, the bot's name, then the events in the order
-// they came. Until then the process that polls tells Telegram the bot's commands itself
-// (bot-profile.ts).
+// else reaches it: the instance links, the bot's name, then the events in the order they came.
+// Until then the process that polls tells Telegram the bot's commands itself (bot-profile.ts).
 import { CATALOGS, type Strings } from "../i18n/catalog.ts";
 import type { HermesEvent } from "../hermes-events.ts";
 import type { Claim, UpdateHandler } from "../relay/update-handler.ts";
-import type { Intent } from "../telegram/updates.ts";
 import { errorText } from "../error-text.ts";
 import { announceBot } from "./bot-profile.ts";
 import type { Bridge, BridgeOptions } from "./bridge.ts";
 import type { InstanceLink } from "./desk.ts";
-import type { IntentOf, Route } from "./gate.ts";
 
 /** The bridge's options, but for its registry: that is made with the bridge. */
 export type OnDemandBridgeOptions = Omit<BridgeOptions, "registry">;
@@ -38,8 +35,7 @@ export class OnDemandBridge implements UpdateHandler {
   #bridge?: Bridge;
   #loading?: Promise<Bridge>;
   #stopped = false;
-  /** What came before the bridge was loaded, in order of arrival within each kind. */
-  readonly #routes: Array<(bridge: Bridge) => void> = [];
+  /** What came before the bridge was loaded (events in order of arrival). */
   readonly #links = new Map<InstanceLink, boolean>();
   readonly #events: Array<{ directory: string; event: HermesEvent }> = [];
   #botName?: string;
@@ -119,14 +115,6 @@ export class OnDemandBridge implements UpdateHandler {
     return this.#bridge?.worthHolding(update) ?? true;
   }
 
-  route<K extends Intent["kind"]>(kind: K, route: Route<IntentOf<K>>): void {
-    if (this.#bridge) {
-      this.#bridge.route(kind, route);
-      return;
-    }
-    this.#routes.push((bridge) => bridge.route(kind, route));
-  }
-
   /** This process polls now: the bridge does it, or, not loaded yet, this does without loading it. */
   onLead(): void {
     if (this.#bridge) {
@@ -172,7 +160,6 @@ export class OnDemandBridge implements UpdateHandler {
       (bridge) => {
         this.#options.logger.debug({ ms: Math.round(performance.now() - started) }, "the bridge loaded (on first use)");
         // Everything kept goes in before anyone else can reach the bridge.
-        for (const add of this.#routes.splice(0)) add(bridge);
         for (const [link, listPending] of this.#links) bridge.attach(link, { listPending });
         this.#links.clear();
         if (this.#botName !== undefined) bridge.learnBotName(this.#botName);
