@@ -5,7 +5,7 @@ import { errorText } from "../error-text.ts";
 import type { Strings } from "../i18n/catalog.ts";
 import type { Logger } from "../log.ts";
 import type { TelegramApi } from "../telegram/api.ts";
-import { commandsFor } from "../telegram/render-status.ts";
+import { commandsFor } from "../telegram/bot-commands.ts";
 
 /** Registers the commands in Telegram's menu and resolves to the bot's @username (undefined when Telegram did not say). */
 export function announceBot(telegram: Pick<TelegramApi, "setCommands" | "getMe">, t: Strings, log: Logger): Promise<string | undefined> {

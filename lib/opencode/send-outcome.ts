@@ -1,8 +1,7 @@
 // A request that changes something in OpenCode (an answer, a dismissal, a prompt, a stop), read as
 // an Outcome: 2xx done, 404 gone (answered elsewhere, dismissed, dropped), any other 4xx refused at
 // once, network errors and 5xx retried with backoff. Shared by the 1.x routes (api.ts) and the
-// OpenCode 2 server client.
-import pRetry, { AbortError } from "p-retry";
+// OpenCode 2 server client. p-retry loads with the first such request: a waiting OpenCode sends none.
 import type { Outcome } from "./endpoint.ts";
 
 export interface RetryPolicy {
@@ -15,6 +14,7 @@ export const DEFAULT_RETRY: RetryPolicy = { retries: 4, minTimeout: 200, maxTime
 
 export async function sendForOutcome(request: () => Promise<{ status: number; data: unknown }>, retry: RetryPolicy): Promise<Outcome> {
   try {
+    const { default: pRetry, AbortError } = await import("p-retry");
     return await pRetry(
       async () => {
         const result = await request();

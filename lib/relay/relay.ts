@@ -26,7 +26,7 @@ import { connectToLeader } from "./leader-link.ts";
 import { LocalClaims } from "./local-claims.ts";
 import { sleep } from "../sleep.ts";
 import { ensurePrivateDirectory } from "./private-dir.ts";
-import { SoloRole } from "./solo-role.ts";
+import type { SoloRole } from "./solo-role.ts";
 import { bindExclusive, releaseName, type BoundSocket } from "./socket-file.ts";
 import type { UpdateHandler } from "./update-handler.ts";
 
@@ -120,7 +120,7 @@ export class Relay {
       if (this.#isStopped()) return;
       this.#log.error({ err: errorText(error) }, "the relay cannot run; this process polls Telegram on its own (a second one would get 409 Conflict)");
       this.#options.onUnavailable?.(errorText(error));
-      this.#goSolo();
+      await this.#goSolo();
       return;
     }
     let attempt = 0;
@@ -166,10 +166,12 @@ export class Relay {
     return this.#role === "stopped";
   }
 
-  /** Polls without the relay: nobody else to ask about an update. */
-  #goSolo(): void {
-    const options = this.#options;
+  /** Polls without the relay: nobody else to ask about an update. Rare, so its code loads only then. */
+  async #goSolo(): Promise<void> {
     this.#role = "solo";
+    const { SoloRole } = await import("./solo-role.ts");
+    if (this.#isStopped()) return;
+    const options = this.#options;
     this.#solo = new SoloRole({
       telegram: options.telegram,
       handler: options.handler,

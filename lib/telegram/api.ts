@@ -6,7 +6,6 @@ import { CALLBACK_ANSWER_LIMIT, CAPTION_LIMIT, cutHtml, cutText, PLACEHOLDER_LIM
 import type { InlineButton } from "./rendered-message.ts";
 import { ButtonStyles } from "./button-style.ts";
 import { Reachability } from "./reachability.ts";
-import { uploadDocument } from "./send-document.ts";
 import { callBotApi } from "./bot-api-call.ts";
 
 export interface SendOptions {
@@ -155,6 +154,8 @@ export function createTelegramApi(token: string, apiRoot: string): TelegramApi {
       await call("deleteMessage", { chat_id: chatId, message_id: messageId });
     },
     async sendDocument(chatId, filename, content, options = {}) {
+      // The multipart upload loads with the first file sent (a waiting OpenCode sends none).
+      const { uploadDocument } = await import("./send-document.ts");
       const sent = await uploadDocument(token, apiRoot, {
         chatId,
         filename,

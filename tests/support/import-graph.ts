@@ -109,6 +109,7 @@ export function violations(layers: readonly Layer[], imports: readonly Import[],
  * The files a runtime loads from `entry` before any of its code runs: static imports and re-exports
  * that bring values, followed from file to file. Type-only imports are erased and dynamic `import()`
  * waits for its call, so neither counts; `import { type A }` is kept as a bare import and counts.
+ * A package (`p-retry`) is listed by its name, not followed; Node's and Bun's own modules are left out.
  */
 export function loadedAtStart(root: string, entry: string): Set<string> {
   const loaded = new Set<string>();
@@ -121,7 +122,9 @@ export function loadedAtStart(root: string, entry: string): Set<string> {
         (ts.isImportDeclaration(statement) && !statement.importClause?.isTypeOnly) || (ts.isExportDeclaration(statement) && !statement.isTypeOnly)
           ? statement.moduleSpecifier
           : undefined;
-      if (specifier && ts.isStringLiteral(specifier) && specifier.text.startsWith(".")) visit(path.posix.join(path.posix.dirname(file), specifier.text));
+      if (!specifier || !ts.isStringLiteral(specifier)) continue;
+      if (specifier.text.startsWith(".")) visit(path.posix.join(path.posix.dirname(file), specifier.text));
+      else if (!/^(node|bun):/.test(specifier.text)) loaded.add(specifier.text);
     }
   };
   visit(entry);

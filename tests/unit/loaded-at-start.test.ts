@@ -17,6 +17,11 @@ describe("what Hermes loads at start", () => {
       expect(loaded).toContain("lib/telegram/poller.ts");
       for (const later of ["lib/bridge/bridge.ts", "lib/bridge/prompt-life.ts", "lib/bridge/gate.ts", "lib/registry/registry.ts", "lib/telegram/outbox.ts"])
         expect(loaded).not.toContain(later);
+      // Nor what a waiting OpenCode never uses: a file upload, retries of a change sent to OpenCode,
+      // the /status and /help renderers (the command menu is its own module), polling without the relay.
+      for (const later of ["lib/telegram/send-document.ts", "p-retry", "lib/telegram/render-status.ts", "lib/relay/solo-role.ts"])
+        expect(loaded).not.toContain(later);
+      expect(loaded).toContain("lib/telegram/bot-commands.ts");
     });
   }
 
