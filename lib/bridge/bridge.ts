@@ -341,14 +341,9 @@ export class Bridge implements UpdateHandler {
     this.#gate.route(kind, route);
   }
 
-  /** This process polls now: register the bot's commands, and learn its name (for "/status@bot" in groups). */
-  onLead(): void {
-    void announceBot(this.telegram, this.t, this.log).then((name) => this.learnBotName(name));
-  }
-
-  /** The bot's @username, as Telegram said it to the process that polls (bot-profile.ts). */
-  learnBotName(username: string | undefined): void {
-    this.#gate.learnBotName(username);
+  /** This process polls now: register the bot's commands, and learn its name (for "/status@bot" in groups); resolves once it has. */
+  onLead(): Promise<void> {
+    return announceBot(this.telegram, this.t, this.log).then((name) => this.#gate.learnBotName(name));
   }
 
   /** A short message in the chat, in reply to `replyTo`. */

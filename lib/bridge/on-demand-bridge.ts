@@ -5,18 +5,27 @@
 // The first OpenCode event Hermes understands (a run's first events, its session and the user's
 // message, come well before its first prompt), the first Telegram update, or a call that needs the
 // bridge starts the load. What arrives meanwhile is kept and given to the bridge before anything
-// else reaches it: the instance links, the bot's name, then the events in the order they came.
-// Until then the process that polls tells Telegram the bot's commands itself (bot-profile.ts).
+// else reaches it: the instance links, then the events in the order they came. The process that
+// polls has the bridge tell Telegram the bot's commands and learn its name (bot-profile.ts) once it
+// loads; an update waits for the name (a "/status@bot" in a group is for this bot or another), so
+// a waiting OpenCode makes no Bot API call but the long poll.
 import { CATALOGS, type Strings } from "../i18n/catalog.ts";
 import type { HermesEvent } from "../hermes-events.ts";
 import type { Claim, UpdateHandler } from "../relay/update-handler.ts";
 import { errorText } from "../error-text.ts";
-import { announceBot } from "./bot-profile.ts";
+import { waitAtMost } from "../with-timeout.ts";
 import type { Bridge, BridgeOptions } from "./bridge.ts";
 import type { InstanceLink } from "./desk.ts";
 
 /** The bridge's options, but for its registry: that is made with the bridge. */
 export type OnDemandBridgeOptions = Omit<BridgeOptions, "registry">;
+
+/**
+ * How long an update waits for the bot's name after the load (getMe answers in one round trip). A
+ * Telegram that does not answer holds up no tap: past this, updates go on, and only a command
+ * addressed to a bot by name ("/status@bot") is left alone until the name is known, as before it.
+ */
+const NAME_WAIT_MS = 2_000;
 
 /** How the bridge is made once needed; tests count the loads. */
 export type MakeBridge = (options: OnDemandBridgeOptions) => Promise<Bridge>;
@@ -38,7 +47,10 @@ export class OnDemandBridge implements UpdateHandler {
   /** What came before the bridge was loaded (events in order of arrival). */
   readonly #links = new Map<InstanceLink, boolean>();
   readonly #events: Array<{ directory: string; event: HermesEvent }> = [];
-  #botName?: string;
+  /** This process started polling before the bridge loaded: the bridge announces the bot once it has. */
+  #led = false;
+  /** The bot's commands registered and its name learnt (bot-profile.ts), after a lead before the load. */
+  #announced?: Promise<void>;
 
   constructor(options: OnDemandBridgeOptions, make: MakeBridge = loadBridge) {
     this.#options = options;
@@ -115,16 +127,10 @@ export class OnDemandBridge implements UpdateHandler {
     return this.#bridge?.worthHolding(update) ?? true;
   }
 
-  /** This process polls now: the bridge does it, or, not loaded yet, this does without loading it. */
+  /** This process polls now: the bridge announces the bot, now or once it loads (nothing to tell Telegram before). */
   onLead(): void {
-    if (this.#bridge) {
-      this.#bridge.onLead();
-      return;
-    }
-    void announceBot(this.#options.telegram, this.t, this.#options.logger).then((name) => {
-      if (this.#bridge) this.#bridge.learnBotName(name);
-      else this.#botName = name;
-    });
+    if (this.#bridge) this.#bridge.onLead();
+    else this.#led = true;
   }
 
   async reply(text: string, replyTo: number, threadId?: number): Promise<void> {
@@ -141,10 +147,15 @@ export class OnDemandBridge implements UpdateHandler {
 
   // ── Loading ────────────────────────────────────────────────────────────────────────────────
 
-  /** The bridge for an update, loaded if need be; none once Hermes stopped without it (nothing to claim or answer). */
-  #forUpdates(): Promise<Bridge | undefined> {
-    if (this.#stopped && !this.#bridge) return Promise.resolve(undefined);
-    return this.#load();
+  /**
+   * The bridge for an update, loaded if need be, once it knows the bot's name; none once Hermes
+   * stopped without it (nothing to claim or answer).
+   */
+  async #forUpdates(): Promise<Bridge | undefined> {
+    if (this.#stopped && !this.#bridge) return undefined;
+    const bridge = await this.#load();
+    if (this.#announced) await waitAtMost(this.#announced, NAME_WAIT_MS);
+    return bridge;
   }
 
   #startLoading(): void {
@@ -162,7 +173,7 @@ export class OnDemandBridge implements UpdateHandler {
         // Everything kept goes in before anyone else can reach the bridge.
         for (const [link, listPending] of this.#links) bridge.attach(link, { listPending });
         this.#links.clear();
-        if (this.#botName !== undefined) bridge.learnBotName(this.#botName);
+        if (this.#led) this.#announced = bridge.onLead();
         for (const { directory, event } of this.#events.splice(0)) bridge.handleEvent(directory, event);
         this.#bridge = bridge;
         return bridge;

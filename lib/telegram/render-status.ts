@@ -1,7 +1,6 @@
 // Renders the answers to /status, /help and /pending. Pure.
 import { formatDuration } from "../duration.ts";
 import { CATALOGS, type Strings } from "../i18n/catalog.ts";
-import { commandsFor } from "./bot-commands.ts";
 import { cutHtml, escapeHtml, escapeWithin } from "./html.ts";
 import { reveal } from "./reveal.ts";
 
@@ -9,6 +8,14 @@ import { reveal } from "./reveal.ts";
 export interface StatusPart {
   sessions: Array<{ title?: string; project?: string; busy: boolean; busyMs?: number }>;
   prompts: Array<{ kind: "question" | "permission"; summary: string; project: string; title?: string; chatId: number; messageId?: number }>;
+}
+
+/** The bot's command menu, in the chat's language. */
+export function commandsFor(t: Strings): Array<{ command: string; description: string }> {
+  return (["new", "sessions", "model", "agent", "status", "pending", "stop", "help", "start"] as const).map((command) => ({
+    command,
+    description: t.commands[command],
+  }));
 }
 
 /** Room for each list, so /status stays within one message whatever the titles (escaped lengths). */

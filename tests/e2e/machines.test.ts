@@ -41,10 +41,10 @@ describe("two machines, two bots, one group", () => {
       startRig("1.1.53", env, undefined, { telegram: { token: "222222:BETA-token-abcdefghijklmnopqrstu", botUsername: "beta_hermes_bot" } }),
     ]);
     group = shareGroup(GROUP, [alpha.telegram, beta.telegram]);
-    // Each bot has learned its own @username (getMe) once it polls.
+    // Each bot polls (it learns its own @username, getMe, when its bridge loads: before it handles its first update).
     await Promise.all(
       [alpha, beta].map((rig) =>
-        rig.telegram.waitFor(() => rig.telegram.calls.some((call) => call.method === "getMe" && call.status === 200), { timeoutMs: 30_000, what: "getMe" }),
+        rig.telegram.waitFor(() => rig.telegram.calls.some((call) => call.method === "getUpdates"), { timeoutMs: 30_000, what: "the long poll" }),
       ),
     );
   }, 180_000);

@@ -131,7 +131,11 @@ export class MemoryTelegram implements TelegramApi {
     this.commands = [...commands];
   }
 
+  /** How many times getMe was asked. */
+  getMeCalls = 0;
+
   async getMe() {
+    this.getMeCalls++;
     return { id: 42, username: "hermes_test_bot" };
   }
 

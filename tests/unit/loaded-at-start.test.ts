@@ -18,16 +18,16 @@ describe("what Hermes loads at start", () => {
       for (const later of ["lib/bridge/bridge.ts", "lib/bridge/prompt-life.ts", "lib/bridge/gate.ts", "lib/registry/registry.ts", "lib/telegram/outbox.ts"])
         expect(loaded).not.toContain(later);
       // Nor what a waiting OpenCode never uses: a file upload, retries of a change sent to OpenCode,
-      // the /status and /help renderers (the command menu is its own module), polling without the relay.
-      for (const later of ["lib/telegram/send-document.ts", "p-retry", "lib/telegram/render-status.ts", "lib/relay/solo-role.ts"])
+      // the /status and /help renderers, the command menu and getMe (sent when the bridge loads),
+      // polling without the relay.
+      for (const later of ["lib/telegram/send-document.ts", "p-retry", "lib/telegram/render-status.ts", "lib/bridge/bot-profile.ts", "lib/relay/solo-role.ts"])
         expect(loaded).not.toContain(later);
-      expect(loaded).toContain("lib/telegram/bot-commands.ts");
     });
   }
 
   it("reads imports as the runtime does: type-only and dynamic imports load nothing at start", () => {
     const loaded = loadedAtStart(ROOT, "lib/bridge/on-demand-bridge.ts");
-    expect(loaded).toContain("lib/bridge/bot-profile.ts");
+    expect(loaded).toContain("lib/i18n/catalog.ts");
     expect(loaded).not.toContain("lib/bridge/bridge.ts"); // `import type` and `import("./bridge.ts")` only
   });
 });

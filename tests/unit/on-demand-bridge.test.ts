@@ -56,12 +56,13 @@ const command = (text: string, from = OWNER) => ({
 });
 
 describe("OnDemandBridge", () => {
-  it("an OpenCode that only waits never loads the bridge; the one that polls still registers the bot's commands", async () => {
+  it("an OpenCode that only waits never loads the bridge, and the process that polls sends Telegram nothing else", async () => {
     const { telegram, bridge, link, loads } = rig();
     bridge.attach(link, { listPending: false });
     bridge.onLead();
-    await vi.waitFor(() => expect(telegram.commands.map((c) => c.command)).toContain("status"));
     await runToQuiet(async () => undefined);
+    expect(telegram.commands).toEqual([]);
+    expect(telegram.getMeCalls).toBe(0);
     expect(bridge.t.note.pollConflict).toBeTruthy(); // the strings for the hub's notes need no bridge either
     await bridge.detach(link);
     await bridge.stop();
@@ -109,18 +110,77 @@ describe("OnDemandBridge", () => {
     await bridge.stop();
   });
 
-  it("the first Telegram update loads it, and the bot's name learnt before the load reaches it (/status@bot in groups)", async () => {
+  it("the first Telegram update loads it; the process that polls registers the commands and learns the bot's name before that update is handled (/status@bot in groups)", async () => {
     const { telegram, bridge, loads } = rig();
+    // Telegram takes its time to say the bot's name.
+    const getMe = telegram.getMe.bind(telegram);
+    let answerGetMe: () => void = () => undefined;
+    const answered = new Promise<void>((resolve) => {
+      answerGetMe = resolve;
+    });
+    telegram.getMe = async () => {
+      await answered;
+      return getMe();
+    };
     bridge.onLead();
-    await vi.waitFor(() => expect(telegram.commands).not.toEqual([]));
     await runToQuiet(async () => undefined);
     expect(loads()).toBe(0);
-    await bridge.handleUpdate(command("/status@some_other_bot"));
+    let settled = false;
+    const handled = bridge.handleUpdate(command("/status@hermes_test_bot")).finally(() => {
+      settled = true;
+    });
+    await vi.waitFor(() => expect(telegram.commands.map((c) => c.command)).toContain("status"));
     expect(loads()).toBe(1);
-    await bridge.handleUpdate(command("/status@hermes_test_bot"));
+    // Not yet known whether "@hermes_test_bot" is this bot: the update waits.
+    expect(settled).toBe(false);
+    expect(telegram.messages).toEqual([]);
+    answerGetMe();
+    await handled;
+    expect(telegram.getMeCalls).toBe(1);
     await vi.waitFor(() => expect(telegram.messages.filter((m) => m.text.includes("Hermes status"))).toHaveLength(1));
+    await bridge.handleUpdate(command("/status@some_other_bot"));
     await runToQuiet(async () => undefined);
     expect(telegram.messages).toHaveLength(1);
+    expect(telegram.getMeCalls).toBe(1);
+    await bridge.stop();
+  });
+
+  it("a Telegram that never says the bot's name holds up the first update only a moment", async () => {
+    const { telegram, bridge } = rig();
+    telegram.getMe = () => new Promise(() => undefined);
+    bridge.onLead();
+    vi.useFakeTimers();
+    try {
+      const handled = bridge.handleUpdate(command("/status"));
+      await vi.waitFor(() => expect(telegram.commands).not.toEqual([]));
+      await vi.advanceTimersByTimeAsync(2_000);
+      await handled;
+    } finally {
+      vi.useRealTimers();
+    }
+    await vi.waitFor(() => expect(telegram.messages.filter((m) => m.text.includes("Hermes status"))).toHaveLength(1));
+    await bridge.stop();
+  });
+
+  it("a process that polls and loads the bridge for an event announces the bot then too", async () => {
+    const { telegram, bridge, link } = rig();
+    bridge.attach(link, { listPending: false });
+    bridge.onLead();
+    bridge.handleEvent(DIRECTORY, { type: "question.asked", request: request([question({ question: "Announced?" })]) });
+    await vi.waitFor(() => expect(telegram.messages.find((m) => m.text.includes("Announced?"))).toBeDefined());
+    await vi.waitFor(() => expect(telegram.commands.map((c) => c.command)).toContain("status"));
+    expect(telegram.getMeCalls).toBe(1);
+    await bridge.stop();
+  });
+
+  it("a process that does not poll never announces the bot, loaded or not", async () => {
+    const { telegram, bridge, link } = rig();
+    bridge.attach(link, { listPending: false });
+    bridge.handleEvent(DIRECTORY, { type: "question.asked", request: request([question({ question: "Follower?" })]) });
+    await vi.waitFor(() => expect(telegram.messages.find((m) => m.text.includes("Follower?"))).toBeDefined());
+    await runToQuiet(async () => undefined);
+    expect(telegram.commands).toEqual([]);
+    expect(telegram.getMeCalls).toBe(0);
     await bridge.stop();
   });
 

@@ -52,6 +52,8 @@ it("a plugin instance asks OpenCode nothing at start, and asks on the first prom
   await vi.waitFor(() => expect(telegram.calls.some((call) => call.method === "getUpdates")).toBe(true), { timeout: 5_000 });
   await sleep(500);
   expect(calls).toEqual([]);
+  // Nor Telegram anything but the long poll: the command menu and getMe wait for the bridge.
+  expect([...new Set(telegram.calls.map((call) => call.method))]).toEqual(["getUpdates"]);
   // Nor does it write a line at the default level (start-up lines are debug): the logger is not even loaded.
   expect(fs.readFileSync(env.HERMES_LOG_FILE, "utf8")).toBe("");
   // Nor has it loaded the bridge (on-demand-bridge.ts): a waiting OpenCode does not need it.
@@ -62,6 +64,8 @@ it("a plugin instance asks OpenCode nothing at start, and asks on the first prom
   await hooks.event?.({ event: { type: "question.asked", properties: question } } as never);
   await telegram.waitForMessage((m) => m.text.includes("Go on?"), { timeoutMs: 5_000, what: "the question" });
   expect(bridge()?.loaded).toBe(true);
+  // This process polls, so its bridge told Telegram the bot's commands and asked its name once loaded.
+  await vi.waitFor(() => expect(telegram.calls.map((call) => call.method)).toEqual(expect.arrayContaining(["setMyCommands", "getMe"])), { timeout: 5_000 });
   await vi.waitFor(() => expect(calls).toContain("GET /session/{sessionID}"), { timeout: 5_000 });
   expect(fs.readFileSync(env.HERMES_LOG_FILE, "utf8")).toContain('"msg":"prompt asked"');
   await hooks.dispose?.();
