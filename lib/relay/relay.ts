@@ -166,11 +166,18 @@ export class Relay {
     return this.#role === "stopped";
   }
 
-  /** Polls without the relay: nobody else to ask about an update. Rare, so its code loads only then. */
+  /**
+   * Polls without the relay: nobody else to ask about an update. Rare, so its code loads only then;
+   * a broken install that cannot load it gets one error line (never a rejection inside OpenCode).
+   */
   async #goSolo(): Promise<void> {
     this.#role = "solo";
-    const { SoloRole } = await import("./solo-role.ts");
-    if (this.#isStopped()) return;
+    const loaded = await import("./solo-role.ts").catch((error: unknown) => {
+      this.#log.error({ err: errorText(error) }, "could not load the solo poller; this process does not poll Telegram");
+      return undefined;
+    });
+    if (!loaded || this.#isStopped()) return;
+    const { SoloRole } = loaded;
     const options = this.#options;
     this.#solo = new SoloRole({
       telegram: options.telegram,
