@@ -2,8 +2,8 @@
 import pino from "pino";
 import { Bridge, type BridgeOptions } from "../lib/bridge/bridge.ts";
 import { Registry } from "../lib/registry/registry.ts";
-import { createTelegramApi } from "../lib/telegram/api.ts";
-import type { PaceLimits } from "../lib/telegram/pacer.ts";
+import { createTelegramApi } from "../lib/telegram/wire/api.ts";
+import type { PaceLimits } from "../lib/telegram/wire/pacer.ts";
 import { DEFAULT_CHAT_ID, type FakeTelegram } from "../tests/support/fake-telegram.ts";
 
 export function benchBridge(fake: FakeTelegram, pacing?: PaceLimits, chatId: number = DEFAULT_CHAT_ID, extra: Partial<BridgeOptions> = {}): Bridge {

@@ -8,7 +8,7 @@
 // system quiet in between (every request answered, nothing new for a moment).
 import { OpencodeApi } from "../lib/opencode/api.ts";
 import type { QuestionRequest } from "../lib/hermes-events.ts";
-import type { PaceLimits } from "../lib/telegram/pacer.ts";
+import type { PaceLimits } from "../lib/telegram/wire/pacer.ts";
 import { DEFAULT_CHAT_ID, startFakeTelegram, type ApiCall, type FakeTelegram } from "../tests/support/fake-telegram.ts";
 import { benchBridge } from "./bridge.ts";
 import { fetchTransport, startFakeOpencodeServer } from "./fake-opencode.ts";

@@ -11,7 +11,7 @@
 //    retry_after still whole real seconds), run to completion: loss, duplicates, wall time.
 import { OpencodeApi } from "../lib/opencode/api.ts";
 import type { HermesEvent } from "../lib/hermes-events.ts";
-import { TELEGRAM_LIMITS, type PaceLimits } from "../lib/telegram/pacer.ts";
+import { TELEGRAM_LIMITS, type PaceLimits } from "../lib/telegram/wire/pacer.ts";
 import { DEFAULT_CHAT_ID, startFakeTelegram, TELEGRAM_FLOOD_LIMITS } from "../tests/support/fake-telegram.ts";
 import { benchBridge } from "./bridge.ts";
 import { fetchTransport, startFakeOpencodeServer } from "./fake-opencode.ts";

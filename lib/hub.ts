@@ -11,8 +11,8 @@ import type { Logger } from "./log.ts";
 import { relayAddress } from "./relay/address.ts";
 import { relayKey } from "./relay/handshake.ts";
 import { Relay } from "./relay/relay.ts";
-import { createTelegramApi, type TelegramApi } from "./telegram/api.ts";
-import { machineLabel } from "./telegram/machine-label.ts";
+import { createTelegramApi, type TelegramApi } from "./telegram/wire/api.ts";
+import { machineLabel } from "./telegram/render/machine-label.ts";
 import { processGlobal } from "./process-global.ts";
 import { waitAtMost } from "./with-timeout.ts";
 

@@ -5,7 +5,7 @@ import { errorText } from "../error-text.ts";
 import type { Logger } from "../log.ts";
 import type { ServerAuth } from "../opencode/http-transport.ts";
 import { StreamError, type EventStreamOptions } from "../sse/stream.ts";
-import type { TelegramApi } from "../telegram/api.ts";
+import type { TelegramApi } from "../telegram/wire/api.ts";
 import type { DirectoryLinks } from "./directory-links.ts";
 import type { OwnerCheck } from "./listener-owner.ts";
 

@@ -3,7 +3,7 @@
 // plugin; its events wait in order while it is checked; its checks and resyncs run one after the
 // other. Shared by attach mode for OpenCode 1.x (lib/attach/runner.ts) and 2 (lib/attach/opencode2-runner.ts).
 import type { Bridge } from "../bridge/bridge.ts";
-import type { InstanceLink } from "../bridge/desk.ts";
+import type { InstanceLink } from "../bridge/core/desk.ts";
 import { errorText } from "../error-text.ts";
 import type { Logger } from "../log.ts";
 import type { HermesEvent } from "../hermes-events.ts";

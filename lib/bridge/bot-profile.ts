@@ -5,8 +5,8 @@
 import { errorText } from "../error-text.ts";
 import type { Strings } from "../i18n/catalog.ts";
 import type { Logger } from "../log.ts";
-import type { TelegramApi } from "../telegram/api.ts";
-import { commandsFor } from "../telegram/render-status.ts";
+import type { TelegramApi } from "../telegram/wire/api.ts";
+import { commandsFor } from "../telegram/render/render-status.ts";
 
 /** Registers the commands in Telegram's menu and resolves to the bot's @username (undefined when Telegram did not say). */
 export function announceBot(telegram: Pick<TelegramApi, "setCommands" | "getMe">, t: Strings, log: Logger): Promise<string | undefined> {

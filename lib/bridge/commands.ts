@@ -2,20 +2,20 @@
 // concern every process sharing the bot, so each process contributes its part and the one that
 // polls answers once (see relay/relay.ts). Only commands from those who may act arrive here (gate.ts),
 // except /start, which the gate sends to `start` for whoever may learn their ids.
-import { projectName } from "../telegram/render-context.ts";
+import { projectName } from "../telegram/render/render-context.ts";
 import type { Strings } from "../i18n/catalog.ts";
 import type { Logger } from "../log.ts";
 import type { ActivityTracker } from "../notices/activity.ts";
 import type { Registry } from "../registry/registry.ts";
-import type { TelegramApi } from "../telegram/api.ts";
-import type { Outbox } from "../telegram/outbox.ts";
+import type { TelegramApi } from "../telegram/wire/api.ts";
+import type { Outbox } from "../telegram/wire/outbox.ts";
 import { errorText } from "../error-text.ts";
-import { renderHelp, renderStatus, type StatusPart } from "../telegram/render-status.ts";
-import type { ActingCommand, IntentOf } from "./gate.ts";
-import type { PromptLife } from "./prompt-life.ts";
+import { renderHelp, renderStatus, type StatusPart } from "../telegram/render/render-status.ts";
+import type { ActingCommand, IntentOf } from "./core/gate.ts";
+import type { PromptLife } from "./prompts/prompt-life.ts";
 import { StartReplies } from "./start-replies.ts";
 import { parseStatusPart } from "./status-part.ts";
-import type { StopControl } from "./stop-control.ts";
+import type { StopControl } from "./runs/stop-control.ts";
 
 type Command = IntentOf<"command">;
 

@@ -15,7 +15,7 @@ import type { Claim, UpdateHandler } from "../relay/update-handler.ts";
 import { errorText } from "../error-text.ts";
 import { waitAtMost } from "../with-timeout.ts";
 import type { Bridge, BridgeOptions } from "./bridge.ts";
-import type { InstanceLink } from "./desk.ts";
+import type { InstanceLink } from "./core/desk.ts";
 
 /** The bridge's options, but for its registry: that is made with the bridge. */
 export type OnDemandBridgeOptions = Omit<BridgeOptions, "registry">;

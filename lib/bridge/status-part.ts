@@ -2,7 +2,7 @@
 // untrusted until it has exactly the shape render-status.ts expects. Too many entries or too long
 // texts are cut here (what the renderer shows is cut further there). Pure.
 import { isRecord } from "../is-record.ts";
-import type { StatusPart } from "../telegram/render-status.ts";
+import type { StatusPart } from "../telegram/render/render-status.ts";
 
 const MAX_ENTRIES = 500;
 const MAX_TEXT = 1_000;

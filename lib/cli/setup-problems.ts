@@ -1,6 +1,6 @@
 // What `opencode-hermes setup` says when Telegram refuses one of its steps: the likely cause and
 // what to do about it, in the user's terms.
-import { TelegramApiError } from "../telegram/api.ts";
+import { TelegramApiError } from "../telegram/wire/api.ts";
 
 /** Why getMe failed: a wrong token, an unreachable Bot API server, or Telegram's own words. */
 export function getMeProblem(error: unknown, apiRoot: string, explain: (error: unknown) => string): string {

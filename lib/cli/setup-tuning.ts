@@ -1,6 +1,6 @@
 // What tests (and embedders) may change in `opencode-hermes setup` (passed as CliIo.setup); a type
 // of its own, so that io.ts can name it without importing setup.ts (which imports io.ts).
-import type { TelegramApi } from "../telegram/api.ts";
+import type { TelegramApi } from "../telegram/wire/api.ts";
 
 /** What tests (and embedders) may change; everything has a sensible default. */
 export interface SetupTuning {

@@ -4,8 +4,8 @@
 import { formatDurationDecimal } from "../duration.ts";
 import { isRecord } from "../is-record.ts";
 import { sleep } from "../sleep.ts";
-import { TelegramApiError, type TelegramApi } from "../telegram/api.ts";
-import { LONG_POLL_GRACE_MS } from "../telegram/timeouts.ts";
+import { TelegramApiError, type TelegramApi } from "../telegram/wire/api.ts";
+import { LONG_POLL_GRACE_MS } from "../telegram/wire/timeouts.ts";
 import type { CliIo } from "./io.ts";
 import { pairingStart, type PairedChat } from "./pairing.ts";
 import { alreadyPolled, SetupFailure } from "./setup-failure.ts";

@@ -7,8 +7,8 @@
 // parked for a moment (parking.ts) and offered to each follower as it re-connects.
 import type net from "node:net";
 import type { Logger } from "../log.ts";
-import type { TelegramApi } from "../telegram/api.ts";
-import { startPoller, type Poller } from "../telegram/poller.ts";
+import type { TelegramApi } from "../telegram/wire/api.ts";
+import { startPoller, type Poller } from "../telegram/wire/poller.ts";
 import { errorText } from "../error-text.ts";
 import { FollowerLink, offerToAll } from "./follower-link.ts";
 import { updateIdOf, type LocalClaims } from "./local-claims.ts";

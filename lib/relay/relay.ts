@@ -18,7 +18,7 @@
 import path from "node:path";
 import type net from "node:net";
 import type { Logger } from "../log.ts";
-import type { TelegramApi } from "../telegram/api.ts";
+import type { TelegramApi } from "../telegram/wire/api.ts";
 import { errorText } from "../error-text.ts";
 import { FollowerRole } from "./follower-role.ts";
 import { LeaderRole } from "./leader-role.ts";

@@ -3,8 +3,8 @@
 // keep working; if another process polls the same bot too, Telegram answers 409 Conflict and the
 // poller says so and keeps retrying (the handling any second poller of a token gets).
 import type { Logger } from "../log.ts";
-import type { TelegramApi } from "../telegram/api.ts";
-import { startPoller, type Poller } from "../telegram/poller.ts";
+import type { TelegramApi } from "../telegram/wire/api.ts";
+import { startPoller, type Poller } from "../telegram/wire/poller.ts";
 import { errorText } from "../error-text.ts";
 import { updateIdOf, type LocalClaims } from "./local-claims.ts";
 import type { UpdateHandler } from "./update-handler.ts";

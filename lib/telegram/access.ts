@@ -1,6 +1,6 @@
 // Who may see and act on prompts: the configured chat, and within it the allowed users (if listed).
-// Only lib/bridge/gate.ts asks these questions: every update passes it once.
-import type { TapSender } from "./updates.ts";
+// Only lib/bridge/core/gate.ts asks these questions: every update passes it once.
+import type { TapSender } from "./wire/updates.ts";
 
 export interface AccessPolicy {
   /** The configured chat; undefined before one is configured (setup: only /start is answered, nobody may act). */

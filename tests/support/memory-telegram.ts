@@ -1,6 +1,6 @@
 // An in-memory TelegramApi for unit tests of the bridge: records messages and their edits.
-import { FileTooBigError, TelegramApiError, type SendOptions, type TelegramApi } from "../../lib/telegram/api.ts";
-import type { InlineButton } from "../../lib/telegram/rendered-message.ts";
+import { FileTooBigError, TelegramApiError, type SendOptions, type TelegramApi } from "../../lib/telegram/wire/api.ts";
+import type { InlineButton } from "../../lib/telegram/wire/rendered-message.ts";
 import { claimViolations, reportViolation } from "./telegram/strict-checks.ts";
 import { sameContent, sameMarkup } from "./telegram/validate.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { mayAct, mayLearnIds } from "../../lib/telegram/access.ts";
-import type { Sender } from "../../lib/telegram/updates.ts";
+import type { Sender } from "../../lib/telegram/wire/updates.ts";
 
 const sender = (userId: number, chatId: number): Sender => ({ userId, chatId, chatType: chatId < 0 ? "supergroup" : "private" });
 

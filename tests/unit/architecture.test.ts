@@ -46,7 +46,7 @@ describe("the layer checker", () => {
       [
         { from: "lib/hub.ts", to: "lib/bridge/bridge.ts" },
         { from: "lib/bridge/bridge.ts", to: "lib/config.ts" },
-        { from: "lib/bridge/bridge.ts", to: "lib/bridge/desk.ts" },
+        { from: "lib/bridge/bridge.ts", to: "lib/bridge/core/desk.ts" },
         { from: "lib/config.ts", to: "lib/bridge/bridge.ts" },
       ],
       files,

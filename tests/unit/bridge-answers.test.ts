@@ -3,14 +3,14 @@
 // refuses falls back to plain text once, and questions show their Markdown too.
 import pino from "pino";
 import { describe, expect, it, vi } from "vitest";
-import { showAnswer } from "../../lib/bridge/answer-messages.ts";
+import { showAnswer } from "../../lib/bridge/runs/answer-messages.ts";
 import type { HermesEvent } from "../../lib/hermes-events.ts";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
 import { Registry } from "../../lib/registry/registry.ts";
-import { TelegramApiError } from "../../lib/telegram/api.ts";
-import { MESSAGE_LIMIT, visibleLength } from "../../lib/telegram/html.ts";
-import { Outbox } from "../../lib/telegram/outbox.ts";
-import { ANSWER_FILE } from "../../lib/telegram/render-agent-text.ts";
+import { TelegramApiError } from "../../lib/telegram/wire/api.ts";
+import { MESSAGE_LIMIT, visibleLength } from "../../lib/telegram/text/html.ts";
+import { Outbox } from "../../lib/telegram/wire/outbox.ts";
+import { ANSWER_FILE } from "../../lib/telegram/render/render-agent-text.ts";
 import { CHAT, DIRECTORY, question, request, setup } from "../support/bridge-rig.ts";
 import { MemoryTelegram } from "../support/memory-telegram.ts";
 import { parseTelegramHtml } from "../support/telegram/html.ts";

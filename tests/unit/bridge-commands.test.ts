@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { messageLink, renderStatus } from "../../lib/telegram/render-status.ts";
+import { messageLink, renderStatus } from "../../lib/telegram/render/render-status.ts";
 import { CHAT, DIRECTORY, OWNER, permission, question, request, setup } from "../support/bridge-rig.ts";
 import { runToQuiet } from "../support/run-to-quiet.ts";
 

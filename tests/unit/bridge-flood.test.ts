@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { Bridge } from "../../lib/bridge/bridge.ts";
 import { OpencodeApi } from "../../lib/opencode/api.ts";
 import { Registry } from "../../lib/registry/registry.ts";
-import type { SendOptions } from "../../lib/telegram/api.ts";
+import type { SendOptions } from "../../lib/telegram/wire/api.ts";
 import { CHAT, DIRECTORY, FakeOpencode, OWNER, request } from "../support/bridge-rig.ts";
 import { QueueTelegram } from "../support/queue-telegram.ts";
 import { socketPath, startRelay, stopAll } from "../support/relay-rig.ts";

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { describeRequest } from "../../lib/bridge/permission-feedback.ts";
+import { describeRequest } from "../../lib/bridge/prompts/permission-feedback.ts";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
 import { OpencodeApi } from "../../lib/opencode/api.ts";
 import { DIRECTORY, permission, setup } from "../support/bridge-rig.ts";

@@ -2,9 +2,9 @@
 // and against a Bot API server that refuses the field the same keyboard goes out without them,
 // once refused, never tried again by that client.
 import { afterEach, describe, expect, it } from "vitest";
-import { ButtonStyles, refusesStyles, withoutStyles } from "../../lib/telegram/button-style.ts";
-import { createTelegramApi } from "../../lib/telegram/api.ts";
-import type { InlineButton } from "../../lib/telegram/rendered-message.ts";
+import { ButtonStyles, refusesStyles, withoutStyles } from "../../lib/telegram/wire/button-style.ts";
+import { createTelegramApi } from "../../lib/telegram/wire/api.ts";
+import type { InlineButton } from "../../lib/telegram/wire/rendered-message.ts";
 import { DEFAULT_CHAT_ID, startFakeTelegram, type FakeTelegram } from "../support/fake-telegram.ts";
 
 const KEYBOARD: InlineButton[][] = [

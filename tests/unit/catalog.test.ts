@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CATALOGS, LANGUAGES, languageOf, type Strings } from "../../lib/i18n/catalog.ts";
 import { createQuestionPrompt } from "../../lib/registry/question-prompt.ts";
-import { renderQuestion } from "../../lib/telegram/render-question.ts";
+import { renderQuestion } from "../../lib/telegram/render/render-question.ts";
 import { parseTelegramHtml } from "../support/fake-telegram.ts";
 
 /** Every leaf of a catalogue as [path, text], calling functions with sample arguments. */

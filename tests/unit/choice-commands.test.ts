@@ -1,11 +1,11 @@
 // /model and /agent in one process (bridge-rig: a Bridge with an in-memory Telegram and a fake
 // OpenCode 1.x), the parts other processes add passed in by hand; and the pure pieces.
 import { describe, expect, it, vi } from "vitest";
-import { mergeChoiceParts, parseChoicePart } from "../../lib/bridge/choice-part.ts";
-import { shortKey } from "../../lib/bridge/short-key.ts";
+import { mergeChoiceParts, parseChoicePart } from "../../lib/bridge/steering/choice-part.ts";
+import { shortKey } from "../../lib/bridge/core/short-key.ts";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
 import type { HttpResult } from "../../lib/opencode/transport.ts";
-import { CHOICES_PER_PAGE, renderChoicePicker } from "../../lib/telegram/render-choice.ts";
+import { CHOICES_PER_PAGE, renderChoicePicker } from "../../lib/telegram/render/render-choice.ts";
 import { CHAT, OWNER, setup } from "../support/bridge-rig.ts";
 
 let updateId = 100;

@@ -4,7 +4,7 @@
 // recorded, and a compressed body fails the test too (tests/support/strict-telegram.setup.ts).
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callBotApi } from "../../lib/telegram/bot-api-call.ts";
+import { callBotApi } from "../../lib/telegram/wire/bot-api-call.ts";
 import { DEFAULT_CHAT_ID, startFakeTelegram, type FakeTelegram } from "../support/fake-telegram.ts";
 import { MemoryTelegram } from "../support/memory-telegram.ts";
 import { claimViolations, takeUnclaimedViolations } from "../support/telegram/strict-checks.ts";

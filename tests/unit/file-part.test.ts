@@ -1,9 +1,9 @@
 // What a file from the phone becomes in a prompt: decided by its bytes, never by the name or type
 // the sender claims. Images become data-URL file parts, UTF-8 text a text part, the rest nothing.
 import { describe, expect, it } from "vitest";
-import { asText, filePart } from "../../lib/bridge/file-part.ts";
+import { asText, filePart } from "../../lib/bridge/input/file-part.ts";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
-import type { IncomingFile } from "../../lib/telegram/updates.ts";
+import type { IncomingFile } from "../../lib/telegram/wire/updates.ts";
 
 const t = CATALOGS.en;
 const doc = (extra: Partial<IncomingFile> = {}): IncomingFile => ({ kind: "document", type: "document", fileId: "f", ...extra });

@@ -9,9 +9,9 @@ import path from "node:path";
 import pino from "pino";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { Gate, type ActingText, type IntentOf, type PublicAnswers, type Route } from "../../lib/bridge/gate.ts";
+import { Gate, type ActingText, type IntentOf, type PublicAnswers, type Route } from "../../lib/bridge/core/gate.ts";
 import type { AccessPolicy } from "../../lib/telegram/access.ts";
-import { parseUpdate, type Intent } from "../../lib/telegram/updates.ts";
+import { parseUpdate, type Intent } from "../../lib/telegram/wire/updates.ts";
 import { CHAT as CHAT_IN_RIG, OWNER as OWNER_IN_RIG, setup } from "../support/bridge-rig.ts";
 
 const OWNER = 7;
@@ -333,13 +333,13 @@ describe("no file in lib/ but the gate decides access or makes an Acting value",
 
   it("the checks and the parser are called only from the gate (and the setup CLI, which parses before any chat is configured)", () => {
     const deciders = files.filter((file) => (scans.get(file)!.imports.get("access.ts") ?? []).some((name) => name === "mayAct" || name === "mayLearnIds"));
-    expect(deciders).toEqual([path.join("bridge", "gate.ts")]);
+    expect(deciders).toEqual([path.join("bridge", "core", "gate.ts")]);
     const parsers = files.filter((file) => (scans.get(file)!.imports.get("updates.ts") ?? []).includes("parseUpdate")).sort();
-    expect(parsers).toEqual([path.join("bridge", "gate.ts"), path.join("cli", "pairing.ts")]);
+    expect(parsers).toEqual([path.join("bridge", "core", "gate.ts"), path.join("cli", "pairing.ts")]);
   });
 
   it("only the gate casts to Acting", () => {
     const casting = files.filter((file) => scans.get(file)!.actingCasts > 0);
-    expect(casting).toEqual([path.join("bridge", "gate.ts")]);
+    expect(casting).toEqual([path.join("bridge", "core", "gate.ts")]);
   });
 });

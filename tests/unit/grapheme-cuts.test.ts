@@ -2,10 +2,10 @@
 // splits what the user sees as one character.
 import pino from "pino";
 import { describe, expect, it, vi } from "vitest";
-import { SessionTopics } from "../../lib/bridge/topics.ts";
+import { SessionTopics } from "../../lib/bridge/core/topics.ts";
 import { Registry } from "../../lib/registry/registry.ts";
-import { CALLBACK_ANSWER_LIMIT, graphemes, PLACEHOLDER_LIMIT, TOPIC_NAME_LIMIT } from "../../lib/telegram/html.ts";
-import { Outbox } from "../../lib/telegram/outbox.ts";
+import { CALLBACK_ANSWER_LIMIT, graphemes, PLACEHOLDER_LIMIT, TOPIC_NAME_LIMIT } from "../../lib/telegram/text/html.ts";
+import { Outbox } from "../../lib/telegram/wire/outbox.ts";
 import { question, request, setup } from "../support/bridge-rig.ts";
 import { MemoryTelegram } from "../support/memory-telegram.ts";
 
@@ -70,7 +70,7 @@ describe("cutting hostile text for Telegram's short fields", () => {
   });
 
   it("the end of an agent's long last text in a Done notice starts on a whole emoji", async () => {
-    const { renderNotice } = await import("../../lib/telegram/render-notice.ts");
+    const { renderNotice } = await import("../../lib/telegram/render/render-notice.ts");
     const { parseTelegramHtml } = await import("../support/fake-telegram.ts");
     for (const prefix of ["", "x", "xy"]) {
       const html = renderNotice({ kind: "done", sessionID: "s", busyMs: 60_000, lastText: prefix + (FAMILY + FLAG).repeat(300) }, { project: "p" }).html;

@@ -4,7 +4,7 @@
 // file just before the message, which says so; without that file there is no Allow.
 import { describe, expect, it, vi } from "vitest";
 import type { PermissionRequest } from "../../lib/hermes-events.ts";
-import { TelegramApiError } from "../../lib/telegram/api.ts";
+import { TelegramApiError } from "../../lib/telegram/wire/api.ts";
 import { CHAT, DIRECTORY, OWNER, permission, question, request, setup } from "../support/bridge-rig.ts";
 import { parseTelegramHtml } from "../support/fake-telegram.ts";
 import type { MemoryMessage } from "../support/memory-telegram.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { InstanceLink } from "../../lib/bridge/desk.ts";
-import { InstanceLinks } from "../../lib/bridge/instance-links.ts";
+import type { InstanceLink } from "../../lib/bridge/core/desk.ts";
+import { InstanceLinks } from "../../lib/bridge/core/instance-links.ts";
 import type { OpencodeEndpoint } from "../../lib/opencode/endpoint.ts";
 import { createPermissionPrompt } from "../../lib/registry/permission-prompt.ts";
 import { createQuestionPrompt } from "../../lib/registry/question-prompt.ts";

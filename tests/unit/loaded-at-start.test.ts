@@ -14,13 +14,25 @@ describe("what Hermes loads at start", () => {
       const loaded = loadedAtStart(ROOT, entry);
       expect(loaded).toContain("lib/hub.ts");
       expect(loaded).toContain("lib/bridge/on-demand-bridge.ts");
-      expect(loaded).toContain("lib/telegram/poller.ts");
-      for (const later of ["lib/bridge/bridge.ts", "lib/bridge/prompt-life.ts", "lib/bridge/gate.ts", "lib/registry/registry.ts", "lib/telegram/outbox.ts"])
+      expect(loaded).toContain("lib/telegram/wire/poller.ts");
+      for (const later of [
+        "lib/bridge/bridge.ts",
+        "lib/bridge/prompts/prompt-life.ts",
+        "lib/bridge/core/gate.ts",
+        "lib/registry/registry.ts",
+        "lib/telegram/wire/outbox.ts",
+      ])
         expect(loaded).not.toContain(later);
       // Nor what a waiting OpenCode never uses: a file upload, retries of a change sent to OpenCode,
       // the /status and /help renderers, the command menu and getMe (sent when the bridge loads),
       // polling without the relay.
-      for (const later of ["lib/telegram/send-document.ts", "p-retry", "lib/telegram/render-status.ts", "lib/bridge/bot-profile.ts", "lib/relay/solo-role.ts"])
+      for (const later of [
+        "lib/telegram/wire/send-document.ts",
+        "p-retry",
+        "lib/telegram/render/render-status.ts",
+        "lib/bridge/bot-profile.ts",
+        "lib/relay/solo-role.ts",
+      ])
         expect(loaded).not.toContain(later);
     });
   }

@@ -1,8 +1,8 @@
 // The machine label: when it shows, what it looks like with a hostile name, and that every message
 // text, edit and caption gets it while staying within Telegram's limits as HTML.
 import { describe, expect, it } from "vitest";
-import { LABEL_ROOM, labelLine, labelMessages, machineLabel } from "../../lib/telegram/machine-label.ts";
-import { CAPTION_LIMIT, MESSAGE_LIMIT, visibleLength } from "../../lib/telegram/html.ts";
+import { LABEL_ROOM, labelLine, labelMessages, machineLabel } from "../../lib/telegram/render/machine-label.ts";
+import { CAPTION_LIMIT, MESSAGE_LIMIT, visibleLength } from "../../lib/telegram/text/html.ts";
 import { parseTelegramHtml } from "../support/fake-telegram.ts";
 import { MemoryTelegram } from "../support/memory-telegram.ts";
 

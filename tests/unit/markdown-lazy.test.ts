@@ -45,9 +45,9 @@ function markedImports(): Array<{ file: string; how: string }> {
 describe("marked is loaded on first use", () => {
   it("only types are imported statically; markdown.ts alone loads it", () => {
     expect(markedImports()).toEqual([
-      { file: "lib/telegram/markdown-rich.ts", how: "type" },
-      { file: "lib/telegram/markdown-table.ts", how: "type" },
-      { file: "lib/telegram/markdown.ts", how: "dynamic" },
+      { file: "lib/telegram/text/markdown-rich.ts", how: "type" },
+      { file: "lib/telegram/text/markdown-table.ts", how: "type" },
+      { file: "lib/telegram/text/markdown.ts", how: "dynamic" },
     ]);
   });
 

@@ -8,10 +8,10 @@
 import { describe, expect, it } from "vitest";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
 import { createQuestionPrompt } from "../../lib/registry/question-prompt.ts";
-import { loadMarkdown } from "../../lib/telegram/markdown.ts";
-import { ANSWER_FILE } from "../../lib/telegram/render-agent-text.ts";
-import { renderNotice } from "../../lib/telegram/render-notice.ts";
-import { renderQuestion } from "../../lib/telegram/render-question.ts";
+import { loadMarkdown } from "../../lib/telegram/text/markdown.ts";
+import { ANSWER_FILE } from "../../lib/telegram/render/render-agent-text.ts";
+import { renderNotice } from "../../lib/telegram/render/render-notice.ts";
+import { renderQuestion } from "../../lib/telegram/render/render-question.ts";
 import { parseTelegramHtml } from "../support/telegram/html.ts";
 import { MAX_TEXT } from "../support/telegram/validate.ts";
 import { seededRandom } from "../support/seeded-random.ts";

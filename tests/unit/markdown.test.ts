@@ -2,11 +2,11 @@
 // text is cut: on graphemes, by what Telegram counts, every tag closed where it opened.
 import { describe, expect, it } from "vitest";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
-import { visibleLength } from "../../lib/telegram/html.ts";
-import { loadMarkdown, type Markdown } from "../../lib/telegram/markdown.ts";
-import { displayWidth } from "../../lib/telegram/markdown-table.ts";
-import { ANSWER_FILE, renderAgentText, renderAnswer } from "../../lib/telegram/render-agent-text.ts";
-import { richHead, richHtml, richTail } from "../../lib/telegram/rich-text.ts";
+import { visibleLength } from "../../lib/telegram/text/html.ts";
+import { loadMarkdown, type Markdown } from "../../lib/telegram/text/markdown.ts";
+import { displayWidth } from "../../lib/telegram/text/markdown-table.ts";
+import { ANSWER_FILE, renderAgentText, renderAnswer } from "../../lib/telegram/render/render-agent-text.ts";
+import { richHead, richHtml, richTail } from "../../lib/telegram/text/rich-text.ts";
 import { parseTelegramHtml } from "../support/telegram/html.ts";
 
 const t = CATALOGS.en;
@@ -59,10 +59,10 @@ describe("Markdown → Telegram HTML: a corpus of agent answers", () => {
 
   it("links with parentheses; only http:, https: and tg: become links, anything else stays text", async () => {
     const source =
-      "See [the docs](https://en.wikipedia.org/wiki/Markdown_(disambiguation)), [a file](lib/telegram/html.ts), [bad](javascript:alert(1)), " +
+      "See [the docs](https://en.wikipedia.org/wiki/Markdown_(disambiguation)), [a file](lib/telegram/text/html.ts), [bad](javascript:alert(1)), " +
       "<https://example.com/x?a=1&b=2> and ops@example.com. Open [the chat](tg://resolve?domain=hermes).";
     expect(await html(source)).toBe(
-      'See <a href="https://en.wikipedia.org/wiki/Markdown_(disambiguation)">the docs</a>, a file (lib/telegram/html.ts), bad (javascript:alert(1)), ' +
+      'See <a href="https://en.wikipedia.org/wiki/Markdown_(disambiguation)">the docs</a>, a file (lib/telegram/text/html.ts), bad (javascript:alert(1)), ' +
         '<a href="https://example.com/x?a=1&amp;b=2">https://example.com/x?a=1&amp;b=2</a> and ops@example.com. ' +
         'Open <a href="tg://resolve?domain=hermes">the chat</a>.',
     );

@@ -2,9 +2,9 @@
 // with the parts other processes would add passed in by hand, and the pure pieces: the part's
 // check, the project keys and the picker's labels.
 import { describe, expect, it, vi } from "vitest";
-import { parseProjectsPart, projectKey } from "../../lib/bridge/projects-part.ts";
+import { parseProjectsPart, projectKey } from "../../lib/bridge/steering/projects-part.ts";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
-import { projectLabels, renderProjectPicker } from "../../lib/telegram/render-new.ts";
+import { projectLabels, renderProjectPicker } from "../../lib/telegram/render/render-new.ts";
 import { CHAT, DIRECTORY, OWNER, setup } from "../support/bridge-rig.ts";
 import { runToQuiet } from "../support/run-to-quiet.ts";
 

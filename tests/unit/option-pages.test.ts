@@ -1,7 +1,7 @@
 // 150 options: every keyboard stays within what Telegram accepts (100 buttons, 8 a row, 64-byte
 // callback data), and every option can still be chosen, a page at a time.
 import { describe, expect, it } from "vitest";
-import { pageCount, pageRange, OPTIONS_PER_PAGE } from "../../lib/telegram/option-pages.ts";
+import { pageCount, pageRange, OPTIONS_PER_PAGE } from "../../lib/telegram/render/option-pages.ts";
 import { question, request, setup } from "../support/bridge-rig.ts";
 import { parseTelegramHtml } from "../support/fake-telegram.ts";
 import { checkReplyMarkup, MAX_INLINE_BUTTONS } from "../support/telegram/validate.ts";

@@ -1,9 +1,9 @@
 import pino from "pino";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { TelegramApiError } from "../../lib/telegram/api.ts";
-import { Outbox, Priority } from "../../lib/telegram/outbox.ts";
-import { TELEGRAM_LIMITS } from "../../lib/telegram/pacer.ts";
-import { Reachability } from "../../lib/telegram/reachability.ts";
+import { TelegramApiError } from "../../lib/telegram/wire/api.ts";
+import { Outbox, Priority } from "../../lib/telegram/wire/outbox.ts";
+import { TELEGRAM_LIMITS } from "../../lib/telegram/wire/pacer.ts";
+import { Reachability } from "../../lib/telegram/wire/reachability.ts";
 
 const logger = pino({ level: "silent" });
 const GROUP = -1001234567890;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Pacer, TELEGRAM_LIMITS } from "../../lib/telegram/pacer.ts";
+import { Pacer, TELEGRAM_LIMITS } from "../../lib/telegram/wire/pacer.ts";
 
 const limits = { ...TELEGRAM_LIMITS, privateBurst: 3, globalPerSecond: 5, globalBurst: 5 };
 const GROUP = -1001234567890;

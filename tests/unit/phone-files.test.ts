@@ -3,17 +3,17 @@
 // what reaches the session, and what the phone is told when it doesn't.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import pino from "pino";
-import { formatSize } from "../../lib/bridge/phone-download.ts";
-import { PhoneFiles } from "../../lib/bridge/phone-files.ts";
-import type { SessionTopics } from "../../lib/bridge/topics.ts";
+import { formatSize } from "../../lib/bridge/input/phone-download.ts";
+import { PhoneFiles } from "../../lib/bridge/input/phone-files.ts";
+import type { SessionTopics } from "../../lib/bridge/core/topics.ts";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
 import { OpencodeApi } from "../../lib/opencode/api.ts";
 import { Registry } from "../../lib/registry/registry.ts";
-import { parseUpdate } from "../../lib/telegram/updates.ts";
+import { parseUpdate } from "../../lib/telegram/wire/updates.ts";
 import { FakeOpencode } from "../support/bridge-rig.ts";
 import { MemoryTelegram } from "../support/memory-telegram.ts";
 import { listenLoopback } from "../support/loopback-server.ts";
-import { BOT_DOWNLOAD_LIMIT_BYTES, createTelegramApi, FileTooBigError, TelegramApiError, type TelegramApi } from "../../lib/telegram/api.ts";
+import { BOT_DOWNLOAD_LIMIT_BYTES, createTelegramApi, FileTooBigError, TelegramApiError, type TelegramApi } from "../../lib/telegram/wire/api.ts";
 import { CHAT, DIRECTORY, OWNER, setup } from "../support/bridge-rig.ts";
 import { runToQuiet } from "../support/run-to-quiet.ts";
 import { DEFAULT_CHAT_ID, startFakeTelegram, type FakeTelegram } from "../support/fake-telegram.ts";

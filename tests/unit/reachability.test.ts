@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { Reachability } from "../../lib/telegram/reachability.ts";
-import { retryWait, whenBack } from "../../lib/telegram/retry-wait.ts";
+import { Reachability } from "../../lib/telegram/wire/reachability.ts";
+import { retryWait, whenBack } from "../../lib/telegram/wire/retry-wait.ts";
 
 describe("Reachability", () => {
   it("tells its listeners once when a call succeeds after calls got no answer or a server error", () => {

@@ -5,7 +5,7 @@ import { relayAddress, relayDirectory } from "../../lib/relay/address.ts";
 import { RecentIds } from "../../lib/recent-ids.ts";
 import type { UpdateHandler } from "../../lib/relay/update-handler.ts";
 import { decode, encode, LineDecoder } from "../../lib/relay/wire.ts";
-import { Reachability } from "../../lib/telegram/reachability.ts";
+import { Reachability } from "../../lib/telegram/wire/reachability.ts";
 import { QueueTelegram } from "../support/queue-telegram.ts";
 import { recorder, socketPath, startRelay as relay, stopAll } from "../support/relay-rig.ts";
 

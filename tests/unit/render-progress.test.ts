@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
 import { endProgress, reduceProgress, startProgress, type ProgressEvent, type RunProgress } from "../../lib/progress/run-progress.ts";
-import { renderProgress, TODOS_SHOWN } from "../../lib/telegram/render-progress.ts";
-import { stopButton } from "../../lib/telegram/render-stop.ts";
+import { renderProgress, TODOS_SHOWN } from "../../lib/telegram/render/render-progress.ts";
+import { stopButton } from "../../lib/telegram/render/render-stop.ts";
 
 const t = CATALOGS.en;
 const stop = stopButton("k1", t);

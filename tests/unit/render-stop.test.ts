@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
 import { decodeCallback } from "../../lib/telegram/codec.ts";
-import { PICKER_ROWS, renderStop, renderStopFailed, renderStopPicker, type StopOutcome } from "../../lib/telegram/render-stop.ts";
+import { PICKER_ROWS, renderStop, renderStopFailed, renderStopPicker, type StopOutcome } from "../../lib/telegram/render/render-stop.ts";
 import { parseTelegramHtml } from "../support/fake-telegram.ts";
 
 const TITLE = `<script>&\u202E${" ".repeat(500)}end`;

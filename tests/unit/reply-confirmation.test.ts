@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { CASCADE_WINDOW_MS, ReplyConfirmation } from "../../lib/bridge/reply-confirmation.ts";
+import { CASCADE_WINDOW_MS, ReplyConfirmation } from "../../lib/bridge/prompts/reply-confirmation.ts";
 import { createPermissionPrompt, type PermissionPrompt } from "../../lib/registry/permission-prompt.ts";
 import { createQuestionPrompt, type QuestionPrompt } from "../../lib/registry/question-prompt.ts";
 import type { Prompt } from "../../lib/registry/registry.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
-import { escapeHiddenInJson, reveal } from "../../lib/telegram/reveal.ts";
+import { escapeHiddenInJson, reveal } from "../../lib/telegram/text/reveal.ts";
 
 const en = CATALOGS.en;
 
@@ -37,7 +37,7 @@ describe("reveal", () => {
 
 describe("what the LLM writes on a question is revealed too", () => {
   it("question, header, options, buttons and the session title show hidden characters as markers", async () => {
-    const { renderQuestion } = await import("../../lib/telegram/render-question.ts");
+    const { renderQuestion } = await import("../../lib/telegram/render/render-question.ts");
     const { createQuestionPrompt } = await import("../../lib/registry/question-prompt.ts");
     const prompt = createQuestionPrompt(
       {

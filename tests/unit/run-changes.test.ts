@@ -5,11 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
 import { RunChanges } from "../../lib/registry/run-changes.ts";
 import { parseEvent } from "../../lib/opencode/events.ts";
-import { createTelegramApi } from "../../lib/telegram/api.ts";
-import { MESSAGE_LIMIT, visibleLength } from "../../lib/telegram/html.ts";
-import { unifiedDiff } from "../../lib/telegram/line-diff.ts";
-import { changesDiff, renderChanges } from "../../lib/telegram/render-changes.ts";
-import { renderNotice } from "../../lib/telegram/render-notice.ts";
+import { createTelegramApi } from "../../lib/telegram/wire/api.ts";
+import { MESSAGE_LIMIT, visibleLength } from "../../lib/telegram/text/html.ts";
+import { unifiedDiff } from "../../lib/telegram/text/line-diff.ts";
+import { changesDiff, renderChanges } from "../../lib/telegram/render/render-changes.ts";
+import { renderNotice } from "../../lib/telegram/render/render-notice.ts";
 import { DEFAULT_CHAT_ID, parseTelegramHtml, startFakeTelegram, type FakeTelegram } from "../support/fake-telegram.ts";
 
 const t = CATALOGS.en;

@@ -1,6 +1,6 @@
 // The fetch + FormData upload behind TelegramApi.sendDocument, against the fake Bot API on loopback.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createTelegramApi, TelegramApiError } from "../../lib/telegram/api.ts";
+import { createTelegramApi, TelegramApiError } from "../../lib/telegram/wire/api.ts";
 import { DEFAULT_CHAT_ID, startFakeTelegram, type FakeTelegram } from "../support/fake-telegram.ts";
 
 describe("sendDocument", () => {

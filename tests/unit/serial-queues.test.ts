@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SerialQueues } from "../../lib/bridge/serial-queues.ts";
+import { SerialQueues } from "../../lib/bridge/prompts/serial-queues.ts";
 
 /** A promise settled from outside, to hold work until the test lets it go. */
 function gate() {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { lookUpSession } from "../../lib/bridge/session-lookup.ts";
+import { lookUpSession } from "../../lib/bridge/prompts/session-lookup.ts";
 import type { SessionInfo } from "../../lib/hermes-events.ts";
 import { SessionIndex } from "../../lib/registry/sessions.ts";
 

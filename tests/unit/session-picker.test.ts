@@ -1,11 +1,11 @@
 // /sessions in one process (bridge-rig: a Bridge with an in-memory Telegram and a fake OpenCode 1.x),
 // and the pure pieces: the part's check, the list's pages, the last answer's cut.
 import { describe, expect, it, vi } from "vitest";
-import { parseSessionsPart } from "../../lib/bridge/sessions-part.ts";
-import { shortKey } from "../../lib/bridge/short-key.ts";
+import { parseSessionsPart } from "../../lib/bridge/steering/sessions-part.ts";
+import { shortKey } from "../../lib/bridge/core/short-key.ts";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
 import type { HttpResult } from "../../lib/opencode/transport.ts";
-import { renderAnswerHeader, renderSessionPicker, SESSIONS_PER_PAGE } from "../../lib/telegram/render-sessions.ts";
+import { renderAnswerHeader, renderSessionPicker, SESSIONS_PER_PAGE } from "../../lib/telegram/render/render-sessions.ts";
 import { CHAT, OWNER, setup } from "../support/bridge-rig.ts";
 
 let updateId = 500;

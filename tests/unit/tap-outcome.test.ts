@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { PromptDesk, Tap } from "../../lib/bridge/desk.ts";
-import { tapPermission } from "../../lib/bridge/permissions.ts";
-import { tapQuestion } from "../../lib/bridge/questions.ts";
+import type { PromptDesk, Tap } from "../../lib/bridge/core/desk.ts";
+import { tapPermission } from "../../lib/bridge/prompts/permissions.ts";
+import { tapQuestion } from "../../lib/bridge/prompts/questions.ts";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
 import { createPermissionPrompt } from "../../lib/registry/permission-prompt.ts";
 import { createQuestionPrompt } from "../../lib/registry/question-prompt.ts";

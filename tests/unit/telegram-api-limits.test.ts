@@ -2,8 +2,8 @@
 // an entity or a tag), and short plain fields on whole graphemes. Checked against the fake
 // Telegram over loopback, which parses and measures them as Telegram does.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTelegramApi, type TelegramApi } from "../../lib/telegram/api.ts";
-import { graphemes } from "../../lib/telegram/html.ts";
+import { createTelegramApi, type TelegramApi } from "../../lib/telegram/wire/api.ts";
+import { graphemes } from "../../lib/telegram/text/html.ts";
 import { DEFAULT_CHAT_ID, parseTelegramHtml, startFakeTelegram, type FakeTelegram } from "../support/fake-telegram.ts";
 
 const FAMILY = "👨‍👩‍👧‍👦";

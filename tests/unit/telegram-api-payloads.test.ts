@@ -1,12 +1,12 @@
-// The Bot API client shapes each method's JSON itself (lib/telegram/api.ts), no longer through
+// The Bot API client shapes each method's JSON itself (lib/telegram/wire/api.ts), no longer through
 // telegraf, which cost OpenCode about 8 MB of memory. What goes on the wire must not change: each
 // method's body is compared with the one telegraf built from the same call (telegraf is still a
 // devDependency, for this and the harness), after the same JSON encoding (bot-api-call.ts leaves
 // out what is undefined or null). And no Bot API library is loaded on the way.
 import { Telegram } from "telegraf";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createTelegramApi } from "../../lib/telegram/api.ts";
-import type { InlineButton } from "../../lib/telegram/rendered-message.ts";
+import { createTelegramApi } from "../../lib/telegram/wire/api.ts";
+import type { InlineButton } from "../../lib/telegram/wire/rendered-message.ts";
 
 const TOKEN = "123456:TEST-token-abcdefghijklmnopqrstuv";
 const API_ROOT = "http://127.0.0.1:9/";

@@ -1,9 +1,9 @@
 import pino from "pino";
 import { describe, expect, it, vi } from "vitest";
-import { SessionTopics } from "../../lib/bridge/topics.ts";
+import { SessionTopics } from "../../lib/bridge/core/topics.ts";
 import { Registry } from "../../lib/registry/registry.ts";
-import { TelegramApiError } from "../../lib/telegram/api.ts";
-import { Outbox } from "../../lib/telegram/outbox.ts";
+import { TelegramApiError } from "../../lib/telegram/wire/api.ts";
+import { Outbox } from "../../lib/telegram/wire/outbox.ts";
 import { MemoryTelegram } from "../support/memory-telegram.ts";
 
 function make(enabled = true) {

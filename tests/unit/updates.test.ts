@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseUpdate } from "../../lib/telegram/updates.ts";
+import { parseUpdate } from "../../lib/telegram/wire/updates.ts";
 
 const user = { id: 111, is_bot: false, first_name: "Ann" };
 const privateChat = { id: 111, type: "private" };
@@ -123,7 +123,7 @@ describe("parseUpdate: commands", () => {
 
   // BUG: a typed answer that looks like a command is swallowed. The user replies to Hermes'
   // "type your answer" message with "/tmp" (a plausible answer to "Where should I write the
-  // file?"); parseUpdate checks the command pattern before the reply (lib/telegram/updates.ts:35-36),
+  // file?"); parseUpdate checks the command pattern before the reply (lib/telegram/wire/updates.ts:35-36),
   // returns a "command" intent without replyTo, and the bridge drops every command but /start, so
   // the answer silently never reaches OpenCode. Fix: when `reply_to_message` is present, return a
   // text intent (with replyTo) before testing for a command (or carry replyTo on commands and let

@@ -5,12 +5,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { Writable } from "node:stream";
 import pino from "pino";
-import { VoiceNotes } from "../../lib/bridge/voice-notes.ts";
-import type { SessionTopics } from "../../lib/bridge/topics.ts";
+import { VoiceNotes } from "../../lib/bridge/input/voice-notes.ts";
+import type { SessionTopics } from "../../lib/bridge/core/topics.ts";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
 import { Registry } from "../../lib/registry/registry.ts";
-import { BOT_DOWNLOAD_LIMIT_BYTES } from "../../lib/telegram/api.ts";
-import { parseUpdate } from "../../lib/telegram/updates.ts";
+import { BOT_DOWNLOAD_LIMIT_BYTES } from "../../lib/telegram/wire/api.ts";
+import { parseUpdate } from "../../lib/telegram/wire/updates.ts";
 import { MemoryTelegram } from "../support/memory-telegram.ts";
 import { CHAT, DIRECTORY, OWNER, permission, request, setup } from "../support/bridge-rig.ts";
 import { startFakeTranscription, type FakeTranscription } from "../support/transcription-server.ts";

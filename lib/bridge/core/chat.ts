@@ -1,0 +1,64 @@
+// The configured chat's plain traffic: short replies, deletions and answers to button taps. Sends
+// and deletions go through the outbox (they count against the chat's budget); callback answers
+// do not. Failures are logged or ignored: none of these is worth stopping for.
+import type { Logger } from "../../log.ts";
+import type { MessageRef } from "../../registry/prompt.ts";
+import type { TelegramApi } from "../../telegram/wire/api.ts";
+import { CALLBACK_ANSWER_LIMIT, cutText } from "../../telegram/text/html.ts";
+import type { Outbox } from "../../telegram/wire/outbox.ts";
+import { errorText } from "../../error-text.ts";
+
+type SendOptions = Parameters<TelegramApi["sendMessage"]>[2];
+
+export class Chat {
+  constructor(
+    /** Undefined: no chat configured yet (setup), so there is nothing to post to. */
+    readonly id: number | undefined,
+    private readonly deps: { telegram: TelegramApi; outbox: Outbox; log: Logger },
+  ) {}
+
+  /** A short message in reply to `replyTo` (in the session's topic if there is one). */
+  async reply(text: string, replyTo: number, threadId?: number): Promise<void> {
+    await this.post(text, replyTo, threadId);
+  }
+
+  /** `reply`, telling which message it sent (undefined when it could not). */
+  post(text: string, replyTo: number, threadId?: number): Promise<MessageRef | undefined> {
+    return this.send(text, { replyTo, ...inThread(threadId) });
+  }
+
+  /**
+   * A message with any of sendMessage's options (a keyboard, a force reply); undefined when there
+   * is no chat or it could not be sent. `failure`: what the log says then (nothing when omitted).
+   */
+  async send(text: string, options: SendOptions, failure?: string): Promise<MessageRef | undefined> {
+    const { outbox, telegram, log } = this.deps;
+    const chatId = this.id;
+    if (chatId === undefined) return undefined;
+    const sent = await outbox
+      .send(chatId, () => () => telegram.sendMessage(chatId, text, options))
+      .catch((error) => void (failure !== undefined && log.warn({ err: errorText(error) }, failure)));
+    return sent ? { chatId, messageId: sent.messageId } : undefined;
+  }
+
+  delete(message: MessageRef): void {
+    const { outbox, telegram } = this.deps;
+    void outbox.chore(message.chatId, () => telegram.deleteMessage(message.chatId, message.messageId)).catch(() => undefined);
+  }
+
+  removeKeyboard(message: MessageRef): void {
+    const { outbox, telegram } = this.deps;
+    void outbox.chore(message.chatId, () => telegram.removeKeyboard(message.chatId, message.messageId)).catch(() => undefined);
+  }
+
+  async answerCallback(id: string, text?: string, alert?: boolean): Promise<void> {
+    const { telegram, log } = this.deps;
+    await telegram
+      .answerCallback(id, text === undefined ? undefined : cutText(text, CALLBACK_ANSWER_LIMIT), alert)
+      .catch((error) => log.warn({ err: errorText(error) }, "could not answer a callback query"));
+  }
+}
+
+export function inThread(threadId: number | undefined): { threadId?: number } {
+  return threadId === undefined ? {} : { threadId };
+}

@@ -1,0 +1,69 @@
+// What the phone chose for its prompts (/model, /agent): its one writer is choice-commands.ts. Every
+// prompt Hermes sends a session comes from the phone (a reply, /new, a file, a voice note), so the
+// choice is applied where every prompt passes: the endpoint InstanceLinks hands out (`steered`).
+import type { AgentInfo, ModelInfo, OpencodeEndpoint, PromptChoice } from "../../opencode/endpoint.ts";
+import type { ChoiceKind } from "../../telegram/render/render-choice.ts";
+import { shortKey } from "./short-key.ts";
+
+/** Something OpenCode reported, as a picker shows it and a prompt names it. */
+export type Choosable = { kind: "model"; key: string; label: string; model: ModelInfo } | { kind: "agent"; key: string; label: string; agent: AgentInfo };
+
+export function modelChoice(model: ModelInfo): Choosable {
+  const label = `${model.providerID}/${model.modelID}`;
+  return { kind: "model", key: shortKey(label), label, model };
+}
+
+export function agentChoice(agent: AgentInfo): Choosable {
+  return { kind: "agent", key: shortKey(agent.id), label: agent.id, agent };
+}
+
+/** Whether what the user typed after /model or /agent names this label: all of it, or a model's id after the provider (case-insensitive). */
+export function namesLabel(label: string, typed: string): boolean {
+  const name = typed.trim().toLowerCase();
+  const own = label.toLowerCase();
+  return name !== "" && (own === name || own.endsWith(`/${name}`));
+}
+
+export class PromptChoices {
+  readonly #chosen = new Map<ChoiceKind, Choosable>();
+
+  /** `undefined`: back to OpenCode's own default. */
+  set(kind: ChoiceKind, choosable: Choosable | undefined): void {
+    if (choosable) this.#chosen.set(kind, choosable);
+    else this.#chosen.delete(kind);
+  }
+
+  current(kind: ChoiceKind): Choosable | undefined {
+    return this.#chosen.get(kind);
+  }
+
+  /** What a prompt sends with its parts. */
+  choice(): PromptChoice {
+    const model = this.#chosen.get("model");
+    const agent = this.#chosen.get("agent");
+    return {
+      ...(model?.kind === "model" ? { model: { providerID: model.model.providerID, modelID: model.model.modelID } } : {}),
+      ...(agent?.kind === "agent" ? { agent: agent.agent.id } : {}),
+    };
+  }
+}
+
+/** The endpoint with the phone's choice added to every prompt. */
+export function steered(endpoint: OpencodeEndpoint, choice: () => PromptChoice): OpencodeEndpoint {
+  return {
+    rejectKeepsMessage: endpoint.rejectKeepsMessage,
+    replyQuestion: (requestID, answers) => endpoint.replyQuestion(requestID, answers),
+    rejectQuestion: (requestID) => endpoint.rejectQuestion(requestID),
+    replyPermission: (requestID, decision) => endpoint.replyPermission(requestID, decision),
+    prompt: (sessionID, parts) => endpoint.prompt(sessionID, parts, choice()),
+    listModels: () => endpoint.listModels(),
+    listSessions: () => endpoint.listSessions(),
+    lastAnswer: (sessionID) => endpoint.lastAnswer(sessionID),
+    listAgents: () => endpoint.listAgents(),
+    createSession: () => endpoint.createSession(),
+    abortSession: (sessionID) => endpoint.abortSession(sessionID),
+    listQuestions: () => endpoint.listQuestions(),
+    listPermissions: () => endpoint.listPermissions(),
+    session: (sessionID) => endpoint.session(sessionID),
+  };
+}

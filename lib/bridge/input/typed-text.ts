@@ -1,0 +1,72 @@
+// Where text the user types goes: an awaited answer (a reply to a force-reply prompt, or the one
+// answer awaited in the chat), or a session's next instruction (a reply to any of its messages,
+// or a plain message in its forum topic). Long texts Telegram split are joined back first. Only
+// text from those who may act arrives here (gate.ts).
+import type { MessageOwner, Registry, TextInput } from "../../registry/registry.ts";
+import type { Claim } from "../../relay/update-handler.ts";
+import { TextJoiner } from "../../telegram/text/text-joiner.ts";
+import type { Sender } from "../../telegram/wire/updates.ts";
+import type { ActingText } from "../core/gate.ts";
+import type { RunNotices, UserMessage } from "../runs/run-notices.ts";
+import type { SessionTopics } from "../core/topics.ts";
+import type { UserInput } from "./user-input.ts";
+
+type TextTarget = { input: TextInput } | { owner: MessageOwner; userMessage: UserMessage };
+
+export interface TypedTextDeps {
+  registry: Registry;
+  topics: SessionTopics;
+  quietMs: number;
+  /** Where the text for an awaited input goes. */
+  inputs: Pick<UserInput, "typed">;
+  /** Where a session's next instruction goes. */
+  runs: Pick<RunNotices, "talkBack">;
+}
+
+export class TypedText {
+  readonly #deps: TypedTextDeps;
+  readonly #joiner: TextJoiner<TextTarget>;
+
+  constructor(deps: TypedTextDeps) {
+    this.#deps = deps;
+    this.#joiner = new TextJoiner(deps.quietMs, (target, text) =>
+      "input" in target ? deps.inputs.typed(target.input, text) : void deps.runs.talkBack(target.owner, target.userMessage, text),
+    );
+  }
+
+  /**
+   * Whether the text concerns this process: what taking it means (run once the claim is granted),
+   * or undefined to leave it to another process sharing the bot. Deciding changes nothing.
+   */
+  claim(intent: ActingText): Claim | undefined {
+    const { registry, topics } = this.#deps;
+    const sender = senderKey(intent.from);
+    const userMessage: UserMessage = { chatId: intent.from.chatId, messageId: intent.messageId };
+    const replyTo = intent.replyTo === undefined ? undefined : { chatId: intent.from.chatId, messageId: intent.replyTo };
+    const input = replyTo ? registry.inputFor(replyTo) : undefined;
+    if (input) return this.#start(sender, { input }, intent.text);
+    // A reply to any other message of a session is a new instruction for that session.
+    const owner = replyTo ? registry.ownerOf(replyTo) : undefined;
+    if (owner) return this.#start(sender, { owner, userMessage }, intent.text);
+    // A plain message in a session's forum topic is also for that session.
+    const topicOwner = intent.threadId !== undefined ? topics.ownerOf(intent.threadId) : undefined;
+    if (topicOwner) return this.#start(sender, { owner: topicOwner, userMessage: { ...userMessage, threadId: intent.threadId! } }, intent.text);
+    if (this.#joiner.collecting(sender)) return async () => void this.#joiner.append(sender, intent.text);
+    // A plain message while exactly one answer is awaited in this chat is that answer.
+    const awaited = registry.inputsIn(intent.from.chatId);
+    if (intent.replyTo !== undefined || awaited.length !== 1) return undefined;
+    return this.#start(sender, { input: awaited[0]! }, intent.text);
+  }
+
+  clear(): void {
+    this.#joiner.clear();
+  }
+
+  #start(sender: string, target: TextTarget, text: string): Claim {
+    return async () => this.#joiner.start(sender, target, text);
+  }
+}
+
+function senderKey(sender: Sender): string {
+  return `${sender.chatId}:${sender.userId}`;
+}

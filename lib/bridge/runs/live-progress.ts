@@ -1,0 +1,230 @@
+// The live progress message of each run this process reports (one per root session; sub-agents'
+// steps show in their root's message): sent silently at once for a run the phone started, and for
+// any other run once it has worked longer than the Done threshold; edited in place as its todos and
+// steps change; one last edit when the run ends (a short line, no Stop). The state is the pure
+// reducer's (progress/run-progress.ts), the text the renderer's (telegram/render-progress.ts, loaded
+// on first use); when a call goes out is the outbox's: spare budget only, the latest state wins.
+// This file never waits or counts messages itself.
+import type { Strings } from "../../i18n/catalog.ts";
+import type { Logger } from "../../log.ts";
+import type { ActivityTracker } from "../../notices/activity.ts";
+import type { HermesEvent } from "../../hermes-events.ts";
+import { endProgress, reduceProgress, startProgress, type RunEnd, type RunProgress } from "../../progress/run-progress.ts";
+import type { MessageOwner, Registry } from "../../registry/registry.ts";
+import type { TelegramApi } from "../../telegram/wire/api.ts";
+import { errorText } from "../../error-text.ts";
+import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
+import { projectName } from "../../telegram/render/render-context.ts";
+import { inThread } from "../core/chat.ts";
+import type { StopControl } from "./stop-control.ts";
+import type { SessionTopics } from "../core/topics.ts";
+
+export interface LiveProgressDeps {
+  telegram: TelegramApi;
+  outbox: Outbox;
+  registry: Registry;
+  topics: SessionTopics;
+  log: Logger;
+  t: Strings;
+  /** Undefined: no chat configured yet (nothing is posted). */
+  chatId: number | undefined;
+  now: () => number;
+  stops: Pick<StopControl, "buttonFor">;
+  /** Whether a run ending now was stopped (from the phone, before OpenCode reports the abort). */
+  activity: Pick<ActivityTracker, "endsEarly">;
+  /** A run not started from the phone gets its message once it has worked this long (HERMES_DONE_AFTER). */
+  startAfterMs: number;
+}
+
+interface Run {
+  /** Part of the outbox key: a new run of the session never replaces what an ended one still has queued. */
+  seq: number;
+  owner: MessageOwner;
+  state: RunProgress;
+  /** Decided to be shown: sent, or queued to be. */
+  shown: boolean;
+  threadId?: number;
+  replyTo?: number;
+  message?: { chatId: number; messageId: number };
+  /** The body (and buttons) the message has now. */
+  showing?: string;
+  /** How the run is ending, from an error before its idle. */
+  ending?: RunEnd;
+  timer?: ReturnType<typeof setTimeout>;
+}
+
+type Renderer = typeof import("../../telegram/render/render-progress.ts");
+
+const ABORTED = "MessageAbortedError";
+
+export class LiveProgress {
+  readonly #deps: LiveProgressDeps;
+  readonly #runs = new Map<string, Run>();
+  #seq = 0;
+  #renderer?: Promise<Renderer>;
+
+  constructor(deps: LiveProgressDeps) {
+    this.#deps = deps;
+  }
+
+  observe(directory: string, event: HermesEvent): void {
+    const { registry } = this.#deps;
+    switch (event.type) {
+      case "todo.updated":
+      case "tool.step": {
+        const root = registry.sessions.rootOf(event.sessionID);
+        const run = this.#runs.get(root);
+        if (!run) return; // OpenCode says busy before a run's first step: a step without a run is a late one
+        const next = reduceProgress(run.state, event, root !== event.sessionID);
+        if (next === run.state) return;
+        run.state = next;
+        if (run.shown) void this.#flush(run, Priority.Progress);
+        else if (this.#deps.now() - run.state.startedAt >= this.#deps.startAfterMs) void this.#show(run, Priority.Progress);
+        return;
+      }
+      case "session.status":
+        if (event.status === "idle") return void this.#end(event.sessionID);
+        if (registry.sessions.rootOf(event.sessionID) === event.sessionID && !this.#runs.has(event.sessionID)) this.#begin(event.sessionID, directory);
+        return;
+      case "session.error": {
+        const run = this.#runs.get(event.sessionID);
+        if (run) run.ending = event.name === ABORTED ? "stopped" : "failed";
+        return;
+      }
+      case "session.idle":
+        return void this.#end(event.sessionID);
+      case "session.deleted": {
+        const run = this.#runs.get(event.sessionID);
+        if (run) this.#forget(run);
+        return;
+      }
+      case "instance.disposed":
+        for (const run of [...this.#runs.values()]) if (run.owner.directory === event.directory) this.#end(run.owner.sessionID, "stopped");
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** A message from the phone started a run: its progress message goes out at once, replying to it. */
+  startFromPhone(owner: MessageOwner, replyTo: number | undefined, threadId: number | undefined): Promise<void> {
+    const root = this.#deps.registry.sessions.rootOf(owner.sessionID);
+    const existing = this.#runs.get(root);
+    const run = existing && !existing.state.ended ? existing : this.#begin(root, owner.directory);
+    if (replyTo !== undefined) run.replyTo ??= replyTo;
+    if (threadId !== undefined) run.threadId ??= threadId;
+    // The answer to the user's own message (what the Running notice was): it goes as a prompt does.
+    return this.#show(run, Priority.Prompt);
+  }
+
+  /** The session's run, if one is going and not shown yet, gets its message now (the phone queued a message behind it). */
+  showNow(sessionID: string): Promise<void> {
+    const run = this.#runs.get(this.#deps.registry.sessions.rootOf(sessionID));
+    return run && !run.state.ended ? this.#show(run, Priority.Edit) : Promise.resolve();
+  }
+
+  /** Hermes is closing: every message still showing a run gets its last word (no Stop left behind). */
+  closeAll(): Promise<void> {
+    return Promise.all([...this.#runs.values()].map((run) => this.#end(run.owner.sessionID, "stopped"))).then(() => undefined);
+  }
+
+  stop(): void {
+    for (const run of this.#runs.values()) clearTimeout(run.timer);
+    this.#runs.clear();
+  }
+
+  #begin(root: string, directory: string): Run {
+    const run: Run = { seq: ++this.#seq, owner: { sessionID: root, directory }, state: startProgress(this.#deps.now()), shown: false };
+    this.#runs.set(root, run);
+    this.#renderer ??= import("../../telegram/render/render-progress.ts");
+    // A run that says nothing for a while (one long command) still gets its message.
+    run.timer = setTimeout(() => {
+      if (!run.shown && this.#runs.get(root) === run) void this.#show(run, Priority.Progress);
+    }, this.#deps.startAfterMs);
+    run.timer.unref?.();
+    return run;
+  }
+
+  #end(sessionID: string, how?: RunEnd): Promise<void> {
+    const run = this.#runs.get(sessionID);
+    if (!run) return Promise.resolve();
+    // OpenCode 1.1.53 reports a stop's abort only after the idle: the phone's stop is known before.
+    const early = this.#deps.activity.endsEarly(sessionID) ? "stopped" : "done";
+    run.state = endProgress(run.state, how ?? run.ending ?? early);
+    this.#forget(run);
+    // Only a message already out gets its last word; one still queued is not sent any more.
+    return run.shown ? this.#flush(run, Priority.Edit) : Promise.resolve();
+  }
+
+  #forget(run: Run): void {
+    clearTimeout(run.timer);
+    if (this.#runs.get(run.owner.sessionID) === run) this.#runs.delete(run.owner.sessionID);
+  }
+
+  async #show(run: Run, priority: Priority): Promise<void> {
+    if (run.shown || this.#deps.chatId === undefined) return;
+    run.shown = true;
+    clearTimeout(run.timer);
+    try {
+      run.threadId ??= await this.#deps.topics.threadOf(run.owner.sessionID, run.owner.directory);
+    } catch (error) {
+      this.#deps.log.warn({ err: errorText(error) }, "could not find the run's topic");
+    }
+    await this.#flush(run, priority);
+  }
+
+  /** Queues the run's latest state; what goes out is rendered when the outbox lets it go. */
+  async #flush(run: Run, priority: Priority): Promise<void> {
+    const { outbox, telegram, chatId, log, registry } = this.#deps;
+    if (chatId === undefined) return;
+    const render = await this.#renderer!.catch((error) => {
+      log.warn({ err: errorText(error) }, "could not load the progress renderer");
+      return undefined;
+    });
+    if (!render) return;
+    const rendered = () => {
+      const context = { project: projectName(run.owner.directory), t: this.#deps.t, ...this.#title(run) };
+      const stop = run.state.ended ? {} : { stop: this.#deps.stops.buttonFor(run.owner.sessionID, run.owner.directory) };
+      return render.renderProgress(run.state, this.#deps.now(), { ...context, ...stop });
+    };
+    await outbox
+      .update(
+        chatId,
+        `progress:${run.seq}`,
+        () => {
+          const message = run.message;
+          if (!message) {
+            // Never a first message that is already the last: the Done notice says it.
+            if (run.state.ended) return undefined;
+            const { text, keyboard, body } = rendered();
+            const options = { keyboard, silent: true, ...(run.replyTo !== undefined ? { replyTo: run.replyTo } : {}), ...inThread(run.threadId) };
+            return async () => {
+              const sent = await telegram.sendMessage(chatId, text, options);
+              run.message = { chatId, messageId: sent.messageId };
+              run.showing = signature(body, keyboard.length);
+              // A reply to it reaches the session, as with any Hermes message.
+              registry.noteMessage(run.message, run.owner);
+            };
+          }
+          const { text, keyboard, body } = rendered();
+          const next = signature(body, keyboard.length);
+          if (next === run.showing) return undefined;
+          return async () => {
+            await telegram.editMessage(message.chatId, message.messageId, text, keyboard);
+            run.showing = next;
+          };
+        },
+        priority,
+      )
+      .catch((error) => log.warn({ err: errorText(error) }, "could not update a progress message"));
+  }
+
+  #title(run: Run): { sessionTitle?: string } {
+    const title = this.#deps.registry.sessions.title(run.owner.sessionID);
+    return title ? { sessionTitle: title } : {};
+  }
+}
+
+function signature(body: string, buttons: number): string {
+  return `${buttons}\n${body}`;
+}

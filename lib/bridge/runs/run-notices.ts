@@ -1,0 +1,174 @@
+// How runs are reported and continued from the phone: "Done" / "Failed" / retrying notices
+// (the noise policy lives in notices/activity.ts), and a user's text sent on to a session.
+import type { Strings } from "../../i18n/catalog.ts";
+import type { Logger } from "../../log.ts";
+import type { ActivityTracker, Notice } from "../../notices/activity.ts";
+import { RunChanges } from "../../registry/run-changes.ts";
+import type { MessageOwner, Registry } from "../../registry/registry.ts";
+import type { HermesEvent } from "../../hermes-events.ts";
+import type { TelegramApi } from "../../telegram/wire/api.ts";
+import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
+import { errorText } from "../../error-text.ts";
+import { projectName, type PromptContext } from "../../telegram/render/render-context.ts";
+import { CHANGES_FILE, changesDiff, renderChanges } from "../../telegram/render/render-changes.ts";
+import { LOST_MESSAGE_FILE, renderNotice, renderNotSent } from "../../telegram/render/render-notice.ts";
+import { loadMarkdown } from "../../telegram/text/markdown.ts";
+import { postAnswerMessage } from "./answer-messages.ts";
+import { inThread, type Chat } from "../core/chat.ts";
+import type { InstanceLinks } from "../core/instance-links.ts";
+import type { LiveProgress } from "./live-progress.ts";
+import type { StopControl } from "./stop-control.ts";
+import type { SessionTopics } from "../core/topics.ts";
+
+export interface RunNoticeDeps {
+  telegram: TelegramApi;
+  outbox: Outbox;
+  registry: Registry;
+  topics: SessionTopics;
+  log: Logger;
+  t: Strings;
+  /** Undefined: no chat configured yet (nothing is posted). */
+  chatId: number | undefined;
+  now: () => number;
+  /** The noise policy's view of every session's runs (shared with Stop and /status). */
+  activity: ActivityTracker;
+  links: Pick<InstanceLinks, "linkFor">;
+  chat: Pick<Chat, "reply">;
+  /** Says the phone's text started (or was queued behind) a run, with a way to stop it. */
+  stops: Pick<StopControl, "announce">;
+  /** With live progress on, a run the phone started gets its progress message instead of the Running notice. */
+  progress?: Pick<LiveProgress, "startFromPhone" | "showNow">;
+}
+
+/** The user's own message that carried the text (for the 👍 and for replies). */
+export interface UserMessage {
+  chatId: number;
+  messageId: number;
+  threadId?: number;
+  /** In the main chat while the session posts in its own topic (topics on, /new): the Running notice does not reply to it. */
+  outsideTopic?: true;
+}
+
+export class RunNotices {
+  readonly activity: ActivityTracker;
+  readonly #deps: RunNoticeDeps;
+  readonly #graceMs: number;
+  readonly #pendingDone = new Map<string, ReturnType<typeof setTimeout>>();
+  readonly #changes = new RunChanges();
+
+  constructor(deps: RunNoticeDeps, doneGraceMs: number) {
+    this.#deps = deps;
+    this.activity = deps.activity;
+    this.#graceMs = doneGraceMs;
+  }
+
+  /** Feeds a session event to the noise policy and sends the notice it calls for. */
+  observe(directory: string, event: HermesEvent): void {
+    if (event.type === "session.error" && event.name === "MessageAbortedError") this.#cancelDone(event.sessionID);
+    if (event.type === "message.role" && event.role === "user") this.#changes.note(event.sessionID, event.messageID, event.changes);
+    if (event.type === "session.idle") this.#changes.end(event.sessionID);
+    if (event.type === "session.deleted") this.#changes.forget(event.sessionID);
+    const { registry, now } = this.#deps;
+    const notice = this.activity.observe(event, now(), (sessionID) => !registry.sessions.get(sessionID)?.parentID);
+    if (notice?.kind === "done") this.#scheduleDone(directory, notice);
+    else if (notice) void this.#send(directory, notice);
+  }
+
+  /** Sends typed text to a session as its next instruction, and says so quietly (or says why not). */
+  async talkBack(owner: MessageOwner, userMessage: UserMessage, text: string): Promise<void> {
+    const { t, log, outbox, telegram } = this.#deps;
+    const link = this.#deps.links.linkFor(owner.directory);
+    const busy = this.activity.isBusy(owner.sessionID);
+    const outcome = link
+      ? await link.opencode.prompt(owner.sessionID, [{ type: "text", text }])
+      : ({ ok: false, gone: false, error: t.talk.notRunning } as const);
+    log.info({ sessionID: owner.sessionID, outcome, busy }, "message from the phone sent to a session");
+    if (outcome.ok) return this.acknowledge(owner, userMessage, busy);
+    // The instruction is lost unless the user gets it back: quoted, and in full as a file if long.
+    const why = outcome.gone ? t.talk.sessionGone : outcome.error;
+    const notice = renderNotSent(why, text, t);
+    await this.#deps.chat.reply(notice.html, userMessage.messageId, userMessage.threadId);
+    if (!notice.cut) return;
+    const { chatId } = userMessage;
+    const options = {
+      replyTo: userMessage.messageId,
+      caption: t.talk.fileCaption,
+      ...(userMessage.threadId !== undefined ? { threadId: userMessage.threadId } : {}),
+    };
+    await outbox
+      .send(chatId, () => () => telegram.sendDocument(chatId, LOST_MESSAGE_FILE, text, options))
+      .catch((error) => log.warn({ err: errorText(error) }, "could not send back a message that was not delivered"));
+  }
+
+  /**
+   * A message from the phone reached the session: 👍 on it, and the run's progress message (with
+   * Stop), or the Running notice with progress off; "queued" if the session was busy.
+   */
+  async acknowledge(owner: MessageOwner, userMessage: UserMessage, wasBusy: boolean): Promise<void> {
+    const { outbox, telegram, progress } = this.#deps;
+    this.activity.markFromPhone(owner.sessionID);
+    void outbox.chore(userMessage.chatId, () => telegram.react(userMessage.chatId, userMessage.messageId, "👍")).catch(() => undefined);
+    // A message outside the session's topic (/new opening a new topic) is not replied to there.
+    const replyTo = userMessage.outsideTopic ? undefined : userMessage.messageId;
+    if (progress && !wasBusy) return progress.startFromPhone(owner, replyTo, userMessage.threadId);
+    await this.#deps.stops.announce(owner, replyTo, wasBusy, userMessage.threadId);
+    // Queued behind a run: that run now concerns the phone too.
+    if (progress) await progress.showNow(owner.sessionID);
+  }
+
+  stop(): void {
+    for (const timer of this.#pendingDone.values()) clearTimeout(timer);
+    this.#pendingDone.clear();
+  }
+
+  /** OpenCode 1.1.53 reports an abort (Esc) just after the idle that ends the run: wait a moment. */
+  #scheduleDone(directory: string, notice: Notice): void {
+    this.#cancelDone(notice.sessionID);
+    const timer = setTimeout(() => {
+      this.#pendingDone.delete(notice.sessionID);
+      void this.#send(directory, notice);
+    }, this.#graceMs);
+    timer.unref?.();
+    this.#pendingDone.set(notice.sessionID, timer);
+  }
+
+  #cancelDone(sessionID: string): void {
+    clearTimeout(this.#pendingDone.get(sessionID));
+    this.#pendingDone.delete(sessionID);
+  }
+
+  /** The run's whole diff, as a file replying to its Done notice (a reply to it reaches the session too). */
+  async #sendDiff(diff: string, noticeId: number, threadId: number | undefined, owner: MessageOwner): Promise<void> {
+    const { outbox, telegram, chatId, t, log, registry } = this.#deps;
+    if (chatId === undefined) return;
+    const options = { caption: t.changes.fileCaption, replyTo: noticeId, ...inThread(threadId) };
+    try {
+      const sent = await outbox.send(chatId, () => () => telegram.sendDocument(chatId, CHANGES_FILE, diff, options), Priority.Edit);
+      if (sent) registry.noteMessage({ chatId, messageId: sent.messageId }, owner);
+    } catch (error) {
+      log.warn({ err: errorText(error) }, "could not send the run's diff");
+    }
+  }
+
+  async #send(directory: string, notice: Notice): Promise<void> {
+    const { registry, topics, chatId, t, log } = this.#deps;
+    if (chatId === undefined) return;
+    const session = registry.sessions.get(notice.sessionID);
+    const context: PromptContext = { project: projectName(directory), t };
+    if (session?.title) context.sessionTitle = session.title;
+    if (notice.kind === "done" && notice.lastText) context.markdown = await loadMarkdown();
+    const changes = notice.kind === "done" ? this.#changes.of(notice.sessionID) : [];
+    const rendered = renderNotice(notice, context, changes.length > 0 ? renderChanges(changes, t) : undefined);
+    const owner = { sessionID: notice.sessionID, directory };
+    try {
+      const threadId = await topics.threadOf(notice.sessionID, directory);
+      // A reply to the notice (or to the whole answer's file) reaches the session.
+      const sent = await postAnswerMessage(this.#deps, { chatId, threadId, owner }, rendered, notice.kind === "done" ? (notice.lastText ?? "") : "");
+      log.info({ kind: notice.kind, sessionID: notice.sessionID, changedFiles: changes.length, shortened: rendered.shortened }, "notice sent");
+      const diff = changesDiff(changes);
+      if (sent && diff) await this.#sendDiff(diff, sent.messageId, threadId, owner);
+    } catch (error) {
+      log.warn({ err: errorText(error), kind: notice.kind }, "could not send a notice");
+    }
+  }
+}

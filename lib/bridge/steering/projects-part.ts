@@ -1,0 +1,28 @@
+// A process' part of /new, as it arrives from another process over the relay: the project
+// directories it serves. Untrusted until checked: at most MAX_PROJECTS absolute paths of at most
+// MAX_PATH characters each; anything else drops the whole part. Pure.
+import path from "node:path";
+import { isRecord } from "../../is-record.ts";
+import { shortKey } from "../core/short-key.ts";
+
+const MAX_PROJECTS = 100;
+const MAX_PATH = 4_096;
+
+export interface ProjectsPart {
+  directories: string[];
+}
+
+export function parseProjectsPart(value: unknown): ProjectsPart | undefined {
+  if (!isRecord(value) || !Array.isArray(value.directories) || value.directories.length > MAX_PROJECTS) return undefined;
+  const directories: string[] = [];
+  for (const entry of value.directories) {
+    if (typeof entry !== "string" || !path.isAbsolute(entry) || entry.length > MAX_PATH || entry.includes("\0")) return undefined;
+    directories.push(entry);
+  }
+  return { directories };
+}
+
+/** A directory's key on a picker button. */
+export function projectKey(directory: string): string {
+  return shortKey(directory);
+}

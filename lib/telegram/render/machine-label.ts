@@ -1,0 +1,52 @@
+// Which machine a message comes from, when several machines (one bot each) share a group: a first
+// line on every message Hermes sends or edits. Pure decision, plus a TelegramApi that adds it.
+import os from "node:os";
+import { CATALOGS } from "../../i18n/catalog.ts";
+import type { SendOptions, TelegramApi } from "../wire/api.ts";
+import { CAPTION_LIMIT, escapeWithin, fitHtml, MESSAGE_LIMIT } from "../text/html.ts";
+import { reveal } from "../text/reveal.ts";
+
+/** Escaped length of the name on the label. */
+const NAME_LIMIT = 64;
+/**
+ * The most a label takes of a message, in what Telegram counts: "🖥 " (3), the name (at most
+ * NAME_LIMIT) and the line break. A message that fills itself up to the limit leaves this free.
+ */
+export const LABEL_ROOM = 3 + NAME_LIMIT + 1;
+
+export interface LabelSettings {
+  /** HERMES_MACHINE_NAME, when set. */
+  machineName?: string;
+  topics?: boolean;
+  /** Undefined: no chat configured yet. */
+  chatId: number | undefined;
+}
+
+/**
+ * The name to show, if any: the one set explicitly, else the host name when the chat is a group
+ * without topics (several machines' messages meet there; a private chat or a topic per session
+ * already tells them apart).
+ */
+export function machineLabel(settings: LabelSettings, hostname: () => string = os.hostname): string | undefined {
+  if (settings.machineName) return settings.machineName;
+  if (!settings.topics && settings.chatId !== undefined && settings.chatId < 0) return hostname() || undefined;
+  return undefined;
+}
+
+/** The label line as HTML: the name is whatever the user (or the host) set, marked and escaped. */
+export function labelLine(name: string): string {
+  return `🖥 <b>${escapeWithin(reveal(name, CATALOGS.en), NAME_LIMIT)}</b>`;
+}
+
+/** The same API, every message text and caption starting with the machine's label (cut to fit as HTML, counted as Telegram counts). */
+export function labelMessages(api: TelegramApi, name: string): TelegramApi {
+  const line = labelLine(name);
+  const label = (html: string, limit: number) => fitHtml(`${line}\n${html}`, limit);
+  return {
+    ...api,
+    sendMessage: (chatId: number, html: string, options?: SendOptions) => api.sendMessage(chatId, label(html, MESSAGE_LIMIT), options),
+    editMessage: (chatId, messageId, html, keyboard) => api.editMessage(chatId, messageId, label(html, MESSAGE_LIMIT), keyboard),
+    sendDocument: (chatId, filename, content, options = {}) =>
+      api.sendDocument(chatId, filename, content, { ...options, caption: label(options.caption ?? "", CAPTION_LIMIT) }),
+  };
+}

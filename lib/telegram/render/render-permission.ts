@@ -1,0 +1,212 @@
+// Renders a permission prompt: what exactly is being approved (command, file, diff, patterns) and
+// what "Always" would cover. Rule: everything Allow or Always approves is visible before the tap,
+// in the message or in a file sent just before it that the message points to; without that file,
+// Allow and Always are not offered. Pure.
+import type { PermissionPrompt } from "../../registry/permission-prompt.ts";
+import type { PermissionRequest } from "../../hermes-events.ts";
+import { encodeCallback } from "../codec.ts";
+import { cutHtml, escapedHead, escapedTail, escapeHtml, escapeWithin } from "../text/html.ts";
+import type { Strings } from "../../i18n/catalog.ts";
+import { contextLine, stringsOf, type PromptContext } from "./render-context.ts";
+import { reveal } from "../text/reveal.ts";
+import { withStop, type ButtonStyle, type InlineButton, type RenderedMessage } from "../wire/rendered-message.ts";
+
+/** The file a shortened request comes with (see render-permission-file.ts). */
+export const FULL_REQUEST_FILE = "permission.txt";
+/** Room for the diff inside one message; a longer diff also goes out as a file. */
+const DIFF_PREVIEW_LIMIT = 1500;
+/**
+ * Escaped lengths. The body's room is fixed (header and footer have their own, bounded room), so
+ * whether a request is shortened never depends on a session title that arrives later.
+ */
+const LIMITS = { title: 60, command: 1300, path: 250, pattern: 160, patternList: 400, feedback: 500, notice: 300 };
+
+/** How the request's own text is shown, decided from the request alone. */
+export interface PermissionLayout {
+  title: string;
+  command?: string;
+  file?: string;
+  diff?: { html: string; cut: boolean };
+  patterns?: string;
+  always?: string;
+  /** Something Allow or Always approves is not shown whole: the full text goes out as a file. */
+  shortened: boolean;
+}
+
+export function layoutPermission(request: PermissionRequest, t: Strings): PermissionLayout {
+  let shortened = false;
+  const show = (text: string, max: number, separator: string): string => {
+    const shown = headAndTail(reveal(text, t), max, separator, t);
+    shortened ||= shown.cut;
+    return shown.html;
+  };
+  const layout: PermissionLayout = { title: show(request.permission, LIMITS.title, " "), shortened };
+  const command = commandOf(request);
+  const file = fileOf(request);
+  if (command) layout.command = show(command, LIMITS.command, "\n");
+  if (file) layout.file = show(file, LIMITS.path, " ");
+  const diff = stringField(request.metadata, "diff");
+  // A request with both a command and a diff (not one OpenCode makes) shares the room between them.
+  if (diff)
+    layout.diff = escapedPreview(
+      reveal(diff, t, false),
+      layout.command === undefined ? DIFF_PREVIEW_LIMIT : Math.max(300, DIFF_PREVIEW_LIMIT - layout.command.length),
+    );
+  const list = (items: string[], room: number): string => {
+    const each = Math.max(LIMITS.pattern, Math.floor(room / items.length) - 15);
+    const shown = codeList(items, room, (item) => show(item, each, " "), t);
+    shortened ||= shown.cut;
+    return shown.html;
+  };
+  // Without a command or a file (OpenCode ≤ 1.15 sends no metadata), the patterns are what runs: they get the command's room.
+  const primary = !command && !file;
+  if (request.patterns.length > 0 && (!command || request.patterns.some((pattern) => pattern !== command)))
+    layout.patterns = list(request.patterns, primary ? LIMITS.command : LIMITS.patternList);
+  if (request.always.length > 0) layout.always = list(request.always, LIMITS.patternList);
+  layout.shortened = shortened;
+  return layout;
+}
+
+/** Allow and Always are offered only when the message, with the files it points to, shows everything. */
+export function mayAllow(prompt: PermissionPrompt, t: Strings): boolean {
+  return !missesFile(prompt, layoutPermission(prompt.request, t));
+}
+
+function missesFile(prompt: PermissionPrompt, layout: PermissionLayout): boolean {
+  return (layout.shortened || layout.diff?.cut === true) && prompt.files?.sent !== true;
+}
+
+export function renderPermission(prompt: PermissionPrompt, context: PromptContext): RenderedMessage {
+  const t = stringsOf(context);
+  const layout = layoutPermission(prompt.request, t);
+  const attached = prompt.files?.sent === true;
+  const missingFile = missesFile(prompt, layout);
+  const lines = [statusLine(prompt, t), contextLine(context), ""];
+  lines.push(t.permission.title(layout.title));
+  if (layout.command !== undefined) lines.push(`<pre>${layout.command}</pre>`);
+  if (layout.file !== undefined) lines.push(`${t.permission.file}: <code>${layout.file}</code>`);
+  if (layout.diff) {
+    if (layout.diff.cut && attached) lines.push(t.permission.diffCut);
+    lines.push(`<pre><code class="language-diff">${layout.diff.html}</code></pre>`);
+  }
+  if (layout.patterns !== undefined) lines.push(`${t.permission.patterns}: ${layout.patterns}`);
+  if (layout.always !== undefined) lines.push(`${t.permission.alwaysAllows} ${layout.always}`);
+  if (layout.shortened && attached) lines.push("", t.permission.shortened(FULL_REQUEST_FILE));
+  if (missingFile) lines.push("", t.permission.notAttached);
+
+  if (prompt.final?.message) lines.push("", `${t.permission.feedback} <i>${escapeWithin(reveal(prompt.final.message, t), LIMITS.feedback)}</i>`);
+  const asMessage = prompt.feedbackAsMessage;
+  if (asMessage)
+    lines.push(
+      asMessage.sent
+        ? asMessage.toMain
+          ? t.permission.feedbackAsMessageToMain
+          : t.permission.feedbackAsMessage
+        : t.permission.feedbackNotSent(escapeWithin(reveal(asMessage.error, t), LIMITS.notice)),
+    );
+  if (prompt.notice) lines.push("", `⚠️ ${escapeWithin(reveal(prompt.notice(t), t), LIMITS.notice)}`);
+  const live = prompt.state === "pending" && !prompt.busy;
+  return { text: cutHtml(lines.join("\n").trim()), keyboard: live ? withStop(keyboardFor(prompt, t, !missingFile), context) : [] };
+}
+
+/**
+ * `text` escaped whole if it fits in `max`, else its head and its tail around a marker that says
+ * how much is not shown: the end of a command is where a payload hides.
+ */
+function headAndTail(text: string, max: number, separator: string, t: Strings): { html: string; cut: boolean } {
+  const escaped = escapeHtml(text);
+  if (escaped.length <= max) return { html: escaped, cut: false };
+  const room = max - t.permission.omitted(text.length).length - 2 * separator.length;
+  const head = escapedHead(text, Math.floor(room * 0.6));
+  const tail = escapedTail(text.slice(head.length), room - head.html.length);
+  const omitted = Array.from(text.slice(head.length, text.length - tail.length)).length;
+  return { html: `${head.html}${separator}${t.permission.omitted(omitted)}${separator}${tail.html}`, cut: true };
+}
+
+/** Escapes whole lines of `text` while the escaped result fits in `max` (entities make it grow). */
+function escapedPreview(text: string, max: number): { html: string; cut: boolean } {
+  let html = "";
+  for (const line of text.split("\n")) {
+    const next = (html ? "\n" : "") + escapeHtml(line);
+    if (html.length + next.length > max - 2) return { html: html ? `${html}\n…` : escapeWithin(line, Math.floor(max / 6)), cut: true };
+    html += next;
+  }
+  return { html, cut: false };
+}
+
+/** The full diff, when the request carries one. */
+export function diffOf(prompt: PermissionPrompt): string | undefined {
+  return stringField(prompt.request.metadata, "diff");
+}
+
+function statusLine(prompt: PermissionPrompt, t: Strings): string {
+  const final = prompt.final;
+  switch (prompt.state) {
+    case "pending":
+      return prompt.busy ? t.permission.sending : t.permission.asking;
+    case "expired":
+      return t.permission.expired;
+    case "gone":
+      return t.permission.gone;
+    default:
+      break;
+  }
+  const reply = final?.reply ?? "reject";
+  if (final?.by === "cascade") return reply === "reject" ? t.permission.cascadeRejected : t.permission.cascadeApproved;
+  const where = final?.by === "telegram" ? t.permission.fromTelegram : t.permission.inTerminal;
+  const verdict =
+    reply === "once"
+      ? t.permission.allowedOnce
+      : reply === "always"
+        ? t.permission.alwaysAllowed
+        : final?.message
+          ? t.permission.rejectedWithFeedback
+          : t.permission.rejected;
+  return `${verdict} ${where}`;
+}
+
+/** Green for what lets the agent go on, red for what stops it; feedback keeps the app's own colour. */
+const COLOURS: Partial<Record<"once" | "always" | "reject" | "feedback", ButtonStyle>> = { once: "success", always: "success", reject: "danger" };
+
+/** Allow and Always only when everything they approve can be seen. */
+function keyboardFor(prompt: PermissionPrompt, t: Strings, canAllow: boolean): InlineButton[][] {
+  const button = (text: string, action: "once" | "always" | "reject" | "feedback"): InlineButton => ({
+    text,
+    callback_data: encodeCallback({ key: prompt.key, action, question: 0, option: 0 }),
+    ...(COLOURS[action] ? { style: COLOURS[action] } : {}),
+  });
+  const rows: InlineButton[][] = [];
+  if (canAllow)
+    rows.push(prompt.request.always.length > 0 ? [button(t.button.once, "once"), button(t.button.always, "always")] : [button(t.button.once, "once")]);
+  rows.push([button(t.button.reject, "reject"), button(t.button.feedback, "feedback")]);
+  return rows;
+}
+
+/** As many items as fit in `room`, each shown by `show`; the rest counted ("and 5 more"). */
+function codeList(items: string[], room: number, show: (item: string) => string, t: Strings): { html: string; cut: boolean } {
+  const shown: string[] = [];
+  let length = 0;
+  for (const item of items) {
+    const html = `<code>${show(item)}</code>`;
+    if (shown.length > 0 && length + html.length + 2 > room) break;
+    shown.push(html);
+    length += html.length + 2;
+  }
+  const rest = items.length - shown.length;
+  return { html: shown.join(", ") + (rest > 0 ? t.permission.more(rest) : ""), cut: rest > 0 };
+}
+
+/** The command a request runs, if any. */
+export function commandOf(request: PermissionRequest): string | undefined {
+  return stringField(request.metadata, "command");
+}
+
+/** The file a request touches, if any. */
+export function fileOf(request: PermissionRequest): string | undefined {
+  return stringField(request.metadata, "filepath") ?? stringField(request.metadata, "filePath") ?? stringField(request.metadata, "path");
+}
+
+function stringField(metadata: Record<string, unknown>, name: string): string | undefined {
+  const value = metadata[name];
+  return typeof value === "string" && value.trim() !== "" ? value : undefined;
+}

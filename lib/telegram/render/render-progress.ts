@@ -1,0 +1,85 @@
+// What a run's live progress message says: elapsed time and steps, what the agent does now (the
+// tool and its target: the shell command, the file, the sub-agent and its task), OpenCode's todo
+// list with a count, the last few steps, and Stop while the run works; at the end one short line
+// without buttons. Pure. Commands, paths and todo items are the LLM's text: revealed, escaped and
+// cut on graphemes, and the whole message stays within Telegram's limit.
+import { formatDuration } from "../../duration.ts";
+import type { Strings } from "../../i18n/catalog.ts";
+import { todoCount, type RunProgress, type StepView } from "../../progress/run-progress.ts";
+import { cutHtml, escapeWithin } from "../text/html.ts";
+import { contextLine, stringsOf, type PromptContext } from "./render-context.ts";
+import type { InlineButton, RenderedMessage } from "../wire/rendered-message.ts";
+import { reveal } from "../text/reveal.ts";
+
+/** Escaped lengths of what the LLM wrote. */
+const LIMITS = { command: 600, target: 200, task: 160, todo: 140, recent: 90 };
+/** Todo items shown; a longer list shows a window around the first unfinished item. */
+export const TODOS_SHOWN = 12;
+const TODO_MARK: Record<string, string> = { completed: "✅", in_progress: "🔄", cancelled: "✖️" };
+const PENDING_MARK = "⬜";
+
+export interface RenderedProgress extends RenderedMessage {
+  /** The message without its clock: equal bodies mean an edit would change nothing the user needs. */
+  body: string;
+}
+
+/** The message for the run's state at `now`; `stop` is the run's Stop button (shown while it works). */
+export function renderProgress(state: RunProgress, now: number, context: PromptContext & { stop?: InlineButton }): RenderedProgress {
+  const t = stringsOf(context);
+  const title = contextLine(context);
+  const duration = formatDuration(Math.max(0, now - state.startedAt), t);
+  if (state.ended) {
+    const line = t.progress[state.ended === "done" ? "finished" : state.ended](title, duration);
+    const { done, total } = todoCount(state.todos);
+    const text = cutHtml(total > 0 ? `${line}\n${t.progress.todos(done, total)}` : line);
+    return { text, keyboard: [], body: text };
+  }
+  const lines: string[] = [];
+  const current = state.running.at(-1);
+  if (current) lines.push(`▸ ${stepLine(current, t, true)}`);
+  lines.push(...todoLines(state, t));
+  const earlier = state.recent
+    .filter((step) => step !== current)
+    .slice()
+    .reverse();
+  if (earlier.length > 0)
+    lines.push(`<i>${t.progress.earlier}</i>`, ...earlier.map((step) => `${step.state === "failed" ? "✗" : "✓"} ${stepLine(step, t, false)}`));
+  const body = [t.progress.running(title), ...lines].join("\n");
+  const clock = t.progress.elapsed(duration, state.steps);
+  const hint = context.stop ? `\n${t.progress.stopHint}` : "";
+  const text = cutHtml(`${t.progress.running(title)}\n${clock}${lines.length > 0 ? `\n${lines.join("\n")}` : ""}${hint}`);
+  return { text, keyboard: context.stop ? [[context.stop]] : [], body };
+}
+
+function stepLine(step: StepView, t: Strings, full: boolean): string {
+  const show = (text: string, max: number) => escapeWithin(reveal(text, t), max);
+  const sub = step.subagent ? "↳ " : "";
+  if (step.tool === "todowrite") return `${sub}${t.progress.todoStep}`;
+  const name = `<b>${show(step.tool, 40)}</b>`;
+  const target = step.target;
+  if (!target) return `${sub}${name}`;
+  if (target.kind === "agent") {
+    const task = target.detail ? `: ${show(target.detail, full ? LIMITS.task : LIMITS.recent)}` : "";
+    return `${sub}${name} <i>${show(target.text, 60)}</i>${task}`;
+  }
+  const max = !full ? LIMITS.recent : target.kind === "command" ? LIMITS.command : LIMITS.target;
+  return `${sub}${name} <code>${show(target.text, max)}</code>`;
+}
+
+function todoLines(state: RunProgress, t: Strings): string[] {
+  const { todos } = state;
+  if (todos.length === 0) return [];
+  const { done, total } = todoCount(todos);
+  const firstOpen = Math.max(
+    0,
+    todos.findIndex((item) => item.status !== "completed" && item.status !== "cancelled"),
+  );
+  const start = todos.length <= TODOS_SHOWN ? 0 : Math.min(Math.max(0, firstOpen - 2), todos.length - TODOS_SHOWN);
+  const shown = todos.slice(start, start + TODOS_SHOWN);
+  const lines = [t.progress.todos(done, total)];
+  if (start > 0) lines.push(t.progress.moreTodos(start));
+  for (const item of shown) lines.push(`${TODO_MARK[item.status] ?? PENDING_MARK} ${escapeWithin(reveal(item.content, t), LIMITS.todo)}`);
+  const after = todos.length - start - shown.length;
+  if (after > 0) lines.push(t.progress.moreTodos(after));
+  return lines;
+}

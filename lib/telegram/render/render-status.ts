@@ -1,0 +1,84 @@
+// Renders the answers to /status, /help and /pending. Pure.
+import { formatDuration } from "../../duration.ts";
+import { CATALOGS, type Strings } from "../../i18n/catalog.ts";
+import { cutHtml, escapeHtml, escapeWithin } from "../text/html.ts";
+import { reveal } from "../text/reveal.ts";
+
+/** One process' part of /status: what it knows (every process sharing the bot adds its own). */
+export interface StatusPart {
+  sessions: Array<{ title?: string; project?: string; busy: boolean; busyMs?: number }>;
+  prompts: Array<{ kind: "question" | "permission"; summary: string; project: string; title?: string; chatId: number; messageId?: number }>;
+}
+
+/** The bot's command menu, in the chat's language. */
+export function commandsFor(t: Strings): Array<{ command: string; description: string }> {
+  return (["new", "sessions", "model", "agent", "status", "pending", "stop", "help", "start"] as const).map((command) => ({
+    command,
+    description: t.commands[command],
+  }));
+}
+
+/** Room for each list, so /status stays within one message whatever the titles (escaped lengths). */
+const SECTION_LIMIT = 1800;
+const LISTED = 20;
+
+/**
+ * Parts from other processes come over the relay: lib/bridge/status-part.ts checks their shape
+ * first; here every text is still escaped and marked, and links are built only from integer ids.
+ */
+export function renderStatus(parts: readonly StatusPart[], t: Strings = CATALOGS.en): string {
+  const sessions = parts.flatMap((part) => part.sessions);
+  const prompts = parts.flatMap((part) => part.prompts);
+  const lines = [t.status.title, ""];
+  if (sessions.length === 0) lines.push(t.status.noSessions);
+  else {
+    lines.push(t.status.sessions(sessions.length));
+    const shown = sessions.map((session) => {
+      const state = session.busy ? (session.busyMs !== undefined ? t.status.busyFor(formatDuration(session.busyMs, t)) : t.status.busy) : t.status.idle;
+      return `• ${state} · <code>${show(session.project ?? "?", 80, t)}</code> · ${show(session.title ?? t.status.untitled, 80, t)}`;
+    });
+    lines.push(...within(shown, t));
+  }
+  lines.push("");
+  if (prompts.length === 0) lines.push(t.status.nothingWaiting);
+  else {
+    lines.push(t.status.waiting(prompts.length));
+    const shown = prompts.map((prompt) => {
+      const icon = prompt.kind === "question" ? "❓" : "🔐";
+      const summary = show(prompt.summary, 100, t);
+      const link = messageLink(prompt.chatId, prompt.messageId);
+      return `• ${icon} ${link ? `<a href="${escapeHtml(link)}">${summary}</a>` : summary} · <code>${show(prompt.project, 60, t)}</code>`;
+    });
+    lines.push(...within(shown, t), "", t.status.pendingHint);
+  }
+  return cutHtml(lines.join("\n"));
+}
+
+/** The first lines that fit the section's room (at most 20), then how many more there are. */
+function within(lines: string[], t: Strings): string[] {
+  const kept: string[] = [];
+  let length = 0;
+  for (const line of lines.slice(0, LISTED)) {
+    if (length + line.length + 1 > SECTION_LIMIT) break;
+    kept.push(line);
+    length += line.length + 1;
+  }
+  return kept.length < lines.length ? [...kept, t.status.andMore(lines.length - kept.length)] : kept;
+}
+
+function show(text: string, max: number, t: Strings): string {
+  return escapeWithin(reveal(text, t), max);
+}
+
+/** One process' part as far as it is well-formed: sessions and prompts with the wrong shape are dropped. */
+
+export function renderHelp(t: Strings = CATALOGS.en): string {
+  return [...t.help.lines, "", ...commandsFor(t).map((entry) => `/${entry.command} — ${entry.description}`)].join("\n");
+}
+
+/** Telegram links to a message exist for supergroups and channels only ("-100…" ids). */
+export function messageLink(chatId: number, messageId: number | undefined): string | undefined {
+  if (messageId === undefined || !Number.isSafeInteger(chatId) || !Number.isSafeInteger(messageId)) return undefined;
+  const id = String(chatId);
+  return id.startsWith("-100") ? `https://t.me/c/${id.slice(4)}/${messageId}` : undefined;
+}
