@@ -91,7 +91,12 @@ export function violations(layers: readonly Layer[], imports: readonly Import[],
   const allowed = new Map(layers.map((layer) => [layer.unit, new Set(layer.mayImport)]));
   const found: string[] = [];
   const used = new Set<string>();
-  for (const file of files) if (unitOf(file, units) === undefined) found.push(`${file}: no row of the table names it`);
+  for (const file of files) {
+    const unit = unitOf(file, units);
+    const folder = `${path.posix.dirname(file)}/`;
+    if (unit === undefined) found.push(`${file}: no row of the table names it`);
+    else if (unit.endsWith("/") && unit !== folder) found.push(`${file}: its folder ${folder} has no row of its own`);
+  }
   for (const { from, to } of imports) {
     const a = unitOf(from, units);
     const b = unitOf(to, units);
@@ -103,6 +108,16 @@ export function violations(layers: readonly Layer[], imports: readonly Import[],
     for (const other of mayImport) if (!used.has(`${unit} ${other}`)) found.push(`${unit} may import ${other} but imports nothing from it`);
   }
   return found;
+}
+
+/** Cycles between units: two folders (or named files) whose files import each other, directly or round a loop. */
+export function unitCycles(imports: readonly Import[], units: readonly string[]): string[][] {
+  const between = imports.flatMap(({ from, to }) => {
+    const a = unitOf(from, units);
+    const b = unitOf(to, units);
+    return a && b && a !== b ? [{ from: a, to: b }] : [];
+  });
+  return cycles(graphOf(between, units));
 }
 
 /**

@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { cycles, graphOf, importsOf, readLayers, unitOf, violations } from "../support/import-graph.ts";
+import { cycles, graphOf, importsOf, readLayers, unitCycles, unitOf, violations } from "../support/import-graph.ts";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
 
@@ -56,6 +56,21 @@ describe("the layer checker", () => {
       "lib/config.ts imports lib/bridge/bridge.ts: lib/*.ts may not import lib/bridge/",
       "lib/hub.ts may import lib/*.ts but imports nothing from it",
       "lib/*.ts may import lib/i18n/ but imports nothing from it",
+    ]);
+  });
+
+  it("flags a file in a folder that has no row of its own (a subfolder is a unit too)", () => {
+    const files = ["lib/bridge/bridge.ts", "lib/bridge/runs/stop.ts", "lib/config.ts"];
+    expect(violations(layers, [], files)).toContain("lib/bridge/runs/stop.ts: its folder lib/bridge/runs/ has no row of its own");
+    expect(violations(layers, [], files).filter((line) => line.includes("bridge.ts") || line.includes("config.ts"))).toEqual([]);
+  });
+
+  it("finds two folders that import each other, and none when imports go one way", () => {
+    const folders = ["lib/bridge/runs/", "lib/bridge/prompts/"];
+    const oneWay = [{ from: "lib/bridge/runs/stop.ts", to: "lib/bridge/prompts/life.ts" }];
+    expect(unitCycles(oneWay, folders)).toEqual([]);
+    expect(unitCycles([...oneWay, { from: "lib/bridge/prompts/life.ts", to: "lib/bridge/runs/notice.ts" }], folders)).toEqual([
+      ["lib/bridge/runs/", "lib/bridge/prompts/", "lib/bridge/runs/"],
     ]);
   });
 
@@ -132,6 +147,14 @@ describe("lib/ as built", () => {
     expect(violations(layers, imports, files)).toEqual([]);
   });
 
+  it("keeps lib/bridge/ and lib/telegram/ grouped: at most 15 files directly in each (more go into a capability's folder)", () => {
+    for (const folder of ["lib/bridge", "lib/telegram"]) {
+      const direct = files.filter((file) => path.posix.dirname(file) === folder);
+      expect(direct.length, `${folder}: ${direct.join(", ")}`).toBeLessThanOrEqual(15);
+      expect(direct.length).toBeGreaterThan(0);
+    }
+  });
+
   it("has no import cycle between files", () => {
     expect(cycles(graphOf(imports, files)).map((cycle) => cycle.join(" → "))).toEqual([]);
   });
@@ -143,12 +166,7 @@ describe("lib/ as built", () => {
     expect(higher).toEqual([]);
   });
 
-  it("has no cycle between units either", () => {
-    const between = imports.flatMap(({ from, to }) => {
-      const a = unitOf(from, units);
-      const b = unitOf(to, units);
-      return a && b && a !== b ? [{ from: a, to: b }] : [];
-    });
-    expect(cycles(graphOf(between, units)).map((cycle) => cycle.join(" → "))).toEqual([]);
+  it("has no cycle between units either: no two folders import each other", () => {
+    expect(unitCycles(imports, units).map((cycle) => cycle.join(" → "))).toEqual([]);
   });
 });
