@@ -62,6 +62,8 @@ export interface HermesConfig {
   topics: boolean;
   /** One live, silent progress message per run (HERMES_PROGRESS=on, the default; off: none). */
   progress: boolean;
+  /** The agent's telegram_send_file tool (HERMES_AGENT_TOOLS=on, the default; off: no tool is registered). */
+  agentTools: boolean;
   /** HERMES_MACHINE_NAME: labels every message (several machines, one bot each, in one group). */
   machineName?: string;
   /** Voice notes become prompts when HERMES_TRANSCRIBE_URL is set; undefined: they are refused, naming it. */
@@ -182,6 +184,7 @@ export function readConfig(env: Env = process.env, options?: unknown, global?: G
   else if (topics && rawChat && Number(rawChat) > 0)
     problems.push(`${topicsSetting.label} needs a supergroup with topics: ${chatSetting.label} is a private chat`);
   const progress = readSwitch(settings("HERMES_PROGRESS"), true, problems);
+  const agentTools = readSwitch(settings("HERMES_AGENT_TOOLS"), true, problems);
   const notifySetting = settings("HERMES_NOTIFY");
   const rawNotify = notifySetting.raw?.trim().toLowerCase() || DEFAULT_NOTICES.level;
   const notify: NoticeLevel = isNoticeLevel(rawNotify) ? rawNotify : DEFAULT_NOTICES.level;
@@ -208,6 +211,7 @@ export function readConfig(env: Env = process.env, options?: unknown, global?: G
       language,
       topics,
       progress,
+      agentTools,
       ...(machineName ? { machineName } : {}),
       ...(transcription ? { transcription } : {}),
       log,

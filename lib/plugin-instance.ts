@@ -10,6 +10,7 @@ import { pluginClientTransport } from "./opencode/transport.ts";
 import { parseEvent } from "./opencode/events.ts";
 import { errorText } from "./error-text.ts";
 import { processGlobal } from "./process-global.ts";
+import { SEND_FILE_TOOL, sendFileTool } from "./bridge/agent-tools/send-file-tool.ts";
 
 const TOAST_DELAY_MS = 2_000;
 const STATE_KEY = Symbol.for("hermes.process");
@@ -57,7 +58,12 @@ export function startPlugin(input: PluginInput, env: Record<string, string | und
   logger.debug({ directory: input.directory }, "plugin instance started");
 
   let disposed = false;
+  // The agent's telegram_send_file (HERMES_AGENT_TOOLS, on by default): only with a chat to send to, which this is.
+  const tools = result.config.agentTools
+    ? { tool: { [SEND_FILE_TOOL]: sendFileTool(lease.bridge, { directory: input.directory, worktree: input.worktree }) } }
+    : {};
   return {
+    ...tools,
     async event({ event }) {
       try {
         const parsed = parseEvent(event);

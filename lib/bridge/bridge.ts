@@ -31,6 +31,9 @@ import { LiveProgress } from "./runs/live-progress.ts";
 import { PromptChoices } from "./core/prompt-choices.ts";
 import { routeSteering } from "./steering/steer-routes.ts";
 import { PhoneFiles } from "./input/phone-files.ts";
+import { AgentFiles, type AgentFileSent } from "./agent-tools/agent-files.ts";
+import type { MessageOwner } from "../registry/registry.ts";
+import type { OutgoingFile } from "../telegram/wire/api.ts";
 import { PromptLife } from "./prompts/prompt-life.ts";
 import { PromptMessages } from "./prompts/prompt-messages.ts";
 import { ReplyConfirmation } from "./prompts/reply-confirmation.ts";
@@ -102,6 +105,7 @@ export class Bridge implements UpdateHandler {
   readonly #commands: Commands;
   readonly #stops: StopControl;
   readonly #files: PhoneFiles;
+  readonly #agentFiles: AgentFiles;
   readonly #progress: LiveProgress | undefined;
   #stopped = false;
 
@@ -174,6 +178,7 @@ export class Bridge implements UpdateHandler {
     });
     const files = new PhoneFiles({ telegram, registry, topics, log, t, links, activity, runs, chat, voice, quietMs });
     this.#files = files;
+    this.#agentFiles = new AgentFiles({ telegram, outbox, registry, topics, log, t, chatId });
     gate.route("callback", { claim: (tap) => input.claimTap(tap), unclaimed: (tap, after) => input.unclaimedTap(tap, after.unanswered) });
     // Commands answers every command it does not know with /help: a new command's route goes before it.
     gate.route("command", {
@@ -344,6 +349,11 @@ export class Bridge implements UpdateHandler {
   /** This process polls now: register the bot's commands, and learn its name (for "/status@bot" in groups); resolves once it has. */
   onLead(): Promise<void> {
     return announceBot(this.telegram, this.t, this.log).then((name) => this.#gate.learnBotName(name));
+  }
+
+  /** A file the agent sends (telegram_send_file) as a message of its session: agent-tools/agent-files.ts. */
+  sendAgentFile(owner: MessageOwner, file: OutgoingFile, caption: string | undefined): Promise<AgentFileSent> {
+    return this.#agentFiles.send(owner, file, caption);
   }
 
   /** A short message in the chat, in reply to `replyTo`. */

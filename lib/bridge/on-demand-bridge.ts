@@ -16,6 +16,9 @@ import { errorText } from "../error-text.ts";
 import { waitAtMost } from "../with-timeout.ts";
 import type { Bridge, BridgeOptions } from "./bridge.ts";
 import type { InstanceLink } from "./core/desk.ts";
+import type { AgentFileSent } from "./agent-tools/agent-files.ts";
+import type { MessageOwner } from "../registry/registry.ts";
+import type { OutgoingFile } from "../telegram/wire/api.ts";
 
 /** The bridge's options, but for its registry: that is made with the bridge. */
 export type OnDemandBridgeOptions = Omit<BridgeOptions, "registry">;
@@ -131,6 +134,11 @@ export class OnDemandBridge implements UpdateHandler {
   onLead(): void {
     if (this.#bridge) this.#bridge.onLead();
     else this.#led = true;
+  }
+
+  /** A file the agent sends (telegram_send_file): the bridge loads for it if it has not yet. */
+  async sendAgentFile(owner: MessageOwner, file: OutgoingFile, caption: string | undefined): Promise<AgentFileSent> {
+    return (await this.#load()).sendAgentFile(owner, file, caption);
   }
 
   async reply(text: string, replyTo: number, threadId?: number): Promise<void> {

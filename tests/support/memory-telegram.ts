@@ -1,5 +1,5 @@
 // An in-memory TelegramApi for unit tests of the bridge: records messages and their edits.
-import { FileTooBigError, TelegramApiError, type SendOptions, type TelegramApi } from "../../lib/telegram/wire/api.ts";
+import { FileTooBigError, TelegramApiError, type OutgoingFile, type SendOptions, type TelegramApi, type UploadOptions } from "../../lib/telegram/wire/api.ts";
 import type { InlineButton } from "../../lib/telegram/wire/rendered-message.ts";
 import { claimViolations, reportViolation } from "./telegram/strict-checks.ts";
 import { sameContent, sameMarkup } from "./telegram/validate.ts";
@@ -99,6 +99,15 @@ export class MemoryTelegram implements TelegramApi {
   async sendDocument(chatId: number, filename: string, content: string, options: { caption?: string; replyTo?: number } = {}) {
     const messageId = this.#nextId++;
     this.documents.push({ chatId, messageId, filename, content, ...options });
+    return { messageId };
+  }
+
+  /** Files the agent sent (sendFile), bytes and all. */
+  readonly sentFiles: Array<{ chatId: number; messageId: number; file: OutgoingFile } & UploadOptions> = [];
+
+  async sendFile(chatId: number, file: OutgoingFile, options: UploadOptions = {}) {
+    const messageId = this.#nextId++;
+    this.sentFiles.push({ chatId, messageId, file, ...options });
     return { messageId };
   }
 

@@ -40,6 +40,7 @@ describe("readConfig: complete and default settings", () => {
         language: "en",
         topics: false,
         progress: true,
+        agentTools: true,
         log: { file: "/home/tester/.local/state/hermes/hermes.log", level: "info" },
       },
     });
@@ -64,6 +65,7 @@ describe("readConfig: complete and default settings", () => {
         HERMES_LANGUAGE: "zh-CN",
         HERMES_TELEGRAM_TOPICS: "on",
         HERMES_PROGRESS: "off",
+        HERMES_AGENT_TOOLS: "off",
         HERMES_LOG_FILE: "/var/log/hermes.log",
         HERMES_LOG_LEVEL: "debug",
       }),
@@ -80,6 +82,7 @@ describe("readConfig: complete and default settings", () => {
       language: "zh",
       topics: true,
       progress: false,
+      agentTools: false,
       log: { file: "/var/log/hermes.log", level: "debug" },
     });
   });
@@ -434,6 +437,7 @@ describe("readConfig: options from opencode.json", () => {
         language: "zh",
         topics: true,
         progress: false,
+        agentTools: false,
         machineName: "build-box",
         logLevel: "debug",
       }),
@@ -450,6 +454,7 @@ describe("readConfig: options from opencode.json", () => {
       language: "zh",
       topics: true,
       progress: false,
+      agentTools: false,
       machineName: "build-box",
       log: { file: "/home/tester/.local/state/hermes/hermes.log", level: "debug" },
     });
@@ -464,6 +469,17 @@ describe("readConfig: options from opencode.json", () => {
     expect(bad.ok ? [] : bad.problems).toEqual(['HERMES_PROGRESS must be on or off (got "sometimes")']);
     const badOption = readConfig(BASE, { progress: 3 });
     expect(badOption.ok ? [] : badOption.problems).toEqual(['opencode.json option "progress" must be true or false ("on" or "off") (got 3)']);
+  });
+
+  it("HERMES_AGENT_TOOLS: on by default, off from the environment or a project's option (turning a tool off is harmless), a wrong value is a problem", () => {
+    expect(ok(readConfig(BASE)).agentTools).toBe(true);
+    expect(ok(readConfig({ ...BASE, HERMES_AGENT_TOOLS: "off" })).agentTools).toBe(false);
+    expect(ok(readConfig(BASE, { agentTools: false })).agentTools).toBe(false);
+    expect(ok(readConfig({ ...BASE, HERMES_AGENT_TOOLS: "on" }, { agentTools: false })).agentTools).toBe(true);
+    const bad = readConfig({ ...BASE, HERMES_AGENT_TOOLS: "maybe" });
+    expect(bad.ok ? [] : bad.problems).toEqual(['HERMES_AGENT_TOOLS must be on or off (got "maybe")']);
+    const badOption = readConfig(BASE, { agentTools: 1 });
+    expect(badOption.ok ? [] : badOption.problems).toEqual(['opencode.json option "agentTools" must be true or false ("on" or "off") (got 1)']);
   });
 
   it('takes the chat id as a string too (what {env:NAME} substitution gives), and allowedUsers as "anyone"', () => {

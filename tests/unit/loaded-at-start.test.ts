@@ -23,6 +23,15 @@ describe("what Hermes loads at start", () => {
         "lib/telegram/wire/outbox.ts",
       ])
         expect(loaded).not.toContain(later);
+      // The agent's tool is registered at start, but its schemas (zod), rules, reading and sending wait for OpenCode to ask.
+      expect(loaded).toContain("lib/bridge/agent-tools/send-file-tool.ts");
+      for (const later of [
+        "zod",
+        "lib/bridge/agent-tools/send-project-file.ts",
+        "lib/bridge/agent-tools/file-rules.ts",
+        "lib/bridge/agent-tools/agent-files.ts",
+      ])
+        expect(loaded).not.toContain(later);
       // Nor what a waiting OpenCode never uses: a file upload, retries of a change sent to OpenCode,
       // the /status and /help renderers, the command menu and getMe (sent when the bridge loads),
       // polling without the relay.

@@ -36,6 +36,7 @@ function fakeApi(script: Step[]) {
     removeKeyboard: unused,
     deleteMessage: unused,
     sendDocument: unused,
+    sendFile: unused,
     react: unused,
     setCommands: unused,
     createTopic: unused,

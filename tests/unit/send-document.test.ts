@@ -47,3 +47,27 @@ describe("sendDocument", () => {
     expect(error.message).not.toContain(telegram.token);
   });
 });
+
+describe("sendFile (the agent's files)", () => {
+  let telegram: FakeTelegram;
+  beforeEach(async () => {
+    telegram = await startFakeTelegram();
+  });
+  afterEach(async () => {
+    await telegram.close();
+  });
+
+  it("a photo goes as sendPhoto with its exact bytes, its type and caption; any other file as sendDocument, bytes intact", async () => {
+    const api = createTelegramApi(telegram.token, telegram.apiRoot);
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from(Array.from({ length: 300 }, (_, i) => i % 256))]);
+    const photo = await api.sendFile(DEFAULT_CHAT_ID, { as: "photo", filename: "shot.png", bytes: png, mime: "image/png" }, { caption: "<b>the page</b>" });
+    const sentPhoto = telegram.messages().find((m) => m.messageId === photo.messageId)!;
+    expect(sentPhoto.photo?.data.equals(png)).toBe(true);
+    expect(sentPhoto.photo).toMatchObject({ filename: "shot.png", type: "image/png", caption: "<b>the page</b>" });
+    const binary = Buffer.from([0, 255, 0xc3, 0x28, 10, 13, 0]);
+    const doc = await api.sendFile(DEFAULT_CHAT_ID, { as: "document", filename: "app.apk", bytes: binary, mime: "application/octet-stream" });
+    const sentDoc = telegram.messages().find((m) => m.messageId === doc.messageId)!;
+    expect(sentDoc.document?.data?.equals(binary)).toBe(true);
+    expect(telegram.calls.filter((c) => c.method === "sendPhoto" || c.method === "sendDocument").map((c) => c.method)).toEqual(["sendPhoto", "sendDocument"]);
+  });
+});

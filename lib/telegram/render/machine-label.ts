@@ -48,5 +48,6 @@ export function labelMessages(api: TelegramApi, name: string): TelegramApi {
     editMessage: (chatId, messageId, html, keyboard) => api.editMessage(chatId, messageId, label(html, MESSAGE_LIMIT), keyboard),
     sendDocument: (chatId, filename, content, options = {}) =>
       api.sendDocument(chatId, filename, content, { ...options, caption: label(options.caption ?? "", CAPTION_LIMIT) }),
+    sendFile: (chatId, file, options = {}) => api.sendFile(chatId, file, { ...options, caption: label(options.caption ?? "", CAPTION_LIMIT) }),
   };
 }

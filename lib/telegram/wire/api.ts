@@ -7,6 +7,7 @@ import type { InlineButton } from "./rendered-message.ts";
 import { ButtonStyles } from "./button-style.ts";
 import { Reachability } from "./reachability.ts";
 import { callBotApi } from "./bot-api-call.ts";
+import type { DocumentUpload } from "./send-document.ts";
 
 export interface SendOptions {
   keyboard?: InlineButton[][];
@@ -32,6 +33,8 @@ export interface TelegramApi {
     content: string,
     options?: { caption?: string; replyTo?: number; threadId?: number },
   ): Promise<{ messageId: number }>;
+  /** Sends a file's bytes as a photo or a document (the agent's telegram_send_file tool). */
+  sendFile(chatId: number, file: OutgoingFile, options?: UploadOptions): Promise<{ messageId: number }>;
   /** A forum topic in a supergroup with topics; resolves with its message_thread_id. */
   createTopic(chatId: number, name: string): Promise<number>;
   renameTopic(chatId: number, threadId: number, name: string): Promise<void>;
@@ -46,6 +49,22 @@ export interface TelegramApi {
   setCommands(commands: ReadonlyArray<{ command: string; description: string }>): Promise<void>;
   /** Whether Telegram answers, as these calls find it (the outbox sends what waits when it is back); absent in simple fakes. */
   readonly reachability?: Reachability;
+}
+
+/** A file the agent sends: shown as a picture (`photo`, see upload-kind.ts) or as a file. */
+export interface OutgoingFile {
+  as: "photo" | "document";
+  filename: string;
+  bytes: Uint8Array;
+  mime: string;
+}
+
+export interface UploadOptions {
+  caption?: string;
+  replyTo?: number;
+  threadId?: number;
+  /** How long the upload may take (a large file takes longer). */
+  timeoutMs?: number;
 }
 
 /** Telegram lets a bot download files of up to 20 MB (getFile). */
@@ -108,6 +127,23 @@ export function createTelegramApi(token: string, apiRoot: string): TelegramApi {
     }
   };
   const markup = (keyboard: InlineButton[][]) => ({ inline_keyboard: keyboard });
+  /** A multipart upload (sendDocument, sendPhoto); it loads with the first file sent (a waiting OpenCode sends none). */
+  const upload = async (file: Omit<DocumentUpload, "caption" | "replyTo" | "threadId" | "timeoutMs">, options: UploadOptions) => {
+    const { uploadDocument } = await import("./send-document.ts");
+    const sent = await uploadDocument(token, apiRoot, {
+      ...file,
+      ...(options.caption ? { caption: cutHtml(options.caption, CAPTION_LIMIT) } : {}),
+      ...(options.replyTo ? { replyTo: options.replyTo } : {}),
+      ...(options.threadId !== undefined ? { threadId: options.threadId } : {}),
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    });
+    if (!sent.ok) {
+      reachability.failed(sent.code);
+      throw new TelegramApiError(sent.code, sent.description, sent.retryAfterSeconds);
+    }
+    reachability.answered();
+    return { messageId: sent.messageId };
+  };
   const styles = new ButtonStyles();
 
   return {
@@ -153,24 +189,8 @@ export function createTelegramApi(token: string, apiRoot: string): TelegramApi {
     async deleteMessage(chatId, messageId) {
       await call("deleteMessage", { chat_id: chatId, message_id: messageId });
     },
-    async sendDocument(chatId, filename, content, options = {}) {
-      // The multipart upload loads with the first file sent (a waiting OpenCode sends none).
-      const { uploadDocument } = await import("./send-document.ts");
-      const sent = await uploadDocument(token, apiRoot, {
-        chatId,
-        filename,
-        content,
-        ...(options.caption ? { caption: cutHtml(options.caption, CAPTION_LIMIT) } : {}),
-        ...(options.replyTo ? { replyTo: options.replyTo } : {}),
-        ...(options.threadId !== undefined ? { threadId: options.threadId } : {}),
-      });
-      if (!sent.ok) {
-        reachability.failed(sent.code);
-        throw new TelegramApiError(sent.code, sent.description, sent.retryAfterSeconds);
-      }
-      reachability.answered();
-      return { messageId: sent.messageId };
-    },
+    sendDocument: (chatId, filename, content, options = {}) => upload({ chatId, filename, content }, options),
+    sendFile: (chatId, file, options = {}) => upload({ chatId, filename: file.filename, content: file.bytes, mime: file.mime, as: file.as }, options),
     async createTopic(chatId, name) {
       const topic = await call<{ message_thread_id: number }>("createForumTopic", { chat_id: chatId, name: cutText(name, TOPIC_NAME_LIMIT) });
       return topic.message_thread_id;

@@ -51,6 +51,8 @@ interface Job {
   /** An `update` job: its key is spaced out by the pacer. */
   spaced?: boolean;
   attempts: number;
+  /** This call's own timeout (a large upload); the outbox's otherwise. */
+  timeoutMs?: number;
   wait: RetryWait;
   settle: Array<{ resolve(value: unknown): void; reject(error: unknown): void }>;
 }
@@ -101,6 +103,15 @@ export class Outbox {
   /** A new message; resolves undefined when `prepare` decided it is no longer wanted. */
   send<T>(chatId: number, prepare: Prepare<T>, priority: Priority = Priority.Prompt): Promise<T | undefined> {
     return this.#enqueue({ chatId, priority, prepare, persistent: true });
+  }
+
+  /**
+   * A file upload of the agent's: a new message at `Priority.Chore`, in the lane that is not the
+   * prompts' (a prompt never waits for it, however long it takes), retried like a send while
+   * Telegram is away, with its own timeout (`timeoutMs`, for a large file).
+   */
+  upload<T>(chatId: number, prepare: Prepare<T>, timeoutMs: number): Promise<T | undefined> {
+    return this.#enqueue({ chatId, priority: Priority.Chore, prepare, persistent: true, timeoutMs });
   }
 
   /**
@@ -167,7 +178,9 @@ export class Outbox {
     return this.#queue.length;
   }
 
-  #enqueue<T>(spec: Pick<Job, "chatId" | "priority" | "prepare" | "persistent"> & { key?: string; spaced?: boolean }): Promise<T | undefined> {
+  #enqueue<T>(
+    spec: Pick<Job, "chatId" | "priority" | "prepare" | "persistent"> & { key?: string; spaced?: boolean; timeoutMs?: number },
+  ): Promise<T | undefined> {
     if (this.#stopped) return Promise.reject(new Error("outbox stopped"));
     return new Promise((resolve, reject) => {
       const job: Job = {
@@ -214,7 +227,8 @@ export class Outbox {
 
   async #execute(job: Job, call: () => Promise<unknown>, answered: ((at: number) => void) | undefined): Promise<void> {
     try {
-      const result = await withTimeout(call(), this.#callTimeoutMs, () => new TelegramApiError(0, `no answer within ${this.#callTimeoutMs} ms`));
+      const timeoutMs = job.timeoutMs ?? this.#callTimeoutMs;
+      const result = await withTimeout(call(), timeoutMs, () => new TelegramApiError(0, `no answer within ${timeoutMs} ms`));
       answered?.(this.#now());
       for (const waiter of job.settle) waiter.resolve(result);
     } catch (error) {

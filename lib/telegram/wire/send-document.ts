@@ -1,4 +1,4 @@
-// sendDocument as a plain multipart POST with the runtime's own fetch and FormData, not telegraf's.
+// sendDocument (and sendPhoto, for the agent's files) as a plain multipart POST with the runtime's own fetch and FormData, not telegraf's.
 // Measured: inside OpenCode 2.0.15 (Bun 1.4.2) telegraf's multipart upload never reaches the
 // server (its `compress: true` now means "compress the request body" there, and the streamed form
 // hangs); the same FormData upload works under Bun 1.3 (OpenCode 1.18), Bun 1.4 and Node 20.
@@ -6,7 +6,13 @@
 export interface DocumentUpload {
   chatId: number;
   filename: string;
-  content: string;
+  /** Text (a diff, an answer) goes as text/plain; bytes (a file of the project) as they are, typed `mime`. */
+  content: string | Uint8Array;
+  mime?: string;
+  /** `photo`: sendPhoto (Telegram shows it as a picture); `document` (the default): sendDocument. */
+  as?: "photo" | "document";
+  /** How long the upload may take (a large file takes longer); 60 s when not given. */
+  timeoutMs?: number;
   /** HTML, already within Telegram's caption limit (api.ts cuts it on whole characters). */
   caption?: string;
   replyTo?: number;
@@ -21,25 +27,28 @@ export type UploadResult = { ok: true; messageId: number } | { ok: false; code: 
 export async function uploadDocument(token: string, apiRoot: string, upload: DocumentUpload, fetchImpl: typeof fetch = fetch): Promise<UploadResult> {
   const form = new FormData();
   form.set("chat_id", String(upload.chatId));
-  form.set("document", new Blob([upload.content], { type: "text/plain" }), upload.filename);
+  const field = upload.as ?? "document";
+  const type = typeof upload.content === "string" ? "text/plain" : (upload.mime ?? "application/octet-stream");
+  form.set(field, new Blob([upload.content as BlobPart], { type }), upload.filename);
   if (upload.caption) {
     form.set("caption", upload.caption);
     form.set("parse_mode", "HTML");
   }
   if (upload.replyTo) form.set("reply_parameters", JSON.stringify({ message_id: upload.replyTo, allow_sending_without_reply: true }));
   if (upload.threadId !== undefined) form.set("message_thread_id", String(upload.threadId));
-  const url = new URL(`./bot${token}/sendDocument`, apiRoot.endsWith("/") ? apiRoot : `${apiRoot}/`);
+  const method = field === "photo" ? "sendPhoto" : "sendDocument";
+  const url = new URL(`./bot${token}/${method}`, apiRoot.endsWith("/") ? apiRoot : `${apiRoot}/`);
   let response: Response;
   let body: { ok?: boolean; result?: { message_id?: unknown }; error_code?: unknown; description?: unknown; parameters?: { retry_after?: unknown } };
   try {
-    response = await fetchImpl(url, { method: "POST", body: form, signal: AbortSignal.timeout(UPLOAD_TIMEOUT_MS) });
+    response = await fetchImpl(url, { method: "POST", body: form, signal: AbortSignal.timeout(upload.timeoutMs ?? UPLOAD_TIMEOUT_MS) });
     body = (await response.json()) as typeof body;
   } catch (error) {
     // Never the URL: it carries the token.
     const description = !(error instanceof Error)
-      ? "sendDocument failed"
+      ? `${method} failed`
       : error.name === "TimeoutError"
-        ? "no answer to sendDocument"
+        ? `no answer to ${method}`
         : error.message.split(token).join("…");
     return { ok: false, code: 0, description };
   }

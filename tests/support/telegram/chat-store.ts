@@ -64,7 +64,10 @@ export class ChatStore {
   botMessageObject(m: SentMessage, nested = false): Record<string, unknown> {
     const date = Math.floor((m.history[0]?.at ?? Date.now()) / 1000);
     const obj: Record<string, unknown> = { message_id: m.messageId, from: this.bot, chat: this.chat(m.chatId), date };
-    if (m.document) {
+    if (m.photo) {
+      obj.photo = [{ file_id: `photo-${m.chatId}-${m.messageId}`, file_unique_id: `p${m.messageId}`, file_size: m.photo.bytes, width: 1, height: 1 }];
+      if (m.photo.caption !== undefined) obj.caption = m.photo.caption;
+    } else if (m.document) {
       obj.document = { file_name: m.document.filename, file_size: m.document.bytes, file_id: `doc-${m.chatId}-${m.messageId}` };
       if (m.document.caption !== undefined) obj.caption = m.document.caption;
     } else {

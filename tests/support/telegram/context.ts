@@ -18,7 +18,7 @@ export interface BotState {
 
 export interface MethodContext {
   payload: Record<string, any>;
-  files: Record<string, { filename: string; bytes: number; content: string }>;
+  files: Record<string, { filename: string; bytes: number; content: string; data: Buffer; type?: string }>;
   state: BotState;
   /** Aborts when the client disconnects. */
   signal: AbortSignal;

@@ -40,7 +40,14 @@ export const TELEGRAM_FLOOD_LIMITS: Readonly<FloodLimits> = {
 export type FloodLimitsOption = boolean | Partial<FloodLimits>;
 
 /** The Bot API methods that count as messages (edits and deletions count like messages). */
-export const FLOOD_COUNTED_METHODS: readonly string[] = ["sendMessage", "editMessageText", "editMessageReplyMarkup", "sendDocument", "deleteMessage"];
+export const FLOOD_COUNTED_METHODS: readonly string[] = [
+  "sendMessage",
+  "editMessageText",
+  "editMessageReplyMarkup",
+  "sendDocument",
+  "sendPhoto",
+  "deleteMessage",
+];
 const COUNTED = new Set(FLOOD_COUNTED_METHODS.map((m) => m.toLowerCase()));
 
 export interface RetryAfterViolation {

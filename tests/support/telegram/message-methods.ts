@@ -1,8 +1,8 @@
 import type { MethodContext, MethodHandler } from "./context.ts";
-import { badRequest, type SentMessage } from "./types.ts";
+import { badRequest, TelegramApiError, type SentMessage } from "./types.ts";
 import { checkCaption, checkMessageText, checkReplyMarkup, requireChatId, requireMessageId, sameContent, sameMarkup } from "./validate.ts";
 
-/** sendMessage, sendDocument, editMessageText, editMessageCaption, editMessageReplyMarkup, deleteMessage. */
+/** sendMessage, sendDocument, sendPhoto, editMessageText, editMessageCaption, editMessageReplyMarkup, deleteMessage. */
 
 export const NOT_MODIFIED =
   "message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message";
@@ -57,13 +57,39 @@ const sendDocument: MethodHandler = (ctx) => {
   const file = ctx.files.document;
   const ref = ctx.payload.document;
   if (!file && (typeof ref !== "string" || ref.length === 0)) throw badRequest("there is no document in the request");
+  if (file && file.bytes > DOCUMENT_LIMIT_BYTES) throw requestTooLarge();
   const document = {
     filename: file?.filename ?? String(ref),
     bytes: file?.bytes ?? 0,
-    ...(file ? { content: file.content } : {}),
+    ...(file ? { content: file.content, data: file.data } : {}),
     ...(caption !== undefined ? { caption } : {}),
   };
   return record(ctx, chatId, { text: caption ?? "", parseMode: ctx.payload.parse_mode, replyMarkup, document });
+};
+
+/** Telegram's upload limits for bots: 10 MB for a photo, 50 MB for any file. */
+const PHOTO_LIMIT_BYTES = 10 * 1024 * 1024;
+const DOCUMENT_LIMIT_BYTES = 50 * 1024 * 1024;
+
+function requestTooLarge(): TelegramApiError {
+  return new TelegramApiError(413, "Request Entity Too Large");
+}
+
+const sendPhoto: MethodHandler = (ctx) => {
+  const chatId = requireChatId(ctx.payload);
+  const caption = checkCaption(ctx.payload.caption, ctx.payload.parse_mode);
+  const replyMarkup = checkReplyMarkup(ctx.payload.reply_markup, ctx.state.buttonStyles);
+  const file = ctx.files.photo;
+  if (!file) throw badRequest("there is no photo in the request");
+  if (file.bytes > PHOTO_LIMIT_BYTES) throw badRequest("PHOTO_INVALID_DIMENSIONS");
+  const photo = {
+    filename: file.filename,
+    bytes: file.bytes,
+    data: file.data,
+    ...(file.type ? { type: file.type } : {}),
+    ...(caption !== undefined ? { caption } : {}),
+  };
+  return record(ctx, chatId, { text: caption ?? "", parseMode: ctx.payload.parse_mode, replyMarkup, photo });
 };
 
 function editable(ctx: MethodContext): SentMessage {
@@ -82,13 +108,14 @@ function applyEdit(ctx: MethodContext, m: SentMessage, text: string, parseMode: 
   m.parseMode = parseMode;
   m.replyMarkup = replyMarkup;
   if (m.document) m.document.caption = text;
+  if (m.photo) m.photo.caption = text;
   m.history.push({ text, replyMarkup, at: Date.now() });
   return ctx.state.store.botMessageObject(m);
 }
 
 const editMessageText: MethodHandler = (ctx) => {
   const m = editable(ctx);
-  if (m.document) throw badRequest("there is no text in the message to edit");
+  if (m.document || m.photo) throw badRequest("there is no text in the message to edit");
   const text = checkMessageText(ctx.payload.text, ctx.payload.parse_mode);
   const replyMarkup = checkReplyMarkup(ctx.payload.reply_markup, ctx.state.buttonStyles);
   return applyEdit(ctx, m, text, ctx.payload.parse_mode, replyMarkup);
@@ -96,7 +123,7 @@ const editMessageText: MethodHandler = (ctx) => {
 
 const editMessageCaption: MethodHandler = (ctx) => {
   const m = editable(ctx);
-  if (!m.document) throw badRequest("there is no caption in the message to edit");
+  if (!m.document && !m.photo) throw badRequest("there is no caption in the message to edit");
   const caption = checkCaption(ctx.payload.caption, ctx.payload.parse_mode) ?? "";
   return applyEdit(ctx, m, caption, ctx.payload.parse_mode, checkReplyMarkup(ctx.payload.reply_markup, ctx.state.buttonStyles));
 };
@@ -118,6 +145,7 @@ const deleteMessage: MethodHandler = (ctx) => {
 export const messageMethods: Record<string, MethodHandler> = {
   sendMessage,
   sendDocument,
+  sendPhoto,
   editMessageText,
   editMessageCaption,
   editMessageReplyMarkup,

@@ -10,7 +10,7 @@ import { parseMultipart } from "./multipart.ts";
  */
 export interface ApiRequest {
   payload: Record<string, any>;
-  files: Record<string, { filename: string; bytes: number; content: string }>;
+  files: Record<string, { filename: string; bytes: number; content: string; data: Buffer; type?: string }>;
 }
 
 const NUMERIC_FIELDS = new Set([

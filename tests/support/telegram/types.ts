@@ -19,8 +19,10 @@ export interface SentMessage {
   /** Every version of the message, the original first, then one entry per successful edit. */
   history: Array<{ text: string; replyMarkup?: any; at: number }>;
   replyToMessageId?: number;
-  /** `content`: the file as UTF-8 text (Hermes only sends text files). */
-  document?: { filename: string; bytes: number; content?: string; caption?: string };
+  /** `content`: the file as UTF-8 text; `data`: its exact bytes (the agent's files are binary too). */
+  document?: { filename: string; bytes: number; content?: string; data?: Buffer; caption?: string };
+  /** A photo (sendPhoto): its exact bytes as uploaded. */
+  photo?: { filename: string; bytes: number; data: Buffer; type?: string; caption?: string };
   /** The forum topic the message went to (message_thread_id), if any. */
   threadId?: number;
 }

@@ -1,0 +1,119 @@
+// Which file the agent may send (telegram_send_file): only a file of the project. The path is
+// resolved against the session's directory; after symlinks are resolved it must lie inside that
+// directory or the session's worktree (a git worktree holding it; OpenCode's "/" for a project
+// without git is no worktree). Refused before a byte is read, each under a named rule the model is
+// told: outside paths, symlinks out, what does not exist, directories, devices, fifos and sockets,
+// empty files and files over Telegram's upload limit. The file is then opened without following a
+// symlink and without blocking, and checked again on the open descriptor, so a file swapped after
+// the check is refused too.
+import { constants } from "node:fs";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { UPLOAD_LIMIT_BYTES } from "../../telegram/wire/upload-kind.ts";
+
+/** Each rule by its name, as the tool's result names it. */
+export type FileRule = "no-path" | "outside-project" | "symlink-outside" | "not-found" | "directory" | "not-a-regular-file" | "empty" | "too-large";
+
+export interface ProjectRoots {
+  /** The session's directory. */
+  directory: string;
+  /** The session's worktree (a git worktree that holds `directory`); "/" or undefined: none. */
+  worktree?: string | undefined;
+}
+
+export class FileRefused extends Error {
+  constructor(
+    readonly rule: FileRule,
+    detail: string,
+  ) {
+    super(`not sent (rule "${rule}"): ${detail}`);
+    this.name = "FileRefused";
+  }
+}
+
+export interface ProjectFile {
+  /** The file's real path (symlinks resolved). */
+  path: string;
+  bytes: Uint8Array;
+}
+
+/** Reads the file at `requested` if the rules allow it; throws FileRefused naming the rule otherwise. */
+export async function readProjectFile(requested: string, roots: ProjectRoots, limit = UPLOAD_LIMIT_BYTES): Promise<ProjectFile> {
+  const real = await checkProjectFile(requested, roots, limit);
+  // O_NOFOLLOW: a symlink swapped in since the check is not followed; O_NONBLOCK: a fifo swapped in does not hang the open.
+  const handle = await fs.open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch((error: unknown) => {
+    throw new FileRefused("not-found", `${requested} could not be opened (${(error as NodeJS.ErrnoException).code ?? "error"})`);
+  });
+  try {
+    const stat = await handle.stat();
+    checkKind(requested, stat, limit);
+    const bytes = new Uint8Array(stat.size);
+    let read = 0;
+    while (read < stat.size) {
+      const { bytesRead } = await handle.read(bytes, read, stat.size - read, read);
+      if (bytesRead === 0) break;
+      read += bytesRead;
+    }
+    return { path: real, bytes: read === stat.size ? bytes : bytes.subarray(0, read) };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The real path of `requested` when every rule allows sending it (nothing is read); throws FileRefused otherwise. */
+export async function checkProjectFile(requested: string, roots: ProjectRoots, limit = UPLOAD_LIMIT_BYTES): Promise<string> {
+  if (typeof requested !== "string" || requested.trim() === "") throw new FileRefused("no-path", "give the path of a file in the project");
+  const allowed = await realRoots(roots);
+  const resolved = path.resolve(roots.directory, requested);
+  const named = [path.resolve(roots.directory), ...(usableWorktree(roots) ? [path.resolve(roots.worktree!)] : [])];
+  const where = describeRoots(roots);
+  if (!named.some((root) => isInside(resolved, root)) && !allowed.some((root) => isInside(resolved, root)))
+    throw new FileRefused("outside-project", `${requested} resolves to ${resolved}, outside ${where}; only files of the project can be sent`);
+  let real: string;
+  try {
+    real = await fs.realpath(resolved);
+  } catch (error) {
+    throw new FileRefused("not-found", `${requested} does not exist (${(error as NodeJS.ErrnoException).code ?? "error"})`);
+  }
+  if (!allowed.some((root) => isInside(real, root)))
+    throw new FileRefused("symlink-outside", `${requested} is a symlink (or lies under one) that leads to ${real}, outside ${where}`);
+  checkKind(requested, await fs.stat(real), limit);
+  return real;
+}
+
+function checkKind(requested: string, stat: { isFile(): boolean; isDirectory(): boolean; size: number }, limit: number): void {
+  if (stat.isDirectory()) throw new FileRefused("directory", `${requested} is a directory; send a file (an archive of it, for instance)`);
+  if (!stat.isFile()) throw new FileRefused("not-a-regular-file", `${requested} is not a regular file (a device, fifo or socket)`);
+  if (stat.size === 0) throw new FileRefused("empty", `${requested} is empty; Telegram does not take empty files`);
+  if (stat.size > limit) throw new FileRefused("too-large", `${requested} is ${megabytes(stat.size)}; a bot can send at most ${megabytes(limit)} to Telegram`);
+}
+
+/** The roots with their symlinks resolved (a project opened through a symlink is still that project). */
+async function realRoots(roots: ProjectRoots): Promise<string[]> {
+  const candidates = [roots.directory, ...(usableWorktree(roots) ? [roots.worktree!] : [])];
+  const real = await Promise.all(candidates.map((root) => fs.realpath(root).catch(() => undefined)));
+  return real.filter((root): root is string => root !== undefined);
+}
+
+/** OpenCode gives "/" as the worktree of a project without git: that is no worktree (it would allow every file). */
+function usableWorktree(roots: ProjectRoots): boolean {
+  const worktree = roots.worktree;
+  if (!worktree || !path.isAbsolute(worktree)) return false;
+  const resolved = path.resolve(worktree);
+  return resolved !== path.parse(resolved).root && isInside(path.resolve(roots.directory), resolved);
+}
+
+function describeRoots(roots: ProjectRoots): string {
+  return usableWorktree(roots) && path.resolve(roots.worktree!) !== path.resolve(roots.directory)
+    ? `the session's directory ${roots.directory} and its worktree ${roots.worktree}`
+    : `the session's directory ${roots.directory}`;
+}
+
+export function isInside(file: string, root: string): boolean {
+  const relative = path.relative(root, file);
+  return relative === "" || (!relative.startsWith(`..${path.sep}`) && relative !== ".." && !path.isAbsolute(relative));
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
