@@ -1,0 +1,131 @@
+// The agent's telegram_send_file tool on the real OpenCode: the scripted LLM is offered the tool and
+// calls it. A PNG of the project reaches the chat as a photo with exactly its bytes (in the session's
+// topic in a supergroup with topics), and a reply to it reaches the session; a path outside the
+// project or a symlink leading outside sends nothing and the tool's result names the rule;
+// HERMES_AGENT_TOOLS=off offers the LLM no such tool.
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_USER } from "../support/fake-telegram.ts";
+import { isTitleRequest } from "../support/llm/chat-request.ts";
+import { directive } from "../support/mock-llm.ts";
+import { OPENCODE_VERSIONS, type OpencodeVersion } from "../support/opencode.ts";
+import { pollUntil, sleep } from "../support/wait.ts";
+import { startRig, type Rig } from "./question-suite.ts";
+
+const TOOL = "telegram_send_file";
+/** A real 1×1 PNG. */
+const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+const GROUP = -1001234567890;
+
+/** The tools the LLM was offered in its requests with tools (title requests have none), by name. */
+function offeredTools(rig: Rig): Map<string, any> {
+  const tools = new Map<string, any>();
+  for (const request of rig.llm.requests)
+    if (!isTitleRequest(request)) for (const tool of request.tools ?? []) tools.set(tool.function?.name ?? tool.name, tool.function ?? tool);
+  return tools;
+}
+
+function sentFiles(rig: Rig) {
+  return rig.telegram.messages().filter((m) => m.photo || m.document);
+}
+
+/** Has the scripted LLM call the tool in `sessionID`; resolves with the result OpenCode gave back to the LLM. */
+async function callTool(rig: Rig, sessionID: string, args: Record<string, unknown>): Promise<string> {
+  const seen = rig.llm.toolResults.length;
+  await rig.opencode.prompt(sessionID, directive({ tool: TOOL, args, then: [{ text: "done" }] }));
+  await pollUntil(() => rig.llm.toolResults.length > seen, { timeoutMs: 40_000, what: `the result of ${TOOL}` });
+  return rig.llm.toolResults[seen]!.content;
+}
+
+describe.each(OPENCODE_VERSIONS)("telegram_send_file on OpenCode %s (private chat)", { timeout: 120_000 }, (version) => {
+  let rig: Rig;
+  let outside: string;
+  beforeAll(async () => {
+    rig = await startRig(version, { HERMES_DONE_AFTER: "1h" });
+    fs.writeFileSync(path.join(rig.opencode.directory, "shot.png"), PNG);
+    outside = path.join(path.dirname(rig.opencode.directory), `outside-${path.basename(rig.opencode.directory)}.txt`);
+    fs.writeFileSync(outside, "not for the phone");
+    fs.symlinkSync(outside, path.join(rig.opencode.directory, "escape.txt"));
+  }, 120_000);
+  afterAll(async () => {
+    fs.rmSync(outside, { force: true });
+    await rig?.stop();
+  });
+
+  it("offers the tool with its path and caption; a PNG of the project arrives as a photo with its bytes, and a reply to it reaches the session", async () => {
+    const session = await rig.opencode.createSession();
+    const result = await callTool(rig, session.id, { path: "shot.png", caption: "The **new** page" });
+    expect(result).toContain("Sent shot.png");
+    const offered = offeredTools(rig).get(TOOL);
+    expect(offered?.description).toContain("Send a file of this project to the user's phone");
+    expect(Object.keys(offered?.parameters?.properties ?? {}).sort()).toEqual(["caption", "path"]);
+    expect(offered?.parameters?.required).toEqual(["path"]);
+
+    const photo = await rig.telegram.waitForMessage((m) => m.photo !== undefined, { what: "the photo" });
+    expect(photo.photo!.data.equals(PNG)).toBe(true);
+    expect(photo.photo!.type).toBe("image/png");
+    expect(photo.text).toContain("The <b>new</b> page");
+    expect(photo.text).toContain(`<code>${path.basename(rig.opencode.directory)}</code>`);
+
+    rig.telegram.sendText(rig.chatId, "make the button blue", { replyTo: photo.messageId });
+    await pollUntil(() => rig.llm.userMessages().some((text) => text.includes("make the button blue")), { timeoutMs: 20_000, what: "the reply at the LLM" });
+  });
+
+  it("../outside.txt and a symlink leading outside send nothing; the tool's result names the rule", async () => {
+    const before = sentFiles(rig).length;
+    const session = await rig.opencode.createSession();
+    const parent = await callTool(rig, session.id, { path: `../${path.basename(outside)}` });
+    expect(parent).toContain('not sent (rule "outside-project")');
+    const other = await rig.opencode.createSession();
+    const link = await callTool(rig, other.id, { path: "escape.txt" });
+    expect(link).toContain('not sent (rule "symlink-outside")');
+    await sleep(1_000);
+    expect(sentFiles(rig)).toHaveLength(before);
+    expect(rig.telegram.calls.filter((c) => c.method === "sendDocument" || c.method === "sendPhoto")).toHaveLength(before);
+  });
+});
+
+describe.each(OPENCODE_VERSIONS)("HERMES_AGENT_TOOLS=off on OpenCode %s", { timeout: 120_000 }, (version: OpencodeVersion) => {
+  let rig: Rig;
+  beforeAll(async () => {
+    rig = await startRig(version, { HERMES_AGENT_TOOLS: "off" });
+  }, 120_000);
+  afterAll(async () => {
+    await rig?.stop();
+  });
+
+  it("the LLM is not offered the tool (and is offered OpenCode's own)", async () => {
+    const session = await rig.opencode.createSession();
+    await rig.opencode.prompt(session.id, "hello");
+    await pollUntil(() => offeredTools(rig).size > 0, { timeoutMs: 30_000, what: "a request with tools" });
+    const names = [...offeredTools(rig).keys()];
+    expect(names).toContain("read");
+    expect(names).not.toContain(TOOL);
+  });
+});
+
+describe("telegram_send_file on OpenCode 1.18.33 in a supergroup with topics", { timeout: 120_000 }, () => {
+  let rig: Rig;
+  beforeAll(async () => {
+    rig = await startRig("1.18.33", { HERMES_TELEGRAM_CHAT_ID: String(GROUP), HERMES_TELEGRAM_TOPICS: "on", HERMES_DONE_AFTER: "1h" }, undefined, {
+      chat: "supergroup",
+    });
+    fs.writeFileSync(path.join(rig.opencode.directory, "shot.png"), PNG);
+  }, 120_000);
+  afterAll(async () => {
+    await rig?.stop();
+  });
+
+  it("the photo lands in the session's topic, and a reply to it there reaches the session", async () => {
+    const session = await rig.opencode.createSession();
+    expect(await callTool(rig, session.id, { path: "shot.png" })).toContain("as a photo");
+    const photo = await rig.telegram.waitForMessage((m) => m.photo !== undefined, { what: "the photo" });
+    expect(photo.chatId).toBe(GROUP);
+    expect(photo.threadId).toBeDefined();
+    expect(rig.telegram.topics().map((topic) => topic.threadId)).toContain(photo.threadId);
+    expect(photo.photo!.data.equals(PNG)).toBe(true);
+    rig.telegram.sendText(GROUP, "now the mobile view", { replyTo: photo.messageId, threadId: photo.threadId!, from: DEFAULT_USER });
+    await pollUntil(() => rig.llm.userMessages().some((text) => text.includes("now the mobile view")), { timeoutMs: 20_000, what: "the reply at the LLM" });
+  });
+});
