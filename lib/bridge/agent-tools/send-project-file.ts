@@ -30,6 +30,6 @@ export async function sendProjectFile(sender: AgentFileSender, roots: ProjectRoo
     );
   } catch (error) {
     if (error instanceof FileRefused) throw error;
-    throw new Error(`not sent: Telegram did not take ${filename} (${errorText(error)})`);
+    throw new Error(`not sent: Telegram did not take ${filename} (${error instanceof Error ? error.message : errorText(error)})`);
   }
 }
