@@ -20,6 +20,7 @@ import { RecentIds } from "../recent-ids.ts";
 import { OwnServerClient } from "./server-client.ts";
 import { SessionDirectories } from "./session-directories.ts";
 import { findOwnServer } from "./own-server.ts";
+import { registerSendFileTool } from "./agent-tool.ts";
 
 interface Location {
   directory: string;
@@ -96,6 +97,7 @@ export function startLocation(ctx: PluginContext2, env: Record<string, string | 
   const link: InstanceLink = { directory, opencode: new Opencode2Endpoint(directory, contextHost(ctx), server, state.book) };
   const location: Location = { directory, link, lease, stop: new AbortController() };
   lease.bridge.attach(link);
+  if (result.config.agentTools) registerSendFileTool(ctx, lease.bridge, directory, logger);
   logger.debug({ directory, opencode: appVersion(ctx) }, "plugin started on OpenCode 2");
   void reportServer(server, lease.bridge, logger);
   return track(location, ctx, logger);

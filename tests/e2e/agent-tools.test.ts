@@ -9,7 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_USER } from "../support/fake-telegram.ts";
 import { isTitleRequest } from "../support/llm/chat-request.ts";
 import { directive } from "../support/mock-llm.ts";
-import { OPENCODE_VERSIONS, type OpencodeVersion } from "../support/opencode.ts";
+import { OPENCODE_VERSIONS, OPENCODE2_VERSION, type OpencodeVersion } from "../support/opencode.ts";
+
+/** 1.x takes the tool from the plugin's `tool` hook, 2.0.15 through `ctx.tool.transform`. */
+const VERSIONS: OpencodeVersion[] = [...OPENCODE_VERSIONS, OPENCODE2_VERSION];
 import { pollUntil, sleep } from "../support/wait.ts";
 import { startRig, type Rig } from "./question-suite.ts";
 
@@ -35,10 +38,20 @@ async function callTool(rig: Rig, sessionID: string, args: Record<string, unknow
   const seen = rig.llm.toolResults.length;
   await rig.opencode.prompt(sessionID, directive({ tool: TOOL, args, then: [{ text: "done" }] }));
   await pollUntil(() => rig.llm.toolResults.length > seen, { timeoutMs: 40_000, what: `the result of ${TOOL}` });
-  return rig.llm.toolResults[seen]!.content;
+  return readable(rig.llm.toolResults[seen]!.content);
 }
 
-describe.each(OPENCODE_VERSIONS)("telegram_send_file on OpenCode %s (private chat)", { timeout: 120_000 }, (version) => {
+/** OpenCode 2 hands the LLM a tool's error as JSON (`{"error":{"message":…}}`): its message, as 1.x gives it. */
+function readable(content: string): string {
+  try {
+    const parsed = JSON.parse(content) as { error?: { message?: unknown } };
+    return typeof parsed.error?.message === "string" ? `Error: ${parsed.error.message}` : content;
+  } catch {
+    return content;
+  }
+}
+
+describe.each(VERSIONS)("telegram_send_file on OpenCode %s (private chat)", { timeout: 120_000 }, (version) => {
   let rig: Rig;
   let outside: string;
   beforeAll(async () => {
@@ -86,7 +99,7 @@ describe.each(OPENCODE_VERSIONS)("telegram_send_file on OpenCode %s (private cha
   });
 });
 
-describe.each(OPENCODE_VERSIONS)("HERMES_AGENT_TOOLS=off on OpenCode %s", { timeout: 120_000 }, (version: OpencodeVersion) => {
+describe.each(VERSIONS)("HERMES_AGENT_TOOLS=off on OpenCode %s", { timeout: 120_000 }, (version: OpencodeVersion) => {
   let rig: Rig;
   beforeAll(async () => {
     rig = await startRig(version, { HERMES_AGENT_TOOLS: "off" });

@@ -27,14 +27,25 @@ export interface ToolHome {
   worktree?: string | undefined;
 }
 
+/** The same arguments as JSON Schema (OpenCode 2 takes a tool's input as JSON Schema, lib/opencode2/agent-tool.ts). */
+export const SEND_FILE_INPUT_SCHEMA = {
+  type: "object",
+  properties: {
+    path: { type: "string", description: "The file to send: a path relative to the project directory, or an absolute path inside the project." },
+    caption: { type: "string", description: "A short text shown with the file on the phone (Markdown)." },
+  },
+  required: ["path"],
+  additionalProperties: false,
+} as const;
+
 /** The arguments as zod schemas, made the first time OpenCode asks for them. */
 let shape: ToolDefinition["args"] | undefined;
 function argsShape(): ToolDefinition["args"] {
   if (shape) return shape;
   const { z } = createRequire(import.meta.url)("zod") as typeof import("zod");
   shape = {
-    path: z.string().describe("The file to send: a path relative to the project directory, or an absolute path inside the project."),
-    caption: z.string().optional().describe("A short text shown with the file on the phone (Markdown)."),
+    path: z.string().describe(SEND_FILE_INPUT_SCHEMA.properties.path.description),
+    caption: z.string().optional().describe(SEND_FILE_INPUT_SCHEMA.properties.caption.description),
   };
   return shape;
 }
