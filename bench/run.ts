@@ -9,6 +9,7 @@
 //   npm run bench -- --rounds 20        interactive rounds per chat (group and private)
 //   npm run bench -- --only chats       only the chat scenarios (interactive, bursts, over budget, failover, outage, live progress)
 //   npm run bench -- --only progress    only live progress beside prompts
+//   npm run bench -- --only agent-file  only prompts while the agent's 20 MB file uploads (~20 s)
 //   npm run bench -- --only opencode-memory [--pairs 3] [--settle 10] [--floor]
 //                                       only the memory Hermes adds to a real `opencode serve` (~1–2 min)
 //   npm run bench -- --only memory-parts [--rounds 2]
@@ -24,6 +25,8 @@ import { runOutage, type OutageResult } from "./outage.ts";
 import { runOverBudget, type OverBudgetResult } from "./over-budget.ts";
 import { runMarkdown, type MarkdownResult } from "./markdown.ts";
 import { runProgressBench, type ProgressBenchResult } from "./progress.ts";
+import { printAgentFile } from "./agent-file-report.ts";
+import { runAgentFile, type AgentFileResult } from "./agent-file.ts";
 import { runMemory, type MemoryResult } from "./memory.ts";
 import { runOpencodeMemory, type OpencodeMemoryResult } from "./opencode-memory.ts";
 import { MEMORY_PARTS, runMemoryParts, type MemoryPartsResult } from "./opencode-memory-parts.ts";
@@ -60,6 +63,7 @@ const settings = {
   progressRounds: quick ? 4 : 10,
   onlyChats: args.includes("chats") && flag("only"),
   onlyProgress: args.includes("progress") && flag("only"),
+  onlyAgentFile: args.includes("agent-file") && flag("only"),
   onlyOpencodeMemory: args.includes("opencode-memory") && flag("only"),
   onlyMemoryParts: args.includes("memory-parts") && flag("only"),
   memoryPairs: option("pairs", quick ? 2 : 3),
@@ -120,7 +124,7 @@ async function main(): Promise<void> {
   );
 
   const skipped = <T>(): Promise<{ value?: T; error?: string; ms: number }> => Promise.resolve({ error: "skipped (--only)", ms: 0 });
-  const onlyMemory = settings.onlyOpencodeMemory || settings.onlyMemoryParts;
+  const onlyMemory = settings.onlyOpencodeMemory || settings.onlyMemoryParts || settings.onlyAgentFile;
   const others = !settings.onlyChats && !settings.onlyProgress && !onlyMemory;
   const chatsToo = !settings.onlyProgress && !onlyMemory;
   const startup = others
@@ -195,6 +199,10 @@ async function main(): Promise<void> {
         runProgressBench({ rounds: settings.progressRounds }),
       )
     : await skipped<ProgressBenchResult>();
+  const agentFile =
+    others || settings.onlyAgentFile
+      ? await section("the agent's 20 MB file uploading while prompts flow", () => runAgentFile())
+      : await skipped<AgentFileResult>();
   const outage = chatsToo
     ? await section(`back after a 20 s outage (${settings.outageRuns} runs)`, () => runOutage(settings.outageRuns))
     : await skipped<OutageResult>();
@@ -208,6 +216,7 @@ async function main(): Promise<void> {
     printOutage(outage, targets);
   }
   if (!onlyMemory) printProgress(liveProgress, targets);
+  if (others || settings.onlyAgentFile) printAgentFile(agentFile, targets, log);
   if (others) {
     printLatency(latency, targets);
     printThroughput(scaled, real, targets);
@@ -215,8 +224,8 @@ async function main(): Promise<void> {
     printMarkdown(markdown, targets);
     printStartup(startup, targets);
   }
-  if (!settings.onlyMemoryParts) printOpencodeMemory(opencodeMemory, targets);
-  else printMemoryParts(memoryParts);
+  if (settings.onlyMemoryParts) printMemoryParts(memoryParts);
+  else if (!settings.onlyAgentFile) printOpencodeMemory(opencodeMemory, targets);
 
   log("Targets");
   log(`  ${pad("", 46)} ${pad("target", 22)} ${pad("measured", 34)} verdict`);
@@ -237,6 +246,7 @@ async function main(): Promise<void> {
       overBudget: overBudget.value ?? { error: overBudget.error },
       outage: outage.value ?? { error: outage.error },
       liveProgress: liveProgress.value ?? { error: liveProgress.error },
+      agentFile: agentFile.value ?? { error: agentFile.error },
     },
     latency: latency.value ?? { error: latency.error },
     throughput: { timeCompressed: scaled.value ?? { error: scaled.error }, realLimits: real.value ?? { error: real.error } },
