@@ -74,6 +74,10 @@ describe.each(VERSIONS)("telegram_send_file on OpenCode %s (private chat)", { ti
     expect(offered?.description).toContain("Send a file of this project to the user's phone");
     expect(Object.keys(offered?.parameters?.properties ?? {}).sort()).toEqual(["caption", "path"]);
     expect(offered?.parameters?.required).toEqual(["path"]);
+    // Measured: 1.1.53 builds the schema with its own zod, whose registry does not hold the plugin's descriptions.
+    const described = offered?.parameters?.properties?.path?.description;
+    if (version === "1.1.53") expect(described).toBeUndefined();
+    else expect(described).toContain("relative to the project directory");
 
     const photo = await rig.telegram.waitForMessage((m) => m.photo !== undefined, { what: "the photo" });
     expect(photo.photo!.data.equals(PNG)).toBe(true);

