@@ -21,6 +21,7 @@ import { OwnServerClient } from "./server-client.ts";
 import { SessionDirectories } from "./session-directories.ts";
 import { findOwnServer } from "./own-server.ts";
 import { registerSendFileTool } from "./agent-tool.ts";
+import type { AgentFileSender } from "../bridge/agent-tools/agent-files.ts";
 
 interface Location {
   directory: string;
@@ -97,10 +98,24 @@ export function startLocation(ctx: PluginContext2, env: Record<string, string | 
   const link: InstanceLink = { directory, opencode: new Opencode2Endpoint(directory, contextHost(ctx), server, state.book) };
   const location: Location = { directory, link, lease, stop: new AbortController() };
   lease.bridge.attach(link);
-  if (result.config.agentTools) registerSendFileTool(ctx, lease.bridge, directory, logger);
+  if (result.config.agentTools) registerSendFileTool(ctx, locationSender(directory), directory, logger);
   logger.debug({ directory, opencode: appVersion(ctx) }, "plugin started on OpenCode 2");
   void reportServer(server, lease.bridge, logger);
   return track(location, ctx, logger);
+}
+
+/**
+ * The agent's files go through the bridge of the location as it is at the call: a reload replaces
+ * the location (and may replace the bridge) but keeps the tool registered before it.
+ */
+function locationSender(directory: string): AgentFileSender {
+  return {
+    sendAgentFile(owner, file, caption) {
+      const location = state.locations.get(directory);
+      if (!location?.link) return Promise.reject(new Error("Hermes is not running for this project"));
+      return location.lease.bridge.sendAgentFile(owner, file, caption);
+    },
+  };
 }
 
 function track(location: Location, ctx: PluginContext2, logger: Logger): Cleanup {

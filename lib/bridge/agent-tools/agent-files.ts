@@ -59,7 +59,7 @@ export class AgentFiles {
       sent = await upload(as);
     } catch (error) {
       // Telegram refuses some pictures as photos (PHOTO_INVALID_DIMENSIONS and the like): the same bytes as a file.
-      if (as !== "photo" || !(error instanceof TelegramApiError) || error.code !== 400) throw error;
+      if (as !== "photo" || !(error instanceof TelegramApiError) || error.code !== 400 || error.isParseError) throw error;
       log.info({ err: error.message }, "Telegram refused the agent's picture as a photo: sending it as a file");
       as = "document";
       sent = await upload(as);
