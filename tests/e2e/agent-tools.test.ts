@@ -122,27 +122,32 @@ describe.each(VERSIONS)("HERMES_AGENT_TOOLS=off on OpenCode %s", { timeout: 120_
   });
 });
 
-describe("telegram_send_file on OpenCode 1.18.33 in a supergroup with topics", { timeout: 120_000 }, () => {
-  let rig: Rig;
-  beforeAll(async () => {
-    rig = await startRig("1.18.33", { HERMES_TELEGRAM_CHAT_ID: String(GROUP), HERMES_TELEGRAM_TOPICS: "on", HERMES_DONE_AFTER: "1h" }, undefined, {
-      chat: "supergroup",
+// Topics need a supergroup and OpenCode 1.18 or 2 (as in topics.test.ts).
+describe.each<OpencodeVersion>(["1.18.33", OPENCODE2_VERSION])(
+  "telegram_send_file on OpenCode %s in a supergroup with topics",
+  { timeout: 120_000 },
+  (version) => {
+    let rig: Rig;
+    beforeAll(async () => {
+      rig = await startRig(version, { HERMES_TELEGRAM_CHAT_ID: String(GROUP), HERMES_TELEGRAM_TOPICS: "on", HERMES_DONE_AFTER: "1h" }, undefined, {
+        chat: "supergroup",
+      });
+      fs.writeFileSync(path.join(rig.opencode.directory, "shot.png"), PNG);
+    }, 120_000);
+    afterAll(async () => {
+      await rig?.stop();
     });
-    fs.writeFileSync(path.join(rig.opencode.directory, "shot.png"), PNG);
-  }, 120_000);
-  afterAll(async () => {
-    await rig?.stop();
-  });
 
-  it("the photo lands in the session's topic, and a reply to it there reaches the session", async () => {
-    const session = await rig.opencode.createSession();
-    expect(await callTool(rig, session.id, { path: "shot.png" })).toContain("as a photo");
-    const photo = await rig.telegram.waitForMessage((m) => m.photo !== undefined, { what: "the photo" });
-    expect(photo.chatId).toBe(GROUP);
-    expect(photo.threadId).toBeDefined();
-    expect(rig.telegram.topics().map((topic) => topic.threadId)).toContain(photo.threadId);
-    expect(photo.photo!.data.equals(PNG)).toBe(true);
-    rig.telegram.sendText(GROUP, "now the mobile view", { replyTo: photo.messageId, threadId: photo.threadId!, from: DEFAULT_USER });
-    await pollUntil(() => rig.llm.userMessages().some((text) => text.includes("now the mobile view")), { timeoutMs: 20_000, what: "the reply at the LLM" });
-  });
-});
+    it("the photo lands in the session's topic, and a reply to it there reaches the session", async () => {
+      const session = await rig.opencode.createSession();
+      expect(await callTool(rig, session.id, { path: "shot.png" })).toContain("as a photo");
+      const photo = await rig.telegram.waitForMessage((m) => m.photo !== undefined, { what: "the photo" });
+      expect(photo.chatId).toBe(GROUP);
+      expect(photo.threadId).toBeDefined();
+      expect(rig.telegram.topics().map((topic) => topic.threadId)).toContain(photo.threadId);
+      expect(photo.photo!.data.equals(PNG)).toBe(true);
+      rig.telegram.sendText(GROUP, "now the mobile view", { replyTo: photo.messageId, threadId: photo.threadId!, from: DEFAULT_USER });
+      await pollUntil(() => rig.llm.userMessages().some((text) => text.includes("now the mobile view")), { timeoutMs: 20_000, what: "the reply at the LLM" });
+    });
+  },
+);
