@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { listenLoopback, sendJson } from "./loopback-server.ts";
 import { pollUntil } from "./wait.ts";
 import { botMethods } from "./telegram/bot-methods.ts";
+import { ChatRightsState, type ChatRights } from "./telegram/chat-rights.ts";
 import { ChatStore } from "./telegram/chat-store.ts";
 import type { BotState, MethodHandler } from "./telegram/context.ts";
 import { FaultInjector } from "./telegram/faults.ts";
@@ -22,6 +23,7 @@ import type { ButtonStyleMode } from "./telegram/validate.ts";
  * The test plays the human with sendText / tapButton and inspects what the bot sent.
  */
 export type { ApiCall, Fault, SentMessage, TgUser } from "./telegram/types.ts";
+export type { ChatRights } from "./telegram/chat-rights.ts";
 export { parseTelegramHtml, escapeHtml } from "./telegram/html.ts";
 export {
   TELEGRAM_FLOOD_LIMITS,
@@ -51,6 +53,10 @@ export interface FakeTelegram {
   ): { messageId: number };
   /** Whether buttons may carry `style` from now on ('refused': like a Bot API server older than 9.4). */
   setButtonStyles(mode: ButtonStyleMode): void;
+  /** What the bot may do in a chat from now on (its membership, the group's permissions, topics, a block). */
+  setChatRights(chatId: number, rights: ChatRights): void;
+  /** Privacy mode (on by default, as for a new bot): getMe's can_read_all_group_messages is its opposite. */
+  setPrivacyMode(on: boolean): void;
   /**
    * The human sends a photo, a document, a voice note or an audio file (with a caption, as a reply, in a topic). `fileId` is
    * what getFile must be asked for; `reportedSize` fakes a huge file without its bytes.
@@ -131,6 +137,7 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
     commands: [],
     topics: [],
     buttonStyles: opts.buttonStyles ?? "supported",
+    rights: new ChatRightsState(),
   };
   const files = newFileStore();
   const handlers = new Map<string, MethodHandler>(
@@ -365,6 +372,12 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
     topics: () => state.topics.map((topic) => ({ ...topic })),
     setButtonStyles(mode) {
       state.buttonStyles = mode;
+    },
+    setChatRights(chatId, rights) {
+      state.rights.chats.set(chatId, rights);
+    },
+    setPrivacyMode(on) {
+      state.rights.privacyMode = on;
     },
     pushUpdate(update) {
       queue.push(update);

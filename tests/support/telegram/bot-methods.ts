@@ -34,7 +34,7 @@ export const botMethods: Record<string, MethodHandler> = {
   getMe: ({ state }) => ({
     ...state.store.bot,
     can_join_groups: true,
-    can_read_all_group_messages: false,
+    can_read_all_group_messages: !state.rights.privacyMode,
     supports_inline_queries: false,
   }),
   deleteWebhook: () => true,
@@ -47,7 +47,16 @@ export const botMethods: Record<string, MethodHandler> = {
     state.commands = [];
     return true;
   },
-  getChat: ({ payload, state }) => state.store.chat(requireChatId(payload)),
+  getChat: ({ payload, state }) => {
+    const chatId = requireChatId(payload);
+    state.rights.checkVisible(chatId);
+    return { ...state.store.chat(chatId), ...state.rights.chatFields(chatId) };
+  },
+  getChatMember: ({ payload, state }) => {
+    const chatId = requireChatId(payload);
+    if (Number(payload.user_id) !== state.store.bot.id) throw badRequest("user not found");
+    return state.rights.botMember(chatId, state.store.bot);
+  },
   createForumTopic: ({ payload, state }) => {
     const chatId = requireChatId(payload);
     if (chatId > 0) throw badRequest("the chat is not a forum");
@@ -68,8 +77,8 @@ export const botMethods: Record<string, MethodHandler> = {
     requireChatId(payload);
     return true;
   },
-  sendChatAction: ({ payload }) => {
-    requireChatId(payload);
+  sendChatAction: ({ payload, state }) => {
+    state.rights.checkPost(requireChatId(payload));
     if (typeof payload.action !== "string") throw badRequest("wrong parameter action in request");
     return true;
   },

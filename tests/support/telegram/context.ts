@@ -1,3 +1,4 @@
+import type { ChatRightsState } from "./chat-rights.ts";
 import type { ChatStore } from "./chat-store.ts";
 import type { LongPoll } from "./long-poll.ts";
 import type { ButtonStyleMode } from "./validate.ts";
@@ -14,6 +15,8 @@ export interface BotState {
   topics: Array<{ chatId: number; threadId: number; name: string }>;
   /** Whether inline buttons may carry `style` (an older Bot API server refuses the field). */
   buttonStyles: ButtonStyleMode;
+  /** What the bot may do in each chat (all it likes, unless a test says otherwise). */
+  rights: ChatRightsState;
 }
 
 export interface MethodContext {

@@ -45,6 +45,7 @@ function record(ctx: MethodContext, chatId: number, init: Omit<SentMessage, "cha
 
 const sendMessage: MethodHandler = (ctx) => {
   const chatId = requireChatId(ctx.payload);
+  ctx.state.rights.checkPost(chatId);
   const text = checkMessageText(ctx.payload.text, ctx.payload.parse_mode);
   const replyMarkup = checkReplyMarkup(ctx.payload.reply_markup, ctx.state.buttonStyles);
   return record(ctx, chatId, { text, parseMode: ctx.payload.parse_mode, replyMarkup });

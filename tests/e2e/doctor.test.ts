@@ -1,0 +1,156 @@
+// `opencode-hermes doctor` against the fake Telegram and the real OpenCode 1.18.33 (on the PATH, and
+// running with Hermes so that the relay check finds it polling): every line ✅ and exit 0 for a good
+// setup; a wrong token, a chat the bot cannot post to (a blocked private chat, a group where members
+// may not post), a group without an allow-list, and a missing plugin entry each give their ❌ line
+// with its fix and exit 1. The token never appears in what doctor prints.
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CliIo } from "../../lib/cli/io.ts";
+import { main } from "../../lib/cli/main.ts";
+import { DEFAULT_CHAT_ID, startFakeTelegram, type FakeTelegram } from "../support/fake-telegram.ts";
+import { startMockLlm, type MockLlm } from "../support/mock-llm.ts";
+import { startOpencode, type OpencodeServer } from "../support/opencode.ts";
+
+const REPO = path.resolve(import.meta.dirname, "../..");
+const PLUGIN = path.join(REPO, "plugin.ts");
+const WRONG_TOKEN = "123456:WRONG-token-abcdefghijklmnopqrstuv";
+
+describe("opencode-hermes doctor", { timeout: 120_000 }, () => {
+  let telegram: FakeTelegram;
+  let llm: MockLlm;
+  let opencode: OpencodeServer;
+  let scratch: string;
+  let transcriber: http.Server;
+  let transcribeUrl: string;
+
+  beforeAll(async () => {
+    telegram = await startFakeTelegram();
+    llm = await startMockLlm();
+    opencode = await startOpencode({
+      version: "1.18.33",
+      llmBaseURL: llm.baseURL,
+      plugins: [PLUGIN],
+      env: { HERMES_TELEGRAM_TOKEN: telegram.token, HERMES_TELEGRAM_CHAT_ID: String(DEFAULT_CHAT_ID), HERMES_TELEGRAM_API_ROOT: telegram.apiRoot },
+    });
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), "hermes-doctor-"));
+    fs.mkdirSync(path.join(scratch, "config", "opencode"), { recursive: true });
+    fs.writeFileSync(path.join(scratch, "config", "opencode", "opencode.json"), JSON.stringify({ plugin: [PLUGIN] }));
+    fs.mkdirSync(path.join(scratch, "empty-config"));
+    fs.mkdirSync(path.join(scratch, "bare-project", ".git"), { recursive: true });
+    transcriber = http.createServer((_, res) => res.writeHead(404).end());
+    await new Promise<void>((resolve) => transcriber.listen(0, "127.0.0.1", resolve));
+    transcribeUrl = `http://127.0.0.1:${(transcriber.address() as AddressInfo).port}/v1`;
+  }, 120_000);
+
+  afterAll(async () => {
+    await opencode?.stop();
+    await llm?.close();
+    await telegram?.close();
+    transcriber?.close();
+    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+  });
+
+  /** The environment of a user whose setup is right; `change` adjusts it (undefined removes a variable). */
+  function environment(change: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+    const env: Record<string, string | undefined> = {
+      PATH: `${path.join(REPO, "node_modules", ".bin")}${path.delimiter}${process.env.PATH ?? ""}`,
+      HOME: path.join(scratch, "home"),
+      XDG_CONFIG_HOME: path.join(scratch, "config"),
+      // Where the running OpenCode's Hermes keeps its relay socket (no XDG_RUNTIME_DIR in its world).
+      XDG_STATE_HOME: path.join(opencode.root, "xdg-state"),
+      HERMES_LOG_FILE: path.join(scratch, "hermes.log"),
+      HERMES_TELEGRAM_TOKEN: telegram.token,
+      HERMES_TELEGRAM_CHAT_ID: String(DEFAULT_CHAT_ID),
+      HERMES_TELEGRAM_API_ROOT: telegram.apiRoot,
+      HERMES_TRANSCRIBE_URL: transcribeUrl,
+      HERMES_TRANSCRIBE_KEY: "sk-doctor-secret-key-0123456789",
+      ...change,
+    };
+    for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key];
+    return env;
+  }
+
+  async function doctor(env: Record<string, string | undefined>, directory: string = opencode.directory) {
+    const out: string[] = [];
+    const err: string[] = [];
+    const io: CliIo = { env, out: (line) => out.push(line), err: (line) => err.push(line), onSignal: () => () => undefined };
+    const status = await main(["doctor", "--directory", directory], io);
+    const text = [...out, ...err].join("\n");
+    expect(text).not.toContain(String(env.HERMES_TELEGRAM_TOKEN));
+    expect(text).not.toContain(String(env.HERMES_TELEGRAM_TOKEN).split(":")[1]);
+    expect(text).not.toContain("sk-doctor-secret-key");
+    const checks = out.filter((line) => /^(✅|❌|➖) /.test(line));
+    return { status, out, err, text, checks, problems: checks.filter((line) => line.startsWith("❌")) };
+  }
+
+  it("a good setup: every check ✅ (versions, both configs, token, chat, relay, transcription, log), exit 0", async () => {
+    const result = await doctor(environment());
+    expect(result.err).toEqual([]);
+    expect(
+      result.checks.filter((line) => !line.startsWith("✅")),
+      result.text,
+    ).toEqual([]);
+    expect(result.status, result.text).toBe(0);
+    expect(result.checks.length).toBeGreaterThanOrEqual(10);
+    expect(result.text).toMatch(/^✅ Node \d+\./m);
+    expect(result.text).toMatch(/^✅ OpenCode 1\.18\.33\.$/m);
+    expect(result.text).toContain("✅ The token works: the bot is @hermes_test_bot.");
+    expect(result.text).toContain(`✅ The chat ${DEFAULT_CHAT_ID} is a private chat.`);
+    expect(result.text).toContain("✅ @hermes_test_bot can post in the chat.");
+    expect(result.text).toMatch(/^✅ An OpenCode with Hermes .* is polling @hermes_test_bot right now\.$/m);
+    expect(result.text).toContain(`✅ The transcription service at ${transcribeUrl} answers (HTTP 404).`);
+    expect(result.out.at(-1)).toBe("Nothing to fix.");
+  });
+
+  it("a wrong token: its ❌ line with the fix, the chat not checked, exit 1", async () => {
+    const result = await doctor(environment({ HERMES_TELEGRAM_TOKEN: WRONG_TOKEN }));
+    expect(result.problems).toEqual([
+      "❌ Telegram rejected the token (401: Unauthorized). Fix: the token is wrong or was revoked: copy it again from @BotFather (/mybots → your bot → API Token).",
+    ]);
+    expect(result.status).toBe(1);
+  });
+
+  it("a private chat that blocked the bot: ❌ it cannot post there, exit 1", async () => {
+    telegram.setChatRights(2002, { blocked: true });
+    const result = await doctor(environment({ HERMES_TELEGRAM_CHAT_ID: "2002" }));
+    expect(result.problems).toEqual([
+      "❌ @hermes_test_bot cannot post there (403: Forbidden: bot was blocked by the user). Fix: unblock @hermes_test_bot in Telegram.",
+    ]);
+    expect(result.status).toBe(1);
+  });
+
+  it("a group where members may not post and the bot is no admin: ❌ with the fix, exit 1", async () => {
+    telegram.setChatRights(-1002002, { membersCanPost: false });
+    const result = await doctor(environment({ HERMES_TELEGRAM_CHAT_ID: "-1002002", HERMES_TELEGRAM_ALLOWED_USERS: "1001" }));
+    expect(result.problems).toEqual([
+      "❌ Members may not send messages in the group, and @hermes_test_bot is not an admin. Fix: make @hermes_test_bot an admin, or let members send messages.",
+    ]);
+    expect(result.text).toContain("✅ Only user 1001 may answer in the group.");
+    expect(result.status).toBe(1);
+  });
+
+  it("a group without an allow-list: ❌ Hermes stays off, with the fix, exit 1", async () => {
+    const result = await doctor(environment({ HERMES_TELEGRAM_CHAT_ID: "-1003003" }));
+    expect(result.problems).toEqual([
+      "❌ The chat is a group and HERMES_TELEGRAM_ALLOWED_USERS is not set: Hermes stays off, so that not every member can approve. " +
+        'Fix: export HERMES_TELEGRAM_ALLOWED_USERS=<your user id> (setup prints it), or "anyone".',
+    ]);
+    expect(result.text).toContain("✅ @hermes_test_bot can post in the group.");
+    expect(result.status).toBe(1);
+  });
+
+  it("no plugin entry in the global config nor in the project: ❌ with the entry to add, exit 1", async () => {
+    const config = path.join(scratch, "empty-config");
+    const result = await doctor(environment({ XDG_CONFIG_HOME: config }), path.join(scratch, "bare-project"));
+    const version = (JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as { version: string }).version;
+    expect(result.problems).toEqual([
+      `❌ Neither the global config ${path.join(config, "opencode", "opencode.json")} nor this project loads Hermes. ` +
+        `Fix: in ${path.join(config, "opencode", "opencode.json")}, add "opencode-hermes@${version}" to its "plugin" list (OpenCode 2: "plugins"), or run npx opencode-hermes setup.`,
+    ]);
+    expect(result.status).toBe(1);
+  });
+});

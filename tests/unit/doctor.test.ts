@@ -1,0 +1,119 @@
+// The local pieces of `opencode-hermes doctor` (lib/cli/doctor-check.ts, doctor-local.ts): the line
+// format, the Node check, the transcription service (another user's loopback listener, no answer),
+// the log file (a symlink, the last warning), and where a project's config is looked for. The
+// Telegram checks run end to end in tests/e2e/doctor.test.ts.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { checkLine, ok, problem, skipped } from "../../lib/cli/doctor-check.ts";
+import { logCheck, nodeCheck, projectConfigFiles, transcriptionCheck } from "../../lib/cli/doctor-local.ts";
+import { main } from "../../lib/cli/main.ts";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+function tempDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hermes-doctor-unit-"));
+  dirs.push(dir);
+  return dir;
+}
+
+const HEADER = "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n";
+/** /proc/net/tcp with one listener on 127.0.0.1:`port` owned by `uid`. */
+function procWith(port: number, uid: number) {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, "0");
+  const line = `   0: 0100007F:${hexPort} 00000000:0000 0A 00000000:00000000 00:00000000 00000000 ${String(uid).padStart(5)}        0 4242 1 0000000000000000 100 0 0 10 0\n`;
+  return { uid: 1000, read: (file: "tcp" | "tcp6") => (file === "tcp" ? HEADER + line : undefined) };
+}
+
+describe("doctor lines", () => {
+  it("✅ / ❌ with the fix / ➖, each a sentence", () => {
+    expect(checkLine(ok("Node 22.1.0"))).toBe("✅ Node 22.1.0.");
+    expect(checkLine(problem("The bot cannot post (403: blocked)", "unblock it."))).toBe("❌ The bot cannot post (403: blocked). Fix: unblock it.");
+    expect(checkLine(skipped("Nothing set."))).toBe("➖ Nothing set.");
+  });
+
+  it("Node older than 20 is a problem", () => {
+    expect(nodeCheck("18.19.0").state).toBe("problem");
+    expect(nodeCheck("20.0.0").state).toBe("ok");
+  });
+
+  it("doctor --help prints its usage; an unknown option is a usage error (64)", async () => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const io = { env: {}, out: (line: string) => out.push(line), err: (line: string) => err.push(line), onSignal: () => () => undefined };
+    expect(await main(["doctor", "--help"], io)).toBe(0);
+    expect(out[0]).toMatch(/^Usage: opencode-hermes doctor/);
+    expect(await main(["doctor", "--frobnicate"], io)).toBe(64);
+    expect(err[0]).toMatch(/frobnicate/);
+  });
+});
+
+describe("transcription service", () => {
+  it("not set: skipped, not a problem", async () => {
+    expect((await transcriptionCheck({})).state).toBe("skipped");
+  });
+
+  it("another user's loopback listener: a problem, and nothing is sent to it", async () => {
+    let fetched = false;
+    const check = await transcriptionCheck({ HERMES_TRANSCRIBE_URL: "http://127.0.0.1:8080/v1" }, procWith(8080, 4242), async () => {
+      fetched = true;
+      return new Response("");
+    });
+    expect(check.state).toBe("problem");
+    expect(check.text).toContain("owned by another user (uid 4242)");
+    expect(fetched).toBe(false);
+  });
+
+  it("this user's listener that answers: ok; nothing listening: a problem", async () => {
+    const answers = await transcriptionCheck(
+      { HERMES_TRANSCRIBE_URL: "http://127.0.0.1:8080/v1" },
+      procWith(8080, 1000),
+      async () => new Response("", { status: 404 }),
+    );
+    expect(answers).toEqual(ok("The transcription service at http://127.0.0.1:8080/v1 answers (HTTP 404)"));
+    const silent = await transcriptionCheck({ HERMES_TRANSCRIBE_URL: "http://127.0.0.1:9/v1" }, procWith(8080, 1000), async () => {
+      throw Object.assign(new TypeError("fetch failed"), { cause: { code: "ECONNREFUSED" } });
+    });
+    expect(silent.state).toBe("problem");
+    expect(silent.text).toContain("does not answer (ECONNREFUSED)");
+  });
+});
+
+describe("log file", () => {
+  it("a symlink is a problem (Hermes won't follow it); a log with a warning shows the last one", () => {
+    const dir = tempDir();
+    const log = path.join(dir, "hermes.log");
+    fs.symlinkSync(path.join(dir, "elsewhere"), log);
+    expect(logCheck({ HERMES_LOG_FILE: log }).state).toBe("problem");
+    fs.unlinkSync(log);
+    const lines = [
+      { level: 30, time: Date.UTC(2026, 10, 27), msg: "question sent" },
+      { level: 40, time: Date.UTC(2026, 10, 27, 1), msg: "HERMES_TELEGRAM_CHAT_ID is not set" },
+      { level: 30, time: Date.UTC(2026, 10, 27, 2), msg: "tap" },
+    ];
+    fs.writeFileSync(log, `${lines.map((line) => JSON.stringify(line)).join("\n")}\n`);
+    const check = logCheck({ HERMES_LOG_FILE: log });
+    expect(check.state).toBe("ok");
+    expect(check.text).toContain("its last warning: 2026-11-27T01:00:00.000Z HERMES_TELEGRAM_CHAT_ID is not set");
+  });
+
+  it("no log yet in a writable place: ok", () => {
+    const dir = tempDir();
+    expect(logCheck({ HERMES_LOG_FILE: path.join(dir, "sub", "hermes.log") }).state).toBe("ok");
+  });
+});
+
+describe("project config files", () => {
+  it("from the directory up to its git root, both names and .opencode/", () => {
+    const root = tempDir();
+    fs.mkdirSync(path.join(root, "repo", ".git"), { recursive: true });
+    fs.mkdirSync(path.join(root, "repo", "pkg"));
+    const files = projectConfigFiles(path.join(root, "repo", "pkg"));
+    expect(files).toContain(path.join(root, "repo", "pkg", "opencode.json"));
+    expect(files).toContain(path.join(root, "repo", ".opencode", "opencode.jsonc"));
+    expect(files.some((file) => file.startsWith(path.join(root, "opencode")))).toBe(false);
+  });
+});
