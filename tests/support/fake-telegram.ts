@@ -41,6 +41,8 @@ export interface FakeTelegram {
   callbackAnswers: Array<{ callbackQueryId: string; text?: string; showAlert?: boolean }>;
   maxConcurrentGetUpdates: number;
   messages(chatId?: number): SentMessage[];
+  /** What the human sent (texts and commands), in order. */
+  humanMessages(chatId?: number): Array<{ chatId: number; messageId: number; text: string; deleted: boolean; replyTo?: number }>;
   waitFor<T>(check: () => T | undefined | false, opts?: { timeoutMs?: number; what?: string }): Promise<T>;
   waitForMessage(pred: (m: SentMessage) => boolean, opts?: { timeoutMs?: number; what?: string }): Promise<SentMessage>;
   buttons(m: SentMessage): Array<{ text: string; callback_data?: string; style?: string }>;
@@ -306,6 +308,18 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
     },
     messages(chatId?: number) {
       return state.store.botMessages.filter((m) => chatId === undefined || m.chatId === chatId);
+    },
+    humanMessages(chatId?: number) {
+      return state.store
+        .humans()
+        .filter((m) => chatId === undefined || m.chatId === chatId)
+        .map((m) => ({
+          chatId: m.chatId,
+          messageId: m.messageId,
+          text: m.text,
+          deleted: m.deleted,
+          ...(m.replyTo !== undefined ? { replyTo: m.replyTo } : {}),
+        }));
     },
     waitFor<T>(check: () => T | undefined | false, o: { timeoutMs?: number; what?: string } = {}) {
       return pollUntil(check, { ...o, context: recentCalls });

@@ -14,6 +14,8 @@ export interface HumanMessage {
   text: string;
   date: number;
   deleted: boolean;
+  /** The message it replies to. */
+  replyTo?: number;
 }
 
 export class ChatStore {
@@ -53,6 +55,11 @@ export class ChatStore {
 
   findHumanMessage(chatId: number, messageId: number): HumanMessage | undefined {
     return this.humanMessages.find((m) => m.chatId === chatId && m.messageId === messageId);
+  }
+
+  /** What the human sent, in order (the chat page shows it). */
+  humans(): readonly HumanMessage[] {
+    return this.humanMessages;
   }
 
   addHuman(message: HumanMessage): void {

@@ -40,7 +40,7 @@ export function messageUpdate(
   store.registerChat(chatId, opts.chatType, opts.from);
   const messageId = store.nextMessageId(chatId);
   const date = Math.floor(Date.now() / 1000);
-  store.addHuman({ chatId, messageId, from: opts.from, text, date, deleted: false });
+  store.addHuman({ chatId, messageId, from: opts.from, text, date, deleted: false, ...(opts.replyTo !== undefined ? { replyTo: opts.replyTo } : {}) });
   const message: Record<string, unknown> = { message_id: messageId, from: opts.from, chat: store.chat(chatId), date, text };
   if (opts.threadId !== undefined) Object.assign(message, { message_thread_id: opts.threadId, is_topic_message: true });
   const entities = commandEntities(text);
