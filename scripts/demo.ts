@@ -1,107 +1,122 @@
-// `npm run demo`: Hermes end to end, offline. The real OpenCode runs with Hermes loaded from
-// plugin.ts, a scripted LLM asks one question, a local Telegram emulator plays the phone, and the
-// answer flows back to the agent. Interactive in a terminal; picks the first option otherwise.
-import path from "node:path";
-import readline from "node:readline/promises";
-import { sleep } from "../lib/sleep.ts";
-import { DEFAULT_CHAT_ID, startFakeTelegram, type SentMessage } from "../tests/support/fake-telegram.ts";
-import { directive, startMockLlm } from "../tests/support/mock-llm.ts";
-import { startOpencode, type OpencodeServer } from "../tests/support/opencode.ts";
+// `npm run demo`: the whole loop of Hermes, offline, in the terminal. The real OpenCode 1.18.33 runs
+// with Hermes loaded from plugin.ts, a scripted LLM does the agent's part, and a local stand-in for
+// Telegram plays the phone (tests/support/whole-loop.ts): live progress, a question, a permission
+// with its diff, and the Done notice with the answer formatted and the files the run changed. Each
+// message is drawn as the phone shows it. In a terminal you tap (press a key); otherwise the demo
+// taps for you.
+import { parseTelegramHtml, type SentMessage } from "../tests/support/fake-telegram.ts";
+import { runWholeLoop, startLoopWorld } from "../tests/support/whole-loop.ts";
 
-const PLUGIN = path.resolve(import.meta.dirname, "../plugin.ts");
-const bold = (text: string) => (process.stdout.isTTY ? `\x1b[1m${text}\x1b[22m` : text);
-const dim = (text: string) => (process.stdout.isTTY ? `\x1b[2m${text}\x1b[22m` : text);
+const tty = Boolean(process.stdout.isTTY);
+const ansi = (open: string, close: string) => (text: string) => (tty ? `\x1b[${open}m${text}\x1b[${close}m` : text);
+const bold = ansi("1", "22");
+const dim = ansi("2", "22");
+const STYLES: Record<string, [string, string]> = {
+  bold: ["1", "22"],
+  italic: ["3", "23"],
+  underline: ["4", "24"],
+  strikethrough: ["9", "29"],
+  code: ["36", "39"],
+  pre: ["36", "39"],
+  text_link: ["4;34", "24;39"],
+};
 
-function phoneView(message: SentMessage): string {
-  const text = message.text
-    .replace(/<b>(.*?)<\/b>/g, (_, inner: string) => bold(inner))
-    .replace(/<[^>]+>/g, "")
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, "&");
+/** Telegram HTML as the phone shows it: the text with its formatting as terminal styles. */
+function formatted(html: string): string {
+  const parsed = parseTelegramHtml(html);
+  if (!parsed.ok) return html;
+  if (!tty) return parsed.plain;
+  const marks = new Map<number, string[]>();
+  const mark = (at: number, code: string) => marks.set(at, [...(marks.get(at) ?? []), `\x1b[${code}m`]);
+  for (const entity of parsed.entities) {
+    const style = STYLES[entity.type];
+    if (!style) continue;
+    mark(entity.offset, style[0]);
+    mark(entity.offset + entity.length, style[1]);
+  }
+  let out = "";
+  for (let i = 0; i <= parsed.plain.length; i++) out += (marks.get(i) ?? []).join("") + (parsed.plain[i] ?? "");
+  return out;
+}
+
+const visibleLength = (text: string) => [...text.replace(/\x1b\[[\d;]*m/g, "")].length;
+
+function phoneView(message: SentMessage, label: string): string {
+  const body = message.document
+    ? [`📄 ${message.document.filename} (${message.document.bytes} bytes)`, ...formatted(message.text).split("\n")]
+    : formatted(message.text).split("\n");
   const rows: Array<Array<{ text: string }>> = message.replyMarkup?.inline_keyboard ?? [];
   const buttons = rows.map((row) => row.map((button) => `[ ${button.text} ]`).join(" "));
-  const lines = [...text.split("\n"), ...(buttons.length ? ["", ...buttons] : [])];
-  const width = Math.min(72, Math.max(...lines.map((line) => line.replace(/\x1b\[\d+m/g, "").length)) + 2);
-  const border = "─".repeat(width);
-  return [`┌${border}┐ 📱 Telegram`, ...lines.map((line) => `│ ${line}`), `└${border}┘`].join("\n");
+  const lines = [...body, ...(buttons.length ? ["", ...buttons] : [])];
+  const width = Math.min(76, Math.max(20, ...lines.map(visibleLength)) + 2);
+  return [`┌${"─".repeat(width)}┐ 📱 ${label}`, ...lines.map((line) => `│ ${line}`), `└${"─".repeat(width)}┘`].join("\n");
 }
 
-/** What GET /session/:id/message gives, as far as the demo reads it. */
-interface StoredMessage {
-  info?: { role?: string };
-  parts?: Array<{ type?: string; text?: unknown }>;
-}
-
-/** The agent's text after the tool call (the scripted LLM echoes what it received). */
-async function agentText(opencode: OpencodeServer, sessionID: string, toolResult: string): Promise<string | undefined> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const messages = await opencode.request<StoredMessage[]>("GET", `/session/${sessionID}/message`);
-    const texts = (messages.body ?? []).flatMap((m) => (m.info?.role === "assistant" ? (m.parts ?? []) : [])).filter((part) => part.type === "text");
-    const last = texts.at(-1)?.text;
-    if (typeof last === "string" && last.includes(toolResult.slice(0, 20))) return last;
-    await sleep(100);
+/** One key press from the terminal: the index of `choices` it picks (Enter or anything else: the first). */
+async function tap(choices: string[]): Promise<string> {
+  if (!process.stdin.isTTY) {
+    console.log(dim(`(no terminal: tapping "${choices[0]}" as the phone would)`));
+    return choices[0]!;
   }
-  return undefined;
+  process.stdout.write(
+    `${bold("Tap a button")}: ${choices.map((label, index) => `${index + 1}) ${label}`).join("  ")}  (press ${choices.map((_, i) => i + 1).join("/")}) › `,
+  );
+  process.stdin.setRawMode(true);
+  process.stdin.resume();
+  const key = await new Promise<string>((resolve) => process.stdin.once("data", (data) => resolve(data.toString("utf8"))));
+  process.stdin.setRawMode(false);
+  process.stdin.pause();
+  if (key === "\u0003") {
+    console.log("");
+    process.exit(130);
+  }
+  const choice = choices[Number(key) - 1] ?? choices[0]!;
+  console.log(choice);
+  return choice;
 }
 
 async function main(): Promise<void> {
-  console.log(bold("Hermes demo") + dim(" — real OpenCode, scripted LLM, local Telegram emulator, no network"));
-  const telegram = await startFakeTelegram();
-  const llm = await startMockLlm();
-  console.log(dim("starting OpenCode 1.18.33 with Hermes loaded from plugin.ts …"));
-  const opencode = await startOpencode({
-    version: "1.18.33",
-    llmBaseURL: llm.baseURL,
-    plugins: [PLUGIN],
-    env: { HERMES_TELEGRAM_TOKEN: telegram.token, HERMES_TELEGRAM_CHAT_ID: String(DEFAULT_CHAT_ID), HERMES_TELEGRAM_API_ROOT: telegram.apiRoot },
-  });
+  const started = Date.now();
+  console.log(bold("Hermes demo") + dim(" — the real OpenCode 1.18.33, a scripted LLM, a local Telegram stand-in, no network"));
+  console.log(dim("starting OpenCode with Hermes loaded from plugin.ts …"));
+  const world = await startLoopWorld();
+  const show = (message: SentMessage, label: string) => {
+    console.log(`\n${phoneView(message, label)}`);
+  };
   try {
-    const session = await opencode.createSession();
-    const question = {
-      header: "Cache backend",
-      question: "Which cache backend should I wire into the API?",
-      options: [
-        { label: "Redis", description: "shared across instances" },
-        { label: "SQLite", description: "one file, no server" },
-        { label: "In-memory", description: "simplest, lost on restart" },
-      ],
-    };
-    console.log(dim("the agent calls its question tool, and walks away from the terminal …\n"));
-    await opencode.prompt(session.id, directive({ tool: "question", args: { questions: [question] } }));
-    const message = await telegram.waitForMessage((m) => telegram.buttons(m).length > 0, { timeoutMs: 60_000, what: "the question on the phone" });
-    console.log(phoneView(message));
-
-    const options = question.options.map((option) => option.label);
-    let choice = options[0]!;
-    if (process.stdin.isTTY) {
-      const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
-      const typed = await rl.question(`\nTap a button: ${options.map((label, index) => `${index + 1}) ${label}`).join("  ")} › `);
-      rl.close();
-      choice = options[Number(typed) - 1] ?? choice;
-    } else {
-      console.log(dim(`\n(no terminal: tapping "${choice}" as the phone would)`));
-    }
-    await telegram.tapButton(message, choice);
-    const answered = await telegram.waitFor(() => telegram.messages().find((m) => m.messageId === message.messageId && m.text.includes("Answered")), {
-      what: "the answered message",
+    console.log(dim("the agent starts a run: a todo list, a look around, then it needs you …"));
+    const { done, diff } = await runWholeLoop(world, {
+      async question(message, labels) {
+        show(message, "a question");
+        return tap(labels);
+      },
+      async permission(message) {
+        const answered = world.telegram.messages(world.chatId).find((m) => m.text.includes("Answered from Telegram"));
+        if (answered) show(answered, "the question, answered: the agent carries on");
+        const progress = world.telegram.messages(world.chatId).find((m) => /Running/.test(m.text));
+        if (progress) show(progress, "live progress: one silent message, edited in place as the run goes");
+        show(message, "a permission, with the diff it approves");
+        console.log(dim("(Reject, or Reject with feedback, would stop or steer the run; this demo goes on)"));
+        return tap(["Allow once", "Always"]);
+      },
     });
-    console.log(`\n${phoneView(answered)}`);
-
-    const result = await llm.waitForToolResult(() => true, { timeoutMs: 30_000, what: "the tool result" });
-    console.log(`\n${bold("The agent received")}: ${result.content}`);
-    const lastText = await agentText(opencode, session.id, result.content);
-    if (lastText) console.log(`${bold("The agent carries on")}: ${lastText}`);
-    console.log(dim("\nNext: create a real bot with @BotFather and follow the README's setup section."));
+    const progress = world.telegram.messages(world.chatId).find((m) => /Run finished/.test(m.text));
+    if (progress) show(progress, "the progress message, at the end of the run");
+    show(done, "Done: the answer formatted, and what changed");
+    show(diff, "the whole diff, in reply to the notice");
+    console.log(
+      `\n${bold("The loop, end to end")} in ${((Date.now() - started) / 1000).toFixed(0)} s. ${dim("A reply to the Done notice would be the session's next prompt.")}`,
+    );
+    console.log(dim("Next: create a bot with @BotFather and run npx opencode-hermes setup (README, “Set it up”)."));
   } finally {
-    await opencode.stop();
-    await llm.close();
-    await telegram.close();
+    await world.stop();
   }
 }
 
-main().catch((error) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);

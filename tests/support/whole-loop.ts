@@ -149,7 +149,7 @@ export async function runWholeLoop(world: LoopWorld, hooks: LoopHooks): Promise<
           { tool: "read", args: { filePath: "src/api.ts" } },
           { tool: "edit", args: { filePath: "src/api.ts", oldString: API_BEFORE, newString: API_AFTER } },
           todos("completed", "completed", "in_progress"),
-          { tool: "bash", args: { command: "sleep 2 && echo '14 tests passed'", description: "run the tests" } },
+          { tool: "bash", args: { command: "sleep 1 && echo '14 tests passed'", description: "run the tests" } },
           todos("completed", "completed", "completed"),
           { text: LOOP_ANSWER },
         ],

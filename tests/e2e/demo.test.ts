@@ -1,0 +1,47 @@
+// `npm run demo` as a new user runs it (without a terminal, so it taps for itself): the whole loop
+// on the real OpenCode 1.18.33 in under 30 s (time measured here but asserted with room for a loaded
+// machine), and its output shows the question, the permission with its diff, live progress, and the
+// Done notice with the formatted answer and the changed files.
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const REPO = path.resolve(import.meta.dirname, "../..");
+
+describe("npm run demo", () => {
+  it("shows the question, the permission with its diff, progress, and the Done notice with what changed; exits 0", async () => {
+    const child = spawn(path.join(REPO, "node_modules", ".bin", "tsx"), [path.join(REPO, "scripts", "demo.ts")], {
+      cwd: REPO,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    const killer = setTimeout(() => child.kill("SIGKILL"), 110_000);
+    const status = await new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    clearTimeout(killer);
+    const context = `stdout:\n${stdout}\nstderr:\n${stderr}`;
+    expect(status, context).toBe(0);
+    // No terminal: no escape sequences, the demo taps for itself.
+    expect(stdout).not.toContain("\x1b[");
+    expect(stdout).toContain('(no terminal: tapping "Redis" as the phone would)');
+    const from = (marker: string) => stdout.slice(stdout.indexOf(marker));
+    expect(from("📱 a question"), context).toContain("Which cache should I put in front of getUser()?");
+    const permission = from("📱 a permission, with the diff it approves");
+    expect(permission, context).toContain("🔐 Permission: edit");
+    expect(permission).toContain("-  return db.users.find(id);");
+    expect(permission).toContain("+  if (cached) return cached;");
+    expect(permission).toContain("[ Allow once ] [ Always ]");
+    expect(stdout).toContain("📱 live progress");
+    expect(stdout).toContain("▶️ Running");
+    const done = from("📱 Done: the answer formatted, and what changed");
+    expect(done, context).toContain("✅ Done after");
+    expect(done).toContain("Cache wired in");
+    expect(done).toContain("getUser() now reads through Redis before it asks the database.");
+    expect(done).toContain("• a hit skips the query");
+    expect(done).toContain("src/api.ts +5 −1");
+    expect(done).toContain("📄 changes.diff");
+    expect(stdout).toMatch(/The loop, end to end in \d+ s\./);
+  }, 120_000);
+});
