@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `opencode-hermes`: the command line of Hermes (`opencode-hermes setup`, `opencode-hermes attach`).
+// `opencode-hermes`: the command line of Hermes (`opencode-hermes setup`, `attach`, `doctor`).
 // Plain Node 20 can't run TypeScript, so the npm package carries the command line compiled to
 // JavaScript (dist/, built by `npm run build`, which `npm pack` runs). A clone (it has a
 // tsconfig.json, the package has none) loads the sources, lib/cli/main.ts, through tsx (a

@@ -3,6 +3,7 @@
 // setup; a wrong token, a chat the bot cannot post to (a blocked private chat, a group where members
 // may not post), a group without an allow-list, and a missing plugin entry each give their ❌ line
 // with its fix and exit 1. The token never appears in what doctor prints.
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -106,6 +107,23 @@ describe("opencode-hermes doctor", { timeout: 120_000 }, () => {
     expect(result.out.at(-1)).toBe("Nothing to fix.");
   });
 
+  it("through the launcher (node bin/opencode-hermes.mjs doctor), as a user runs it: the same lines on stdout, exit 0", async () => {
+    // Not spawnSync: the fake Telegram answers from this process.
+    const child = spawn(process.execPath, [path.join(REPO, "bin", "opencode-hermes.mjs"), "doctor", "--directory", opencode.directory], {
+      env: environment() as NodeJS.ProcessEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    const status = await new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    expect(status, `${stdout}\n${stderr}`).toBe(0);
+    expect(stdout).toContain("✅ The token works: the bot is @hermes_test_bot.");
+    expect(stdout).not.toMatch(/^(❌|➖) /m);
+    expect(`${stdout}${stderr}`).not.toContain(telegram.token.split(":")[1]);
+  });
+
   it("a wrong token: its ❌ line with the fix, the chat not checked, exit 1", async () => {
     const result = await doctor(environment({ HERMES_TELEGRAM_TOKEN: WRONG_TOKEN }));
     expect(result.problems).toEqual([
@@ -141,6 +159,20 @@ describe("opencode-hermes doctor", { timeout: 120_000 }, () => {
     ]);
     expect(result.text).toContain("✅ @hermes_test_bot can post in the group.");
     expect(result.status).toBe(1);
+  });
+
+  it("topics on in a group where the bot is no admin and privacy mode is on: ❌ for topics and for privacy, exit 1", async () => {
+    telegram.setChatRights(-1004004, { isForum: true });
+    const result = await doctor(environment({ HERMES_TELEGRAM_CHAT_ID: "-1004004", HERMES_TELEGRAM_ALLOWED_USERS: "1001", HERMES_TELEGRAM_TOPICS: "on" }));
+    expect(result.problems).toEqual([
+      "❌ HERMES_TELEGRAM_TOPICS is on but @hermes_test_bot may not manage topics. Fix: make @hermes_test_bot an admin with the right to manage topics.",
+      "❌ @hermes_test_bot's privacy mode is on: it won't see a plain message in a session's topic. Fix: @BotFather → /setprivacy → Disable (or make @hermes_test_bot an admin).",
+    ]);
+    telegram.setChatRights(-1004004, { isForum: true, bot: "administrator", canManageTopics: true });
+    const fixed = await doctor(environment({ HERMES_TELEGRAM_CHAT_ID: "-1004004", HERMES_TELEGRAM_ALLOWED_USERS: "1001", HERMES_TELEGRAM_TOPICS: "on" }));
+    expect(fixed.problems, fixed.text).toEqual([]);
+    expect(fixed.text).toContain('✅ The chat -1004004 is the supergroup "Test Group" (with topics).');
+    expect(fixed.status).toBe(0);
   });
 
   it("no plugin entry in the global config nor in the project: ❌ with the entry to add, exit 1", async () => {
