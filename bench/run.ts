@@ -491,7 +491,7 @@ function printThroughput(scaled: { value?: FloodRunResult; error?: string }, rea
 }
 
 function printMarkdown(markdown: { value?: MarkdownResult; error?: string }, targets: Target[]): void {
-  log("Markdown: marked loaded in a fresh process (median), then renders parse included (the phone's Markdown, README Formatting)");
+  log("Markdown: marked loaded in a fresh process (median), then renders parse included (the phone's Markdown, docs/phone.md Formatting)");
   const m = markdown.value;
   if (!m) {
     log(`  failed: ${markdown.error}`);

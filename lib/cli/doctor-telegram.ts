@@ -21,6 +21,8 @@ export interface TelegramSettings {
   token?: string;
   apiRoot: string;
   chatId?: number;
+  /** The chat id as written, when it is not a number (the settings check names that problem). */
+  badChatId?: string;
   /** HERMES_TELEGRAM_ALLOWED_USERS (or the option) as written. */
   allowedUsers?: string;
   topics: boolean;
@@ -76,6 +78,7 @@ export async function telegramChecks(settings: TelegramSettings, env: Env): Prom
 
 async function chatChecks(settings: TelegramSettings & { token: string }, name: string, botId: number, readsAll: boolean): Promise<Check[]> {
   const chatId = settings.chatId;
+  if (chatId === undefined && settings.badChatId !== undefined) return [skipped("The chat was not checked: its id is not a number")];
   if (chatId === undefined)
     return [
       problem(

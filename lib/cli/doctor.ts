@@ -119,6 +119,7 @@ function telegramSettings(env: Env, options: Options): TelegramSettings {
     ...(token ? { token } : {}),
     apiRoot: (fromEnv("HERMES_TELEGRAM_API_ROOT") ?? DEFAULT_API_ROOT).replace(/\/+$/, ""),
     ...(chatId !== undefined ? { chatId } : {}),
+    ...(chatText !== undefined && chatId === undefined ? { badChatId: chatText } : {}),
     ...(allowed !== undefined ? { allowedUsers: allowed } : {}),
     topics: ["1", "true", "on", "yes"].includes(topicsText),
   };

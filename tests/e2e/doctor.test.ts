@@ -175,6 +175,15 @@ describe("opencode-hermes doctor", { timeout: 120_000 }, () => {
     expect(fixed.status).toBe(0);
   });
 
+  it("a chat id that is not a number: one ❌ from the settings check, the chat not checked", async () => {
+    const result = await doctor(environment({ HERMES_TELEGRAM_CHAT_ID: "my-chat" }));
+    expect(result.problems).toEqual([
+      '❌ Setting: HERMES_TELEGRAM_CHAT_ID must be a numeric chat id (got "my-chat"). Fix: change it as said (docs/configuration.md lists every setting).',
+    ]);
+    expect(result.text).toContain("➖ The chat was not checked: its id is not a number.");
+    expect(result.status).toBe(1);
+  });
+
   it("no plugin entry in the global config nor in the project: ❌ with the entry to add, exit 1", async () => {
     const config = path.join(scratch, "empty-config");
     const result = await doctor(environment({ XDG_CONFIG_HOME: config }), path.join(scratch, "bare-project"));
