@@ -86,6 +86,14 @@ describe("README", () => {
     expect(firstBlock).toMatch(/^npm ci && npm run demo\b/m);
     expect(firstBlock).toMatch(/^npm test\b/m);
   });
+  it("shows the picture of the phone and says how to make it again (a script package.json has)", () => {
+    const readme = fs.readFileSync(path.join(REPO, "README.md"), "utf8");
+    expect(readme).toMatch(/!\[[^\]]+\]\(docs\/phone\.png\)/);
+    expect(readme).toContain("`npm run screenshots`");
+    const scripts = (JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
+    expect(scripts.screenshots).toBe("tsx scripts/screenshots.ts");
+    expect(fs.statSync(path.join(REPO, "docs", "phone.png")).size).toBeGreaterThan(10_000);
+  });
 });
 
 describe("links in README.md and docs/*.md", () => {
