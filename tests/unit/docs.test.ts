@@ -86,6 +86,7 @@ describe("README", () => {
     expect(firstBlock).toMatch(/^npm ci && npm run demo\b/m);
     expect(firstBlock).toMatch(/^npm test\b/m);
   });
+
   it("shows the picture of the phone and says how to make it again (a script package.json has)", () => {
     const readme = fs.readFileSync(path.join(REPO, "README.md"), "utf8");
     expect(readme).toMatch(/!\[[^\]]+\]\(docs\/phone\.png\)/);
