@@ -7,7 +7,7 @@ import type { ServerAuth } from "../opencode/http-transport.ts";
 import { StreamError, type EventStreamOptions } from "../sse/stream.ts";
 import type { TelegramApi } from "../telegram/wire/api.ts";
 import type { DirectoryLinks } from "./directory-links.ts";
-import type { OwnerCheck } from "./listener-owner.ts";
+import type { OwnerCheck } from "../listener-owner.ts";
 
 type Env = Record<string, string | undefined>;
 

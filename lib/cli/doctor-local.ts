@@ -5,7 +5,7 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { parse } from "jsonc-parser";
-import { foreignListener, systemOwnerCheck, type OwnerCheck } from "../attach/listener-owner.ts";
+import { foreignListener, systemOwnerCheck, type OwnerCheck } from "../listener-owner.ts";
 import { isHttpUrl, readLogSettings } from "../config.ts";
 import { globalConfigDirectory, globalConfigFile, hermesEntryOptions } from "../global-config.ts";
 import { PACKAGE_NAME, packageVersion } from "../package-info.ts";

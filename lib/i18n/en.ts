@@ -213,6 +213,8 @@ export const en: Strings = {
       "where OpenCode runs (README, section “Voice notes”).",
     empty: "⚠️ Not sent to the agent: nothing could be heard in this voice note.",
     keyRefused: "⚠️ Not sent to the agent: the transcription service refused the key (check <code>HERMES_TRANSCRIBE_KEY</code>).",
+    foreignListener: (address, uid) =>
+      `⚠️ Not sent to the agent, nor to the transcription service: the port it should listen on (<code>${address}</code>) belongs to another user of this machine (uid ${uid}), so the voice note and the key stay here. Start your transcription server, then send it again.`,
     timedOut: (wait) => `⚠️ Not sent to the agent: the transcription service did not answer within ${wait}. Try sending it again.`,
     transcribeFailed: (why) => `⚠️ Not sent to the agent: the transcription failed (${why}).`,
     typeRefused: (what) => `⚠️ Not sent to the agent: Hermes transcribes OGG/Opus, MP3, M4A and WAV audio, not ${what}.`,

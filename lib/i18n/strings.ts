@@ -235,6 +235,7 @@ export interface Strings {
     notConfigured: string;
     empty: string;
     keyRefused: string;
+    foreignListener: (address: string, uid: number) => string;
     timedOut: (wait: string) => string;
     transcribeFailed: (why: string) => string;
     typeRefused: (what: string) => string;

@@ -209,6 +209,8 @@ export const zh: Strings = {
       "⚠️ 未发送给智能体：语音消息需要一个转写服务。请在运行 OpenCode 的环境中设置 <code>HERMES_TRANSCRIBE_URL</code>（见 README 的“Voice notes”一节）。",
     empty: "⚠️ 未发送给智能体：这条语音里没有听到任何内容。",
     keyRefused: "⚠️ 未发送给智能体：转写服务拒绝了密钥（请检查 <code>HERMES_TRANSCRIBE_KEY</code>）。",
+    foreignListener: (address, uid) =>
+      `⚠️ 未发送给智能体，也未发送给转写服务：它应监听的端口（<code>${address}</code>）属于本机的另一个用户（uid ${uid}），语音和密钥都没有发出。请先启动你的转写服务，再重新发送。`,
     timedOut: (wait) => `⚠️ 未发送给智能体：转写服务在 ${wait} 内没有响应。请重新发送。`,
     transcribeFailed: (why) => `⚠️ 未发送给智能体：转写失败（${why}）。`,
     typeRefused: (what) => `⚠️ 未发送给智能体：Hermes 只转写 OGG/Opus、MP3、M4A 和 WAV 音频，不接收${what}。`,

@@ -3,20 +3,30 @@
 // all answer. multipart/form-data with `file`, `model` and `language`, the key as a Bearer token,
 // `text` read from the JSON answer. One request per voice note: never retried, so one voice note
 // can never become two prompts. The key goes in the header and nowhere else (no error quotes it).
+// Before each request, a loopback service must be listened for by this user (listener-owner.ts):
+// another local user who took the port while the service was down gets neither audio nor key.
 import type { TranscriptionSettings } from "../config.ts";
 import { isRecord } from "../is-record.ts";
+import { foreignListener, systemOwnerCheck, type OwnerCheck } from "../listener-owner.ts";
 import type { AudioType } from "./audio-type.ts";
 import { TranscriptionError, type Transcriber } from "./transcriber.ts";
 
 /** What of the service's error answer reaches the phone and the log, at most. */
 const DETAIL_LIMIT = 200;
 
-export function openaiTranscriber(settings: TranscriptionSettings, timeoutMs: number, fetchImpl: typeof fetch = fetch): Transcriber {
+export function openaiTranscriber(
+  settings: TranscriptionSettings,
+  timeoutMs: number,
+  fetchImpl: typeof fetch = fetch,
+  ownerCheck: OwnerCheck | undefined = systemOwnerCheck(),
+): Transcriber {
   const endpoint = `${settings.url.replace(/\/+$/, "")}/audio/transcriptions`;
   // A service may quote the key it refused: what it says is shown only without it.
   const withoutKey = (text: string) => (settings.key ? text.split(settings.key).join("[key]") : text);
   return {
     async transcribe(bytes: Uint8Array, audio: AudioType): Promise<string> {
+      const foreign = ownerCheck && foreignListener(endpoint, ownerCheck);
+      if (foreign) throw new TranscriptionError({ kind: "foreignListener", address: `${foreign.address}:${foreign.port}`, uid: foreign.uid });
       const form = new FormData();
       form.append("file", new Blob([new Uint8Array(bytes)], { type: audio.mime }), `voice.${audio.extension}`);
       form.append("model", settings.model);

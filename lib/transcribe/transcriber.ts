@@ -14,6 +14,8 @@ export const TRANSCRIBE_TIMEOUT_MS = 60_000;
 export type TranscriptionFailure =
   /** The service refused the key (401 or 403). */
   | { kind: "refused"; status: number }
+  /** Nothing was sent: a loopback service's port is listened on by another user of the machine. */
+  | { kind: "foreignListener"; address: string; uid: number }
   /** No answer within `ms`. */
   | { kind: "timeout"; ms: number }
   /** Anything else: a status and what the service said, or why it could not be reached (untrusted text). */
@@ -21,7 +23,14 @@ export type TranscriptionFailure =
 
 export class TranscriptionError extends Error {
   constructor(readonly failure: TranscriptionFailure) {
-    super(failure.kind === "failed" ? failure.detail : failure.kind === "refused" ? `key refused (${failure.status})` : `no answer within ${failure.ms} ms`);
+    super(messageOf(failure));
     this.name = "TranscriptionError";
   }
+}
+
+function messageOf(failure: TranscriptionFailure): string {
+  if (failure.kind === "failed") return failure.detail;
+  if (failure.kind === "refused") return `key refused (${failure.status})`;
+  if (failure.kind === "foreignListener") return `${failure.address} is listened on by another user (uid ${failure.uid}): nothing sent`;
+  return `no answer within ${failure.ms} ms`;
 }

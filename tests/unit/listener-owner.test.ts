@@ -1,12 +1,12 @@
 // Attach mode never sends OpenCode's password to a loopback port another local user listens on
-// (lib/attach/listener-owner.ts): the owner comes from /proc/net/tcp{,6}, read through an injectable
+// (lib/listener-owner.ts): the owner comes from /proc/net/tcp{,6}, read through an injectable
 // reader here, and from the real /proc for a listener of this process.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { AttachError } from "../../lib/attach/attach-mode.ts";
 import { startAttachFor } from "../../lib/attach/dispatch.ts";
-import { foreignListener, ownListenerFetch, parseListeners, systemOwnerCheck, type OwnerCheck } from "../../lib/attach/listener-owner.ts";
+import { foreignListener, ownListenerFetch, parseListeners, systemOwnerCheck, type OwnerCheck } from "../../lib/listener-owner.ts";
 
 const HEADER = "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n";
 const HEADER6 =

@@ -1,6 +1,7 @@
-// Attach mode sends OpenCode's password (HTTP Basic) to the server it is pointed at, and keeps
-// reconnecting to it. On loopback any local user may listen on a port (127.0.0.1:4096 while the
-// server restarts, or before it starts), so before credentials go to a loopback address the
+// Whether a loopback listener is this user's. Attach mode sends OpenCode's password (HTTP Basic) to
+// the server it is pointed at, and the transcriber sends voice notes and their key to a service that
+// may be a local one (127.0.0.1:8080). On loopback any local user may listen on a port (while the
+// server restarts, or before it starts), so before credentials or audio go to a loopback address the
 // listening socket must belong to this user. Linux says who owns it: /proc/net/tcp and tcp6 list
 // each socket's local address and port, its state (0A: LISTEN) and its owner's uid. Without /proc
 // (another system) nothing can be checked, and nothing is refused.
@@ -91,10 +92,11 @@ export function foreignListener(url: string, check: OwnerCheck): Listener | unde
   return undefined;
 }
 
-export function listenerRefusal(url: string, listener: Listener): string {
+/** Why nothing was sent: `withheld` names what (OpenCode's password, a voice note and its key). */
+export function listenerRefusal(url: string, listener: Listener, withheld = "OpenCode's password"): string {
   return (
     `Hermes: the program listening on ${url} (${listener.address}:${listener.port}) belongs to another user (uid ${listener.uid}), ` +
-    "not to you: Hermes does not send it OpenCode's password. Loopback ports are shared between the users of this machine."
+    `not to you: Hermes does not send it ${withheld}. Loopback ports are shared between the users of this machine.`
   );
 }
 

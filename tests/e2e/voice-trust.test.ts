@@ -1,0 +1,55 @@
+// Voice notes and a transcription service Hermes must not trust, end to end on the real OpenCode:
+// a local service's port taken by another user of the machine (a listener really running as uid
+// 65534) gets neither the audio nor the key, and the phone says why; the agent gets nothing.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_CHAT_ID, type SentMessage } from "../support/fake-telegram.ts";
+import { startForeignListener, foreignListenerSkip } from "../support/foreign-listener.ts";
+import { freePort } from "../support/free-port.ts";
+import { isTitleRequest } from "../support/llm/chat-request.ts";
+import { directive } from "../support/mock-llm.ts";
+import { toolsOf } from "../support/opencode/agent-tools.ts";
+import { OPENCODE2_VERSION, type OpencodeVersion } from "../support/opencode.ts";
+import { sleep } from "../support/wait.ts";
+import { startRig, type Rig } from "./question-suite.ts";
+
+const OGG = Buffer.concat([Buffer.from("OggS\0\x02\0\0\0\0\0\0\0\0", "latin1"), Buffer.from(Array.from({ length: 64 }, (_, i) => i))]);
+const KEY = "sk-local-voice-key-5550123";
+const VERSIONS: OpencodeVersion[] = ["1.18.33", OPENCODE2_VERSION];
+
+describe.skipIf(foreignListenerSkip !== undefined).each(VERSIONS)("a transcription service Hermes must not trust, on OpenCode %s", (version) => {
+  let rig: Rig;
+  let port: number;
+  let done: SentMessage;
+  beforeAll(async () => {
+    port = await freePort();
+    rig = await startRig(version, { HERMES_DONE_AFTER: "2s", HERMES_TRANSCRIBE_URL: `http://127.0.0.1:${port}/v1`, HERMES_TRANSCRIBE_KEY: KEY });
+    const session = await rig.opencode.createSession();
+    await rig.opencode.prompt(session.id, directive({ ...toolsOf(version).shell("sleep 3"), then: [{ text: "first run finished" }] }));
+    done = await rig.telegram.waitForMessage((m) => m.text.includes("<b>Done</b>") && m.text.includes("first run finished"), {
+      timeoutMs: 40_000,
+      what: "Done",
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await rig?.stop();
+  });
+
+  const sessionRequests = () => rig.llm.requests.filter((r) => !isTitleRequest(r)).length;
+
+  it("another uid listening on the service's loopback port gets neither the audio nor the key; the phone says why; the agent gets nothing", async () => {
+    const squatter = await startForeignListener(port);
+    try {
+      const before = sessionRequests();
+      const sent = rig.telegram.sendFile(DEFAULT_CHAT_ID, { kind: "voice", bytes: OGG, duration: 2, replyTo: done.messageId });
+      const refusal = await rig.telegram.waitForMessage((m) => m.replyToMessageId === sent.messageId, { timeoutMs: 20_000, what: "the refusal" });
+      expect(refusal.text).toContain(`(<code>127.0.0.1:${port}</code>) belongs to another user of this machine (uid 65534)`);
+      expect(refusal.text).toContain("Not sent to the agent, nor to the transcription service");
+      await sleep(1_000);
+      expect(squatter.requests).toEqual([]);
+      expect(sessionRequests()).toBe(before);
+      expect(rig.llm.requests.filter((r) => JSON.stringify(r.messages ?? []).includes("SQUATTED"))).toEqual([]);
+    } finally {
+      await squatter.close();
+    }
+  });
+});
