@@ -212,6 +212,8 @@ export const en: Strings = {
       "⚠️ Not sent to the agent: voice notes need a transcription service. Set <code>HERMES_TRANSCRIBE_URL</code> " +
       "where OpenCode runs (README, section “Voice notes”).",
     empty: "⚠️ Not sent to the agent: nothing could be heard in this voice note.",
+    tooLong: (limit) =>
+      `⚠️ Not sent to the agent: the transcription service answered more than ${limit}, more than a voice note can hold, so Hermes cut it off and sent nothing.`,
     keyRefused: "⚠️ Not sent to the agent: the transcription service refused the key (check <code>HERMES_TRANSCRIBE_KEY</code>).",
     foreignListener: (address, uid) =>
       `⚠️ Not sent to the agent, nor to the transcription service: the port it should listen on (<code>${address}</code>) belongs to another user of this machine (uid ${uid}), so the voice note and the key stay here. Start your transcription server, then send it again.`,

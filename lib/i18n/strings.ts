@@ -234,6 +234,7 @@ export interface Strings {
     heardAnswer: (transcript: string) => string;
     notConfigured: string;
     empty: string;
+    tooLong: (limit: string) => string;
     keyRefused: string;
     foreignListener: (address: string, uid: number) => string;
     timedOut: (wait: string) => string;

@@ -208,6 +208,7 @@ export const zh: Strings = {
     notConfigured:
       "⚠️ 未发送给智能体：语音消息需要一个转写服务。请在运行 OpenCode 的环境中设置 <code>HERMES_TRANSCRIBE_URL</code>（见 README 的“Voice notes”一节）。",
     empty: "⚠️ 未发送给智能体：这条语音里没有听到任何内容。",
+    tooLong: (limit) => `⚠️ 未发送给智能体：转写服务的回答超过了 ${limit}，比任何语音能包含的都多，Hermes 已截断并且什么都没有发送。`,
     keyRefused: "⚠️ 未发送给智能体：转写服务拒绝了密钥（请检查 <code>HERMES_TRANSCRIBE_KEY</code>）。",
     foreignListener: (address, uid) =>
       `⚠️ 未发送给智能体，也未发送给转写服务：它应监听的端口（<code>${address}</code>）属于本机的另一个用户（uid ${uid}），语音和密钥都没有发出。请先启动你的转写服务，再重新发送。`,

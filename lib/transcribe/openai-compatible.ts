@@ -13,6 +13,14 @@ import { TranscriptionError, type Transcriber } from "./transcriber.ts";
 
 /** What of the service's error answer reaches the phone and the log, at most. */
 const DETAIL_LIMIT = 200;
+/** The service's answer, read at most: a squatting or broken service can answer without end. */
+export const ANSWER_LIMIT_BYTES = 1_000_000;
+/**
+ * The transcript's length, at most: at 150 spoken words a minute (about 900 characters), 100,000
+ * characters is close to two hours of speech, more than a voice note Telegram lets a bot download
+ * (20 MB) carries at the bitrate of a voice note. A longer one is not speech, and goes nowhere.
+ */
+export const TRANSCRIPT_LIMIT_CHARS = 100_000;
 
 export function openaiTranscriber(
   settings: TranscriptionSettings,
@@ -36,10 +44,14 @@ export function openaiTranscriber(
       const signal = AbortSignal.timeout(timeoutMs);
       try {
         const response = await fetchImpl(endpoint, { method: "POST", body: form, headers, signal, redirect: "error" });
-        const body = await response.text();
+        const body = await readAtMost(response, ANSWER_LIMIT_BYTES);
+        if (body === undefined) throw new TranscriptionError({ kind: "tooLong", limit: `${ANSWER_LIMIT_BYTES / 1_000_000} MB` });
         if (response.status === 401 || response.status === 403) throw new TranscriptionError({ kind: "refused", status: response.status });
         if (!response.ok) throw new TranscriptionError({ kind: "failed", detail: `HTTP ${response.status}${said(withoutKey(body))}` });
-        return textOf(body);
+        const text = textOf(body);
+        if (text.length > TRANSCRIPT_LIMIT_CHARS)
+          throw new TranscriptionError({ kind: "tooLong", limit: `${TRANSCRIPT_LIMIT_CHARS.toLocaleString("en")} characters` });
+        return text;
       } catch (error) {
         if (error instanceof TranscriptionError) throw error;
         if (signal.aborted) throw new TranscriptionError({ kind: "timeout", ms: timeoutMs });
@@ -47,6 +59,29 @@ export function openaiTranscriber(
       }
     },
   };
+}
+
+/** The body as text, or undefined (the rest left unread) once it passes `limit` bytes. */
+async function readAtMost(response: Response, limit: number): Promise<string | undefined> {
+  const declared = Number(response.headers.get("content-length"));
+  if (declared > limit || !response.body) {
+    await response.body?.cancel().catch(() => undefined);
+    return declared > limit ? undefined : "";
+  }
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 /** The `text` of the JSON answer. */

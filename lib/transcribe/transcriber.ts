@@ -16,6 +16,8 @@ export type TranscriptionFailure =
   | { kind: "refused"; status: number }
   /** Nothing was sent: a loopback service's port is listened on by another user of the machine. */
   | { kind: "foreignListener"; address: string; uid: number }
+  /** The answer or its transcript passed `limit` (a service that is broken, or not one): nothing goes on. */
+  | { kind: "tooLong"; limit: string }
   /** No answer within `ms`. */
   | { kind: "timeout"; ms: number }
   /** Anything else: a status and what the service said, or why it could not be reached (untrusted text). */
@@ -32,5 +34,6 @@ function messageOf(failure: TranscriptionFailure): string {
   if (failure.kind === "failed") return failure.detail;
   if (failure.kind === "refused") return `key refused (${failure.status})`;
   if (failure.kind === "foreignListener") return `${failure.address} is listened on by another user (uid ${failure.uid}): nothing sent`;
+  if (failure.kind === "tooLong") return `the answer is longer than ${failure.limit}`;
   return `no answer within ${failure.ms} ms`;
 }

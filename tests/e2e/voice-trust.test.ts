@@ -1,6 +1,9 @@
 // Voice notes and a transcription service Hermes must not trust, end to end on the real OpenCode:
 // a local service's port taken by another user of the machine (a listener really running as uid
-// 65534) gets neither the audio nor the key, and the phone says why; the agent gets nothing.
+// 65534) gets neither the audio nor the key, and the phone says why; the agent gets nothing. A
+// service of this user that answers without end (20 MB) or with a transcript no voice note holds is
+// cut off: the phone says so and the agent gets nothing.
+import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_CHAT_ID, type SentMessage } from "../support/fake-telegram.ts";
 import { startForeignListener, foreignListenerSkip } from "../support/foreign-listener.ts";
@@ -50,6 +53,32 @@ describe.skipIf(foreignListenerSkip !== undefined).each(VERSIONS)("a transcripti
       expect(rig.llm.requests.filter((r) => JSON.stringify(r.messages ?? []).includes("SQUATTED"))).toEqual([]);
     } finally {
       await squatter.close();
+    }
+  });
+
+  it("an answer of 20 MB, or a transcript of 200,000 characters in a small answer: cut off, said on the phone, nothing sent to the agent", async () => {
+    const big = `{"text":"HUGE-81 ${"a".repeat(20_000_000)}"}`;
+    const long = JSON.stringify({ text: `LONG-82 ${"word ".repeat(40_000)}` });
+    const answers = [big, long];
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on("end", () => res.writeHead(200, { "content-type": "application/json" }).end(answers.shift() ?? "{}"));
+    });
+    await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+    try {
+      const before = sessionRequests();
+      for (const limit of ["more than 1 MB", "more than 100,000 characters"]) {
+        const sent = rig.telegram.sendFile(DEFAULT_CHAT_ID, { kind: "voice", bytes: OGG, duration: 2, replyTo: done.messageId });
+        const refusal = await rig.telegram.waitForMessage((m) => m.replyToMessageId === sent.messageId, { timeoutMs: 30_000, what: "the refusal" });
+        expect(refusal.text).toContain(`the transcription service answered ${limit}`);
+      }
+      await sleep(1_000);
+      expect(answers).toEqual([]);
+      expect(sessionRequests()).toBe(before);
+      expect(rig.llm.requests.filter((r) => /HUGE-81|LONG-82/.test(JSON.stringify(r.messages ?? [])))).toEqual([]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 });

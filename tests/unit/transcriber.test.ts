@@ -1,6 +1,8 @@
 // The one HTTP client of a transcription service, against the fake OpenAI-compatible server on
 // loopback: what it sends (the exact bytes, model, language, key), what it reads back, and how each
 // failure is told apart; and which bytes count as audio.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { audioType } from "../../lib/transcribe/audio-type.ts";
 import { openaiTranscriber } from "../../lib/transcribe/openai-compatible.ts";
@@ -80,6 +82,36 @@ describe("openaiTranscriber", () => {
     const transcriber = openaiTranscriber({ url: server.url, key: server.key, model: "whisper-1" }, 5_000);
     server.fail({ status: 200, body: { words: [] } });
     expect((await failure(transcriber.transcribe(OGG, OGG_TYPE))).failure).toEqual({ kind: "failed", detail: "the answer has no text" });
+  });
+
+  it("an answer streamed without a length is read no further than 1 MB; a longer transcript is refused too", async () => {
+    let written = 0;
+    const endless = http.createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write('{"text":"');
+      const chunk = "a".repeat(64 * 1024);
+      const more = () => {
+        while (written < 50_000_000 && res.write(chunk)) written += chunk.length;
+        if (written < 50_000_000) res.once("drain", more);
+      };
+      res.on("close", () => res.off("drain", more));
+      more();
+    });
+    await new Promise<void>((resolve) => endless.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(endless.address() as AddressInfo).port}/v1`;
+      const error = await failure(openaiTranscriber({ url, model: "whisper-1" }, 10_000).transcribe(OGG, OGG_TYPE));
+      expect(error.failure).toEqual({ kind: "tooLong", limit: "1 MB" });
+      expect(written).toBeLessThan(20_000_000);
+    } finally {
+      endless.closeAllConnections();
+      await new Promise((resolve) => endless.close(resolve));
+    }
+    server.hear("x".repeat(100_001));
+    const long = await failure(openaiTranscriber({ url: server.url, key: server.key, model: "whisper-1" }, 5_000).transcribe(OGG, OGG_TYPE));
+    expect(long.failure).toEqual({ kind: "tooLong", limit: "100,000 characters" });
+    server.hear("x".repeat(100_000));
+    expect(await openaiTranscriber({ url: server.url, key: server.key, model: "whisper-1" }, 5_000).transcribe(OGG, OGG_TYPE)).toHaveLength(100_000);
   });
 
   it("a service that cannot be reached says why", async () => {

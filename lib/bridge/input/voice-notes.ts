@@ -161,6 +161,7 @@ export class VoiceNotes {
     if (!(error instanceof TranscriptionError)) return t.voice.transcribeFailed(escapeWithin(errorText(error), 200));
     const { failure } = error;
     if (failure.kind === "refused") return t.voice.keyRefused;
+    if (failure.kind === "tooLong") return t.voice.tooLong(failure.limit);
     if (failure.kind === "foreignListener") return t.voice.foreignListener(escapeWithin(failure.address, 80), failure.uid);
     if (failure.kind === "timeout") return t.voice.timedOut(formatDuration(timeoutMs, t));
     return t.voice.transcribeFailed(escapeWithin(failure.detail, 300));
