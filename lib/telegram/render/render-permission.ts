@@ -8,7 +8,7 @@ import { encodeCallback } from "../codec.ts";
 import { cutHtml, escapedHead, escapedTail, escapeHtml, escapeWithin } from "../text/html.ts";
 import type { Strings } from "../../i18n/catalog.ts";
 import { contextLine, stringsOf, type PromptContext } from "./render-context.ts";
-import { reveal } from "../text/reveal.ts";
+import { reveal, revealDiff } from "../text/reveal.ts";
 import { withStop, type ButtonStyle, type InlineButton, type RenderedMessage } from "../wire/rendered-message.ts";
 
 /** The file a shortened request comes with (see render-permission-file.ts). */
@@ -49,7 +49,7 @@ export function layoutPermission(request: PermissionRequest, t: Strings): Permis
   // A request with both a command and a diff (not one OpenCode makes) shares the room between them.
   if (diff)
     layout.diff = escapedPreview(
-      reveal(diff, t, false),
+      revealDiff(diff, t),
       layout.command === undefined ? DIFF_PREVIEW_LIMIT : Math.max(300, DIFF_PREVIEW_LIMIT - layout.command.length),
     );
   const list = (items: string[], room: number): string => {

@@ -67,6 +67,32 @@ export function reveal(text: string, t: Strings, runs = true): string {
   return out;
 }
 
+/** In a diff, indentation up to this many columns (a tab counting 8) is ordinary and shown as it is. */
+const DIFF_INDENT = 48;
+/** In a diff, a run of blanks after a line's first non-blank this long (alignment) is still shown as it is. */
+const DIFF_INNER_RUN = 16;
+
+/**
+ * A diff as it is, hidden characters marked, but a run of blanks that could push code out of view
+ * is marked as a command's is (`⟨400 spaces⟩`): indentation past DIFF_INDENT columns, or a run past
+ * DIFF_INNER_RUN columns later in a line. Each line's first character (the diff's `+`, `-` or ` `)
+ * is not indentation. Line breaks stay as they are.
+ */
+export function revealDiff(diff: string, t: Strings): string {
+  const lines = diff.split("\n").map((line) => {
+    const body = line.slice(1);
+    return (
+      line.slice(0, 1) + body.replace(/[ \t]+/g, (run, at: number) => (columns(run) > (at === 0 ? DIFF_INDENT : DIFF_INNER_RUN) ? showBlanks(run, t) : run))
+    );
+  });
+  return reveal(lines.join("\n"), t, false);
+}
+
+function columns(run: string): number {
+  const tabs = run.length - run.replaceAll("\t", "").length;
+  return run.length - tabs + tabs * TAB_WIDTH;
+}
+
 /** JSON with every hidden character written as a \u escape: exact, and nothing invisible left. */
 export function escapeHiddenInJson(json: string): string {
   // JSON.stringify already escapes controls inside strings: a raw line break is its own layout.
@@ -78,7 +104,7 @@ export function escapeHiddenInJson(json: string): string {
 function showBlanks(run: string, t: Strings): string {
   const tabs = run.length - run.replaceAll("\t", "").length;
   const spaces = run.length - tabs;
-  if (spaces + tabs * TAB_WIDTH <= BLANK_RUN) return run;
+  if (columns(run) <= BLANK_RUN) return run;
   if (tabs === 0) return t.reveal.spaces(spaces);
   if (spaces === 0) return t.reveal.tabs(tabs);
   return t.reveal.blanks(spaces, tabs);
