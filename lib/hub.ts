@@ -7,11 +7,12 @@
 // would poll against the first.)
 import { OnDemandBridge } from "./bridge/on-demand-bridge.ts";
 import { noticePolicyOf, type HermesConfig } from "./config.ts";
-import type { Logger } from "./log.ts";
+import { secretsOf, type Logger } from "./log.ts";
 import { relayAddress } from "./relay/address.ts";
 import { relayKey } from "./relay/handshake.ts";
 import { Relay } from "./relay/relay.ts";
 import { createTelegramApi, type TelegramApi } from "./telegram/wire/api.ts";
+import { scrubbedTelegram } from "./telegram/wire/scrubbed-api.ts";
 import { machineLabel } from "./telegram/render/machine-label.ts";
 import { processGlobal } from "./process-global.ts";
 import { waitAtMost } from "./with-timeout.ts";
@@ -86,7 +87,8 @@ export function acquireBridge(options: HubOptions): BridgeLease | BridgeRefused 
     return { refused };
   }
   if (!running) {
-    const telegram = options.telegram ?? createTelegramApi(config.token, config.apiRoot);
+    // Nothing sent to Telegram carries the token or the transcription key (the agent can print either).
+    const telegram = scrubbedTelegram(options.telegram ?? createTelegramApi(config.token, config.apiRoot), secretsOf(config.token, config.transcription?.key));
     const bridge = new OnDemandBridge({
       telegram,
       logger,

@@ -7,6 +7,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import type pinoModule from "pino";
 import type { LogLevel, LogSettings } from "./config.ts";
+import { SECRET_VARIABLES } from "./process-secrets.ts";
 
 type Pino = typeof pinoModule;
 type PinoLogger = ReturnType<Pino>;
@@ -54,7 +55,6 @@ const MIN_SECRET_LENGTH = 6;
  * The environment variables that hold secrets: whenever one is set, its value is scrubbed from every
  * log line and every toast, whatever state the rest of the configuration is in.
  */
-const SECRET_VARIABLES = ["HERMES_TELEGRAM_TOKEN", "HERMES_TRANSCRIBE_KEY"] as const;
 
 /**
  * Secrets (the bot token) are scrubbed from every line as written, not only from known fields:

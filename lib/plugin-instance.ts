@@ -11,6 +11,7 @@ import { parseEvent } from "./opencode/events.ts";
 import { errorText } from "./error-text.ts";
 import { processGlobal } from "./process-global.ts";
 import { SEND_FILE_TOOL, sendFileTool } from "./bridge/agent-tools/send-file-tool.ts";
+import { withProcessSecrets } from "./process-secrets.ts";
 
 const TOAST_DELAY_MS = 2_000;
 const STATE_KEY = Symbol.for("hermes.process");
@@ -20,7 +21,9 @@ interface ProcessState {
 }
 const processState = processGlobal<ProcessState>(STATE_KEY, () => ({ loggers: new Map(), reportedProblems: false }));
 
-export function startPlugin(input: PluginInput, env: Record<string, string | undefined> = process.env, options?: unknown): Hooks {
+export function startPlugin(input: PluginInput, given: Record<string, string | undefined> = process.env, options?: unknown): Hooks {
+  // The token and the key leave process.env (the agent's tools inherit it); later instances find them kept.
+  const env = withProcessSecrets(given);
   const result = readConfig(env, options, globalHermesOptions(env));
   const { logger, secrets } = loggerFor(result.ok ? result.config.log : result.log, env);
 

@@ -22,6 +22,7 @@ import { SessionDirectories } from "./session-directories.ts";
 import { findOwnServer } from "./own-server.ts";
 import { registerSendFileTool } from "./agent-tool.ts";
 import type { AgentFileSender } from "../bridge/agent-tools/agent-files.ts";
+import { withProcessSecrets } from "../process-secrets.ts";
 
 interface Location {
   directory: string;
@@ -67,7 +68,9 @@ export function isContext2(ctx: unknown): ctx is PluginContext2 {
   );
 }
 
-export function startLocation(ctx: PluginContext2, env: Record<string, string | undefined> = process.env): Cleanup | undefined {
+export function startLocation(ctx: PluginContext2, given: Record<string, string | undefined> = process.env): Cleanup | undefined {
+  // The token and the key leave process.env (the agent's tools inherit it); later locations find them kept.
+  const env = withProcessSecrets(given);
   // Options next to Hermes in the `plugins` entry arrive as ctx.options: read like 1.18's opencode.json options.
   const result = readConfig(env, ctx.options, globalHermesOptions(env));
   const { logger } = loggerFor(result.ok ? result.config.log : result.log, env);

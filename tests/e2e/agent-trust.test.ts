@@ -1,6 +1,8 @@
 // What a prompt-injected agent writes, end to end on the real OpenCode, seen on the phone as it is:
 // a diff in a permission prompt cannot hide its payload after a run of spaces (it is marked as a
-// command's is, and Allow still shows everything).
+// command's is, and Allow still shows everything); the agent's tools do not see the bot token nor
+// the transcription key in their environment, and an answer that holds them anyway (the Done
+// notice, answer.md) reaches the chat without them.
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,6 +13,7 @@ import { OPENCODE2_VERSION, OPENCODE_VERSIONS, type OpencodeVersion } from "../s
 import { startRig, type Rig } from "./question-suite.ts";
 
 const VERSIONS: OpencodeVersion[] = [...OPENCODE_VERSIONS, OPENCODE2_VERSION];
+const KEY = "sk-transcribe-key-9988776655";
 
 function visible(message: SentMessage): string {
   const parsed = parseTelegramHtml(message.text);
@@ -22,7 +25,9 @@ describe.each(VERSIONS)("what a prompt-injected agent writes, on OpenCode %s", (
   const tools = toolsOf(version);
   let rig: Rig;
   beforeAll(async () => {
-    rig = await startRig(version, { HERMES_DONE_AFTER: "0s" }, undefined, { permission: { edit: "ask" } });
+    rig = await startRig(version, { HERMES_DONE_AFTER: "0s", HERMES_TRANSCRIBE_URL: "https://transcribe.invalid/v1", HERMES_TRANSCRIBE_KEY: KEY }, undefined, {
+      permission: { edit: "ask" },
+    });
   }, 120_000);
   afterAll(async () => {
     await rig?.stop();
@@ -49,5 +54,31 @@ describe.each(VERSIONS)("what a prompt-injected agent writes, on OpenCode %s", (
         what: "the prompt settled, nothing written",
       },
     );
+  });
+
+  it("the agent's shell has neither the token nor the key in its environment; an answer that quotes them reaches the chat without them", async () => {
+    const token = rig.telegram.token;
+    const filler = Array.from({ length: 300 }, (_, i) => `- line ${i} of the report`).join("\n");
+    const answer = `ENV-DUMP-91 HERMES_TELEGRAM_TOKEN=${token} HERMES_TRANSCRIBE_KEY=${KEY}\n\n${filler}\n\nsecret half ${token.split(":")[1]} END-91`;
+    const session = await rig.opencode.createSession();
+    await rig.opencode.prompt(session.id, directive({ ...tools.shell("env; echo ENV-LISTED-91"), then: [{ text: answer }] }));
+    const listed = await rig.llm.waitForToolResult((r) => r.content.includes("ENV-LISTED-91"), { timeoutMs: 30_000, what: "the shell's env" });
+    expect(listed.content).toContain("HERMES_LOG_FILE="); // the environment is there, without the secrets
+    expect(listed.content).not.toContain(token);
+    expect(listed.content).not.toContain(KEY);
+    expect(listed.content).not.toMatch(/HERMES_TELEGRAM_TOKEN|HERMES_TRANSCRIBE_KEY/);
+    const done = await rig.telegram.waitForMessage((m) => m.text.includes("<b>Done</b>") && m.text.includes("END-91"), { timeoutMs: 60_000, what: "Done" });
+    const file = await rig.telegram.waitForMessage((m) => m.document?.filename === "answer.md" && m.replyToMessageId === done.messageId, {
+      timeoutMs: 30_000,
+      what: "answer.md",
+    });
+    expect(file.document!.content).toContain("ENV-DUMP-91 HERMES_TELEGRAM_TOKEN=[secret removed] HERMES_TRANSCRIBE_KEY=[secret removed]");
+    expect(done.text).toContain("secret half [secret removed] END-91");
+    for (const call of rig.telegram.calls) {
+      const sent = JSON.stringify(call.payload);
+      expect(sent).not.toContain(token.split(":")[1]);
+      expect(sent).not.toContain(KEY);
+    }
+    expect(file.document!.content).not.toContain(token.split(":")[1]);
   });
 });

@@ -1,0 +1,71 @@
+// Every text Hermes sends to Telegram, with the secrets taken out: the bot token (and its secret
+// half) and the transcription key. The agent can read its environment or a file and print one; its
+// Done notice, its answer.md, a permission prompt, a file it sends (telegram_send_file) or a
+// caption would then carry it into a chat a group sees. One wrapper around the client, so no message, edit, caption, document, topic
+// name or callback answer goes out without passing it. HTML texts are scrubbed in their escaped form
+// too (a key may hold `&` or `<`). The hub wraps every bridge's client in it.
+import { escapeHtml } from "../text/html.ts";
+import type { TelegramApi } from "./api.ts";
+
+/** What stands in for a secret in what Telegram is sent. */
+export const SCRUBBED = "[secret removed]";
+/** Shorter strings would shred ordinary text (and are not secrets). */
+const MIN_SECRET_LENGTH = 6;
+
+export function scrubbedTelegram(api: TelegramApi, secrets: string[]): TelegramApi {
+  const plain = [...new Set(secrets.filter((secret) => secret.length >= MIN_SECRET_LENGTH))];
+  // Longest first: the whole token goes before its secret half.
+  const all = [...new Set([...plain, ...plain.map(escapeHtml)])].sort((a, b) => b.length - a.length);
+  if (all.length === 0) return api;
+  const scrub = (text: string): string => {
+    let out = text;
+    for (const secret of all) if (out.includes(secret)) out = out.split(secret).join(SCRUBBED);
+    return out;
+  };
+  const scrubbed: TelegramApi = {
+    getUpdates: (offset, timeout, signal) => api.getUpdates(offset, timeout, signal),
+    sendMessage: (chatId, html, options) =>
+      api.sendMessage(chatId, scrub(html), options?.forceReply ? { ...options, forceReply: { placeholder: scrub(options.forceReply.placeholder) } } : options),
+    editMessage: (chatId, messageId, html, keyboard) => api.editMessage(chatId, messageId, scrub(html), keyboard),
+    removeKeyboard: (chatId, messageId) => api.removeKeyboard(chatId, messageId),
+    deleteMessage: (chatId, messageId) => api.deleteMessage(chatId, messageId),
+    sendFile: (chatId, file, options) =>
+      api.sendFile(
+        chatId,
+        { ...file, filename: scrub(file.filename), bytes: scrubBytes(file.bytes, plain) },
+        options?.caption === undefined ? options : { ...options, caption: scrub(options.caption) },
+      ),
+    sendDocument: (chatId, filename, content, options) =>
+      api.sendDocument(chatId, scrub(filename), scrub(content), options?.caption === undefined ? options : { ...options, caption: scrub(options.caption) }),
+    createTopic: (chatId, name) => api.createTopic(chatId, scrub(name)),
+    renameTopic: (chatId, threadId, name) => api.renameTopic(chatId, threadId, scrub(name)),
+    answerCallback: (id, text, showAlert) => api.answerCallback(id, text === undefined ? undefined : scrub(text), showAlert),
+    react: (chatId, messageId, emoji) => api.react(chatId, messageId, emoji),
+    getMe: () => api.getMe(),
+    getFile: (fileId) => api.getFile(fileId),
+    downloadFile: (filePath, maxBytes) => api.downloadFile(filePath, maxBytes),
+    setCommands: (commands) => api.setCommands(commands),
+  };
+  if (api.reachability) Object.defineProperty(scrubbed, "reachability", { get: () => api.reachability, enumerable: true });
+  return scrubbed;
+}
+
+/** The bytes of a file the agent sends, each secret's UTF-8 replaced (a file that holds none is sent as it is). */
+function scrubBytes(bytes: Uint8Array, secrets: string[]): Uint8Array {
+  let out = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let changed = false;
+  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
+    const needle = Buffer.from(secret);
+    if (out.indexOf(needle) < 0) continue;
+    const parts: Buffer[] = [];
+    let from = 0;
+    for (let at = out.indexOf(needle); at >= 0; at = out.indexOf(needle, from)) {
+      parts.push(out.subarray(from, at), Buffer.from(SCRUBBED));
+      from = at + needle.length;
+    }
+    parts.push(out.subarray(from));
+    out = Buffer.concat(parts);
+    changed = true;
+  }
+  return changed ? new Uint8Array(out) : bytes;
+}

@@ -1,0 +1,24 @@
+// The bot token and the transcription key leave the process' environment once read (the agent's
+// tools inherit it), and every later plugin instance of the process still finds them
+// (lib/process-secrets.ts). A test's own environment object stands in for process.env.
+import { describe, expect, it } from "vitest";
+import { withProcessSecrets } from "../../lib/process-secrets.ts";
+
+describe("withProcessSecrets", () => {
+  it("takes the token and the key out of the live environment, and gives them to every later instance", () => {
+    const live: Record<string, string | undefined> = { HERMES_TELEGRAM_TOKEN: "123:secret-token-abc", HERMES_TRANSCRIBE_KEY: "sk-key-123456", HOME: "/home/u" };
+    const first = withProcessSecrets(live, live);
+    expect(first).toMatchObject({ HERMES_TELEGRAM_TOKEN: "123:secret-token-abc", HERMES_TRANSCRIBE_KEY: "sk-key-123456", HOME: "/home/u" });
+    expect(live).toEqual({ HOME: "/home/u" });
+    expect(Object.keys(live)).not.toContain("HERMES_TELEGRAM_TOKEN");
+    const later = withProcessSecrets(live, live);
+    expect(later).toMatchObject({ HERMES_TELEGRAM_TOKEN: "123:secret-token-abc", HERMES_TRANSCRIBE_KEY: "sk-key-123456", HOME: "/home/u" });
+    expect(live).toEqual({ HOME: "/home/u" });
+  });
+
+  it("an environment that is not the live one is read as it is, and left as it is", () => {
+    const own = { HERMES_TELEGRAM_TOKEN: "9:other-token-xyz" };
+    expect(withProcessSecrets(own, {})).toBe(own);
+    expect(own).toEqual({ HERMES_TELEGRAM_TOKEN: "9:other-token-xyz" });
+  });
+});
