@@ -8,6 +8,7 @@ import path from "node:path";
 import { holdsBotToken, looksLikeBotToken } from "./bot-token.ts";
 import { ANYONE, readOptions, type SettingVariable } from "./config-options.ts";
 import { parseDuration } from "./duration.ts";
+import { urlCredentials } from "./process-secrets.ts";
 import type { GlobalHermesOptions } from "./global-config.ts";
 import { languageOf, type Language } from "./i18n/catalog.ts";
 import { DEFAULT_NOTICES, isNoticeLevel, NOTICE_LEVELS, type NoticeLevel, type NoticePolicy } from "./notices/policy.ts";
@@ -31,6 +32,8 @@ export interface TranscriptionSettings {
   url: string;
   /** HERMES_TRANSCRIBE_KEY, environment only (a secret, like the bot token); optional for a local server. */
   key?: string;
+  /** `user:password` taken out of HERMES_TRANSCRIBE_URL (sent as HTTP Basic, scrubbed like the key); `url` no longer holds it. */
+  basic?: string;
   model: string;
   /** An ISO-639-1 code such as "zh"; unset: the service detects the language. */
   language?: string;
@@ -244,7 +247,17 @@ function readTranscription(env: Env, settings: Settings, problems: string[]): Tr
   if (!url) return undefined;
   // Never quote the URL: it may carry credentials (https://user:pass@host).
   if (!isHttpUrl(url)) problems.push("HERMES_TRANSCRIBE_URL must be an http(s) URL such as https://api.openai.com/v1");
-  return { url, model, ...(key ? { key } : {}), ...(language ? { language: language.toLowerCase() } : {}) };
+  // Credentials in the URL become the Authorization header here: fetch would drop them (Bun) or fail quoting them (Node).
+  const credentials = urlCredentials(url);
+  if (credentials && key) problems.push("HERMES_TRANSCRIBE_URL holds a user and password and HERMES_TRANSCRIBE_KEY is set too: the service takes one of them");
+  const bare = credentials ? withoutCredentials(url) : url;
+  return {
+    url: bare,
+    model,
+    ...(key ? { key } : {}),
+    ...(credentials ? { basic: `${credentials.user}:${credentials.password}` } : {}),
+    ...(language ? { language: language.toLowerCase() } : {}),
+  };
 }
 
 function readDuration(setting: Setting, fallback: number, problems: string[]): number {
@@ -253,6 +266,13 @@ function readDuration(setting: Setting, fallback: number, problems: string[]): n
   const parsed = parseDuration(raw);
   if (parsed === undefined) problems.push(`${setting.label} must be milliseconds or a duration like 90s, 30m, 2h; 0 = never (got "${raw}")`);
   return parsed ?? fallback;
+}
+
+function withoutCredentials(url: string): string {
+  const parsed = new URL(url);
+  parsed.username = "";
+  parsed.password = "";
+  return parsed.href.replace(/\/+$/, "");
 }
 
 export function isHttpUrl(text: string): boolean {

@@ -15,6 +15,7 @@ import { createTelegramApi, type TelegramApi } from "./telegram/wire/api.ts";
 import { scrubbedTelegram } from "./telegram/wire/scrubbed-api.ts";
 import { machineLabel } from "./telegram/render/machine-label.ts";
 import { processGlobal } from "./process-global.ts";
+import { basicSecrets } from "./process-secrets.ts";
 import { waitAtMost } from "./with-timeout.ts";
 
 export interface HubOptions {
@@ -88,7 +89,10 @@ export function acquireBridge(options: HubOptions): BridgeLease | BridgeRefused 
   }
   if (!running) {
     // Nothing sent to Telegram carries the token or the transcription key (the agent can print either).
-    const telegram = scrubbedTelegram(options.telegram ?? createTelegramApi(config.token, config.apiRoot), secretsOf(config.token, config.transcription?.key));
+    const telegram = scrubbedTelegram(
+      options.telegram ?? createTelegramApi(config.token, config.apiRoot),
+      secretsOf(config.token, config.transcription?.key, ...basicSecrets(config.transcription?.basic)),
+    );
     const bridge = new OnDemandBridge({
       telegram,
       logger,

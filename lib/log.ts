@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import type pinoModule from "pino";
 import type { LogLevel, LogSettings } from "./config.ts";
-import { SECRET_VARIABLES } from "./process-secrets.ts";
+import { credentialSecrets, SECRET_VARIABLES } from "./process-secrets.ts";
 
 type Pino = typeof pinoModule;
 type PinoLogger = ReturnType<Pino>;
@@ -166,7 +166,7 @@ export function secretsOf(token: string | undefined, ...others: Array<string | u
 /** The secrets the environment holds (SECRET_VARIABLES), whether or not the rest of the configuration is valid. */
 export function environmentSecrets(env: Record<string, string | undefined>): string[] {
   const [token, ...others] = SECRET_VARIABLES.map((name) => env[name]?.trim());
-  return secretsOf(token, ...others);
+  return secretsOf(token, ...others, ...credentialSecrets(env.HERMES_TRANSCRIBE_URL));
 }
 
 /** The secrets one logger scrubs; more can be added to a logger that is shared (loggers are cached per file). */

@@ -9,6 +9,38 @@ import { processGlobal } from "./process-global.ts";
 
 export type Env = Record<string, string | undefined>;
 
+/** User and password written into a URL (`https://user:pass@host/v1`), decoded; undefined when there are none. */
+export function urlCredentials(url: string | undefined): { user: string; password: string } | undefined {
+  if (!url) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(url.trim());
+  } catch {
+    return undefined;
+  }
+  if (!parsed.username && !parsed.password) return undefined;
+  const decode = (text: string) => {
+    try {
+      return decodeURIComponent(text);
+    } catch {
+      return text;
+    }
+  };
+  return { user: decode(parsed.username), password: decode(parsed.password) };
+}
+
+/** The secrets a URL's credentials are. */
+export function credentialSecrets(url: string | undefined): string[] {
+  const credentials = urlCredentials(url);
+  return credentials ? basicSecrets(`${credentials.user}:${credentials.password}`) : [];
+}
+
+/** HTTP Basic credentials (`user:password`) in every form Hermes could write them: the password, the pair, and its Base64. */
+export function basicSecrets(pair: string | undefined): string[] {
+  if (!pair) return [];
+  return [pair.slice(pair.indexOf(":") + 1), pair, Buffer.from(pair).toString("base64")].filter((secret) => secret !== "" && secret !== ":");
+}
+
 /** The variables taken out of process.env once read. */
 export const SECRET_VARIABLES = ["HERMES_TELEGRAM_TOKEN", "HERMES_TRANSCRIBE_KEY"] as const;
 
@@ -21,7 +53,9 @@ const store = processGlobal<Map<string, string>>(STORE_KEY, () => new Map());
  */
 export function withProcessSecrets(env: Env, live: Env = process.env): Env {
   if (env !== live) return env;
-  for (const name of SECRET_VARIABLES) {
+  // The transcription URL too, when it holds a user and password.
+  const names = urlCredentials(live.HERMES_TRANSCRIBE_URL) ? [...SECRET_VARIABLES, "HERMES_TRANSCRIBE_URL"] : SECRET_VARIABLES;
+  for (const name of names) {
     const value = live[name];
     if (value !== undefined) {
       store.set(name, value);

@@ -8,6 +8,7 @@
 import type { TranscriptionSettings } from "../config.ts";
 import { isRecord } from "../is-record.ts";
 import { foreignListener, systemOwnerCheck, type OwnerCheck } from "../listener-owner.ts";
+import { basicSecrets } from "../process-secrets.ts";
 import type { AudioType } from "./audio-type.ts";
 import { TranscriptionError, type Transcriber } from "./transcriber.ts";
 
@@ -29,8 +30,10 @@ export function openaiTranscriber(
   ownerCheck: OwnerCheck | undefined = systemOwnerCheck(),
 ): Transcriber {
   const endpoint = `${settings.url.replace(/\/+$/, "")}/audio/transcriptions`;
-  // A service may quote the key it refused: what it says is shown only without it.
-  const withoutKey = (text: string) => (settings.key ? text.split(settings.key).join("[key]") : text);
+  // A service may quote the key (or the URL's password) it refused: what it says is shown only without it.
+  const basic = settings.basic === undefined ? undefined : Buffer.from(settings.basic).toString("base64");
+  const secrets = [settings.key ?? "", ...basicSecrets(settings.basic)].filter((secret) => secret.length >= 4).sort((a, b) => b.length - a.length);
+  const withoutKey = (text: string) => secrets.reduce((out, secret) => out.split(secret).join("[key]"), text);
   return {
     async transcribe(bytes: Uint8Array, audio: AudioType): Promise<string> {
       const foreign = ownerCheck && foreignListener(endpoint, ownerCheck);
@@ -40,7 +43,7 @@ export function openaiTranscriber(
       form.append("model", settings.model);
       if (settings.language) form.append("language", settings.language);
       form.append("response_format", "json");
-      const headers: Record<string, string> = settings.key ? { authorization: `Bearer ${settings.key}` } : {};
+      const headers: Record<string, string> = settings.key ? { authorization: `Bearer ${settings.key}` } : basic ? { authorization: `Basic ${basic}` } : {};
       const signal = AbortSignal.timeout(timeoutMs);
       try {
         const response = await fetchImpl(endpoint, { method: "POST", body: form, headers, signal, redirect: "error" });

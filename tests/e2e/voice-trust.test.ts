@@ -2,7 +2,8 @@
 // a local service's port taken by another user of the machine (a listener really running as uid
 // 65534) gets neither the audio nor the key, and the phone says why; the agent gets nothing. A
 // service of this user that answers without end (20 MB) or with a transcript no voice note holds is
-// cut off: the phone says so and the agent gets nothing.
+// cut off: the phone says so and the agent gets nothing. The user and password written into the
+// service's URL reach it as HTTP Basic.
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_CHAT_ID, type SentMessage } from "../support/fake-telegram.ts";
@@ -16,7 +17,8 @@ import { sleep } from "../support/wait.ts";
 import { startRig, type Rig } from "./question-suite.ts";
 
 const OGG = Buffer.concat([Buffer.from("OggS\0\x02\0\0\0\0\0\0\0\0", "latin1"), Buffer.from(Array.from({ length: 64 }, (_, i) => i))]);
-const KEY = "sk-local-voice-key-5550123";
+/** The service's credentials, written into its URL as users do (`http://user:pass@host/v1`). */
+const BASIC = "voice:pw-local-5550123";
 const VERSIONS: OpencodeVersion[] = ["1.18.33", OPENCODE2_VERSION];
 
 describe.skipIf(foreignListenerSkip !== undefined).each(VERSIONS)("a transcription service Hermes must not trust, on OpenCode %s", (version) => {
@@ -25,7 +27,7 @@ describe.skipIf(foreignListenerSkip !== undefined).each(VERSIONS)("a transcripti
   let done: SentMessage;
   beforeAll(async () => {
     port = await freePort();
-    rig = await startRig(version, { HERMES_DONE_AFTER: "2s", HERMES_TRANSCRIBE_URL: `http://127.0.0.1:${port}/v1`, HERMES_TRANSCRIBE_KEY: KEY });
+    rig = await startRig(version, { HERMES_DONE_AFTER: "2s", HERMES_TRANSCRIBE_URL: `http://${BASIC}@127.0.0.1:${port}/v1` });
     const session = await rig.opencode.createSession();
     await rig.opencode.prompt(session.id, directive({ ...toolsOf(version).shell("sleep 3"), then: [{ text: "first run finished" }] }));
     done = await rig.telegram.waitForMessage((m) => m.text.includes("<b>Done</b>") && m.text.includes("first run finished"), {
@@ -39,7 +41,7 @@ describe.skipIf(foreignListenerSkip !== undefined).each(VERSIONS)("a transcripti
 
   const sessionRequests = () => rig.llm.requests.filter((r) => !isTitleRequest(r)).length;
 
-  it("another uid listening on the service's loopback port gets neither the audio nor the key; the phone says why; the agent gets nothing", async () => {
+  it("another uid listening on the service's loopback port gets neither the audio nor the credentials; the phone says why; the agent gets nothing", async () => {
     const squatter = await startForeignListener(port);
     try {
       const before = sessionRequests();
@@ -60,7 +62,9 @@ describe.skipIf(foreignListenerSkip !== undefined).each(VERSIONS)("a transcripti
     const big = `{"text":"HUGE-81 ${"a".repeat(20_000_000)}"}`;
     const long = JSON.stringify({ text: `LONG-82 ${"word ".repeat(40_000)}` });
     const answers = [big, long];
+    const authorizations: Array<string | undefined> = [];
     const server = http.createServer((req, res) => {
+      authorizations.push(req.headers.authorization);
       req.resume();
       req.on("end", () => res.writeHead(200, { "content-type": "application/json" }).end(answers.shift() ?? "{}"));
     });
@@ -74,6 +78,9 @@ describe.skipIf(foreignListenerSkip !== undefined).each(VERSIONS)("a transcripti
       }
       await sleep(1_000);
       expect(answers).toEqual([]);
+      // The URL's user and password arrived as HTTP Basic (OpenCode's fetch drops them from a URL).
+      expect(authorizations).toEqual([`Basic ${Buffer.from(BASIC).toString("base64")}`, `Basic ${Buffer.from(BASIC).toString("base64")}`]);
+      expect(rig.telegram.messages().filter((m) => m.text.includes("pw-local-5550123"))).toEqual([]);
       expect(sessionRequests()).toBe(before);
       expect(rig.llm.requests.filter((r) => /HUGE-81|LONG-82/.test(JSON.stringify(r.messages ?? [])))).toEqual([]);
     } finally {

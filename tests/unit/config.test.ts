@@ -604,6 +604,17 @@ describe("readConfig: voice transcription", () => {
     expect(found.join(" ")).not.toContain("collector.example");
   });
 
+  it("a user and password in the URL leave it when it is read, for the Authorization header (fetch would drop or quote them)", () => {
+    expect(ok(readConfig({ ...BASE, HERMES_TRANSCRIBE_URL: "https://al%40ice:p%3Ass-w0rd@whisper.example:8443/v1/" })).transcription).toEqual({
+      url: "https://whisper.example:8443/v1",
+      basic: "al@ice:p:ss-w0rd",
+      model: "whisper-1",
+    });
+    const both = problems(readConfig({ ...BASE, HERMES_TRANSCRIBE_URL: "https://u:pw-123456@whisper.example/v1", HERMES_TRANSCRIBE_KEY: "sk-abc123" }));
+    expect(both).toEqual([expect.stringContaining("HERMES_TRANSCRIBE_URL holds a user and password and HERMES_TRANSCRIBE_KEY is set too")]);
+    expect(both.join(" ")).not.toContain("pw-123456");
+  });
+
   it("a URL that is not http(s) and a language that is not a code are problems; the URL is never quoted (it may hold a password)", () => {
     const found = problems(readConfig({ ...BASE, HERMES_TRANSCRIBE_URL: "ftp://user:secret@host/v1", HERMES_TRANSCRIBE_LANGUAGE: "Chinese!" }));
     expect(found).toEqual([

@@ -2,6 +2,7 @@
 // tools inherit it), and every later plugin instance of the process still finds them
 // (lib/process-secrets.ts). A test's own environment object stands in for process.env.
 import { describe, expect, it } from "vitest";
+import { environmentSecrets } from "../../lib/log.ts";
 import { withProcessSecrets } from "../../lib/process-secrets.ts";
 
 describe("withProcessSecrets", () => {
@@ -20,5 +21,14 @@ describe("withProcessSecrets", () => {
     const own = { HERMES_TELEGRAM_TOKEN: "9:other-token-xyz" };
     expect(withProcessSecrets(own, {})).toBe(own);
     expect(own).toEqual({ HERMES_TELEGRAM_TOKEN: "9:other-token-xyz" });
+  });
+
+  it("a transcription URL that holds a password leaves the environment too, and its password is a secret to every logger", () => {
+    const live: Record<string, string | undefined> = { HERMES_TRANSCRIBE_URL: "http://me:pw-hidden-42@127.0.0.1:8080/v1", PATH: "/bin" };
+    expect(withProcessSecrets(live, live).HERMES_TRANSCRIBE_URL).toBe("http://me:pw-hidden-42@127.0.0.1:8080/v1");
+    expect(live).toEqual({ PATH: "/bin" });
+    expect(environmentSecrets({ HERMES_TRANSCRIBE_URL: "http://me:pw-hidden-42@127.0.0.1:8080/v1" })).toEqual(
+      expect.arrayContaining(["pw-hidden-42", "me:pw-hidden-42", Buffer.from("me:pw-hidden-42").toString("base64")]),
+    );
   });
 });

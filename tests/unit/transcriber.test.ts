@@ -114,6 +114,21 @@ describe("openaiTranscriber", () => {
     expect(await openaiTranscriber({ url: server.url, key: server.key, model: "whisper-1" }, 5_000).transcribe(OGG, OGG_TYPE)).toHaveLength(100_000);
   });
 
+  it("a user and password from the URL go as HTTP Basic; a refusal that quotes them is shown without them", async () => {
+    const local = await startFakeTranscription({ key: "" });
+    try {
+      local.hear("basic ok");
+      const basic = "whisper-user:pw-s3cret-77";
+      expect(await openaiTranscriber({ url: local.url, basic, model: "base" }, 5_000).transcribe(OGG, OGG_TYPE)).toBe("basic ok");
+      expect(local.requests[0]!.authorization).toBe(`Basic ${Buffer.from(basic).toString("base64")}`);
+      local.fail({ status: 500, body: { error: { message: `bad credentials ${basic} / ${Buffer.from(basic).toString("base64")} / pw-s3cret-77` } } });
+      const error = await failure(openaiTranscriber({ url: local.url, basic, model: "base" }, 5_000).transcribe(OGG, OGG_TYPE));
+      expect(error.message).toBe("HTTP 500: bad credentials [key] / [key] / [key]");
+    } finally {
+      await local.close();
+    }
+  });
+
   it("a service that cannot be reached says why", async () => {
     const gone = await startFakeTranscription();
     await gone.close();
