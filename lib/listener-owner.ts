@@ -4,8 +4,11 @@
 // server restarts, or before it starts), so before credentials or audio go to a loopback address the
 // listening socket must belong to this user. Linux says who owns it: /proc/net/tcp and tcp6 list
 // each socket's local address and port, its state (0A: LISTEN) and its owner's uid. Without /proc
-// (another system) nothing can be checked, and nothing is refused.
+// (another system) nothing can be checked, and nothing is refused. A host name is resolved first
+// and each of its addresses checked; a host that does not resolve is refused (it cannot be placed).
+import dns from "node:dns/promises";
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 
 /** Reads /proc/net/tcp or /proc/net/tcp6; undefined when there is none. Injectable for tests. */
@@ -14,6 +17,10 @@ export type ProcNetReader = (file: "tcp" | "tcp6") => string | undefined;
 export interface OwnerCheck {
   uid: number;
   read: ProcNetReader;
+  /** A host name's addresses, as fetch would connect (default: dns.lookup, all of them). */
+  resolve?: (host: string) => Promise<string[]>;
+  /** This machine's own addresses (default: every network interface's). */
+  localAddresses?: () => string[];
 }
 
 export interface Listener {
@@ -57,55 +64,114 @@ function addressOf(hex: string, littleEndian: boolean): string {
   return text;
 }
 
-/** The local addresses a listener may have to take a connection to `host` (a loopback host), per table. */
-function acceptingAddresses(host: string): { tcp: string[]; tcp6: string[] } | undefined {
-  const bare = host.replace(/^\[|\]$/g, "").toLowerCase();
-  if (bare === "localhost") {
-    return { tcp: ["127.0.0.1", "0.0.0.0"], tcp6: ["::1", "::", "::ffff:127.0.0.1"] };
-  }
-  if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare)) return { tcp: [bare, "0.0.0.0"], tcp6: ["::", `::ffff:${bare}`] };
-  if (bare === "::1") return { tcp: [], tcp6: ["::1", "::"] };
-  return undefined;
-}
+/** Why a request was not sent: a local listener of another user, or a host Hermes could not place. */
+export type ListenerProblem = { listener: Listener } | { unclassified: string };
 
 /**
- * A socket listening where a connection to `url` would land that belongs to another user, if there
- * is one; undefined when the URL is not a loopback one, when every such listener is this user's,
- * when none listens yet, or when /proc cannot tell.
+ * What stands in the way of sending to `url`: a socket that belongs to another user listening where
+ * a connection to it would land, or a host that does not resolve (what cannot be placed is not
+ * trusted). The host is resolved as fetch would (`localhost.`, `0.0.0.0`, `[::ffff:127.0.0.1]` and
+ * a name for one of this machine's own addresses are all local), and every address it has is
+ * checked. Undefined when no address is local, when every listener there is this user's, when none
+ * listens yet, or when /proc cannot tell.
  */
-export function foreignListener(url: string, check: OwnerCheck): Listener | undefined {
+export async function listenerProblem(url: string, check: OwnerCheck): Promise<ListenerProblem | undefined> {
   let target: URL;
   try {
     target = new URL(url);
   } catch {
     return undefined;
   }
-  const addresses = acceptingAddresses(target.hostname);
-  if (!addresses) return undefined;
+  const host = target.hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  let addresses: string[];
+  try {
+    addresses = net.isIP(host) ? [host] : await (check.resolve ?? resolveAll)(host.replace(/\.$/, ""));
+  } catch {
+    return { unclassified: host };
+  }
+  const targets = addresses.map(canonical);
+  if (targets.length === 0 || targets.includes(undefined)) return { unclassified: host };
+  const own = new Set((check.localAddresses ?? interfaceAddresses)().map(canonical));
+  const local = (targets as string[]).filter((address) => isLoopbackOrAny(address) || own.has(address));
+  if (local.length === 0) return undefined;
   const port = Number(target.port || (target.protocol === "https:" ? 443 : 80));
-  for (const file of ["tcp", "tcp6"] as const) {
-    const text = check.read(file);
-    if (text === undefined) continue;
-    const found = parseListeners(text).find((listener) => listener.port === port && addresses[file].includes(listener.address) && listener.uid !== check.uid);
-    if (found) return found;
+  const listeners = (["tcp", "tcp6"] as const).flatMap((file) => parseListeners(check.read(file) ?? ""));
+  for (const address of local) {
+    const found = listeners.find((listener) => listener.port === port && listener.uid !== check.uid && accepts(canonical(listener.address), address));
+    if (found) return { listener: found };
   }
   return undefined;
 }
 
+/** Whether a socket bound to `bound` takes a connection to `target` (both canonical); unsure counts as yes. */
+function accepts(bound: string | undefined, target: string): boolean {
+  if (bound === undefined || bound === target || bound === ANY6) return true;
+  // A connection to the unspecified address lands on this machine: any local listener may take it.
+  if (target === ANY4 || target === ANY6) return true;
+  return bound === ANY4 && !target.includes(":");
+}
+
+const ANY4 = "0.0.0.0";
+const ANY6 = "0:0:0:0:0:0:0:0";
+const LOOPBACK6 = "0:0:0:0:0:0:0:1";
+
+function isLoopbackOrAny(address: string): boolean {
+  return address.startsWith("127.") || address === ANY4 || address === ANY6 || address === LOOPBACK6;
+}
+
+/**
+ * One spelling per address: IPv4 dotted, IPv6 as eight hex groups without leading zeros or `::`,
+ * an IPv4-mapped IPv6 address as its IPv4 (a connection to it is an IPv4 one). Undefined when not an IP.
+ */
+export function canonical(address: string): string | undefined {
+  const bare = address.replace(/%.*$/, "").toLowerCase();
+  const kind = net.isIP(bare);
+  if (kind === 4) return bare.split(".").map(Number).join(".");
+  if (kind !== 6) return undefined;
+  const [head, tail] = bare.includes("::") ? bare.split("::") : [bare, undefined];
+  const words = (part: string | undefined) => (part ? part.split(":").flatMap(groupsOf) : []);
+  const left = words(head);
+  const right = words(tail);
+  const groups = tail === undefined ? left : [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
+  if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {
+    return [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff].join(".");
+  }
+  return groups.map((group) => group.toString(16)).join(":");
+}
+
+/** A hex group, or the two groups an embedded IPv4 address is. */
+function groupsOf(word: string): number[] {
+  if (!word.includes(".")) return [Number.parseInt(word, 16)];
+  const [a, b, c, d] = word.split(".").map(Number);
+  return [(a! << 8) | b!, (c! << 8) | d!];
+}
+
+async function resolveAll(host: string): Promise<string[]> {
+  return (await dns.lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
+}
+
+function interfaceAddresses(): string[] {
+  return Object.values(os.networkInterfaces()).flatMap((entries) => (entries ?? []).map((entry) => entry.address));
+}
+
 /** Why nothing was sent: `withheld` names what (OpenCode's password, a voice note and its key). */
-export function listenerRefusal(url: string, listener: Listener, withheld = "OpenCode's password"): string {
+export function listenerRefusal(url: string, problem: ListenerProblem, withheld = "OpenCode's password"): string {
+  if ("unclassified" in problem) {
+    return `Hermes: cannot tell where ${url} leads (${problem.unclassified} does not resolve to an address), so Hermes does not send it ${withheld}.`;
+  }
+  const { listener } = problem;
   return (
     `Hermes: the program listening on ${url} (${listener.address}:${listener.port}) belongs to another user (uid ${listener.uid}), ` +
     `not to you: Hermes does not send it ${withheld}. Loopback ports are shared between the users of this machine.`
   );
 }
 
-/** A fetch that refuses, before sending anything, a request to a loopback listener owned by another user. */
+/** A fetch that refuses, before sending anything, a request to a local listener owned by another user, or to a host it cannot place. */
 export function ownListenerFetch(inner: typeof fetch, check: OwnerCheck): typeof fetch {
-  return (input, init) => {
+  return async (input, init) => {
     const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
-    const foreign = foreignListener(url, check);
-    if (foreign) return Promise.reject(new Error(listenerRefusal(url, foreign)));
+    const problem = await listenerProblem(url, check);
+    if (problem) throw new Error(listenerRefusal(url, problem));
     return inner(input, init);
   };
 }

@@ -5,7 +5,7 @@
 import { startAttach2 } from "./opencode2-runner.ts";
 import { authHeaders, serverUrl } from "../opencode/http-transport.ts";
 import { AttachError, credentialsRefused, failedHandle, type AttachHandle, type AttachOptions } from "./attach-mode.ts";
-import { foreignListener, listenerRefusal, ownListenerFetch, systemOwnerCheck } from "../listener-owner.ts";
+import { listenerProblem, listenerRefusal, ownListenerFetch, systemOwnerCheck } from "../listener-owner.ts";
 import { startAttach } from "./runner.ts";
 
 const PROBE_TIMEOUT_MS = 5_000;
@@ -34,17 +34,16 @@ export async function probeServer(options: Pick<AttachOptions, "url" | "auth" | 
  */
 export function startAttachFor(given: AttachOptions): AttachHandle {
   const check = given.auth ? (given.ownerCheck ?? systemOwnerCheck()) : undefined;
-  if (check) {
-    const foreign = foreignListener(given.url, check);
-    if (foreign) {
-      const error = new AttachError("auth", listenerRefusal(given.url, foreign));
-      given.report?.(error.message);
-      return failedHandle(error);
-    }
-  }
   const options: AttachOptions = check ? { ...given, fetch: ownListenerFetch(given.fetch ?? fetch, check) } : given;
   let current: AttachHandle | undefined;
-  const picked = probeServer(options).then((server) => (current = start(server, options)));
+  const picked = (check ? listenerProblem(given.url, check) : Promise.resolve(undefined))
+    .then((problem) => {
+      if (!problem) return probeServer(options).then((server) => start(server, options));
+      const error = new AttachError("auth", listenerRefusal(given.url, problem));
+      given.report?.(error.message);
+      return failedHandle(error);
+    })
+    .then((handle) => (current = handle));
   const ready = picked.then((handle) => handle.ready);
   const done = picked.then((handle) => handle.done);
   ready.catch(() => undefined);

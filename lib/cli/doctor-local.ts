@@ -5,7 +5,7 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { parse } from "jsonc-parser";
-import { foreignListener, systemOwnerCheck, type OwnerCheck } from "../listener-owner.ts";
+import { listenerProblem, systemOwnerCheck, type OwnerCheck } from "../listener-owner.ts";
 import { isHttpUrl, readLogSettings } from "../config.ts";
 import { globalConfigDirectory, globalConfigFile, hermesEntryOptions } from "../global-config.ts";
 import { PACKAGE_NAME, packageVersion } from "../package-info.ts";
@@ -175,10 +175,12 @@ export async function transcriptionCheck(env: Env, owner: OwnerCheck | undefined
   if (!url) return skipped("No transcription service set (HERMES_TRANSCRIBE_URL): voice notes are refused, naming it");
   if (!isHttpUrl(url)) return problem(`HERMES_TRANSCRIBE_URL is not an http(s) URL`, "set it to the service's base URL, such as https://api.openai.com/v1.");
   const shown = forTerminal(url, 120);
-  const foreign = owner ? foreignListener(url, owner) : undefined;
-  if (foreign) {
+  const found = owner ? await listenerProblem(url, owner) : undefined;
+  if (found && "unclassified" in found)
+    return problem(`The transcription service's host ${forTerminal(found.unclassified, 80)} does not resolve`, "fix HERMES_TRANSCRIBE_URL.");
+  if (found) {
     return problem(
-      `The transcription service at ${shown} listens on a port owned by another user (uid ${foreign.uid}): your voice would go to them`,
+      `The transcription service at ${shown} listens on a port owned by another user (uid ${found.listener.uid}): your voice would go to them`,
       "start your own server there, or point HERMES_TRANSCRIBE_URL elsewhere.",
     );
   }

@@ -7,7 +7,7 @@
 // another local user who took the port while the service was down gets neither audio nor key.
 import type { TranscriptionSettings } from "../config.ts";
 import { isRecord } from "../is-record.ts";
-import { foreignListener, systemOwnerCheck, type OwnerCheck } from "../listener-owner.ts";
+import { listenerProblem, systemOwnerCheck, type OwnerCheck } from "../listener-owner.ts";
 import { basicSecrets } from "../process-secrets.ts";
 import type { AudioType } from "./audio-type.ts";
 import { TranscriptionError, type Transcriber } from "./transcriber.ts";
@@ -36,8 +36,11 @@ export function openaiTranscriber(
   const withoutKey = (text: string) => secrets.reduce((out, secret) => out.split(secret).join("[key]"), text);
   return {
     async transcribe(bytes: Uint8Array, audio: AudioType): Promise<string> {
-      const foreign = ownerCheck && foreignListener(endpoint, ownerCheck);
-      if (foreign) throw new TranscriptionError({ kind: "foreignListener", address: `${foreign.address}:${foreign.port}`, uid: foreign.uid });
+      const problem = ownerCheck && (await listenerProblem(endpoint, ownerCheck));
+      if (problem && "unclassified" in problem)
+        throw new TranscriptionError({ kind: "failed", detail: `${problem.unclassified} does not resolve: nothing sent` });
+      if (problem)
+        throw new TranscriptionError({ kind: "foreignListener", address: `${problem.listener.address}:${problem.listener.port}`, uid: problem.listener.uid });
       const form = new FormData();
       form.append("file", new Blob([new Uint8Array(bytes)], { type: audio.mime }), `voice.${audio.extension}`);
       form.append("model", settings.model);

@@ -6,7 +6,9 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { AttachError } from "../../lib/attach/attach-mode.ts";
 import { startAttachFor } from "../../lib/attach/dispatch.ts";
-import { foreignListener, ownListenerFetch, parseListeners, systemOwnerCheck, type OwnerCheck } from "../../lib/listener-owner.ts";
+import { freePort } from "../support/free-port.ts";
+import { foreignListenerSkip, startForeignListener } from "../support/foreign-listener.ts";
+import { canonical, listenerProblem, ownListenerFetch, parseListeners, systemOwnerCheck, type Listener, type OwnerCheck } from "../../lib/listener-owner.ts";
 
 const HEADER = "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n";
 const HEADER6 =
@@ -22,8 +24,22 @@ const ANY = "00000000";
 const LOOPBACK6 = "00000000000000000000000001000000";
 const ANY6 = "00000000000000000000000000000000";
 
+/** Names resolve as a typical /etc/hosts has them; this machine's own address is 192.0.2.10. */
+const HOSTS: Record<string, string[]> = { localhost: ["::1", "127.0.0.1"], "box.example": ["192.0.2.10"], "remote.example": ["198.51.100.7"] };
+const resolve = async (host: string) => {
+  const found = HOSTS[host];
+  if (!found) throw new Error(`getaddrinfo ENOTFOUND ${host}`);
+  return found;
+};
+
 function fixture(tcp: string, tcp6 = ""): OwnerCheck {
-  return { uid: 1000, read: (file) => (file === "tcp" ? HEADER + tcp : HEADER6 + tcp6) };
+  return { uid: 1000, read: (file) => (file === "tcp" ? HEADER + tcp : HEADER6 + tcp6), resolve, localAddresses: () => ["127.0.0.1", "::1", "192.0.2.10"] };
+}
+
+/** The listener of another user in the way of `url`, or what could not be placed, or undefined. */
+async function foreignListener(url: string, check: OwnerCheck): Promise<Listener | string | undefined> {
+  const problem = await listenerProblem(url, check);
+  return problem && ("listener" in problem ? problem.listener : `unclassified: ${problem.unclassified}`);
 }
 
 const servers: http.Server[] = [];
@@ -44,7 +60,7 @@ async function recordingServer(host = "127.0.0.1"): Promise<{ port: number; seen
 }
 
 describe("parseListeners", () => {
-  it("reads LISTEN sockets with their address, port and owner; other states are left out", () => {
+  it("reads LISTEN sockets with their address, port and owner; other states are left out", async () => {
     expect(parseListeners(HEADER + line(LOOPBACK, 4096, 1000) + line(ANY, 22, 0) + line(LOOPBACK, 5000, 7, "01"), true)).toEqual([
       { address: "127.0.0.1", port: 4096, uid: 1000 },
       { address: "0.0.0.0", port: 22, uid: 0 },
@@ -58,18 +74,61 @@ describe("parseListeners", () => {
 });
 
 describe("foreignListener", () => {
-  it("names a loopback listener of another uid, on 127.0.0.1 or any address, for 127.0.0.1, localhost and [::1]", () => {
-    expect(foreignListener("http://127.0.0.1:4096", fixture(line(LOOPBACK, 4096, 4242)))).toEqual({ address: "127.0.0.1", port: 4096, uid: 4242 });
-    expect(foreignListener("http://127.0.0.1:4096", fixture(line(ANY, 4096, 4242)))?.uid).toBe(4242);
-    expect(foreignListener("http://localhost:4096", fixture("", line(LOOPBACK6, 4096, 4242)))?.uid).toBe(4242);
-    expect(foreignListener("http://[::1]:4096", fixture("", line(ANY6, 4096, 4242)))?.uid).toBe(4242);
+  it("names a loopback listener of another uid, on 127.0.0.1 or any address, for 127.0.0.1, localhost and [::1]", async () => {
+    expect(await foreignListener("http://127.0.0.1:4096", fixture(line(LOOPBACK, 4096, 4242)))).toEqual({ address: "127.0.0.1", port: 4096, uid: 4242 });
+    expect(((await foreignListener("http://127.0.0.1:4096", fixture(line(ANY, 4096, 4242)))) as Listener | undefined)?.uid).toBe(4242);
+    expect(((await foreignListener("http://localhost:4096", fixture("", line(LOOPBACK6, 4096, 4242)))) as Listener | undefined)?.uid).toBe(4242);
+    expect(((await foreignListener("http://[::1]:4096", fixture("", line(ANY6, 4096, 4242)))) as Listener | undefined)?.uid).toBe(4242);
   });
 
-  it("is quiet for this user's listener, another port, a non-loopback host, or no /proc", () => {
-    expect(foreignListener("http://127.0.0.1:4096", fixture(line(LOOPBACK, 4096, 1000)))).toBeUndefined();
-    expect(foreignListener("http://127.0.0.1:4096", fixture(line(LOOPBACK, 4097, 4242)))).toBeUndefined();
-    expect(foreignListener("http://192.0.2.7:4096", fixture(line(ANY, 4096, 4242)))).toBeUndefined();
-    expect(foreignListener("http://127.0.0.1:4096", { uid: 1000, read: () => undefined })).toBeUndefined();
+  it("every spelling of this machine is local: 0.0.0.0, [::], [::ffff:127.0.0.1] (and in hex), localhost., 127.1, a name for one of its own addresses", async () => {
+    const any = fixture(line(ANY, 4096, 4242));
+    for (const host of [
+      "0.0.0.0",
+      "[::]",
+      "[::ffff:127.0.0.1]",
+      "[::ffff:7f00:1]",
+      "localhost.",
+      "LOCALHOST",
+      "127.1",
+      "127.0.0.2",
+      "box.example",
+      "192.0.2.10",
+      "[0:0:0:0:0:0:0:1]",
+    ]) {
+      expect(
+        await foreignListener(
+          `http://${host}:4096`,
+          host.startsWith("[") && host !== "[::ffff:127.0.0.1]" && host !== "[::ffff:7f00:1]" ? fixture("", line(ANY6, 4096, 4242)) : any,
+        ),
+        host,
+      ).toMatchObject({ uid: 4242 });
+    }
+    // A dual-stack listener on [::] takes IPv4 connections too.
+    expect(await foreignListener("http://127.0.0.1:4096", fixture("", line(ANY6, 4096, 4242)))).toMatchObject({ uid: 4242 });
+    // 0.0.0.0 as the target lands on any local listener of the port.
+    expect(await foreignListener("http://0.0.0.0:4096", fixture(line(LOOPBACK, 4096, 4242)))).toMatchObject({ uid: 4242 });
+  });
+
+  it("a host that does not resolve cannot be placed, and is refused; a remote one is not checked", async () => {
+    expect(await foreignListener("http://nowhere.invalid:4096", fixture(""))).toBe("unclassified: nowhere.invalid");
+    expect(await foreignListener("http://remote.example:4096", fixture(line(ANY, 4096, 4242)))).toBeUndefined();
+  });
+
+  it("canonical spells each address one way", () => {
+    expect(canonical("::ffff:7f00:1")).toBe("127.0.0.1");
+    expect(canonical("::FFFF:127.0.0.1")).toBe("127.0.0.1");
+    expect(canonical("::1")).toBe("0:0:0:0:0:0:0:1");
+    expect(canonical("fe80::1%eth0")).toBe("fe80:0:0:0:0:0:0:1");
+    expect(canonical("127.000.0.1")).toBeUndefined();
+    expect(canonical("host")).toBeUndefined();
+  });
+
+  it("is quiet for this user's listener, another port, a non-loopback host, or no /proc", async () => {
+    expect(await foreignListener("http://127.0.0.1:4096", fixture(line(LOOPBACK, 4096, 1000)))).toBeUndefined();
+    expect(await foreignListener("http://127.0.0.1:4096", fixture(line(LOOPBACK, 4097, 4242)))).toBeUndefined();
+    expect(await foreignListener("http://192.0.2.7:4096", fixture(line(ANY, 4096, 4242)))).toBeUndefined();
+    expect(await foreignListener("http://127.0.0.1:4096", { uid: 1000, read: () => undefined })).toBeUndefined();
   });
 
   it("the real /proc: this process' own listener on 127.0.0.1 is found as its own, and passes", async () => {
@@ -77,9 +136,9 @@ describe("foreignListener", () => {
     const { port } = await recordingServer();
     const own = parseListeners(check.read("tcp")!).find((listener) => listener.port === port && listener.address === "127.0.0.1");
     expect(own).toEqual({ address: "127.0.0.1", port, uid: process.getuid!() });
-    expect(foreignListener(`http://127.0.0.1:${port}`, check)).toBeUndefined();
+    expect(await foreignListener(`http://127.0.0.1:${port}`, check)).toBeUndefined();
     // The same listener, seen as someone else's, is refused: the check reads the real table.
-    expect(foreignListener(`http://127.0.0.1:${port}`, { ...check, uid: process.getuid!() + 1 })).toEqual(own);
+    expect(await foreignListener(`http://127.0.0.1:${port}`, { ...check, uid: process.getuid!() + 1 })).toEqual(own);
   });
 });
 
@@ -122,5 +181,34 @@ describe("credentials and a listener owned by another uid", () => {
     owner = 4242;
     await expect(guarded(`http://127.0.0.1:${port}/global/event`, { headers: { authorization: "Basic c2VjcmV0" } })).rejects.toThrow(/uid 4242/);
     expect(seen).toHaveLength(1);
+  });
+});
+
+describe.skipIf(foreignListenerSkip !== undefined)("a listener really running as another uid (65534) on 0.0.0.0", () => {
+  it("attach mode sends the password to none of its spellings: 0.0.0.0, [::ffff:127.0.0.1], localhost., 127.0.0.1", async () => {
+    const port = await freePort();
+    const squatter = await startForeignListener(port, "0.0.0.0");
+    try {
+      for (const host of ["0.0.0.0", "[::ffff:127.0.0.1]", "localhost.", "127.0.0.1"]) {
+        const report: string[] = [];
+        const handle = startAttachFor({
+          url: `http://${host}:${port}`,
+          auth: { username: "opencode", password: "secret" },
+          env: { HERMES_TELEGRAM_TOKEN: "123456:TEST-token-abcdefghijklmnopqrstuv", HERMES_TELEGRAM_CHAT_ID: "42", HERMES_LOG_LEVEL: "silent" },
+          report: (text) => report.push(text),
+        });
+        const error = await Promise.race([
+          handle.done.catch((caught: unknown) => caught),
+          new Promise((resolve) => setTimeout(resolve, 5_000, "still attaching")),
+        ]);
+        if (!(error instanceof AttachError)) await handle.stop();
+        expect(error, host).toBeInstanceOf(AttachError);
+        expect(report.join("\n"), host).toContain("belongs to another user (uid 65534)");
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(squatter.requests).toEqual([]);
+    } finally {
+      await squatter.close();
+    }
   });
 });
