@@ -2,7 +2,7 @@
 // a diff in a permission prompt cannot hide its payload after a run of spaces (it is marked as a
 // command's is, and Allow still shows everything); the agent's tools do not see the bot token nor
 // the transcription key in their environment, and an answer that holds them anyway (the Done
-// notice, answer.md) reaches the chat without them.
+// notice, answer.md) reaches the chat without them; a tg: link in its Markdown stays visible text.
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -80,5 +80,17 @@ describe.each(VERSIONS)("what a prompt-injected agent writes, on OpenCode %s", (
       expect(sent).not.toContain(KEY);
     }
     expect(file.document!.content).not.toContain(token.split(":")[1]);
+  });
+
+  it("a Done notice whose Markdown hides tg: links behind innocent text shows them as text; http(s) links stay links", async () => {
+    const proxy = "tg://proxy?server=evil.example&port=443&secret=dd00";
+    const join = "tg://join?invite=AbCdEf123";
+    const answer = `All set. See [the release notes](${proxy}), [the team chat](${join}) and [the docs](https://example.com/docs). LINK-95`;
+    const session = await rig.opencode.createSession();
+    await rig.opencode.prompt(session.id, directive({ ...tools.shell("echo links"), then: [{ text: answer }] }));
+    const done = await rig.telegram.waitForMessage((m) => m.text.includes("<b>Done</b>") && m.text.includes("LINK-95"), { timeoutMs: 60_000, what: "Done" });
+    expect(done.text).not.toMatch(/<a href="tg:/i);
+    expect(done.text).toContain('<a href="https://example.com/docs">the docs</a>');
+    expect(visible(done)).toContain(`the release notes (${proxy}), the team chat (${join})`);
   });
 });

@@ -57,14 +57,14 @@ describe("Markdown → Telegram HTML: a corpus of agent answers", () => {
     );
   });
 
-  it("links with parentheses; only http:, https: and tg: become links, anything else stays text", async () => {
+  it("links with parentheses; only http: and https: become links, anything else (tg: too) stays text with its target shown", async () => {
     const source =
       "See [the docs](https://en.wikipedia.org/wiki/Markdown_(disambiguation)), [a file](lib/telegram/text/html.ts), [bad](javascript:alert(1)), " +
-      "<https://example.com/x?a=1&b=2> and ops@example.com. Open [the chat](tg://resolve?domain=hermes).";
+      "<https://example.com/x?a=1&b=2> and ops@example.com. Open [the chat](tg://resolve?domain=hermes), [notes](TG://proxy?server=evil.example&port=443&secret=dd00).";
     expect(await html(source)).toBe(
       'See <a href="https://en.wikipedia.org/wiki/Markdown_(disambiguation)">the docs</a>, a file (lib/telegram/text/html.ts), bad (javascript:alert(1)), ' +
         '<a href="https://example.com/x?a=1&amp;b=2">https://example.com/x?a=1&amp;b=2</a> and ops@example.com. ' +
-        'Open <a href="tg://resolve?domain=hermes">the chat</a>.',
+        "Open the chat (tg://resolve?domain=hermes), notes (TG://proxy?server=evil.example&amp;port=443&amp;secret=dd00).",
     );
   });
 

@@ -1,7 +1,8 @@
 // Markdown as the agent wrote it, parsed (marked's tokens), turned into Telegram's formatted text:
 // bold, italic, strikethrough, code, code blocks with their language, links, quotes (long ones
 // folded), lists as "•" / "1." lines, headings as bold lines, tables as aligned monospace text.
-// Raw HTML is text. Only http:, https: and tg: targets become links. Pure: marked is only a type here.
+// Raw HTML is text. Only http: and https: targets become links (a tg: link behind innocent text
+// could add a proxy or join a chat: it stays text, its target shown). Pure: marked is only a type here.
 import type { Token, Tokens } from "marked";
 import type { Entity, EntityKind, RichText } from "./rich-text.ts";
 import { tableText } from "./markdown-table.ts";
@@ -11,7 +12,7 @@ const QUOTE_FOLD_LINES = 4;
 const QUOTE_FOLD_LENGTH = 300;
 const LIST_INDENT = "   ";
 const RULE = "──────────";
-const LINK_SCHEMES = /^(?:https?|tg):/i;
+const LINK_SCHEMES = /^https?:/i;
 /** A code block's language becomes class="language-…" only when it is a plain name. */
 const LANGUAGE = /^[A-Za-z0-9_+#.-]{1,32}$/;
 

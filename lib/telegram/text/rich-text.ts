@@ -11,7 +11,7 @@ export interface Entity {
   length: number;
   /** `pre`: the code block's language (already checked to be a plain name). */
   language?: string;
-  /** `a`: the link's target (already checked to be http:, https: or tg:). */
+  /** `a`: the link's target (already checked to be http: or https:). */
   href?: string;
   /** `blockquote`: shown folded, a tap opens it. */
   expandable?: boolean;
