@@ -65,11 +65,25 @@ function optionLabel(name: string): string {
 /** `global`: what the user's global config says for Hermes (global-config.ts). */
 export function readOptions(options: unknown, global?: GlobalHermesOptions): OptionValues {
   const result: OptionValues = { values: {}, labels: {}, problems: [] };
-  if (options === undefined || options === null) return result;
-  if (!isRecord(options)) {
+  if (options !== undefined && options !== null && !isRecord(options)) {
     result.problems.push(`the opencode.json options for Hermes must be an object like { "chatId": 123456789 } (got ${describeValue(options)})`);
     return result;
   }
+  readGiven(isRecord(options) ? options : {}, global, result);
+  // A project entry that leaves out the chat or the allow-list (OpenCode then passes only its own
+  // options, or none) takes the user's global ones: the user's own file, so trusted as it is.
+  for (const key of GLOBAL_ONLY) {
+    const variable = OPTION_VARIABLES[key];
+    const text = globalText(key, global);
+    if (result.labels[variable] !== undefined || text === undefined) continue;
+    result.values[variable] = text;
+    result.labels[variable] = `${optionLabel(key)} in ${global?.file ?? "the global opencode.json"}`;
+  }
+  return result;
+}
+
+/** The options the entry gives, each checked (the chat and the allow-list against the global config). */
+function readGiven(options: Record<string, unknown>, global: GlobalHermesOptions | undefined, result: OptionValues): void {
   for (const [name, value] of Object.entries(options)) {
     if (name === "token" || name === "botToken") {
       result.problems.push(`${optionLabel(name)}: the bot token does not belong in opencode.json; set HERMES_TELEGRAM_TOKEN in the environment`);
@@ -107,7 +121,6 @@ export function readOptions(options: unknown, global?: GlobalHermesOptions): Opt
     }
     result.values[OPTION_VARIABLES[key]] = text;
   }
-  return result;
 }
 
 /** The global config's value for a setting, as text, or undefined when it has none (or a wrong type). */

@@ -1,13 +1,15 @@
 // OpenCode 1.18.33 keeps the last plugin entry per package, so a project's `["opencode-hermes", {…}]`
 // replaces the user's own entry and its options. What decides where the token goes, who may approve
 // and where Hermes writes never comes from there: the chat and the allow-list only as the user's
-// global opencode.json says them, the API root and the log file only from the environment.
+// global opencode.json says them, the API root and the log file only from the environment. A
+// project entry that leaves the chat and the allow-list out takes the global entry's.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordEvents } from "../support/event-stream.ts";
-import { DEFAULT_CHAT_ID, startFakeTelegram, type FakeTelegram } from "../support/fake-telegram.ts";
+import { SUPERGROUP_CHAT_ID } from "../support/chat-kind.ts";
+import { DEFAULT_CHAT_ID, DEFAULT_USER, startFakeTelegram, type FakeTelegram } from "../support/fake-telegram.ts";
 import { colorQuestion } from "../support/fixtures.ts";
 import { pluginSpec } from "../support/opencode/project-config.ts";
 import { pollUntil } from "../support/wait.ts";
@@ -78,5 +80,32 @@ describe("OpenCode 1.18.33: a cloned project's entry names another chat, allow-l
     } finally {
       stream.close();
     }
+  });
+});
+
+describe.each([
+  ["no options", SPEC],
+  ["only a language", [SPEC, { language: "zh" }]],
+])("OpenCode 1.18.33: a project's Hermes entry with %s, in a group the global entry names", (_what, entry) => {
+  let rig: Rig;
+  beforeAll(async () => {
+    rig = await startRig("1.18.33", { HERMES_TELEGRAM_CHAT_ID: "", HERMES_TELEGRAM_ALLOWED_USERS: "" }, PLUGIN_PATH, {
+      chat: "supergroup",
+      extraConfig: { plugin: [entry] },
+      globalConfig: { plugin: [[SPEC, { chatId: SUPERGROUP_CHAT_ID, allowedUsers: [DEFAULT_USER.id] }]] },
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await rig?.stop();
+  });
+
+  it("takes the global chat and allow-list: the question reaches the group, a stranger's tap is refused, the owner's answers it", async () => {
+    const { message } = await askOnPhone(rig, [color], "global-chat");
+    expect(message.chatId).toBe(SUPERGROUP_CHAT_ID);
+    const refused = await rig.telegram.tapButton(message, "Red", { id: 666, is_bot: false, first_name: "Stranger" });
+    // (In Chinese when the project's entry says so.)
+    expect((await rig.telegram.waitForCallbackAnswer(refused)).text).toMatch(/^(Not authorized|无权操作)$/);
+    await rig.telegram.tapButton(message, "Red");
+    expect((await rig.llm.waitForToolResult((r) => r.content.includes("global-chat"), { what: "the answer at the LLM" })).content).toContain("Red");
   });
 });

@@ -520,6 +520,21 @@ describe("readConfig: options from opencode.json", () => {
     ]);
   });
 
+  it.each([
+    ["no options", undefined],
+    ["an empty object", {}],
+    ["only a language", { language: "zh" }],
+  ])("a project entry with %s takes the global entry's chat and allow-list", (_what, options) => {
+    const config = ok(readConfig(ENV, options, inGlobal({ chatId: -1001234567890, allowedUsers: [7, 8] })));
+    expect(config.chatId).toBe(-1001234567890);
+    expect(config.allowedUsers).toEqual([7, 8]);
+    // The environment still wins, and a global allow-list with a wrong entry is named with its file.
+    expect(ok(readConfig({ ...ENV, HERMES_TELEGRAM_CHAT_ID: "42" }, options, inGlobal({ chatId: -100777, allowedUsers: [7] }))).chatId).toBe(42);
+    expect(problems(readConfig(ENV, options, inGlobal({ chatId: -100777, allowedUsers: "me" })))).toEqual([
+      expect.stringContaining(`opencode.json option "allowedUsers" in ${GLOBAL_FILE} must be comma-separated numeric user ids`),
+    ]);
+  });
+
   it("refuses a project's chat even where the environment sets the chat: the attempt is worth a word", () => {
     expect(problems(readConfig({ ...ENV, HERMES_TELEGRAM_CHAT_ID: "42" }, { chatId: 42 }))[0]).toMatch(/^opencode\.json option "chatId" is refused/);
   });
