@@ -37,6 +37,7 @@ export async function startRig(
     extraConfig?: Record<string, unknown>;
     globalConfig?: Record<string, unknown>;
     mockModel?: Record<string, unknown>;
+    projectFiles?: Record<string, string>;
     extraModels?: string[];
     warmup?: boolean;
     chat?: ChatKind;

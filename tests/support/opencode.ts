@@ -69,6 +69,8 @@ export interface StartOpencodeOptions {
   globalConfig?: Record<string, unknown>;
   /** Merged into the mock model's entry in opencode.json. */
   mockModel?: Record<string, unknown>;
+  /** More files in the project directory (OpenCode's working directory), by name, written before it starts: a `.env`. */
+  projectFiles?: Record<string, string>;
   /** More models of the mock provider, by id. */
   extraModels?: string[];
   /** Limit for the "listening" line and the warm-up request (default 60 s). */
@@ -122,6 +124,7 @@ async function startOpencodeOnce(opts: StartOpencodeOptions): Promise<OpencodeSe
   const config = projectConfig(opts);
   const routes = routesFor(opts.version);
   const directory = writeProject(join(world.root, "project"), config);
+  for (const [name, text] of Object.entries(opts.projectFiles ?? {})) writeFileSync(join(directory, name), text);
   const port = await freePort();
   const startTimeoutMs = opts.startTimeoutMs ?? 60_000;
   const basic = (password: string) => `Basic ${Buffer.from(`${opts.username ?? "opencode"}:${password}`).toString("base64")}`;
