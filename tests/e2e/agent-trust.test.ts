@@ -9,10 +9,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseTelegramHtml, type SentMessage } from "../support/fake-telegram.ts";
 import { directive } from "../support/mock-llm.ts";
 import { toolsOf } from "../support/opencode/agent-tools.ts";
+import type { ChatKind } from "../support/chat-kind.ts";
 import { OPENCODE2_VERSION, OPENCODE_VERSIONS, type OpencodeVersion } from "../support/opencode.ts";
 import { startRig, type Rig } from "./question-suite.ts";
 
-const VERSIONS: OpencodeVersion[] = [...OPENCODE_VERSIONS, OPENCODE2_VERSION];
+/** Every version in a private chat, 1.18.33 in a group too (what the agent writes, a group sees). */
+const RUNS: Array<[OpencodeVersion, ChatKind]> = [
+  ...[...OPENCODE_VERSIONS, OPENCODE2_VERSION].map((version) => [version, "private"] as [OpencodeVersion, ChatKind]),
+  ["1.18.33", "supergroup"],
+];
 const KEY = "sk-transcribe-key-9988776655";
 
 function visible(message: SentMessage): string {
@@ -21,7 +26,7 @@ function visible(message: SentMessage): string {
   return parsed.plain;
 }
 
-describe.each(VERSIONS)("what a prompt-injected agent writes, on OpenCode %s", (version) => {
+describe.each(RUNS)("what a prompt-injected agent writes, on OpenCode %s in a %s chat", (version, chat) => {
   const tools = toolsOf(version);
   let rig: Rig;
   beforeAll(async () => {

@@ -12,14 +12,14 @@ import { freePort } from "../support/free-port.ts";
 import { isTitleRequest } from "../support/llm/chat-request.ts";
 import { directive } from "../support/mock-llm.ts";
 import { toolsOf } from "../support/opencode/agent-tools.ts";
-import { OPENCODE2_VERSION, type OpencodeVersion } from "../support/opencode.ts";
+import { OPENCODE2_VERSION, OPENCODE_VERSIONS, type OpencodeVersion } from "../support/opencode.ts";
 import { sleep } from "../support/wait.ts";
 import { startRig, type Rig } from "./question-suite.ts";
 
 const OGG = Buffer.concat([Buffer.from("OggS\0\x02\0\0\0\0\0\0\0\0", "latin1"), Buffer.from(Array.from({ length: 64 }, (_, i) => i))]);
 /** The service's credentials, written into its URL as users do (`http://user:pass@host/v1`). */
 const BASIC = "voice:pw-local-5550123";
-const VERSIONS: OpencodeVersion[] = ["1.18.33", OPENCODE2_VERSION];
+const VERSIONS: OpencodeVersion[] = [...OPENCODE_VERSIONS, OPENCODE2_VERSION];
 
 describe.skipIf(foreignListenerSkip !== undefined).each(VERSIONS)("a transcription service Hermes must not trust, on OpenCode %s", (version) => {
   let rig: Rig;
