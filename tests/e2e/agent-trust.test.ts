@@ -32,6 +32,7 @@ describe.each(RUNS)("what a prompt-injected agent writes, on OpenCode %s in a %s
   beforeAll(async () => {
     rig = await startRig(version, { HERMES_DONE_AFTER: "0s", HERMES_TRANSCRIBE_URL: "https://transcribe.invalid/v1", HERMES_TRANSCRIBE_KEY: KEY }, undefined, {
       permission: { edit: "ask" },
+      chat,
     });
   }, 120_000);
   afterAll(async () => {
