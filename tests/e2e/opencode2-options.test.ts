@@ -1,11 +1,13 @@
 // OpenCode 2 passes the options of a `plugins` entry (`{ package, options }`) to the plugin as
 // ctx.options: Hermes reads them like 1.18's opencode.json options. Here the chat and the language
 // come only from the options of the user's global config, the token only from the environment. A
-// project's own entry cannot send the prompts elsewhere: its chat is refused, with one log line.
+// project's own entry cannot send the prompts elsewhere: its chat is refused, with one log line. A
+// project entry that leaves the chat and the allow-list out takes the global entry's.
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
-import { DEFAULT_CHAT_ID } from "../support/fake-telegram.ts";
+import { SUPERGROUP_CHAT_ID } from "../support/chat-kind.ts";
+import { DEFAULT_CHAT_ID, DEFAULT_USER } from "../support/fake-telegram.ts";
 import { OPENCODE2_VERSION } from "../support/opencode.ts";
 import { pluginSpec } from "../support/opencode/project-config.ts";
 import { pollUntil } from "../support/wait.ts";
@@ -73,5 +75,31 @@ describe(`OpenCode ${OPENCODE2_VERSION}: a project's own entry names another cha
     expect(lines[0]).toContain('opencode.json option \\"allowedUsers\\" is refused');
     expect(lines[0]).toContain('opencode.json option \\"apiRoot\\" is not taken from opencode.json');
     expect(rig.telegram.calls).toHaveLength(0);
+  });
+});
+
+describe.each([
+  ["no options", { package: pluginSpec(PACKAGE_ROOT) }],
+  ["only a language", { package: pluginSpec(PACKAGE_ROOT), options: { language: "zh" } }],
+])(`OpenCode ${OPENCODE2_VERSION}: a project's entry with %s, in a group the global entry names`, (_what, entry) => {
+  let rig: Rig;
+  beforeAll(async () => {
+    rig = await startRig(OPENCODE2_VERSION, { HERMES_TELEGRAM_CHAT_ID: "", HERMES_TELEGRAM_ALLOWED_USERS: "" }, undefined, {
+      chat: "supergroup",
+      extraConfig: { plugins: [entry] },
+      globalConfig: { plugins: [{ package: pluginSpec(PACKAGE_ROOT), options: { chatId: SUPERGROUP_CHAT_ID, allowedUsers: [DEFAULT_USER.id] } }] },
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await rig?.stop();
+  });
+
+  it("takes the global chat and allow-list: a stranger's tap is refused, the owner's answers", async () => {
+    const { message } = await askOnPhone(rig, [color], "global-chat-2");
+    expect(message.chatId).toBe(SUPERGROUP_CHAT_ID);
+    const refused = await rig.telegram.tapButton(message, "Red", { id: 666, is_bot: false, first_name: "Stranger" });
+    expect((await rig.telegram.waitForCallbackAnswer(refused)).text).toMatch(/^(Not authorized|无权操作)$/);
+    await rig.telegram.tapButton(message, "Red");
+    expect((await rig.llm.waitForToolResult((r) => r.content.includes("global-chat-2"), { what: "the answer at the LLM" })).content).toContain("Red");
   });
 });
