@@ -36,6 +36,13 @@ describe("scrubbedTelegram", () => {
     expect(memory.callbackAnswers[0]!.text).toBe(`alert ${SCRUBBED}`);
   });
 
+  it("what stands in for a short key is no longer than the key, so a text cut to the limit stays within it", async () => {
+    const memory = new MemoryTelegram();
+    const short = "k3y&<9";
+    await scrubbedTelegram(memory, [short]).sendMessage(1, `a ${"k3y&amp;&lt;9".repeat(3)} b`);
+    expect(memory.messages[0]!.text).toBe(`a ${"••••••".repeat(3)} b`);
+  });
+
   it("a file without a secret goes out as the same bytes; without secrets the client is the same", async () => {
     const memory = new MemoryTelegram();
     const bytes = Uint8Array.from([0, 255, 1, 2, 3]);

@@ -1,13 +1,15 @@
 // Every text Hermes sends to Telegram, with the secrets taken out: the bot token (and its secret
 // half) and the transcription key. The agent can read its environment or a file and print one; its
 // Done notice, its answer.md, a permission prompt, a file it sends (telegram_send_file) or a
-// caption would then carry it into a chat a group sees. One wrapper around the client, so no message, edit, caption, document, topic
-// name or callback answer goes out without passing it. HTML texts are scrubbed in their escaped form
-// too (a key may hold `&` or `<`). The hub wraps every bridge's client in it.
+// caption would then carry it into a chat a group sees. One wrapper around the client, so no
+// message, edit, caption, document, topic name or callback answer goes out without passing it.
+// HTML texts are scrubbed in their escaped form too (a key may hold `&` or `<`). What stands in for
+// a secret is never longer than it, so a text cut to Telegram's limit stays within it. The hub
+// wraps every bridge's client in it.
 import { escapeHtml } from "../text/html.ts";
 import type { TelegramApi } from "./api.ts";
 
-/** What stands in for a secret in what Telegram is sent. */
+/** What stands in for a secret in what Telegram is sent (a shorter secret: as many "•"). */
 export const SCRUBBED = "[secret removed]";
 /** Shorter strings would shred ordinary text (and are not secrets). */
 const MIN_SECRET_LENGTH = 6;
@@ -15,11 +17,13 @@ const MIN_SECRET_LENGTH = 6;
 export function scrubbedTelegram(api: TelegramApi, secrets: string[]): TelegramApi {
   const plain = [...new Set(secrets.filter((secret) => secret.length >= MIN_SECRET_LENGTH))];
   // Longest first: the whole token goes before its secret half.
-  const all = [...new Set([...plain, ...plain.map(escapeHtml)])].sort((a, b) => b.length - a.length);
+  const all = [
+    ...new Map([...plain.map((secret) => [secret, standIn(secret)] as const), ...plain.map((secret) => [escapeHtml(secret), standIn(secret)] as const)]),
+  ].sort(([a], [b]) => b.length - a.length);
   if (all.length === 0) return api;
   const scrub = (text: string): string => {
     let out = text;
-    for (const secret of all) if (out.includes(secret)) out = out.split(secret).join(SCRUBBED);
+    for (const [secret, replacement] of all) if (out.includes(secret)) out = out.split(secret).join(replacement);
     return out;
   };
   const scrubbed: TelegramApi = {
@@ -60,7 +64,7 @@ function scrubBytes(bytes: Uint8Array, secrets: string[]): Uint8Array {
     const parts: Buffer[] = [];
     let from = 0;
     for (let at = out.indexOf(needle); at >= 0; at = out.indexOf(needle, from)) {
-      parts.push(out.subarray(from, at), Buffer.from(SCRUBBED));
+      parts.push(out.subarray(from, at), Buffer.from(standIn(secret)));
       from = at + needle.length;
     }
     parts.push(out.subarray(from));
@@ -68,4 +72,9 @@ function scrubBytes(bytes: Uint8Array, secrets: string[]): Uint8Array {
     changed = true;
   }
   return changed ? new Uint8Array(out) : bytes;
+}
+
+/** Never longer than the secret (in visible characters too: its escaped form shows as the secret). */
+function standIn(secret: string): string {
+  return secret.length >= SCRUBBED.length ? SCRUBBED : "•".repeat(secret.length);
 }
