@@ -40,6 +40,7 @@ import { ReplyConfirmation } from "./prompts/reply-confirmation.ts";
 import { RunNotices } from "./runs/run-notices.ts";
 import { SessionTopics } from "./core/topics.ts";
 import { StopControl } from "./runs/stop-control.ts";
+import { routeUndo } from "./runs/undo-routes.ts";
 import { TypedText } from "./input/typed-text.ts";
 import { UserInput } from "./input/user-input.ts";
 import { VoiceNotes } from "./input/voice-notes.ts";
@@ -148,7 +149,7 @@ export class Bridge implements UpdateHandler {
     const runDeps = { telegram, outbox, registry, topics, log, t, chatId, now, activity, links, chat, stops, ...(progress ? { progress } : {}) };
     const runs = new RunNotices(runDeps, options.doneGraceMs ?? DONE_GRACE_MS);
     this.#runs = runs;
-    const input = new UserInput({ registry, prompts, stops, chat, log, t });
+    const input = new UserInput({ registry, prompts, stops, undos: runs.undos, chat, log, t });
     const answers = {
       ownsTap: input.ownsTap.bind(input),
       refuseTap: input.refuse.bind(input),
@@ -180,6 +181,7 @@ export class Bridge implements UpdateHandler {
     this.#files = files;
     this.#agentFiles = new AgentFiles({ telegram, outbox, registry, topics, log, t, chatId });
     gate.route("callback", { claim: (tap) => input.claimTap(tap), unclaimed: (tap, after) => input.unclaimedTap(tap, after.unanswered) });
+    routeUndo(gate, runs.undos, { registry, chat, t });
     // Commands answers every command it does not know with /help: a new command's route goes before it.
     gate.route("command", {
       unclaimed: (command, after) => commands.answer(command, after.parts),

@@ -250,6 +250,7 @@ export const en: Strings = {
       "• <b>Type an answer</b> and <b>Reject with feedback</b> ask for a reply with your text.",
       "• Reply to any Hermes message to send that session your next instruction.",
       "• <b>⏹ Stop</b> (or /stop) ends a session's run after a confirmation tap.",
+      "• <b>⏪ Undo</b> on a Done notice (or /undo in reply to a session's message) reverts the files that run changed; <b>↪ Redo</b> puts them back.",
       "• /new <i>instruction</i> starts a new session in a project OpenCode has open (a picker when there are several).",
       "• /sessions lists recent sessions: tap one to see its last answer, and reply to continue it.",
       "• /model and /agent choose what the phone's prompts use (<code>/model default</code> goes back to OpenCode's own).",
@@ -265,6 +266,30 @@ export const en: Strings = {
     stop: "Stop a running session",
     help: "What Hermes does and how to use it",
     start: "This chat's id and a setup check",
+    undo: "Undo a session's last run (reply /undo to one of its messages)",
+  },
+  undo: {
+    button: "⏪ Undo",
+    confirmButton: "⏪ Confirm undo",
+    redoButton: "↪ Redo",
+    confirm: (title, files) => `⏪ <b>Undo this run?</b> · ${title}\nThese files go back to how they were before it:\n${files}\nTap <b>Confirm undo</b>.`,
+    created: " (new: removed)",
+    undone: (title, restored) =>
+      `⏪ <b>Undone: ${restored === 1 ? "1 file" : `${restored} files`} restored</b> · ${title}\n<i>↪ Redo puts the run's changes back, until the session's next prompt.</i>`,
+    redone: (title) => `↪ <b>Redone: the run's changes are back</b> · ${title}`,
+    final: "<i>The session went on: the undo is final.</i>",
+    failed: (title, error) => `⚠️ <b>Could not undo the run</b> · ${title}\n${error}\n<i>Your files are as they were.</i>`,
+    noGit: (title) =>
+      `⚠️ <b>Nothing undone</b> · ${title}\nOpenCode keeps a run's changes only in a git project, and this one is not: your files are as they were.`,
+    tapConfirm: "Tap Confirm undo to undo the run",
+    undoing: "Undoing the run…",
+    redoing: "Putting the run's changes back…",
+    busy: "The session is working: wait for the run to end (or stop it), then undo. Nothing was changed.",
+    newer: "A newer run exists in this session: undo that one first. Nothing was changed.",
+    alreadyUndone: "Already undone: ↪ Redo puts the run's changes back.",
+    redoGone: "The session went on since: the undo is final. Nothing was changed.",
+    nothing: "⚪ Nothing to undo: the session's last run changed no files that OpenCode tracked (it tracks them only in a git project).",
+    howTo: "Reply <code>/undo</code> to a session's message (its Done notice) to undo that session's last run.",
   },
   host: {
     formsUnreachable: (reason) =>

@@ -258,7 +258,41 @@ export interface Strings {
     sentAgain: string;
   };
   help: { lines: string[] };
-  commands: { new: string; sessions: string; model: string; agent: string; status: string; pending: string; stop: string; help: string; start: string };
+  commands: {
+    new: string;
+    sessions: string;
+    model: string;
+    agent: string;
+    status: string;
+    pending: string;
+    stop: string;
+    help: string;
+    start: string;
+    undo: string;
+  };
+  /** Undoing a run from the phone (docs/undo.md). `title`, `files` and `error` parameters come escaped. */
+  undo: {
+    button: string;
+    confirmButton: string;
+    redoButton: string;
+    confirm: (title: string, files: string) => string;
+    /** A file the run created, in the confirmation's list: undoing removes it. */
+    created: string;
+    undone: (title: string, restored: number) => string;
+    redone: (title: string) => string;
+    final: string;
+    failed: (title: string, error: string) => string;
+    noGit: (title: string) => string;
+    tapConfirm: string;
+    undoing: string;
+    redoing: string;
+    busy: string;
+    newer: string;
+    alreadyUndone: string;
+    redoGone: string;
+    nothing: string;
+    howTo: string;
+  };
   /** OpenCode 2 only. `reason` is escaped by the caller. */
   host: { formsUnreachable: (reason: string) => string };
 }

@@ -2,8 +2,8 @@
 import type { PermissionReply, PermissionRequest, QuestionRequest, SessionInfo } from "../hermes-events.ts";
 import { parseEvent } from "./events.ts";
 import { isRecord } from "../is-record.ts";
-import type { AgentInfo, Created, ModelInfo, OpencodeEndpoint, Outcome, PromptChoice, PromptPart, SessionSummary } from "./endpoint.ts";
-import { DEFAULT_RETRY, sendForOutcome, type RetryPolicy } from "./send-outcome.ts";
+import type { AgentInfo, Created, ModelInfo, OpencodeEndpoint, Outcome, PromptChoice, PromptPart, Reverted, SessionSummary } from "./endpoint.ts";
+import { DEFAULT_RETRY, describeBody, sendForOutcome, type RetryPolicy } from "./send-outcome.ts";
 import { REQUEST_TIMEOUT_MS, type OpencodeTransport } from "./transport.ts";
 
 export type { Outcome } from "./endpoint.ts";
@@ -104,6 +104,33 @@ export class OpencodeApi implements OpencodeEndpoint {
     return this.#send("/session/{sessionID}/abort", { sessionID });
   }
 
+  /**
+   * `POST /session/:id/revert { messageID }`: 200 with the session, whose `revert` is `{ messageID,
+   * snapshot?, diff? }` (`diff`: what the revert changed, one `diff --git` per file restored; no
+   * `snapshot` without git). Busy: 409 on 1.18.33, 500 "is busy" on 1.1.53. Tried once.
+   */
+  async revertRun(sessionID: string, messageID: string): Promise<Reverted> {
+    try {
+      const result = await this.#transport.request("POST", "/session/{sessionID}/revert", {
+        path: { sessionID },
+        body: { messageID },
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      });
+      if (result.status === 404) return { ok: false, gone: true };
+      if (result.status !== 200) return { ok: false, gone: false, error: `OpenCode answered ${result.status}: ${firstLine(describeBody(result.data))}` };
+      const revert = isRecord(result.data) && isRecord(result.data.revert) ? result.data.revert : {};
+      const files = typeof revert.diff === "string" ? diffFiles(revert.diff) : [];
+      return { ok: true, files, snapshot: typeof revert.snapshot === "string" && revert.snapshot !== "" };
+    } catch (error) {
+      return { ok: false, gone: false, error: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  /** `POST /session/:id/unrevert`: 200 with the session. */
+  unrevertRun(sessionID: string): Promise<Outcome> {
+    return this.#send("/session/{sessionID}/unrevert", { sessionID });
+  }
+
   /** Questions already pending when Hermes starts (or reconnects). */
   async listQuestions(): Promise<QuestionRequest[]> {
     const requests: QuestionRequest[] = [];
@@ -156,6 +183,18 @@ export function sessionSummaries(raws: readonly unknown[]): SessionSummary[] {
     });
   }
   return sessions;
+}
+
+/** The files a unified diff names (`diff --git a/x b/x`), each once. */
+export function diffFiles(diff: string): string[] {
+  const files = new Set<string>();
+  for (const match of diff.matchAll(/^diff --git a\/(.+?) b\/(.+)$/gm)) files.add(match[2]!);
+  return [...files];
+}
+
+/** 1.1.53 puts a stack trace after the message. */
+function firstLine(text: string): string {
+  return text.split("\n")[0]!.trim();
 }
 
 /** The text parts of a message, joined. */

@@ -36,6 +36,13 @@ export interface SessionSummary {
   parentID?: string;
 }
 
+/**
+ * What OpenCode's revert of a run did (docs/undo.md): `files`, the files it restored (relative
+ * paths, as OpenCode names them); `snapshot` false: OpenCode had no snapshot (not a git project)
+ * and changed no file, though it marked the session reverted.
+ */
+export type Reverted = { ok: true; files: string[]; snapshot: boolean } | Exclude<Outcome, { ok: true }>;
+
 /** A session OpenCode created: its id, or why it could not. */
 export type Created = { ok: true; sessionID: string } | { ok: false; error: string };
 
@@ -62,6 +69,10 @@ export interface OpencodeEndpoint {
   createSession(): Promise<Created>;
   /** Stops the session's run, as Esc in the terminal does. */
   abortSession(sessionID: string): Promise<Outcome>;
+  /** Reverts the session to before `messageID` (a run's first user message), files included: the TUI's /undo. Tried once. */
+  revertRun(sessionID: string, messageID: string): Promise<Reverted>;
+  /** Puts back what the last revert undid (the TUI's /redo); a no-op once the session had its next prompt. */
+  unrevertRun(sessionID: string): Promise<Outcome>;
   /** Throws when it cannot read the list: "could not read" must never look like "nothing pending". */
   listQuestions(): Promise<QuestionRequest[]>;
   listPermissions(): Promise<PermissionRequest[]>;

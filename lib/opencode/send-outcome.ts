@@ -32,7 +32,7 @@ export async function sendForOutcome(request: () => Promise<{ status: number; da
 }
 
 /** OpenCode's error text: `{ data: { message } }` (1.x), `{ error: { message } }` (2.x), `{ message }`, `{ name }`, or the body itself. */
-function describeBody(data: unknown): string {
+export function describeBody(data: unknown): string {
   if (typeof data === "string") return data.slice(0, 200);
   const body = data as { data?: { message?: unknown }; error?: { message?: unknown }; message?: unknown; name?: unknown } | undefined;
   const text = body?.data?.message ?? body?.error?.message ?? body?.message ?? body?.name;

@@ -4,7 +4,8 @@
 // The form behind each question (field keys, types, option values) is kept from `form.created`.
 import { isRecord } from "../is-record.ts";
 import { sessionSummaries, textOf } from "../opencode/api.ts";
-import type { AgentInfo, Created, ModelInfo, OpencodeEndpoint, Outcome, PromptChoice, PromptPart, SessionSummary } from "../opencode/endpoint.ts";
+import type { AgentInfo, Created, ModelInfo, OpencodeEndpoint, Outcome, PromptChoice, PromptPart, Reverted, SessionSummary } from "../opencode/endpoint.ts";
+import { describeBody } from "../opencode/send-outcome.ts";
 import type { PermissionReply, PermissionRequest, QuestionRequest, SessionInfo } from "../hermes-events.ts";
 import { narrowEvent, questionForm, type NarrowedEvent, type QuestionForm } from "./events.ts";
 import { formAnswer } from "./forms.ts";
@@ -203,6 +204,29 @@ export class Opencode2Endpoint implements OpencodeEndpoint {
   /** Stop from the phone: 2.0.15 answers `POST /api/session/:sessionID/interrupt` with success (tests/e2e/opencode2-stop.test.ts). */
   abortSession(sessionID: string): Promise<Outcome> {
     return this.#server.send("POST", "/api/session/{sessionID}/interrupt", { sessionID });
+  }
+
+  /**
+   * `POST /api/session/:id/revert/stage { messageID, files: true }`: 200 with `{ data: { messageID,
+   * snapshot?, files: [{ file, status }] } }` (no `snapshot` without git); busy: 409. Tried once.
+   * The revert stays staged until the session's next prompt (Hermes never calls `/revert/commit`).
+   */
+  async revertRun(sessionID: string, messageID: string): Promise<Reverted> {
+    try {
+      const result = await this.#server.create(`/api/session/${encodeURIComponent(sessionID)}/revert/stage`, { messageID, files: true });
+      if (result.status === 404) return { ok: false, gone: true };
+      if (result.status !== 200) return { ok: false, gone: false, error: `OpenCode answered ${result.status}: ${describeBody(result.data)}` };
+      const data = isRecord(result.data) && isRecord(result.data.data) ? result.data.data : {};
+      const files = (Array.isArray(data.files) ? data.files : []).flatMap((entry) => (isRecord(entry) && typeof entry.file === "string" ? [entry.file] : []));
+      return { ok: true, files, snapshot: typeof data.snapshot === "string" && data.snapshot !== "" };
+    } catch (error) {
+      return { ok: false, gone: false, error: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  /** `DELETE /api/session/:id/revert`: 204. */
+  unrevertRun(sessionID: string): Promise<Outcome> {
+    return this.#server.send("DELETE", "/api/session/{sessionID}/revert", { sessionID });
   }
 
   async listQuestions(): Promise<QuestionRequest[]> {

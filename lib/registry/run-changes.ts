@@ -41,6 +41,11 @@ export class RunChanges {
     return [...byFile.values()];
   }
 
+  /** The user message that started the session's current (or last) run: what Undo reverts to. */
+  firstMessage(sessionID: string): string | undefined {
+    return this.#runs.get(sessionID)?.messages.keys().next().value;
+  }
+
   forget(sessionID: string): void {
     this.#runs.delete(sessionID);
   }

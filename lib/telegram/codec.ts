@@ -1,5 +1,5 @@
 // Callback data for inline buttons. Telegram allows 64 bytes; ours stay near 20 and never carry
-// labels or request ids: a prompt key or a session's stop key (random), an action and small indexes.
+// labels or request ids: a prompt key, a session's stop key or a run's undo key (random), an action and small indexes.
 
 /**
  * Every button action: its one-letter code on the wire, how many small indexes it carries, and what
@@ -27,7 +27,10 @@ const ACTIONS = {
   agentPage: { code: "k", indexes: 1, on: "choice" }, // /agent's picker: show page p
   sessionPick: { code: "v", indexes: 0, on: "listing" }, // /sessions: post this session's last answer
   sessionPage: { code: "y", indexes: 1, on: "listing" }, // /sessions: show page p
-} as const satisfies Record<string, { code: string; indexes: 0 | 1 | 2; on: "question" | "permission" | "session" | "project" | "choice" | "listing" }>;
+  undo: { code: "u", indexes: 0, on: "run" }, // first tap of Undo on a run's Done notice: asks for confirmation
+  undoConfirm: { code: "z", indexes: 0, on: "run" }, // second tap: revert the session to before the run
+  redo: { code: "e", indexes: 0, on: "run" }, // put the run's changes back (until the session's next prompt)
+} as const satisfies Record<string, { code: string; indexes: 0 | 1 | 2; on: "question" | "permission" | "session" | "project" | "choice" | "listing" | "run" }>;
 
 export type CallbackAction = keyof typeof ACTIONS;
 /** What a button's key names. */
@@ -39,6 +42,7 @@ export type PermissionAction = ActionOn<"permission">;
 export type StopAction = ActionOn<"session">;
 export type ProjectAction = ActionOn<"project">;
 export type ChoiceAction = ActionOn<"choice">;
+export type UndoAction = ActionOn<"run">;
 
 export interface CallbackData<A extends CallbackAction = CallbackAction> {
   key: string;

@@ -63,6 +63,7 @@ describe("encodeCallback", () => {
           isActionOn(action, "project"),
           isActionOn(action, "choice"),
           isActionOn(action, "listing"),
+          isActionOn(action, "run"),
         ].filter(Boolean),
       ).toHaveLength(1);
     }
@@ -70,6 +71,7 @@ describe("encodeCallback", () => {
     expect(CALLBACK_ACTIONS.filter((action) => isActionOn(action, "question"))).toEqual(["option", "done", "type", "dismiss", "confirm", "page"]);
     expect(CALLBACK_ACTIONS.filter((action) => isActionOn(action, "permission"))).toEqual(["once", "always", "reject", "feedback"]);
     expect(CALLBACK_ACTIONS.filter((action) => isActionOn(action, "session"))).toEqual(["stop", "halt"]);
+    expect(CALLBACK_ACTIONS.filter((action) => isActionOn(action, "run"))).toEqual(["undo", "undoConfirm", "redo"]);
   });
 
   it("round-trips keys from 4 to 16 characters", () => {
@@ -118,7 +120,7 @@ describe("decodeCallback", () => {
     `h1:${KEY}:`,
     `h2:${KEY}:x`,
     `H1:${KEY}:x`,
-    `h1:${KEY}:z`,
+    `h1:${KEY}:q`,
     `h1:${KEY}:X`,
     `h1:${KEY}:O:1:2`,
     `h1:${KEY}:oo:1:2`,

@@ -2,12 +2,12 @@
 // and typed answers. Only taps from those who may act arrive (gate.ts refuses the others, asking
 // `ownsTap` here). This finds the prompt, checks whether it still waits,
 // hands the meaning to the prompt kind's handler (questions.ts, permissions.ts) or to Stop, runs
-// the work in the prompt's queue, and answers every tap.
+// the work in the prompt's queue, and answers every tap. Undo's taps go to runs/undo-control.ts.
 import type { Strings } from "../../i18n/catalog.ts";
 import type { Logger } from "../../log.ts";
 import type { Prompt, Registry, TextInput } from "../../registry/registry.ts";
 import type { Claim } from "../../relay/update-handler.ts";
-import { decodeCallback, type CallbackData, type StopAction } from "../../telegram/codec.ts";
+import { decodeCallback, type CallbackData, type StopAction, type UndoAction } from "../../telegram/codec.ts";
 import type { ActingTap, IntentOf } from "../core/gate.ts";
 import { errorText } from "../../error-text.ts";
 import type { Chat } from "../core/chat.ts";
@@ -16,6 +16,7 @@ import { tapPermission, typePermissionFeedback } from "../prompts/permissions.ts
 import type { PromptLife } from "../prompts/prompt-life.ts";
 import { tapQuestion, typeQuestionAnswer } from "../prompts/questions.ts";
 import type { StopControl } from "../runs/stop-control.ts";
+import type { UndoControl } from "../runs/undo-control.ts";
 
 type Callback = IntentOf<"callback">;
 
@@ -23,6 +24,7 @@ export interface UserInputDeps {
   registry: Registry;
   prompts: PromptLife;
   stops: Pick<StopControl, "owns" | "tap">;
+  undos: Pick<UndoControl, "owns" | "tap">;
   chat: Chat;
   log: Logger;
   t: Strings;
@@ -45,6 +47,7 @@ export class UserInput {
     const { registry, stops } = this.#deps;
     const data = decodeCallback(intent.data);
     if (data && stops.owns(data)) return () => this.#stop(intent, data);
+    if (data && this.#deps.undos.owns(data)) return () => this.#undo(intent, data);
     const prompt = data ? registry.byKey(data.key) : undefined;
     if (!data || !prompt) return undefined;
     if (prompt.message && !isOn(prompt, intent)) return undefined;
@@ -60,7 +63,7 @@ export class UserInput {
   /** Whether a tap is on one of this process' prompts or Stop buttons (any copy of it). */
   ownsTap(intent: Callback): boolean {
     const data = decodeCallback(intent.data);
-    return data !== undefined && (this.#deps.stops.owns(data) || this.#deps.registry.byKey(data.key) !== undefined);
+    return data !== undefined && (this.#deps.stops.owns(data) || this.#deps.undos.owns(data) || this.#deps.registry.byKey(data.key) !== undefined);
   }
 
   /** A tap from someone who may not act (gate.ts decides, and logs it). */
@@ -103,6 +106,15 @@ export class UserInput {
     const tap = stops.tap(data, intent.messageId === undefined || chatId === undefined ? undefined : { chatId, messageId: intent.messageId });
     await chat.answerCallback(intent.id, tap.note(t), tap.alert);
     if (tap.next) await tap.next().catch((error) => log.error({ err: errorText(error) }, "stopping a run failed"));
+  }
+
+  /** A granted tap on Undo, its confirmation, or Redo. */
+  async #undo(intent: ActingTap, data: CallbackData<UndoAction>): Promise<void> {
+    const { undos, chat, log, t } = this.#deps;
+    const { chatId } = intent.from;
+    const tap = undos.tap(data, intent.messageId === undefined || chatId === undefined ? undefined : { chatId, messageId: intent.messageId });
+    await chat.answerCallback(intent.id, tap.note(t), tap.alert);
+    if (tap.next) await tap.next().catch((error) => log.error({ err: errorText(error) }, "undoing a run failed"));
   }
 
   /**

@@ -11,6 +11,7 @@ import { escapeHtml, visibleText } from "../../telegram/text/html.ts";
 import { loadMarkdown } from "../../telegram/text/markdown.ts";
 import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
 import { ANSWER_FILE, renderAnswerMessage } from "../../telegram/render/render-agent-text.ts";
+import type { InlineButton } from "../../telegram/wire/rendered-message.ts";
 import { inThread } from "../core/chat.ts";
 
 export interface AnswerMessageDeps {
@@ -36,12 +37,13 @@ export interface AnswerTarget {
 export async function postAnswerMessage(
   deps: AnswerMessageDeps,
   target: AnswerTarget,
-  message: { html: string; shortened: boolean },
+  message: { html: string; shortened: boolean; keyboard?: InlineButton[][] },
   answer: string,
 ): Promise<{ messageId: number } | undefined> {
   const { outbox, registry } = deps;
   const { chatId, threadId, owner } = target;
-  const sent = await outbox.send(chatId, () => () => sendFormatted(deps, chatId, message.html, threadId), Priority.Edit);
+  const options = { ...inThread(threadId), ...(message.keyboard ? { keyboard: message.keyboard } : {}) };
+  const sent = await outbox.send(chatId, () => () => sendFormatted(deps, chatId, message.html, options), Priority.Edit);
   if (!sent) return undefined;
   registry.noteMessage({ chatId, messageId: sent.messageId }, owner);
   if (message.shortened) await attachAnswer(deps, target, answer, sent.messageId);
@@ -55,14 +57,19 @@ export async function showAnswer(deps: AnswerMessageDeps, target: AnswerTarget, 
 }
 
 /** The formatted message; if Telegram can't parse it, the same text with no formatting, once, and a log line. */
-async function sendFormatted(deps: AnswerMessageDeps, chatId: number, html: string, threadId: number | undefined): Promise<{ messageId: number }> {
+async function sendFormatted(
+  deps: AnswerMessageDeps,
+  chatId: number,
+  html: string,
+  options: { threadId?: number; keyboard?: InlineButton[][] },
+): Promise<{ messageId: number }> {
   const { telegram, log } = deps;
   try {
-    return await telegram.sendMessage(chatId, html, inThread(threadId));
+    return await telegram.sendMessage(chatId, html, options);
   } catch (error) {
     if (!(error instanceof TelegramApiError && error.isParseError)) throw error;
     log.warn({ err: errorText(error) }, "Telegram could not parse a formatted answer: sent as plain text");
-    return telegram.sendMessage(chatId, escapeHtml(visibleText(html)), inThread(threadId));
+    return telegram.sendMessage(chatId, escapeHtml(visibleText(html)), options);
   }
 }
 

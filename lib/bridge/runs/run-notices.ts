@@ -1,5 +1,6 @@
 // How runs are reported and continued from the phone: "Done" / "Failed" / retrying notices
-// (the noise policy lives in notices/activity.ts), and a user's text sent on to a session.
+// (the noise policy lives in notices/activity.ts), and a user's text sent on to a session. The
+// Done notice of a run that changed files carries ⏪ Undo (undo-control.ts, which this creates).
 import type { Strings } from "../../i18n/catalog.ts";
 import type { Logger } from "../../log.ts";
 import type { ActivityTracker, Notice } from "../../notices/activity.ts";
@@ -18,6 +19,7 @@ import { inThread, type Chat } from "../core/chat.ts";
 import type { InstanceLinks } from "../core/instance-links.ts";
 import type { LiveProgress } from "./live-progress.ts";
 import type { StopControl } from "./stop-control.ts";
+import { UndoControl } from "./undo-control.ts";
 import type { SessionTopics } from "../core/topics.ts";
 
 export interface RunNoticeDeps {
@@ -54,10 +56,14 @@ export class RunNotices {
   readonly #deps: RunNoticeDeps;
   readonly #graceMs: number;
   readonly #pendingDone = new Map<string, ReturnType<typeof setTimeout>>();
+  /** What each session's current run changed: written here only (Undo reads it). */
   readonly #changes = new RunChanges();
+  /** ⏪ Undo on the Done notice of a run that changed files, /undo, and Redo. */
+  readonly undos: UndoControl;
 
   constructor(deps: RunNoticeDeps, doneGraceMs: number) {
     this.#deps = deps;
+    this.undos = new UndoControl({ ...deps, changes: this.#changes });
     this.activity = deps.activity;
     this.#graceMs = doneGraceMs;
   }
@@ -68,6 +74,8 @@ export class RunNotices {
     if (event.type === "message.role" && event.role === "user") this.#changes.note(event.sessionID, event.messageID, event.changes);
     if (event.type === "session.idle") this.#changes.end(event.sessionID);
     if (event.type === "session.deleted") this.#changes.forget(event.sessionID);
+    // After the changes: a new run (noted above) makes an undone run's undo final.
+    this.undos.observe(event);
     const { registry, now } = this.#deps;
     const notice = this.activity.observe(event, now(), (sessionID) => !registry.sessions.get(sessionID)?.parentID);
     if (notice?.kind === "done") this.#scheduleDone(directory, notice);
@@ -158,8 +166,9 @@ export class RunNotices {
     if (session?.title) context.sessionTitle = session.title;
     if (notice.kind === "done" && notice.lastText) context.markdown = await loadMarkdown();
     const changes = notice.kind === "done" ? this.#changes.of(notice.sessionID) : [];
-    const rendered = renderNotice(notice, context, changes.length > 0 ? renderChanges(changes, t) : undefined);
     const owner = { sessionID: notice.sessionID, directory };
+    const undo = changes.length > 0 ? this.undos.buttonFor(owner) : undefined;
+    const rendered = { ...renderNotice(notice, context, changes.length > 0 ? renderChanges(changes, t) : undefined), ...(undo ? { keyboard: [[undo]] } : {}) };
     try {
       const threadId = await topics.threadOf(notice.sessionID, directory);
       // A reply to the notice (or to the whole answer's file) reaches the session.

@@ -12,7 +12,7 @@ export interface StatusPart {
 
 /** The bot's command menu, in the chat's language. */
 export function commandsFor(t: Strings): Array<{ command: string; description: string }> {
-  return (["new", "sessions", "model", "agent", "status", "pending", "stop", "help", "start"] as const).map((command) => ({
+  return (["new", "sessions", "model", "agent", "status", "pending", "stop", "undo", "help", "start"] as const).map((command) => ({
     command,
     description: t.commands[command],
   }));
