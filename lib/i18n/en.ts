@@ -287,6 +287,7 @@ export const en: Strings = {
     busy: "The session is working: wait for the run to end (or stop it), then undo. Nothing was changed.",
     newer: "A newer run exists in this session: undo that one first. Nothing was changed.",
     alreadyUndone: "Already undone: ↪ Redo puts the run's changes back.",
+    noneRestored: "OpenCode restored no file: it has no record of what this run changed.",
     redoGone: "The session went on since: the undo is final. Nothing was changed.",
     nothing: "⚪ Nothing to undo: the session's last run changed no files that OpenCode tracked (it tracks them only in a git project).",
     howTo: "Reply <code>/undo</code> to a session's message (its Done notice) to undo that session's last run.",

@@ -289,6 +289,7 @@ export interface Strings {
     busy: string;
     newer: string;
     alreadyUndone: string;
+    noneRestored: string;
     redoGone: string;
     nothing: string;
     howTo: string;

@@ -280,6 +280,7 @@ export const zh: Strings = {
     busy: "会话正在运行：请等它结束（或停止它）再撤销。没有做任何更改。",
     newer: "这个会话已有更新的运行：请先撤销那一次。没有做任何更改。",
     alreadyUndone: "已经撤销：↪ 重做可恢复运行的更改。",
+    noneRestored: "OpenCode 没有恢复任何文件：它没有这次运行更改的记录。",
     redoGone: "会话已继续：撤销已成定局。没有做任何更改。",
     nothing: "⚪ 没有可撤销的内容：会话的上一次运行没有更改 OpenCode 跟踪的文件（只在 git 项目中跟踪）。",
     howTo: "回复某个会话的消息（它的完成通知）<code>/undo</code>，即可撤销该会话的上一次运行。",

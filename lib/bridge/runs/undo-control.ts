@@ -144,16 +144,17 @@ export class UndoControl {
       "run undone from the phone",
     );
     let view: UndoView;
-    if (outcome.ok && outcome.snapshot) {
+    if (outcome.ok && outcome.snapshot && outcome.files.length > 0) {
       target.state = "undone";
       target.restored = outcome.files.length;
       view = { kind: "undone", restored: outcome.files.length };
     } else if (outcome.ok) {
-      // No snapshot (no git): OpenCode changed no file but marked the session reverted. Take the mark back.
+      // OpenCode marked the session reverted but restored nothing: no snapshot (no git), or no record
+      // of the run's changes (1.1.53 races its own snapshots, docs/undo.md). Take the mark back.
       const cleared = await opencode!.unrevertRun(target.sessionID);
-      log.info({ sessionID: target.sessionID, cleared }, "revert without a snapshot taken back");
+      log.info({ sessionID: target.sessionID, cleared }, "a revert that restored nothing taken back");
       target.state = "offered";
-      view = { kind: "noGit" };
+      view = outcome.snapshot ? { kind: "failed", error: t.undo.noneRestored, retry: "undoConfirm" } : { kind: "noGit" };
     } else {
       target.state = "offered";
       view = { kind: "failed", error: outcome.gone ? t.talk.sessionGone : outcome.error, retry: "undoConfirm" };
