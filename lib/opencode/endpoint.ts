@@ -1,7 +1,7 @@
 // What the bridge asks of one OpenCode location: answer, dismiss, list what is pending, look up a
 // session, and pass on the user's text. OpenCode 1.x implements it with its routes (api.ts);
 // OpenCode 2 with its plugin context and form routes (lib/opencode2/endpoint.ts).
-import type { PermissionReply, PermissionRequest, QuestionRequest, SessionInfo } from "../hermes-events.ts";
+import type { FileChange, PermissionReply, PermissionRequest, QuestionRequest, SessionInfo } from "../hermes-events.ts";
 
 /** `gone`: OpenCode no longer has it (404): answered elsewhere, dismissed, or dropped. */
 export type Outcome = { ok: true } | { ok: false; gone: true } | { ok: false; gone: false; error: string };
@@ -71,6 +71,11 @@ export interface OpencodeEndpoint {
   abortSession(sessionID: string): Promise<Outcome>;
   /** Reverts the session to before `messageID` (a run's first user message), files included: the TUI's /undo. Tried once. */
   revertRun(sessionID: string, messageID: string): Promise<Reverted>;
+  /**
+   * What a run changed, from its first user message (`from`) to its last (`to`), asked of OpenCode:
+   * only OpenCode 2, whose events do not carry it (1.x's user messages do: `summary.diffs`).
+   */
+  runChanges?(sessionID: string, from: string, to?: string): Promise<FileChange[]>;
   /** Puts back what the last revert undid (the TUI's /redo); a no-op once the session had its next prompt. */
   unrevertRun(sessionID: string): Promise<Outcome>;
   /** Throws when it cannot read the list: "could not read" must never look like "nothing pending". */

@@ -157,7 +157,7 @@ function narrowSession(raw: unknown): SessionInfo | undefined {
   return info;
 }
 
-function narrowFileChange(raw: unknown): FileChange | undefined {
+export function narrowFileChange(raw: unknown): FileChange | undefined {
   if (!isRecord(raw) || typeof raw.file !== "string" || raw.file === "") return undefined;
   const count = (value: unknown) => (typeof value === "number" && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0);
   const change: FileChange = { file: raw.file, additions: count(raw.additions), deletions: count(raw.deletions) };

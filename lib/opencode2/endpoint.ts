@@ -4,9 +4,10 @@
 // The form behind each question (field keys, types, option values) is kept from `form.created`.
 import { isRecord } from "../is-record.ts";
 import { sessionSummaries, textOf } from "../opencode/api.ts";
+import { narrowFileChange } from "../opencode/events.ts";
 import type { AgentInfo, Created, ModelInfo, OpencodeEndpoint, Outcome, PromptChoice, PromptPart, Reverted, SessionSummary } from "../opencode/endpoint.ts";
 import { describeBody } from "../opencode/send-outcome.ts";
-import type { PermissionReply, PermissionRequest, QuestionRequest, SessionInfo } from "../hermes-events.ts";
+import type { FileChange, PermissionReply, PermissionRequest, QuestionRequest, SessionInfo } from "../hermes-events.ts";
 import { narrowEvent, questionForm, type NarrowedEvent, type QuestionForm } from "./events.ts";
 import { formAnswer } from "./forms.ts";
 import type { OwnServerClient } from "./server-client.ts";
@@ -222,6 +223,16 @@ export class Opencode2Endpoint implements OpencodeEndpoint {
     } catch (error) {
       return { ok: false, gone: false, error: error instanceof Error ? error.message : String(error) };
     }
+  }
+
+  /**
+   * `GET /api/session/:id/diff?from=…&to=…`: `{ data: [{ file, patch, additions, deletions, status }] }`,
+   * the files the turns from `from` to `to` changed (measured on 2.0.15, docs/undo.md).
+   */
+  async runChanges(sessionID: string, from: string, to?: string): Promise<FileChange[]> {
+    const query = { from, ...(to ? { to } : {}), "location[directory]": this.#directory };
+    const changes = dataList(await this.#server.get(`/api/session/${encodeURIComponent(sessionID)}/diff`, query)).map(narrowFileChange);
+    return changes.filter((change): change is FileChange => change !== undefined);
   }
 
   /** `DELETE /api/session/:id/revert`: 204. */

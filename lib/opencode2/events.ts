@@ -92,6 +92,9 @@ export function narrowEvent(raw: unknown): NarrowedEvent | undefined {
     }
     case "session.deleted":
       return isId(d.sessionID) ? result({ type: "session.deleted", sessionID: d.sessionID }) : undefined;
+    case "session.inbox.delivered":
+      // The user's message (its id is the inbox item's) reached the session: Undo reverts to it (docs/undo.md).
+      return isId(d.sessionID) && isId(d.inboxID) ? result({ type: "message.role", sessionID: d.sessionID, messageID: d.inboxID, role: "user" }) : undefined;
     case "session.execution.started":
       return isId(d.sessionID) ? result({ type: "session.status", sessionID: d.sessionID, status: "busy" }) : undefined;
     case "session.execution.succeeded":

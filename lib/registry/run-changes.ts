@@ -46,6 +46,12 @@ export class RunChanges {
     return this.#runs.get(sessionID)?.messages.keys().next().value;
   }
 
+  /** The last user message of the session's current (or last) run. */
+  lastMessage(sessionID: string): string | undefined {
+    const messages = [...(this.#runs.get(sessionID)?.messages.keys() ?? [])];
+    return messages[messages.length - 1];
+  }
+
   forget(sessionID: string): void {
     this.#runs.delete(sessionID);
   }

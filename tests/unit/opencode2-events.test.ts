@@ -94,10 +94,18 @@ describe("OpenCode 2 events, as recorded from 2.0.15", () => {
     expect(events.map((event) => event.type).filter((type) => type.startsWith("session.") || type.startsWith("message."))).toEqual([
       "session.status",
       "message.role",
+      "message.role",
       "message.text",
       "session.idle",
       "session.status",
+      "message.role",
       "session.idle",
+    ]);
+    // The user's message reaching the session (its inbox item's id): what Undo reverts to.
+    const users = events.filter((event) => event.type === "message.role" && event.role === "user");
+    expect(users).toEqual([
+      { type: "message.role", sessionID: "ses_dfbf6df93ffec5UM0f4lYr2Vsd", messageID: "msg_2040920f4001oRLHP6RGQd7wh8", role: "user" },
+      expect.objectContaining({ type: "message.role", role: "user" }),
     ]);
     const text = events.find((event) => event.type === "message.text");
     expect(text).toMatchObject({ type: "message.text", text: expect.stringContaining("User has answered your questions") });

@@ -64,6 +64,7 @@ export function steered(endpoint: OpencodeEndpoint, choice: () => PromptChoice):
     abortSession: (sessionID) => endpoint.abortSession(sessionID),
     revertRun: (sessionID, messageID) => endpoint.revertRun(sessionID, messageID),
     unrevertRun: (sessionID) => endpoint.unrevertRun(sessionID),
+    ...(endpoint.runChanges ? { runChanges: endpoint.runChanges.bind(endpoint) } : {}),
     listQuestions: () => endpoint.listQuestions(),
     listPermissions: () => endpoint.listPermissions(),
     session: (sessionID) => endpoint.session(sessionID),

@@ -6,7 +6,7 @@ import type { Logger } from "../../log.ts";
 import type { ActivityTracker, Notice } from "../../notices/activity.ts";
 import { RunChanges } from "../../registry/run-changes.ts";
 import type { MessageOwner, Registry } from "../../registry/registry.ts";
-import type { HermesEvent } from "../../hermes-events.ts";
+import type { FileChange, HermesEvent } from "../../hermes-events.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
 import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
 import { errorText } from "../../error-text.ts";
@@ -145,6 +145,21 @@ export class RunNotices {
     this.#pendingDone.delete(sessionID);
   }
 
+  /** What the run changed: from its user messages' events (1.x), or asked of OpenCode (2.x, whose events don't say). */
+  async #changesOf(sessionID: string, directory: string): Promise<FileChange[]> {
+    const known = this.#changes.of(sessionID);
+    const opencode = this.#deps.links.linkFor(directory)?.opencode;
+    const first = this.#changes.firstMessage(sessionID);
+    if (known.length > 0 || !opencode?.runChanges || !first) return known;
+    try {
+      const last = this.#changes.lastMessage(sessionID);
+      this.#changes.note(sessionID, first, await opencode.runChanges(sessionID, first, last !== first ? last : undefined));
+    } catch (error) {
+      this.#deps.log.warn({ err: errorText(error), sessionID }, "could not read what the run changed");
+    }
+    return this.#changes.of(sessionID);
+  }
+
   /** The run's whole diff, as a file replying to its Done notice (a reply to it reaches the session too). */
   async #sendDiff(diff: string, noticeId: number, threadId: number | undefined, owner: MessageOwner): Promise<void> {
     const { outbox, telegram, chatId, t, log, registry } = this.#deps;
@@ -165,7 +180,7 @@ export class RunNotices {
     const context: PromptContext = { project: projectName(directory), t };
     if (session?.title) context.sessionTitle = session.title;
     if (notice.kind === "done" && notice.lastText) context.markdown = await loadMarkdown();
-    const changes = notice.kind === "done" ? this.#changes.of(notice.sessionID) : [];
+    const changes = notice.kind === "done" ? await this.#changesOf(notice.sessionID, directory) : [];
     const owner = { sessionID: notice.sessionID, directory };
     const undo = changes.length > 0 ? this.undos.buttonFor(owner) : undefined;
     const rendered = { ...renderNotice(notice, context, changes.length > 0 ? renderChanges(changes, t) : undefined), ...(undo ? { keyboard: [[undo]] } : {}) };

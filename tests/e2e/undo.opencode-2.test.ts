@@ -1,0 +1,3 @@
+import { undoSuite } from "./undo-suite.ts";
+
+undoSuite("2.0.15");
