@@ -27,6 +27,8 @@ export class FakeOpencode implements OpencodeTransport {
   replyStatus = 200;
   titles = new Map<string, string>();
   sessions = new Map<string, { id: string; title?: string; parentID?: string }>();
+  /** What a POST route answers instead of the default (e.g. the session a revert returns). */
+  answers = new Map<string, HttpResult>();
   async request(method: "GET" | "POST", url: string, options: { path?: Record<string, string>; body?: unknown } = {}): Promise<HttpResult> {
     if (method === "GET" && url === "/question") return { status: 200, data: this.pending };
     if (method === "GET" && url === "/permission") return { status: 200, data: this.permissions };
@@ -37,6 +39,8 @@ export class FakeOpencode implements OpencodeTransport {
       return title ? { status: 200, data: { id: options.path?.sessionID, title } } : { status: 404, data: {} };
     }
     this.posts.push({ url, ...(options.path ? { path: options.path } : {}), ...(options.body !== undefined ? { body: options.body } : {}) });
+    const answer = this.answers.get(url);
+    if (answer) return answer;
     if (url === "/session")
       return this.replyStatus === 200 ? { status: 200, data: { id: `ses_new${this.posts.length}` } } : { status: this.replyStatus, data: {} };
     if (this.replyStatus === 200) this.#announce(url, options.path?.requestID ?? "", options.body);
