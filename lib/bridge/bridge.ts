@@ -40,7 +40,6 @@ import { ReplyConfirmation } from "./prompts/reply-confirmation.ts";
 import { RunNotices } from "./runs/run-notices.ts";
 import { SessionTopics } from "./core/topics.ts";
 import { StopControl } from "./runs/stop-control.ts";
-import { routeUndo } from "./runs/undo-routes.ts";
 import { TypedText } from "./input/typed-text.ts";
 import { UserInput } from "./input/user-input.ts";
 import { VoiceNotes } from "./input/voice-notes.ts";
@@ -181,7 +180,6 @@ export class Bridge implements UpdateHandler {
     this.#files = files;
     this.#agentFiles = new AgentFiles({ telegram, outbox, registry, topics, log, t, chatId });
     gate.route("callback", { claim: (tap) => input.claimTap(tap), unclaimed: (tap, after) => input.unclaimedTap(tap, after.unanswered) });
-    routeUndo(gate, runs.undos, { registry, chat, t });
     // Commands answers every command it does not know with /help: a new command's route goes before it.
     gate.route("command", {
       unclaimed: (command, after) => commands.answer(command, after.parts),

@@ -77,7 +77,9 @@ export class Commands {
             ? (parts ?? []).some((part) => part.sessions.some((session) => session.busy))
               ? undefined // each process offered its own runs
               : t.stop.nothingRunning
-            : renderHelp(t);
+            : intent.name === "undo"
+              ? t.undo.howTo // /undo works as a reply to a session's message (input/typed-text.ts)
+              : renderHelp(t);
     if (text) await this.#send(intent, text);
   }
 

@@ -1,13 +1,15 @@
 // Where text the user types goes: an awaited answer (a reply to a force-reply prompt, or the one
 // answer awaited in the chat), or a session's next instruction (a reply to any of its messages,
-// or a plain message in its forum topic). Long texts Telegram split are joined back first. Only
-// text from those who may act arrives here (gate.ts).
+// or a plain message in its forum topic), or, for a reply that is `/undo`, the undo of that
+// session's last run (a reply starting with "/" arrives as text: runs/undo-control.ts). Long
+// texts Telegram split are joined back first. Only text from those who may act arrives here (gate.ts).
 import type { MessageOwner, Registry, TextInput } from "../../registry/registry.ts";
 import type { Claim } from "../../relay/update-handler.ts";
 import { TextJoiner } from "../../telegram/text/text-joiner.ts";
 import type { Sender } from "../../telegram/wire/updates.ts";
 import type { ActingText } from "../core/gate.ts";
 import type { RunNotices, UserMessage } from "../runs/run-notices.ts";
+import { isUndoCommand } from "../runs/undo-control.ts";
 import type { SessionTopics } from "../core/topics.ts";
 import type { UserInput } from "./user-input.ts";
 
@@ -20,7 +22,7 @@ export interface TypedTextDeps {
   /** Where the text for an awaited input goes. */
   inputs: Pick<UserInput, "typed">;
   /** Where a session's next instruction goes. */
-  runs: Pick<RunNotices, "talkBack">;
+  runs: Pick<RunNotices, "talkBack" | "undos">;
 }
 
 export class TypedText {
@@ -45,8 +47,9 @@ export class TypedText {
     const replyTo = intent.replyTo === undefined ? undefined : { chatId: intent.from.chatId, messageId: intent.replyTo };
     const input = replyTo ? registry.inputFor(replyTo) : undefined;
     if (input) return this.#start(sender, { input }, intent.text);
-    // A reply to any other message of a session is a new instruction for that session.
+    // A reply to any other message of a session is a new instruction for that session (or /undo of its last run).
     const owner = replyTo ? registry.ownerOf(replyTo) : undefined;
+    if (owner && isUndoCommand(intent.text)) return () => this.#deps.runs.undos.offer(owner, intent.messageId);
     if (owner) return this.#start(sender, { owner, userMessage }, intent.text);
     // A plain message in a session's forum topic is also for that session.
     const topicOwner = intent.threadId !== undefined ? topics.ownerOf(intent.threadId) : undefined;
