@@ -103,6 +103,17 @@ describe("Bridge: undo from the phone", () => {
     expect(reverts(opencode.posts)).toEqual([]);
   });
 
+  it("/undo while the session works says so, even before the run changed anything", async () => {
+    const { telegram, opencode, emit, run, find, say } = rig();
+    const notice = await run("msg_u1");
+    emit({ type: "session.status", sessionID: "ses_1", status: "busy" });
+    emit({ type: "message.role", sessionID: "ses_1", messageID: "msg_u2", role: "user" });
+    await say("/undo", notice.messageId);
+    await find("The session is working");
+    expect(telegram.messages.filter((m) => m.text.includes("Nothing to undo") || m.text.includes("Undo this run?"))).toEqual([]);
+    expect(reverts(opencode.posts)).toEqual([]);
+  });
+
   it("without git OpenCode restores nothing: the revert is taken back and the phone says why", async () => {
     const { opencode, run, find, tap } = rig();
     const notice = await run("msg_u1");

@@ -77,6 +77,8 @@ export class UndoControl {
 
   /** /undo in reply to a session's message: the confirmation for its last run, or why there is none. */
   async offer(owner: MessageOwner, replyTo: number): Promise<void> {
+    // A working session's run is not over (its changes are not all known): busy before anything else.
+    if (this.#deps.activity.isBusy(owner.sessionID)) return void (await this.#post(owner, { text: `⚠️ ${this.#deps.t.undo.busy}`, keyboard: [] }, replyTo));
     const target = this.#currentTarget(owner);
     if (!target) return void (await this.#post(owner, { text: this.#deps.t.undo.nothing, keyboard: [] }, replyTo));
     const refusal = this.#refusal(target, "undo");
