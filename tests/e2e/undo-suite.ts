@@ -27,11 +27,12 @@ function gitProject(directory: string): void {
   git("commit", "-qm", "start");
 }
 
-export function undoSuite(version: OpencodeVersion, chat: ChatKind = "private"): void {
+/** `topics`: forum topics on (a supergroup): the session gets its own topic, and Undo's messages land in it. */
+export function undoSuite(version: OpencodeVersion, chat: ChatKind = "private", topics = false): void {
   const v2 = isOpencode2(version);
   const pathKey = v2 ? "path" : "filePath";
 
-  describe(`undo from the phone on OpenCode ${version} in a ${chat} chat`, { timeout: 180_000 }, () => {
+  describe(`undo from the phone on OpenCode ${version} in a ${chat} chat${topics ? " with topics" : ""}`, { timeout: 180_000 }, () => {
     let rig: Rig;
     let directory: string;
     const file = (name: string) => path.join(directory, name);
@@ -55,6 +56,8 @@ export function undoSuite(version: OpencodeVersion, chat: ChatKind = "private"):
       rig.telegram.waitForMessage((m) => m.text.includes("<b>Done</b>") && m.text.includes(marker), { timeoutMs: 90_000, what: `Done for ${marker}` });
     const edited = (message: SentMessage, text: string) =>
       rig.telegram.waitFor(() => (current(message).text.includes(text) ? current(message) : undefined), { timeoutMs: 60_000, what: `"${text}"` });
+    /** A message sent where `message` is: in its topic when topics are on. */
+    const inTopic = (message: SentMessage) => (message.threadId !== undefined ? { threadId: message.threadId } : {});
     const files = () => ({ existing: read("existing.txt"), created: read("created.txt") });
     /**
      * Taps Confirm undo and waits for the outcome: how many files OpenCode restored. On 1.1.53
@@ -81,7 +84,7 @@ export function undoSuite(version: OpencodeVersion, chat: ChatKind = "private"):
     }
 
     beforeAll(async () => {
-      rig = await startRig(version, { HERMES_DONE_AFTER: "60s" }, undefined, {
+      rig = await startRig(version, { HERMES_DONE_AFTER: "60s", ...(topics ? { HERMES_TELEGRAM_TOPICS: "on" } : {}) }, undefined, {
         permission: { edit: "allow", bash: "allow", shell: "allow" },
         warmup: false,
         chat,
@@ -124,6 +127,9 @@ export function undoSuite(version: OpencodeVersion, chat: ChatKind = "private"):
       if (tracksCreated) expect(confirm.text).toContain("<code>created.txt</code> (new: removed)");
       expect(rig.telegram.buttons(confirm)).toEqual([expect.objectContaining({ text: "⏪ Confirm undo", style: "danger" })]);
       expect(rig.telegram.messages().filter((m) => m.text.includes("Undo this run?"))).toHaveLength(1);
+      // With topics, the session's own topic holds the notice and Undo's messages.
+      if (topics) expect(notice.threadId).toEqual(expect.any(Number));
+      expect(confirm.threadId).toBe(notice.threadId);
 
       const strangerConfirm = await rig.telegram.tapButton(confirm, "⏪ Confirm undo", STRANGER);
       expect(await rig.telegram.waitForCallbackAnswer(strangerConfirm)).toMatchObject({ text: expect.stringContaining("Not authorized") });
@@ -152,7 +158,7 @@ export function undoSuite(version: OpencodeVersion, chat: ChatKind = "private"):
 
     it("Undo while the session works is refused, files untouched; then the older run's Undo is refused, and /undo undoes the newer one", async () => {
       // A second run from the phone (a reply to the notice), which keeps working for a while.
-      rig.telegram.sendText(rig.chatId, editRun("four", "FOUR", "second run U2", { sleepS: 6 }), { replyTo: notice.messageId });
+      rig.telegram.sendText(rig.chatId, editRun("four", "FOUR", "second run U2", { sleepS: 6 }), { replyTo: notice.messageId, ...inTopic(notice) });
       await rig.telegram.waitFor(() => (read("existing.txt")?.includes("FOUR") ? true : undefined), { timeoutMs: 60_000, what: "the second run's edit" });
       const during = read("existing.txt");
       const busyTap = await rig.telegram.tapButton(notice, "⏪ Undo");
@@ -172,7 +178,7 @@ export function undoSuite(version: OpencodeVersion, chat: ChatKind = "private"):
       expect(read("existing.txt")).toBe(afterSecond);
 
       // /undo in reply to the newer notice: its confirmation names the one file, and Confirm undoes it.
-      const command = rig.telegram.sendText(rig.chatId, "/undo", { replyTo: second.messageId });
+      const command = rig.telegram.sendText(rig.chatId, "/undo", { replyTo: second.messageId, ...inTopic(second) });
       const confirm = await rig.telegram.waitForMessage((m) => m.replyToMessageId === command.messageId && m.text.includes("Undo this run?"), {
         what: "/undo's confirmation",
       });

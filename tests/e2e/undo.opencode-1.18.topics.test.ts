@@ -1,0 +1,3 @@
+import { undoSuite } from "./undo-suite.ts";
+
+undoSuite("1.18.33", "supergroup", true);
