@@ -27,8 +27,9 @@ export const UNLIMITED_PACING: PaceLimits = {
   globalPerSecond: 1e9,
   globalBurst: 1e9,
   groupSpareLimit: 1e9,
-  spareSpacingGroupMs: 0,
-  spareSpacingPrivateMs: 0,
+  spareEveryGroupMs: 0,
+  spareEveryPrivateMs: 0,
+  spareBurst: 1e9,
 };
 
 export interface LatencyResult {

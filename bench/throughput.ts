@@ -56,8 +56,8 @@ export function scaledPacing(scale: number): PaceLimits {
     groupWindowMs: TELEGRAM_LIMITS.groupWindowMs / scale,
     groupQuietMs: TELEGRAM_LIMITS.groupQuietMs / scale,
     globalPerSecond: TELEGRAM_LIMITS.globalPerSecond * scale,
-    spareSpacingGroupMs: TELEGRAM_LIMITS.spareSpacingGroupMs / scale,
-    spareSpacingPrivateMs: TELEGRAM_LIMITS.spareSpacingPrivateMs / scale,
+    spareEveryGroupMs: TELEGRAM_LIMITS.spareEveryGroupMs / scale,
+    spareEveryPrivateMs: TELEGRAM_LIMITS.spareEveryPrivateMs / scale,
   };
 }
 

@@ -79,6 +79,15 @@ export function endProgress(state: RunProgress, how: RunEnd): RunProgress {
   return state.ended ? state : { ...state, ended: how, running: [] };
 }
 
+/**
+ * Whether the run has something to show: a todo list, or a step other than the todo tool's own
+ * (whose list follows it at once: a message sent on the step alone would need an edit for it).
+ */
+export function hasSomethingToShow(state: RunProgress): boolean {
+  const telling = (step: StepView) => step.tool !== "todowrite";
+  return state.todos.length > 0 || state.running.some(telling) || state.recent.some(telling);
+}
+
 /** Done items out of all (cancelled ones count as neither). */
 export function todoCount(todos: readonly TodoItem[]): { done: number; total: number } {
   const counted = todos.filter((item) => item.status !== "cancelled");

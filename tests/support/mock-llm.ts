@@ -18,9 +18,17 @@ export interface ToolResult {
   at: number;
 }
 
+/** One answer the mock gave: when, and the tools it called (none for a text answer). */
+export interface LlmReply {
+  at: number;
+  tools: string[];
+}
+
 export interface MockLlm {
   baseURL: string;
   requests: any[];
+  /** Every answer to a chat request, in order. */
+  replies: LlmReply[];
   toolResults: ToolResult[];
   waitForToolResult(pred: (r: ToolResult) => boolean, opts?: { timeoutMs?: number; what?: string }): Promise<ToolResult>;
   userMessages(): string[];
@@ -31,6 +39,7 @@ export interface MockLlm {
 export async function startMockLlm(): Promise<MockLlm> {
   const requests: any[] = [];
   const toolResults: ToolResult[] = [];
+  const replies: LlmReply[] = [];
   const users: string[] = [];
   let failure: { status: number; remaining: number } | null = null;
   let callCounter = 0;
@@ -89,7 +98,9 @@ export async function startMockLlm(): Promise<MockLlm> {
       return sendJson(res, status, { error: { message: `mock LLM failure (HTTP ${status})`, type: "server_error" } });
     }
     observe(body);
-    writeReply(res, decide(body), body.stream === true, String(body.model ?? "mock-model"));
+    const reply = decide(body);
+    replies.push({ at: Date.now(), tools: reply.kind === "tool" ? [reply.name] : reply.kind === "tools" ? reply.calls.map((call) => call.name) : [] });
+    writeReply(res, reply, body.stream === true, String(body.model ?? "mock-model"));
   }
 
   const server = await listenLoopback(handle);
@@ -98,6 +109,7 @@ export async function startMockLlm(): Promise<MockLlm> {
   return {
     baseURL: `${server.origin}/v1`,
     requests,
+    replies,
     toolResults,
     waitForToolResult(pred, opts = {}) {
       return pollUntil(() => toolResults.find(pred), { what: "a matching tool result at the mock LLM", ...opts, context });

@@ -1,6 +1,6 @@
 // Live progress on the bridge, with an in-memory Telegram (no pacing: when calls go out is the
-// outbox's, tested in outbox.test.ts): one silent message per run, at once for a run the phone
-// started and after the Done threshold for others, edited as todos and steps change, never an edit
+// outbox's, tested in outbox.test.ts): one silent message per run, for a run the phone started as
+// soon as it has something to show (or after 3 s) and after the Done threshold for others, edited as todos and steps change, never an edit
 // that changes nothing, one last edit without Stop when the run ends, and off means the Running
 // notice as before.
 import { describe, expect, it, vi } from "vitest";
@@ -28,23 +28,40 @@ async function phoneRun(progress: boolean) {
   const message = await rig.ask(request([question()]));
   emit({ type: "question.replied", sessionID: "ses_1", requestID: "x", answers: [] });
   await rig.say("now run the tests", message.messageId);
+  // The 👍 on the user's message: the run is known as the phone's (before OpenCode says busy).
+  await vi.waitFor(() => expect(rig.telegram.reactions).toHaveLength(1));
   return { ...rig, emit };
 }
 
 const progressOf = (messages: MemoryMessage[]) => messages.filter((m) => m.text.includes("<b>Running</b>") || m.text.includes("<b>Run "));
+const liveOf = (telegram: { messages: MemoryMessage[] }) =>
+  vi.waitFor(() => progressOf(telegram.messages)[0] ?? Promise.reject(new Error("no progress message")));
+
+/** The phone's run gets going (its first step): its progress message goes out now. */
+async function started(rig: Awaited<ReturnType<typeof phoneRun>>) {
+  rig.emit({ type: "session.status", sessionID: "ses_1", status: "busy" });
+  rig.emit(bash("c0", "running", "git status"));
+  return liveOf(rig.telegram);
+}
 
 describe("Bridge: live progress", () => {
-  it("a run the phone started: one silent message at once, with Stop; todos and the command show as they change; at the end one last line and Done", async () => {
+  it("a run the phone started: one silent message, with Stop, as soon as it has its todo list; the command shows as it changes; at the end one last line and Done", async () => {
     const { telegram, emit } = await phoneRun(true);
-    const live = await vi.waitFor(() => progressOf(telegram.messages)[0] ?? Promise.reject(new Error("no progress message")));
+    emit({ type: "session.status", sessionID: "ses_1", status: "busy" });
+    // The todo tool's own step is not worth a message: its list follows at once.
+    await runToQuiet(() => emit({ type: "tool.step", sessionID: "ses_1", step: { callID: "t0", tool: "todowrite", state: "running" } }));
+    expect(progressOf(telegram.messages)).toEqual([]);
+    emit(todos("in_progress", "pending", "pending"));
+    emit({ type: "tool.step", sessionID: "ses_1", step: { callID: "t0", state: "completed" } });
+    const live = await liveOf(telegram);
     expect(live.silent).toBe(true);
     expect(live.replyTo).toBeDefined();
     expect(live.keyboard).toEqual([[expect.objectContaining({ text: "⏹ Stop" })]]);
     expect(live.text).toContain("Fix &lt;auth&gt;");
-    emit({ type: "session.status", sessionID: "ses_1", status: "busy" });
-    emit(todos("in_progress", "pending", "pending"));
-    await vi.waitFor(() => expect(live.text).toContain("To do</b> 0/3"));
+    // The first message already shows the todo list: no edit spent on it.
+    expect(live.text).toContain("To do</b> 0/3");
     expect(live.text).toContain("🔄 Step &lt;0&gt;");
+    expect(live.edits).toBe(0);
     emit(bash("c1", "running", "sleep 2 && echo <slow>"));
     await vi.waitFor(() => expect(live.text).toContain("<code>sleep 2 &amp;&amp; echo &lt;slow&gt;</code>"));
     emit(bash("c1", "completed"));
@@ -62,9 +79,9 @@ describe("Bridge: live progress", () => {
   });
 
   it("an event that changes nothing the phone shows makes no edit", async () => {
-    const { telegram, emit } = await phoneRun(true);
-    const live = await vi.waitFor(() => progressOf(telegram.messages)[0] ?? Promise.reject(new Error("no progress message")));
-    emit({ type: "session.status", sessionID: "ses_1", status: "busy" });
+    const rig = await phoneRun(true);
+    const { emit } = rig;
+    const live = await started(rig);
     emit(bash("c1", "running", "make"));
     await vi.waitFor(() => expect(live.text).toContain("<code>make</code>"));
     const edits = live.edits;
@@ -76,9 +93,9 @@ describe("Bridge: live progress", () => {
   });
 
   it("a sub-agent's steps show in its root run's message, marked", async () => {
-    const { telegram, emit } = await phoneRun(true);
-    const live = await vi.waitFor(() => progressOf(telegram.messages)[0] ?? Promise.reject(new Error("no progress message")));
-    emit({ type: "session.status", sessionID: "ses_1", status: "busy" });
+    const rig = await phoneRun(true);
+    const { telegram, emit } = rig;
+    const live = await started(rig);
     emit({ type: "session.upserted", info: { id: "ses_child", title: "helper", parentID: "ses_1" } });
     emit({
       type: "tool.step",
@@ -98,9 +115,9 @@ describe("Bridge: live progress", () => {
     ["1.18", ["abort", "idle"]],
     ["1.1.53", ["idle", "abort"]],
   ])("Stop on the progress message asks for the confirmation in a reply; the run ends as stopped, in OpenCode %s's order", async (_, order) => {
-    const { telegram, emit, tap, opencode } = await phoneRun(true);
-    const live = await vi.waitFor(() => progressOf(telegram.messages)[0] ?? Promise.reject(new Error("no progress message")));
-    emit({ type: "session.status", sessionID: "ses_1", status: "busy" });
+    const rig = await phoneRun(true);
+    const { telegram, emit, tap, opencode } = rig;
+    const live = await started(rig);
     await tap(live, "⏹ Stop");
     const confirm = await vi.waitFor(() => telegram.messages.find((m) => m.text.includes("Stop this run?")) ?? Promise.reject(new Error("no confirmation")));
     expect(confirm.replyTo).toBe(live.messageId);
@@ -114,6 +131,31 @@ describe("Bridge: live progress", () => {
       );
     await vi.waitFor(() => expect(live.text).toContain("Run stopped"));
     expect(live.keyboard).toEqual([]);
+  });
+
+  it("a run the phone started that shows nothing yet (one long first answer) gets its message after 3 s, not before", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const { telegram, emit } = await phoneRun(true);
+      emit({ type: "session.status", sessionID: "ses_1", status: "busy" });
+      await vi.advanceTimersByTimeAsync(2_500);
+      expect(progressOf(telegram.messages)).toEqual([]);
+      await vi.advanceTimersByTimeAsync(1_000);
+      const live = await liveOf(telegram);
+      expect(live.text).toContain("0 steps");
+      expect(live.keyboard).toEqual([[expect.objectContaining({ text: "⏹ Stop" })]]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("a run the phone started that ends before it shows anything gets no progress message: Done says it", async () => {
+    const { telegram, emit } = await phoneRun(true);
+    emit({ type: "session.status", sessionID: "ses_1", status: "busy" });
+    emit({ type: "session.idle", sessionID: "ses_1" });
+    await vi.waitFor(() => expect(telegram.messages.some((m) => m.text.includes("<b>Done</b>"))).toBe(true));
+    await runToQuiet(() => undefined);
+    expect(progressOf(telegram.messages)).toEqual([]);
   });
 
   it("a run not started from the phone gets its message only once it has worked longer than the Done threshold", async () => {

@@ -119,4 +119,59 @@ describe("Pacer", () => {
     expect(pacer.readyAt(GROUP, 500)).toBe(30_500);
     expect(pacer.readyAt(2, 500)).toBe(500);
   });
+
+  describe("spare traffic (one run's progress): a token bucket per key", () => {
+    /** Calls under one spare key, each wanted at its time in `wants` and made as soon as the pacer lets it go. */
+    function spare(pacer: Pacer, chatId: number, key: string, wants: number[]): number[] {
+      let last = 0;
+      return wants.map((want) => {
+        const at = pacer.readyAt(chatId, Math.max(want, last), false, key);
+        pacer.take(chatId, at, false, key)(at);
+        last = at;
+        return at;
+      });
+    }
+
+    it("after a quiet spell two calls go back to back, then one per 10 s in a group (3 s in a private chat)", () => {
+      expect(spare(new Pacer(TELEGRAM_LIMITS, 0), GROUP, "p", [0, 1_000, 2_000, 3_000, 4_000])).toEqual([0, 1_000, 10_000, 20_000, 30_000]);
+      // A private chat's spare call also waits for the chat's bucket to be full (1 s here); ms rounded.
+      const privately = spare(new Pacer(TELEGRAM_LIMITS, 0), 7, "p", [0, 100, 200, 300]);
+      expect(privately.map((at) => Math.round(at / 10) * 10)).toEqual([0, 1_000, 3_000, 6_000]);
+    });
+
+    it("the first seconds of a run: its message, then a step of 5 s shows at once, and the step after it within 10 s", () => {
+      const pacer = new Pacer(TELEGRAM_LIMITS, 0);
+      // The message goes out at 0 with the todo list; a command starts at 1 s and runs 5 s; the todos change at 6 s.
+      expect(spare(pacer, GROUP, "run", [0, 1_000, 6_000])).toEqual([0, 1_000, 10_000]);
+    });
+
+    it("never more than eight calls of one run in any minute, however often its state changes", () => {
+      const pacer = new Pacer(TELEGRAM_LIMITS, 0);
+      const times = spare(
+        pacer,
+        GROUP,
+        "busy",
+        Array.from({ length: 60 }, (_, i) => i * 500),
+      );
+      for (const at of times) expect(times.filter((other) => other >= at && other < at + 60_000).length).toBeLessThanOrEqual(8);
+      expect(times.filter((at) => at < 60_000)).toHaveLength(7); // 0, 500 (the burst), then 10 s … 50 s
+    });
+
+    it("an urgent call under the key (the run's first message, its last line) spends a token too", () => {
+      const pacer = new Pacer(TELEGRAM_LIMITS, 0);
+      pacer.take(GROUP, 0, true, "run");
+      pacer.take(GROUP, 100, true, "run");
+      expect(pacer.readyAt(GROUP, 2_100, false, "run")).toBe(10_000);
+    });
+
+    it("keys of other runs do not share a bucket, and a key whose bucket is full again is forgotten", () => {
+      const pacer = new Pacer(TELEGRAM_LIMITS, 0);
+      spare(pacer, GROUP, "a", [0, 0]);
+      expect(pacer.readyAt(GROUP, 2_000, false, "b")).toBe(2_000);
+      spare(pacer, GROUP, "b", [2_000]);
+      expect(pacer.spareKeys).toBe(2);
+      spare(pacer, GROUP, "c", [30_000]);
+      expect(pacer.spareKeys).toBe(1);
+    });
+  });
 });

@@ -1,6 +1,8 @@
 // The live progress message of each run this process reports (one per root session; sub-agents'
-// steps show in their root's message): sent silently at once for a run the phone started, and for
-// any other run once it has worked longer than the Done threshold; edited in place as its todos and
+// steps show in their root's message): sent silently for a run the phone started as soon as it has
+// something to show (its first step or todo list) or after FIRST_SHOW_MS, whichever is first (never
+// a message that says only "0 steps", and one edit less of a group's budget), and for any other run
+// once it has worked longer than the Done threshold; edited in place as its todos and
 // steps change; one last edit when the run ends (a short line, no Stop). The state is the pure
 // reducer's (progress/run-progress.ts), the text the renderer's (telegram/render-progress.ts, loaded
 // on first use); when a call goes out is the outbox's: spare budget only, the latest state wins.
@@ -9,7 +11,7 @@ import type { Strings } from "../../i18n/catalog.ts";
 import type { Logger } from "../../log.ts";
 import type { ActivityTracker } from "../../notices/activity.ts";
 import type { HermesEvent } from "../../hermes-events.ts";
-import { endProgress, reduceProgress, startProgress, type RunEnd, type RunProgress } from "../../progress/run-progress.ts";
+import { endProgress, hasSomethingToShow, reduceProgress, startProgress, type RunEnd, type RunProgress } from "../../progress/run-progress.ts";
 import type { MessageOwner, Registry } from "../../registry/registry.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
 import { errorText } from "../../error-text.ts";
@@ -43,6 +45,8 @@ interface Run {
   state: RunProgress;
   /** Decided to be shown: sent, or queued to be. */
   shown: boolean;
+  /** The phone started it: shown as soon as it has something to show (see FIRST_SHOW_MS). */
+  fromPhone?: true;
   threadId?: number;
   replyTo?: number;
   message?: { chatId: number; messageId: number };
@@ -56,6 +60,8 @@ interface Run {
 type Renderer = typeof import("../../telegram/render/render-progress.ts");
 
 const ABORTED = "MessageAbortedError";
+/** A run the phone started and that shows nothing yet (no step, no todo list) gets its message after this long anyway. */
+export const FIRST_SHOW_MS = 3_000;
 
 export class LiveProgress {
   readonly #deps: LiveProgressDeps;
@@ -79,7 +85,9 @@ export class LiveProgress {
         if (next === run.state) return;
         run.state = next;
         if (run.shown) void this.#flush(run, Priority.Progress);
-        else if (this.#deps.now() - run.state.startedAt >= this.#deps.startAfterMs) void this.#show(run, Priority.Progress);
+        else if (run.fromPhone) {
+          if (hasSomethingToShow(next)) void this.#show(run, Priority.Prompt);
+        } else if (this.#deps.now() - run.state.startedAt >= this.#deps.startAfterMs) void this.#show(run, Priority.Progress);
         return;
       }
       case "session.status":
@@ -106,15 +114,26 @@ export class LiveProgress {
     }
   }
 
-  /** A message from the phone started a run: its progress message goes out at once, replying to it. */
+  /**
+   * A message from the phone started a run: its progress message, replying to it, goes out as soon
+   * as the run has something to show, or after FIRST_SHOW_MS. It is the answer to the user's own
+   * message (what the Running notice was): it goes as a prompt does.
+   */
   startFromPhone(owner: MessageOwner, replyTo: number | undefined, threadId: number | undefined): Promise<void> {
     const root = this.#deps.registry.sessions.rootOf(owner.sessionID);
     const existing = this.#runs.get(root);
     const run = existing && !existing.state.ended ? existing : this.#begin(root, owner.directory);
     if (replyTo !== undefined) run.replyTo ??= replyTo;
     if (threadId !== undefined) run.threadId ??= threadId;
-    // The answer to the user's own message (what the Running notice was): it goes as a prompt does.
-    return this.#show(run, Priority.Prompt);
+    if (run.shown) return Promise.resolve();
+    run.fromPhone = true;
+    if (hasSomethingToShow(run.state)) return this.#show(run, Priority.Prompt);
+    clearTimeout(run.timer);
+    run.timer = setTimeout(() => {
+      if (!run.shown && this.#runs.get(root) === run) void this.#show(run, Priority.Prompt);
+    }, FIRST_SHOW_MS);
+    run.timer.unref?.();
+    return Promise.resolve();
   }
 
   /** The session's run, if one is going and not shown yet, gets its message now (the phone queued a message behind it). */

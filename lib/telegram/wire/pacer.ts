@@ -10,7 +10,9 @@
 // `privateReserve` tokens.
 // Spare traffic (live progress) is the least important: it goes only while a group's window holds
 // fewer than `groupSpareLimit` messages or a private chat's bucket is full, and each spare key (one
-// run's progress message) waits `spareSpacingGroupMs` (group) or `spareSpacingPrivateMs` after its last call.
+// run's progress message) has a token bucket of its own: on average one call per `spareEveryGroupMs`
+// (group) or `spareEveryPrivateMs`, with bursts of `spareBurst` (a step of a few seconds right after
+// a quiet spell shows; a minute holds at most `spareBurst` + 60 s / spareEvery calls of one key).
 
 export interface PaceLimits {
   privatePerSecond: number;
@@ -27,9 +29,11 @@ export interface PaceLimits {
   globalBurst: number;
   /** Spare messages to a group go only while its window holds fewer than this many. */
   groupSpareLimit: number;
-  /** One spare key's calls, at least this far apart: in a group, and in a private chat. */
-  spareSpacingGroupMs: number;
-  spareSpacingPrivateMs: number;
+  /** One spare key's calls, on average one per this long: in a group, and in a private chat. */
+  spareEveryGroupMs: number;
+  spareEveryPrivateMs: number;
+  /** One spare key's calls that may go back to back after a quiet spell (its bucket's size). */
+  spareBurst: number;
 }
 
 export const TELEGRAM_LIMITS: PaceLimits = {
@@ -43,13 +47,19 @@ export const TELEGRAM_LIMITS: PaceLimits = {
   globalPerSecond: 25,
   globalBurst: 25,
   groupSpareLimit: 10,
-  spareSpacingGroupMs: 10_000,
-  spareSpacingPrivateMs: 3_000,
+  spareEveryGroupMs: 10_000,
+  spareEveryPrivateMs: 3_000,
+  spareBurst: 2,
 };
 
 interface Bucket {
   tokens: number;
   updatedAt: number;
+}
+
+/** A spare key's bucket; its rate is its chat's (a group's or a private chat's). */
+interface KeyBucket extends Bucket {
+  everyMs: number;
 }
 
 interface Chat {
@@ -65,8 +75,8 @@ export class Pacer {
   readonly #limits: PaceLimits;
   readonly #chats = new Map<number, Chat>();
   readonly #global: Bucket;
-  /** When each spare key last had a call (see `take`). */
-  readonly #keyed = new Map<string, number>();
+  /** Each spare key's bucket, while it is not full again (see `take`). */
+  readonly #keyed = new Map<string, KeyBucket>();
 
   constructor(limits: PaceLimits, now: number) {
     this.#limits = limits;
@@ -81,8 +91,8 @@ export class Pacer {
     const spare = spareKey !== undefined && !urgent;
     const needed = urgent ? 1 : spare ? privateBurst : 1 + privateReserve;
     const own = chat.sent ? this.#groupReadyAt(chat.sent, now, urgent, spare) : whenTokens(chat.bucket!, privatePerSecond / 1000, privateBurst, needed, now);
-    const last = spare ? this.#keyed.get(spareKey) : undefined;
-    const spaced = last === undefined ? now : last + (chat.sent ? this.#limits.spareSpacingGroupMs : this.#limits.spareSpacingPrivateMs);
+    const key = spare ? this.#keyed.get(spareKey) : undefined;
+    const spaced = key === undefined ? now : whenTokens(key, 1 / key.everyMs, this.#limits.spareBurst, 1, now);
     return Math.max(now, chat.blockedUntil, global, own, spaced);
   }
 
@@ -93,7 +103,7 @@ export class Pacer {
    */
   take(chatId: number, now: number, urgent = true, spareKey?: string): (answeredAt: number) => void {
     const chat = this.#chat(chatId, now);
-    if (spareKey !== undefined) this.#noteKey(spareKey, now);
+    if (spareKey !== undefined) this.#spendKey(spareKey, chat.sent ? this.#limits.spareEveryGroupMs : this.#limits.spareEveryPrivateMs, now);
     refill(this.#global, this.#limits.globalPerSecond / 1000, this.#limits.globalBurst, now).tokens -= 1;
     if (!chat.sent) {
       refill(chat.bucket!, this.#limits.privatePerSecond / 1000, this.#limits.privateBurst, now).tokens -= 1;
@@ -114,11 +124,22 @@ export class Pacer {
     if (chat.bucket) chat.bucket.tokens = Math.min(chat.bucket.tokens, 0);
   }
 
-  /** A spare key's call went out: the next waits its spacing. Keys older than any spacing are forgotten. */
-  #noteKey(key: string, now: number): void {
-    const longest = Math.max(this.#limits.spareSpacingGroupMs, this.#limits.spareSpacingPrivateMs);
-    for (const [other, at] of this.#keyed) if (at + longest <= now) this.#keyed.delete(other);
-    this.#keyed.set(key, now);
+  /**
+   * A call under a spare key went out: it spends one of the key's tokens (an urgent one too, which
+   * may leave the bucket owing). A bucket full again is forgotten: a new one starts full.
+   */
+  #spendKey(key: string, everyMs: number, now: number): void {
+    const { spareBurst } = this.#limits;
+    if (everyMs <= 0) return; // no spacing at all (the latency bench)
+    for (const [other, bucket] of this.#keyed) if (refill(bucket, 1 / bucket.everyMs, spareBurst, now).tokens >= spareBurst) this.#keyed.delete(other);
+    const bucket = this.#keyed.get(key) ?? { tokens: spareBurst, updatedAt: now, everyMs };
+    refill(bucket, 1 / everyMs, spareBurst, now).tokens -= 1;
+    this.#keyed.set(key, bucket);
+  }
+
+  /** How many spare keys the pacer remembers (each until its bucket is full again). */
+  get spareKeys(): number {
+    return this.#keyed.size;
   }
 
   /** The earliest time the window has room: any slot for a prompt, a slot beyond the reserve otherwise, fewer still for spare traffic. */
