@@ -5,6 +5,7 @@ import { DEFAULT_USER } from "../support/fake-telegram.ts";
 import { isTitleRequest } from "../support/llm/chat-request.ts";
 import { directive } from "../support/mock-llm.ts";
 import { OPENCODE2_VERSION, type OpencodeVersion } from "../support/opencode.ts";
+import { toolsOf } from "../support/opencode/agent-tools.ts";
 import { pollUntil } from "../support/wait.ts";
 import { startRig, type Rig } from "./question-suite.ts";
 
@@ -54,7 +55,9 @@ describe.each<OpencodeVersion>(["1.18.33", OPENCODE2_VERSION])("forum topics on 
 
     // A plain message in session b's topic is b's next instruction (sent once b's turn is over: it starts a run).
     await pollUntil(async () => !(await rig.opencode.isBusy(sessions[1]!.id)), { timeoutMs: 30_000, intervalMs: 100, what: "session b idle" });
-    rig.telegram.sendText(GROUP, "continue in topic b", { threadId: b!.threadId, from: DEFAULT_USER, chatType: "supergroup" });
+    // With a step, so that the run has something to show and gets its progress message.
+    const step = directive({ ...toolsOf(version).shell("sleep 2 && echo topic-b"), then: [{ text: "b continued" }] });
+    rig.telegram.sendText(GROUP, `continue in topic b ${step}`, { threadId: b!.threadId, from: DEFAULT_USER, chatType: "supergroup" });
     const request = await pollUntil(
       () => rig.llm.requests.find((r) => !isTitleRequest(r) && JSON.stringify(r.messages ?? []).includes("continue in topic b")),
       { timeoutMs: 20_000, what: "the topic message at the LLM" },
