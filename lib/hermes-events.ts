@@ -76,6 +76,23 @@ export interface ToolStep {
   state: "running" | "completed" | "failed";
 }
 
+/** What one assistant message (on OpenCode 2: one step) used, as OpenCode counted it. */
+export interface MessageUsage {
+  input: number;
+  output: number;
+  reasoning: number;
+  cacheRead: number;
+  cacheWrite: number;
+  /** Dollars, from the model's price in the provider config; 0 when it has none. */
+  cost: number;
+}
+
+/** A model as a prompt names it. */
+export interface ModelRef {
+  providerID: string;
+  modelID: string;
+}
+
 export type HermesEvent =
   | { type: "question.asked"; request: QuestionRequest }
   | { type: "question.replied"; sessionID: string; requestID: string; answers: string[][] }
@@ -87,7 +104,8 @@ export type HermesEvent =
   | { type: "session.status"; sessionID: string; status: string; attempt?: number; message?: string }
   | { type: "session.error"; sessionID: string; name: string; message: string }
   /** `changes`: on a user message, what the run it started changed, as OpenCode summarised it. */
-  | { type: "message.role"; sessionID: string; messageID: string; role: string; changes?: FileChange[] }
+  /** `usage` and `model`: on an assistant message, what it used so far and which model answered (when OpenCode says). */
+  | { type: "message.role"; sessionID: string; messageID: string; role: string; changes?: FileChange[]; usage?: MessageUsage; model?: ModelRef }
   | { type: "message.text"; sessionID: string; messageID: string; partID: string; text: string }
   | { type: "session.idle"; sessionID: string }
   /** The session's whole todo list, replaced (OpenCode 1.x `todo.updated`; OpenCode 2.0.15 has no todo tool). */

@@ -37,6 +37,7 @@ import type { OutgoingFile } from "../telegram/wire/api.ts";
 import { PromptLife } from "./prompts/prompt-life.ts";
 import { PromptMessages } from "./prompts/prompt-messages.ts";
 import { ReplyConfirmation } from "./prompts/reply-confirmation.ts";
+import { RunCosts } from "./runs/run-costs.ts";
 import { RunNotices } from "./runs/run-notices.ts";
 import { SessionTopics } from "./core/topics.ts";
 import { StopControl } from "./runs/stop-control.ts";
@@ -141,11 +142,12 @@ export class Bridge implements UpdateHandler {
     const prompts = new PromptLife({ registry, messages, replies, links, chat, log, t, ttl });
     this.#prompts = prompts;
     const startAfterMs = (options.notices ?? DEFAULT_NOTICES).doneAfterMs;
+    const costs = new RunCosts({ registry, links, activity, log });
     const progress = options.progress
-      ? new LiveProgress({ telegram, outbox, registry, topics, log, t, chatId, now, stops, activity, startAfterMs })
+      ? new LiveProgress({ telegram, outbox, registry, topics, log, t, chatId, now, stops, activity, startAfterMs, costs })
       : undefined;
     this.#progress = progress;
-    const runDeps = { telegram, outbox, registry, topics, log, t, chatId, now, activity, links, chat, stops, ...(progress ? { progress } : {}) };
+    const runDeps = { telegram, outbox, registry, topics, log, t, chatId, now, activity, links, chat, stops, costs, ...(progress ? { progress } : {}) };
     const runs = new RunNotices(runDeps, options.doneGraceMs ?? DONE_GRACE_MS);
     this.#runs = runs;
     const input = new UserInput({ registry, prompts, stops, undos: runs.undos, chat, log, t });
@@ -158,7 +160,7 @@ export class Bridge implements UpdateHandler {
     this.#gate = gate;
     const steerDeps = { telegram, outbox, registry, topics, log, t, chatId, links, chat, runs, activity, now };
     const steering = routeSteering(gate, { ...steerDeps, choices: this.#choices });
-    const commands = new Commands({ telegram, outbox, registry, activity, log, t, chatId, prompts, stops, steering });
+    const commands = new Commands({ telegram, outbox, registry, activity, log, t, chatId, prompts, stops, steering, costs });
     this.#commands = commands;
     const quietMs = options.textQuietMs ?? 700;
     const typed = new TypedText({ registry, topics, quietMs, inputs: input, runs });

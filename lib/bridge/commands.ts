@@ -15,6 +15,7 @@ import type { ActingCommand, IntentOf } from "./core/gate.ts";
 import type { PromptLife } from "./prompts/prompt-life.ts";
 import { StartReplies } from "./start-replies.ts";
 import { parseStatusPart } from "./status-part.ts";
+import type { RunCosts } from "./runs/run-costs.ts";
 import type { StopControl } from "./runs/stop-control.ts";
 
 type Command = IntentOf<"command">;
@@ -34,6 +35,8 @@ export interface CommandDeps {
   stops: Pick<StopControl, "offer">;
   /** /status: what the phone's prompts use (/model, /agent). */
   steering: { statusLine(): string };
+  /** /status: how full each busy session's context is. */
+  costs?: Pick<RunCosts, "context">;
 }
 
 export class Commands {
@@ -101,12 +104,14 @@ export class Commands {
   }
 
   #statusPart(): StatusPart {
-    const { registry, activity, chatId } = this.#deps;
+    const { registry, activity, chatId, costs } = this.#deps;
     const sessions = activity.summary().map(({ sessionID, busy, busyMs }) => {
       const info = registry.sessions.get(sessionID);
+      const context = busy ? costs?.context(sessionID) : undefined;
       return {
         busy,
         ...(busyMs !== undefined ? { busyMs } : {}),
+        ...(context ? { context } : {}),
         ...(info?.title ? { title: info.title } : {}),
         ...(info?.directory ? { project: projectName(info.directory) } : {}),
       };

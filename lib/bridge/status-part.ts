@@ -17,6 +17,11 @@ export function parseStatusPart(value: unknown): StatusPart | undefined {
     if (entry.title !== undefined) session.title = cut(entry.title as string);
     if (entry.project !== undefined) session.project = cut(entry.project as string);
     if (entry.busyMs !== undefined) session.busyMs = entry.busyMs as number;
+    if (entry.context !== undefined) {
+      const context = contextOf(entry.context);
+      if (!context) return undefined;
+      session.context = context;
+    }
     sessions.push(session);
   }
   const prompts: StatusPart["prompts"] = [];
@@ -41,6 +46,16 @@ export function parseStatusPart(value: unknown): StatusPart | undefined {
     prompts.push(prompt);
   }
   return { sessions, prompts };
+}
+
+/** `{ tokens, window? }`: counts, or the entry is malformed. */
+function contextOf(value: unknown): StatusPart["sessions"][number]["context"] {
+  if (!isRecord(value) || !isCount(value.tokens) || (value.window !== undefined && !isCount(value.window))) return undefined;
+  return { tokens: value.tokens as number, ...(value.window !== undefined ? { window: value.window as number } : {}) };
+}
+
+function isCount(value: unknown): boolean {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
 }
 
 function optional(entry: Record<string, unknown>, key: string, check: (value: unknown) => boolean): boolean {

@@ -297,4 +297,9 @@ export const en: Strings = {
       `⚠️ <b>Hermes cannot answer OpenCode's questions from here</b>: ${reason}.\nQuestions still show up ` +
       `on the phone; answer them in the terminal. Permissions work as usual.`,
   },
+  usage: {
+    tokens: (count) => `${count} tokens`,
+    context: (percent, window) => `🧠 ${percent}% of ${window}`,
+    contextTokens: (count) => `🧠 ${count} tokens`,
+  },
 };

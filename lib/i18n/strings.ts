@@ -296,4 +296,11 @@ export interface Strings {
   };
   /** OpenCode 2 only. `reason` is escaped by the caller. */
   host: { formsUnreachable: (reason: string) => string };
+  /** What a run used; counts and amounts come formatted ("12.4k", "$0.031", "200k"). */
+  usage: {
+    tokens: (count: string) => string;
+    /** How full the context is: of the model's window, or just the count when the window is unknown. */
+    context: (percent: number, window: string) => string;
+    contextTokens: (count: string) => string;
+  };
 }

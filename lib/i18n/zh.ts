@@ -288,4 +288,9 @@ export const zh: Strings = {
   host: {
     formsUnreachable: (reason) => `⚠️ <b>Hermes 无法在这里回答 OpenCode 的问题</b>：${reason}。\n问题仍会发到手机上，请在终端里回答。权限请求照常可用。`,
   },
+  usage: {
+    tokens: (count) => `${count} 个 token`,
+    context: (percent, window) => `🧠 上下文 ${percent}%（共 ${window}）`,
+    contextTokens: (count) => `🧠 上下文 ${count} 个 token`,
+  },
 };

@@ -71,7 +71,7 @@ export class OpencodeApi implements OpencodeEndpoint {
       if (!isRecord(provider) || typeof provider.id !== "string" || !isRecord(provider.models)) continue;
       for (const [modelID, model] of Object.entries(provider.models)) {
         const name = isRecord(model) && typeof model.name === "string" ? model.name : undefined;
-        models.push({ providerID: provider.id, modelID, ...(name ? { name } : {}) });
+        models.push({ providerID: provider.id, modelID, ...(name ? { name } : {}), ...contextLimitOf(model) });
       }
     }
     return models;
@@ -204,4 +204,10 @@ export function textOf(parts: readonly unknown[]): string {
     .map((part) => part.text)
     .join("\n\n")
     .trim();
+}
+
+/** A model entry's `limit.context`, when it is a sane positive count. */
+export function contextLimitOf(model: unknown): { contextLimit: number } | Record<string, never> {
+  const limit = isRecord(model) && isRecord(model.limit) ? model.limit.context : undefined;
+  return typeof limit === "number" && Number.isSafeInteger(limit) && limit > 0 ? { contextLimit: limit } : {};
 }

@@ -14,6 +14,8 @@ export interface ModelInfo {
   providerID: string;
   modelID: string;
   name?: string;
+  /** The model's context window in tokens (`limit.context`), when the provider list says. */
+  contextLimit?: number;
 }
 
 /** A primary agent OpenCode reports (build, plan…): `id` is what a prompt names. */

@@ -1,6 +1,6 @@
 // The field checks both event narrowers (OpenCode 1.x in events.ts, OpenCode 2 in opencode2/events.ts)
 // make on untrusted event data. Pure.
-import type { TodoItem } from "../hermes-events.ts";
+import type { MessageUsage, ModelRef, TodoItem } from "../hermes-events.ts";
 import { isRecord } from "../is-record.ts";
 
 /** An OpenCode id (session, message, request): a non-empty string of sane length. */
@@ -27,4 +27,28 @@ export function todoList(value: unknown): TodoItem[] {
 /** A tool's name: a short string. */
 export function isToolName(value: unknown): value is string {
   return typeof value === "string" && value.length > 0 && value.length <= 100;
+}
+
+/**
+ * An assistant message's (or step's) `tokens: { input, output, reasoning, cache: { read, write } }`
+ * and `cost`; undefined when it says nothing at all (no counts, no cost): nothing is then shown.
+ */
+export function usageOf(tokens: unknown, cost: unknown): MessageUsage | undefined {
+  const count = (value: unknown) => (typeof value === "number" && Number.isFinite(value) && value > 0 ? value : 0);
+  const counts = isRecord(tokens) ? tokens : {};
+  const cache = isRecord(counts.cache) ? counts.cache : {};
+  const usage: MessageUsage = {
+    input: count(counts.input),
+    output: count(counts.output),
+    reasoning: count(counts.reasoning),
+    cacheRead: count(cache.read),
+    cacheWrite: count(cache.write),
+    cost: count(cost),
+  };
+  return Object.values(usage).some((value) => value > 0) ? usage : undefined;
+}
+
+/** `providerID` and `modelID` of an assistant message, when both are there. */
+export function modelOf(info: Record<string, unknown>): ModelRef | undefined {
+  return isId(info.providerID) && isId(info.modelID) ? { providerID: info.providerID, modelID: info.modelID } : undefined;
 }

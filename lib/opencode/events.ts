@@ -12,7 +12,7 @@ import {
   type ToolStep,
 } from "../hermes-events.ts";
 import { isRecord } from "../is-record.ts";
-import { isId, isToolName, stringList, todoList } from "./event-fields.ts";
+import { isId, isToolName, modelOf, stringList, todoList, usageOf } from "./event-fields.ts";
 
 export interface ParsedEvent {
   /** Directory named by a `/global/event` envelope; the hook and `/event` leave it to the caller. */
@@ -102,6 +102,12 @@ function narrow(raw: Json): HermesEvent | undefined {
       const event: HermesEvent = { type: "message.role", sessionID: info.sessionID, messageID: info.id, role: info.role };
       const diffs = info.role === "user" && isRecord(info.summary) && Array.isArray(info.summary.diffs) ? info.summary.diffs : undefined;
       if (diffs) event.changes = diffs.map(narrowFileChange).filter((change): change is FileChange => change !== undefined);
+      if (info.role === "assistant") {
+        const usage = usageOf(info.tokens, info.cost);
+        const model = modelOf(info);
+        if (usage) event.usage = usage;
+        if (model) event.model = model;
+      }
       return event;
     }
     case "message.part.updated": {

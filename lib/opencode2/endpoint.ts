@@ -3,7 +3,7 @@
 // are forms, always answered over HTTP (server-client.ts): the 2.x plugin context has no form API.
 // The form behind each question (field keys, types, option values) is kept from `form.created`.
 import { isRecord } from "../is-record.ts";
-import { sessionSummaries, textOf } from "../opencode/api.ts";
+import { contextLimitOf, sessionSummaries, textOf } from "../opencode/api.ts";
 import { narrowFileChange } from "../opencode/events.ts";
 import type { AgentInfo, Created, ModelInfo, OpencodeEndpoint, Outcome, PromptChoice, PromptPart, Reverted, SessionSummary } from "../opencode/endpoint.ts";
 import { describeBody } from "../opencode/send-outcome.ts";
@@ -170,7 +170,7 @@ export class Opencode2Endpoint implements OpencodeEndpoint {
       for (const [providerID, provider] of Object.entries(providers)) {
         if (!isRecord(provider) || !isRecord(provider.models)) continue;
         for (const [modelID, model] of Object.entries(provider.models))
-          models.push({ providerID, modelID, ...(isRecord(model) && typeof model.name === "string" ? { name: model.name } : {}) });
+          models.push({ providerID, modelID, ...(isRecord(model) && typeof model.name === "string" ? { name: model.name } : {}), ...contextLimitOf(model) });
       }
     }
     for (const raw of dataList(await this.#server.get("/api/model", where))) {

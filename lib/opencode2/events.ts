@@ -4,7 +4,7 @@
 // untrusted: anything malformed is dropped, never thrown.
 import { isPermissionReply, type HermesEvent, type QuestionInfo, type QuestionOption, type SessionInfo } from "../hermes-events.ts";
 import { isRecord } from "../is-record.ts";
-import { isId, isToolName, stringList } from "../opencode/event-fields.ts";
+import { isId, isToolName, stringList, usageOf } from "../opencode/event-fields.ts";
 
 /** One field of a question form, as OpenCode 2 sends it. */
 interface FormField {
@@ -121,6 +121,12 @@ export function narrowEvent(raw: unknown): NarrowedEvent | undefined {
         { type: "message.role", sessionID: d.sessionID, messageID: d.assistantMessageID, role: "assistant" },
         { type: "message.text", sessionID: d.sessionID, messageID: d.assistantMessageID, partID: `${d.assistantMessageID}:${ordinal}`, text: d.text },
       );
+    }
+    case "session.step.ended": {
+      // One step of an assistant message: what it used (2.0.15 names no model here).
+      if (!isId(d.sessionID) || !isId(d.assistantMessageID)) return undefined;
+      const usage = usageOf(d.tokens, d.cost);
+      return usage ? result({ type: "message.role", sessionID: d.sessionID, messageID: d.assistantMessageID, role: "assistant", usage }) : result();
     }
     case "session.tool.input.started":
       if (!isId(d.sessionID) || !isId(d.id) || !isToolName(d.name)) return undefined;

@@ -29,9 +29,12 @@ export class FakeOpencode implements OpencodeTransport {
   sessions = new Map<string, { id: string; title?: string; parentID?: string }>();
   /** What a POST route answers instead of the default (e.g. the session a revert returns). */
   answers = new Map<string, HttpResult>();
+  /** What `GET /config/providers` answers (the models /model lists, with their context windows). */
+  providers: unknown[] = [];
   async request(method: "GET" | "POST", url: string, options: { path?: Record<string, string>; body?: unknown } = {}): Promise<HttpResult> {
     if (method === "GET" && url === "/question") return { status: 200, data: this.pending };
     if (method === "GET" && url === "/permission") return { status: 200, data: this.permissions };
+    if (method === "GET" && url === "/config/providers") return { status: 200, data: { providers: this.providers } };
     if (method === "GET" && url === "/session/{sessionID}") {
       const session = this.sessions.get(options.path?.sessionID ?? "");
       if (session) return { status: 200, data: session };

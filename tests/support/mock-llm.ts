@@ -4,7 +4,7 @@ import { listenLoopback, readBody, sendJson } from "./loopback-server.ts";
 import { pollUntil } from "./wait.ts";
 import { contentText, isTitleRequest, messagesOf } from "./llm/chat-request.ts";
 import { asStep, parseDirective, scriptProgress, stepCalls, stepThen, type Step } from "./llm/directive.ts";
-import { writeReply, type Reply } from "./llm/openai-stream.ts";
+import { DEFAULT_USAGE, writeReply, type Reply, type ReplyUsage } from "./llm/openai-stream.ts";
 
 /**
  * A scripted OpenAI-compatible chat-completions server on 127.0.0.1 (random port).
@@ -33,6 +33,8 @@ export interface MockLlm {
   waitForToolResult(pred: (r: ToolResult) => boolean, opts?: { timeoutMs?: number; what?: string }): Promise<ToolResult>;
   userMessages(): string[];
   setFailure(f: null | { status: number; times?: number }): void;
+  /** What each answer from now on reports it used (`{ prompt, completion }` tokens), or null: no usage block at all. */
+  setUsage(usage: { prompt: number; completion: number } | null): void;
   close(): Promise<void>;
 }
 
@@ -42,6 +44,7 @@ export async function startMockLlm(): Promise<MockLlm> {
   const replies: LlmReply[] = [];
   const users: string[] = [];
   let failure: { status: number; remaining: number } | null = null;
+  let usage: ReplyUsage | null = DEFAULT_USAGE;
   let callCounter = 0;
 
   const callId = () => `call_${++callCounter}_${randomBytes(4).toString("hex")}`;
@@ -100,7 +103,7 @@ export async function startMockLlm(): Promise<MockLlm> {
     observe(body);
     const reply = decide(body);
     replies.push({ at: Date.now(), tools: reply.kind === "tool" ? [reply.name] : reply.kind === "tools" ? reply.calls.map((call) => call.name) : [] });
-    writeReply(res, reply, body.stream === true, String(body.model ?? "mock-model"));
+    writeReply(res, reply, body.stream === true, String(body.model ?? "mock-model"), usage);
   }
 
   const server = await listenLoopback(handle);
@@ -115,6 +118,9 @@ export async function startMockLlm(): Promise<MockLlm> {
       return pollUntil(() => toolResults.find(pred), { what: "a matching tool result at the mock LLM", ...opts, context });
     },
     userMessages: () => [...users],
+    setUsage(next) {
+      usage = next ? { prompt_tokens: next.prompt, completion_tokens: next.completion, total_tokens: next.prompt + next.completion } : null;
+    },
     setFailure(f) {
       failure = f ? { status: f.status, remaining: f.times ?? Infinity } : null;
     },

@@ -70,6 +70,18 @@ describe("recorded stream: /event (sse_event.sse)", () => {
     expect(countByType(events)).toEqual(EXPECTED_COUNTS);
   });
 
+  it("an assistant message says what it used and which model answered; a message that counted nothing says nothing", () => {
+    const assistant = events.filter((parsed) => parsed.event.type === "message.role" && parsed.event.role === "assistant").map((parsed) => parsed.event);
+    const used = assistant.filter((event) => event.type === "message.role" && event.usage);
+    expect(used.length).toBeGreaterThan(0);
+    expect(used[0]).toMatchObject({
+      usage: { input: 10, output: 5, reasoning: 0, cacheRead: 0, cacheWrite: 0, cost: 0 },
+      model: { providerID: "mock", modelID: "mock-model" },
+    });
+    // The first update of each message has zero counts: no usage then.
+    expect(assistant.some((event) => event.type === "message.role" && !event.usage)).toBe(true);
+  });
+
   it("leaves the directory to the caller", () => {
     for (const parsed of events) expect(parsed).not.toHaveProperty("directory");
   });

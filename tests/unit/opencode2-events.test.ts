@@ -96,6 +96,7 @@ describe("OpenCode 2 events, as recorded from 2.0.15", () => {
       "message.role",
       "message.role",
       "message.text",
+      "message.role",
       "session.idle",
       "session.status",
       "message.role",
@@ -109,6 +110,25 @@ describe("OpenCode 2 events, as recorded from 2.0.15", () => {
     ]);
     const text = events.find((event) => event.type === "message.text");
     expect(text).toMatchObject({ type: "message.text", text: expect.stringContaining("User has answered your questions") });
+  });
+
+  it("each step's end says what it used (session.step.ended: tokens and cost; no model named)", () => {
+    const used = events.filter((event) => event.type === "message.role" && event.usage);
+    expect(used).toHaveLength(2);
+    expect(used[0]).toMatchObject({ role: "assistant", usage: { input: 10, output: 5, reasoning: 0, cacheRead: 0, cacheWrite: 0, cost: 0 } });
+    expect(used[0]).not.toHaveProperty("model");
+    const step = (data: Record<string, unknown>) =>
+      narrowEvent({ type: "session.step.ended", data: { sessionID: "ses_1", assistantMessageID: "msg_1", ...data } });
+    expect(step({ tokens: { input: 0, output: 0, cache: {} }, cost: 0 })?.events).toEqual([]);
+    expect(step({ tokens: { input: -5, output: "x", cache: { read: Number.NaN } }, cost: 1.5 })?.events).toEqual([
+      {
+        type: "message.role",
+        sessionID: "ses_1",
+        messageID: "msg_1",
+        role: "assistant",
+        usage: { input: 0, output: 0, reasoning: 0, cacheRead: 0, cacheWrite: 0, cost: 1.5 },
+      },
+    ]);
   });
 });
 

@@ -4,7 +4,11 @@ import { parseStatusPart } from "../../lib/bridge/status-part.ts";
 describe("parseStatusPart (a part of /status from another process)", () => {
   it("accepts the shape render-status expects", () => {
     const part = {
-      sessions: [{ busy: true, busyMs: 1200, title: "t", project: "p" }, { busy: false }],
+      sessions: [
+        { busy: true, busyMs: 1200, title: "t", project: "p", context: { tokens: 82_000, window: 200_000 } },
+        { busy: true, context: { tokens: 5 } },
+        { busy: false },
+      ],
       prompts: [{ kind: "question", summary: "s", project: "p", chatId: -1001, title: "t", messageId: 4 }],
     };
     expect(parseStatusPart(part)).toEqual(part);
@@ -19,6 +23,9 @@ describe("parseStatusPart (a part of /status from another process)", () => {
       { sessions: [{}], prompts: [] },
       { sessions: [{ busy: "yes" }], prompts: [] },
       { sessions: [{ busy: true, busyMs: -1 }], prompts: [] },
+      { sessions: [{ busy: true, context: { tokens: "5" } }], prompts: [] },
+      { sessions: [{ busy: true, context: { tokens: 5, window: -1 } }], prompts: [] },
+      { sessions: [{ busy: true, context: 41 }], prompts: [] },
       { sessions: [], prompts: [{ ...prompt, chatId: '1"><a href="https://evil.example">' }] },
       { sessions: [], prompts: [{ ...prompt, chatId: 1.5 }] },
       { sessions: [], prompts: [{ ...prompt, kind: "other" }] },

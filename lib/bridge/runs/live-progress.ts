@@ -20,6 +20,7 @@ import { projectName } from "../../telegram/render/render-context.ts";
 import { inThread } from "../core/chat.ts";
 import type { StopControl } from "./stop-control.ts";
 import type { SessionTopics } from "../core/topics.ts";
+import type { RunCosts } from "./run-costs.ts";
 
 export interface LiveProgressDeps {
   telegram: TelegramApi;
@@ -36,6 +37,8 @@ export interface LiveProgressDeps {
   activity: Pick<ActivityTracker, "endsEarly">;
   /** A run not started from the phone gets its message once it has worked this long (HERMES_DONE_AFTER). */
   startAfterMs: number;
+  /** How full each run's context is (shown beside the clock). */
+  costs?: Pick<RunCosts, "context">;
 }
 
 interface Run {
@@ -204,7 +207,8 @@ export class LiveProgress {
     const rendered = () => {
       const context = { project: projectName(run.owner.directory), t: this.#deps.t, ...this.#title(run) };
       const stop = run.state.ended ? {} : { stop: this.#deps.stops.buttonFor(run.owner.sessionID, run.owner.directory) };
-      return render.renderProgress(run.state, this.#deps.now(), { ...context, ...stop });
+      const used = this.#deps.costs?.context(run.owner.sessionID);
+      return render.renderProgress(run.state, this.#deps.now(), { ...context, ...stop, ...(used ? { used } : {}) });
     };
     await outbox
       .update(

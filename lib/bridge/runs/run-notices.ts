@@ -18,6 +18,7 @@ import { postAnswerMessage } from "./answer-messages.ts";
 import { inThread, type Chat } from "../core/chat.ts";
 import type { InstanceLinks } from "../core/instance-links.ts";
 import type { LiveProgress } from "./live-progress.ts";
+import type { RunCosts } from "./run-costs.ts";
 import type { StopControl } from "./stop-control.ts";
 import { UndoControl } from "./undo-control.ts";
 import type { SessionTopics } from "../core/topics.ts";
@@ -40,6 +41,8 @@ export interface RunNoticeDeps {
   stops: Pick<StopControl, "announce">;
   /** With live progress on, a run the phone started gets its progress message instead of the Running notice. */
   progress?: Pick<LiveProgress, "startFromPhone" | "showNow">;
+  /** What each run used: fed the same events, first; the Done notice shows it. */
+  costs?: Pick<RunCosts, "observe" | "take">;
 }
 
 /** The user's own message that carried the text (for the 👍 and for replies). */
@@ -70,6 +73,7 @@ export class RunNotices {
 
   /** Feeds a session event to the noise policy and sends the notice it calls for. */
   observe(directory: string, event: HermesEvent): void {
+    this.#deps.costs?.observe(directory, event);
     if (event.type === "session.error" && event.name === "MessageAbortedError") this.#cancelDone(event.sessionID);
     if (event.type === "message.role" && event.role === "user") this.#changes.note(event.sessionID, event.messageID, event.changes);
     if (event.type === "session.idle") this.#changes.end(event.sessionID);
@@ -181,9 +185,13 @@ export class RunNotices {
     if (session?.title) context.sessionTitle = session.title;
     if (notice.kind === "done" && notice.lastText) context.markdown = await loadMarkdown();
     const changes = notice.kind === "done" ? await this.#changesOf(notice.sessionID, directory) : [];
+    const spent = notice.kind === "done" ? this.#deps.costs?.take(notice.sessionID) : undefined;
     const owner = { sessionID: notice.sessionID, directory };
     const undo = changes.length > 0 ? this.undos.buttonFor(owner) : undefined;
-    const rendered = { ...renderNotice(notice, context, changes.length > 0 ? renderChanges(changes, t) : undefined), ...(undo ? { keyboard: [[undo]] } : {}) };
+    const rendered = {
+      ...renderNotice(notice, context, changes.length > 0 ? renderChanges(changes, t) : undefined, spent),
+      ...(undo ? { keyboard: [[undo]] } : {}),
+    };
     try {
       const threadId = await topics.threadOf(notice.sessionID, directory);
       // A reply to the notice (or to the whole answer's file) reaches the session.

@@ -7,20 +7,23 @@ import { LABEL_ROOM } from "./machine-label.ts";
 import { renderAnswer } from "./render-agent-text.ts";
 import { contextLine, stringsOf, type PromptContext } from "./render-context.ts";
 import { reveal } from "../text/reveal.ts";
+import { spentLine, type SpentView } from "./render-usage.ts";
 
 const MESSAGE_TEXT_LIMIT = 1500;
 
 /**
  * `changes`: what the run changed, rendered (render-changes.ts), shown in a Done notice. A Done
  * notice shows the agent's last answer in the room the rest leaves; `shortened`: only its end fit,
- * the whole answer goes with the notice as a file (render-agent-text.ts's ANSWER_FILE).
+ * the whole answer goes with the notice as a file (render-agent-text.ts's ANSWER_FILE). `spent`:
+ * what the run used, on the Done line (`12.4k tokens · $0.031`), when OpenCode counted anything.
  */
-export function renderNotice(notice: Notice, context: PromptContext, changes?: string): { html: string; shortened: boolean } {
+export function renderNotice(notice: Notice, context: PromptContext, changes?: string, spent?: SpentView): { html: string; shortened: boolean } {
   const t = stringsOf(context);
   const lines: string[] = [];
   switch (notice.kind) {
     case "done": {
-      const head = [t.notice.done(formatDuration(notice.busyMs, t)), contextLine(context)].join("\n");
+      const used = spentLine(spent, t);
+      const head = [`${t.notice.done(formatDuration(notice.busyMs, t))}${used ? ` · ${used}` : ""}`, contextLine(context)].join("\n");
       const tail = [...(changes ? ["", changes] : []), "", t.notice.replyHint].join("\n");
       if (!notice.lastText?.trim()) return { html: fitHtml(`${head}\n${tail}`), shortened: false };
       // A blank line around the answer: "\n\n" before it, "\n" after it (the tail starts with the second).

@@ -10,6 +10,7 @@ import { cutHtml, escapeWithin } from "../text/html.ts";
 import { contextLine, stringsOf, type PromptContext } from "./render-context.ts";
 import type { InlineButton, RenderedMessage } from "../wire/rendered-message.ts";
 import { reveal } from "../text/reveal.ts";
+import { contextUse, type ContextView } from "./render-usage.ts";
 
 /** Escaped lengths of what the LLM wrote. */
 const LIMITS = { command: 600, target: 200, task: 160, todo: 140, recent: 90 };
@@ -23,8 +24,12 @@ export interface RenderedProgress extends RenderedMessage {
   body: string;
 }
 
-/** The message for the run's state at `now`; `stop` is the run's Stop button (shown while it works). */
-export function renderProgress(state: RunProgress, now: number, context: PromptContext & { stop?: InlineButton }): RenderedProgress {
+/**
+ * The message for the run's state at `now`; `stop` is the run's Stop button (shown while it works);
+ * `used`: how full the context is (`🧠 41% of 200k`), on the clock's line: it changes with every
+ * answer, so like the clock it never makes an edit by itself.
+ */
+export function renderProgress(state: RunProgress, now: number, context: PromptContext & { stop?: InlineButton; used?: ContextView }): RenderedProgress {
   const t = stringsOf(context);
   const title = contextLine(context);
   const duration = formatDuration(Math.max(0, now - state.startedAt), t);
@@ -45,7 +50,8 @@ export function renderProgress(state: RunProgress, now: number, context: PromptC
   if (earlier.length > 0)
     lines.push(`<i>${t.progress.earlier}</i>`, ...earlier.map((step) => `${step.state === "failed" ? "✗" : "✓"} ${stepLine(step, t, false)}`));
   const body = [t.progress.running(title), ...lines].join("\n");
-  const clock = t.progress.elapsed(duration, state.steps);
+  const used = contextUse(context.used, t);
+  const clock = `${t.progress.elapsed(duration, state.steps)}${used ? ` · ${used}` : ""}`;
   const hint = context.stop ? `\n${t.progress.stopHint}` : "";
   const text = cutHtml(`${t.progress.running(title)}\n${clock}${lines.length > 0 ? `\n${lines.join("\n")}` : ""}${hint}`);
   return { text, keyboard: context.stop ? [[context.stop]] : [], body };

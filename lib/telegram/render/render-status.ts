@@ -3,10 +3,11 @@ import { formatDuration } from "../../duration.ts";
 import { CATALOGS, type Strings } from "../../i18n/catalog.ts";
 import { cutHtml, escapeHtml, escapeWithin } from "../text/html.ts";
 import { reveal } from "../text/reveal.ts";
+import { contextUse, type ContextView } from "./render-usage.ts";
 
 /** One process' part of /status: what it knows (every process sharing the bot adds its own). */
 export interface StatusPart {
-  sessions: Array<{ title?: string; project?: string; busy: boolean; busyMs?: number }>;
+  sessions: Array<{ title?: string; project?: string; busy: boolean; busyMs?: number; context?: ContextView }>;
   prompts: Array<{ kind: "question" | "permission"; summary: string; project: string; title?: string; chatId: number; messageId?: number }>;
 }
 
@@ -35,7 +36,8 @@ export function renderStatus(parts: readonly StatusPart[], t: Strings = CATALOGS
     lines.push(t.status.sessions(sessions.length));
     const shown = sessions.map((session) => {
       const state = session.busy ? (session.busyMs !== undefined ? t.status.busyFor(formatDuration(session.busyMs, t)) : t.status.busy) : t.status.idle;
-      return `• ${state} · <code>${show(session.project ?? "?", 80, t)}</code> · ${show(session.title ?? t.status.untitled, 80, t)}`;
+      const used = contextUse(session.context, t);
+      return `• ${state}${used ? ` · ${used}` : ""} · <code>${show(session.project ?? "?", 80, t)}</code> · ${show(session.title ?? t.status.untitled, 80, t)}`;
     });
     lines.push(...within(shown, t));
   }

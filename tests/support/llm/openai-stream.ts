@@ -17,9 +17,17 @@ function replyCalls(reply: Reply): ReplyToolCall[] {
   return [];
 }
 
-const USAGE = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
+/** What an answer reports it used (OpenAI's `usage` block). */
+export interface ReplyUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
 
-export function writeReply(res: ServerResponse, reply: Reply, stream: boolean, model: string): void {
+export const DEFAULT_USAGE: ReplyUsage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
+
+/** `usage` null: the answer reports none (as some providers do). */
+export function writeReply(res: ServerResponse, reply: Reply, stream: boolean, model: string, usage: ReplyUsage | null = DEFAULT_USAGE): void {
   const id = `chatcmpl-mock-${Date.now().toString(36)}`;
   const created = Math.floor(Date.now() / 1000);
   const toolCalls = replyCalls(reply).map((c) => ({
@@ -34,7 +42,14 @@ export function writeReply(res: ServerResponse, reply: Reply, stream: boolean, m
       toolCalls.length > 0
         ? { role: "assistant", content: null, tool_calls: toolCalls }
         : { role: "assistant", content: reply.kind === "text" ? reply.text : "" };
-    const body = JSON.stringify({ id, object: "chat.completion", created, model, choices: [{ index: 0, message, finish_reason: finish }], usage: USAGE });
+    const body = JSON.stringify({
+      id,
+      object: "chat.completion",
+      created,
+      model,
+      choices: [{ index: 0, message, finish_reason: finish }],
+      ...(usage ? { usage } : {}),
+    });
     res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
     res.end(body);
     return;
@@ -54,7 +69,7 @@ export function writeReply(res: ServerResponse, reply: Reply, stream: boolean, m
     chunk({ role: "assistant", content: "" }, null);
     chunk({ content: reply.text }, null);
   }
-  chunk({}, finish, USAGE);
+  chunk({}, finish, usage ?? undefined);
   res.write("data: [DONE]\n\n");
   res.end();
 }
