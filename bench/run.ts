@@ -10,6 +10,8 @@
 //   npm run bench -- --only chats       only the chat scenarios (interactive, bursts, over budget, failover, outage, live progress)
 //   npm run bench -- --only progress    only live progress beside prompts
 //   npm run bench -- --only agent-file  only prompts while the agent's 20 MB file uploads (~20 s)
+//   npm run bench -- --only week [--runs 1000]
+//                                       only a week inside OpenCode: 1,000 runs and 10,000 prompts through one bridge (~1 min)
 //   npm run bench -- --only opencode-memory [--pairs 3] [--settle 10] [--floor]
 //                                       only the memory Hermes adds to a real `opencode serve` (~1–2 min)
 //   npm run bench -- --only memory-parts [--rounds 2]
@@ -27,6 +29,7 @@ import { runMarkdown, type MarkdownResult } from "./markdown.ts";
 import { runProgressBench, type ProgressBenchResult } from "./progress.ts";
 import { printAgentFile } from "./agent-file-report.ts";
 import { runAgentFile, type AgentFileResult } from "./agent-file.ts";
+import { runWeek, type WeekResult } from "./week.ts";
 import { runMemory, type MemoryResult } from "./memory.ts";
 import { runOpencodeMemory, type OpencodeMemoryResult } from "./opencode-memory.ts";
 import { MEMORY_PARTS, runMemoryParts, type MemoryPartsResult } from "./opencode-memory-parts.ts";
@@ -64,6 +67,8 @@ const settings = {
   onlyChats: args.includes("chats") && flag("only"),
   onlyProgress: args.includes("progress") && flag("only"),
   onlyAgentFile: args.includes("agent-file") && flag("only"),
+  onlyWeek: args.includes("week") && flag("only"),
+  weekRuns: option("runs", quick ? 300 : 1_000),
   onlyOpencodeMemory: args.includes("opencode-memory") && flag("only"),
   onlyMemoryParts: args.includes("memory-parts") && flag("only"),
   memoryPairs: option("pairs", quick ? 2 : 3),
@@ -124,7 +129,7 @@ async function main(): Promise<void> {
   );
 
   const skipped = <T>(): Promise<{ value?: T; error?: string; ms: number }> => Promise.resolve({ error: "skipped (--only)", ms: 0 });
-  const onlyMemory = settings.onlyOpencodeMemory || settings.onlyMemoryParts || settings.onlyAgentFile;
+  const onlyMemory = settings.onlyOpencodeMemory || settings.onlyMemoryParts || settings.onlyAgentFile || settings.onlyWeek;
   const others = !settings.onlyChats && !settings.onlyProgress && !onlyMemory;
   const chatsToo = !settings.onlyProgress && !onlyMemory;
   const startup = others
@@ -145,6 +150,12 @@ async function main(): Promise<void> {
   const memory = others
     ? await section(`memory (${settings.memoryQuestions} questions)`, () => runMemory({ questions: settings.memoryQuestions }))
     : await skipped<MemoryResult>();
+  const week =
+    others || settings.onlyWeek
+      ? await section(`a week inside OpenCode (${settings.weekRuns} runs, ${settings.weekRuns * 10} prompts, one bridge)`, () =>
+          runWeek({ runs: settings.weekRuns }),
+        )
+      : await skipped<WeekResult>();
   const opencodeMemory =
     (others && settings.opencode) || settings.onlyOpencodeMemory
       ? await section(`memory added to opencode serve (${settings.memoryPairs} pairs, RSS ${settings.memorySettleS} s after start)`, () =>
@@ -224,8 +235,9 @@ async function main(): Promise<void> {
     printMarkdown(markdown, targets);
     printStartup(startup, targets);
   }
+  if (others || settings.onlyWeek) printWeek(week, targets);
   if (settings.onlyMemoryParts) printMemoryParts(memoryParts);
-  else if (!settings.onlyAgentFile) printOpencodeMemory(opencodeMemory, targets);
+  else if (!settings.onlyAgentFile && !settings.onlyWeek) printOpencodeMemory(opencodeMemory, targets);
 
   log("Targets");
   log(`  ${pad("", 46)} ${pad("target", 22)} ${pad("measured", 34)} verdict`);
@@ -251,6 +263,7 @@ async function main(): Promise<void> {
     latency: latency.value ?? { error: latency.error },
     throughput: { timeCompressed: scaled.value ?? { error: scaled.error }, realLimits: real.value ?? { error: real.error } },
     memory: memory.value ?? { error: memory.error },
+    week: week.value ?? { error: week.error },
     opencodeMemory: opencodeMemory.value ?? { error: opencodeMemory.error },
     memoryParts: memoryParts.value ?? { error: memoryParts.error },
     markdown: markdown.value ?? { error: markdown.error },
@@ -265,6 +278,36 @@ async function main(): Promise<void> {
 }
 
 type Outcome<T> = { value?: T; error?: string; ms: number };
+
+function printWeek(outcome: Outcome<WeekResult>, targets: Target[]): void {
+  const w = outcome.value;
+  if (!w) {
+    log(`  a week inside OpenCode failed: ${outcome.error?.split("\n")[0]}`);
+    log();
+    return;
+  }
+  log(
+    `A week inside OpenCode (${w.runs} runs, ${w.prompts} prompts through one bridge, after ${w.warmupRuns} warm-up runs${w.gc ? ", after a full GC" : ", no GC"})`,
+  );
+  log(`  heap ${w.heapWarmMB} → ${w.heapEndMB} MB (${signed(w.heapGrowthMB)} MB; second half ${signed(w.heapSecondHalfMB)} MB); ${ms(w.durationMs)}`);
+  log(`  RSS ${w.rssWarmMB} → ${w.rssEndMB} MB (${signed(w.rssGrowthMB)} MB; second half ${signed(w.rssSecondHalfMB)} MB)`);
+  log(`  left at the end: ${w.promptsLeft} prompts; timers still set after stop: ${w.timersAfterStop}`);
+  log();
+  targets.push({ name: "a week: heap after GC, end vs warm-up", target: "≤ +3 MB", value: `${signed(w.heapGrowthMB)} MB`, pass: w.heapGrowthMB <= 3 });
+  targets.push({
+    name: "a week: heap, second half of the runs",
+    target: "≤ +0.5 MB",
+    value: `${signed(w.heapSecondHalfMB)} MB`,
+    pass: w.heapSecondHalfMB <= 0.5,
+  });
+  targets.push({ name: "a week: RSS, end vs warm-up", target: "≤ +10 MB", value: `${signed(w.rssGrowthMB)} MB`, pass: w.rssGrowthMB <= 10 });
+  targets.push({
+    name: "a week: prompts and timers left",
+    target: "0, 0",
+    value: `${w.promptsLeft}, ${w.timersAfterStop}`,
+    pass: w.promptsLeft === 0 && w.timersAfterStop === 0,
+  });
+}
 
 function printProgress(outcome: Outcome<ProgressBenchResult>, targets: Target[]): void {
   const p = outcome.value;

@@ -1,5 +1,7 @@
 // What each session is doing, and which of its changes deserve a notice on the phone. Pure.
 // Low noise on purpose: a bridge that spams gets muted, and then its prompts are missed too.
+// Bounded: a run's messages and last text are dropped when it ends, and of the idle sessions only
+// the SESSIONS_KEPT heard of last are kept (busy ones always are).
 import type { HermesEvent } from "../hermes-events.ts";
 import type { NoticePolicy } from "./policy.ts";
 
@@ -21,6 +23,8 @@ interface SessionActivity {
 }
 
 const REMEMBERED_MESSAGES = 20;
+/** Sessions remembered (busy ones always are; /status lists these). */
+export const SESSIONS_KEPT = 500;
 const ABORTED = "MessageAbortedError";
 const REPEATED_ERROR_MS = 10_000;
 
@@ -38,6 +42,11 @@ export class ActivityTracker {
       case "session.status": {
         if (event.status === "idle") return this.#idle(event.sessionID, now, isRoot);
         const session = this.#session(event.sessionID);
+        if (session.busySince === undefined) {
+          // A run starts: the session is among the ones heard of last (see SESSIONS_KEPT).
+          this.#sessions.delete(event.sessionID);
+          this.#sessions.set(event.sessionID, session);
+        }
         session.busySince ??= now;
         if (event.status !== "retry" || session.retryReported || this.#policy.level === "off" || !isRoot(event.sessionID)) return undefined;
         session.retryReported = true;
@@ -128,6 +137,8 @@ export class ActivityTracker {
     session.fromPhone = false;
     session.retryReported = false;
     session.ended = false;
+    session.assistantMessages = [];
+    delete session.lastText;
     return notice;
   }
 
@@ -136,7 +147,22 @@ export class ActivityTracker {
     if (!session) {
       session = { fromPhone: false, retryReported: false, ended: false, assistantMessages: [] };
       this.#sessions.set(sessionID, session);
+      if (this.#sessions.size > SESSIONS_KEPT) this.#forgetOldestIdle(sessionID);
     }
     return session;
+  }
+
+  /** The idle session heard of first is forgotten (a busy one is kept: its run is still to be reported). */
+  #forgetOldestIdle(kept: string): void {
+    for (const [sessionID, session] of this.#sessions)
+      if (session.busySince === undefined && sessionID !== kept) {
+        this.#sessions.delete(sessionID);
+        return;
+      }
+  }
+
+  /** How many sessions are remembered. */
+  get size(): number {
+    return this.#sessions.size;
   }
 }

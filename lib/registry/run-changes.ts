@@ -1,6 +1,8 @@
 // What each session's current (or last) run changed, from its user messages' `summary.diffs` as
 // OpenCode updates them. A run is every user message from the first after an idle to the next
 // idle; a summary that arrives just after the idle still counts for the run it belongs to. Pure.
+// Bounded: only the last runs of the RUNS_KEPT sessions that started one last are kept (a run is
+// reported seconds after its idle; its diffs, on 1.1.53 whole files, are not kept for days).
 import type { FileChange } from "../hermes-events.ts";
 
 interface Run {
@@ -8,6 +10,9 @@ interface Run {
   /** Per user message, in order. */
   messages: Map<string, FileChange[]>;
 }
+
+/** Sessions whose last run's changes are kept. */
+export const RUNS_KEPT = 50;
 
 export class RunChanges {
   readonly #runs = new Map<string, Run>();
@@ -17,7 +22,9 @@ export class RunChanges {
     let run = this.#runs.get(sessionID);
     if (!run || (run.ended && !run.messages.has(messageID))) {
       run = { ended: false, messages: new Map() };
+      this.#runs.delete(sessionID);
       this.#runs.set(sessionID, run);
+      if (this.#runs.size > RUNS_KEPT) this.#runs.delete(this.#runs.keys().next().value!);
     }
     if (changes) run.messages.set(messageID, changes);
     else if (!run.messages.has(messageID)) run.messages.set(messageID, []);
@@ -54,6 +61,11 @@ export class RunChanges {
 
   forget(sessionID: string): void {
     this.#runs.delete(sessionID);
+  }
+
+  /** How many sessions' runs are kept. */
+  get size(): number {
+    return this.#runs.size;
   }
 }
 

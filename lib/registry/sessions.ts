@@ -1,12 +1,24 @@
-// What Hermes knows about OpenCode sessions: titles and parents, fed by session events.
+// What Hermes knows about OpenCode sessions: titles and parents, fed by session events. Bounded:
+// the SESSIONS_KEPT sessions heard of last are kept (an OpenCode that runs for weeks sees many);
+// one forgotten is looked up again when a prompt of it comes (prompts/session-lookup.ts).
 import type { SessionInfo } from "../hermes-events.ts";
+
+/** Sessions remembered, the ones heard of last. */
+export const SESSIONS_KEPT = 500;
 
 export class SessionIndex {
   readonly #sessions = new Map<string, SessionInfo>();
 
   upsert(info: SessionInfo): void {
     const known = this.#sessions.get(info.id);
+    this.#sessions.delete(info.id);
     this.#sessions.set(info.id, { ...known, ...definedOnly(info) });
+    if (this.#sessions.size > SESSIONS_KEPT) this.#sessions.delete(this.#sessions.keys().next().value!);
+  }
+
+  /** How many sessions are remembered. */
+  get size(): number {
+    return this.#sessions.size;
   }
 
   get(sessionID: string): SessionInfo | undefined {

@@ -37,6 +37,8 @@ export interface StopDeps {
   prompts: Pick<PromptLife, "closeRun">;
 }
 
+/** Sessions whose directory is remembered for /stop: the ones heard of last (a busy one is heard of at its start). */
+const DIRECTORIES_KEPT = 500;
 /** Escaped length of OpenCode's error shown when a stop fails. */
 const ERROR_LIMIT = 300;
 
@@ -73,7 +75,9 @@ export class StopControl {
       return;
     }
     if (event.type !== "session.status" && event.type !== "session.idle") return;
+    this.#directories.delete(event.sessionID);
     this.#directories.set(event.sessionID, directory);
+    if (this.#directories.size > DIRECTORIES_KEPT) this.#directories.delete(this.#directories.keys().next().value!);
     // The run ended: its Stop buttons go.
     if (event.type === "session.idle" || event.status === "idle")
       for (const message of this.#targets.takeMessages(event.sessionID)) this.#removeButton(message);
