@@ -141,13 +141,11 @@ export class Bridge implements UpdateHandler {
     const ttl = { question: options.questionTtlMs, permission: options.permissionTtlMs ?? 0 };
     const prompts = new PromptLife({ registry, messages, replies, links, chat, log, t, ttl });
     this.#prompts = prompts;
-    const startAfterMs = (options.notices ?? DEFAULT_NOTICES).doneAfterMs;
     const costs = new RunCosts({ registry, links, activity, log });
-    const progress = options.progress
-      ? new LiveProgress({ telegram, outbox, registry, topics, log, t, chatId, now, stops, activity, startAfterMs, costs })
-      : undefined;
+    const shared = { telegram, outbox, registry, topics, log, t, chatId, now, activity, stops, costs };
+    const progress = options.progress ? new LiveProgress({ ...shared, startAfterMs: (options.notices ?? DEFAULT_NOTICES).doneAfterMs }) : undefined;
     this.#progress = progress;
-    const runDeps = { telegram, outbox, registry, topics, log, t, chatId, now, activity, links, chat, stops, costs, ...(progress ? { progress } : {}) };
+    const runDeps = { ...shared, links, chat, ...(progress ? { progress } : {}) };
     const runs = new RunNotices(runDeps, options.doneGraceMs ?? DONE_GRACE_MS);
     this.#runs = runs;
     const input = new UserInput({ registry, prompts, stops, undos: runs.undos, chat, log, t });
