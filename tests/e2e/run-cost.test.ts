@@ -1,6 +1,6 @@
 // What a run used, end to end on the real OpenCode with the scripted LLM reporting usage and the
 // model priced in the project's opencode.json (cost per million tokens, limit.context): the
-// progress message shows how full the context is, the Done notice the run's tokens and dollars;
+// progress message and /status show how full the context is, the Done notice the run's tokens and dollars;
 // when the LLM reports no usage, neither shows anything. OpenCode 2.0.15 names no model with a
 // step's usage, so there the context shows as a count, without the window.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -36,7 +36,7 @@ describe.each<OpencodeVersion>(["1.18.33", "1.1.53", OPENCODE2_VERSION])("what a
    * counts an answer once its step is over (after its tool ran): the second command is on the
    * message while the first answer's counts are known. Resolves with its progress message and Done.
    */
-  async function phoneRun(tag: string): Promise<{ live: SentMessage; done: SentMessage }> {
+  async function phoneRun(tag: string, context?: string): Promise<{ live: SentMessage; done: SentMessage; status?: string }> {
     const { sessionID, message } = await askOnPhone(rig, [color], `${tag}-first`);
     await rig.telegram.tapButton(message, "Red");
     await pollUntil(async () => !(await rig.opencode.isBusy(sessionID)), { timeoutMs: 30_000, intervalMs: 100, what: "the first run over" });
@@ -48,18 +48,29 @@ describe.each<OpencodeVersion>(["1.18.33", "1.1.53", OPENCODE2_VERSION])("what a
       timeoutMs: 20_000,
       what: "the progress message",
     });
+    let status: string | undefined;
+    if (context) {
+      // While the second command runs: its context on the message, and in /status.
+      const current = () => rig.telegram.messages().find((m) => m.messageId === live.messageId)!;
+      await rig.telegram.waitFor(() => current().text.includes(context), { timeoutMs: 20_000, what: "the context on the progress message" });
+      const asked = rig.telegram.sendText(rig.chatId, "/status");
+      const answer = await rig.telegram.waitForMessage((m) => m.replyToMessageId === asked.messageId, { timeoutMs: 20_000, what: "/status" });
+      status = answer.text.split("\n").find((line) => line.includes("busy"));
+    }
     const done = await rig.telegram.waitForMessage((m) => rig.telegram.messages().indexOf(m) >= before && m.text.includes("<b>Done</b>"), {
       timeoutMs: 40_000,
       what: "Done",
     });
-    return { live: rig.telegram.messages().find((m) => m.messageId === live.messageId)!, done };
+    return { live: rig.telegram.messages().find((m) => m.messageId === live.messageId)!, done, ...(status !== undefined ? { status } : {}) };
   }
 
   it("the LLM reports usage and the model has a price: the context's fill on the progress message, tokens and dollars on Done", async () => {
     rig.llm.setUsage({ prompt: 52_000, completion: 1_200 });
-    const { live, done } = await phoneRun("priced");
     const context = isOpencode2(version) ? "🧠 53.2k tokens" : "🧠 42% of 128k";
+    const { live, done, status } = await phoneRun("priced", context);
     expect(live.history.some((h) => h.text.includes(context))).toBe(true);
+    // /status: the busy session's line says how full its context is.
+    expect(status).toContain(context);
     // Three answers (two commands, then the text): 159,600 tokens, $0.522.
     expect(done.text).toMatch(/✅ <b>Done<\/b> after [^\n]* · 160k tokens · \$0\.52\n/);
   }, 150_000);
