@@ -95,12 +95,22 @@ describe("OpenCode 2 events, as recorded from 2.0.15", () => {
       "session.status",
       "message.role",
       "message.role",
+      "message.role",
       "message.text",
       "message.role",
       "session.idle",
       "session.status",
       "message.role",
       "session.idle",
+    ]);
+    // In order: the user's message (Undo's mark), the first step's usage, the next assistant message,
+    // its step's usage; then the second run's user message.
+    expect(events.filter((event) => event.type === "message.role").map((event) => (event.usage ? "usage" : event.role))).toEqual([
+      "user",
+      "usage",
+      "assistant",
+      "usage",
+      "user",
     ]);
     // The user's message reaching the session (its inbox item's id): what Undo reverts to.
     const users = events.filter((event) => event.type === "message.role" && event.role === "user");
