@@ -109,7 +109,7 @@ describe("the npm package", () => {
     for (const source of sources) expect(files).toContain(`dist/lib/${source.replace(/\.ts$/, ".js")}`);
     expect(files).toContain("plugin.ts");
     expect(files).toContain("bin/opencode-hermes.mjs");
-    expect(Object.keys(PKG.dependencies).sort()).toEqual(["eventsource-parser", "jsonc-parser", "marked", "p-retry", "pino"]);
+    expect(Object.keys(PKG.dependencies).sort()).toEqual(["eventsource-parser", "jsonc-parser", "marked", "p-retry", "pino", "zod"]);
     const imported = new Set<string>();
     for (const file of files.filter((name) => /\.(js|ts)$/.test(name))) {
       const text = fs.readFileSync(path.join(REPO, file), "utf8");

@@ -134,7 +134,8 @@ describe("fake Telegram Bot API", () => {
       await fake.waitForMessage((m) => m.text === "pong");
       await bot.telegram.sendDocument(DEFAULT_CHAT_ID, { source: Buffer.from("hello world"), filename: "log.txt" }, { caption: "the log" });
       const doc = await fake.waitForMessage((m) => m.document !== undefined);
-      expect(doc.document).toEqual({ filename: "log.txt", bytes: 11, content: "hello world", caption: "the log" });
+      expect(doc.document).toMatchObject({ filename: "log.txt", bytes: 11, content: "hello world", caption: "the log" });
+      expect(Buffer.from(doc.document?.data ?? [])).toEqual(Buffer.from("hello world"));
       expect(fake.maxConcurrentGetUpdates).toBe(1);
     } finally {
       bot.stop("test over");

@@ -86,6 +86,9 @@ describe.each<OpencodeVersion>([...OPENCODE_VERSIONS, OPENCODE2_VERSION])("/new 
     await pollUntil(() => log(follower.logFile).includes("new session from the phone"), { what: "the follower created it" });
     const leader = members.find((member) => member !== follower)!;
     expect(log(leader.logFile)).not.toContain("new session from the phone");
-    await telegram.waitForMessage((m) => m.replyToMessageId === command.messageId && m.text.includes("Running"), { timeoutMs: 20_000, what: "Running" });
+    await telegram.waitForMessage((m) => m.messageId > command.messageId && /Running|<b>Done<\/b>/.test(m.text), {
+      timeoutMs: 20_000,
+      what: "the run's progress message or Done notice",
+    });
   });
 });
