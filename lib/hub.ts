@@ -16,6 +16,7 @@ import { scrubbedTelegram } from "./telegram/wire/scrubbed-api.ts";
 import { machineLabel } from "./telegram/render/machine-label.ts";
 import { processGlobal } from "./process-global.ts";
 import { basicSecrets } from "./process-secrets.ts";
+import { scheduleBotKey, scheduleFile } from "./schedule/store.ts";
 import { waitAtMost } from "./with-timeout.ts";
 
 export interface HubOptions {
@@ -29,6 +30,8 @@ export interface HubOptions {
   telegram?: TelegramApi;
   /** The relay's socket file; by default derived from the token, in a private per-user directory (relay/address.ts). */
   relayAddress?: string;
+  /** The schedules file; by default `$XDG_STATE_HOME/opencode-hermes/schedules.json` (schedule/store.ts). */
+  scheduleFile?: string;
 }
 
 export interface BridgeLease {
@@ -105,6 +108,7 @@ export function acquireBridge(options: HubOptions): BridgeLease | BridgeRefused 
       progress: config.progress ?? false,
       machine: machineLabel(config),
       transcription: config.transcription,
+      schedules: { file: options.scheduleFile ?? scheduleFile(), bot: scheduleBotKey(config.token, config.apiRoot) },
     });
     const relay = new Relay({
       address: options.relayAddress ?? relayAddress(config.token, config.apiRoot),

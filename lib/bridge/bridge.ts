@@ -30,6 +30,7 @@ import { InstanceLinks } from "./core/instance-links.ts";
 import { LiveProgress } from "./runs/live-progress.ts";
 import { PromptChoices } from "./core/prompt-choices.ts";
 import { routeSteering } from "./steering/steer-routes.ts";
+import { routeSchedules, type ScheduleSetup } from "./schedules/schedule-routes.ts";
 import { PhoneFiles } from "./input/phone-files.ts";
 import { AgentFiles, type AgentFileSent } from "./agent-tools/agent-files.ts";
 import type { MessageOwner } from "../registry/registry.ts";
@@ -80,6 +81,7 @@ export interface BridgeOptions {
   loadTranscriber?: LoadTranscriber;
   transcribeTimeoutMs?: number;
   now?: () => number;
+  schedules?: ScheduleSetup | undefined;
 }
 
 const DONE_GRACE_MS = 1_000;
@@ -158,24 +160,15 @@ export class Bridge implements UpdateHandler {
     this.#gate = gate;
     const steerDeps = { telegram, outbox, registry, topics, log, t, chatId, links, chat, runs, activity, now };
     const steering = routeSteering(gate, { ...steerDeps, choices: this.#choices });
+    routeSchedules(gate, { ...steerDeps, schedules: options.schedules });
     const commands = new Commands({ telegram, outbox, registry, activity, log, t, chatId, prompts, stops, steering, costs });
     this.#commands = commands;
     const quietMs = options.textQuietMs ?? 700;
     const typed = new TypedText({ registry, topics, quietMs, inputs: input, runs });
     this.#typed = typed;
-    const voice = new VoiceNotes({
-      telegram,
-      registry,
-      topics,
-      log,
-      t,
-      chat,
-      inputs: input,
-      runs,
-      settings: options.transcription,
-      ...(options.loadTranscriber ? { load: options.loadTranscriber } : {}),
-      ...(options.transcribeTimeoutMs !== undefined ? { timeoutMs: options.transcribeTimeoutMs } : {}),
-    });
+    const load = options.loadTranscriber ? { load: options.loadTranscriber } : {};
+    const timeout = options.transcribeTimeoutMs !== undefined ? { timeoutMs: options.transcribeTimeoutMs } : {};
+    const voice = new VoiceNotes({ telegram, registry, topics, log, t, chat, inputs: input, runs, settings: options.transcription, ...load, ...timeout });
     const files = new PhoneFiles({ telegram, registry, topics, log, t, links, activity, runs, chat, voice, quietMs });
     this.#files = files;
     this.#agentFiles = new AgentFiles({ telegram, outbox, registry, topics, log, t, chatId });

@@ -14,14 +14,20 @@ import type { HermesEvent } from "../hermes-events.ts";
 import type { Claim, UpdateHandler } from "../relay/update-handler.ts";
 import { errorText } from "../error-text.ts";
 import { waitAtMost } from "../with-timeout.ts";
+import { ScheduleStore } from "../schedule/store.ts";
+import { ScheduleWake } from "../schedule/wake.ts";
 import type { Bridge, BridgeOptions } from "./bridge.ts";
 import type { InstanceLink } from "./core/desk.ts";
 import type { AgentFileSent } from "./agent-tools/agent-files.ts";
 import type { MessageOwner } from "../registry/registry.ts";
 import type { OutgoingFile } from "../telegram/wire/api.ts";
 
-/** The bridge's options, but for its registry: that is made with the bridge. */
-export type OnDemandBridgeOptions = Omit<BridgeOptions, "registry">;
+/**
+ * The bridge's options, but for its registry (made with the bridge) and scheduled runs: given
+ * their file and this bot's key, the schedules' wake-up timer runs from the start (it loads the
+ * bridge when a run falls due) and the bridge gets the store.
+ */
+export type OnDemandBridgeOptions = Omit<BridgeOptions, "registry" | "schedules"> & { schedules?: { file: string; bot: string } };
 
 /**
  * How long an update waits for the bot's name after the load (getMe answers in one round trip). A
@@ -31,9 +37,9 @@ export type OnDemandBridgeOptions = Omit<BridgeOptions, "registry">;
 const NAME_WAIT_MS = 2_000;
 
 /** How the bridge is made once needed; tests count the loads. */
-export type MakeBridge = (options: OnDemandBridgeOptions) => Promise<Bridge>;
+export type MakeBridge = (options: Omit<BridgeOptions, "registry">) => Promise<Bridge>;
 
-async function loadBridge(options: OnDemandBridgeOptions): Promise<Bridge> {
+async function loadBridge(options: Omit<BridgeOptions, "registry">): Promise<Bridge> {
   const [{ Bridge }, { Registry }] = await Promise.all([import("./bridge.ts"), import("../registry/registry.ts")]);
   return new Bridge({ ...options, registry: new Registry() });
 }
@@ -44,11 +50,16 @@ export class OnDemandBridge implements UpdateHandler {
   readonly t: Strings;
   readonly #options: OnDemandBridgeOptions;
   readonly #make: MakeBridge;
+  readonly #schedules: BridgeOptions["schedules"];
+  readonly #wake: ScheduleWake | undefined;
+  #runDue?: () => Promise<void>;
   #bridge?: Bridge;
   #loading?: Promise<Bridge>;
   #stopped = false;
   /** What came before the bridge was loaded (events in order of arrival). */
   readonly #links = new Map<InstanceLink, boolean>();
+  /** Every instance linked now, before and after the load: the projects scheduled runs may start in. */
+  readonly #served = new Set<InstanceLink>();
   readonly #events: Array<{ directory: string; event: HermesEvent }> = [];
   /** This process started polling before the bridge loaded: the bridge announces the bot once it has. */
   #led = false;
@@ -60,6 +71,24 @@ export class OnDemandBridge implements UpdateHandler {
     this.#make = make;
     this.chatId = options.access.chatId;
     this.t = CATALOGS[options.language ?? "en"];
+    const { schedules, logger } = options;
+    const chatId = this.chatId;
+    if (!schedules || chatId === undefined) return;
+    const store = new ScheduleStore(schedules.file, { warn: (fields, message) => logger.warn(fields, message) });
+    const here = () => ({ bot: schedules.bot, chatId, directories: this.#directories() });
+    // The bridge, once made, hands over its runner (schedules/schedule-routes.ts).
+    const onDue = () => this.#load().then(() => (this.#stopped ? undefined : this.#runDue?.()));
+    const wake = new ScheduleWake({ store, here, onDue });
+    this.#wake = wake;
+    const ready = (runDue: () => Promise<void>) => {
+      this.#runDue = runDue;
+    };
+    this.#schedules = { store, bot: schedules.bot, changed: () => wake.refresh(), ready };
+  }
+
+  /** The projects this process serves (its instance links, before and after the load). */
+  #directories(): string[] {
+    return [...new Set([...this.#served].map((link) => link.directory))];
   }
 
   /** Whether the bridge has been loaded. */
@@ -71,10 +100,14 @@ export class OnDemandBridge implements UpdateHandler {
 
   /** Links an instance; one whose pending prompts must be listed needs the bridge now. */
   attach(link: InstanceLink, options: { listPending?: boolean } = {}): void {
+    this.#served.add(link);
     if (this.#bridge) {
       this.#bridge.attach(link, options);
+      this.#wake?.refresh();
       return;
     }
+    // The first project served starts the schedules' timer; each one after has it look again.
+    queueMicrotask(() => this.#wake?.refresh());
     const listPending = options.listPending ?? true;
     this.#links.set(link, listPending);
     if (listPending) this.#startLoading();
@@ -82,6 +115,8 @@ export class OnDemandBridge implements UpdateHandler {
 
   /** Unlinks an instance; before the bridge was ever needed there is nothing to close. */
   async detach(link: InstanceLink): Promise<void> {
+    this.#served.delete(link);
+    queueMicrotask(() => this.#wake?.refresh());
     if (this.#bridge) return this.#bridge.detach(link);
     const bridge = await this.#loading?.catch(() => undefined);
     if (bridge) return bridge.detach(link);
@@ -148,6 +183,7 @@ export class OnDemandBridge implements UpdateHandler {
   /** Settles what the bridge holds; a bridge never loaded holds nothing, and never will now. */
   async stop(graceMs?: number): Promise<void> {
     this.#stopped = true;
+    this.#wake?.stop();
     this.#events.length = 0;
     const bridge = this.#bridge ?? (await this.#loading?.catch(() => undefined));
     await bridge?.stop(graceMs);
@@ -175,7 +211,8 @@ export class OnDemandBridge implements UpdateHandler {
     if (this.#loading) return this.#loading;
     if (this.#stopped) return Promise.reject(new Error("Hermes has stopped"));
     const started = performance.now();
-    this.#loading = this.#make(this.#options).then(
+    const { schedules: _file, ...options } = this.#options;
+    this.#loading = this.#make({ ...options, schedules: this.#schedules }).then(
       (bridge) => {
         this.#options.logger.debug({ ms: Math.round(performance.now() - started) }, "the bridge loaded (on first use)");
         // Everything kept goes in before anyone else can reach the bridge.

@@ -100,6 +100,7 @@ export const enRemote: RemoteStrings = {
       "• /new <i>instruction</i> starts a new session in a project OpenCode has open (a picker when there are several).",
       "• /sessions lists recent sessions: tap one to see its last answer, and reply to continue it.",
       "• /model and /agent choose what the phone's prompts use (<code>/model default</code> goes back to OpenCode's own).",
+      "• /every <i>when instruction</i> and /at <i>HH:MM instruction</i> run an instruction on a schedule, each run a new session; /schedules lists and cancels them.",
     ],
   },
   commands: {

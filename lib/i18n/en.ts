@@ -1,5 +1,6 @@
 // Every user-facing string in English (the default language).
 import { enRemote } from "./en-remote.ts";
+import { scheduleEn } from "./schedule-en.ts";
 import type { Strings } from "./strings.ts";
 
 export const en: Strings = {
@@ -156,6 +157,12 @@ export const en: Strings = {
     answerTo: (header) => `✍️ Reply to this message with your answer to <b>${header}</b>.`,
     feedback: "✍️ Reply to this message with your feedback: the agent gets it instead of running the command.",
     feedbackPlaceholder: "feedback for the agent",
+  },
+  schedule: scheduleEn,
+  scheduleCommands: {
+    every: "Run an instruction on a schedule: /every 30m …, /every weekdays 09:00 …",
+    at: "Run an instruction once at a time: /at 18:00 …",
+    schedules: "List and cancel schedules",
   },
   ...enRemote,
 };

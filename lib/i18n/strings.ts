@@ -5,6 +5,7 @@
 
 /** A text decided now and worded later, in the chat's language. */
 import type { RemoteStrings } from "./remote-strings.ts";
+import type { ScheduleStrings } from "./schedule-strings.ts";
 
 export type Text = (t: Strings) => string;
 
@@ -166,5 +167,9 @@ export interface Strings extends RemoteStrings {
     notApplied: string;
   };
   input: { answerTo: (header: string) => string; feedback: string; feedbackPlaceholder: string };
+  /** Scheduled runs (/every, /at, /schedules). */
+  schedule: ScheduleStrings;
+  /** The menu's lines of the schedule commands. */
+  scheduleCommands: { every: string; at: string; schedules: string };
   /** Starting work from the phone (/new). `project` is escaped by the caller. */
 }

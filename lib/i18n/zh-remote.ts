@@ -97,6 +97,7 @@ export const zhRemote: RemoteStrings = {
       "• /new <i>指令</i> 在 OpenCode 已打开的项目中新建会话（有多个项目时先选择）。",
       "• /sessions 列出最近的会话：点一个查看它最后的回答，回复即可继续。",
       "• /model 和 /agent 选择手机发出的指令使用的模型和智能体（<code>/model default</code> 恢复 OpenCode 自己的设置）。",
+      "• /every <i>时间 指令</i> 与 /at <i>HH:MM 指令</i> 按计划运行指令，每次运行都是新会话；/schedules 列出并取消它们。",
       "• 完成通知上的 <b>⏪ 撤销</b>（或回复会话消息 /undo）会还原那次运行更改的文件；<b>↪ 重做</b> 可恢复它们。",
     ],
   },

@@ -1,5 +1,6 @@
 // Every user-facing string in Simplified Chinese (HERMES_LANGUAGE=zh).
 import { zhRemote } from "./zh-remote.ts";
+import { scheduleZh } from "./schedule-zh.ts";
 import type { Strings } from "./strings.ts";
 
 export const zh: Strings = {
@@ -154,5 +155,7 @@ export const zh: Strings = {
     feedback: "✍️ 回复这条消息写下你的说明：智能体会收到它，而不是执行这条命令。",
     feedbackPlaceholder: "给智能体的说明",
   },
+  schedule: scheduleZh,
+  scheduleCommands: { every: "按计划运行指令：/every 30m …、/every weekdays 09:00 …", at: "在某个时间运行一次：/at 18:00 …", schedules: "列出并取消定时任务" },
   ...zhRemote,
 };

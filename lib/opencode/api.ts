@@ -88,9 +88,12 @@ export class OpencodeApi implements OpencodeEndpoint {
   }
 
   /** `POST /session` with an empty body (1.1.53 and 1.18.33 answer 200 with the new Session). Not retried: a retry could make two. */
-  async createSession(): Promise<Created> {
+  async createSession(title?: string): Promise<Created> {
     try {
-      const result = await this.#transport.request("POST", "/session", { body: {}, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+      const result = await this.#transport.request("POST", "/session", {
+        body: title === undefined ? {} : { title },
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      });
       const id = (result.data as { id?: unknown } | undefined)?.id;
       if (result.status === 200 && typeof id === "string" && id !== "") return { ok: true, sessionID: id };
       return { ok: false, error: `OpenCode answered ${result.status} to POST /session` };

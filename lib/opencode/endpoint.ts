@@ -67,8 +67,8 @@ export interface OpencodeEndpoint {
   listModels(): Promise<ModelInfo[]>;
   /** The primary agents (not sub-agents, not hidden ones); throws when it cannot read them. */
   listAgents(): Promise<AgentInfo[]>;
-  /** A new, empty session in this location (its first prompt is sent with `prompt`). */
-  createSession(): Promise<Created>;
+  /** A new, empty session in this location (its first prompt is sent with `prompt`); `title` names it (OpenCode then makes up none). */
+  createSession(title?: string): Promise<Created>;
   /** Stops the session's run, as Esc in the terminal does. */
   abortSession(sessionID: string): Promise<Outcome>;
   /** Reverts the session to before `messageID` (a run's first user message), files included: the TUI's /undo. Tried once. */

@@ -191,9 +191,9 @@ export class Opencode2Endpoint implements OpencodeEndpoint {
   }
 
   /** `POST /api/session { location: { directory } }`: 2.0.15 answers 200 with `{ data: Session }`. */
-  async createSession(): Promise<Created> {
+  async createSession(title?: string): Promise<Created> {
     try {
-      const result = await this.#server.create("/api/session", { location: { directory: this.#directory } });
+      const result = await this.#server.create("/api/session", { location: { directory: this.#directory }, ...(title === undefined ? {} : { title }) });
       const id = (result.data as { data?: { id?: unknown } } | undefined)?.data?.id;
       if (result.status >= 200 && result.status < 300 && typeof id === "string" && id !== "") return { ok: true, sessionID: id };
       return { ok: false, error: `OpenCode answered ${result.status} to POST /api/session` };

@@ -30,7 +30,13 @@ const ACTIONS = {
   undo: { code: "u", indexes: 0, on: "run" }, // first tap of Undo on a run's Done notice: asks for confirmation
   undoConfirm: { code: "z", indexes: 0, on: "run" }, // second tap: revert the session to before the run
   redo: { code: "e", indexes: 0, on: "run" }, // put the run's changes back (until the session's next prompt)
-} as const satisfies Record<string, { code: string; indexes: 0 | 1 | 2; on: "question" | "permission" | "session" | "project" | "choice" | "listing" | "run" }>;
+  scheduleIn: { code: "i", indexes: 0, on: "project" }, // /every's and /at's picker: schedule it in this project
+  scheduleCancel: { code: "j", indexes: 0, on: "schedule" }, // /schedules: first tap of a schedule's cancel (asks for confirmation)
+  scheduleDrop: { code: "b", indexes: 0, on: "schedule" }, // second tap: the schedule is deleted
+} as const satisfies Record<
+  string,
+  { code: string; indexes: 0 | 1 | 2; on: "question" | "permission" | "session" | "project" | "choice" | "listing" | "run" | "schedule" }
+>;
 
 export type CallbackAction = keyof typeof ACTIONS;
 /** What a button's key names. */

@@ -1,4 +1,5 @@
 // A Bridge wired to an in-memory Telegram and a fake OpenCode, for unit tests of the bridge.
+import type { ScheduleSetup } from "../../lib/bridge/schedules/schedule-routes.ts";
 import pino from "pino";
 import type { Logger } from "../../lib/log.ts";
 import type { TranscriptionSettings } from "../../lib/config.ts";
@@ -78,6 +79,8 @@ export function setup(
     loadTranscriber?: LoadTranscriber;
     logger?: Logger;
     progress?: boolean;
+    schedules?: ScheduleSetup;
+    now?: () => number;
   } = {},
 ) {
   const telegram = new MemoryTelegram();
@@ -97,6 +100,8 @@ export function setup(
     doneGraceMs: 10,
     ...(options.notices ? { notices: options.notices } : {}),
     ...(options.progress ? { progress: true } : {}),
+    ...(options.schedules ? { schedules: options.schedules } : {}),
+    ...(options.now ? { now: options.now } : {}),
     // Long unless the fake stays silent: a reply must be confirmed by its echo, not by the timeout.
     confirmTimeoutMs: options.announce === false ? 50 : 10_000,
   });

@@ -75,7 +75,21 @@ describe("Bridge: commands", () => {
     await ask(request());
     bridge.onLead();
     await vi.waitFor(() =>
-      expect(telegram.commands.map((c) => c.command)).toEqual(["new", "sessions", "model", "agent", "status", "pending", "stop", "undo", "help", "start"]),
+      expect(telegram.commands.map((c) => c.command)).toEqual([
+        "new",
+        "sessions",
+        "every",
+        "at",
+        "schedules",
+        "model",
+        "agent",
+        "status",
+        "pending",
+        "stop",
+        "undo",
+        "help",
+        "start",
+      ]),
     );
     await runToQuiet(async () => {
       await bridge.handleUpdate(command("/status", 666));

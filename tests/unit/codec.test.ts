@@ -64,6 +64,7 @@ describe("encodeCallback", () => {
           isActionOn(action, "choice"),
           isActionOn(action, "listing"),
           isActionOn(action, "run"),
+          isActionOn(action, "schedule"),
         ].filter(Boolean),
       ).toHaveLength(1);
     }
@@ -72,6 +73,7 @@ describe("encodeCallback", () => {
     expect(CALLBACK_ACTIONS.filter((action) => isActionOn(action, "permission"))).toEqual(["once", "always", "reject", "feedback"]);
     expect(CALLBACK_ACTIONS.filter((action) => isActionOn(action, "session"))).toEqual(["stop", "halt"]);
     expect(CALLBACK_ACTIONS.filter((action) => isActionOn(action, "run"))).toEqual(["undo", "undoConfirm", "redo"]);
+    expect(CALLBACK_ACTIONS.filter((action) => isActionOn(action, "schedule"))).toEqual(["scheduleCancel", "scheduleDrop"]);
   });
 
   it("round-trips keys from 4 to 16 characters", () => {

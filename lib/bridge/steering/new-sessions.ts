@@ -14,10 +14,8 @@ import type { Registry } from "../../registry/registry.ts";
 import type { Claim } from "../../relay/update-handler.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
 import { decodeCallback } from "../../telegram/codec.ts";
-import { escapeWithin } from "../../telegram/text/html.ts";
 import type { Outbox } from "../../telegram/wire/outbox.ts";
 import { renderAskText, renderPicked, renderProjectPicker } from "../../telegram/render/render-new.ts";
-import { reveal } from "../../telegram/text/reveal.ts";
 import { parseCommand } from "../../telegram/wire/updates.ts";
 import { RecentIds } from "../../recent-ids.ts";
 import type { Chat } from "../core/chat.ts";
@@ -26,6 +24,7 @@ import type { InstanceLinks } from "../core/instance-links.ts";
 import { parseProjectsPart, projectKey, type ProjectsPart } from "./projects-part.ts";
 import type { RunNotices, UserMessage } from "../runs/run-notices.ts";
 import type { SessionTopics } from "../core/topics.ts";
+import { startSession } from "./start-session.ts";
 
 export interface NewSessionDeps {
   telegram: TelegramApi;
@@ -144,13 +143,6 @@ export class NewSessions {
 
   /** Creates the session in `directory` and sends it the instruction as any text from the phone (Running, 👍, or why not). */
   async #start(directory: string, text: string, userMessage: UserMessage): Promise<void> {
-    const { links, registry, log, t, chat, runs, topics } = this.#deps;
-    const link = links.linkFor(directory);
-    const created = link ? await link.opencode.createSession() : ({ ok: false, error: t.talk.notRunning } as const);
-    log.info({ directory, created }, "new session from the phone");
-    if (!created.ok) return chat.reply(t.steer.failed(escapeWithin(reveal(created.error, t), 300)), userMessage.messageId);
-    registry.sessions.upsert({ id: created.sessionID, directory });
-    // With topics the session posts in its own new topic, not beside the /new message in the main chat.
-    await runs.talkBack({ sessionID: created.sessionID, directory }, topics.enabled ? { ...userMessage, outsideTopic: true } : userMessage, text);
+    await startSession(this.#deps, { directory, text, userMessage });
   }
 }

@@ -13,10 +13,13 @@ export interface StatusPart {
 
 /** The bot's command menu, in the chat's language. */
 export function commandsFor(t: Strings): Array<{ command: string; description: string }> {
-  return (["new", "sessions", "model", "agent", "status", "pending", "stop", "undo", "help", "start"] as const).map((command) => ({
+  const menu = (["new", "sessions", "model", "agent", "status", "pending", "stop", "undo", "help", "start"] as const).map((command) => ({
     command,
     description: t.commands[command],
   }));
+  // Scheduled runs (issue 35), after /sessions.
+  const schedules = (["every", "at", "schedules"] as const).map((command) => ({ command, description: t.scheduleCommands[command] }));
+  return [...menu.slice(0, 2), ...schedules, ...menu.slice(2)];
 }
 
 /** Room for each list, so /status stays within one message whatever the titles (escaped lengths). */
