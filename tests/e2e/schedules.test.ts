@@ -40,10 +40,7 @@ describe.each<OpencodeVersion>([...VERSIONS, OPENCODE2_VERSION])("scheduled runs
     const at = Date.now();
     const request = await pollUntil(() => requestsWith(needle)[count], { timeoutMs: 30_000, what: `the LLM request of run ${count + 1}` });
     expect((request.messages ?? []).filter((m: any) => m.role === "user")).toHaveLength(1);
-    await rig.telegram.waitForMessage((m) => m.replyToMessageId === message.messageId && m.text.includes("Running"), {
-      timeoutMs: 30_000,
-      what: `the Running message of run ${count + 1}`,
-    });
+    // A short run may show no progress (nothing to show for 3 s): its Done notice is what every run gets.
     await pollUntil(() => dones().length > count || undefined, { timeoutMs: 30_000, what: `the Done notice of run ${count + 1}` });
     return { message, at };
   }
