@@ -25,7 +25,7 @@ import { LeaderRole } from "./leader-role.ts";
 import { connectToLeader } from "./leader-link.ts";
 import { LocalClaims } from "./local-claims.ts";
 import { sleep } from "../sleep.ts";
-import { ensurePrivateDirectory } from "./private-dir.ts";
+import { ensurePrivateDirectory } from "../private-dir.ts";
 import type { SoloRole } from "./solo-role.ts";
 import { bindExclusive, releaseName, type BoundSocket } from "./socket-file.ts";
 import type { UpdateHandler } from "./update-handler.ts";

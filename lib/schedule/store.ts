@@ -14,6 +14,7 @@ import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { checkPrivateDirectory, ensurePrivateDirectory } from "../private-dir.ts";
 import { errorText } from "../error-text.ts";
 import { sleep } from "../sleep.ts";
 import { parseStoreText, storeText, type Schedule } from "./schedule.ts";
@@ -106,18 +107,13 @@ export class ScheduleStore {
   /** The directory: created 0700 when asked (`create`), and refused unless a private real directory of this user's. */
   #checkDirectory(create: boolean): void {
     const dir = path.dirname(this.file);
-    if (create) fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    let stat: fs.Stats;
     try {
-      stat = fs.lstatSync(dir);
+      if (create) ensurePrivateDirectory(dir, this.#uid);
+      else checkPrivateDirectory(dir, this.#uid);
     } catch (error) {
       if (!create && (error as NodeJS.ErrnoException).code === "ENOENT") return;
       throw error;
     }
-    if (stat.isSymbolicLink()) throw new Error(`${dir} is a symlink`);
-    if (!stat.isDirectory()) throw new Error(`${dir} is not a directory`);
-    if (this.#uid !== undefined && stat.uid !== this.#uid) throw new Error(`${dir} belongs to another user (uid ${stat.uid})`);
-    if ((stat.mode & 0o077) !== 0) throw new Error(`${dir} is open to other users (mode ${(stat.mode & 0o777).toString(8)}); make it 0700`);
   }
 
   #readFile(): Schedule[] {
