@@ -31,6 +31,9 @@ const OPTION_VARIABLES = {
   machineName: "HERMES_MACHINE_NAME",
   transcribeModel: "HERMES_TRANSCRIBE_MODEL",
   transcribeLanguage: "HERMES_TRANSCRIBE_LANGUAGE",
+  stream: "HERMES_STREAM",
+  speechVoice: "HERMES_SPEECH_VOICE",
+  speechModel: "HERMES_SPEECH_MODEL",
   logFile: "HERMES_LOG_FILE",
   logLevel: "HERMES_LOG_LEVEL",
 } as const;
@@ -43,6 +46,8 @@ type OptionName = keyof typeof OPTION_VARIABLES;
 const NEVER_OPTIONS = {
   transcribeUrl: "where voice notes are sent is not a project's choice; set HERMES_TRANSCRIBE_URL in the environment",
   transcribeKey: "a secret does not belong in opencode.json; set HERMES_TRANSCRIBE_KEY in the environment",
+  speechUrl: "where the agent's answers are sent to be spoken is not a project's choice; set HERMES_SPEECH_URL in the environment",
+  speechKey: "a secret does not belong in opencode.json; set HERMES_SPEECH_KEY in the environment",
 } as const;
 /** Set in the environment only: where the token goes, where Hermes writes. */
 const ENVIRONMENT_ONLY: ReadonlySet<OptionName> = new Set(["apiRoot", "logFile"]);
@@ -144,6 +149,9 @@ const EXPECTED: Record<OptionName, string> = {
   machineName: "must be a name (text)",
   transcribeModel: 'must be a model name like "whisper-1"',
   transcribeLanguage: 'must be a language code like "zh"',
+  stream: 'must be true or false ("on" or "off")',
+  speechVoice: 'must be a voice name like "alloy"',
+  speechModel: 'must be a model name like "tts-1"',
   logFile: "must be a file path",
   logLevel: "must be a log level name",
 };
@@ -153,7 +161,8 @@ function asText(name: OptionName, value: unknown): string | undefined {
   if (typeof value === "string") return value;
   if (typeof value === "number")
     return Number.isFinite(value) && ["chatId", "questionTtl", "permissionTtl", "doneAfter"].includes(name) ? String(value) : undefined;
-  if (typeof value === "boolean") return name === "topics" || name === "progress" || name === "agentTools" ? (value ? "on" : "off") : undefined;
+  if (typeof value === "boolean")
+    return name === "topics" || name === "progress" || name === "agentTools" || name === "stream" ? (value ? "on" : "off") : undefined;
   if (Array.isArray(value) && name === "allowedUsers") {
     const ids = value.map((item) =>
       typeof item === "number" && Number.isSafeInteger(item) && item > 0 ? String(item) : typeof item === "string" ? item.trim() : undefined,

@@ -9,6 +9,7 @@ import { holdsBotToken, looksLikeBotToken } from "./bot-token.ts";
 import { ANYONE, readOptions, type SettingVariable } from "./config-options.ts";
 import { parseDuration } from "./duration.ts";
 import { urlCredentials } from "./process-secrets.ts";
+import { isHttpUrl, readSpeech, type SpeechSettings } from "./speech-settings.ts";
 import type { GlobalHermesOptions } from "./global-config.ts";
 import { languageOf, type Language } from "./i18n/catalog.ts";
 import { DEFAULT_NOTICES, isNoticeLevel, NOTICE_LEVELS, type NoticeLevel, type NoticePolicy } from "./notices/policy.ts";
@@ -71,6 +72,10 @@ export interface HermesConfig {
   machineName?: string;
   /** Voice notes become prompts when HERMES_TRANSCRIBE_URL is set; undefined: they are refused, naming it. */
   transcription?: TranscriptionSettings;
+  /** HERMES_STREAM: the answer as it is written (drafts, a group's progress); undefined: on in a private chat, off in a group. */
+  stream?: boolean;
+  /** Answers spoken back when HERMES_SPEECH_URL is set (docs/speech.md). */
+  speech?: SpeechSettings;
   log: LogSettings;
 }
 
@@ -195,6 +200,8 @@ export function readConfig(env: Env = process.env, options?: unknown, global?: G
 
   const transcription = readTranscription(env, settings, problems);
   const machineName = settings("HERMES_MACHINE_NAME").raw?.trim();
+  const stream = settings("HERMES_STREAM").raw?.trim() ? readSwitch(settings("HERMES_STREAM"), true, problems) : undefined;
+  const speech = readSpeech(env, settings, problems);
 
   if (problems.length > 0) {
     const onlyChatMissing = chatMissing && problems.length === 1 && token !== "";
@@ -217,6 +224,8 @@ export function readConfig(env: Env = process.env, options?: unknown, global?: G
       agentTools,
       ...(machineName ? { machineName } : {}),
       ...(transcription ? { transcription } : {}),
+      ...(stream !== undefined ? { stream } : {}),
+      ...(speech ? { speech } : {}),
       log,
     },
   };
@@ -275,11 +284,4 @@ function withoutCredentials(url: string): string {
   return parsed.href.replace(/\/+$/, "");
 }
 
-export function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol === "http:" || url.protocol === "https:";
-  } catch {
-    return false;
-  }
-}
+export { isHttpUrl };

@@ -107,6 +107,8 @@ export type HermesEvent =
   /** `usage` and `model`: on an assistant message, what it used so far and which model answered (when OpenCode says). */
   | { type: "message.role"; sessionID: string; messageID: string; role: string; changes?: FileChange[]; usage?: MessageUsage; model?: ModelRef }
   | { type: "message.text"; sessionID: string; messageID: string; partID: string; text: string }
+  /** A piece of an assistant's text part as it is written (1.18 `message.part.delta`, 2.x `session.text.delta`); 1.1.53 sends the whole text instead (`message.text`). */
+  | { type: "message.delta"; sessionID: string; messageID: string; partID: string; delta: string }
   | { type: "session.idle"; sessionID: string }
   /** The session's whole todo list, replaced (OpenCode 1.x `todo.updated`; OpenCode 2.0.15 has no todo tool). */
   | { type: "todo.updated"; sessionID: string; todos: TodoItem[] }

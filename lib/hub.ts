@@ -22,7 +22,7 @@ import { waitAtMost } from "./with-timeout.ts";
 export interface HubOptions {
   /** `chatId` undefined: no chat configured yet (setupOnlyConfig). */
   config: Pick<HermesConfig, "token" | "apiRoot" | "allowedUsers" | "questionTtlMs" | "permissionTtlMs"> & { chatId: number | undefined } & Partial<
-      Pick<HermesConfig, "notify" | "doneAfterMs" | "language" | "topics" | "progress" | "machineName" | "transcription">
+      Pick<HermesConfig, "notify" | "doneAfterMs" | "language" | "topics" | "progress" | "machineName" | "transcription" | "stream" | "speech">
     >;
   logger: Logger;
   /** Shown to the user (an OpenCode toast) when something needs their attention. */
@@ -91,10 +91,10 @@ export function acquireBridge(options: HubOptions): BridgeLease | BridgeRefused 
     return { refused };
   }
   if (!running) {
-    // Nothing sent to Telegram carries the token or the transcription key (the agent can print either).
+    // Nothing sent to Telegram carries the token, the transcription key or the speech key (the agent can print either).
     const telegram = scrubbedTelegram(
       options.telegram ?? createTelegramApi(config.token, config.apiRoot),
-      secretsOf(config.token, config.transcription?.key, ...basicSecrets(config.transcription?.basic)),
+      secretsOf(config.token, config.transcription?.key, config.speech?.key, ...basicSecrets(config.transcription?.basic)),
     );
     const bridge = new OnDemandBridge({
       telegram,
@@ -108,6 +108,7 @@ export function acquireBridge(options: HubOptions): BridgeLease | BridgeRefused 
       progress: config.progress ?? false,
       machine: machineLabel(config),
       transcription: config.transcription,
+      stream: config.stream,
       schedules: { file: options.scheduleFile ?? scheduleFile(), bot: scheduleBotKey(config.token, config.apiRoot) },
     });
     const relay = new Relay({

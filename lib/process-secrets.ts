@@ -42,7 +42,7 @@ export function basicSecrets(pair: string | undefined): string[] {
 }
 
 /** The variables taken out of process.env once read. */
-export const SECRET_VARIABLES = ["HERMES_TELEGRAM_TOKEN", "HERMES_TRANSCRIBE_KEY"] as const;
+export const SECRET_VARIABLES = ["HERMES_TELEGRAM_TOKEN", "HERMES_TRANSCRIBE_KEY", "HERMES_SPEECH_KEY"] as const;
 
 const STORE_KEY = Symbol.for("hermes.secrets");
 const store = processGlobal<Map<string, string>>(STORE_KEY, () => new Map());

@@ -73,6 +73,8 @@ export interface BridgeOptions {
   topics?: boolean;
   /** One live, silent progress message per run (HERMES_PROGRESS; off unless asked). */
   progress?: boolean;
+  /** HERMES_STREAM (answer-stream.ts); undefined: on in a private chat only. */
+  stream?: boolean | undefined;
   /** The machine's name, on every message (see telegram/machine-label.ts). */
   machine?: string | undefined;
   /** The transcription service for voice notes; undefined: voice notes are refused, naming the setting. */
@@ -147,7 +149,7 @@ export class Bridge implements UpdateHandler {
     const shared = { telegram, outbox, registry, topics, log, t, chatId, now, activity, stops, costs };
     const progress = options.progress ? new LiveProgress({ ...shared, startAfterMs: (options.notices ?? DEFAULT_NOTICES).doneAfterMs }) : undefined;
     this.#progress = progress;
-    const runDeps = { ...shared, links, chat, ...(progress ? { progress } : {}) };
+    const runDeps = { ...shared, links, chat, stream: options.stream, ...(progress ? { progress } : {}) };
     const runs = new RunNotices(runDeps, options.doneGraceMs ?? DONE_GRACE_MS);
     this.#runs = runs;
     const input = new UserInput({ registry, prompts, stops, undos: runs.undos, chat, log, t });
@@ -266,6 +268,7 @@ export class Bridge implements UpdateHandler {
         return;
       case "message.role":
       case "message.text":
+      case "message.delta":
         this.#runs.observe(directory, event);
         return;
       case "todo.updated":

@@ -110,6 +110,13 @@ export class ActivityTracker {
     return session?.busySince !== undefined && session.ended;
   }
 
+  /** The run going now will end with a Done notice (started from the phone, or worked long enough): its answer may show as it is written. */
+  endsWithDone(sessionID: string, now: number): boolean {
+    const session = this.#sessions.get(sessionID);
+    if (this.#policy.level !== "all" || session?.busySince === undefined || session.ended) return false;
+    return session.fromPhone || now - session.busySince >= this.#policy.doneAfterMs;
+  }
+
   isBusy(sessionID: string): boolean {
     return this.#sessions.get(sessionID)?.busySince !== undefined;
   }

@@ -117,6 +117,10 @@ function narrow(raw: Json): HermesEvent | undefined {
       if (part.synthetic === true) return undefined;
       return { type: "message.text", sessionID: part.sessionID, messageID: part.messageID, partID: part.id, text: part.text };
     }
+    case "message.part.delta":
+      // 1.18: a text part as it is written (1.1.53 sends message.part.updated with the whole text so far instead).
+      if (p.field !== "text" || typeof p.delta !== "string" || !isId(p.sessionID) || !isId(p.messageID) || !isId(p.partID)) return undefined;
+      return { type: "message.delta", sessionID: p.sessionID, messageID: p.messageID, partID: p.partID, delta: p.delta };
     case "todo.updated":
       return isId(p.sessionID) && Array.isArray(p.todos) ? { type, sessionID: p.sessionID, todos: todoList(p.todos) } : undefined;
     case "session.idle":

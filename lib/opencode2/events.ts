@@ -122,6 +122,18 @@ export function narrowEvent(raw: unknown): NarrowedEvent | undefined {
         { type: "message.text", sessionID: d.sessionID, messageID: d.assistantMessageID, partID: `${d.assistantMessageID}:${ordinal}`, text: d.text },
       );
     }
+    case "session.text.delta": {
+      // A piece of the answer as it is written (not durable: never replayed).
+      if (!isId(d.sessionID) || !isId(d.assistantMessageID) || typeof d.delta !== "string") return undefined;
+      const ordinal = typeof d.ordinal === "number" ? d.ordinal : 0;
+      return result({
+        type: "message.delta",
+        sessionID: d.sessionID,
+        messageID: d.assistantMessageID,
+        partID: `${d.assistantMessageID}:${ordinal}`,
+        delta: d.delta,
+      });
+    }
     case "session.step.ended": {
       // One step of an assistant message: what it used (2.0.15 names no model here).
       if (!isId(d.sessionID) || !isId(d.assistantMessageID)) return undefined;

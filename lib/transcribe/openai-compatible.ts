@@ -9,11 +9,10 @@ import type { TranscriptionSettings } from "../config.ts";
 import { isRecord } from "../is-record.ts";
 import { listenerProblem, systemOwnerCheck, type OwnerCheck } from "../listener-owner.ts";
 import { basicSecrets } from "../process-secrets.ts";
+import { causeOf, readAtMost, serviceSaid, shortDetail } from "../service-answer.ts";
 import type { AudioType } from "./audio-type.ts";
 import { TranscriptionError, type Transcriber } from "./transcriber.ts";
 
-/** What of the service's error answer reaches the phone and the log, at most. */
-const DETAIL_LIMIT = 200;
 /** The service's answer, read at most: a squatting or broken service can answer without end. */
 export const ANSWER_LIMIT_BYTES = 1_000_000;
 /**
@@ -50,10 +49,11 @@ export function openaiTranscriber(
       const signal = AbortSignal.timeout(timeoutMs);
       try {
         const response = await fetchImpl(endpoint, { method: "POST", body: form, headers, signal, redirect: "error" });
-        const body = await readAtMost(response, ANSWER_LIMIT_BYTES);
-        if (body === undefined) throw new TranscriptionError({ kind: "tooLong", limit: `${ANSWER_LIMIT_BYTES / 1_000_000} MB` });
+        const bytes = await readAtMost(response, ANSWER_LIMIT_BYTES);
+        if (bytes === undefined) throw new TranscriptionError({ kind: "tooLong", limit: `${ANSWER_LIMIT_BYTES / 1_000_000} MB` });
+        const body = bytes.toString("utf8");
         if (response.status === 401 || response.status === 403) throw new TranscriptionError({ kind: "refused", status: response.status });
-        if (!response.ok) throw new TranscriptionError({ kind: "failed", detail: `HTTP ${response.status}${said(withoutKey(body))}` });
+        if (!response.ok) throw new TranscriptionError({ kind: "failed", detail: `HTTP ${response.status}${serviceSaid(withoutKey(body))}` });
         const text = textOf(body);
         if (text.length > TRANSCRIPT_LIMIT_CHARS)
           throw new TranscriptionError({ kind: "tooLong", limit: `${TRANSCRIPT_LIMIT_CHARS.toLocaleString("en")} characters` });
@@ -61,33 +61,10 @@ export function openaiTranscriber(
       } catch (error) {
         if (error instanceof TranscriptionError) throw error;
         if (signal.aborted) throw new TranscriptionError({ kind: "timeout", ms: timeoutMs });
-        throw new TranscriptionError({ kind: "failed", detail: short(withoutKey(causeOf(error))) });
+        throw new TranscriptionError({ kind: "failed", detail: shortDetail(withoutKey(causeOf(error))) });
       }
     },
   };
-}
-
-/** The body as text, or undefined (the rest left unread) once it passes `limit` bytes. */
-async function readAtMost(response: Response, limit: number): Promise<string | undefined> {
-  const declared = Number(response.headers.get("content-length"));
-  if (declared > limit || !response.body) {
-    await response.body?.cancel().catch(() => undefined);
-    return declared > limit ? undefined : "";
-  }
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => undefined);
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 /** The `text` of the JSON answer. */
@@ -100,27 +77,4 @@ function textOf(body: string): string {
   }
   if (!isRecord(parsed) || typeof parsed.text !== "string") throw new TranscriptionError({ kind: "failed", detail: "the answer has no text" });
   return parsed.text;
-}
-
-/** ": <the service's error message>", from OpenAI's `{ error: { message } }` or a plain-text body. */
-function said(body: string): string {
-  let message: unknown = body;
-  try {
-    const parsed: unknown = JSON.parse(body);
-    if (isRecord(parsed)) message = isRecord(parsed.error) ? parsed.error.message : (parsed.error ?? parsed.detail ?? parsed.message);
-  } catch {
-    // A plain-text body is the message.
-  }
-  return typeof message === "string" && message.trim() !== "" ? `: ${short(message.trim())}` : "";
-}
-
-/** fetch's TypeError says only "fetch failed": the reason is its cause. */
-function causeOf(error: unknown): string {
-  const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined;
-  return cause ?? (error instanceof Error ? error.message : String(error));
-}
-
-function short(text: string): string {
-  const chars = Array.from(text);
-  return chars.length > DETAIL_LIMIT ? `${chars.slice(0, DETAIL_LIMIT).join("")}…` : text;
 }

@@ -66,6 +66,29 @@ export class MemoryTelegram implements TelegramApi {
     message.edits++;
   }
 
+  /** Drafts sent (sendMessageDraft), in order; a group refuses them as Telegram does. */
+  readonly drafts: Array<{ chatId: number; draftId: number; text: string; threadId?: number }> = [];
+
+  async sendDraft(chatId: number, draftId: number, html: string, threadId?: number) {
+    if (chatId < 0) throw new TelegramApiError(400, "Bad Request: draft can be sent only to private chats");
+    this.drafts.push({ chatId, draftId, text: html, ...(threadId !== undefined ? { threadId } : {}) });
+  }
+
+  /** Voice messages sent (sendVoice), in order. */
+  readonly voices: Array<{ chatId: number; messageId: number; bytes: Uint8Array; caption?: string; replyTo?: number }> = [];
+
+  async sendVoice(chatId: number, ogg: Uint8Array, options: UploadOptions = {}) {
+    const messageId = this.#nextId++;
+    this.voices.push({
+      chatId,
+      messageId,
+      bytes: ogg,
+      ...(options.caption ? { caption: options.caption } : {}),
+      ...(options.replyTo ? { replyTo: options.replyTo } : {}),
+    });
+    return { messageId };
+  }
+
   async removeKeyboard(chatId: number, messageId: number) {
     const message = this.#find(chatId, messageId);
     if (message.keyboard.length === 0) return this.#refuse("editMessageReplyMarkup", message);

@@ -49,7 +49,7 @@ export async function startMockLlm(): Promise<MockLlm> {
 
   const callId = () => `call_${++callCounter}_${randomBytes(4).toString("hex")}`;
   const stepReply = (step: Step): Reply => {
-    if ("text" in step) return { kind: "text", text: step.text };
+    if ("text" in step) return { kind: "text", ...step };
     if ("tool" in step) return { kind: "tool", name: step.tool, args: step.args, callId: callId() };
     return { kind: "tools", calls: stepCalls(step).map((c) => ({ name: c.tool, args: c.args, callId: callId() })) };
   };

@@ -50,6 +50,8 @@ const EXPECTED_COUNTS = {
   "session.idle": 6,
   "message.role": 52,
   "message.text": 14,
+  /** 1.18's message.part.delta: the answer as it is written (answer-stream.ts). */
+  "message.delta": 4,
   /** Tool parts: the question tool's and bash's (pending, running, completed). */
   "tool.step": 20,
 };

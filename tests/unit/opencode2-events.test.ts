@@ -90,11 +90,12 @@ describe("OpenCode 2 events, as recorded from 2.0.15", () => {
     expect(replied?.sessionID).toBe("ses_dfbf6df93ffec5UM0f4lYr2Vsd");
   });
 
-  it("a run's start, its text and its end become busy, the assistant's text, and idle", () => {
+  it("a run's start, its text as it is written and whole, and its end become busy, the assistant's text, and idle", () => {
     expect(events.map((event) => event.type).filter((type) => type.startsWith("session.") || type.startsWith("message."))).toEqual([
       "session.status",
       "message.role",
       "message.role",
+      "message.delta",
       "message.role",
       "message.text",
       "message.role",

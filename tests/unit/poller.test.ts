@@ -34,6 +34,8 @@ function fakeApi(script: Step[]) {
     sendMessage: unused,
     editMessage: unused,
     removeKeyboard: unused,
+    sendDraft: unused,
+    sendVoice: unused,
     deleteMessage: unused,
     sendDocument: unused,
     sendFile: unused,

@@ -57,6 +57,8 @@ interface Run {
   showing?: string;
   /** How the run is ending, from an error before its idle. */
   ending?: RunEnd;
+  /** The answer's last lines as they are written (HTML, answer-stream.ts), when they show here. */
+  answer?: string;
   timer?: ReturnType<typeof setTimeout>;
 }
 
@@ -145,6 +147,14 @@ export class LiveProgress {
     return run && !run.state.ended ? this.#show(run, Priority.Edit) : Promise.resolve();
   }
 
+  /** The answer's last lines (HTML) as it is written: a message already out shows them with spare budget only. */
+  showAnswer(sessionID: string, html: string): void {
+    const run = this.#runs.get(this.#deps.registry.sessions.rootOf(sessionID));
+    if (!run || run.state.ended || run.answer === html) return;
+    run.answer = html;
+    if (run.shown) void this.#flush(run, Priority.Progress);
+  }
+
   /** Hermes is closing: every message still showing a run gets its last word (no Stop left behind). */
   closeAll(): Promise<void> {
     return Promise.all([...this.#runs.values()].map((run) => this.#end(run.owner.sessionID, "stopped"))).then(() => undefined);
@@ -208,7 +218,8 @@ export class LiveProgress {
       const context = { project: projectName(run.owner.directory), t: this.#deps.t, ...this.#title(run) };
       const stop = run.state.ended ? {} : { stop: this.#deps.stops.buttonFor(run.owner.sessionID, run.owner.directory) };
       const used = this.#deps.costs?.context(run.owner.sessionID);
-      return render.renderProgress(run.state, this.#deps.now(), { ...context, ...stop, ...(used ? { used } : {}) });
+      const answer = run.answer ? { answer: run.answer } : {};
+      return render.renderProgress(run.state, this.#deps.now(), { ...context, ...stop, ...answer, ...(used ? { used } : {}) });
     };
     await outbox
       .update(

@@ -21,6 +21,7 @@ import type { LiveProgress } from "./live-progress.ts";
 import type { RunCosts } from "./run-costs.ts";
 import type { StopControl } from "./stop-control.ts";
 import { UndoControl } from "./undo-control.ts";
+import { answerStream, type AnswerStream } from "./answer-stream.ts";
 import type { SessionTopics } from "../core/topics.ts";
 
 export interface RunNoticeDeps {
@@ -40,9 +41,11 @@ export interface RunNoticeDeps {
   /** Says the phone's text started (or was queued behind) a run, with a way to stop it. */
   stops: Pick<StopControl, "announce">;
   /** With live progress on, a run the phone started gets its progress message instead of the Running notice. */
-  progress?: Pick<LiveProgress, "startFromPhone" | "showNow">;
+  progress?: Pick<LiveProgress, "startFromPhone" | "showNow" | "showAnswer">;
   /** What each run used: fed the same events, first; the Done notice shows it. */
   costs?: Pick<RunCosts, "observe" | "take">;
+  /** HERMES_STREAM: the answer as it is written (answer-stream.ts); undefined: on in a private chat only. */
+  stream?: boolean | undefined;
 }
 
 /** The user's own message that carried the text (for the 👍 and for replies). */
@@ -63,16 +66,21 @@ export class RunNotices {
   readonly #changes = new RunChanges();
   /** ⏪ Undo on the Done notice of a run that changed files, /undo, and Redo. */
   readonly undos: UndoControl;
+  /** The answer as it is written, before its Done notice. */
+  readonly #stream: AnswerStream | undefined;
 
   constructor(deps: RunNoticeDeps, doneGraceMs: number) {
     this.#deps = deps;
     this.undos = new UndoControl({ ...deps, changes: this.#changes });
+    this.#stream = answerStream(deps, deps.stream);
     this.activity = deps.activity;
     this.#graceMs = doneGraceMs;
   }
 
   /** Feeds a session event to the noise policy and sends the notice it calls for. */
   observe(directory: string, event: HermesEvent): void {
+    this.#stream?.observe(event);
+    if (event.type === "message.delta") return;
     this.#deps.costs?.observe(directory, event);
     if (event.type === "session.error" && event.name === "MessageAbortedError") this.#cancelDone(event.sessionID);
     if (event.type === "message.role" && event.role === "user") this.#changes.note(event.sessionID, event.messageID, event.changes);
@@ -129,6 +137,7 @@ export class RunNotices {
   }
 
   stop(): void {
+    this.#stream?.stop();
     for (const timer of this.#pendingDone.values()) clearTimeout(timer);
     this.#pendingDone.clear();
   }

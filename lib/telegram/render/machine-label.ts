@@ -46,8 +46,10 @@ export function labelMessages(api: TelegramApi, name: string): TelegramApi {
     ...api,
     sendMessage: (chatId: number, html: string, options?: SendOptions) => api.sendMessage(chatId, label(html, MESSAGE_LIMIT), options),
     editMessage: (chatId, messageId, html, keyboard) => api.editMessage(chatId, messageId, label(html, MESSAGE_LIMIT), keyboard),
+    sendDraft: (chatId, draftId, html, threadId) => api.sendDraft(chatId, draftId, label(html, MESSAGE_LIMIT), threadId),
     sendDocument: (chatId, filename, content, options = {}) =>
       api.sendDocument(chatId, filename, content, { ...options, caption: label(options.caption ?? "", CAPTION_LIMIT) }),
+    sendVoice: (chatId, ogg, options = {}) => api.sendVoice(chatId, ogg, { ...options, caption: label(options.caption ?? "", CAPTION_LIMIT) }),
     sendFile: (chatId, file, options = {}) => api.sendFile(chatId, file, { ...options, caption: label(options.caption ?? "", CAPTION_LIMIT) }),
   };
 }

@@ -26,10 +26,15 @@ export interface RenderedProgress extends RenderedMessage {
 
 /**
  * The message for the run's state at `now`; `stop` is the run's Stop button (shown while it works);
+ * `answer`: the answer's last lines as they are written (HTML), below the steps;
  * `used`: how full the context is (`🧠 41% of 200k`), on the clock's line: it changes with every
  * answer, so like the clock it never makes an edit by itself.
  */
-export function renderProgress(state: RunProgress, now: number, context: PromptContext & { stop?: InlineButton; used?: ContextView }): RenderedProgress {
+export function renderProgress(
+  state: RunProgress,
+  now: number,
+  context: PromptContext & { stop?: InlineButton; used?: ContextView; answer?: string },
+): RenderedProgress {
   const t = stringsOf(context);
   const title = contextLine(context);
   const duration = formatDuration(Math.max(0, now - state.startedAt), t);
@@ -49,6 +54,8 @@ export function renderProgress(state: RunProgress, now: number, context: PromptC
     .reverse();
   if (earlier.length > 0)
     lines.push(`<i>${t.progress.earlier}</i>`, ...earlier.map((step) => `${step.state === "failed" ? "✗" : "✓"} ${stepLine(step, t, false)}`));
+  // The answer as it is written (a group's stream, render-draft.ts): its last lines, under the steps.
+  if (context.answer) lines.push("", `✍️ ${context.answer}`);
   const body = [t.progress.running(title), ...lines].join("\n");
   const used = contextUse(context.used, t);
   const clock = `${t.progress.elapsed(duration, state.steps)}${used ? ` · ${used}` : ""}`;

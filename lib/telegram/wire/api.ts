@@ -25,6 +25,11 @@ export interface TelegramApi {
   /** Replaces text and keyboard; an empty keyboard removes the buttons. */
   editMessage(chatId: number, messageId: number, html: string, keyboard: InlineButton[][]): Promise<void>;
   removeKeyboard(chatId: number, messageId: number): Promise<void>;
+  /**
+   * A private chat's draft: an ephemeral preview of a message being written (sendMessageDraft, Bot
+   * API 9.3+), replaced by each call with the same `draftId`; nothing stays in the chat. Groups refuse it (400).
+   */
+  sendDraft(chatId: number, draftId: number, html: string, threadId?: number): Promise<void>;
   deleteMessage(chatId: number, messageId: number): Promise<void>;
   /** Sends text as a file (a diff too long to show inline). */
   sendDocument(
@@ -35,6 +40,8 @@ export interface TelegramApi {
   ): Promise<{ messageId: number }>;
   /** Sends a file's bytes as a photo or a document (the agent's telegram_send_file tool). */
   sendFile(chatId: number, file: OutgoingFile, options?: UploadOptions): Promise<{ messageId: number }>;
+  /** OGG/Opus audio as a voice message (a spoken answer, speech/). */
+  sendVoice(chatId: number, ogg: Uint8Array, options?: UploadOptions): Promise<{ messageId: number }>;
   /** A forum topic in a supergroup with topics; resolves with its message_thread_id. */
   createTopic(chatId: number, name: string): Promise<number>;
   renameTopic(chatId: number, threadId: number, name: string): Promise<void>;
@@ -186,11 +193,21 @@ export function createTelegramApi(token: string, apiRoot: string): TelegramApi {
     async removeKeyboard(chatId, messageId) {
       await call("editMessageReplyMarkup", { chat_id: chatId, message_id: messageId, reply_markup: markup([]) }).catch(ignoreNotModified);
     },
+    async sendDraft(chatId, draftId, html, threadId) {
+      await call("sendMessageDraft", {
+        chat_id: chatId,
+        draft_id: draftId,
+        parse_mode: "HTML",
+        ...(threadId !== undefined ? { message_thread_id: threadId } : {}),
+        text: html,
+      });
+    },
     async deleteMessage(chatId, messageId) {
       await call("deleteMessage", { chat_id: chatId, message_id: messageId });
     },
     sendDocument: (chatId, filename, content, options = {}) => upload({ chatId, filename, content }, options),
     sendFile: (chatId, file, options = {}) => upload({ chatId, filename: file.filename, content: file.bytes, mime: file.mime, as: file.as }, options),
+    sendVoice: (chatId, ogg, options = {}) => upload({ chatId, filename: "answer.ogg", content: ogg, mime: "audio/ogg", as: "voice" }, options),
     async createTopic(chatId, name) {
       const topic = await call<{ message_thread_id: number }>("createForumTopic", { chat_id: chatId, name: cutText(name, TOPIC_NAME_LIMIT) });
       return topic.message_thread_id;

@@ -1,6 +1,6 @@
 // Every text Hermes sends to Telegram, with the secrets taken out: the bot token (and its secret
 // half) and the transcription key. The agent can read its environment or a file and print one; its
-// Done notice, its answer.md, a permission prompt, a file it sends (telegram_send_file) or a
+// Done notice, its answer.md, the draft of its answer, a permission prompt, a file it sends (telegram_send_file) or a
 // caption would then carry it into a chat a group sees. One wrapper around the client, so no
 // message, edit, caption, document, topic name or callback answer goes out without passing it.
 // HTML texts are scrubbed in their escaped form too (a key may hold `&` or `<`). What stands in for
@@ -32,6 +32,7 @@ export function scrubbedTelegram(api: TelegramApi, secrets: string[]): TelegramA
       api.sendMessage(chatId, scrub(html), options?.forceReply ? { ...options, forceReply: { placeholder: scrub(options.forceReply.placeholder) } } : options),
     editMessage: (chatId, messageId, html, keyboard) => api.editMessage(chatId, messageId, scrub(html), keyboard),
     removeKeyboard: (chatId, messageId) => api.removeKeyboard(chatId, messageId),
+    sendDraft: (chatId, draftId, html, threadId) => api.sendDraft(chatId, draftId, scrub(html), threadId),
     deleteMessage: (chatId, messageId) => api.deleteMessage(chatId, messageId),
     sendFile: (chatId, file, options) =>
       api.sendFile(
@@ -39,6 +40,8 @@ export function scrubbedTelegram(api: TelegramApi, secrets: string[]): TelegramA
         { ...file, filename: scrub(file.filename), bytes: scrubBytes(file.bytes, plain) },
         options?.caption === undefined ? options : { ...options, caption: scrub(options.caption) },
       ),
+    // Audio is sent as it is (its words were scrubbed before they were spoken, speech/); its caption is scrubbed.
+    sendVoice: (chatId, ogg, options) => api.sendVoice(chatId, ogg, options?.caption === undefined ? options : { ...options, caption: scrub(options.caption) }),
     sendDocument: (chatId, filename, content, options) =>
       api.sendDocument(chatId, scrub(filename), scrub(content), options?.caption === undefined ? options : { ...options, caption: scrub(options.caption) }),
     createTopic: (chatId, name) => api.createTopic(chatId, scrub(name)),

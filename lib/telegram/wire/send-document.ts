@@ -9,8 +9,8 @@ export interface DocumentUpload {
   /** Text (a diff, an answer) goes as text/plain; bytes (a file of the project) as they are, typed `mime`. */
   content: string | Uint8Array;
   mime?: string;
-  /** `photo`: sendPhoto (Telegram shows it as a picture); `document` (the default): sendDocument. */
-  as?: "photo" | "document";
+  /** `photo`: sendPhoto (Telegram shows it as a picture); `voice`: sendVoice (OGG/Opus, a voice message); `document` (the default): sendDocument. */
+  as?: "photo" | "document" | "voice";
   /** How long the upload may take (a large file takes longer); 60 s when not given. */
   timeoutMs?: number;
   /** HTML, already within Telegram's caption limit (api.ts cuts it on whole characters). */
@@ -36,7 +36,7 @@ export async function uploadDocument(token: string, apiRoot: string, upload: Doc
   }
   if (upload.replyTo) form.set("reply_parameters", JSON.stringify({ message_id: upload.replyTo, allow_sending_without_reply: true }));
   if (upload.threadId !== undefined) form.set("message_thread_id", String(upload.threadId));
-  const method = field === "photo" ? "sendPhoto" : "sendDocument";
+  const method = field === "photo" ? "sendPhoto" : field === "voice" ? "sendVoice" : "sendDocument";
   const url = new URL(`./bot${token}/${method}`, apiRoot.endsWith("/") ? apiRoot : `${apiRoot}/`);
   let response: Response;
   let body: { ok?: boolean; result?: { message_id?: unknown }; error_code?: unknown; description?: unknown; parameters?: { retry_after?: unknown } };

@@ -14,7 +14,14 @@ export interface ToolCallSpec {
   args: unknown;
 }
 
-export type Step = { tool: string; args: unknown; then?: unknown[] } | { tools: ToolCallSpec[]; then?: unknown[] } | { text: string };
+/** A text step may be streamed slowly: in `chunks` pieces (split on words), one every `chunkMs` (an answer as it is written). */
+export interface TextStep {
+  text: string;
+  chunks?: number;
+  chunkMs?: number;
+}
+
+export type Step = { tool: string; args: unknown; then?: unknown[] } | { tools: ToolCallSpec[]; then?: unknown[] } | TextStep;
 
 export const MARKER = "HERMES_TEST";
 
@@ -52,7 +59,10 @@ export function asStep(value: unknown): Step | undefined {
     if (tools.length > 0 && tools.every((t): t is ToolCallSpec => t !== undefined)) return { tools, ...then };
     return undefined;
   }
-  if (typeof v.text === "string") return { text: v.text };
+  if (typeof v.text === "string") {
+    const pace = typeof v.chunks === "number" && typeof v.chunkMs === "number" ? { chunks: v.chunks, chunkMs: v.chunkMs } : {};
+    return { text: v.text, ...pace };
+  }
   return undefined;
 }
 

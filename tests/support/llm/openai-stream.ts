@@ -9,7 +9,11 @@ export interface ReplyToolCall {
 }
 
 /** `tool` is one call; `tools` is one assistant turn with several parallel calls. */
-export type Reply = { kind: "text"; text: string } | ({ kind: "tool" } & ReplyToolCall) | { kind: "tools"; calls: ReplyToolCall[] };
+/** `chunks`/`chunkMs`: a streamed text answer written in that many pieces, one every `chunkMs` (see directive.ts). */
+export type Reply =
+  | { kind: "text"; text: string; chunks?: number; chunkMs?: number }
+  | ({ kind: "tool" } & ReplyToolCall)
+  | { kind: "tools"; calls: ReplyToolCall[] };
 
 function replyCalls(reply: Reply): ReplyToolCall[] {
   if (reply.kind === "tool") return [reply];
@@ -67,7 +71,41 @@ export function writeReply(res: ServerResponse, reply: Reply, stream: boolean, m
     }
   } else if (reply.kind === "text") {
     chunk({ role: "assistant", content: "" }, null);
+    if (reply.chunks && reply.chunks > 1 && reply.chunkMs) return void writeSlowly(res, pieces(reply.text, reply.chunks), reply.chunkMs, chunk, finish, usage);
     chunk({ content: reply.text }, null);
+  }
+  chunk({}, finish, usage ?? undefined);
+  res.write("data: [DONE]\n\n");
+  res.end();
+}
+
+/** The text in `count` pieces of about equal length, cut after a space where there is one (joined, they are the text). */
+export function pieces(text: string, count: number): string[] {
+  const out: string[] = [];
+  let from = 0;
+  for (let i = 1; i < count && from < text.length; i++) {
+    let at = Math.max(from + 1, Math.round((text.length * i) / count));
+    const space = text.indexOf(" ", at);
+    if (space !== -1 && space - at < 40) at = space + 1;
+    out.push(text.slice(from, at));
+    from = at;
+  }
+  if (from < text.length) out.push(text.slice(from));
+  return out;
+}
+
+async function writeSlowly(
+  res: ServerResponse,
+  parts: string[],
+  everyMs: number,
+  chunk: (delta: unknown, finishReason: string | null, usage?: unknown) => void,
+  finish: string,
+  usage: ReplyUsage | null,
+): Promise<void> {
+  for (const [index, part] of parts.entries()) {
+    if (index > 0) await new Promise((resolve) => setTimeout(resolve, everyMs));
+    if (res.destroyed) return;
+    chunk({ content: part }, null);
   }
   chunk({}, finish, usage ?? undefined);
   res.write("data: [DONE]\n\n");

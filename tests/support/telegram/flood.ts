@@ -46,6 +46,7 @@ export const FLOOD_COUNTED_METHODS: readonly string[] = [
   "editMessageReplyMarkup",
   "sendDocument",
   "sendPhoto",
+  "sendVoice",
   "deleteMessage",
 ];
 const COUNTED = new Set(FLOOD_COUNTED_METHODS.map((m) => m.toLowerCase()));

@@ -93,6 +93,40 @@ const sendPhoto: MethodHandler = (ctx) => {
   return record(ctx, chatId, { text: caption ?? "", parseMode: ctx.payload.parse_mode, replyMarkup, photo });
 };
 
+/** Telegram's limit for a voice message a bot sends. */
+const VOICE_LIMIT_BYTES = 50 * 1024 * 1024;
+
+const sendVoice: MethodHandler = (ctx) => {
+  const chatId = requireChatId(ctx.payload);
+  const caption = checkCaption(ctx.payload.caption, ctx.payload.parse_mode);
+  const file = ctx.files.voice;
+  if (!file) throw badRequest("there is no voice in the request");
+  if (file.bytes > VOICE_LIMIT_BYTES) throw requestTooLarge();
+  const voice = {
+    filename: file.filename,
+    bytes: file.bytes,
+    data: file.data,
+    ...(file.type ? { type: file.type } : {}),
+    ...(caption !== undefined ? { caption } : {}),
+  };
+  return record(ctx, chatId, { text: caption ?? "", parseMode: ctx.payload.parse_mode, voice });
+};
+
+/**
+ * sendMessageDraft (Bot API 9.3+): a private chat's ephemeral preview; nothing is stored as a
+ * message. A group refuses it, as Telegram does; a draft_id of 0 and text over 4,096 too.
+ */
+const sendMessageDraft: MethodHandler = (ctx) => {
+  const chatId = requireChatId(ctx.payload);
+  if (chatId < 0) throw badRequest("TEXTDRAFT_PEER_INVALID");
+  const draftId = Number(ctx.payload.draft_id);
+  if (!Number.isSafeInteger(draftId) || draftId === 0) throw badRequest("invalid draft_id");
+  if (ctx.payload.reply_markup !== undefined) throw badRequest("drafts take no reply markup");
+  const text = String(ctx.payload.text ?? "");
+  if (text !== "") checkMessageText(text, ctx.payload.parse_mode);
+  return true;
+};
+
 function editable(ctx: MethodContext): SentMessage {
   const m = ctx.state.store.findBotMessage(requireChatId(ctx.payload), requireMessageId(ctx.payload));
   if (!m || m.deleted) throw badRequest("message to edit not found");
@@ -147,6 +181,8 @@ export const messageMethods: Record<string, MethodHandler> = {
   sendMessage,
   sendDocument,
   sendPhoto,
+  sendVoice,
+  sendMessageDraft,
   editMessageText,
   editMessageCaption,
   editMessageReplyMarkup,

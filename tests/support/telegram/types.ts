@@ -23,6 +23,8 @@ export interface SentMessage {
   document?: { filename: string; bytes: number; content?: string; data?: Buffer; caption?: string };
   /** A photo (sendPhoto): its exact bytes as uploaded. */
   photo?: { filename: string; bytes: number; data: Buffer; type?: string; caption?: string };
+  /** A voice message (sendVoice): its exact bytes as uploaded. */
+  voice?: { filename: string; bytes: number; data: Buffer; type?: string; caption?: string };
   /** The forum topic the message went to (message_thread_id), if any. */
   threadId?: number;
 }
