@@ -92,10 +92,8 @@ export function acquireBridge(options: HubOptions): BridgeLease | BridgeRefused 
   }
   if (!running) {
     // Nothing sent to Telegram carries the token, the transcription key or the speech key (the agent can print either).
-    const telegram = scrubbedTelegram(
-      options.telegram ?? createTelegramApi(config.token, config.apiRoot),
-      secretsOf(config.token, config.transcription?.key, config.speech?.key, ...basicSecrets(config.transcription?.basic)),
-    );
+    const secrets = secretsOf(config.token, config.transcription?.key, config.speech?.key, ...basicSecrets(config.transcription?.basic));
+    const telegram = scrubbedTelegram(options.telegram ?? createTelegramApi(config.token, config.apiRoot), secrets);
     const bridge = new OnDemandBridge({
       telegram,
       logger,
@@ -109,6 +107,8 @@ export function acquireBridge(options: HubOptions): BridgeLease | BridgeRefused 
       machine: machineLabel(config),
       transcription: config.transcription,
       stream: config.stream,
+      // Nor is any of them read aloud in a spoken answer.
+      speech: config.speech && { ...config.speech, withheld: secrets },
       schedules: { file: options.scheduleFile ?? scheduleFile(), bot: scheduleBotKey(config.token, config.apiRoot) },
     });
     const relay = new Relay({

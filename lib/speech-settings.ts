@@ -12,6 +12,8 @@ export interface SpeechSettings {
   key?: string;
   model: string;
   voice: string;
+  /** Secrets never read aloud (the bot token, the keys: the agent can print them), set by the hub. */
+  withheld?: string[];
 }
 
 export const DEFAULT_SPEECH_MODEL = "tts-1";

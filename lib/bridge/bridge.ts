@@ -4,7 +4,7 @@
 // settling, expiry) is prompt-life.ts, what the user does to it is user-input.ts, what a tap means is per prompt kind (questions.ts,
 // permissions.ts); runs, Stop, commands, typed text and files have their own modules. It owns no
 // prompt state and opens no sockets itself.
-import type { TranscriptionSettings } from "../config.ts";
+import type { HermesConfig, TranscriptionSettings } from "../config.ts";
 import { CATALOGS, type Language, type Strings } from "../i18n/catalog.ts";
 import { prepareLoggerSoon, type Logger } from "../log.ts";
 import { ActivityTracker } from "../notices/activity.ts";
@@ -45,6 +45,7 @@ import { StopControl } from "./runs/stop-control.ts";
 import { TypedText } from "./input/typed-text.ts";
 import { UserInput } from "./input/user-input.ts";
 import { VoiceNotes } from "./input/voice-notes.ts";
+import { SpokenAnswers } from "./runs/spoken-answers.ts";
 
 export type { InstanceLink } from "./core/desk.ts";
 
@@ -75,6 +76,8 @@ export interface BridgeOptions {
   progress?: boolean;
   /** HERMES_STREAM (answer-stream.ts); undefined: on in a private chat only. */
   stream?: boolean | undefined;
+  /** Answers spoken back (HERMES_SPEECH_URL, spoken-answers.ts). */
+  speech?: HermesConfig["speech"];
   /** The machine's name, on every message (see telegram/machine-label.ts). */
   machine?: string | undefined;
   /** The transcription service for voice notes; undefined: voice notes are refused, naming the setting. */
@@ -149,7 +152,8 @@ export class Bridge implements UpdateHandler {
     const shared = { telegram, outbox, registry, topics, log, t, chatId, now, activity, stops, costs };
     const progress = options.progress ? new LiveProgress({ ...shared, startAfterMs: (options.notices ?? DEFAULT_NOTICES).doneAfterMs }) : undefined;
     this.#progress = progress;
-    const runDeps = { ...shared, links, chat, stream: options.stream, ...(progress ? { progress } : {}) };
+    const spoken = new SpokenAnswers({ ...shared, chat, settings: options.speech });
+    const runDeps = { ...shared, links, chat, spoken, stream: options.stream, ...(progress ? { progress } : {}) };
     const runs = new RunNotices(runDeps, options.doneGraceMs ?? DONE_GRACE_MS);
     this.#runs = runs;
     const input = new UserInput({ registry, prompts, stops, undos: runs.undos, chat, log, t });
@@ -176,6 +180,7 @@ export class Bridge implements UpdateHandler {
     this.#agentFiles = new AgentFiles({ telegram, outbox, registry, topics, log, t, chatId });
     gate.route("callback", { claim: (tap) => input.claimTap(tap), unclaimed: (tap, after) => input.unclaimedTap(tap, after.unanswered) });
     // Commands answers every command it does not know with /help: a new command's route goes before it.
+    spoken.route(gate);
     gate.route("command", {
       unclaimed: (command, after) => commands.answer(command, after.parts),
       gathers: (command) => commands.gathers(command),

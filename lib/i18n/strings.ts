@@ -6,6 +6,7 @@
 /** A text decided now and worded later, in the chat's language. */
 import type { RemoteStrings } from "./remote-strings.ts";
 import type { ScheduleStrings } from "./schedule-strings.ts";
+import type { SpeechStrings } from "./speech-strings.ts";
 
 export type Text = (t: Strings) => string;
 
@@ -171,5 +172,7 @@ export interface Strings extends RemoteStrings {
   schedule: ScheduleStrings;
   /** The menu's lines of the schedule commands. */
   scheduleCommands: { every: string; at: string; schedules: string };
+  /** Spoken answers (/voice, speech/). */
+  speech: SpeechStrings;
   /** Starting work from the phone (/new). `project` is escaped by the caller. */
 }

@@ -87,6 +87,7 @@ describe("Bridge: commands", () => {
         "pending",
         "stop",
         "undo",
+        "voice",
         "help",
         "start",
       ]),

@@ -139,7 +139,7 @@ export class VoiceNotes {
     }
     // Queued first, so the phone shows the words before the 👍 and Running; the prompt does not wait for Telegram.
     const showing = chat.post(t.voice.heard(shown), userMessage.messageId, userMessage.threadId);
-    await this.#deps.runs.talkBack(target.owner, userMessage, caption === undefined ? words : `${caption}\n\n${words}`);
+    await this.#deps.runs.talkBack(target.owner, userMessage, caption === undefined ? words : `${caption}\n\n${words}`, true);
     const sent = await showing;
     if (sent) registry.noteMessage(sent, target.owner);
   }

@@ -22,6 +22,7 @@ import type { RunCosts } from "./run-costs.ts";
 import type { StopControl } from "./stop-control.ts";
 import { UndoControl } from "./undo-control.ts";
 import { answerStream, type AnswerStream } from "./answer-stream.ts";
+import type { SpokenAnswers } from "./spoken-answers.ts";
 import type { SessionTopics } from "../core/topics.ts";
 
 export interface RunNoticeDeps {
@@ -44,6 +45,8 @@ export interface RunNoticeDeps {
   progress?: Pick<LiveProgress, "startFromPhone" | "showNow" | "showAnswer">;
   /** What each run used: fed the same events, first; the Done notice shows it. */
   costs?: Pick<RunCosts, "observe" | "take">;
+  /** The answer spoken after its Done notice, for a run a voice note asked for (spoken-answers.ts). */
+  spoken?: Pick<SpokenAnswers, "heardVoice" | "afterDone">;
   /** HERMES_STREAM: the answer as it is written (answer-stream.ts); undefined: on in a private chat only. */
   stream?: boolean | undefined;
 }
@@ -94,8 +97,8 @@ export class RunNotices {
     else if (notice) void this.#send(directory, notice);
   }
 
-  /** Sends typed text to a session as its next instruction, and says so quietly (or says why not). */
-  async talkBack(owner: MessageOwner, userMessage: UserMessage, text: string): Promise<void> {
+  /** Sends typed text (or a voice note's words: `byVoice`) to a session as its next instruction, and says so quietly (or says why not). */
+  async talkBack(owner: MessageOwner, userMessage: UserMessage, text: string, byVoice = false): Promise<void> {
     const { t, log, outbox, telegram } = this.#deps;
     const link = this.#deps.links.linkFor(owner.directory);
     const busy = this.activity.isBusy(owner.sessionID);
@@ -103,6 +106,7 @@ export class RunNotices {
       ? await link.opencode.prompt(owner.sessionID, [{ type: "text", text }])
       : ({ ok: false, gone: false, error: t.talk.notRunning } as const);
     log.info({ sessionID: owner.sessionID, outcome, busy }, "message from the phone sent to a session");
+    if (outcome.ok && byVoice) this.#deps.spoken?.heardVoice(owner.sessionID);
     if (outcome.ok) return this.acknowledge(owner, userMessage, busy);
     // The instruction is lost unless the user gets it back: quoted, and in full as a file if long.
     const why = outcome.gone ? t.talk.sessionGone : outcome.error;
@@ -208,6 +212,7 @@ export class RunNotices {
       log.info({ kind: notice.kind, sessionID: notice.sessionID, changedFiles: changes.length, shortened: rendered.shortened }, "notice sent");
       const diff = changesDiff(changes);
       if (sent && diff) await this.#sendDiff(diff, sent.messageId, threadId, owner);
+      if (sent && notice.kind === "done") await this.#deps.spoken?.afterDone(owner, notice.lastText ?? "", sent.messageId, threadId);
     } catch (error) {
       log.warn({ err: errorText(error), kind: notice.kind }, "could not send a notice");
     }

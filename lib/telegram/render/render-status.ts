@@ -19,7 +19,9 @@ export function commandsFor(t: Strings): Array<{ command: string; description: s
   }));
   // Scheduled runs (issue 35), after /sessions.
   const schedules = (["every", "at", "schedules"] as const).map((command) => ({ command, description: t.scheduleCommands[command] }));
-  return [...menu.slice(0, 2), ...schedules, ...menu.slice(2)];
+  // Spoken answers (issue 45), after /undo.
+  const voice = { command: "voice", description: t.speech.command };
+  return [...menu.slice(0, 2), ...schedules, ...menu.slice(2, 8), voice, ...menu.slice(8)];
 }
 
 /** Room for each list, so /status stays within one message whatever the titles (escaped lengths). */
