@@ -41,11 +41,12 @@ const DIRECTORY = "/bench/progress";
 const STEP_MS = 2_000;
 const SESSION = "ses_progress";
 
-async function round(progress: boolean, steps: number, scale: number, tag: string) {
+/** One run; `stream`: the answer is written meanwhile (a line a step) and streams to the progress message (HERMES_STREAM=on, bench/answer-stream.ts). */
+export async function round(progress: boolean, steps: number, scale: number, tag: string, stream = false) {
   const chatId = BENCH_CHATS.group.chatId;
   const fake = await startFakeTelegram({ floodLimits: { scale } });
   const opencode = await startFakeOpencodeServer();
-  const bridge = benchBridge(fake, scaledPacing(scale), chatId, { progress, notices: { level: "all", doneAfterMs: 0 } });
+  const bridge = benchBridge(fake, scaledPacing(scale), chatId, { progress, stream, notices: { level: "all", doneAfterMs: 0 } });
   bridge.attach({ directory: DIRECTORY, opencode: new OpencodeApi(fetchTransport(opencode.origin)) });
   const emit = (event: HermesEvent) => bridge.handleEvent(DIRECTORY, event);
   opencode.onReply = (arrival) => {
@@ -96,6 +97,8 @@ async function round(progress: boolean, steps: number, scale: number, tag: strin
       raised.set(marker, performance.now());
       emit({ type: "question.asked", request });
     }
+    if (stream)
+      emit({ type: "message.delta", sessionID: SESSION, messageID: "msg_answer", partID: "prt_answer", delta: `Line ${step}: what the agent found.\n` });
     await sleep(STEP_MS / scale);
     emit({ type: "tool.step", sessionID: SESSION, step: { callID, state: "completed" } });
   }

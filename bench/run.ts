@@ -28,6 +28,7 @@ import { runOverBudget, type OverBudgetResult } from "./over-budget.ts";
 import { runMarkdown, type MarkdownResult } from "./markdown.ts";
 import { runProgressBench, type ProgressBenchResult } from "./progress.ts";
 import { printAgentFile } from "./agent-file-report.ts";
+import { printStream, runStreamBench, type StreamBenchResult } from "./answer-stream.ts";
 import { runAgentFile, type AgentFileResult } from "./agent-file.ts";
 import { runWeek, type WeekResult } from "./week.ts";
 import { runMemory, type MemoryResult } from "./memory.ts";
@@ -210,6 +211,11 @@ async function main(): Promise<void> {
         runProgressBench({ rounds: settings.progressRounds }),
       )
     : await skipped<ProgressBenchResult>();
+  const answerStream = !onlyMemory
+    ? await section("the answer as it is written beside prompts in a group, on and off alternating (×10)", () =>
+        runStreamBench({ rounds: settings.quick ? 2 : 4 }),
+      )
+    : await skipped<StreamBenchResult>();
   const agentFile =
     others || settings.onlyAgentFile
       ? await section("the agent's 20 MB file uploading while prompts flow", () => runAgentFile())
@@ -227,6 +233,7 @@ async function main(): Promise<void> {
     printOutage(outage, targets);
   }
   if (!onlyMemory) printProgress(liveProgress, targets);
+  if (!onlyMemory) printStream(answerStream, targets, log);
   if (others || settings.onlyAgentFile) printAgentFile(agentFile, targets, log);
   if (others) {
     printLatency(latency, targets);
@@ -259,6 +266,7 @@ async function main(): Promise<void> {
       outage: outage.value ?? { error: outage.error },
       liveProgress: liveProgress.value ?? { error: liveProgress.error },
       agentFile: agentFile.value ?? { error: agentFile.error },
+      answerStream: answerStream.value ?? { error: answerStream.error },
     },
     latency: latency.value ?? { error: latency.error },
     throughput: { timeCompressed: scaled.value ?? { error: scaled.error }, realLimits: real.value ?? { error: real.error } },
