@@ -16,6 +16,8 @@ import { TelegramApiError, type TelegramApi } from "../../telegram/wire/api.ts";
 import { loadMarkdown, type Markdown } from "../../telegram/text/markdown.ts";
 import { renderAnswerTail, renderDraft } from "../../telegram/render/render-draft.ts";
 import { errorText } from "../../error-text.ts";
+import { withTimeout } from "../../with-timeout.ts";
+import { CALL_TIMEOUT_MS } from "../../telegram/wire/timeouts.ts";
 import type { LiveProgress } from "./live-progress.ts";
 
 /** At most one draft per run this often (Telegram animates each; a faster stream shows its latest state). */
@@ -161,7 +163,8 @@ export class AnswerStream {
     run.sending = true;
     run.pace = { ...run.pace, sentAt: now(), sent: html };
     try {
-      await telegram.sendDraft(chatId, run.draftId, html);
+      // Not through the outbox, so bounded here: a draft that hangs never holds the next one back for long.
+      await withTimeout(telegram.sendDraft(chatId, run.draftId, html), CALL_TIMEOUT_MS, () => new Error("no answer to a draft"));
     } catch (error) {
       // Not shown: the same text may go again.
       const { sent: _lost, ...rest } = run.pace;
