@@ -4,7 +4,9 @@
 // most about one a second, then the Done notice with the whole answer; in a supergroup
 // (HERMES_STREAM=on, Telegram's flood limits on) no draft at all, and the run's progress message
 // shows the answer's last lines within the group's budget (the strict fake fails the test on a
-// 429 ignored). One OpenCode per version and chat.
+// 429 ignored). A Bot API server without drafts (404): the progress message shows the answer
+// instead, said once in the log. One OpenCode per version and chat.
+import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ChatKind } from "../support/chat-kind.ts";
 import { parseTelegramHtml, type ApiCall, type SentMessage } from "../support/fake-telegram.ts";
@@ -78,6 +80,31 @@ describe.each(CASES)("the answer as it is written on OpenCode %s in a %s chat", 
       expect(plain(done.text)).toContain(answer);
       expect(rig.telegram.messages().some((m) => m.text.includes("✍️"))).toBe(false);
     });
+
+    if (version === "1.18.33")
+      it("a Bot API server without drafts (404): one refused call, then the progress message shows the answer, said once in the log", async () => {
+        await rig.telegram.setFault({ kind: "404", methods: ["sendMessageDraft"] });
+        const before = drafts().length;
+        const { answer } = await run("OLDER");
+        expect(
+          drafts()
+            .slice(before)
+            .map((call) => call.status),
+        ).toEqual([404]);
+        const progress = rig.telegram.messages().find((m) => m.history.some((version) => version.text.includes("✍️") && version.text.includes("OLDER")));
+        expect(progress, "the progress message showed the answer").toBeDefined();
+        const tail = plain(progress!.history.find((version) => version.text.includes("✍️"))!.text)
+          .split("✍️ ")[1]!
+          .split("\n⏹")[0]!
+          .trim();
+        expect(answer.includes(tail.replace(/^…/, ""))).toBe(true);
+        const said = fs
+          .readFileSync(rig.logFile, "utf8")
+          .split("\n")
+          .filter((line) => line.includes("refused a draft"));
+        expect(said).toHaveLength(1);
+        await rig.telegram.setFault(null);
+      });
   } else {
     it("no draft; the progress message shows the answer's last lines within the group's budget, and its last word drops them", async () => {
       const { answer } = await run("GROUP");

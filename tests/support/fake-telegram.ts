@@ -210,6 +210,7 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
       return;
     }
     if (fault?.kind === "500") return fail(new TelegramApiError(500, "Internal Server Error"));
+    if (fault?.kind === "404") return fail(new TelegramApiError(404, "Not Found"));
     if (floodChat !== undefined) {
       // Counts requests that ignore a retry_after (limits on or off); answers 429 only with limits on.
       const tooMany = flood.check(floodChat, call.method, call.hrAt!);

@@ -52,6 +52,8 @@ export interface ApiCall {
 export type Fault =
   | { kind: "429"; retryAfter: number; methods?: string[]; times?: number; forMs?: number }
   | { kind: "500"; methods?: string[]; times?: number; forMs?: number }
+  /** "Not Found": a Bot API server older than the method (sendMessageDraft before 9.3). */
+  | { kind: "404"; methods?: string[]; times?: number; forMs?: number }
   | { kind: "hang"; methods?: string[]; times?: number; forMs?: number }
   | { kind: "down"; forMs?: number };
 
