@@ -4,7 +4,7 @@
 // service asked for Opus with the model, the voice and the key, and given the answer as words: a
 // code block named, a secret the agent printed left out); a typed run gets none (auto); /voice off
 // stops it and /voice on speaks typed runs too; a failing service gives one clear message and the
-// text answer unchanged. And a speech service Hermes must not trust: its loopback port taken by
+// text answer unchanged; a voice answer to a question makes the run it continues spoken too. And a speech service Hermes must not trust: its loopback port taken by
 // another user of the machine gets neither the words nor the key, and the phone says why.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_CHAT_ID, type SentMessage } from "../support/fake-telegram.ts";
@@ -15,7 +15,7 @@ import type { OpencodeVersion } from "../support/opencode.ts";
 import { startFakeSpeech, type FakeSpeech } from "../support/speech-server.ts";
 import { startFakeTranscription, type FakeTranscription } from "../support/transcription-server.ts";
 import { pollUntil } from "../support/wait.ts";
-import { startRig, type Rig } from "./question-suite.ts";
+import { askOnPhone, startRig, type Rig } from "./question-suite.ts";
 
 const OGG = Buffer.concat([Buffer.from("OggS\0\x02\0\0\0\0\0\0\0\0", "latin1"), Buffer.from(Array.from({ length: 64 }, (_, i) => i))]);
 const VERSIONS: OpencodeVersion[] = ["1.18.33", "2.0.15"];
@@ -126,6 +126,18 @@ describe.each(VERSIONS)("spoken answers on OpenCode %s", (version) => {
     await rig.telegram.waitForMessage((m) => m.voice !== undefined && m.replyToMessageId === next.messageId, { what: "the voice of AFTER-6" });
     expect(repliesTo(finished).filter((m) => m.text.includes("could not be spoken"))).toHaveLength(1);
     expect(voices().length - before).toBe(1);
+  });
+
+  it("a run a voice note continued by answering its question is answered in voice too", async () => {
+    const question = { question: "Which color?", header: "Color", options: [{ label: "Red", description: "warm" }] };
+    const { message } = await askOnPhone(rig, [question], "VOICE-Q8");
+    await rig.telegram.tapButton(message, "Type an answer");
+    const ask = await rig.telegram.waitForMessage((m) => m.replyMarkup?.force_reply === true && !m.deleted, { what: "the force reply" });
+    transcription.hear("TEAL-8 like the sea");
+    rig.telegram.sendFile(DEFAULT_CHAT_ID, { kind: "voice", bytes: OGG, duration: 2, replyTo: ask.messageId });
+    const finished = await waitDone("TEAL-8 like the sea");
+    await rig.telegram.waitForMessage((m) => m.voice !== undefined && m.replyToMessageId === finished.messageId, { what: "the voice of the answered run" });
+    expect(speech.requests.at(-1)!.json.input).toContain("TEAL-8 like the sea");
   });
 });
 

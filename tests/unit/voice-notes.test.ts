@@ -292,7 +292,10 @@ describe("voice notes in forum topics", () => {
         },
       },
       inputs: { typed: () => undefined },
-      runs: { talkBack: async (owner, userMessage, text) => void sent.push({ sessionID: owner.sessionID, threadId: userMessage.threadId, text }) },
+      runs: {
+        talkBack: async (owner, userMessage, text) => void sent.push({ sessionID: owner.sessionID, threadId: userMessage.threadId, text }),
+        heardVoice: () => undefined,
+      },
       settings: { url: service.url, key: service.key, model: "whisper-1" },
     });
     telegram.files.set("t1", { bytes: OGG });

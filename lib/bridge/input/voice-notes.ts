@@ -36,7 +36,7 @@ export interface VoiceNotesDeps {
   t: Strings;
   chat: Pick<Chat, "reply" | "post">;
   inputs: Pick<UserInput, "typed">;
-  runs: Pick<RunNotices, "talkBack">;
+  runs: Pick<RunNotices, "talkBack" | "heardVoice">;
   /** Undefined: no service configured (HERMES_TRANSCRIBE_URL): voice notes are refused, naming it. */
   settings: TranscriptionSettings | undefined;
   /** How the transcriber is built (on first use); tests give their own. */
@@ -134,6 +134,7 @@ export class VoiceNotes {
         return chat.reply(t.note.notPending, userMessage.messageId, userMessage.threadId);
       const sent = await chat.post(t.voice.heardAnswer(shown), userMessage.messageId, userMessage.threadId);
       if (sent) registry.noteMessage(sent, { sessionID: prompt.sessionID, directory: prompt.directory });
+      this.#deps.runs.heardVoice(prompt.sessionID);
       this.#deps.inputs.typed(target.input, words);
       return;
     }

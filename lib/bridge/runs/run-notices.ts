@@ -124,6 +124,11 @@ export class RunNotices {
       .catch((error) => log.warn({ err: errorText(error) }, "could not send back a message that was not delivered"));
   }
 
+  /** A voice note answered one of the session's prompts: the run it continues is answered in voice too (spoken-answers.ts). */
+  heardVoice(sessionID: string): void {
+    this.#deps.spoken?.heardVoice(this.#deps.registry.sessions.rootOf(sessionID));
+  }
+
   /**
    * A message from the phone reached the session: 👍 on it, and the run's progress message (with
    * Stop), or the Running notice with progress off; "queued" if the session was busy.
