@@ -169,30 +169,62 @@ function lastTrouble(file: string): string | undefined {
   return undefined;
 }
 
+/** An outside service Hermes calls (HERMES_TRANSCRIBE_URL, HERMES_SPEECH_URL): how the check names it and what is sent there. */
+interface Service {
+  variable: "HERMES_TRANSCRIBE_URL" | "HERMES_SPEECH_URL";
+  name: string;
+  /** What another user listening there would get. */
+  sent: string;
+  /** What the check says when none is set. */
+  unset: string;
+}
+
+const TRANSCRIPTION: Service = {
+  variable: "HERMES_TRANSCRIBE_URL",
+  name: "transcription service",
+  sent: "your voice",
+  unset: "No transcription service set (HERMES_TRANSCRIBE_URL): voice notes are refused, naming it",
+};
+const SPEECH: Service = {
+  variable: "HERMES_SPEECH_URL",
+  name: "speech service",
+  sent: "the agent's answers",
+  unset: "No speech service set (HERMES_SPEECH_URL): answers are not spoken",
+};
+
 /** The transcription service, if one is set: a URL, a loopback listener of this user, and an answer to HTTP. */
-export async function transcriptionCheck(env: Env, owner: OwnerCheck | undefined = systemOwnerCheck(), fetchImpl: typeof fetch = fetch): Promise<Check> {
-  const url = env.HERMES_TRANSCRIBE_URL?.trim();
-  if (!url) return skipped("No transcription service set (HERMES_TRANSCRIBE_URL): voice notes are refused, naming it");
-  if (!isHttpUrl(url)) return problem(`HERMES_TRANSCRIBE_URL is not an http(s) URL`, "set it to the service's base URL, such as https://api.openai.com/v1.");
+export function transcriptionCheck(env: Env, owner: OwnerCheck | undefined = systemOwnerCheck(), fetchImpl: typeof fetch = fetch): Promise<Check> {
+  return serviceCheck(TRANSCRIPTION, env, owner, fetchImpl);
+}
+
+/** The speech service (spoken answers, docs/speech.md), checked as the transcription service is. */
+export function speechCheck(env: Env, owner: OwnerCheck | undefined = systemOwnerCheck(), fetchImpl: typeof fetch = fetch): Promise<Check> {
+  return serviceCheck(SPEECH, env, owner, fetchImpl);
+}
+
+async function serviceCheck(service: Service, env: Env, owner: OwnerCheck | undefined, fetchImpl: typeof fetch): Promise<Check> {
+  const { variable, name } = service;
+  const url = env[variable]?.trim();
+  if (!url) return skipped(service.unset);
+  if (!isHttpUrl(url)) return problem(`${variable} is not an http(s) URL`, "set it to the service's base URL, such as https://api.openai.com/v1.");
   const shown = forTerminal(url, 120);
   const found = owner ? await listenerProblem(url, owner) : undefined;
-  if (found && "unclassified" in found)
-    return problem(`The transcription service's host ${forTerminal(found.unclassified, 80)} does not resolve`, "fix HERMES_TRANSCRIBE_URL.");
+  if (found && "unclassified" in found) return problem(`The ${name}'s host ${forTerminal(found.unclassified, 80)} does not resolve`, `fix ${variable}.`);
   if (found) {
     return problem(
-      `The transcription service at ${shown} listens on a port owned by another user (uid ${found.listener.uid}): your voice would go to them`,
-      "start your own server there, or point HERMES_TRANSCRIBE_URL elsewhere.",
+      `The ${name} at ${shown} listens on a port owned by another user (uid ${found.listener.uid}): ${service.sent} would go to them`,
+      `start your own server there, or point ${variable} elsewhere.`,
     );
   }
   try {
     const response = await fetchImpl(url, { method: "GET", signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
     await response.body?.cancel();
-    return ok(`The transcription service at ${shown} answers (HTTP ${response.status})`);
+    return ok(`The ${name} at ${shown} answers (HTTP ${response.status})`);
   } catch (error) {
     const cause = (error as { cause?: { code?: unknown } }).cause?.code;
     return problem(
-      `The transcription service at ${shown} does not answer (${forTerminal(typeof cause === "string" ? cause : (error as Error).message)})`,
-      "start it, or fix HERMES_TRANSCRIBE_URL.",
+      `The ${name} at ${shown} does not answer (${forTerminal(typeof cause === "string" ? cause : (error as Error).message)})`,
+      `start it, or fix ${variable}.`,
     );
   }
 }

@@ -10,7 +10,7 @@ import { DEFAULT_API_ROOT, readConfig } from "../config.ts";
 import { globalHermesOptions, hermesEntryOptions } from "../global-config.ts";
 import { environmentSecrets, makeScrubber } from "../log.ts";
 import { checkLine, ok, problem, type Check } from "./doctor-check.ts";
-import { logCheck, nodeCheck, opencodeCheck, pluginEntryChecks, projectConfigFiles, transcriptionCheck } from "./doctor-local.ts";
+import { logCheck, nodeCheck, opencodeCheck, pluginEntryChecks, projectConfigFiles, speechCheck, transcriptionCheck } from "./doctor-local.ts";
 import { telegramChecks, type TelegramSettings } from "./doctor-telegram.ts";
 import { EXIT, type CliIo } from "./io.ts";
 
@@ -62,7 +62,7 @@ export async function doctor(args: string[], io: CliIo): Promise<number> {
   const options = effectiveOptions(io.env, directory);
   report(settingsChecks(io.env, options.project ?? options.global));
   report(await telegramChecks(telegramSettings(io.env, options), io.env));
-  report([await transcriptionCheck(io.env), logCheck(io.env)]);
+  report([await transcriptionCheck(io.env), await speechCheck(io.env), logCheck(io.env)]);
   io.out("");
   io.out(wrong === 0 ? "Nothing to fix." : `${wrong} ${wrong === 1 ? "thing" : "things"} to fix (❌ above).`);
   return wrong === 0 ? EXIT.ok : EXIT.error;

@@ -69,6 +69,8 @@ describe("opencode-hermes doctor", { timeout: 120_000 }, () => {
       HERMES_TELEGRAM_API_ROOT: telegram.apiRoot,
       HERMES_TRANSCRIBE_URL: transcribeUrl,
       HERMES_TRANSCRIBE_KEY: "sk-doctor-secret-key-0123456789",
+      // Any HTTP server of this user answers the speech check as it does the transcription one.
+      HERMES_SPEECH_URL: transcribeUrl,
       ...change,
     };
     for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key];
@@ -88,7 +90,7 @@ describe("opencode-hermes doctor", { timeout: 120_000 }, () => {
     return { status, out, err, text, checks, problems: checks.filter((line) => line.startsWith("❌")) };
   }
 
-  it("a good setup: every check ✅ (versions, both configs, token, chat, relay, transcription, log), exit 0", async () => {
+  it("a good setup: every check ✅ (versions, both configs, token, chat, relay, transcription, speech, log), exit 0", async () => {
     const result = await doctor(environment());
     expect(result.err).toEqual([]);
     expect(
@@ -104,6 +106,7 @@ describe("opencode-hermes doctor", { timeout: 120_000 }, () => {
     expect(result.text).toContain("✅ @hermes_test_bot can post in the chat.");
     expect(result.text).toMatch(/^✅ An OpenCode with Hermes .* is polling @hermes_test_bot right now\.$/m);
     expect(result.text).toContain(`✅ The transcription service at ${transcribeUrl} answers (HTTP 404).`);
+    expect(result.text).toContain(`✅ The speech service at ${transcribeUrl} answers (HTTP 404).`);
     expect(result.out.at(-1)).toBe("Nothing to fix.");
   });
 

@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { checkLine, ok, problem, skipped } from "../../lib/cli/doctor-check.ts";
-import { logCheck, nodeCheck, projectConfigFiles, transcriptionCheck } from "../../lib/cli/doctor-local.ts";
+import { logCheck, nodeCheck, projectConfigFiles, speechCheck, transcriptionCheck } from "../../lib/cli/doctor-local.ts";
 import { main } from "../../lib/cli/main.ts";
 
 const dirs: string[] = [];
@@ -79,6 +79,22 @@ describe("transcription service", () => {
     });
     expect(silent.state).toBe("problem");
     expect(silent.text).toContain("does not answer (ECONNREFUSED)");
+  });
+});
+
+describe("speech service", () => {
+  it("checked as the transcription service is: unset skipped; another user's listener a problem, nothing sent; this user's answering ok", async () => {
+    expect((await speechCheck({})).text).toBe("No speech service set (HERMES_SPEECH_URL): answers are not spoken");
+    let fetched = false;
+    const squatted = await speechCheck({ HERMES_SPEECH_URL: "http://127.0.0.1:8880/v1" }, procWith(8880, 4242), async () => {
+      fetched = true;
+      return new Response("");
+    });
+    expect(squatted.state).toBe("problem");
+    expect(squatted.text).toContain("owned by another user (uid 4242): the agent's answers would go to them");
+    expect(fetched).toBe(false);
+    const answers = await speechCheck({ HERMES_SPEECH_URL: "http://127.0.0.1:8880/v1" }, procWith(8880, 1000), async () => new Response("", { status: 404 }));
+    expect(answers).toEqual(ok("The speech service at http://127.0.0.1:8880/v1 answers (HTTP 404)"));
   });
 });
 
