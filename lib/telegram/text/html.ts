@@ -13,6 +13,9 @@ declare const telegramHtml: unique symbol;
 /** Telegram HTML that Hermes built: its markup is Hermes' own, every outside text in it escaped. */
 export type Html = string & { readonly [telegramHtml]: true };
 
+/** Text that is not Html (typed so): escaping Html again would show its markup as text. */
+export type PlainText = string & { readonly [telegramHtml]?: never };
+
 /** The one cast to Html: every maker in this file goes through it. */
 function asHtml(text: string): Html {
   return text as Html;
@@ -75,7 +78,7 @@ export function graphemes(text: string): string[] {
 /** A lone surrogate (possible in JSON from OpenCode) is not UTF-8: Telegram would refuse the whole text. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
-export function escapeHtml(text: string): Html {
+export function escapeHtml(text: PlainText): Html {
   return asHtml(text.replace(LONE_SURROGATE, "\uFFFD").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;"));
 }
 
@@ -151,14 +154,14 @@ function isRegionalIndicator(codePoint: number): boolean {
 }
 
 /** Escapes `text` for HTML, cut (on graphemes, marked "…") so the escaped result is at most `max` long. */
-export function escapeWithin(text: string, max: number): Html {
+export function escapeWithin(text: PlainText, max: number): Html {
   const escaped = escapeHtml(text);
   if (escaped.length <= max) return escaped;
   return asHtml(`${escapedHead(text, max - 1).html}…`);
 }
 
 /** The escaped start of `text`, whole graphemes, at most `max` long; `length` is how much of `text` it covers. */
-export function escapedHead(text: string, max: number): { html: Html; length: number } {
+export function escapedHead(text: PlainText, max: number): { html: Html; length: number } {
   let html = "";
   let length = 0;
   // Escaping never shortens: a window of max + 1 units holds every grapheme that can fit.
@@ -172,7 +175,7 @@ export function escapedHead(text: string, max: number): { html: Html; length: nu
 }
 
 /** The escaped end of `text`, whole graphemes, at most `max` long; `length` is how much of `text` it covers. */
-export function escapedTail(text: string, max: number): { html: Html; length: number } {
+export function escapedTail(text: PlainText, max: number): { html: Html; length: number } {
   const parts = tailGraphemes(text, max + 16);
   let html = "";
   let length = 0;
