@@ -41,8 +41,9 @@ export function joinHtml(parts: readonly Html[], separator: Html | "" | "\n" | "
 }
 
 /**
- * Markup that is a constant of Hermes' own (a catalog string, a tag pair): trusted as it is. Never
- * for text from outside (the agent, OpenCode, a user, a file): escape that.
+ * Markup Hermes vouches for where the `html` template can't say it (a tag pair built from checked
+ * parts, a catalog text's first line): trusted as it is. Never for text from outside (the agent,
+ * OpenCode, a user, a file): escape that. tests/unit/html-type.test.ts lists the files that call it.
  */
 export function trustedHtml(markup: string): Html {
   return asHtml(markup);
