@@ -46,6 +46,7 @@ import { TypedText } from "./input/typed-text.ts";
 import { UserInput } from "./input/user-input.ts";
 import { VoiceNotes } from "./input/voice-notes.ts";
 import { SpokenAnswers } from "./runs/spoken-answers.ts";
+import type { Html } from "../telegram/text/html.ts";
 
 export type { InstanceLink } from "./core/desk.ts";
 
@@ -358,7 +359,7 @@ export class Bridge implements UpdateHandler {
   }
 
   /** A short message in the chat, in reply to `replyTo`. */
-  reply(text: string, replyTo: number, threadId?: number): Promise<void> {
+  reply(text: Html, replyTo: number, threadId?: number): Promise<void> {
     return this.#chat.reply(text, replyTo, threadId);
   }
 

@@ -11,6 +11,7 @@ import type { TelegramApi } from "../telegram/wire/api.ts";
 import type { Outbox } from "../telegram/wire/outbox.ts";
 import { errorText } from "../error-text.ts";
 import { renderHelp, renderStatus, type StatusPart } from "../telegram/render/render-status.ts";
+import { escapeHtml, html, type Html, joinHtml } from "../telegram/text/html.ts";
 import type { ActingCommand, IntentOf } from "./core/gate.ts";
 import type { PromptLife } from "./prompts/prompt-life.ts";
 import { StartReplies } from "./start-replies.ts";
@@ -34,7 +35,7 @@ export interface CommandDeps {
   /** /stop: this process' busy sessions, offered for stopping in reply to the command. */
   stops: Pick<StopControl, "offer">;
   /** /status: what the phone's prompts use (/model, /agent). */
-  steering: { statusLine(): string };
+  steering: { statusLine(): Html };
   /** /status: how full each busy session's context is. */
   costs?: Pick<RunCosts, "context">;
 }
@@ -71,15 +72,15 @@ export class Commands {
       log.warn({ dropped: received.length - parts.length }, "dropped a malformed /status part from another process");
     const text =
       intent.name === "status"
-        ? `${renderStatus(parts ?? [], t)}\n\n${this.#deps.steering.statusLine()}`
+        ? html`${renderStatus(parts ?? [], t)}\n\n${this.#deps.steering.statusLine()}`
         : intent.name === "pending"
           ? (parts ?? []).some((part) => part.prompts.length > 0)
             ? undefined // the prompts themselves are the answer
-            : t.status.nothingWaiting
+            : escapeHtml(t.status.nothingWaiting)
           : intent.name === "stop"
             ? (parts ?? []).some((part) => part.sessions.some((session) => session.busy))
               ? undefined // each process offered its own runs
-              : t.stop.nothingRunning
+              : escapeHtml(t.stop.nothingRunning)
             : intent.name === "undo"
               ? t.undo.howTo // /undo works as a reply to a session's message (input/typed-text.ts)
               : renderHelp(t);
@@ -91,11 +92,15 @@ export class Commands {
     const { t, chatId, log } = this.#deps;
     if (!this.#startReplies.mayAnswer(intent.from.chatId)) return void log.debug({ chatId: intent.from.chatId }, "/start not answered (answered recently)");
     const configured = intent.from.chatId === chatId;
-    const lines = [t.start.hello, t.start.ids(intent.from.chatId, intent.from.userId), configured ? t.start.configured : t.start.setChat(intent.from.chatId)];
-    await this.#send(intent, lines.join("\n"));
+    const lines = [
+      t.start.hello,
+      t.start.ids(intent.from.chatId, intent.from.userId),
+      configured ? escapeHtml(t.start.configured) : t.start.setChat(intent.from.chatId),
+    ];
+    await this.#send(intent, joinHtml(lines, "\n"));
   }
 
-  async #send(intent: Command, text: string): Promise<void> {
+  async #send(intent: Command, text: Html): Promise<void> {
     const { outbox, telegram, log } = this.#deps;
     const chatId = intent.from.chatId;
     await outbox

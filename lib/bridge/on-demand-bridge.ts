@@ -21,6 +21,7 @@ import type { InstanceLink } from "./core/desk.ts";
 import type { AgentFileSent } from "./agent-tools/agent-files.ts";
 import type { MessageOwner } from "../registry/registry.ts";
 import type { OutgoingFile } from "../telegram/wire/api.ts";
+import type { Html } from "../telegram/text/html.ts";
 
 /**
  * The bridge's options, but for its registry (made with the bridge) and scheduled runs: given
@@ -176,7 +177,7 @@ export class OnDemandBridge implements UpdateHandler {
     return (await this.#load()).sendAgentFile(owner, file, caption);
   }
 
-  async reply(text: string, replyTo: number, threadId?: number): Promise<void> {
+  async reply(text: Html, replyTo: number, threadId?: number): Promise<void> {
     return (await this.#load()).reply(text, replyTo, threadId);
   }
 

@@ -7,7 +7,7 @@ import { ANYONE } from "../config-options.ts";
 import { formatDurationDecimal } from "../duration.ts";
 import { makeScrubber, secretsOf } from "../log.ts";
 import { createTelegramApi, TelegramApiError } from "../telegram/wire/api.ts";
-import { escapeHtml } from "../telegram/text/html.ts";
+import { escapeHtml, html } from "../telegram/text/html.ts";
 import { CALL_TIMEOUT_MS, LONG_POLL_SECONDS } from "../telegram/wire/timeouts.ts";
 import { withTimeout } from "../with-timeout.ts";
 import { EXIT, type CliIo } from "./io.ts";
@@ -117,8 +117,8 @@ async function run(args: string[], io: CliIo, tuning: SetupTuning, stop: AbortSi
   const group = chat.chatType !== "private" || chat.chatId < 0;
   let confirmation: unknown;
   try {
-    const lines = [`✅ Found this chat: <code>${chat.chatId}</code>.`, `Your user id is <code>${chat.userId}</code>. Finish the setup in the terminal.`];
-    await boundedCall(api.sendMessage(chat.chatId, lines.join("\n"), { replyTo: chat.messageId }), stop);
+    const text = html`✅ Found this chat: <code>${chat.chatId}</code>.\nYour user id is <code>${chat.userId}</code>. Finish the setup in the terminal.`;
+    await boundedCall(api.sendMessage(chat.chatId, text, { replyTo: chat.messageId }), stop);
   } catch (error) {
     if (stop.aborted) throw error;
     confirmation = error;

@@ -1,6 +1,8 @@
 // The shape of the strings of scheduled runs (/every, /at, /schedules): part of the catalogue
-// (strings.ts' `schedule`), filled in by schedule-en.ts and schedule-zh.ts. Parameters named
-// `project`, `instruction`, `next`, `zone` and `why` come escaped; the rest are numbers or plain words.
+// (strings.ts' `schedule`), filled in by schedule-en.ts and schedule-zh.ts. Parameters typed
+// Html come escaped; the rest are numbers or plain words.
+import type { Html } from "../telegram/text/html.ts";
+
 export interface ScheduleStrings {
   /** "every 30 min", "every 2 h". */
   everyMinutes: (minutes: number) => string;
@@ -12,21 +14,21 @@ export interface ScheduleStrings {
   /** Short weekday names, Sunday first (Date's getDay()). */
   days: readonly string[];
   /** The answer to /every and /at: what was understood. */
-  created: (when: string, project: string, instruction: string, next: string) => string;
+  created: (when: Html, project: Html, instruction: Html, next: Html) => Html;
   /** /every or /at not understood: why, and the forms they take. */
-  usage: string;
+  usage: Html;
   errors: { empty: string; badWhen: string; tooShort: string; tooLong: string; badTime: string; noInstruction: string };
   /** The project picker's title. */
-  pick: string;
+  pick: Html;
   /** The picker after a tap. */
-  picked: (project: string) => string;
+  picked: (project: Html) => Html;
   /** Schedules cannot be kept (the state file was refused): why. */
-  off: (why: string) => string;
-  saveFailed: (why: string) => string;
+  off: (why: Html) => Html;
+  saveFailed: (why: Html) => Html;
   /** /schedules: the title with the machine's zone, each schedule, none. */
-  listTitle: (count: number, zone: string) => string;
-  item: (index: number, when: string, project: string, next: string, instruction: string) => string;
-  none: string;
+  listTitle: (count: number, zone: Html) => Html;
+  item: (index: number, when: Html, project: Html, next: Html, instruction: Html) => Html;
+  none: Html;
   /** Buttons and answers (plain text). */
   cancelButton: (index: number) => string;
   confirmButton: (index: number) => string;
@@ -34,9 +36,9 @@ export interface ScheduleStrings {
   cancelled: string;
   gone: string;
   /** A run's first message ("⏰ …"), and a session's title (plain text). */
-  running: (when: string, project: string, instruction: string) => string;
+  running: (when: Html, project: Html, instruction: Html) => Html;
   title: (instruction: string) => string;
   /** A run that fell due while no OpenCode served the project (told once). */
-  missed: (when: string, project: string, at: string, instruction: string) => string;
-  failed: (project: string, why: string) => string;
+  missed: (when: Html, project: Html, at: Html, instruction: Html) => Html;
+  failed: (project: Html, why: Html) => Html;
 }

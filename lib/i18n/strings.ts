@@ -1,12 +1,14 @@
 // The shape of the string catalogue: every user-facing text Hermes has, one field each, that every
-// language (lib/i18n/en.ts, lib/i18n/zh.ts) fills in full. Strings that go out as Telegram HTML may
-// contain Hermes' own tags; parameters are escaped by the caller before they are passed in, unless a
-// parameter's name says it is plain text.
+// language (lib/i18n/en.ts, lib/i18n/zh.ts) fills in full. A string with Hermes' own tags is `Html`,
+// written with the `html` template (lib/telegram/text/html.ts): its literal parts are the markup and
+// its parameters are Html already (escaped by the caller), so nothing unescaped can reach it. Every
+// other string is plain text, escaped where it is shown in a message.
 
 /** A text decided now and worded later, in the chat's language. */
 import type { RemoteStrings } from "./remote-strings.ts";
 import type { ScheduleStrings } from "./schedule-strings.ts";
 import type { SpeechStrings } from "./speech-strings.ts";
+import type { Html } from "../telegram/text/html.ts";
 
 export type Text = (t: Strings) => string;
 
@@ -27,13 +29,13 @@ export interface Strings extends RemoteStrings {
   };
   /** Stopping a run from the phone; `title` parameters come escaped. */
   stop: {
-    running: (title: string) => string;
-    confirm: (title: string) => string;
-    stopping: (title: string) => string;
-    stopped: (title: string) => string;
-    notRunning: (title: string) => string;
-    failed: (title: string, error: string) => string;
-    pick: string;
+    running: (title: Html) => Html;
+    confirm: (title: Html) => Html;
+    stopping: (title: Html) => Html;
+    stopped: (title: Html) => Html;
+    notRunning: (title: Html) => Html;
+    failed: (title: Html, error: Html) => Html;
+    pick: Html;
     nothingRunning: string;
     tapConfirm: string;
     halting: string;
@@ -41,69 +43,69 @@ export interface Strings extends RemoteStrings {
   };
   /** A run's live progress message; `title` and `duration` parameters come escaped. */
   progress: {
-    running: (title: string) => string;
+    running: (title: Html) => Html;
     elapsed: (duration: string, steps: number) => string;
-    stopHint: string;
-    todos: (done: number, total: number) => string;
+    stopHint: Html;
+    todos: (done: number, total: number) => Html;
     moreTodos: (count: number) => string;
     earlier: string;
     /** The todowrite step, in the list of steps. */
     todoStep: string;
-    finished: (title: string, duration: string) => string;
-    failed: (title: string, duration: string) => string;
-    stopped: (title: string, duration: string) => string;
+    finished: (title: Html, duration: Html) => Html;
+    failed: (title: Html, duration: Html) => Html;
+    stopped: (title: Html, duration: Html) => Html;
   };
   question: {
-    asking: string;
-    sending: string;
-    answered: string;
-    answeredElsewhere: string;
-    dismissed: string;
-    dismissedElsewhere: string;
-    expired: string;
-    gone: string;
+    asking: Html;
+    sending: Html;
+    answered: Html;
+    answeredElsewhere: Html;
+    dismissed: Html;
+    dismissedElsewhere: Html;
+    expired: Html;
+    gone: Html;
     defaultHeader: string;
-    chooseAny: string;
-    cut: string;
-    dismissWarning: string;
-    page: (first: number, last: number, total: number) => string;
+    chooseAny: Html;
+    cut: Html;
+    dismissWarning: Html;
+    page: (first: number, last: number, total: number) => Html;
   };
   permission: {
-    asking: string;
-    sending: string;
-    expired: string;
-    gone: string;
-    title: (name: string) => string;
+    asking: Html;
+    sending: Html;
+    expired: Html;
+    gone: Html;
+    title: (name: Html) => Html;
     file: string;
-    diffCut: string;
+    diffCut: Html;
     patterns: string;
-    alwaysAllows: string;
+    alwaysAllows: Html;
     more: (count: number) => string;
     feedback: string;
-    cascadeRejected: string;
-    cascadeApproved: string;
-    allowedOnce: string;
-    alwaysAllowed: string;
-    rejected: string;
-    rejectedWithFeedback: string;
+    cascadeRejected: Html;
+    cascadeApproved: Html;
+    allowedOnce: Html;
+    alwaysAllowed: Html;
+    rejected: Html;
+    rejectedWithFeedback: Html;
     fromTelegram: string;
     inTerminal: string;
-    diffCaption: (file: string) => string;
+    diffCaption: (file: Html) => Html;
     omitted: (count: number) => string;
-    shortened: (file: string) => string;
-    notAttached: string;
+    shortened: (file: Html) => Html;
+    notAttached: Html;
     /** OpenCode 2 drops a reject's feedback: it went to the session as the user's next message. */
     feedbackAsMessage: string;
     /** …to the run's main session: a sub-agent's reject cancels the sub-agent, so nobody would read it there. */
     feedbackAsMessageToMain: string;
     /** …and sending that message failed (`error` is HTML already). */
-    feedbackNotSent: (error: string) => string;
+    feedbackNotSent: (error: Html) => Html;
     /** The message the agent gets (plain text, not HTML): which request it answers (`subagent`: one of its sub-agent's), then the feedback exactly as typed. */
     feedbackForAgent: (request: string, feedback: string, subagent: boolean) => string;
   };
   /** The full-request file a shortened permission prompt comes with (plain text). */
   permissionFile: {
-    caption: string;
+    caption: Html;
     heading: (name: string) => string;
     marked: string;
     command: string;
@@ -121,12 +123,12 @@ export interface Strings extends RemoteStrings {
   };
   context: { subagentOf: string };
   notice: {
-    done: (duration: string) => string;
-    failed: (name: string) => string;
-    retrying: (attempt: string) => string;
+    done: (duration: Html) => Html;
+    failed: (name: Html) => Html;
+    retrying: (attempt: Html) => Html;
     attempt: (n: number) => string;
-    retryOnce: string;
-    replyHint: string;
+    retryOnce: Html;
+    replyHint: Html;
     seconds: (n: number) => string;
     minutes: (m: number, s: number) => string;
     hours: (h: number, m: number) => string;
@@ -167,7 +169,7 @@ export interface Strings extends RemoteStrings {
     unreachable: (error: string) => string;
     notApplied: string;
   };
-  input: { answerTo: (header: string) => string; feedback: string; feedbackPlaceholder: string };
+  input: { answerTo: (header: Html) => Html; feedback: string; feedbackPlaceholder: string };
   /** Scheduled runs (/every, /at, /schedules). */
   schedule: ScheduleStrings;
   /** The menu's lines of the schedule commands. */

@@ -10,6 +10,7 @@ import { DEFAULT_CHAT_ID, startFakeTelegram, type FakeTelegram } from "../suppor
 import { directive, startMockLlm, type MockLlm } from "../support/mock-llm.ts";
 import { OPENCODE_VERSIONS, startOpencode, type OpencodeServer } from "../support/opencode.ts";
 import { pollUntil } from "../support/wait.ts";
+import { claimViolations } from "../support/telegram/strict-checks.ts";
 
 const E2E_TIMEOUT = 120_000;
 
@@ -71,6 +72,8 @@ describe("fake Telegram Bot API", () => {
     for (const text of ["a < b", "fish & chips", "<div>x</div>", "<b><i>x</b></i>"]) {
       expect((await call(tg, "sendMessage", { chat_id, text, parse_mode: "HTML" })).status, text).toBe(400);
     }
+    // Refused on purpose: claimed, so the strict checks do not fail this test.
+    expect(claimViolations(tg, "unparsable entities")).toHaveLength(5);
     const html =
       '<b>Q</b> &lt;tag&gt; &amp; <a href="https://x.y/?a=1&amp;b=2">l</a> <pre><code class="language-ts">x</code></pre> <tg-spoiler>s</tg-spoiler> &#128512;';
     expect((await call(tg, "sendMessage", { chat_id, text: html, parse_mode: "HTML" })).status).toBe(200);

@@ -1,7 +1,8 @@
 // What a run used, end to end on the real OpenCode with the scripted LLM reporting usage and the
 // model priced in the project's opencode.json (cost per million tokens, limit.context): the
 // progress message and /status show how full the context is, the Done notice the run's tokens and dollars;
-// when the LLM reports no usage, neither shows anything. OpenCode 2.0.15 names no model with a
+// when the LLM reports no usage, neither shows anything; a run under a tenth of a cent shows
+// "<$0.001" in a notice Telegram takes at once (issue 40). OpenCode 2.0.15 names no model with a
 // step's usage, so there the context shows as a count, without the window.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SentMessage } from "../support/fake-telegram.ts";
@@ -74,6 +75,22 @@ describe.each<OpencodeVersion>(["1.18.33", "1.1.53", OPENCODE2_VERSION])("what a
     // Three answers (two commands, then the text): 159,600 tokens, $0.522.
     expect(done.text).toMatch(/✅ <b>Done<\/b> after [^\n]* · 160k tokens · \$0\.52\n/);
   }, 150_000);
+
+  // Issue 40: a run under a tenth of a cent wrote "<$0.001" unescaped; Telegram refused the notice
+  // and Hermes sent it again as plain text (formatting and cost gone, two calls spent).
+  it.skipIf(version === "1.1.53")(
+    "a run that cost $0.0001: its Done notice arrives formatted, in one sendMessage, with its cost",
+    async () => {
+      // Each answer: 20 in, 2 out ($0.00009); three answers: 66 tokens, $0.00027.
+      rig.llm.setUsage({ prompt: 20, completion: 2 });
+      const from = rig.telegram.calls.length;
+      const { done } = await phoneRun("cheap");
+      expect(done.text).toMatch(/✅ <b>Done<\/b> after [^\n]* · 66 tokens · &lt;\$0\.001\n/);
+      const notices = rig.telegram.calls.slice(from).filter((call) => call.method === "sendMessage" && /Done/.test(String(call.payload.text)));
+      expect(notices.map((call) => [call.status, call.error])).toEqual([[200, undefined]]);
+    },
+    150_000,
+  );
 
   it("the LLM reports no usage: no context, no tokens, no dollars", async () => {
     rig.llm.setUsage(null);

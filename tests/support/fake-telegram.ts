@@ -238,6 +238,10 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
         refusedEdits.push(call);
         reportViolation({ source: fake, kind: "not modified", detail: `${call.method} ${shown.slice(0, 400)}` });
       }
+      if (err.description.startsWith("Bad Request: can't parse entities")) {
+        const sent = String(call.payload.text ?? call.payload.caption ?? "").slice(0, 400);
+        reportViolation({ source: fake, kind: "unparsable entities", detail: `${call.method}: ${err.description} in ${JSON.stringify(sent)}` });
+      }
       return fail(err);
     }
   }

@@ -1,6 +1,9 @@
-// An in-memory TelegramApi for unit tests of the bridge: records messages and their edits.
+// An in-memory TelegramApi for unit tests of the bridge: records messages and their edits. Texts
+// and captions are parsed as Telegram parses parse_mode HTML (telegram/html.ts, the fake Telegram's
+// own parser): one it can't parse is refused with Telegram's 400, and fails the test unless claimed.
 import { FileTooBigError, TelegramApiError, type OutgoingFile, type SendOptions, type TelegramApi, type UploadOptions } from "../../lib/telegram/wire/api.ts";
 import type { InlineButton } from "../../lib/telegram/wire/rendered-message.ts";
+import { parseTelegramHtml } from "./telegram/html.ts";
 import { claimViolations, reportViolation } from "./telegram/strict-checks.ts";
 import { sameContent, sameMarkup } from "./telegram/validate.ts";
 
@@ -34,6 +37,7 @@ export class MemoryTelegram implements TelegramApi {
   }
 
   async sendMessage(chatId: number, html: string, options: SendOptions = {}) {
+    this.#parse("sendMessage", html);
     const message: MemoryMessage = {
       chatId,
       messageId: this.#nextId++,
@@ -58,6 +62,7 @@ export class MemoryTelegram implements TelegramApi {
    */
   async editMessage(chatId: number, messageId: number, html: string, keyboard: InlineButton[][]) {
     const message = this.#find(chatId, messageId);
+    this.#parse("editMessageText", html);
     if (sameContent({ text: html, parseMode: "HTML" }, { text: message.text, parseMode: "HTML" }) && sameMarkup(keyboard, message.keyboard)) {
       return this.#refuse("editMessageText", message);
     }
@@ -104,6 +109,20 @@ export class MemoryTelegram implements TelegramApi {
     return this.#refusedEdits.splice(0);
   }
 
+  /** Telegram's answer to HTML it can't parse; reported, so a test that does not expect it fails. */
+  #parse(method: string, html: string): void {
+    const parsed = parseTelegramHtml(html);
+    if (parsed.ok) return;
+    const description = `Bad Request: can't parse entities: ${parsed.error}`;
+    reportViolation({ source: this, kind: "unparsable entities", detail: `${method}: ${description} in ${JSON.stringify(html.slice(0, 400))}` });
+    throw new TelegramApiError(400, description);
+  }
+
+  /** Claims the "can't parse entities" refusals since the last call (a test that sends bad HTML on purpose). */
+  takeUnparsable(): string[] {
+    return claimViolations(this, "unparsable entities").map((violation) => violation.detail);
+  }
+
   #refuse(method: string, message: MemoryMessage): void {
     this.#refusedEdits.push({ method, chatId: message.chatId, messageId: message.messageId });
     reportViolation({
@@ -120,6 +139,7 @@ export class MemoryTelegram implements TelegramApi {
   readonly documents: Array<{ chatId: number; messageId: number; filename: string; content: string; caption?: string; replyTo?: number }> = [];
 
   async sendDocument(chatId: number, filename: string, content: string, options: { caption?: string; replyTo?: number } = {}) {
+    if (options.caption !== undefined) this.#parse("sendDocument", options.caption);
     const messageId = this.#nextId++;
     this.documents.push({ chatId, messageId, filename, content, ...options });
     return { messageId };
@@ -129,6 +149,7 @@ export class MemoryTelegram implements TelegramApi {
   readonly sentFiles: Array<{ chatId: number; messageId: number; file: OutgoingFile } & UploadOptions> = [];
 
   async sendFile(chatId: number, file: OutgoingFile, options: UploadOptions = {}) {
+    if (options.caption !== undefined) this.#parse(file.as === "photo" ? "sendPhoto" : "sendDocument", options.caption);
     const messageId = this.#nextId++;
     this.sentFiles.push({ chatId, messageId, file, ...options });
     return { messageId };

@@ -14,6 +14,7 @@ import { ANSWER_FILE } from "../../lib/telegram/render/render-agent-text.ts";
 import { CHAT, DIRECTORY, question, request, setup } from "../support/bridge-rig.ts";
 import { MemoryTelegram } from "../support/memory-telegram.ts";
 import { parseTelegramHtml } from "../support/telegram/html.ts";
+import { trustedHtml } from "../../lib/telegram/text/html.ts";
 
 const quick = { level: "all" as const, doneAfterMs: 0 };
 
@@ -55,7 +56,7 @@ describe("Bridge: the agent's answers", () => {
     const plain = validTelegramHtml(done.text);
     expect(plain.length).toBeLessThanOrEqual(MESSAGE_LIMIT);
     expect(plain.length).toBeGreaterThan(MESSAGE_LIMIT - 300);
-    expect(done.text).toContain(CATALOGS.en.answer.shortened(ANSWER_FILE));
+    expect(done.text).toContain(CATALOGS.en.answer.shortened(trustedHtml(ANSWER_FILE)));
     expect(done.text).toContain("• step <b>479</b>: <code>ok</code> 完成 ✅\n\nNext: <i>ship it</i>.\n\n");
     expect(plain).not.toContain("step 0:");
     const file = await vi.waitFor(() => telegram.documents[0] ?? Promise.reject(new Error("no file")));
@@ -146,14 +147,14 @@ describe("showAnswer: a session's answer on demand", () => {
     const outbox = new Outbox({ logger: log, limits: false });
     const deps = { telegram, outbox, registry, log, t: CATALOGS.zh };
     const owner = { sessionID: "ses_9", directory: "/p" };
-    const short = await showAnswer(deps, { chatId: CHAT, threadId: 7, owner }, "💬 <b>修复登录</b>", "已**完成**。");
+    const short = await showAnswer(deps, { chatId: CHAT, threadId: 7, owner }, trustedHtml("💬 <b>修复登录</b>"), "已**完成**。");
     expect(telegram.messages[0]).toMatchObject({ text: "💬 <b>修复登录</b>\n\n已<b>完成</b>。", threadId: 7 });
     expect(registry.ownerOf({ chatId: CHAT, messageId: short!.messageId })).toEqual(owner);
     const long = `# 报告\n\n${"这一步**完成**了。\n\n".repeat(600)}`;
-    const shown = await showAnswer(deps, { chatId: CHAT, threadId: undefined, owner }, "💬 <b>修复登录</b>", long);
+    const shown = await showAnswer(deps, { chatId: CHAT, threadId: undefined, owner }, trustedHtml("💬 <b>修复登录</b>"), long);
     const message = telegram.messages.find((m) => m.messageId === shown!.messageId)!;
     expect(visibleLength(message.text)).toBeLessThanOrEqual(MESSAGE_LIMIT);
-    expect(message.text).toContain(CATALOGS.zh.answer.shortened(ANSWER_FILE));
+    expect(message.text).toContain(CATALOGS.zh.answer.shortened(trustedHtml(ANSWER_FILE)));
     expect(message.text.endsWith("这一步<b>完成</b>了。")).toBe(true);
     const file = telegram.documents[0]!;
     expect(file).toMatchObject({ filename: ANSWER_FILE, content: long, replyTo: shown!.messageId });

@@ -5,6 +5,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { HermesEvent, MessageUsage } from "../../lib/hermes-events.ts";
 import { CHAT, DIRECTORY, OWNER, setup } from "../support/bridge-rig.ts";
 import type { MemoryMessage } from "../support/memory-telegram.ts";
+import { parseTelegramHtml } from "../support/telegram/html.ts";
 
 const model = { providerID: "mock", modelID: "mock-model" };
 const usage = (input: number, output: number, cost: number): MessageUsage => ({ input, output, reasoning: 0, cacheRead: 0, cacheWrite: 0, cost });
@@ -46,6 +47,19 @@ describe("Bridge: what a run used", () => {
     emit({ type: "session.idle", sessionID: "ses_1" });
     const done = await found(telegram.messages, /<b>Done<\/b>/);
     expect(done.text).toContain("92.4k tokens · $0.031");
+  });
+
+  it("a run that cost less than a tenth of a cent: its Done notice goes out once, formatted, '<$0.001' escaped (issue 40)", async () => {
+    const { telegram, emit } = rig();
+    emit({ type: "session.status", sessionID: "ses_1", status: "busy" });
+    emit(answer("m1", usage(300, 20, 0.0001)));
+    emit({ type: "session.idle", sessionID: "ses_1" });
+    const done = await found(telegram.messages, /<b>Done<\/b>/);
+    expect(done.text).toContain("320 tokens · &lt;$0.001");
+    // The in-memory Telegram parses as Telegram does: the notice went out formatted, in one call (no plain-text second try).
+    const parsed = parseTelegramHtml(done.text);
+    expect(parsed.ok && parsed.plain).toContain("320 tokens · <$0.001");
+    expect(telegram.messages.filter((message) => /Done/.test(message.text))).toHaveLength(1);
   });
 
   it("nothing when OpenCode counted nothing: no 🧠, no tokens, no dollars", async () => {

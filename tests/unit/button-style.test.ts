@@ -6,6 +6,7 @@ import { ButtonStyles, refusesStyles, withoutStyles } from "../../lib/telegram/w
 import { createTelegramApi } from "../../lib/telegram/wire/api.ts";
 import type { InlineButton } from "../../lib/telegram/wire/rendered-message.ts";
 import { DEFAULT_CHAT_ID, startFakeTelegram, type FakeTelegram } from "../support/fake-telegram.ts";
+import { trustedHtml } from "../../lib/telegram/text/html.ts";
 
 const KEYBOARD: InlineButton[][] = [
   [{ text: "Allow once", callback_data: "h1:abcd:a", style: "success" }],
@@ -59,7 +60,7 @@ describe("button colours against the fake Telegram", () => {
   it("a server that knows the field gets the colours, and checks their values", async () => {
     fake = await startFakeTelegram();
     const api = createTelegramApi(fake.token, fake.apiRoot);
-    const { messageId } = await api.sendMessage(DEFAULT_CHAT_ID, "Allow?", { keyboard: KEYBOARD });
+    const { messageId } = await api.sendMessage(DEFAULT_CHAT_ID, trustedHtml("Allow?"), { keyboard: KEYBOARD });
     const sent = fake.messages().find((m) => m.messageId === messageId)!;
     expect(fake.buttons(sent).map((b) => b.style)).toEqual(["success", "danger", undefined]);
     // Straight to the fake: Hermes itself would resend a refused keyboard without colours.
@@ -75,13 +76,13 @@ describe("button colours against the fake Telegram", () => {
   it("a server that refuses the field gets the same keyboard without colours, and is not asked again", async () => {
     fake = await startFakeTelegram({ buttonStyles: "refused" });
     const api = createTelegramApi(fake.token, fake.apiRoot);
-    const first = await api.sendMessage(DEFAULT_CHAT_ID, "Allow?", { keyboard: KEYBOARD });
+    const first = await api.sendMessage(DEFAULT_CHAT_ID, trustedHtml("Allow?"), { keyboard: KEYBOARD });
     const sent = fake.messages().find((m) => m.messageId === first.messageId)!;
     expect(fake.buttons(sent)).toEqual(withoutStyles(KEYBOARD).flat());
     expect(sendCalls().map((call) => call.status)).toEqual([400, 200]);
 
-    await api.sendMessage(DEFAULT_CHAT_ID, "Allow again?", { keyboard: KEYBOARD });
-    await api.editMessage(DEFAULT_CHAT_ID, first.messageId, "Allow, edited?", KEYBOARD);
+    await api.sendMessage(DEFAULT_CHAT_ID, trustedHtml("Allow again?"), { keyboard: KEYBOARD });
+    await api.editMessage(DEFAULT_CHAT_ID, first.messageId, trustedHtml("Allow, edited?"), KEYBOARD);
     expect(sendCalls().map((call) => call.status)).toEqual([400, 200, 200, 200]);
     expect(fake.buttons(fake.messages().find((m) => m.messageId === first.messageId)!).every((b) => b.style === undefined)).toBe(true);
   });
@@ -89,8 +90,8 @@ describe("button colours against the fake Telegram", () => {
   it("an edit is the first to meet the refusal: it falls back too", async () => {
     fake = await startFakeTelegram({ buttonStyles: "refused" });
     const api = createTelegramApi(fake.token, fake.apiRoot);
-    const { messageId } = await api.sendMessage(DEFAULT_CHAT_ID, "Plain");
-    await api.editMessage(DEFAULT_CHAT_ID, messageId, "Allow?", KEYBOARD);
+    const { messageId } = await api.sendMessage(DEFAULT_CHAT_ID, trustedHtml("Plain"));
+    await api.editMessage(DEFAULT_CHAT_ID, messageId, trustedHtml("Allow?"), KEYBOARD);
     const sent = fake.messages().find((m) => m.messageId === messageId)!;
     expect(sent.text).toBe("Allow?");
     expect(fake.buttons(sent)).toEqual(withoutStyles(KEYBOARD).flat());

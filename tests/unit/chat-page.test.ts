@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createTelegramApi } from "../../lib/telegram/wire/api.ts";
 import { DEFAULT_CHAT_ID, startFakeTelegram, type FakeTelegram } from "../support/fake-telegram.ts";
 import { chatEntries, entitiesToHtml, renderChatPage } from "../support/telegram/chat-page.ts";
+import { trustedHtml } from "../../lib/telegram/text/html.ts";
 
 let fake: FakeTelegram | undefined;
 afterEach(async () => {
@@ -31,7 +32,7 @@ describe("renderChatPage on the fake Telegram's conversation", () => {
     fake = await startFakeTelegram();
     const api = createTelegramApi(fake.token, fake.apiRoot);
     const chat = DEFAULT_CHAT_ID;
-    const { messageId } = await api.sendMessage(chat, "🔐 <b>Permission</b>: edit <code>src/api.ts</code>", {
+    const { messageId } = await api.sendMessage(chat, trustedHtml("🔐 <b>Permission</b>: edit <code>src/api.ts</code>"), {
       keyboard: [
         [
           { text: "Allow once", callback_data: "a", style: "success" },
@@ -44,8 +45,8 @@ describe("renderChatPage on the fake Telegram's conversation", () => {
     expect(first).toContain('<span class="button success">Allow once</span><span class="button danger">Reject</span>');
     expect(first).not.toContain("edited");
 
-    await api.editMessage(chat, messageId, "🔐 <b>Permission</b>: edit <code>src/api.ts</code>\n✅ <b>Allowed once</b> from Telegram", []);
-    const { messageId: fileId } = await api.sendDocument(chat, "changes.diff", "+a\n-b\n", { caption: "the whole diff", replyTo: messageId });
+    await api.editMessage(chat, messageId, trustedHtml("🔐 <b>Permission</b>: edit <code>src/api.ts</code>\n✅ <b>Allowed once</b> from Telegram"), []);
+    const { messageId: fileId } = await api.sendDocument(chat, "changes.diff", "+a\n-b\n", { caption: trustedHtml("the whole diff"), replyTo: messageId });
     fake.sendText(chat, "thanks <3", { replyTo: fileId });
     await fake.waitFor(() => fake!.humanMessages(chat).length === 1);
 

@@ -30,6 +30,7 @@ import { reveal } from "../../lib/telegram/text/reveal.ts";
 import { parseTelegramHtml } from "../support/fake-telegram.ts";
 import { checkReplyMarkup, MAX_CAPTION, MAX_INLINE_BUTTONS, MAX_INLINE_ROW, MAX_TEXT } from "../support/telegram/validate.ts";
 import { seededRandom } from "../support/seeded-random.ts";
+import { trustedHtml } from "../../lib/telegram/text/html.ts";
 
 const SEED = 20261122;
 const CASES = 40;
@@ -129,7 +130,7 @@ function checkPermission(prompt: PermissionPrompt, message: RenderedMessage, t: 
   const command = typeof request.metadata.command === "string" && request.metadata.command.trim() ? request.metadata.command : undefined;
   const path = typeof request.metadata.filepath === "string" && request.metadata.filepath.trim() ? request.metadata.filepath : undefined;
   const approved = [...(command ? [command] : []), ...(path ? [path] : []), ...request.patterns, ...request.always, request.permission];
-  const shortened = plainOf(t.permission.shortened(FULL_REQUEST_FILE));
+  const shortened = plainOf(t.permission.shortened(trustedHtml(FULL_REQUEST_FILE)));
   const notAttached = plainOf(t.permission.notAttached);
   const sent = prompt.files?.sent === true;
   if (!full) {

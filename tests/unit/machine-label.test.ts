@@ -5,6 +5,7 @@ import { LABEL_ROOM, labelLine, labelMessages, machineLabel } from "../../lib/te
 import { CAPTION_LIMIT, MESSAGE_LIMIT, visibleLength } from "../../lib/telegram/text/html.ts";
 import { parseTelegramHtml } from "../support/fake-telegram.ts";
 import { MemoryTelegram } from "../support/memory-telegram.ts";
+import { trustedHtml } from "../../lib/telegram/text/html.ts";
 
 const host = () => "devbox";
 
@@ -33,14 +34,14 @@ describe("labelMessages", () => {
   it("sends, edits and captions start with the label; a full-length text is cut to fit as HTML", async () => {
     const memory = new MemoryTelegram();
     const api = labelMessages(memory, "alpha");
-    const { messageId } = await api.sendMessage(1, "hello <b>there</b>");
+    const { messageId } = await api.sendMessage(1, trustedHtml("hello <b>there</b>"));
     expect(memory.messages[0]!.text).toBe("🖥 <b>alpha</b>\nhello <b>there</b>");
-    await api.editMessage(1, messageId, `${"&amp;".repeat(1000)}<i>tail</i>`, []);
+    await api.editMessage(1, messageId, trustedHtml(`${"&amp;".repeat(1000)}<i>tail</i>`), []);
     const edited = memory.messages[0]!.text;
     const parsed = parseTelegramHtml(edited);
     expect(parsed.ok && parsed.plain.length).toBeLessThanOrEqual(MESSAGE_LIMIT);
     expect(edited.startsWith("🖥 <b>alpha</b>\n")).toBe(true);
-    await api.sendDocument(1, "x.diff", "+a", { caption: "c".repeat(CAPTION_LIMIT) });
+    await api.sendDocument(1, "x.diff", "+a", { caption: trustedHtml("c".repeat(CAPTION_LIMIT)) });
     const document = memory.documents.at(-1)!;
     expect(document.caption!.startsWith("🖥 <b>alpha</b>\n")).toBe(true);
     const caption = parseTelegramHtml(document.caption!);
@@ -54,7 +55,7 @@ describe("labelMessages", () => {
     // The longest label leaves LABEL_ROOM free.
     expect(visibleLength(`${labelLine(name)}\n`)).toBeLessThanOrEqual(LABEL_ROOM);
     const html = `${"<b>x</b>".repeat(MESSAGE_LIMIT - LABEL_ROOM - 4)}<i>end</i>`;
-    await api.sendMessage(1, html);
+    await api.sendMessage(1, trustedHtml(html));
     const sent = memory.messages[0]!.text;
     expect(sent.endsWith("<i>end</i>")).toBe(true);
     expect(visibleLength(sent)).toBeLessThanOrEqual(MESSAGE_LIMIT);

@@ -8,6 +8,7 @@ import { displayWidth } from "../../lib/telegram/text/markdown-table.ts";
 import { ANSWER_FILE, renderAgentText, renderAnswer } from "../../lib/telegram/render/render-agent-text.ts";
 import { richHead, richHtml, richTail } from "../../lib/telegram/text/rich-text.ts";
 import { parseTelegramHtml } from "../support/telegram/html.ts";
+import { trustedHtml } from "../../lib/telegram/text/html.ts";
 
 const t = CATALOGS.en;
 let markdown: Markdown;
@@ -156,7 +157,7 @@ describe("cutting formatted text", () => {
     const answer = `# Plan\n\n${"Step with `code` & <tags>. ".repeat(300)}\n\nNext: **ship it**.`;
     const rendered = renderAnswer(answer, markdown, 1000, t);
     expect(rendered.shortened).toBe(true);
-    expect(rendered.html.startsWith(t.answer.shortened(ANSWER_FILE))).toBe(true);
+    expect(rendered.html.startsWith(t.answer.shortened(trustedHtml(ANSWER_FILE)))).toBe(true);
     expect(rendered.html.endsWith("Next: <b>ship it</b>.")).toBe(true);
     // Entities and tags don't count: the HTML is far longer than what Telegram counts.
     expect(visibleLength(rendered.html)).toBeLessThanOrEqual(1000);

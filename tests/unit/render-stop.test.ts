@@ -5,6 +5,7 @@ import { CATALOGS } from "../../lib/i18n/catalog.ts";
 import { decodeCallback } from "../../lib/telegram/codec.ts";
 import { PICKER_ROWS, renderStop, renderStopFailed, renderStopPicker, type StopOutcome } from "../../lib/telegram/render/render-stop.ts";
 import { parseTelegramHtml } from "../support/fake-telegram.ts";
+import { trustedHtml } from "../../lib/telegram/text/html.ts";
 
 const TITLE = `<script>&\u202E${" ".repeat(500)}end`;
 const OUTCOMES: StopOutcome[] = ["running", "confirm", "stopping", "stopped", "notRunning"];
@@ -28,7 +29,7 @@ describe.each(["en", "zh"] as const)("Stop's messages in %s", (language) => {
   });
 
   it("a refused stop says why (escaped by the caller) and offers the confirmation again", () => {
-    const rendered = renderStopFailed("Key12345", session, "OpenCode answered 500: &lt;boom&gt;");
+    const rendered = renderStopFailed("Key12345", session, trustedHtml("OpenCode answered 500: &lt;boom&gt;"));
     expect(parseTelegramHtml(rendered.text).ok).toBe(true);
     expect(rendered.keyboard.flat().map((b) => b.text)).toEqual([t.button.stopConfirm]);
   });

@@ -11,6 +11,7 @@ import { unifiedDiff } from "../../lib/telegram/text/line-diff.ts";
 import { changesDiff, renderChanges } from "../../lib/telegram/render/render-changes.ts";
 import { renderNotice } from "../../lib/telegram/render/render-notice.ts";
 import { DEFAULT_CHAT_ID, parseTelegramHtml, startFakeTelegram, type FakeTelegram } from "../support/fake-telegram.ts";
+import { trustedHtml } from "../../lib/telegram/text/html.ts";
 
 const t = CATALOGS.en;
 
@@ -175,8 +176,8 @@ describe("sendDocument as a reply, through telegraf", () => {
 
   it("the file replies to the message it names (telegraf would drop reply_parameters from an upload)", async () => {
     const api = createTelegramApi(fake.token, fake.apiRoot);
-    const notice = await api.sendMessage(DEFAULT_CHAT_ID, "Done");
-    const { messageId } = await api.sendDocument(DEFAULT_CHAT_ID, "changes.diff", "+a\n", { caption: "diff", replyTo: notice.messageId });
+    const notice = await api.sendMessage(DEFAULT_CHAT_ID, trustedHtml("Done"));
+    const { messageId } = await api.sendDocument(DEFAULT_CHAT_ID, "changes.diff", "+a\n", { caption: trustedHtml("diff"), replyTo: notice.messageId });
     expect(fake.messages().find((m) => m.messageId === messageId)?.replyToMessageId).toBe(notice.messageId);
   });
 });

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { SCRUBBED, scrubbedTelegram } from "../../lib/telegram/wire/scrubbed-api.ts";
 import { secretsOf } from "../../lib/log.ts";
 import { MemoryTelegram } from "../support/memory-telegram.ts";
+import { trustedHtml } from "../../lib/telegram/text/html.ts";
 
 const TOKEN = "123456:AAHsecretPartOfTheToken_xyz";
 const KEY = "sk-<key>&more-998877";
@@ -15,12 +16,14 @@ describe("scrubbedTelegram", () => {
   it("scrubs every text that goes out, in plain and escaped form", async () => {
     const memory = new MemoryTelegram();
     const telegram = scrubbedTelegram(memory, secretsOf(TOKEN, KEY));
-    const sent = await telegram.sendMessage(1, `token ${TOKEN} key sk-&lt;key&gt;&amp;more-998877 half ${HALF}`, { forceReply: { placeholder: `p ${KEY}` } });
+    const sent = await telegram.sendMessage(1, trustedHtml(`token ${TOKEN} key sk-&lt;key&gt;&amp;more-998877 half ${HALF}`), {
+      forceReply: { placeholder: `p ${KEY}` },
+    });
     expect(memory.messages[0]!.text).toBe(`token ${SCRUBBED} key ${SCRUBBED} half ${SCRUBBED}`);
-    await telegram.editMessage(1, sent.messageId, `edited ${TOKEN}`, []);
+    await telegram.editMessage(1, sent.messageId, trustedHtml(`edited ${TOKEN}`), []);
     expect(JSON.stringify(memory.messages)).not.toContain(HALF);
     expect(JSON.stringify(memory.messages)).not.toContain("998877");
-    await telegram.sendDocument(1, `f-${HALF}.md`, `# answer\n${TOKEN}\n${KEY}`, { caption: `c ${KEY}` });
+    await telegram.sendDocument(1, `f-${HALF}.md`, `# answer\n${TOKEN}\n${KEY}`, { caption: trustedHtml(`c ${KEY}`) });
     expect(memory.documents[0]).toMatchObject({ filename: `f-${SCRUBBED}.md`, content: `# answer\n${SCRUBBED}\n${SCRUBBED}`, caption: `c ${SCRUBBED}` });
     await telegram.sendFile(1, {
       as: "document",
@@ -39,7 +42,7 @@ describe("scrubbedTelegram", () => {
   it("what stands in for a short key is no longer than the key, so a text cut to the limit stays within it", async () => {
     const memory = new MemoryTelegram();
     const short = "k3y&<9";
-    await scrubbedTelegram(memory, [short]).sendMessage(1, `a ${"k3y&amp;&lt;9".repeat(3)} b`);
+    await scrubbedTelegram(memory, [short]).sendMessage(1, trustedHtml(`a ${"k3y&amp;&lt;9".repeat(3)} b`));
     expect(memory.messages[0]!.text).toBe(`a ${"••••••".repeat(3)} b`);
   });
 

@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTelegramApi, TelegramApiError } from "../../lib/telegram/wire/api.ts";
 import { DEFAULT_CHAT_ID, startFakeTelegram, type FakeTelegram } from "../support/fake-telegram.ts";
+import { trustedHtml } from "../../lib/telegram/text/html.ts";
 
 describe("sendDocument", () => {
   let telegram: FakeTelegram;
@@ -14,10 +15,10 @@ describe("sendDocument", () => {
 
   it("uploads the text as a named file with its caption, in reply and in a topic", async () => {
     const api = createTelegramApi(telegram.token, telegram.apiRoot);
-    const { messageId } = await api.sendMessage(DEFAULT_CHAT_ID, "prompt");
+    const { messageId } = await api.sendMessage(DEFAULT_CHAT_ID, trustedHtml("prompt"));
     const content = `--- a\n+++ b\n${"+<b>x & y</b>\n".repeat(500)}`;
     const sent = await api.sendDocument(DEFAULT_CHAT_ID, "big-change.html.diff", content, {
-      caption: "Full diff of <code>big-change.html</code>",
+      caption: trustedHtml("Full diff of <code>big-change.html</code>"),
       replyTo: messageId,
     });
     const document = telegram.messages().find((m) => m.messageId === sent.messageId)!;
@@ -60,7 +61,11 @@ describe("sendFile (the agent's files)", () => {
   it("a photo goes as sendPhoto with its exact bytes, its type and caption; any other file as sendDocument, bytes intact", async () => {
     const api = createTelegramApi(telegram.token, telegram.apiRoot);
     const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from(Array.from({ length: 300 }, (_, i) => i % 256))]);
-    const photo = await api.sendFile(DEFAULT_CHAT_ID, { as: "photo", filename: "shot.png", bytes: png, mime: "image/png" }, { caption: "<b>the page</b>" });
+    const photo = await api.sendFile(
+      DEFAULT_CHAT_ID,
+      { as: "photo", filename: "shot.png", bytes: png, mime: "image/png" },
+      { caption: trustedHtml("<b>the page</b>") },
+    );
     const sentPhoto = telegram.messages().find((m) => m.messageId === photo.messageId)!;
     expect(sentPhoto.photo?.data.equals(png)).toBe(true);
     expect(sentPhoto.photo).toMatchObject({ filename: "shot.png", type: "image/png", caption: "<b>the page</b>" });

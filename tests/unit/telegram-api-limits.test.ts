@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTelegramApi, type TelegramApi } from "../../lib/telegram/wire/api.ts";
 import { graphemes } from "../../lib/telegram/text/html.ts";
 import { DEFAULT_CHAT_ID, parseTelegramHtml, startFakeTelegram, type FakeTelegram } from "../support/fake-telegram.ts";
+import { trustedHtml } from "../../lib/telegram/text/html.ts";
 
 const FAMILY = "👨‍👩‍👧‍👦";
 let fake: FakeTelegram;
@@ -23,7 +24,7 @@ const whole = (text: string) => graphemes(text.replace(/…$/, "")).every((part)
 describe("TelegramApi on hostile text", () => {
   it("a caption over 1024 full of entities is cut as HTML: the file still goes out", async () => {
     const caption = `Full diff of <code>${"&amp;&lt;".repeat(400)}</code>`;
-    const { messageId } = await api.sendDocument(DEFAULT_CHAT_ID, "x.diff", "+a\n", { caption });
+    const { messageId } = await api.sendDocument(DEFAULT_CHAT_ID, "x.diff", "+a\n", { caption: trustedHtml(caption) });
     const sent = fake.messages().find((m) => m.messageId === messageId)!;
     const parsed = parseTelegramHtml(sent.document!.caption!);
     expect(parsed.ok).toBe(true);
@@ -31,14 +32,14 @@ describe("TelegramApi on hostile text", () => {
   });
 
   it("callback answers, reply placeholders and topic names never split an emoji", async () => {
-    const { messageId } = await api.sendMessage(DEFAULT_CHAT_ID, "tap", { keyboard: [[{ text: "go", callback_data: "h1:abcd:x" }]] });
+    const { messageId } = await api.sendMessage(DEFAULT_CHAT_ID, trustedHtml("tap"), { keyboard: [[{ text: "go", callback_data: "h1:abcd:x" }]] });
     const update = fake.tapUpdate(fake.messages().find((m) => m.messageId === messageId)!, "go");
     await api.answerCallback(update.callback_query.id, FAMILY.repeat(100));
     const answer = await fake.waitForCallbackAnswer(update.callback_query.id);
     expect(answer.text!.length).toBeLessThanOrEqual(200);
     expect(whole(answer.text!)).toBe(true);
 
-    const ask = await api.sendMessage(DEFAULT_CHAT_ID, "reply", { forceReply: { placeholder: FAMILY.repeat(20) } });
+    const ask = await api.sendMessage(DEFAULT_CHAT_ID, trustedHtml("reply"), { forceReply: { placeholder: FAMILY.repeat(20) } });
     const placeholder = fake.messages().find((m) => m.messageId === ask.messageId)!.replyMarkup.input_field_placeholder as string;
     expect(placeholder.length).toBeLessThanOrEqual(64);
     expect(whole(placeholder)).toBe(true);

@@ -7,6 +7,7 @@ import { Telegram } from "telegraf";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createTelegramApi } from "../../lib/telegram/wire/api.ts";
 import type { InlineButton } from "../../lib/telegram/wire/rendered-message.ts";
+import { trustedHtml } from "../../lib/telegram/text/html.ts";
 
 const TOKEN = "123456:TEST-token-abcdefghijklmnopqrstuv";
 const API_ROOT = "http://127.0.0.1:9/";
@@ -72,7 +73,7 @@ describe("Bot API payloads without telegraf", () => {
     await api.getUpdates(17, 30, new AbortController().signal);
     await telegram.callApi("getUpdates", { offset: 17, timeout: 30, allowed_updates: ["message", "callback_query"] });
 
-    expect(await api.sendMessage(CHAT, html, { keyboard: KEYBOARD, replyTo: 5, silent: true, threadId: 9 })).toEqual({ messageId: 42 });
+    expect(await api.sendMessage(CHAT, trustedHtml(html), { keyboard: KEYBOARD, replyTo: 5, silent: true, threadId: 9 })).toEqual({ messageId: 42 });
     await telegram.sendMessage(CHAT, html, {
       parse_mode: "HTML",
       ...link,
@@ -81,14 +82,14 @@ describe("Bot API payloads without telegraf", () => {
       disable_notification: true,
       message_thread_id: 9,
     });
-    await api.sendMessage(CHAT, html, { forceReply: { placeholder: "Your answer" } });
+    await api.sendMessage(CHAT, trustedHtml(html), { forceReply: { placeholder: "Your answer" } });
     await telegram.sendMessage(CHAT, html, { parse_mode: "HTML", ...link, reply_markup: { force_reply: true, input_field_placeholder: "Your answer" } });
-    await api.sendMessage(CHAT, html);
+    await api.sendMessage(CHAT, trustedHtml(html));
     await telegram.sendMessage(CHAT, html, { parse_mode: "HTML", ...link });
 
-    await api.editMessage(CHAT, 42, html, KEYBOARD);
+    await api.editMessage(CHAT, 42, trustedHtml(html), KEYBOARD);
     await telegram.editMessageText(CHAT, 42, undefined, html, { parse_mode: "HTML", ...link, reply_markup: { inline_keyboard: KEYBOARD as never } });
-    await api.editMessage(CHAT, 42, html, []);
+    await api.editMessage(CHAT, 42, trustedHtml(html), []);
     await telegram.editMessageText(CHAT, 42, undefined, html, { parse_mode: "HTML", ...link, reply_markup: { inline_keyboard: [] } });
     await api.removeKeyboard(CHAT, 42);
     await telegram.editMessageReplyMarkup(CHAT, 42, undefined, { inline_keyboard: [] });
@@ -125,7 +126,7 @@ describe("Bot API payloads without telegraf", () => {
       async () => new Response(JSON.stringify({ ok: false, error_code: 429, description: "Too Many Requests: retry after 3", parameters: { retry_after: 3 } })),
     );
     const api = createTelegramApi(TOKEN, API_ROOT);
-    await expect(api.sendMessage(CHAT, "x")).rejects.toMatchObject({ name: "TelegramApiError", code: 429, retryAfterSeconds: 3 });
+    await expect(api.sendMessage(CHAT, trustedHtml("x"))).rejects.toMatchObject({ name: "TelegramApiError", code: 429, retryAfterSeconds: 3 });
     vi.stubGlobal("fetch", async () => {
       throw Object.assign(new TypeError("fetch failed"), { cause: { code: "ECONNREFUSED" } });
     });

@@ -4,7 +4,7 @@
 import type { Logger } from "../../log.ts";
 import type { MessageRef } from "../../registry/prompt.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
-import { CALLBACK_ANSWER_LIMIT, cutText } from "../../telegram/text/html.ts";
+import { CALLBACK_ANSWER_LIMIT, cutText, type Html } from "../../telegram/text/html.ts";
 import type { Outbox } from "../../telegram/wire/outbox.ts";
 import { errorText } from "../../error-text.ts";
 
@@ -18,12 +18,12 @@ export class Chat {
   ) {}
 
   /** A short message in reply to `replyTo` (in the session's topic if there is one). */
-  async reply(text: string, replyTo: number, threadId?: number): Promise<void> {
+  async reply(text: Html, replyTo: number, threadId?: number): Promise<void> {
     await this.post(text, replyTo, threadId);
   }
 
   /** `reply`, telling which message it sent (undefined when it could not). */
-  post(text: string, replyTo: number, threadId?: number): Promise<MessageRef | undefined> {
+  post(text: Html, replyTo: number, threadId?: number): Promise<MessageRef | undefined> {
     return this.send(text, { replyTo, ...inThread(threadId) });
   }
 
@@ -31,7 +31,7 @@ export class Chat {
    * A message with any of sendMessage's options (a keyboard, a force reply); undefined when there
    * is no chat or it could not be sent. `failure`: what the log says then (nothing when omitted).
    */
-  async send(text: string, options: SendOptions, failure?: string): Promise<MessageRef | undefined> {
+  async send(text: Html, options: SendOptions, failure?: string): Promise<MessageRef | undefined> {
     const { outbox, telegram, log } = this.deps;
     const chatId = this.id;
     if (chatId === undefined) return undefined;

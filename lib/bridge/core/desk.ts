@@ -8,6 +8,7 @@ import type { PermissionDecision, PermissionPrompt } from "../../registry/permis
 import type { QuestionPrompt } from "../../registry/question-prompt.ts";
 import type { Prompt } from "../../registry/registry.ts";
 import type { CallbackData } from "../../telegram/codec.ts";
+import type { Html } from "../../telegram/text/html.ts";
 
 /** One OpenCode instance (a project directory) the bridge can answer through. */
 export interface InstanceLink {
@@ -33,7 +34,7 @@ export interface PromptDesk {
   /** Re-renders the prompt's message. */
   refresh(prompt: Prompt): Promise<void>;
   /** A short message in reply to `replyTo` (a problem with what the user typed). */
-  reply(text: string, replyTo: number): Promise<void>;
+  reply(text: Html, replyTo: number): Promise<void>;
   /** Sends a force-reply message; the user's reply to it comes back as typed text. */
   askForText(prompt: Prompt, questionIndex: number, label: string): Promise<void>;
   /**

@@ -5,17 +5,18 @@ import type { Strings } from "../../i18n/catalog.ts";
 import type { Logger } from "../../log.ts";
 import { errorText } from "../../error-text.ts";
 import { FileTooBigError, type TelegramApi } from "../../telegram/wire/api.ts";
-import { escapeHtml, escapeWithin } from "../../telegram/text/html.ts";
+import { escapeHtml, escapeWithin, type Html } from "../../telegram/text/html.ts";
 import type { IncomingFile } from "../../telegram/wire/updates.ts";
 
 /** The bytes, or what to tell the phone (HTML) instead. */
-export type Downloaded = { ok: true; bytes: Uint8Array } | { ok: false; refusal: string };
+export type Downloaded = { ok: true; bytes: Uint8Array } | { ok: false; refusal: Html };
 
 export async function downloadFromPhone(deps: { telegram: TelegramApi; log: Logger; t: Strings }, file: IncomingFile, limit: number): Promise<Downloaded> {
   const { telegram, log, t } = deps;
-  if (file.size !== undefined && file.size > limit) return { ok: false, refusal: t.files.tooBig(formatSize(file.size), formatSize(limit)) };
+  if (file.size !== undefined && file.size > limit)
+    return { ok: false, refusal: t.files.tooBig(escapeHtml(formatSize(file.size)), escapeHtml(formatSize(limit))) };
   const bytes = await download(telegram, file, limit).catch((error: unknown) => error);
-  if (bytes instanceof FileTooBigError) return { ok: false, refusal: t.files.tooBig(escapeHtml(`> ${formatSize(limit)}`), formatSize(limit)) };
+  if (bytes instanceof FileTooBigError) return { ok: false, refusal: t.files.tooBig(escapeHtml(`> ${formatSize(limit)}`), escapeHtml(formatSize(limit))) };
   if (bytes instanceof Uint8Array) return { ok: true, bytes };
   log.warn({ err: errorText(bytes), type: file.type }, "could not download a file from the phone");
   return { ok: false, refusal: t.files.downloadFailed(escapeWithin(withoutToken(bytes instanceof Error ? bytes.message : String(bytes)), 200)) };

@@ -10,7 +10,7 @@ import type { PromptPart } from "../../opencode/endpoint.ts";
 import type { MessageOwner, Registry } from "../../registry/registry.ts";
 import type { Claim } from "../../relay/update-handler.ts";
 import { BOT_DOWNLOAD_LIMIT_BYTES, type TelegramApi } from "../../telegram/wire/api.ts";
-import { escapeWithin } from "../../telegram/text/html.ts";
+import { escapeHtml, escapeWithin, html, type Html } from "../../telegram/text/html.ts";
 import { errorText } from "../../error-text.ts";
 import { audioType } from "../../transcribe/audio-type.ts";
 import { reveal } from "../../telegram/text/reveal.ts";
@@ -118,7 +118,7 @@ export class PhoneFiles {
   /** A file nobody claimed: it was not for a session, so say how to send it (a voice note, or a file). */
   async unclaimed(intent: ActingFile): Promise<void> {
     const { t } = this.#deps;
-    await this.#deps.chat.reply(intent.file.kind === "audio" ? t.voice.noSession : t.files.noSession, intent.messageId, intent.threadId);
+    await this.#deps.chat.reply(escapeHtml(intent.file.kind === "audio" ? t.voice.noSession : t.files.noSession), intent.messageId, intent.threadId);
   }
 
   /** One prompt for the files that can go (one, or an album's), with the caption; each refusal said on its own. */
@@ -143,7 +143,7 @@ export class PhoneFiles {
   async #partOf(owner: MessageOwner, { intent, userMessage }: Item): Promise<{ part: PromptPart; bytes: number } | undefined> {
     const { t } = this.#deps;
     const { file } = intent;
-    const refuse = async (text: string) => void (await this.#deps.chat.reply(text, userMessage.messageId, userMessage.threadId));
+    const refuse = async (text: Html) => void (await this.#deps.chat.reply(text, userMessage.messageId, userMessage.threadId));
     if (file.kind === "other" || file.kind === "audio") return refuse(t.files.typeRefused(shownType(file, t)));
     const downloaded = await downloadFromPhone(this.#deps, file, this.#limit);
     if (!downloaded.ok) return refuse(downloaded.refusal);
@@ -162,14 +162,14 @@ export class PhoneFiles {
     const outcome = link ? await link.opencode.prompt(owner.sessionID, parts) : ({ ok: false, gone: false, error: t.talk.notRunning } as const);
     log.info({ sessionID: owner.sessionID, outcome, busy, bytes, parts: parts.map((part) => part.type) }, "file from the phone sent to a session");
     if (outcome.ok) return this.#deps.runs.acknowledge(owner, userMessage, busy);
-    const why = outcome.gone ? t.talk.sessionGone : escapeWithin(outcome.error, 300);
+    const why = outcome.gone ? escapeHtml(t.talk.sessionGone) : escapeWithin(outcome.error, 300);
     await this.#deps.chat.reply(t.files.notSent(why), userMessage.messageId, userMessage.threadId);
   }
 }
 
 /** "photo", "video", or the document's type and name as the sender gave them (marked and escaped). */
-function shownType(file: IncomingFile, t: Strings): string {
-  if (file.kind !== "document") return file.type;
+function shownType(file: IncomingFile, t: Strings): Html {
+  if (file.kind !== "document") return escapeHtml(file.type);
   const label = [file.mime, file.name].filter((part): part is string => !!part).join(" ") || file.type;
-  return `<code>${escapeWithin(reveal(label, t), SHOWN_NAME_LIMIT)}</code>`;
+  return html`<code>${escapeWithin(reveal(label, t), SHOWN_NAME_LIMIT)}</code>`;
 }

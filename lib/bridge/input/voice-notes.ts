@@ -13,7 +13,7 @@ import type { Strings } from "../../i18n/catalog.ts";
 import type { Logger } from "../../log.ts";
 import type { MessageOwner, Registry, TextInput } from "../../registry/registry.ts";
 import { BOT_DOWNLOAD_LIMIT_BYTES, type TelegramApi } from "../../telegram/wire/api.ts";
-import { escapeWithin } from "../../telegram/text/html.ts";
+import { escapeHtml, escapeWithin, html, type Html } from "../../telegram/text/html.ts";
 import { type AudioType, audioType } from "../../transcribe/audio-type.ts";
 import { loadOpenaiTranscriber, type LoadTranscriber } from "../../transcribe/load.ts";
 import { TRANSCRIBE_TIMEOUT_MS, TranscriptionError, type Transcriber } from "../../transcribe/transcriber.ts";
@@ -98,7 +98,7 @@ export class VoiceNotes {
   /** Audio already downloaded (a document phone-files.ts found to be audio): transcribe it and pass the words on. */
   async heard(target: VoiceTarget, userMessage: UserMessage, caption: string | undefined, bytes: Uint8Array, audio: AudioType): Promise<void> {
     const { t, settings, log } = this.#deps;
-    const refuse = (text: string) => this.#deps.chat.reply(text, userMessage.messageId, userMessage.threadId);
+    const refuse = (text: Html) => this.#deps.chat.reply(text, userMessage.messageId, userMessage.threadId);
     if (!settings) return refuse(t.voice.notConfigured);
     const started = Date.now();
     const text = await this.#transcribe(bytes, audio).catch((error: unknown) => error);
@@ -108,19 +108,19 @@ export class VoiceNotes {
     }
     const words = text.trim();
     log.info({ bytes: bytes.length, type: audio.mime, ms: Date.now() - started, chars: words.length }, "voice note transcribed");
-    if (words === "") return refuse(t.voice.empty);
+    if (words === "") return refuse(escapeHtml(t.voice.empty));
     await this.#pass(target, userMessage, words, caption);
   }
 
   async #hear(target: VoiceTarget, intent: ActingFile, userMessage: UserMessage): Promise<void> {
     const { t, settings } = this.#deps;
-    const refuse = (text: string) => this.#deps.chat.reply(text, userMessage.messageId, userMessage.threadId);
+    const refuse = (text: Html) => this.#deps.chat.reply(text, userMessage.messageId, userMessage.threadId);
     // Not configured: said before anything is downloaded.
     if (!settings) return refuse(t.voice.notConfigured);
     const downloaded = await downloadFromPhone(this.#deps, intent.file, this.#deps.limitBytes ?? BOT_DOWNLOAD_LIMIT_BYTES);
     if (!downloaded.ok) return refuse(downloaded.refusal);
     const audio = audioType(downloaded.bytes);
-    if (!audio) return refuse(t.voice.typeRefused(`<code>${escapeWithin(intent.file.mime ?? intent.file.type, 80)}</code>`));
+    if (!audio) return refuse(t.voice.typeRefused(html`<code>${escapeWithin(intent.file.mime ?? intent.file.type, 80)}</code>`));
     await this.heard(target, userMessage, intent.caption, downloaded.bytes, audio);
   }
 
@@ -131,7 +131,7 @@ export class VoiceNotes {
     if ("input" in target) {
       const prompt = registry.byKey(target.input.key);
       if (prompt?.state !== "pending" || !registry.inputFor(target.input.message))
-        return chat.reply(t.note.notPending, userMessage.messageId, userMessage.threadId);
+        return chat.reply(escapeHtml(t.note.notPending), userMessage.messageId, userMessage.threadId);
       const sent = await chat.post(t.voice.heardAnswer(shown), userMessage.messageId, userMessage.threadId);
       if (sent) registry.noteMessage(sent, { sessionID: prompt.sessionID, directory: prompt.directory });
       this.#deps.runs.heardVoice(prompt.sessionID);
@@ -157,14 +157,14 @@ export class VoiceNotes {
     return transcriber.transcribe(bytes, audio);
   }
 
-  #refusalFor(error: unknown): string {
+  #refusalFor(error: unknown): Html {
     const { t, timeoutMs = TRANSCRIBE_TIMEOUT_MS } = this.#deps;
     if (!(error instanceof TranscriptionError)) return t.voice.transcribeFailed(escapeWithin(errorText(error), 200));
     const { failure } = error;
     if (failure.kind === "refused") return t.voice.keyRefused;
-    if (failure.kind === "tooLong") return t.voice.tooLong(failure.limit);
+    if (failure.kind === "tooLong") return t.voice.tooLong(escapeHtml(failure.limit));
     if (failure.kind === "foreignListener") return t.voice.foreignListener(escapeWithin(failure.address, 80), failure.uid);
-    if (failure.kind === "timeout") return t.voice.timedOut(formatDuration(timeoutMs, t));
+    if (failure.kind === "timeout") return t.voice.timedOut(escapeHtml(formatDuration(timeoutMs, t)));
     return t.voice.transcribeFailed(escapeWithin(failure.detail, 300));
   }
 }

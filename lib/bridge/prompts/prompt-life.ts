@@ -20,6 +20,7 @@ import type { PromptMessages } from "./prompt-messages.ts";
 import type { ReplyConfirmation } from "./reply-confirmation.ts";
 import { SerialQueues } from "./serial-queues.ts";
 import { lookUpSession } from "./session-lookup.ts";
+import type { Html } from "../../telegram/text/html.ts";
 
 export interface PromptLifeDeps {
   registry: Registry;
@@ -98,7 +99,7 @@ export class PromptLife implements PromptDesk {
     return this.#deps.messages.edit(prompt);
   }
 
-  reply(text: string, replyTo: number): Promise<void> {
+  reply(text: Html, replyTo: number): Promise<void> {
     return this.#deps.chat.reply(text, replyTo);
   }
 

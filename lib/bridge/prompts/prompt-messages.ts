@@ -8,7 +8,7 @@ import type { PermissionPrompt } from "../../registry/permission-prompt.ts";
 import type { MessageRef } from "../../registry/prompt.ts";
 import type { Prompt, Registry } from "../../registry/registry.ts";
 import { TelegramApiError, type TelegramApi } from "../../telegram/wire/api.ts";
-import { cutText, escapeWithin, PLACEHOLDER_LIMIT } from "../../telegram/text/html.ts";
+import { cutText, escapeHtml, escapeWithin, PLACEHOLDER_LIMIT } from "../../telegram/text/html.ts";
 import { loadMarkdown, type Markdown } from "../../telegram/text/markdown.ts";
 import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
 import { projectName, type PromptContext } from "../../telegram/render/render-context.ts";
@@ -172,7 +172,7 @@ export class PromptMessages {
     const { outbox, telegram, chat, log, t } = this.#deps;
     const chatId = chat.id;
     if (chatId === undefined) return undefined;
-    const text = prompt.kind === "question" ? t.input.answerTo(escapeWithin(reveal(label, t), 200)) : t.input.feedback;
+    const text = prompt.kind === "question" ? t.input.answerTo(escapeWithin(reveal(label, t), 200)) : escapeHtml(t.input.feedback);
     const threadId = await this.threadOf(prompt);
     const replyTo = prompt.message ? { replyTo: prompt.message.messageId } : {};
     const options = { forceReply: { placeholder: cutText(label, PLACEHOLDER_LIMIT) }, ...replyTo, ...inThread(threadId) };

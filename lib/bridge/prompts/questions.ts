@@ -12,7 +12,7 @@ import {
   type QuestionPrompt,
 } from "../../registry/question-prompt.ts";
 import { isActionOn, type CallbackData, type QuestionAction } from "../../telegram/codec.ts";
-import { escapeHtml } from "../../telegram/text/html.ts";
+import { escapeHtml, html } from "../../telegram/text/html.ts";
 import { pageCount } from "../../telegram/render/option-pages.ts";
 import type { PromptDesk, Tap, TapHandler } from "../core/desk.ts";
 
@@ -60,7 +60,7 @@ function proceed(desk: PromptDesk, prompt: QuestionPrompt): Promise<void> {
 export async function typeQuestionAnswer(desk: PromptDesk, prompt: QuestionPrompt, questionIndex: number, text: string, replyTo: number): Promise<void> {
   const result = typeAnswer(prompt, questionIndex, text);
   if (!result.ok) {
-    await desk.reply(`⚠️ ${escapeHtml(result.note(desk.t))}`, replyTo);
+    await desk.reply(html`⚠️ ${escapeHtml(result.note(desk.t))}`, replyTo);
     return;
   }
   await proceed(desk, prompt);

@@ -7,7 +7,7 @@ import type { Logger } from "../../log.ts";
 import type { MessageOwner, Registry } from "../../registry/registry.ts";
 import { errorText } from "../../error-text.ts";
 import { TelegramApiError, type TelegramApi } from "../../telegram/wire/api.ts";
-import { escapeHtml, visibleText } from "../../telegram/text/html.ts";
+import { escapeHtml, type Html, visibleText } from "../../telegram/text/html.ts";
 import { loadMarkdown } from "../../telegram/text/markdown.ts";
 import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
 import { ANSWER_FILE, renderAnswerMessage } from "../../telegram/render/render-agent-text.ts";
@@ -37,7 +37,7 @@ export interface AnswerTarget {
 export async function postAnswerMessage(
   deps: AnswerMessageDeps,
   target: AnswerTarget,
-  message: { html: string; shortened: boolean; keyboard?: InlineButton[][] },
+  message: { html: Html; shortened: boolean; keyboard?: InlineButton[][] },
   answer: string,
 ): Promise<{ messageId: number } | undefined> {
   const { outbox, registry } = deps;
@@ -51,7 +51,7 @@ export async function postAnswerMessage(
 }
 
 /** "Show this session's answer": the answer under `header` (HTML), rendered, sent as postAnswerMessage sends it. */
-export async function showAnswer(deps: AnswerMessageDeps, target: AnswerTarget, header: string, answer: string): Promise<{ messageId: number } | undefined> {
+export async function showAnswer(deps: AnswerMessageDeps, target: AnswerTarget, header: Html, answer: string): Promise<{ messageId: number } | undefined> {
   const markdown = await loadMarkdown();
   return postAnswerMessage(deps, target, renderAnswerMessage(header, answer, markdown, deps.t), answer);
 }
@@ -60,7 +60,7 @@ export async function showAnswer(deps: AnswerMessageDeps, target: AnswerTarget, 
 async function sendFormatted(
   deps: AnswerMessageDeps,
   chatId: number,
-  html: string,
+  html: Html,
   options: { threadId?: number; keyboard?: InlineButton[][] },
 ): Promise<{ messageId: number }> {
   const { telegram, log } = deps;
@@ -76,7 +76,7 @@ async function sendFormatted(
 async function attachAnswer(deps: AnswerMessageDeps, target: AnswerTarget, answer: string, messageId: number): Promise<void> {
   const { outbox, telegram, registry, log, t } = deps;
   const { chatId, threadId, owner } = target;
-  const options = { caption: t.answer.fileCaption, replyTo: messageId, ...inThread(threadId) };
+  const options = { caption: escapeHtml(t.answer.fileCaption), replyTo: messageId, ...inThread(threadId) };
   try {
     const sent = await outbox.send(chatId, () => () => telegram.sendDocument(chatId, ANSWER_FILE, answer, options), Priority.Edit);
     if (sent) registry.noteMessage({ chatId, messageId: sent.messageId }, owner);

@@ -19,6 +19,7 @@ import { errorText } from "../../error-text.ts";
 import { withTimeout } from "../../with-timeout.ts";
 import { CALL_TIMEOUT_MS } from "../../telegram/wire/timeouts.ts";
 import type { LiveProgress } from "./live-progress.ts";
+import type { Html } from "../../telegram/text/html.ts";
 
 /** At most one draft per run this often (Telegram animates each; a faster stream shows its latest state). */
 export const DRAFT_EVERY_MS = 1_000;
@@ -158,7 +159,7 @@ export class AnswerStream {
     void this.#send(sessionID, run, html);
   }
 
-  async #send(sessionID: string, run: Run, html: string): Promise<void> {
+  async #send(sessionID: string, run: Run, html: Html): Promise<void> {
     const { telegram, chatId, log, now } = this.#deps;
     run.sending = true;
     run.pace = { ...run.pace, sentAt: now(), sent: html };

@@ -21,6 +21,7 @@ import { inThread } from "../core/chat.ts";
 import type { StopControl } from "./stop-control.ts";
 import type { SessionTopics } from "../core/topics.ts";
 import type { RunCosts } from "./run-costs.ts";
+import type { Html } from "../../telegram/text/html.ts";
 
 export interface LiveProgressDeps {
   telegram: TelegramApi;
@@ -58,7 +59,7 @@ interface Run {
   /** How the run is ending, from an error before its idle. */
   ending?: RunEnd;
   /** The answer's last lines as they are written (HTML, answer-stream.ts), when they show here. */
-  answer?: string;
+  answer?: Html;
   timer?: ReturnType<typeof setTimeout>;
 }
 
@@ -148,7 +149,7 @@ export class LiveProgress {
   }
 
   /** The answer's last lines (HTML) as it is written: a message already out shows them with spare budget only. */
-  showAnswer(sessionID: string, html: string): void {
+  showAnswer(sessionID: string, html: Html): void {
     const run = this.#runs.get(this.#deps.registry.sessions.rootOf(sessionID));
     if (!run || run.state.ended || run.answer === html) return;
     run.answer = html;

@@ -13,6 +13,7 @@ import { errorText } from "../../error-text.ts";
 import { projectName, type PromptContext } from "../../telegram/render/render-context.ts";
 import { CHANGES_FILE, changesDiff, renderChanges } from "../../telegram/render/render-changes.ts";
 import { LOST_MESSAGE_FILE, renderNotice, renderNotSent } from "../../telegram/render/render-notice.ts";
+import { escapeHtml } from "../../telegram/text/html.ts";
 import { loadMarkdown } from "../../telegram/text/markdown.ts";
 import { postAnswerMessage } from "./answer-messages.ts";
 import { inThread, type Chat } from "../core/chat.ts";
@@ -116,7 +117,7 @@ export class RunNotices {
     const { chatId } = userMessage;
     const options = {
       replyTo: userMessage.messageId,
-      caption: t.talk.fileCaption,
+      caption: escapeHtml(t.talk.fileCaption),
       ...(userMessage.threadId !== undefined ? { threadId: userMessage.threadId } : {}),
     };
     await outbox
@@ -186,7 +187,7 @@ export class RunNotices {
   async #sendDiff(diff: string, noticeId: number, threadId: number | undefined, owner: MessageOwner): Promise<void> {
     const { outbox, telegram, chatId, t, log, registry } = this.#deps;
     if (chatId === undefined) return;
-    const options = { caption: t.changes.fileCaption, replyTo: noticeId, ...inThread(threadId) };
+    const options = { caption: escapeHtml(t.changes.fileCaption), replyTo: noticeId, ...inThread(threadId) };
     try {
       const sent = await outbox.send(chatId, () => () => telegram.sendDocument(chatId, CHANGES_FILE, diff, options), Priority.Edit);
       if (sent) registry.noteMessage({ chatId, messageId: sent.messageId }, owner);

@@ -9,7 +9,7 @@ import { StopTargets, type StopMessage } from "../../registry/stop-targets.ts";
 import type { HermesEvent } from "../../hermes-events.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
 import { isActionOn, type CallbackData, type StopAction } from "../../telegram/codec.ts";
-import { escapeWithin } from "../../telegram/text/html.ts";
+import { escapeHtml, escapeWithin } from "../../telegram/text/html.ts";
 import type { Outbox } from "../../telegram/wire/outbox.ts";
 import { errorText } from "../../error-text.ts";
 import { projectName, type PromptContext } from "../../telegram/render/render-context.ts";
@@ -112,7 +112,7 @@ export class StopControl {
     const root = this.#deps.registry.sessions.rootOf(owner.sessionID);
     const key = this.#targets.keyFor(root, owner.directory);
     const rendered = renderStop("running", key, this.#contextOf(root, owner.directory));
-    if (queued) rendered.text = this.#deps.t.talk.queued;
+    if (queued) rendered.text = escapeHtml(this.#deps.t.talk.queued);
     await this.#send({ sessionID: root, directory: owner.directory }, rendered, replyTo, threadId);
   }
 

@@ -17,6 +17,7 @@ import type { Outbox } from "../../telegram/wire/outbox.ts";
 import { errorText } from "../../error-text.ts";
 import { projectName, type PromptContext } from "../../telegram/render/render-context.ts";
 import { renderUndo, undoButton, type UndoView } from "../../telegram/render/render-undo.ts";
+import { escapeHtml } from "../../telegram/text/html.ts";
 import type { InlineButton, RenderedMessage } from "../../telegram/wire/rendered-message.ts";
 import { inThread } from "../core/chat.ts";
 import type { Tap } from "../core/desk.ts";
@@ -78,11 +79,12 @@ export class UndoControl {
   /** /undo in reply to a session's message: the confirmation for its last run, or why there is none. */
   async offer(owner: MessageOwner, replyTo: number): Promise<void> {
     // A working session's run is not over (its changes are not all known): busy before anything else.
-    if (this.#deps.activity.isBusy(owner.sessionID)) return void (await this.#post(owner, { text: `⚠️ ${this.#deps.t.undo.busy}`, keyboard: [] }, replyTo));
+    if (this.#deps.activity.isBusy(owner.sessionID))
+      return void (await this.#post(owner, { text: escapeHtml(`⚠️ ${this.#deps.t.undo.busy}`), keyboard: [] }, replyTo));
     const target = this.#currentTarget(owner);
-    if (!target) return void (await this.#post(owner, { text: this.#deps.t.undo.nothing, keyboard: [] }, replyTo));
+    if (!target) return void (await this.#post(owner, { text: escapeHtml(this.#deps.t.undo.nothing), keyboard: [] }, replyTo));
     const refusal = this.#refusal(target, "undo");
-    if (refusal) return void (await this.#post(owner, { text: `⚠️ ${refusal(this.#deps.t)}`, keyboard: [] }, replyTo));
+    if (refusal) return void (await this.#post(owner, { text: escapeHtml(`⚠️ ${refusal(this.#deps.t)}`), keyboard: [] }, replyTo));
     await this.#confirm(target, replyTo);
   }
 

@@ -17,7 +17,7 @@ import { MAX_INSTRUCTION, MAX_SCHEDULES } from "../../schedule/schedule.ts";
 import type { ScheduleStore } from "../../schedule/store.ts";
 import { nextRun, parseAt, parseEvery, type Parsed } from "../../schedule/when.ts";
 import { decodeCallback } from "../../telegram/codec.ts";
-import { escapeWithin } from "../../telegram/text/html.ts";
+import { escapeHtml, escapeWithin } from "../../telegram/text/html.ts";
 import {
   renderScheduleCreated,
   renderScheduleError,
@@ -115,7 +115,7 @@ export class ScheduleCommands {
     const parts = received.map(parseProjectsPart).filter((part) => part !== undefined);
     if (parts.length < received.length) log.warn({ dropped: received.length - parts.length }, "dropped a malformed schedule part from another process");
     const directories = [...new Set(parts.flatMap((part) => part.directories))];
-    if (directories.length === 0) return chat.reply(t.steer.noProject, replyTo);
+    if (directories.length === 0) return chat.reply(escapeHtml(t.steer.noProject), replyTo);
     const only = directories.length === 1 ? directories[0]! : undefined;
     if (only !== undefined && links.linkFor(only)) return this.#save(only, parsed, intent.from.chatId, replyTo);
     const picker = renderSchedulePicker(
@@ -141,7 +141,7 @@ export class ScheduleCommands {
 
   async #save(directory: string, parsed: Exclude<Parsed, { error: unknown }>, chatId: number | undefined, replyTo: number): Promise<void> {
     const { t, chat, log, schedules } = this.#deps;
-    if (!schedules) return chat.reply(t.schedule.off(t.talk.notRunning), replyTo);
+    if (!schedules) return chat.reply(t.schedule.off(escapeHtml(t.talk.notRunning)), replyTo);
     if (chatId === undefined) return;
     const now = this.#deps.now();
     const schedule: Schedule = {
@@ -158,7 +158,7 @@ export class ScheduleCommands {
       list.length >= MAX_SCHEDULES ? { schedules: list, result: false } : { schedules: [...list, schedule], result: true },
     );
     if (!saved.ok) return chat.reply(t.schedule.off(escapeWithin(saved.refused, 300)), replyTo);
-    if (!saved.result) return chat.reply(t.schedule.saveFailed(`${MAX_SCHEDULES} schedules at most`), replyTo);
+    if (!saved.result) return chat.reply(t.schedule.saveFailed(escapeHtml(`${MAX_SCHEDULES} schedules at most`)), replyTo);
     log.info({ id: schedule.id, directory, when: schedule.when, next: schedule.next }, "schedule made from the phone");
     schedules.changed();
     await chat.reply(renderScheduleCreated(schedule, now, t), replyTo);

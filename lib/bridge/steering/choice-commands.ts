@@ -8,7 +8,7 @@ import type { Strings } from "../../i18n/catalog.ts";
 import type { Logger } from "../../log.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
 import { decodeCallback, type CallbackData } from "../../telegram/codec.ts";
-import { escapeHtml } from "../../telegram/text/html.ts";
+import { escapeHtml, html, type Html } from "../../telegram/text/html.ts";
 import type { Outbox } from "../../telegram/wire/outbox.ts";
 import { CHOICES_PER_PAGE, currentText, DEFAULT_KEY, renderChoicePicker, type ChoiceKind } from "../../telegram/render/render-choice.ts";
 import { errorText } from "../../error-text.ts";
@@ -90,7 +90,7 @@ export class ChoiceCommands {
   }
 
   /** /status: what the phone's prompts use (escaped HTML). */
-  statusLine(): string {
+  statusLine(): Html {
     const { t, choices } = this.#deps;
     const text = (kind: ChoiceKind) => {
       const current = choices.current(kind);
@@ -104,7 +104,7 @@ export class ChoiceCommands {
     const typed = intent.args;
     const picker = renderChoicePicker(kind, merged, pageOf(merged), t);
     const chosenNow = typed.toLowerCase() === DEFAULT_WORD || merged.items.some((item) => item.key === merged.current && namesLabel(item.label, typed));
-    const text = chosenNow || typed === "" ? picker.text : `${t.steer.notFound(escapeHtml(typed))}\n${picker.text}`;
+    const text = chosenNow || typed === "" ? picker.text : html`${t.steer.notFound(escapeHtml(typed))}\n${picker.text}`;
     await this.#deps.chat.send(text, { replyTo: intent.messageId, ...(chosenNow ? {} : { keyboard: picker.keyboard }) }, NOT_ANSWERED);
   }
 

@@ -25,6 +25,7 @@ import { parseProjectsPart, projectKey, type ProjectsPart } from "./projects-par
 import type { RunNotices, UserMessage } from "../runs/run-notices.ts";
 import type { SessionTopics } from "../core/topics.ts";
 import { startSession } from "./start-session.ts";
+import { escapeHtml } from "../../telegram/text/html.ts";
 
 export interface NewSessionDeps {
   telegram: TelegramApi;
@@ -103,7 +104,7 @@ export class NewSessions {
     if (parts.length < received.length) log.warn({ dropped: received.length - parts.length }, "dropped a malformed /new part from another process");
     const directories = [...new Set(parts.flatMap((part) => part.directories))];
     const replyTo = intent.messageId;
-    if (directories.length === 0) return this.#deps.chat.reply(t.steer.noProject, replyTo);
+    if (directories.length === 0) return this.#deps.chat.reply(escapeHtml(t.steer.noProject), replyTo);
     const only = directories.length === 1 ? directories[0]! : undefined;
     // One project, served here: straight there. Served only by another process: its one button (the tap reaches it).
     if (only !== undefined && links.linkFor(only)) {

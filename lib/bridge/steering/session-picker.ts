@@ -15,6 +15,7 @@ import { decodeCallback } from "../../telegram/codec.ts";
 import type { Outbox } from "../../telegram/wire/outbox.ts";
 import { projectName } from "../../telegram/render/render-context.ts";
 import { renderAnswerHeader, renderSessionPicker } from "../../telegram/render/render-sessions.ts";
+import { html } from "../../telegram/text/html.ts";
 import { errorText } from "../../error-text.ts";
 import { showAnswer } from "../runs/answer-messages.ts";
 import { inThread, type Chat } from "../core/chat.ts";
@@ -133,7 +134,7 @@ export class SessionPicker {
       );
       return;
     }
-    const sent = await chat.send(`${header}\n\n${t.steer.noAnswer}`, inThread(threadId), NOT_ANSWERED);
+    const sent = await chat.send(html`${header}\n\n${t.steer.noAnswer}`, inThread(threadId), NOT_ANSWERED);
     // A reply to it reaches the session, as with any Hermes message.
     if (sent) registry.noteMessage(sent, owner);
   }

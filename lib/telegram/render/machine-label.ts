@@ -3,7 +3,7 @@
 import os from "node:os";
 import { CATALOGS } from "../../i18n/catalog.ts";
 import type { SendOptions, TelegramApi } from "../wire/api.ts";
-import { CAPTION_LIMIT, escapeWithin, fitHtml, MESSAGE_LIMIT } from "../text/html.ts";
+import { CAPTION_LIMIT, EMPTY_HTML, escapeWithin, fitHtml, html, type Html, MESSAGE_LIMIT } from "../text/html.ts";
 import { reveal } from "../text/reveal.ts";
 
 /** Escaped length of the name on the label. */
@@ -34,22 +34,22 @@ export function machineLabel(settings: LabelSettings, hostname: () => string = o
 }
 
 /** The label line as HTML: the name is whatever the user (or the host) set, marked and escaped. */
-export function labelLine(name: string): string {
-  return `🖥 <b>${escapeWithin(reveal(name, CATALOGS.en), NAME_LIMIT)}</b>`;
+export function labelLine(name: string): Html {
+  return html`🖥 <b>${escapeWithin(reveal(name, CATALOGS.en), NAME_LIMIT)}</b>`;
 }
 
 /** The same API, every message text and caption starting with the machine's label (cut to fit as HTML, counted as Telegram counts). */
 export function labelMessages(api: TelegramApi, name: string): TelegramApi {
   const line = labelLine(name);
-  const label = (html: string, limit: number) => fitHtml(`${line}\n${html}`, limit);
+  const label = (text: Html, limit: number) => fitHtml(html`${line}\n${text}`, limit);
   return {
     ...api,
-    sendMessage: (chatId: number, html: string, options?: SendOptions) => api.sendMessage(chatId, label(html, MESSAGE_LIMIT), options),
-    editMessage: (chatId, messageId, html, keyboard) => api.editMessage(chatId, messageId, label(html, MESSAGE_LIMIT), keyboard),
-    sendDraft: (chatId, draftId, html, threadId) => api.sendDraft(chatId, draftId, label(html, MESSAGE_LIMIT), threadId),
+    sendMessage: (chatId: number, text: Html, options?: SendOptions) => api.sendMessage(chatId, label(text, MESSAGE_LIMIT), options),
+    editMessage: (chatId, messageId, text, keyboard) => api.editMessage(chatId, messageId, label(text, MESSAGE_LIMIT), keyboard),
+    sendDraft: (chatId, draftId, text, threadId) => api.sendDraft(chatId, draftId, label(text, MESSAGE_LIMIT), threadId),
     sendDocument: (chatId, filename, content, options = {}) =>
-      api.sendDocument(chatId, filename, content, { ...options, caption: label(options.caption ?? "", CAPTION_LIMIT) }),
-    sendVoice: (chatId, ogg, options = {}) => api.sendVoice(chatId, ogg, { ...options, caption: label(options.caption ?? "", CAPTION_LIMIT) }),
-    sendFile: (chatId, file, options = {}) => api.sendFile(chatId, file, { ...options, caption: label(options.caption ?? "", CAPTION_LIMIT) }),
+      api.sendDocument(chatId, filename, content, { ...options, caption: label(options.caption ?? EMPTY_HTML, CAPTION_LIMIT) }),
+    sendVoice: (chatId, ogg, options = {}) => api.sendVoice(chatId, ogg, { ...options, caption: label(options.caption ?? EMPTY_HTML, CAPTION_LIMIT) }),
+    sendFile: (chatId, file, options = {}) => api.sendFile(chatId, file, { ...options, caption: label(options.caption ?? EMPTY_HTML, CAPTION_LIMIT) }),
   };
 }

@@ -2,7 +2,7 @@
 // characters marked (reveal.ts), and cut to fit by what Telegram counts. An answer keeps its end
 // (what it did, what is next) and says when the rest is in a file; a question keeps its start. Pure.
 import type { Strings } from "../../i18n/catalog.ts";
-import { MESSAGE_LIMIT, visibleLength } from "../text/html.ts";
+import { escapeHtml, html, type Html, MESSAGE_LIMIT, visibleLength } from "../text/html.ts";
 import { LABEL_ROOM } from "./machine-label.ts";
 import { plainText, type Markdown } from "../text/markdown.ts";
 import { reveal } from "../text/reveal.ts";
@@ -25,21 +25,21 @@ export function agentRich(text: string, markdown: Markdown | undefined, t: Strin
  * An answer in at most `room` visible units: all of it, or its end under a line saying it was
  * shortened (`shortened`: send the whole text as ANSWER_FILE with it).
  */
-export function renderAnswer(text: string, markdown: Markdown | undefined, room: number, t: Strings): { html: string; shortened: boolean } {
+export function renderAnswer(text: string, markdown: Markdown | undefined, room: number, t: Strings): { html: Html; shortened: boolean } {
   const rich = agentRich(text, markdown, t);
   if (rich.text.length <= room) return { html: richHtml(rich), shortened: false };
-  const note = t.answer.shortened(ANSWER_FILE);
-  return { html: `${note}\n${richHtml(richTail(rich, room - visibleLength(note) - 1))}`, shortened: true };
+  const note = t.answer.shortened(escapeHtml(ANSWER_FILE));
+  return { html: html`${note}\n${richHtml(richTail(rich, room - visibleLength(note) - 1))}`, shortened: true };
 }
 
 /** Text the agent wrote in a prompt (a question, an option's description): its start, in at most `max` visible units. */
-export function renderAgentText(text: string, markdown: Markdown | undefined, max: number, t: Strings): { html: string; cut: boolean } {
+export function renderAgentText(text: string, markdown: Markdown | undefined, max: number, t: Strings): { html: Html; cut: boolean } {
   const rich = agentRich(text, markdown, t, true);
   return { html: richHtml(richHead(rich, max)), cut: rich.text.length > max };
 }
 
 /** A message showing an answer under `header` (HTML, one or more lines): "show this session's answer". */
-export function renderAnswerMessage(header: string, text: string, markdown: Markdown | undefined, t: Strings): { html: string; shortened: boolean } {
+export function renderAnswerMessage(header: Html, text: string, markdown: Markdown | undefined, t: Strings): { html: Html; shortened: boolean } {
   const answer = renderAnswer(text, markdown, MESSAGE_LIMIT - LABEL_ROOM - visibleLength(header) - 2, t);
-  return { html: `${header}\n\n${answer.html}`, shortened: answer.shortened };
+  return { html: html`${header}\n\n${answer.html}`, shortened: answer.shortened };
 }

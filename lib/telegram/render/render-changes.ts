@@ -2,7 +2,7 @@
 // OpenCode counted them), and the whole diff as a `.diff` file. Pure.
 import type { Strings } from "../../i18n/catalog.ts";
 import type { FileChange } from "../../hermes-events.ts";
-import { escapeWithin } from "../text/html.ts";
+import { escapeHtml, escapeWithin, html, type Html, joinHtml } from "../text/html.ts";
 import { unifiedDiff } from "../text/line-diff.ts";
 import { reveal } from "../text/reveal.ts";
 
@@ -13,16 +13,16 @@ const FILE_NAME_LIMIT = 120;
 /** The .diff file stays far below Telegram's 50 MB upload limit. */
 const DIFF_FILE_LIMIT = 5_000_000;
 
-export function renderChanges(changes: readonly FileChange[], t: Strings): string {
+export function renderChanges(changes: readonly FileChange[], t: Strings): Html {
   const added = changes.reduce((sum, change) => sum + change.additions, 0);
   const removed = changes.reduce((sum, change) => sum + change.deletions, 0);
   const lines = [t.changes.title(changes.length, added, removed)];
   for (const change of changes.slice(0, LISTED_FILES)) {
     const status = change.status === "added" ? t.changes.added : change.status === "deleted" ? t.changes.deleted : "";
-    lines.push(`<code>${escapeWithin(reveal(change.file, t), FILE_NAME_LIMIT)}</code> +${change.additions} −${change.deletions}${status}`);
+    lines.push(html`<code>${escapeWithin(reveal(change.file, t), FILE_NAME_LIMIT)}</code> +${change.additions} −${change.deletions}${escapeHtml(status)}`);
   }
   if (changes.length > LISTED_FILES) lines.push(t.changes.more(changes.length - LISTED_FILES));
-  return lines.join("\n");
+  return joinHtml(lines, "\n");
 }
 
 /** The run's diff: OpenCode's patches, or diffs of the texts before and after; undefined if none. */

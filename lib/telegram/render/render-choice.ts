@@ -3,7 +3,7 @@
 // opencode.json names them, so untrusted): revealed, cut on graphemes in buttons, escaped in text.
 import type { Strings } from "../../i18n/catalog.ts";
 import { encodeCallback, type ChoiceAction } from "../codec.ts";
-import { cutText, escapeHtml } from "../text/html.ts";
+import { cutText, escapeHtml, html, type Html } from "../text/html.ts";
 import type { InlineButton, RenderedMessage } from "../wire/rendered-message.ts";
 import { reveal } from "../text/reveal.ts";
 
@@ -36,13 +36,13 @@ export function renderChoicePicker(kind: ChoiceKind, list: ChoiceList, page: num
   if (nav.length > 0) keyboard.push(nav);
   keyboard.push([{ text: `${list.current === undefined ? "✅ " : ""}${t.steer.defaultButton}`, callback_data: pick(DEFAULT_KEY) }]);
   const title = (kind === "model" ? t.steer.modelTitle : t.steer.agentTitle)(currentText(list, t));
-  return { text: list.items.length === 0 ? `${title}\n${t.steer.noneReported}` : title, keyboard };
+  return { text: list.items.length === 0 ? html`${title}\n${t.steer.noneReported}` : title, keyboard };
 }
 
 /** What is in use, as escaped HTML. */
-export function currentText(list: ChoiceList, t: Strings): string {
+export function currentText(list: ChoiceList, t: Strings): Html {
   const label = list.items.find((item) => item.key === list.current)?.label;
-  return label === undefined ? escapeHtml(t.steer.openCodeDefault) : `<code>${escapeHtml(cutText(reveal(label, t), TITLE_LIMIT))}</code>`;
+  return label === undefined ? escapeHtml(t.steer.openCodeDefault) : html`<code>${escapeHtml(cutText(reveal(label, t), TITLE_LIMIT))}</code>`;
 }
 
 function pageData(kind: ChoiceKind, page: number): string {

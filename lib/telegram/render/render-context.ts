@@ -1,7 +1,7 @@
 // The line every prompt message starts its body with: project, session, and sub-agent parentage.
 import path from "node:path";
 import { CATALOGS, type Strings } from "../../i18n/catalog.ts";
-import { escapeWithin } from "../text/html.ts";
+import { EMPTY_HTML, escapeHtml, escapeWithin, html, type Html } from "../text/html.ts";
 import type { Markdown } from "../text/markdown.ts";
 import { reveal } from "../text/reveal.ts";
 import type { InlineButton } from "../wire/rendered-message.ts";
@@ -28,12 +28,12 @@ export function projectName(directory: string): string {
 const TITLE_LIMIT = 160;
 
 /** Titles are written by the LLM: shown with their invisible characters marked. */
-export function contextLine(context: PromptContext): string {
+export function contextLine(context: PromptContext): Html {
   const t = stringsOf(context);
   const show = (text: string) => escapeWithin(reveal(text, t), TITLE_LIMIT);
-  const title = context.sessionTitle ? ` · ${show(context.sessionTitle)}` : "";
-  const parent = context.parentTitle ? `\n${t.context.subagentOf} <i>${show(context.parentTitle)}</i>` : "";
-  return `📁 <code>${show(context.project)}</code>${title}${parent}`;
+  const title = context.sessionTitle ? html` · ${show(context.sessionTitle)}` : EMPTY_HTML;
+  const parent = context.parentTitle ? html`\n${escapeHtml(t.context.subagentOf)} <i>${show(context.parentTitle)}</i>` : EMPTY_HTML;
+  return html`📁 <code>${show(context.project)}</code>${title}${parent}`;
 }
 
 export function stringsOf(context: { t?: Strings }): Strings {

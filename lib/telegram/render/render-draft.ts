@@ -5,7 +5,7 @@
 // written is held back (progress/answer-text.ts). Pure.
 import type { Strings } from "../../i18n/catalog.ts";
 import { lastLines, draftSource } from "../../progress/answer-text.ts";
-import { MESSAGE_LIMIT } from "../text/html.ts";
+import { EMPTY_HTML, type Html, MESSAGE_LIMIT } from "../text/html.ts";
 import type { Markdown } from "../text/markdown.ts";
 import { richHtml, richTail } from "../text/rich-text.ts";
 import { agentRich } from "./render-agent-text.ts";
@@ -16,13 +16,13 @@ export const TAIL_LINES = 4;
 const TAIL_LIMIT = 500;
 
 /** The draft's HTML: the answer so far, its last 4,096 visible units (less the machine label's room) when longer; "" while nothing shows yet. */
-export function renderDraft(text: string, markdown: Markdown | undefined, t: Strings): string {
+export function renderDraft(text: string, markdown: Markdown | undefined, t: Strings): Html {
   const rich = agentRich(draftSource(text), markdown, t);
-  return rich.text === "" ? "" : richHtml(richTail(rich, MESSAGE_LIMIT - LABEL_ROOM));
+  return rich.text === "" ? EMPTY_HTML : richHtml(richTail(rich, MESSAGE_LIMIT - LABEL_ROOM));
 }
 
 /** The answer's last lines for a progress message (HTML), "" while nothing shows yet. */
-export function renderAnswerTail(text: string, markdown: Markdown | undefined, t: Strings): string {
+export function renderAnswerTail(text: string, markdown: Markdown | undefined, t: Strings): Html {
   const rich = agentRich(lastLines(draftSource(text), TAIL_LINES), markdown, t);
-  return rich.text === "" ? "" : richHtml(richTail(rich, TAIL_LIMIT));
+  return rich.text === "" ? EMPTY_HTML : richHtml(richTail(rich, TAIL_LIMIT));
 }

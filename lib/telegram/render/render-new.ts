@@ -4,7 +4,7 @@
 import path from "node:path";
 import type { Strings } from "../../i18n/catalog.ts";
 import { encodeCallback } from "../codec.ts";
-import { cutText, escapeHtml } from "../text/html.ts";
+import { cutText, EMPTY_HTML, escapeHtml, html, type Html } from "../text/html.ts";
 import { projectName } from "./render-context.ts";
 import type { RenderedMessage } from "../wire/rendered-message.ts";
 import { reveal } from "../text/reveal.ts";
@@ -41,7 +41,7 @@ export function renderProjectPicker(choices: readonly ProjectChoice[], t: String
     { text: `📁 ${cutText(reveal(labels.get(directory)!, t), LABEL_LIMIT)}`, callback_data: encodeCallback({ key, action: "newIn", question: 0, option: 0 }) },
   ]);
   const rest = sorted.length - shown.length;
-  return { text: t.steer.pick + (rest > 0 ? `\n${t.status.andMore(rest)}` : ""), keyboard };
+  return { text: html`${t.steer.pick}${rest > 0 ? html`\n${escapeHtml(t.status.andMore(rest))}` : EMPTY_HTML}`, keyboard };
 }
 
 /** The picker once a project is chosen: its name, no buttons. */
@@ -50,6 +50,6 @@ export function renderPicked(directory: string, t: Strings): RenderedMessage {
 }
 
 /** The force-reply request for the new session's first instruction. */
-export function renderAskText(directory: string, t: Strings): string {
+export function renderAskText(directory: string, t: Strings): Html {
   return t.steer.askText(escapeHtml(cutText(reveal(projectName(directory), t), LABEL_LIMIT)));
 }

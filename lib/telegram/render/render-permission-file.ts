@@ -4,7 +4,7 @@
 import path from "node:path";
 import type { Strings } from "../../i18n/catalog.ts";
 import type { PermissionPrompt } from "../../registry/permission-prompt.ts";
-import { cutText, escapeHtml } from "../text/html.ts";
+import { cutText, escapeHtml, type Html } from "../text/html.ts";
 import { commandOf, diffOf, fileOf, FULL_REQUEST_FILE, layoutPermission } from "./render-permission.ts";
 import { escapeHiddenInJson, reveal } from "../text/reveal.ts";
 
@@ -12,7 +12,7 @@ export interface PromptFile {
   filename: string;
   content: string;
   /** Telegram HTML. */
-  caption: string;
+  caption: Html;
 }
 
 export function permissionFiles(prompt: PermissionPrompt, t: Strings): PromptFile[] {

@@ -5,7 +5,7 @@
 import type { PermissionPrompt } from "../../registry/permission-prompt.ts";
 import type { PermissionRequest } from "../../hermes-events.ts";
 import { encodeCallback } from "../codec.ts";
-import { cutHtml, escapedHead, escapedTail, escapeHtml, escapeWithin } from "../text/html.ts";
+import { cutHtml, EMPTY_HTML, escapedHead, escapedTail, escapeHtml, escapeWithin, html, type Html, joinHtml, trimHtml } from "../text/html.ts";
 import type { Strings } from "../../i18n/catalog.ts";
 import { contextLine, stringsOf, type PromptContext } from "./render-context.ts";
 import { reveal, revealDiff } from "../text/reveal.ts";
@@ -23,19 +23,19 @@ const LIMITS = { title: 60, command: 1300, path: 250, pattern: 160, patternList:
 
 /** How the request's own text is shown, decided from the request alone. */
 export interface PermissionLayout {
-  title: string;
-  command?: string;
-  file?: string;
-  diff?: { html: string; cut: boolean };
-  patterns?: string;
-  always?: string;
+  title: Html;
+  command?: Html;
+  file?: Html;
+  diff?: { html: Html; cut: boolean };
+  patterns?: Html;
+  always?: Html;
   /** Something Allow or Always approves is not shown whole: the full text goes out as a file. */
   shortened: boolean;
 }
 
 export function layoutPermission(request: PermissionRequest, t: Strings): PermissionLayout {
   let shortened = false;
-  const show = (text: string, max: number, separator: string): string => {
+  const show = (text: string, max: number, separator: "\n" | " "): Html => {
     const shown = headAndTail(reveal(text, t), max, separator, t);
     shortened ||= shown.cut;
     return shown.html;
@@ -52,7 +52,7 @@ export function layoutPermission(request: PermissionRequest, t: Strings): Permis
       revealDiff(diff, t),
       layout.command === undefined ? DIFF_PREVIEW_LIMIT : Math.max(300, DIFF_PREVIEW_LIMIT - layout.command.length),
     );
-  const list = (items: string[], room: number): string => {
+  const list = (items: string[], room: number): Html => {
     const each = Math.max(LIMITS.pattern, Math.floor(room / items.length) - 15);
     const shown = codeList(items, room, (item) => show(item, each, " "), t);
     shortened ||= shown.cut;
@@ -81,57 +81,59 @@ export function renderPermission(prompt: PermissionPrompt, context: PromptContex
   const layout = layoutPermission(prompt.request, t);
   const attached = prompt.files?.sent === true;
   const missingFile = missesFile(prompt, layout);
-  const lines = [statusLine(prompt, t), contextLine(context), ""];
+  const lines = [statusLine(prompt, t), contextLine(context), EMPTY_HTML];
   lines.push(t.permission.title(layout.title));
-  if (layout.command !== undefined) lines.push(`<pre>${layout.command}</pre>`);
-  if (layout.file !== undefined) lines.push(`${t.permission.file}: <code>${layout.file}</code>`);
+  if (layout.command !== undefined) lines.push(html`<pre>${layout.command}</pre>`);
+  if (layout.file !== undefined) lines.push(html`${escapeHtml(t.permission.file)}: <code>${layout.file}</code>`);
   if (layout.diff) {
     if (layout.diff.cut && attached) lines.push(t.permission.diffCut);
-    lines.push(`<pre><code class="language-diff">${layout.diff.html}</code></pre>`);
+    lines.push(html`<pre><code class="language-diff">${layout.diff.html}</code></pre>`);
   }
-  if (layout.patterns !== undefined) lines.push(`${t.permission.patterns}: ${layout.patterns}`);
-  if (layout.always !== undefined) lines.push(`${t.permission.alwaysAllows} ${layout.always}`);
-  if (layout.shortened && attached) lines.push("", t.permission.shortened(FULL_REQUEST_FILE));
-  if (missingFile) lines.push("", t.permission.notAttached);
+  if (layout.patterns !== undefined) lines.push(html`${escapeHtml(t.permission.patterns)}: ${layout.patterns}`);
+  if (layout.always !== undefined) lines.push(html`${t.permission.alwaysAllows} ${layout.always}`);
+  if (layout.shortened && attached) lines.push(EMPTY_HTML, t.permission.shortened(escapeHtml(FULL_REQUEST_FILE)));
+  if (missingFile) lines.push(EMPTY_HTML, t.permission.notAttached);
 
-  if (prompt.final?.message) lines.push("", `${t.permission.feedback} <i>${escapeWithin(reveal(prompt.final.message, t), LIMITS.feedback)}</i>`);
+  if (prompt.final?.message)
+    lines.push(EMPTY_HTML, html`${escapeHtml(t.permission.feedback)} <i>${escapeWithin(reveal(prompt.final.message, t), LIMITS.feedback)}</i>`);
   const asMessage = prompt.feedbackAsMessage;
   if (asMessage)
     lines.push(
       asMessage.sent
-        ? asMessage.toMain
-          ? t.permission.feedbackAsMessageToMain
-          : t.permission.feedbackAsMessage
+        ? escapeHtml(asMessage.toMain ? t.permission.feedbackAsMessageToMain : t.permission.feedbackAsMessage)
         : t.permission.feedbackNotSent(escapeWithin(reveal(asMessage.error, t), LIMITS.notice)),
     );
-  if (prompt.notice) lines.push("", `⚠️ ${escapeWithin(reveal(prompt.notice(t), t), LIMITS.notice)}`);
+  if (prompt.notice) lines.push(EMPTY_HTML, html`⚠️ ${escapeWithin(reveal(prompt.notice(t), t), LIMITS.notice)}`);
   const live = prompt.state === "pending" && !prompt.busy;
-  return { text: cutHtml(lines.join("\n").trim()), keyboard: live ? withStop(keyboardFor(prompt, t, !missingFile), context) : [] };
+  return { text: cutHtml(trimHtml(joinHtml(lines, "\n"))), keyboard: live ? withStop(keyboardFor(prompt, t, !missingFile), context) : [] };
 }
 
 /**
  * `text` escaped whole if it fits in `max`, else its head and its tail around a marker that says
  * how much is not shown: the end of a command is where a payload hides.
  */
-function headAndTail(text: string, max: number, separator: string, t: Strings): { html: string; cut: boolean } {
+function headAndTail(text: string, max: number, separator: "\n" | " ", t: Strings): { html: Html; cut: boolean } {
   const escaped = escapeHtml(text);
   if (escaped.length <= max) return { html: escaped, cut: false };
   const room = max - t.permission.omitted(text.length).length - 2 * separator.length;
   const head = escapedHead(text, Math.floor(room * 0.6));
   const tail = escapedTail(text.slice(head.length), room - head.html.length);
   const omitted = Array.from(text.slice(head.length, text.length - tail.length)).length;
-  return { html: `${head.html}${separator}${t.permission.omitted(omitted)}${separator}${tail.html}`, cut: true };
+  return { html: joinHtml([head.html, escapeHtml(t.permission.omitted(omitted)), tail.html], separator), cut: true };
 }
 
 /** Escapes whole lines of `text` while the escaped result fits in `max` (entities make it grow). */
-function escapedPreview(text: string, max: number): { html: string; cut: boolean } {
-  let html = "";
+function escapedPreview(text: string, max: number): { html: Html; cut: boolean } {
+  const lines: Html[] = [];
+  let length = 0;
   for (const line of text.split("\n")) {
-    const next = (html ? "\n" : "") + escapeHtml(line);
-    if (html.length + next.length > max - 2) return { html: html ? `${html}\n…` : escapeWithin(line, Math.floor(max / 6)), cut: true };
-    html += next;
+    const next = escapeHtml(line);
+    const grown = length + (lines.length > 0 ? 1 : 0) + next.length;
+    if (grown > max - 2) return { html: lines.length > 0 ? html`${joinHtml(lines, "\n")}\n…` : escapeWithin(line, Math.floor(max / 6)), cut: true };
+    lines.push(next);
+    length = grown;
   }
-  return { html, cut: false };
+  return { html: joinHtml(lines, "\n"), cut: false };
 }
 
 /** The full diff, when the request carries one. */
@@ -139,7 +141,7 @@ export function diffOf(prompt: PermissionPrompt): string | undefined {
   return stringField(prompt.request.metadata, "diff");
 }
 
-function statusLine(prompt: PermissionPrompt, t: Strings): string {
+function statusLine(prompt: PermissionPrompt, t: Strings): Html {
   const final = prompt.final;
   switch (prompt.state) {
     case "pending":
@@ -153,7 +155,7 @@ function statusLine(prompt: PermissionPrompt, t: Strings): string {
   }
   const reply = final?.reply ?? "reject";
   if (final?.by === "cascade") return reply === "reject" ? t.permission.cascadeRejected : t.permission.cascadeApproved;
-  const where = final?.by === "telegram" ? t.permission.fromTelegram : t.permission.inTerminal;
+  const where = escapeHtml(final?.by === "telegram" ? t.permission.fromTelegram : t.permission.inTerminal);
   const verdict =
     reply === "once"
       ? t.permission.allowedOnce
@@ -162,7 +164,7 @@ function statusLine(prompt: PermissionPrompt, t: Strings): string {
         : final?.message
           ? t.permission.rejectedWithFeedback
           : t.permission.rejected;
-  return `${verdict} ${where}`;
+  return html`${verdict} ${where}`;
 }
 
 /** Green for what lets the agent go on, red for what stops it; feedback keeps the app's own colour. */
@@ -183,17 +185,17 @@ function keyboardFor(prompt: PermissionPrompt, t: Strings, canAllow: boolean): I
 }
 
 /** As many items as fit in `room`, each shown by `show`; the rest counted ("and 5 more"). */
-function codeList(items: string[], room: number, show: (item: string) => string, t: Strings): { html: string; cut: boolean } {
-  const shown: string[] = [];
+function codeList(items: string[], room: number, show: (item: string) => Html, t: Strings): { html: Html; cut: boolean } {
+  const shown: Html[] = [];
   let length = 0;
   for (const item of items) {
-    const html = `<code>${show(item)}</code>`;
-    if (shown.length > 0 && length + html.length + 2 > room) break;
-    shown.push(html);
-    length += html.length + 2;
+    const code = html`<code>${show(item)}</code>`;
+    if (shown.length > 0 && length + code.length + 2 > room) break;
+    shown.push(code);
+    length += code.length + 2;
   }
   const rest = items.length - shown.length;
-  return { html: shown.join(", ") + (rest > 0 ? t.permission.more(rest) : ""), cut: rest > 0 };
+  return { html: html`${joinHtml(shown, html`, `)}${escapeHtml(rest > 0 ? t.permission.more(rest) : "")}`, cut: rest > 0 };
 }
 
 /** The command a request runs, if any. */

@@ -6,7 +6,7 @@
 import { formatDuration } from "../../duration.ts";
 import type { Strings } from "../../i18n/catalog.ts";
 import { todoCount, type RunProgress, type StepView } from "../../progress/run-progress.ts";
-import { cutHtml, escapeWithin } from "../text/html.ts";
+import { cutHtml, EMPTY_HTML, escapeHtml, escapeWithin, html, type Html, joinHtml } from "../text/html.ts";
 import { contextLine, stringsOf, type PromptContext } from "./render-context.ts";
 import type { InlineButton, RenderedMessage } from "../wire/rendered-message.ts";
 import { reveal } from "../text/reveal.ts";
@@ -21,7 +21,7 @@ const PENDING_MARK = "⬜";
 
 export interface RenderedProgress extends RenderedMessage {
   /** The message without its clock: equal bodies mean an edit would change nothing the user needs. */
-  body: string;
+  body: Html;
 }
 
 /**
@@ -33,53 +33,56 @@ export interface RenderedProgress extends RenderedMessage {
 export function renderProgress(
   state: RunProgress,
   now: number,
-  context: PromptContext & { stop?: InlineButton; used?: ContextView; answer?: string },
+  context: PromptContext & { stop?: InlineButton; used?: ContextView; answer?: Html },
 ): RenderedProgress {
   const t = stringsOf(context);
   const title = contextLine(context);
   const duration = formatDuration(Math.max(0, now - state.startedAt), t);
   if (state.ended) {
-    const line = t.progress[state.ended === "done" ? "finished" : state.ended](title, duration);
+    const line = t.progress[state.ended === "done" ? "finished" : state.ended](title, escapeHtml(duration));
     const { done, total } = todoCount(state.todos);
-    const text = cutHtml(total > 0 ? `${line}\n${t.progress.todos(done, total)}` : line);
+    const text = cutHtml(total > 0 ? html`${line}\n${t.progress.todos(done, total)}` : line);
     return { text, keyboard: [], body: text };
   }
-  const lines: string[] = [];
+  const lines: Html[] = [];
   const current = state.running.at(-1);
-  if (current) lines.push(`▸ ${stepLine(current, t, true)}`);
+  if (current) lines.push(html`▸ ${stepLine(current, t, true)}`);
   lines.push(...todoLines(state, t));
   const earlier = state.recent
     .filter((step) => step !== current)
     .slice()
     .reverse();
   if (earlier.length > 0)
-    lines.push(`<i>${t.progress.earlier}</i>`, ...earlier.map((step) => `${step.state === "failed" ? "✗" : "✓"} ${stepLine(step, t, false)}`));
+    lines.push(
+      html`<i>${escapeHtml(t.progress.earlier)}</i>`,
+      ...earlier.map((step) => (step.state === "failed" ? html`✗ ${stepLine(step, t, false)}` : html`✓ ${stepLine(step, t, false)}`)),
+    );
   // The answer as it is written (a group's stream, render-draft.ts): its last lines, under the steps.
-  if (context.answer) lines.push("", `✍️ ${context.answer}`);
-  const body = [t.progress.running(title), ...lines].join("\n");
+  if (context.answer) lines.push(EMPTY_HTML, html`✍️ ${context.answer}`);
+  const body = joinHtml([t.progress.running(title), ...lines], "\n");
   const used = contextUse(context.used, t);
-  const clock = `${t.progress.elapsed(duration, state.steps)}${used ? ` · ${used}` : ""}`;
-  const hint = context.stop ? `\n${t.progress.stopHint}` : "";
-  const text = cutHtml(`${t.progress.running(title)}\n${clock}${lines.length > 0 ? `\n${lines.join("\n")}` : ""}${hint}`);
+  const clock = html`${escapeHtml(t.progress.elapsed(duration, state.steps))}${used ? html` · ${used}` : EMPTY_HTML}`;
+  const hint = context.stop ? html`\n${t.progress.stopHint}` : EMPTY_HTML;
+  const text = cutHtml(html`${joinHtml([t.progress.running(title), clock, ...lines], "\n")}${hint}`);
   return { text, keyboard: context.stop ? [[context.stop]] : [], body };
 }
 
-function stepLine(step: StepView, t: Strings, full: boolean): string {
+function stepLine(step: StepView, t: Strings, full: boolean): Html {
   const show = (text: string, max: number) => escapeWithin(reveal(text, t), max);
-  const sub = step.subagent ? "↳ " : "";
-  if (step.tool === "todowrite") return `${sub}${t.progress.todoStep}`;
-  const name = `<b>${show(step.tool, 40)}</b>`;
+  const sub = step.subagent ? html`↳ ` : EMPTY_HTML;
+  if (step.tool === "todowrite") return html`${sub}${escapeHtml(t.progress.todoStep)}`;
+  const name = html`<b>${show(step.tool, 40)}</b>`;
   const target = step.target;
-  if (!target) return `${sub}${name}`;
+  if (!target) return html`${sub}${name}`;
   if (target.kind === "agent") {
-    const task = target.detail ? `: ${show(target.detail, full ? LIMITS.task : LIMITS.recent)}` : "";
-    return `${sub}${name} <i>${show(target.text, 60)}</i>${task}`;
+    const task = target.detail ? html`: ${show(target.detail, full ? LIMITS.task : LIMITS.recent)}` : EMPTY_HTML;
+    return html`${sub}${name} <i>${show(target.text, 60)}</i>${task}`;
   }
   const max = !full ? LIMITS.recent : target.kind === "command" ? LIMITS.command : LIMITS.target;
-  return `${sub}${name} <code>${show(target.text, max)}</code>`;
+  return html`${sub}${name} <code>${show(target.text, max)}</code>`;
 }
 
-function todoLines(state: RunProgress, t: Strings): string[] {
+function todoLines(state: RunProgress, t: Strings): Html[] {
   const { todos } = state;
   if (todos.length === 0) return [];
   const { done, total } = todoCount(todos);
@@ -90,9 +93,9 @@ function todoLines(state: RunProgress, t: Strings): string[] {
   const start = todos.length <= TODOS_SHOWN ? 0 : Math.min(Math.max(0, firstOpen - 2), todos.length - TODOS_SHOWN);
   const shown = todos.slice(start, start + TODOS_SHOWN);
   const lines = [t.progress.todos(done, total)];
-  if (start > 0) lines.push(t.progress.moreTodos(start));
-  for (const item of shown) lines.push(`${TODO_MARK[item.status] ?? PENDING_MARK} ${escapeWithin(reveal(item.content, t), LIMITS.todo)}`);
+  if (start > 0) lines.push(escapeHtml(t.progress.moreTodos(start)));
+  for (const item of shown) lines.push(html`${escapeHtml(TODO_MARK[item.status] ?? PENDING_MARK)} ${escapeWithin(reveal(item.content, t), LIMITS.todo)}`);
   const after = todos.length - start - shown.length;
-  if (after > 0) lines.push(t.progress.moreTodos(after));
+  if (after > 0) lines.push(escapeHtml(t.progress.moreTodos(after)));
   return lines;
 }

@@ -2,7 +2,7 @@
 import type { QuestionPrompt } from "../../registry/question-prompt.ts";
 import { currentQuestion } from "../../registry/question-prompt.ts";
 import { encodeCallback } from "../codec.ts";
-import { cutText, escapeHtml, escapeWithin, fitHtml } from "../text/html.ts";
+import { cutText, EMPTY_HTML, escapeHtml, escapeWithin, fitHtml, html, type Html, joinHtml, trimHtml } from "../text/html.ts";
 import type { Strings } from "../../i18n/catalog.ts";
 import { contextLine, stringsOf, type PromptContext } from "./render-context.ts";
 import { pageCount, pageRange } from "./option-pages.ts";
@@ -22,7 +22,7 @@ const SHORT_LABEL = 12;
 
 export function renderQuestion(prompt: QuestionPrompt, context: PromptContext): RenderedMessage {
   const t = stringsOf(context);
-  const lines: string[] = [statusLine(prompt, t), contextLine(context), ""];
+  const lines: Html[] = [statusLine(prompt, t), contextLine(context), EMPTY_HTML];
   const current = prompt.state === "pending" && !prompt.busy ? currentQuestion(prompt) : -1;
   const count = prompt.questions.length;
 
@@ -37,32 +37,33 @@ export function renderQuestion(prompt: QuestionPrompt, context: PromptContext): 
 
   prompt.questions.forEach((question, index) => {
     const number = count > 1 ? `${index + 1}/${count} · ` : "";
-    const marker = index === current && count > 1 ? "▶ " : "";
-    const hint = question.multiple ? t.question.chooseAny : "";
-    lines.push(`${marker}<b>${escapeHtml(number)}${escapeWithin(reveal(question.header || t.question.defaultHeader, t), LIMITS.header)}</b>${hint}`);
+    const marker = index === current && count > 1 ? html`▶ ` : EMPTY_HTML;
+    const hint = question.multiple ? t.question.chooseAny : EMPTY_HTML;
+    lines.push(html`${marker}<b>${escapeHtml(number)}${escapeWithin(reveal(question.header || t.question.defaultHeader, t), LIMITS.header)}</b>${hint}`);
     const text = renderAgentText(question.question, context.markdown, questionMax, t);
-    lines.push(text.html + (text.cut ? t.question.cut : ""));
+    lines.push(html`${text.html}${text.cut ? t.question.cut : EMPTY_HTML}`);
     const numbered = isNumbered(question);
     const { start, end } = ranges[index]!;
     question.options.slice(start, end).forEach((option, offset) => {
       const optionIndex = start + offset;
-      const description = option.description && withDescriptions ? ` — ${renderAgentText(option.description, context.markdown, descriptionMax, t).html}` : "";
-      const prefix = numbered ? `${optionIndex + 1}. ` : "";
-      lines.push(`• <b>${prefix}${escapeWithin(reveal(option.label, t), labelMax)}</b>${description}`);
+      const description =
+        option.description && withDescriptions ? html` — ${renderAgentText(option.description, context.markdown, descriptionMax, t).html}` : EMPTY_HTML;
+      const prefix = numbered ? html`${optionIndex + 1}. ` : EMPTY_HTML;
+      lines.push(html`• <b>${prefix}${escapeWithin(reveal(option.label, t), labelMax)}</b>${description}`);
     });
     if (pageCount(question.options.length) > 1) lines.push(t.question.page(start + 1, end, question.options.length));
     const answer = answerFor(prompt, index);
-    if (answer) lines.push(`<b>→ ${escapeWithin(reveal(answer.join(", "), t), LIMITS.answer)}</b>`);
-    lines.push("");
+    if (answer) lines.push(html`<b>→ ${escapeWithin(reveal(answer.join(", "), t), LIMITS.answer)}</b>`);
+    lines.push(EMPTY_HTML);
   });
 
-  if (prompt.notice) lines.push(`⚠️ ${escapeWithin(reveal(prompt.notice(t), t), LIMITS.notice)}`);
+  if (prompt.notice) lines.push(html`⚠️ ${escapeWithin(reveal(prompt.notice(t), t), LIMITS.notice)}`);
   if (current !== -1 && prompt.dismissArmed) lines.push(t.question.dismissWarning);
-  const text = fitHtml(lines.join("\n").trim());
+  const text = fitHtml(trimHtml(joinHtml(lines, "\n")));
   return { text, keyboard: current === -1 ? [] : withStop(keyboardFor(prompt, current, t), context) };
 }
 
-function statusLine(prompt: QuestionPrompt, t: Strings): string {
+function statusLine(prompt: QuestionPrompt, t: Strings): Html {
   switch (prompt.state) {
     case "pending":
       return prompt.busy ? t.question.sending : t.question.asking;

@@ -6,7 +6,7 @@ import type { Strings } from "../../i18n/catalog.ts";
 import { describeMoment, describeWhen, describeZone } from "../../schedule/describe.ts";
 import type { WhenError, When } from "../../schedule/when.ts";
 import { encodeCallback } from "../codec.ts";
-import { cutText, escapeHtml, escapeWithin } from "../text/html.ts";
+import { cutText, EMPTY_HTML, escapeHtml, escapeWithin, html, type Html, joinHtml } from "../text/html.ts";
 import { reveal } from "../text/reveal.ts";
 import type { RenderedMessage } from "../wire/rendered-message.ts";
 import { projectLabels, PROJECT_ROWS, type ProjectChoice } from "./render-new.ts";
@@ -28,16 +28,16 @@ const RUN_INSTRUCTION = 1_000;
 /** /schedules shows at most this many: 10 × (160 + the rest) stays well within a message. */
 export const LISTED_SCHEDULES = 10;
 
-function project(directory: string, t: Strings): string {
+function project(directory: string, t: Strings): Html {
   return escapeHtml(cutText(reveal(projectName(directory), t), LABEL_LIMIT));
 }
 
-function instruction(text: string, t: Strings, max = LISTED_INSTRUCTION): string {
+function instruction(text: string, t: Strings, max = LISTED_INSTRUCTION): Html {
   return escapeWithin(reveal(text, t), max);
 }
 
-export function renderScheduleError(error: WhenError, t: Strings): string {
-  return `${t.schedule.errors[error]}\n${t.schedule.usage}`;
+export function renderScheduleError(error: WhenError, t: Strings): Html {
+  return html`${escapeHtml(t.schedule.errors[error])}\n${t.schedule.usage}`;
 }
 
 /** One button per project, as /new's picker. */
@@ -51,7 +51,7 @@ export function renderSchedulePicker(choices: readonly ProjectChoice[], t: Strin
     },
   ]);
   const rest = sorted.length - keyboard.length;
-  return { text: t.schedule.pick + (rest > 0 ? `\n${t.status.andMore(rest)}` : ""), keyboard };
+  return { text: html`${t.schedule.pick}${rest > 0 ? html`\n${escapeHtml(t.status.andMore(rest))}` : EMPTY_HTML}`, keyboard };
 }
 
 export function renderSchedulePicked(directory: string, t: Strings): RenderedMessage {
@@ -59,12 +59,12 @@ export function renderSchedulePicked(directory: string, t: Strings): RenderedMes
 }
 
 /** What was understood: "every weekday at 09:00, in app: run the tests…, next run Mon 09:00". */
-export function renderScheduleCreated(view: ScheduleView, now: number, t: Strings): string {
+export function renderScheduleCreated(view: ScheduleView, now: number, t: Strings): Html {
   return t.schedule.created(
     escapeHtml(describeWhen(view.when, t)),
     project(view.directory, t),
     instruction(view.instruction, t),
-    describeMoment(view.next, now, t),
+    escapeHtml(describeMoment(view.next, now, t)),
   );
 }
 
@@ -77,12 +77,13 @@ export function renderScheduleList(views: readonly ScheduleView[], now: number, 
       index + 1,
       escapeHtml(describeWhen(view.when, t)),
       project(view.directory, t),
-      describeMoment(view.next, now, t),
+      escapeHtml(describeMoment(view.next, now, t)),
       instruction(view.instruction, t),
     ),
   );
   const rest = views.length - shown.length;
-  const text = [t.schedule.listTitle(views.length, escapeHtml(describeZone(now))), ...items, ...(rest > 0 ? [t.status.andMore(rest)] : [])].join("\n\n");
+  const more = rest > 0 ? [escapeHtml(t.status.andMore(rest))] : [];
+  const text = joinHtml([t.schedule.listTitle(views.length, escapeHtml(describeZone(now))), ...items, ...more], "\n\n");
   const keyboard = shown.map((view, index) => [
     view.id === confirming
       ? {
@@ -96,7 +97,7 @@ export function renderScheduleList(views: readonly ScheduleView[], now: number, 
 }
 
 /** A run's first message: the instruction the new session gets, and why it runs now. */
-export function renderScheduledRun(view: ScheduleView, t: Strings): string {
+export function renderScheduledRun(view: ScheduleView, t: Strings): Html {
   return t.schedule.running(escapeHtml(describeWhen(view.when, t)), project(view.directory, t), instruction(view.instruction, t, RUN_INSTRUCTION));
 }
 
@@ -105,6 +106,7 @@ export function scheduledTitle(text: string, t: Strings): string {
   return t.schedule.title(cutText(text.replace(/\s+/g, " ").trim(), 60));
 }
 
-export function renderMissed(view: ScheduleView, due: number, now: number, t: Strings): string {
-  return t.schedule.missed(escapeHtml(describeWhen(view.when, t)), project(view.directory, t), describeMoment(due, now, t), instruction(view.instruction, t));
+export function renderMissed(view: ScheduleView, due: number, now: number, t: Strings): Html {
+  const at = escapeHtml(describeMoment(due, now, t));
+  return t.schedule.missed(escapeHtml(describeWhen(view.when, t)), project(view.directory, t), at, instruction(view.instruction, t));
 }

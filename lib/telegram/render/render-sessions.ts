@@ -5,7 +5,7 @@
 import type { Strings } from "../../i18n/catalog.ts";
 import { formatDuration } from "../../duration.ts";
 import { encodeCallback } from "../codec.ts";
-import { cutText, escapeHtml } from "../text/html.ts";
+import { cutText, escapeHtml, type Html } from "../text/html.ts";
 import type { InlineButton, RenderedMessage } from "../wire/rendered-message.ts";
 import { reveal } from "../text/reveal.ts";
 
@@ -22,7 +22,7 @@ export interface SessionEntry {
 }
 
 export function renderSessionPicker(sessions: readonly SessionEntry[], page: number, now: number, t: Strings): RenderedMessage {
-  if (sessions.length === 0) return { text: t.steer.noSessions, keyboard: [] };
+  if (sessions.length === 0) return { text: escapeHtml(t.steer.noSessions), keyboard: [] };
   const pages = Math.ceil(sessions.length / SESSIONS_PER_PAGE);
   const shown = Math.min(Math.max(0, page), pages - 1);
   const keyboard: InlineButton[][] = sessions.slice(shown * SESSIONS_PER_PAGE, (shown + 1) * SESSIONS_PER_PAGE).map((session) => {
@@ -44,7 +44,7 @@ export function renderSessionPicker(sessions: readonly SessionEntry[], page: num
 }
 
 /** The header above a session's last answer (HTML). */
-export function renderAnswerHeader(project: string, title: string | undefined, t: Strings): string {
+export function renderAnswerHeader(project: string, title: string | undefined, t: Strings): Html {
   const shown = (text: string) => escapeHtml(cutText(reveal(text, t), TITLE_LIMIT));
   return t.steer.answerHeader(shown(project), shown(title ?? t.status.untitled));
 }

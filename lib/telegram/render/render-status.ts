@@ -1,7 +1,7 @@
 // Renders the answers to /status, /help and /pending. Pure.
 import { formatDuration } from "../../duration.ts";
 import { CATALOGS, type Strings } from "../../i18n/catalog.ts";
-import { cutHtml, escapeHtml, escapeWithin } from "../text/html.ts";
+import { cutHtml, EMPTY_HTML, escapeHtml, escapeWithin, html, type Html, joinHtml } from "../text/html.ts";
 import { reveal } from "../text/reveal.ts";
 import { contextUse, type ContextView } from "./render-usage.ts";
 
@@ -32,55 +32,55 @@ const LISTED = 20;
  * Parts from other processes come over the relay: lib/bridge/status-part.ts checks their shape
  * first; here every text is still escaped and marked, and links are built only from integer ids.
  */
-export function renderStatus(parts: readonly StatusPart[], t: Strings = CATALOGS.en): string {
+export function renderStatus(parts: readonly StatusPart[], t: Strings = CATALOGS.en): Html {
   const sessions = parts.flatMap((part) => part.sessions);
   const prompts = parts.flatMap((part) => part.prompts);
-  const lines = [t.status.title, ""];
-  if (sessions.length === 0) lines.push(t.status.noSessions);
+  const lines = [t.status.title, EMPTY_HTML];
+  if (sessions.length === 0) lines.push(escapeHtml(t.status.noSessions));
   else {
     lines.push(t.status.sessions(sessions.length));
     const shown = sessions.map((session) => {
       const state = session.busy ? (session.busyMs !== undefined ? t.status.busyFor(formatDuration(session.busyMs, t)) : t.status.busy) : t.status.idle;
       const used = contextUse(session.context, t);
-      return `• ${state}${used ? ` · ${used}` : ""} · <code>${show(session.project ?? "?", 80, t)}</code> · ${show(session.title ?? t.status.untitled, 80, t)}`;
+      return html`• ${escapeHtml(state)}${used ? html` · ${used}` : EMPTY_HTML} · <code>${show(session.project ?? "?", 80, t)}</code> · ${show(session.title ?? t.status.untitled, 80, t)}`;
     });
     lines.push(...within(shown, t));
   }
-  lines.push("");
-  if (prompts.length === 0) lines.push(t.status.nothingWaiting);
+  lines.push(EMPTY_HTML);
+  if (prompts.length === 0) lines.push(escapeHtml(t.status.nothingWaiting));
   else {
     lines.push(t.status.waiting(prompts.length));
     const shown = prompts.map((prompt) => {
-      const icon = prompt.kind === "question" ? "❓" : "🔐";
+      const icon = prompt.kind === "question" ? html`❓` : html`🔐`;
       const summary = show(prompt.summary, 100, t);
       const link = messageLink(prompt.chatId, prompt.messageId);
-      return `• ${icon} ${link ? `<a href="${escapeHtml(link)}">${summary}</a>` : summary} · <code>${show(prompt.project, 60, t)}</code>`;
+      return html`• ${icon} ${link ? html`<a href="${escapeHtml(link)}">${summary}</a>` : summary} · <code>${show(prompt.project, 60, t)}</code>`;
     });
-    lines.push(...within(shown, t), "", t.status.pendingHint);
+    lines.push(...within(shown, t), EMPTY_HTML, t.status.pendingHint);
   }
-  return cutHtml(lines.join("\n"));
+  return cutHtml(joinHtml(lines, "\n"));
 }
 
 /** The first lines that fit the section's room (at most 20), then how many more there are. */
-function within(lines: string[], t: Strings): string[] {
-  const kept: string[] = [];
+function within(lines: Html[], t: Strings): Html[] {
+  const kept: Html[] = [];
   let length = 0;
   for (const line of lines.slice(0, LISTED)) {
     if (length + line.length + 1 > SECTION_LIMIT) break;
     kept.push(line);
     length += line.length + 1;
   }
-  return kept.length < lines.length ? [...kept, t.status.andMore(lines.length - kept.length)] : kept;
+  return kept.length < lines.length ? [...kept, escapeHtml(t.status.andMore(lines.length - kept.length))] : kept;
 }
 
-function show(text: string, max: number, t: Strings): string {
+function show(text: string, max: number, t: Strings): Html {
   return escapeWithin(reveal(text, t), max);
 }
 
 /** One process' part as far as it is well-formed: sessions and prompts with the wrong shape are dropped. */
 
-export function renderHelp(t: Strings = CATALOGS.en): string {
-  return [...t.help.lines, "", ...commandsFor(t).map((entry) => `/${entry.command} — ${entry.description}`)].join("\n");
+export function renderHelp(t: Strings = CATALOGS.en): Html {
+  return joinHtml([...t.help.lines, EMPTY_HTML, ...commandsFor(t).map((entry) => escapeHtml(`/${entry.command} — ${entry.description}`))], "\n");
 }
 
 /** Telegram links to a message exist for supergroups and channels only ("-100…" ids). */

@@ -2,7 +2,7 @@
 // /stop picker. Pure. Titles are the LLM's text: shown through contextLine (marked and escaped).
 import type { Strings } from "../../i18n/catalog.ts";
 import { encodeCallback } from "../codec.ts";
-import { cutText } from "../text/html.ts";
+import { cutText, EMPTY_HTML, escapeHtml, html, type Html } from "../text/html.ts";
 import { contextLine, type PromptContext } from "./render-context.ts";
 import type { InlineButton, RenderedMessage } from "../wire/rendered-message.ts";
 import { reveal } from "../text/reveal.ts";
@@ -42,7 +42,7 @@ export function renderStop(outcome: StopOutcome, key: string, session: PromptCon
 }
 
 /** A stop that OpenCode refused: the reason, and the confirmation again to retry. `error` is escaped by the caller. */
-export function renderStopFailed(key: string, session: PromptContext & { t: Strings }, error: string): RenderedMessage {
+export function renderStopFailed(key: string, session: PromptContext & { t: Strings }, error: Html): RenderedMessage {
   return { text: session.t.stop.failed(contextLine(session), error), keyboard: [[confirmStopButton(key, session.t)]] };
 }
 
@@ -53,5 +53,5 @@ export function renderStopPicker(sessions: ReadonlyArray<{ key: string; project:
     { ...stopButton(key, t), text: `⏹ ${cutText(reveal(title ? `${project} · ${title}` : project, t), PICKER_LABEL)}` },
   ]);
   const rest = sessions.length - shown.length;
-  return { text: t.stop.pick + (rest > 0 ? `\n${t.status.andMore(rest)}` : ""), keyboard };
+  return { text: html`${t.stop.pick}${rest > 0 ? html`\n${escapeHtml(t.status.andMore(rest))}` : EMPTY_HTML}`, keyboard };
 }

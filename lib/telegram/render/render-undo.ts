@@ -4,7 +4,7 @@
 import type { Strings } from "../../i18n/catalog.ts";
 import type { FileChange } from "../../hermes-events.ts";
 import { encodeCallback, type UndoAction } from "../codec.ts";
-import { escapeWithin } from "../text/html.ts";
+import { escapeHtml, escapeWithin, html, type Html, joinHtml, trustedHtml } from "../text/html.ts";
 import { reveal } from "../text/reveal.ts";
 import { contextLine, type PromptContext } from "./render-context.ts";
 import type { InlineButton, RenderedMessage } from "../wire/rendered-message.ts";
@@ -42,7 +42,8 @@ export function renderUndo(view: UndoView, key: string, session: PromptContext &
     case "redone":
       return { text: t.undo.redone(title), keyboard: [[undoButton(key, t)]] };
     case "final":
-      return { text: `${t.undo.undone(title, view.restored).split("\n")[0]}\n${t.undo.final}`, keyboard: [] };
+      // Its first line only (no Redo line): each line of the catalog's text and of contextLine closes its own tags.
+      return { text: html`${trustedHtml(t.undo.undone(title, view.restored).split("\n")[0]!)}\n${t.undo.final}`, keyboard: [] };
     case "failed": {
       const again = view.retry === "redo" ? button(key, "redo", t.undo.redoButton) : button(key, "undoConfirm", t.undo.confirmButton, true);
       return { text: t.undo.failed(title, escapeWithin(reveal(view.error, t), 300)), keyboard: [[again]] };
@@ -53,10 +54,10 @@ export function renderUndo(view: UndoView, key: string, session: PromptContext &
 }
 
 /** The files that go back, one per line; a file the run created is marked (undoing removes it). */
-function fileList(files: readonly FileChange[], t: Strings): string {
+function fileList(files: readonly FileChange[], t: Strings): Html {
   const lines = files
     .slice(0, LISTED_FILES)
-    .map((change) => `<code>${escapeWithin(reveal(change.file, t), FILE_NAME_LIMIT)}</code>${change.status === "added" ? t.undo.created : ""}`);
+    .map((change) => html`<code>${escapeWithin(reveal(change.file, t), FILE_NAME_LIMIT)}</code>${escapeHtml(change.status === "added" ? t.undo.created : "")}`);
   if (files.length > LISTED_FILES) lines.push(t.changes.more(files.length - LISTED_FILES));
-  return lines.join("\n");
+  return joinHtml(lines, "\n");
 }

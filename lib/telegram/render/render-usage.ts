@@ -1,7 +1,8 @@
 // What a run used, compactly: `12.4k tokens · $0.031` (the Done notice) and `🧠 41% of 200k` (how
 // full the context is: the progress message, /status). Pure. Nothing when nothing was counted, and
-// no dollar amount for a model without a price.
+// no dollar amount for a model without a price. The lines are Html: `<$0.001` is text, escaped.
 import type { Strings } from "../../i18n/catalog.ts";
+import { escapeHtml, type Html, joinHtml } from "../text/html.ts";
 
 /** A run's use as the renderers take it (lib/progress/run-usage.ts counts it). */
 export interface SpentView {
@@ -36,20 +37,20 @@ export function dollars(cost: number): string | undefined {
 }
 
 /** `12.4k tokens · $0.031`; undefined when nothing was counted. */
-export function spentLine(spent: SpentView | undefined, t: Strings): string | undefined {
+export function spentLine(spent: SpentView | undefined, t: Strings): Html | undefined {
   if (!spent || (spent.tokens <= 0 && !(spent.cost > 0))) return undefined;
   const parts = spent.tokens > 0 ? [t.usage.tokens(compactCount(spent.tokens))] : [];
   const cost = dollars(spent.cost);
   if (cost) parts.push(cost);
-  return parts.join(" · ");
+  return joinHtml(parts.map(escapeHtml), " · ");
 }
 
 /** `🧠 41% of 200k`, or `🧠 8.2k tokens` when the model's window is unknown; undefined when nothing was counted. */
-export function contextUse(context: ContextView | undefined, t: Strings): string | undefined {
+export function contextUse(context: ContextView | undefined, t: Strings): Html | undefined {
   if (!context || context.tokens <= 0) return undefined;
-  if (!context.window) return t.usage.contextTokens(compactCount(context.tokens));
+  if (!context.window) return escapeHtml(t.usage.contextTokens(compactCount(context.tokens)));
   const percent = Math.min(999, Math.round((context.tokens / context.window) * 100));
-  return t.usage.context(percent, compactCount(context.window));
+  return escapeHtml(t.usage.context(percent, compactCount(context.window)));
 }
 
 /** One decimal below 100 (12.4k), none above (200k). */

@@ -1,5 +1,61 @@
-// Telegram HTML: escaping and cutting text to Telegram's limits without breaking tags, entities or
-// what the user sees as one character (an emoji with its modifiers, a flag, a letter with accents).
+// Telegram HTML: the `Html` type, escaping, and cutting text to Telegram's limits without breaking
+// tags, entities or what the user sees as one character (an emoji with its modifiers, a flag, a
+// letter with accents).
+//
+// HTML by construction: every text sent with parse_mode HTML is `Html` (api.ts takes nothing
+// else), and only this file makes it: `escapeHtml` (any text), the `html` template (its literal
+// parts are Hermes' own markup, every value in it Html already or a number), `joinHtml`, the
+// cutters below, and `trustedHtml` for markup that is a constant of Hermes' own. A plain string
+// where Html is wanted does not compile (tests/unit/html-type.test.ts).
+
+declare const telegramHtml: unique symbol;
+
+/** Telegram HTML that Hermes built: its markup is Hermes' own, every outside text in it escaped. */
+export type Html = string & { readonly [telegramHtml]: true };
+
+/** Text that is not Html (typed so): escaping Html again would show its markup as text. */
+export type PlainText = string & { readonly [telegramHtml]?: never };
+
+/** The one cast to Html: every maker in this file goes through it. */
+function asHtml(text: string): Html {
+  return text as Html;
+}
+
+/**
+ * Telegram HTML from a template: the literal parts are markup (they are in Hermes' source), every
+ * value is Html already or a number: `html\`<b>${escapeHtml(title)}</b> · ${count}\``. At run
+ * time an Html is an ordinary string (it is measured, cut, compared and sent as one), so it is the
+ * compiler that refuses a plain string here: text from anywhere else must pass `escapeHtml` first.
+ */
+export function html(markup: TemplateStringsArray, ...values: ReadonlyArray<Html | number>): Html {
+  let out = markup[0] ?? "";
+  values.forEach((value, index) => {
+    out += String(value) + (markup[index + 1] ?? "");
+  });
+  return asHtml(out);
+}
+
+/** Pieces of Html joined by `separator` (markup of Hermes' own, usually "\n"). */
+export function joinHtml(parts: readonly Html[], separator: Html | "" | "\n" | "\n\n" | " " | " · " = ""): Html {
+  return asHtml(parts.join(separator));
+}
+
+/**
+ * Markup Hermes vouches for where the `html` template can't say it (a tag pair built from checked
+ * parts, a catalog text's first line): trusted as it is. Never for text from outside (the agent,
+ * OpenCode, a user, a file): escape that. tests/unit/html-type.test.ts lists the files that call it.
+ */
+export function trustedHtml(markup: string): Html {
+  return asHtml(markup);
+}
+
+/** No text at all. */
+export const EMPTY_HTML: Html = asHtml("");
+
+/** Without blank space at either end (never part of a tag or an entity). */
+export function trimHtml(text: Html): Html {
+  return asHtml(text.trim());
+}
 
 // Telegram's limits, in UTF-16 units of what the user sees.
 export const MESSAGE_LIMIT = 4096;
@@ -23,8 +79,8 @@ export function graphemes(text: string): string[] {
 /** A lone surrogate (possible in JSON from OpenCode) is not UTF-8: Telegram would refuse the whole text. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
-export function escapeHtml(text: string): string {
-  return text.replace(LONE_SURROGATE, "\uFFFD").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+export function escapeHtml(text: PlainText): Html {
+  return asHtml(text.replace(LONE_SURROGATE, "\uFFFD").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;"));
 }
 
 /**
@@ -99,14 +155,14 @@ function isRegionalIndicator(codePoint: number): boolean {
 }
 
 /** Escapes `text` for HTML, cut (on graphemes, marked "…") so the escaped result is at most `max` long. */
-export function escapeWithin(text: string, max: number): string {
+export function escapeWithin(text: PlainText, max: number): Html {
   const escaped = escapeHtml(text);
   if (escaped.length <= max) return escaped;
-  return `${escapedHead(text, max - 1).html}…`;
+  return asHtml(`${escapedHead(text, max - 1).html}…`);
 }
 
 /** The escaped start of `text`, whole graphemes, at most `max` long; `length` is how much of `text` it covers. */
-export function escapedHead(text: string, max: number): { html: string; length: number } {
+export function escapedHead(text: PlainText, max: number): { html: Html; length: number } {
   let html = "";
   let length = 0;
   // Escaping never shortens: a window of max + 1 units holds every grapheme that can fit.
@@ -116,11 +172,11 @@ export function escapedHead(text: string, max: number): { html: string; length: 
     html += next;
     length += grapheme.length;
   }
-  return { html, length };
+  return { html: asHtml(html), length };
 }
 
 /** The escaped end of `text`, whole graphemes, at most `max` long; `length` is how much of `text` it covers. */
-export function escapedTail(text: string, max: number): { html: string; length: number } {
+export function escapedTail(text: PlainText, max: number): { html: Html; length: number } {
   const parts = tailGraphemes(text, max + 16);
   let html = "";
   let length = 0;
@@ -130,14 +186,14 @@ export function escapedTail(text: string, max: number): { html: string; length: 
     html = next + html;
     length += parts[index]!.length;
   }
-  return { html, length };
+  return { html: asHtml(html), length };
 }
 
 /**
  * Cuts Telegram HTML to at most `max` UTF-16 units (Telegram counts those): never inside a tag,
  * an entity or a grapheme cluster, and closes every tag still open at the cut.
  */
-export function cutHtml(html: string, max: number = MESSAGE_LIMIT): string {
+export function cutHtml(html: Html, max: number = MESSAGE_LIMIT): Html {
   if (html.length <= max) return html;
   const ellipsis = "…";
   const markup = /<\/?([a-z-]+)[^>]*>|&[#a-z0-9]+;/iy;
@@ -173,14 +229,14 @@ export function cutHtml(html: string, max: number = MESSAGE_LIMIT): string {
     index += token.length;
     end = index;
   }
-  return html.slice(0, end) + ellipsis + closers();
+  return asHtml(html.slice(0, end) + ellipsis + closers());
 }
 
 /**
  * `html` as it is when what Telegram counts fits `max`, else cut by cutHtml (which counts tags and
  * entities too, so it cuts early, never late). For messages whose parts are each budgeted already.
  */
-export function fitHtml(html: string, max: number = MESSAGE_LIMIT): string {
+export function fitHtml(html: Html, max: number = MESSAGE_LIMIT): Html {
   return visibleLength(html) <= max ? html : cutHtml(html, max);
 }
 

@@ -2,7 +2,20 @@
 // and questions) as what it is: invisible, bidi, zero-width and control characters, odd spaces and
 // long runs of blanks or line breaks become visible markers ("⟨U+202E⟩", "⟨1480 spaces⟩"), so
 // nothing can push text out of view, hide it or reorder it. Emoji sequences stay as they are. Pure.
-import type { Strings } from "../../i18n/catalog.ts";
+
+/**
+ * The markers' words, in the chat's language: the catalog's `reveal` part (lib/i18n/strings.ts).
+ * Named here by shape, not imported: the catalog's strings are Telegram HTML, so lib/i18n/ stands
+ * on this folder, not under it (docs/architecture.md).
+ */
+export interface RevealWords {
+  reveal: {
+    spaces: (count: number) => string;
+    tabs: (count: number) => string;
+    blanks: (spaces: number, tabs: number) => string;
+    lineBreaks: (count: number) => string;
+  };
+}
 
 /** Runs of blanks longer than this (in columns, a tab counting 8) become a marker. */
 const BLANK_RUN = 8;
@@ -25,7 +38,7 @@ const PLAIN = /(?:[\x21-\x7E](?![\uFE0E\uFE0F\u20E3])| (?! {8})|\n(?!\n))+/y;
 const LINE_BREAKS = /\n+/y;
 
 /** `runs: false` keeps blank runs and line breaks as they are (an agent's prose and code), marking only hidden characters. */
-export function reveal(text: string, t: Strings, runs = true): string {
+export function reveal(text: string, t: RevealWords, runs = true): string {
   let out = "";
   let index = 0;
   while (index < text.length) {
@@ -78,7 +91,7 @@ const DIFF_INNER_RUN = 16;
  * DIFF_INNER_RUN columns later in a line. Each line's first character (the diff's `+`, `-` or ` `)
  * is not indentation. Line breaks stay as they are.
  */
-export function revealDiff(diff: string, t: Strings): string {
+export function revealDiff(diff: string, t: RevealWords): string {
   const lines = diff.split("\n").map((line) => {
     const body = line.slice(1);
     return (
@@ -101,7 +114,7 @@ export function escapeHiddenInJson(json: string): string {
   );
 }
 
-function showBlanks(run: string, t: Strings): string {
+function showBlanks(run: string, t: RevealWords): string {
   const tabs = run.length - run.replaceAll("\t", "").length;
   const spaces = run.length - tabs;
   if (columns(run) <= BLANK_RUN) return run;

@@ -1,7 +1,7 @@
 // Formatted text as Telegram itself models it: the visible text, and entities over ranges of it
 // (UTF-16 offsets, the units Telegram counts). Cut on graphemes by what the user sees, then written
 // as Telegram HTML with every tag closed where it opened. Pure.
-import { escapeHtml, graphemeEnd, graphemeStart } from "./html.ts";
+import { escapeHtml, graphemeEnd, graphemeStart, type Html, trustedHtml } from "./html.ts";
 
 export type EntityKind = "b" | "i" | "s" | "code" | "pre" | "a" | "blockquote";
 
@@ -53,7 +53,7 @@ export function richHead(rich: RichText, max: number): RichText {
 }
 
 /** Telegram HTML for the text: each entity one tag pair, the text escaped. */
-export function richHtml(rich: RichText): string {
+export function richHtml(rich: RichText): Html {
   const entities = rich.entities
     .filter((entity) => entity.length > 0)
     .map((entity, order) => ({ entity, order }))
@@ -76,7 +76,8 @@ export function richHtml(rich: RichText): string {
     open.push(entity);
   }
   closeUntil(Number.POSITIVE_INFINITY);
-  return html + escapeHtml(rich.text.slice(at));
+  // Every piece is an escaped text or a tag pair of openTag/closeTag: markup of Hermes' own.
+  return trustedHtml(html + escapeHtml(rich.text.slice(at)));
 }
 
 /** Joins pieces of rich text with `separator` between them. */

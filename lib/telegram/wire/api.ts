@@ -2,7 +2,7 @@
 // Each is one Bot API method called as plain JSON with the runtime's own fetch (bot-api-call.ts);
 // sendDocument is a multipart upload (send-document.ts). No Bot API library is loaded: telegraf,
 // which shaped these payloads before, kept about 3 MB more of OpenCode's memory (docs/performance.md).
-import { CALLBACK_ANSWER_LIMIT, CAPTION_LIMIT, cutHtml, cutText, PLACEHOLDER_LIMIT, TOPIC_NAME_LIMIT } from "../text/html.ts";
+import { CALLBACK_ANSWER_LIMIT, CAPTION_LIMIT, cutHtml, cutText, type Html, PLACEHOLDER_LIMIT, TOPIC_NAME_LIMIT } from "../text/html.ts";
 import type { InlineButton } from "./rendered-message.ts";
 import { ButtonStyles } from "./button-style.ts";
 import { Reachability } from "./reachability.ts";
@@ -21,22 +21,23 @@ export interface SendOptions {
 
 export interface TelegramApi {
   getUpdates(offset: number, timeoutSeconds: number, signal: AbortSignal): Promise<unknown[]>;
-  sendMessage(chatId: number, html: string, options?: SendOptions): Promise<{ messageId: number }>;
+  /** `html`: Telegram HTML, and only Html (text/html.ts): a plain string does not compile. */
+  sendMessage(chatId: number, html: Html, options?: SendOptions): Promise<{ messageId: number }>;
   /** Replaces text and keyboard; an empty keyboard removes the buttons. */
-  editMessage(chatId: number, messageId: number, html: string, keyboard: InlineButton[][]): Promise<void>;
+  editMessage(chatId: number, messageId: number, html: Html, keyboard: InlineButton[][]): Promise<void>;
   removeKeyboard(chatId: number, messageId: number): Promise<void>;
   /**
    * A private chat's draft: an ephemeral preview of a message being written (sendMessageDraft, Bot
    * API 9.3+), replaced by each call with the same `draftId`; nothing stays in the chat. Groups refuse it (400).
    */
-  sendDraft(chatId: number, draftId: number, html: string, threadId?: number): Promise<void>;
+  sendDraft(chatId: number, draftId: number, html: Html, threadId?: number): Promise<void>;
   deleteMessage(chatId: number, messageId: number): Promise<void>;
   /** Sends text as a file (a diff too long to show inline). */
   sendDocument(
     chatId: number,
     filename: string,
     content: string,
-    options?: { caption?: string; replyTo?: number; threadId?: number },
+    options?: { caption?: Html; replyTo?: number; threadId?: number },
   ): Promise<{ messageId: number }>;
   /** Sends a file's bytes as a photo or a document (the agent's telegram_send_file tool). */
   sendFile(chatId: number, file: OutgoingFile, options?: UploadOptions): Promise<{ messageId: number }>;
@@ -67,7 +68,7 @@ export interface OutgoingFile {
 }
 
 export interface UploadOptions {
-  caption?: string;
+  caption?: Html;
   replyTo?: number;
   threadId?: number;
   /** How long the upload may take (a large file takes longer). */

@@ -1,5 +1,6 @@
 // What every renderer produces: a message's HTML text and its inline keyboard (Telegram's own
 // field names), and the one rule all live keyboards share.
+import type { Html } from "../text/html.ts";
 
 /** A button's colour: `success` green, `danger` red, `primary` blue, the only values Telegram accepts. */
 export type ButtonStyle = "success" | "danger" | "primary";
@@ -12,7 +13,8 @@ export interface InlineButton {
 }
 
 export interface RenderedMessage {
-  text: string;
+  /** Telegram HTML (text/html.ts): a renderer builds it with `html`, `escapeHtml`, `joinHtml`. */
+  text: Html;
   /** Empty when the prompt is finished: the message keeps no live buttons. */
   keyboard: InlineButton[][];
 }

@@ -6,7 +6,7 @@
 // HTML texts are scrubbed in their escaped form too (a key may hold `&` or `<`). What stands in for
 // a secret is never longer than it, so a text cut to Telegram's limit stays within it. The hub
 // wraps every bridge's client in it.
-import { escapeHtml } from "../text/html.ts";
+import { escapeHtml, type Html, trustedHtml } from "../text/html.ts";
 import type { TelegramApi } from "./api.ts";
 
 /** What stands in for a secret in what Telegram is sent (a shorter secret: as many "•"). */
@@ -26,24 +26,31 @@ export function scrubbedTelegram(api: TelegramApi, secrets: string[]): TelegramA
     for (const [secret, replacement] of all) if (out.includes(secret)) out = out.split(secret).join(replacement);
     return out;
   };
+  // What stands in for a secret is plain text without "<", "&" or quotes: HTML stays HTML.
+  const scrubHtml = (text: Html): Html => trustedHtml(scrub(text));
   const scrubbed: TelegramApi = {
     getUpdates: (offset, timeout, signal) => api.getUpdates(offset, timeout, signal),
     sendMessage: (chatId, html, options) =>
-      api.sendMessage(chatId, scrub(html), options?.forceReply ? { ...options, forceReply: { placeholder: scrub(options.forceReply.placeholder) } } : options),
-    editMessage: (chatId, messageId, html, keyboard) => api.editMessage(chatId, messageId, scrub(html), keyboard),
+      api.sendMessage(
+        chatId,
+        scrubHtml(html),
+        options?.forceReply ? { ...options, forceReply: { placeholder: scrub(options.forceReply.placeholder) } } : options,
+      ),
+    editMessage: (chatId, messageId, html, keyboard) => api.editMessage(chatId, messageId, scrubHtml(html), keyboard),
     removeKeyboard: (chatId, messageId) => api.removeKeyboard(chatId, messageId),
-    sendDraft: (chatId, draftId, html, threadId) => api.sendDraft(chatId, draftId, scrub(html), threadId),
+    sendDraft: (chatId, draftId, html, threadId) => api.sendDraft(chatId, draftId, scrubHtml(html), threadId),
     deleteMessage: (chatId, messageId) => api.deleteMessage(chatId, messageId),
     sendFile: (chatId, file, options) =>
       api.sendFile(
         chatId,
         { ...file, filename: scrub(file.filename), bytes: scrubBytes(file.bytes, plain) },
-        options?.caption === undefined ? options : { ...options, caption: scrub(options.caption) },
+        options?.caption === undefined ? options : { ...options, caption: scrubHtml(options.caption) },
       ),
     // Audio is sent as it is (its words were scrubbed before they were spoken, speech/); its caption is scrubbed.
-    sendVoice: (chatId, ogg, options) => api.sendVoice(chatId, ogg, options?.caption === undefined ? options : { ...options, caption: scrub(options.caption) }),
+    sendVoice: (chatId, ogg, options) =>
+      api.sendVoice(chatId, ogg, options?.caption === undefined ? options : { ...options, caption: scrubHtml(options.caption) }),
     sendDocument: (chatId, filename, content, options) =>
-      api.sendDocument(chatId, scrub(filename), scrub(content), options?.caption === undefined ? options : { ...options, caption: scrub(options.caption) }),
+      api.sendDocument(chatId, scrub(filename), scrub(content), options?.caption === undefined ? options : { ...options, caption: scrubHtml(options.caption) }),
     createTopic: (chatId, name) => api.createTopic(chatId, scrub(name)),
     renameTopic: (chatId, threadId, name) => api.renameTopic(chatId, threadId, scrub(name)),
     answerCallback: (id, text, showAlert) => api.answerCallback(id, text === undefined ? undefined : scrub(text), showAlert),

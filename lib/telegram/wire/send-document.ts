@@ -2,6 +2,7 @@
 // Measured: inside OpenCode 2.0.15 (Bun 1.4.2) telegraf's multipart upload never reaches the
 // server (its `compress: true` now means "compress the request body" there, and the streamed form
 // hangs); the same FormData upload works under Bun 1.3 (OpenCode 1.18), Bun 1.4 and Node 20.
+import type { Html } from "../text/html.ts";
 
 export interface DocumentUpload {
   chatId: number;
@@ -14,7 +15,7 @@ export interface DocumentUpload {
   /** How long the upload may take (a large file takes longer); 60 s when not given. */
   timeoutMs?: number;
   /** HTML, already within Telegram's caption limit (api.ts cuts it on whole characters). */
-  caption?: string;
+  caption?: Html;
   replyTo?: number;
   threadId?: number;
 }
