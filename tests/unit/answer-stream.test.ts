@@ -3,11 +3,12 @@
 // phone hears of; a 429 waits as told; a refused draft (a 400) moves the answer to the progress
 // message for the rest of the process, said once in the log; a group shows the last lines there.
 import pino from "pino";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { AnswerStream, answerStream } from "../../lib/bridge/runs/answer-stream.ts";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
 import type { HermesEvent } from "../../lib/hermes-events.ts";
 import { Registry } from "../../lib/registry/registry.ts";
+import { loadMarkdown } from "../../lib/telegram/text/markdown.ts";
 import { TelegramApiError } from "../../lib/telegram/wire/api.ts";
 
 const delta = (text: string, sessionID = "ses_1"): HermesEvent => ({ type: "message.delta", sessionID, messageID: "msg_1", partID: "prt_1", delta: text });
@@ -52,6 +53,8 @@ const settle = async () => {
 };
 
 describe("AnswerStream", () => {
+  // The parser loads once per process (real I/O, not a timer): loaded here, settle() only waits for microtasks and timers.
+  beforeAll(() => loadMarkdown());
   beforeEach(() => {
     vi.useFakeTimers({ now: 1_000_000 });
   });
