@@ -1,6 +1,7 @@
 // Every user-facing string in English (the default language).
 import { enRemote } from "./en-remote.ts";
 import { scheduleEn } from "./schedule-en.ts";
+import { vocabularyEn } from "./vocabulary-en.ts";
 import type { Strings } from "./strings.ts";
 import { html } from "../telegram/text/html.ts";
 
@@ -160,6 +161,7 @@ export const en: Strings = {
     feedbackPlaceholder: "feedback for the agent",
   },
   schedule: scheduleEn,
+  vocabulary: vocabularyEn,
   scheduleCommands: {
     every: "Run an instruction on a schedule: /every 30m …, /every weekdays 09:00 …",
     at: "Run an instruction once at a time: /at 18:00 …",

@@ -1,6 +1,7 @@
 // Every user-facing string in Simplified Chinese (HERMES_LANGUAGE=zh).
 import { zhRemote } from "./zh-remote.ts";
 import { scheduleZh } from "./schedule-zh.ts";
+import { vocabularyZh } from "./vocabulary-zh.ts";
 import type { Strings } from "./strings.ts";
 import { html } from "../telegram/text/html.ts";
 
@@ -157,6 +158,7 @@ export const zh: Strings = {
     feedbackPlaceholder: "给智能体的说明",
   },
   schedule: scheduleZh,
+  vocabulary: vocabularyZh,
   scheduleCommands: { every: "按计划运行指令：/every 30m …、/every weekdays 09:00 …", at: "在某个时间运行一次：/at 18:00 …", schedules: "列出并取消定时任务" },
   ...zhRemote,
 };

@@ -22,6 +22,8 @@ import type { LiveProgress } from "./live-progress.ts";
 import type { RunCosts } from "./run-costs.ts";
 import type { StopControl } from "./stop-control.ts";
 import { UndoControl } from "./undo-control.ts";
+import { ForkControl } from "./fork-control.ts";
+import { SessionPosts } from "./session-posts.ts";
 import type { SessionTopics } from "../core/topics.ts";
 
 export interface RunNoticeDeps {
@@ -64,10 +66,13 @@ export class RunNotices {
   readonly #changes = new RunChanges();
   /** ⏪ Undo on the Done notice of a run that changed files, /undo, and Redo. */
   readonly undos: UndoControl;
+  /** ⑂ Fork on the Done notice, /fork and Fork here (issue 43). */
+  readonly forks: ForkControl;
 
   constructor(deps: RunNoticeDeps, doneGraceMs: number) {
     this.#deps = deps;
     this.undos = new UndoControl({ ...deps, changes: this.#changes });
+    this.forks = new ForkControl(new SessionPosts(deps), this.#changes);
     this.activity = deps.activity;
     this.#graceMs = doneGraceMs;
   }
@@ -189,9 +194,11 @@ export class RunNotices {
     const spent = notice.kind === "done" ? this.#deps.costs?.take(notice.sessionID) : undefined;
     const owner = { sessionID: notice.sessionID, directory };
     const undo = changes.length > 0 ? this.undos.buttonFor(owner) : undefined;
+    const fork = notice.kind === "done" ? this.forks.buttonFor(owner) : undefined;
+    const buttons = [undo, fork].filter((button) => button !== undefined);
     const rendered = {
       ...renderNotice(notice, context, changes.length > 0 ? renderChanges(changes, t) : undefined, spent),
-      ...(undo ? { keyboard: [[undo]] } : {}),
+      ...(buttons.length > 0 ? { keyboard: [buttons] } : {}),
     };
     try {
       const threadId = await topics.threadOf(notice.sessionID, directory);

@@ -19,7 +19,9 @@ export function commandsFor(t: Strings): Array<{ command: string; description: s
   }));
   // Scheduled runs (issue 35), after /sessions.
   const schedules = (["every", "at", "schedules"] as const).map((command) => ({ command, description: t.scheduleCommands[command] }));
-  return [...menu.slice(0, 2), ...schedules, ...menu.slice(2)];
+  // OpenCode's own vocabulary (issue 43), after /undo.
+  const vocabulary = (["commands", "compact", "fork", "history"] as const).map((command) => ({ command, description: t.vocabulary.menu[command] }));
+  return [...menu.slice(0, 2), ...schedules, ...menu.slice(2, 8), ...vocabulary, ...menu.slice(8)];
 }
 
 /** Room for each list, so /status stays within one message whatever the titles (escaped lengths). */
