@@ -11,6 +11,7 @@ import { escapeWithin } from "../../telegram/text/html.ts";
 import { projectName } from "../../telegram/render/render-context.ts";
 import { renderCommands, type CommandView } from "../../telegram/render/render-vocabulary.ts";
 import type { Tap } from "../core/desk.ts";
+import type { RunNotices, UserMessage } from "./run-notices.ts";
 import type { SessionPosts } from "./session-posts.ts";
 
 interface Listing {
@@ -23,10 +24,13 @@ export class CommandsList {
   readonly #posts: SessionPosts;
   readonly #hermes: ReadonlySet<string>;
   readonly #lists = new KeyedLists<Listing>();
+  /** A command's run is the phone's: its Done notice comes, as for a prompt from the phone. */
+  readonly #runs: Pick<RunNotices, "acknowledge" | "activity">;
 
-  constructor(posts: SessionPosts, hermes: ReadonlySet<string>) {
+  constructor(posts: SessionPosts, hermes: ReadonlySet<string>, runs: Pick<RunNotices, "acknowledge" | "activity">) {
     this.#posts = posts;
     this.#hermes = hermes;
+    this.#runs = runs;
   }
 
   owns(data: CallbackData): boolean {
@@ -45,11 +49,11 @@ export class CommandsList {
   }
 
   /** `/<name> <arguments>` as a reply: runs OpenCode's command of that name, or, when there is none, `otherwise` (the text goes as a prompt). */
-  async typed(owner: MessageOwner, name: string, args: string, replyTo: number, otherwise: () => Promise<void>): Promise<void> {
+  async typed(owner: MessageOwner, name: string, args: string, userMessage: UserMessage, otherwise: () => Promise<void>): Promise<void> {
     const commands = await this.#commands(owner);
     const found = typeof commands === "string" ? undefined : commands.find((command) => command.name.toLowerCase() === name.toLowerCase());
     if (!found) return otherwise();
-    await this.#run(owner, found.name, args, replyTo);
+    await this.#run(owner, found.name, args, userMessage.messageId, userMessage);
   }
 
   tap(data: CallbackData<VocabularyAction>, message: { chatId: number; messageId: number } | undefined): Tap {
@@ -78,12 +82,17 @@ export class CommandsList {
     }
   }
 
-  async #run(owner: MessageOwner, name: string, args: string, replyTo: number | undefined): Promise<void> {
-    const { t, log } = this.#posts.deps;
+  /** `typed`: the user's `/name args` message (👍 on it, as on any text that reached the session); a tap gets a message saying it was sent. */
+  async #run(owner: MessageOwner, name: string, args: string, replyTo: number | undefined, typed?: UserMessage): Promise<void> {
+    const { t, log, activity } = this.#posts.deps;
     const route = this.#posts.route(owner, "runCommand", "command");
     if ("refusal" in route) return void (await this.#posts.post(owner, route.refusal, [], replyTo));
+    const busy = activity.isBusy(owner.sessionID);
+    // Before the call: OpenCode 1.x answers a command only when its run is over.
+    this.#runs.activity.markFromPhone(owner.sessionID);
     const outcome = await route.call(owner.sessionID, name, args);
     log.info({ sessionID: owner.sessionID, command: name, ok: outcome.ok }, "OpenCode command run from the phone");
+    if (outcome.ok && typed) return this.#runs.acknowledge(owner, typed, busy);
     const text = outcome.ok
       ? t.vocabulary.commands.ran(escapeWithin(name, 40), this.#posts.titleOf(owner))
       : outcome.gone

@@ -31,8 +31,9 @@ export class ForkControl {
     this.#changes = changes;
   }
 
-  /** ⑂ Fork for the Done notice of the session's run: it forks through that run. */
-  buttonFor(owner: MessageOwner): InlineButton {
+  /** ⑂ Fork for the Done notice of the session's run (it forks through that run); none where OpenCode has no fork route. */
+  buttonFor(owner: MessageOwner): InlineButton | undefined {
+    if ("refusal" in this.#posts.route(owner, "fork", "fork")) return undefined;
     const through = this.#changes.lastMessage(owner.sessionID);
     const key = this.#points.add({ owner, point: through ? { through } : {} });
     return vocabularyButton(key, "fork", this.#posts.deps.t.vocabulary.fork.button);

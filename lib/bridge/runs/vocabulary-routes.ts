@@ -21,11 +21,11 @@ const TYPED = /^\/([^\s@/]{1,64})(?:@[A-Za-z0-9_]+)?(?:\s+([\s\S]*))?$/;
 
 export function routeVocabulary(
   gate: Gate,
-  deps: VocabularyDeps & { chat: Pick<Chat, "reply" | "answerCallback">; runs: Pick<RunNotices, "talkBack" | "forks"> },
+  deps: VocabularyDeps & { chat: Pick<Chat, "reply" | "answerCallback">; runs: Pick<RunNotices, "talkBack" | "forks" | "acknowledge" | "activity"> },
 ): void {
   const posts = new SessionPosts(deps);
   const hermes = new Set([...commandsFor(deps.t).map((entry) => entry.command), "start", "help"]);
-  const commands = new CommandsList(posts, hermes);
+  const commands = new CommandsList(posts, hermes, deps.runs);
   const compact = new CompactRun(posts);
   const forks = deps.runs.forks;
   const history = new HistoryControl(posts, forks);
@@ -48,7 +48,7 @@ export function routeVocabulary(
     if (name === "history") return () => history.offer(owner, at);
     if (hermes.has(name)) return undefined;
     const userMessage = { chatId, messageId: at, ...(intent.threadId !== undefined ? { threadId: intent.threadId } : {}) };
-    return () => commands.typed(owner, match[1]!, (match[2] ?? "").trim(), at, () => deps.runs.talkBack(owner, userMessage, intent.text));
+    return () => commands.typed(owner, match[1]!, (match[2] ?? "").trim(), userMessage, () => deps.runs.talkBack(owner, userMessage, intent.text));
   };
 
   const claimTap: NonNullable<Route<IntentOf<"callback">>["claim"]> = (intent) => {
