@@ -115,9 +115,11 @@ export function vocabularySuite(version: OpencodeVersion, chat: ChatKind = "priv
       // The command's run is the phone's: its Done notice comes.
       await rig.telegram.waitFor(() => doneCount() > dones || undefined, { timeoutMs: 60_000, what: "the command run's Done notice" });
       // Its button: the same command without arguments.
+      const donesBefore = doneCount();
       expect(await tap(list, "/review")).toMatchObject({ text: "Sending the command…" });
       await answerTo(list, /\/review<\/b> sent to/);
       await llmSaw("Please review  carefully.");
+      await rig.telegram.waitFor(() => doneCount() > donesBefore || undefined, { timeoutMs: 60_000, what: "the tapped command run's Done notice" });
       expect(rig.llm.userMessages().filter((m) => m.includes("Please review"))).toHaveLength(2);
     });
 
