@@ -70,6 +70,27 @@ describe("Bridge: OpenCode's vocabulary", () => {
     expect(opencode.posts.filter((post) => post.url.includes("summarize"))).toEqual([]);
   });
 
+  it("/fork as a reply to a run's Done notice forks through that run (before the next prompt), titled ⑂ <title>, its first message replying there", async () => {
+    const { opencode, emit, done, find, say } = rig();
+    emit({ type: "session.upserted", info: { id: "ses_1", title: "Refactor" } });
+    const notice = await done();
+    emit({ type: "session.status", sessionID: "ses_1", status: "busy" });
+    emit({ type: "message.role", sessionID: "ses_1", messageID: "msg_u2", role: "user", changes: [] });
+    emit({ type: "session.idle", sessionID: "ses_1" });
+    const user = (id: string, text: string) => ({ info: { id, role: "user" }, parts: [{ type: "text", text }] });
+    opencode.messages = [user("msg_u1", "one"), { info: { id: "msg_a1", role: "assistant" }, parts: [] }, user("msg_u2", "two")];
+    opencode.answers.set("/session/{sessionID}/fork", { status: 200, data: { id: "ses_fork" } });
+    await say("/fork", notice.messageId);
+    const forked = await find("<b>Forked</b>");
+    expect(forked.text).toContain("⑂ Refactor");
+    expect(forked.replyTo).toBe(notice.messageId);
+    const posts = opencode.posts.filter((post) => /fork|\/session\/\{sessionID\}$/.test(post.url));
+    expect(posts).toEqual([
+      { url: "/session/{sessionID}/fork", path: { sessionID: "ses_1" }, body: { messageID: "msg_u2" } },
+      { url: "/session/{sessionID}", path: { sessionID: "ses_fork" }, body: { title: "⑂ Refactor" } },
+    ]);
+  });
+
   it("a stranger's /commands, /fork and taps reach no OpenCode route", async () => {
     const { opencode, telegram, done, find, say, tap } = rig({ allowedUsers: [OWNER] });
     const notice = await done();

@@ -1,5 +1,5 @@
 // Fork (issue 43): ⑂ Fork on the Done notice forks the session through that run, `/fork` as a reply
-// to the session's message forks it as it is now, and /history's Fork here forks it before a
+// to that notice too (to any other message of the session: as it is now), and /history's Fork here forks it before a
 // prompt: OpenCode's fork route makes a new session with those messages, Hermes titles it
 // "⑂ <title>", and posts its first message (with topics, in its own topic) linking the original.
 // A reply to that message, or in that topic, continues the fork; the original is untouched.
@@ -25,6 +25,8 @@ export class ForkControl {
   readonly #posts: SessionPosts;
   readonly #changes: Pick<RunChanges, "lastMessage">;
   readonly #points = new KeyedLists<{ owner: MessageOwner; point: ForkPoint }>();
+  /** Done notices (`chatId:messageId`) → their ⑂ Fork's key: `/fork` as a reply to one forks at the same point. Bounded with the keys. */
+  readonly #notices = new Map<string, string>();
 
   constructor(posts: SessionPosts, changes: Pick<RunChanges, "lastMessage">) {
     this.#posts = posts;
@@ -37,6 +39,20 @@ export class ForkControl {
     const through = this.#changes.lastMessage(owner.sessionID);
     const key = this.#points.add({ owner, point: through ? { through } : {} });
     return vocabularyButton(key, "fork", this.#posts.deps.t.vocabulary.fork.button);
+  }
+
+  /** The Done notice carrying `button` was sent as this message. */
+  noteNotice(message: { chatId: number; messageId: number }, button: InlineButton): void {
+    const key = /^h1:([^:]+):/.exec(button.callback_data ?? "")?.[1];
+    if (!key) return;
+    this.#notices.set(`${message.chatId}:${message.messageId}`, key);
+    while (this.#notices.size > this.#points.size) this.#notices.delete(this.#notices.keys().next().value!);
+  }
+
+  /** Where `/fork` as a reply to `message` cuts: a Done notice's run, else the session as it is now. */
+  pointOf(message: { chatId: number; messageId: number }): ForkPoint {
+    const key = this.#notices.get(`${message.chatId}:${message.messageId}`);
+    return (key ? this.#points.get(key)?.point : undefined) ?? {};
   }
 
   owns(data: CallbackData): boolean {

@@ -205,6 +205,7 @@ export class RunNotices {
       // A reply to the notice (or to the whole answer's file) reaches the session.
       const sent = await postAnswerMessage(this.#deps, { chatId, threadId, owner }, rendered, notice.kind === "done" ? (notice.lastText ?? "") : "");
       log.info({ kind: notice.kind, sessionID: notice.sessionID, changedFiles: changes.length, shortened: rendered.shortened }, "notice sent");
+      if (sent && fork) this.forks.noteNotice({ chatId, messageId: sent.messageId }, fork);
       const diff = changesDiff(changes);
       if (sent && diff) await this.#sendDiff(diff, sent.messageId, threadId, owner);
     } catch (error) {

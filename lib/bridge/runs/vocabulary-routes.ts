@@ -44,7 +44,7 @@ export function routeVocabulary(
     const at = intent.messageId;
     if (name === "commands") return () => commands.offer(owner, at);
     if (name === "compact") return () => compact.compact(owner, at);
-    if (name === "fork") return () => forks.fork(owner, {}, intent.replyTo ?? at);
+    if (name === "fork") return () => forks.fork(owner, replyTo ? forks.pointOf(replyTo) : {}, intent.replyTo ?? at);
     if (name === "history") return () => history.offer(owner, at);
     if (hermes.has(name)) return undefined;
     const userMessage = { chatId, messageId: at, ...(intent.threadId !== undefined ? { threadId: intent.threadId } : {}) };
