@@ -163,7 +163,7 @@ export class Bridge implements UpdateHandler {
     const steerDeps = { telegram, outbox, registry, topics, log, t, chatId, links, chat, runs, activity, now };
     const steering = routeSteering(gate, { ...steerDeps, choices: this.#choices });
     routeSchedules(gate, { ...steerDeps, schedules: options.schedules });
-    routeVocabulary(gate, steerDeps);
+    routeVocabulary(gate, { ...steerDeps, costs });
     const commands = new Commands({ telegram, outbox, registry, activity, log, t, chatId, prompts, stops, steering, costs });
     this.#commands = commands;
     const quietMs = options.textQuietMs ?? 700;

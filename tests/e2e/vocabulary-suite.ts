@@ -157,7 +157,7 @@ export function vocabularySuite(version: OpencodeVersion, chat: ChatKind = "priv
       expect(await messages(original.id)).toEqual(originalMessages);
     });
 
-    it("/compact of a long session: the context's fill drops (87% → 12% of 200k); a stranger's /compact does nothing", async () => {
+    it("/compact of a long session: the context's fill drops (87% → 12% of 200k, and so in /status); a stranger's /compact does nothing", async () => {
       rig.llm.setUsage({ prompt: 170_000, completion: 4_000 });
       reply(first, directive({ text: "long answer V3" }));
       const long = await doneNotice("long answer V3");
@@ -170,6 +170,9 @@ export function vocabularySuite(version: OpencodeVersion, chat: ChatKind = "priv
       rig.llm.setUsage({ prompt: 10, completion: 5 });
       expect(done.text).toContain("🧠 87% → 12% of 200k");
       expect(rig.telegram.messages().filter((m) => m.replyToMessageId === strangers.messageId)).toEqual([]);
+      // /status shows the fill the compaction left while the session rests.
+      const status = rig.telegram.sendText(rig.chatId, "/status");
+      expect((await answerTo(status, /Hermes status/)).text).toContain("🧠 12% of 200k");
     });
 
     it("/history goes back two runs: the list names each run's files, Go back here asks in red, and the files are as before (bytes); a stranger's taps change nothing", async () => {

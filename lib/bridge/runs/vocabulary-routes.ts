@@ -9,6 +9,7 @@ import { commandsFor } from "../../telegram/render/render-status.ts";
 import type { Chat } from "../core/chat.ts";
 import type { Tap } from "../core/desk.ts";
 import type { Gate, IntentOf, Route } from "../core/gate.ts";
+import type { RunCosts } from "./run-costs.ts";
 import type { RunNotices } from "./run-notices.ts";
 import { CommandsList } from "./commands-list.ts";
 import { CompactRun } from "./compact-run.ts";
@@ -21,12 +22,16 @@ const TYPED = /^\/([^\s@/]{1,64})(?:@[A-Za-z0-9_]+)?(?:\s+([\s\S]*))?$/;
 
 export function routeVocabulary(
   gate: Gate,
-  deps: VocabularyDeps & { chat: Pick<Chat, "reply" | "answerCallback">; runs: Pick<RunNotices, "talkBack" | "forks" | "acknowledge" | "activity"> },
+  deps: VocabularyDeps & {
+    chat: Pick<Chat, "reply" | "answerCallback">;
+    runs: Pick<RunNotices, "talkBack" | "forks" | "acknowledge" | "activity">;
+    costs: Pick<RunCosts, "compacted">;
+  },
 ): void {
   const posts = new SessionPosts(deps);
   const hermes = new Set([...commandsFor(deps.t).map((entry) => entry.command), "start", "help"]);
   const commands = new CommandsList(posts, hermes, deps.runs);
-  const compact = new CompactRun(posts);
+  const compact = new CompactRun(posts, deps.costs);
   const forks = deps.runs.forks;
   const history = new HistoryControl(posts, forks);
   const controls = [commands, forks, history];
