@@ -7,7 +7,6 @@
 // dropping; /history goes back two runs, the files on disk as before them (bytes). A stranger's
 // /commands, /compact, /fork, /history and taps change nothing. Run per version and chat kind
 // (vocabulary.opencode-*.test.ts).
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,6 +15,7 @@ import type { SentMessage } from "../support/fake-telegram.ts";
 import { directive } from "../support/mock-llm.ts";
 import { isOpencode2, type OpencodeVersion } from "../support/opencode.ts";
 import { seedConfigDir } from "../support/opencode/config-dir-seed.ts";
+import { gitProject } from "../support/git-project.ts";
 import { startRig, type Rig } from "./question-suite.ts";
 
 const STRANGER = { id: 666, is_bot: false, first_name: "Stranger" };
@@ -75,12 +75,7 @@ export function vocabularySuite(version: OpencodeVersion, chat: ChatKind = "priv
       fs.writeFileSync(path.join(directory, ".opencode", "command", "review.md"), REVIEW);
       // A project's .opencode/ makes OpenCode 1.x install its plugin package there first (offline here: seeded).
       if (!v2) seedConfigDir(path.join(directory, ".opencode"), version);
-      fs.writeFileSync(path.join(directory, "existing.txt"), ORIGINAL);
-      const git = (...args: string[]) =>
-        execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=T", ...args], { cwd: directory, stdio: "ignore" });
-      git("init", "-q");
-      git("add", ".");
-      git("commit", "-qm", "start");
+      gitProject(directory, { "existing.txt": ORIGINAL });
       if (v2) await rig.opencode.request("GET", `/api/plugin?${loc()}`);
       else await rig.opencode.request("GET", "/config", { directory });
     }, 120_000);
