@@ -206,7 +206,11 @@ export function vocabularySuite(version: OpencodeVersion, chat: ChatKind = "priv
       expect(read()).toBe("ONE\nTWO\nthree\n");
       await tap(confirm, "⏪ Confirm go back");
       const outcome = await edited(confirm, /Gone back|Nothing undone|refused/);
-      if (version === "1.1.53" && !/Gone back: [12] file/.test(outcome.text)) return; // its snapshots may have recorded nothing (docs/undo.md)
+      if (version === "1.1.53" && outcome.text.includes("OpenCode restored no file")) {
+        // 1.1.53 has no record of these runs' changes (its snapshots race its tools, docs/undo.md): the revert is taken back, the bytes untouched.
+        expect(read()).toBe("ONE\nTWO\nthree\n");
+        return;
+      }
       expect(outcome.text).toMatch(/Gone back: 1 file restored/);
       expect(read()).toBe(ORIGINAL);
     });

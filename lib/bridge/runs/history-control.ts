@@ -105,12 +105,13 @@ export class HistoryControl {
     else {
       const outcome = await opencode.revertRun(owner.sessionID, entry.messageID);
       log.info({ sessionID: owner.sessionID, outcome }, "session gone back from the phone");
-      if (outcome.ok && outcome.snapshot) text = t.vocabulary.history.backDone(title, outcome.files.length);
+      if (outcome.ok && outcome.snapshot && outcome.files.length > 0) text = t.vocabulary.history.backDone(title, outcome.files.length);
       else if (outcome.ok) {
+        // As Undo does (undo-control.ts): a revert that restored nothing (no git, or 1.1.53 with no record of the runs' changes) is taken back.
         await opencode.unrevertRun(owner.sessionID);
-        text = t.undo.noGit(title);
+        text = outcome.snapshot ? t.vocabulary.failed(escapeWithin(t.undo.noneRestored, 300)) : t.undo.noGit(title);
       } else text = outcome.gone ? `⚠️ ${t.talk.sessionGone}` : t.vocabulary.failed(escapeWithin(outcome.error, 300));
-      listing.state = outcome.ok && outcome.snapshot ? "done" : "offered";
+      listing.state = outcome.ok && outcome.snapshot && outcome.files.length > 0 ? "done" : "offered";
     }
     if (listing.state === "working") listing.state = "offered";
     if (message) await this.#posts.edit(message, text);
