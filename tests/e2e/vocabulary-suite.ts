@@ -185,7 +185,8 @@ export function vocabularySuite(version: OpencodeVersion, chat: ChatKind = "priv
       expect(read()).toBe("ONE\nTWO\nthree\n");
 
       const strangers = reply(h2, "/history", STRANGER);
-      const asked = reply(h2, "/history");
+      // With topics, /history sent in the session's topic (not as a reply) is for that session too.
+      const asked = topics ? rig.telegram.sendText(rig.chatId, "/history", { threadId: h2.threadId! }) : reply(h2, "/history");
       const list = await answerTo(asked, /Last prompts/);
       expect(rig.telegram.messages().filter((m) => m.replyToMessageId === strangers.messageId)).toEqual([]);
       // Newest first (each prompt is the scripted LLM's directive, cut before its marker): the bytes below tell which one went back.

@@ -6,6 +6,7 @@
 // not know stale. Hermes's own names stay Hermes's: a reply `/undo` is still Undo's.
 import { decodeCallback, isActionOn, type CallbackData, type VocabularyAction } from "../../telegram/codec.ts";
 import { commandsFor } from "../../telegram/render/render-status.ts";
+import type { MessageOwner } from "../../registry/registry.ts";
 import type { Chat } from "../core/chat.ts";
 import type { Tap } from "../core/desk.ts";
 import type { Gate, IntentOf, Route } from "../core/gate.ts";
@@ -36,6 +37,14 @@ export function routeVocabulary(
   const history = new HistoryControl(posts, forks);
   const controls = [commands, forks, history];
 
+  /** The work of /commands, /compact, /fork or /history for a session, sent as message `at` (in reply to `replyTo`). */
+  const words = (owner: MessageOwner, name: string, at: number, replyTo: { chatId: number; messageId: number } | undefined) => {
+    if (name === "commands") return () => commands.offer(owner, at);
+    if (name === "compact") return () => compact.compact(owner, at);
+    if (name === "fork") return () => forks.fork(owner, replyTo ? forks.pointOf(replyTo) : {}, replyTo?.messageId ?? at);
+    return () => history.offer(owner, at);
+  };
+
   const claimText: NonNullable<Route<IntentOf<"text">>["claim"]> = (intent) => {
     const match = TYPED.exec(intent.text.trim());
     if (!match) return undefined;
@@ -47,10 +56,7 @@ export function routeVocabulary(
     if (!owner) return undefined;
     const name = match[1]!.toLowerCase();
     const at = intent.messageId;
-    if (name === "commands") return () => commands.offer(owner, at);
-    if (name === "compact") return () => compact.compact(owner, at);
-    if (name === "fork") return () => forks.fork(owner, replyTo ? forks.pointOf(replyTo) : {}, intent.replyTo ?? at);
-    if (name === "history") return () => history.offer(owner, at);
+    if (OWN.has(name)) return words(owner, name, at, replyTo);
     if (hermes.has(name)) return undefined;
     const userMessage = { chatId, messageId: at, ...(intent.threadId !== undefined ? { threadId: intent.threadId } : {}) };
     return () => commands.typed(owner, match[1]!, (match[2] ?? "").trim(), userMessage, () => deps.runs.talkBack(owner, userMessage, intent.text));
@@ -72,5 +78,12 @@ export function routeVocabulary(
 
   gate.route("text", { claim: claimText });
   gate.route("callback", { claim: claimTap });
-  gate.route("command", { unclaimed: (command) => (OWN.has(command.name) ? deps.chat.reply(deps.t.vocabulary.howTo, command.messageId) : undefined) });
+  gate.route("command", {
+    // Sent in a session's topic (not as a reply): for that session, in the process whose topic it is.
+    claim: (command) => {
+      const owner = OWN.has(command.name) && command.threadId !== undefined ? deps.topics.ownerOf(command.threadId) : undefined;
+      return owner ? words(owner, command.name, command.messageId, undefined) : undefined;
+    },
+    unclaimed: (command) => (OWN.has(command.name) ? deps.chat.reply(deps.t.vocabulary.howTo, command.messageId) : undefined),
+  });
 }
