@@ -7,6 +7,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { HermesEvent } from "../../lib/hermes-events.ts";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
 import { fillChange, renderCommands, renderHistory } from "../../lib/telegram/render/render-vocabulary.ts";
+import { html } from "../../lib/telegram/text/html.ts";
 import { DIRECTORY, OWNER, setup } from "../support/bridge-rig.ts";
 import type { MemoryMessage } from "../support/memory-telegram.ts";
 
@@ -128,7 +129,7 @@ describe("render-vocabulary", () => {
       text: `prompt <${index}>`,
       files: index === 0 ? ["a.ts", "b<c>.ts"] : [],
     }));
-    const page = renderHistory(entries, "📁 <code>p</code>", "Ab3dEf9H", 0, t);
+    const page = renderHistory(entries, html`📁 <code>p</code>`, "Ab3dEf9H", 0, t);
     expect(page.text).toContain("1. prompt &lt;0&gt;\n   <code>a.ts</code>, <code>b&lt;c&gt;.ts</code>");
     expect(page.text).toContain("2. prompt &lt;1&gt;\n   <i>no files changed</i>");
     expect(page.keyboard.flat().map((button) => button.text)).toEqual(["1", "2", "3", "4", "5", "▶"]);

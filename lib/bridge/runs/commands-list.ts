@@ -7,7 +7,7 @@ import type { MessageOwner } from "../../registry/registry.ts";
 import { KeyedLists } from "../../registry/keyed-lists.ts";
 import { errorText } from "../../error-text.ts";
 import type { CallbackData, VocabularyAction } from "../../telegram/codec.ts";
-import { escapeWithin } from "../../telegram/text/html.ts";
+import { escapeHtml, escapeWithin, html, type Html } from "../../telegram/text/html.ts";
 import { projectName } from "../../telegram/render/render-context.ts";
 import { renderCommands, type CommandView } from "../../telegram/render/render-vocabulary.ts";
 import type { Tap } from "../core/desk.ts";
@@ -70,7 +70,7 @@ export class CommandsList {
   }
 
   /** The project's commands, or why they cannot be listed. */
-  async #commands(owner: MessageOwner): Promise<CommandView[] | string> {
+  async #commands(owner: MessageOwner): Promise<CommandView[] | Html> {
     const { t, log } = this.#posts.deps;
     const route = this.#posts.route(owner, "listCommands", "commands");
     if ("refusal" in route) return route.refusal;
@@ -96,7 +96,7 @@ export class CommandsList {
     const text = outcome.ok
       ? t.vocabulary.commands.ran(escapeWithin(name, 40), this.#posts.titleOf(owner))
       : outcome.gone
-        ? `⚠️ ${t.talk.sessionGone}`
+        ? html`⚠️ ${escapeHtml(t.talk.sessionGone)}`
         : t.vocabulary.failed(escapeWithin(outcome.error, 300));
     await this.#posts.post(owner, text, [], replyTo);
   }

@@ -5,7 +5,7 @@
 // session works, and while a compaction of it runs.
 import type { MessageOwner } from "../../registry/registry.ts";
 import { errorText } from "../../error-text.ts";
-import { escapeWithin } from "../../telegram/text/html.ts";
+import { escapeHtml, escapeWithin, html, type Html } from "../../telegram/text/html.ts";
 import { fillChange } from "../../telegram/render/render-vocabulary.ts";
 import type { RunCosts } from "./run-costs.ts";
 import type { SessionPosts } from "./session-posts.ts";
@@ -33,7 +33,7 @@ export class CompactRun {
       const message = await this.#posts.post(owner, t.vocabulary.compact.working(title), [], replyTo);
       const outcome = await route.call(owner.sessionID).catch((error: unknown) => ({ ok: false, gone: false, error: errorText(error) }) as const);
       log.info({ sessionID: owner.sessionID, outcome }, "session compacted from the phone");
-      let text: string;
+      let text: Html;
       if (outcome.ok) {
         const models = outcome.model
           ? await links
@@ -45,7 +45,7 @@ export class CompactRun {
         const fill = fillChange(outcome.before, outcome.after, window, t);
         if (outcome.after !== undefined) this.#costs.compacted(owner.sessionID, { tokens: outcome.after, ...(window ? { window } : {}) });
         text = fill ? t.vocabulary.compact.done(title, fill) : t.vocabulary.compact.doneNoFill(title);
-      } else text = outcome.gone ? `⚠️ ${t.talk.sessionGone}` : t.vocabulary.failed(escapeWithin(outcome.error, 300));
+      } else text = outcome.gone ? html`⚠️ ${escapeHtml(t.talk.sessionGone)}` : t.vocabulary.failed(escapeWithin(outcome.error, 300));
       if (message) await this.#posts.edit(message, text);
       else await this.#posts.post(owner, text, [], replyTo);
     } finally {

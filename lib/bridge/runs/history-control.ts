@@ -7,7 +7,7 @@ import type { MessageOwner } from "../../registry/registry.ts";
 import { KeyedLists } from "../../registry/keyed-lists.ts";
 import { errorText } from "../../error-text.ts";
 import type { CallbackData, VocabularyAction } from "../../telegram/codec.ts";
-import { escapeWithin } from "../../telegram/text/html.ts";
+import { escapeHtml, escapeWithin, html, type Html } from "../../telegram/text/html.ts";
 import { renderHistory, renderHistoryPick, type PromptView } from "../../telegram/render/render-vocabulary.ts";
 import type { Tap } from "../core/desk.ts";
 import type { ForkControl } from "./fork-control.ts";
@@ -93,15 +93,15 @@ export class HistoryControl {
   }
 
   /** Reverts the session to before `entry`, unless it went on since the list (then nothing is asked of OpenCode). */
-  async #goBack(listing: Listing, entry: PromptView, title: string, message: { chatId: number; messageId: number } | undefined): Promise<void> {
+  async #goBack(listing: Listing, entry: PromptView, title: Html, message: { chatId: number; messageId: number } | undefined): Promise<void> {
     const { t, log, links } = this.#posts.deps;
     const { owner } = listing;
     const history = this.#posts.route(owner, "history", "history");
     const opencode = links.linkFor(owner.directory)?.opencode;
-    let text: string;
+    let text: Html;
     const now = "call" in history ? await history.call(owner.sessionID).catch(() => undefined) : undefined;
-    if (!opencode || !now) text = `⚠️ ${t.vocabulary.notRunning}`;
-    else if (now[0]?.messageID !== listing.entries[0]?.messageID) text = `⚠️ ${t.vocabulary.history.newer}`;
+    if (!opencode || !now) text = html`⚠️ ${t.vocabulary.notRunning}`;
+    else if (now[0]?.messageID !== listing.entries[0]?.messageID) text = html`⚠️ ${escapeHtml(t.vocabulary.history.newer)}`;
     else {
       const outcome = await opencode.revertRun(owner.sessionID, entry.messageID);
       log.info({ sessionID: owner.sessionID, outcome }, "session gone back from the phone");
@@ -110,7 +110,7 @@ export class HistoryControl {
         // As Undo does (undo-control.ts): a revert that restored nothing (no git, or 1.1.53 with no record of the runs' changes) is taken back.
         await opencode.unrevertRun(owner.sessionID);
         text = outcome.snapshot ? t.vocabulary.failed(escapeWithin(t.undo.noneRestored, 300)) : t.undo.noGit(title);
-      } else text = outcome.gone ? `⚠️ ${t.talk.sessionGone}` : t.vocabulary.failed(escapeWithin(outcome.error, 300));
+      } else text = outcome.gone ? html`⚠️ ${escapeHtml(t.talk.sessionGone)}` : t.vocabulary.failed(escapeWithin(outcome.error, 300));
       listing.state = outcome.ok && outcome.snapshot && outcome.files.length > 0 ? "done" : "offered";
     }
     if (listing.state === "working") listing.state = "offered";

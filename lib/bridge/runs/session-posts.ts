@@ -8,6 +8,7 @@ import type { ActivityTracker } from "../../notices/activity.ts";
 import type { MessageOwner, Registry } from "../../registry/registry.ts";
 import { errorText } from "../../error-text.ts";
 import { contextLine, projectName } from "../../telegram/render/render-context.ts";
+import { escapeHtml, type Html } from "../../telegram/text/html.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
 import type { Outbox } from "../../telegram/wire/outbox.ts";
 import type { InlineButton } from "../../telegram/wire/rendered-message.ts";
@@ -49,22 +50,22 @@ export class SessionPosts {
   }
 
   /** The session's OpenCode vocabulary method, bound; or the text that says why it cannot be used. */
-  route<K extends keyof SessionVocabulary>(owner: MessageOwner, name: K, what: Names): { call: NonNullable<SessionVocabulary[K]> } | { refusal: string } {
+  route<K extends keyof SessionVocabulary>(owner: MessageOwner, name: K, what: Names): { call: NonNullable<SessionVocabulary[K]> } | { refusal: Html } {
     const { links, t } = this.#deps;
     const opencode = links.linkFor(owner.directory)?.opencode;
     if (!opencode) return { refusal: t.vocabulary.notRunning };
     const method = opencode.vocabulary?.[name];
-    if (!method) return { refusal: t.vocabulary.lacks(t.vocabulary.names[what]) };
+    if (!method) return { refusal: t.vocabulary.lacks(escapeHtml(t.vocabulary.names[what])) };
     return { call: (method as (...args: never[]) => unknown).bind(opencode.vocabulary) as NonNullable<SessionVocabulary[K]> };
   }
 
   /** The session's title line (project · title), escaped. */
-  titleOf(owner: MessageOwner): string {
+  titleOf(owner: MessageOwner): Html {
     const title = this.#deps.registry.sessions.title(owner.sessionID);
     return contextLine({ project: projectName(owner.directory), t: this.#deps.t, ...(title ? { sessionTitle: title } : {}) });
   }
 
-  async post(owner: MessageOwner, text: string, keyboard: InlineButton[][] = [], replyTo?: number): Promise<PostedMessage | undefined> {
+  async post(owner: MessageOwner, text: Html, keyboard: InlineButton[][] = [], replyTo?: number): Promise<PostedMessage | undefined> {
     const { outbox, telegram, chatId, log, topics, registry } = this.#deps;
     if (chatId === undefined) return undefined;
     const threadId = await topics.threadOf(owner.sessionID, owner.directory);
@@ -78,7 +79,7 @@ export class SessionPosts {
     return { ...message, ...inThread(threadId) };
   }
 
-  async edit(message: { chatId: number; messageId: number }, text: string, keyboard: InlineButton[][] = []): Promise<void> {
+  async edit(message: { chatId: number; messageId: number }, text: Html, keyboard: InlineButton[][] = []): Promise<void> {
     const { outbox, telegram, log } = this.#deps;
     await outbox
       .edit(message.chatId, message.messageId, () => () => telegram.editMessage(message.chatId, message.messageId, text, keyboard))

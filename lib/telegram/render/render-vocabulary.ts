@@ -4,7 +4,7 @@
 // titles and file names come from the project or the LLM: escaped and marked (reveal).
 import type { Strings } from "../../i18n/catalog.ts";
 import { encodeCallback, type VocabularyAction } from "../codec.ts";
-import { escapeWithin } from "../text/html.ts";
+import { EMPTY_HTML, escapeHtml, escapeWithin, html, joinHtml, type Html } from "../text/html.ts";
 import { reveal } from "../text/reveal.ts";
 import { compactCount } from "./render-usage.ts";
 import type { InlineButton, RenderedMessage } from "../wire/rendered-message.ts";
@@ -65,7 +65,7 @@ export function renderCommands(
   const { page, pages } = pageOf(at, commands.length, COMMANDS_PER_PAGE);
   const first = page * COMMANDS_PER_PAGE;
   const shown = commands.slice(first, first + COMMANDS_PER_PAGE);
-  const lines = [v.title(projectHtml, commands.length), ""];
+  const lines: Html[] = [v.title(projectHtml, commands.length), EMPTY_HTML];
   for (const command of shown)
     lines.push(
       v.item(
@@ -74,54 +74,55 @@ export function renderCommands(
         command.source ? show(command.source, 20, t) : undefined,
       ),
     );
-  const shadowed = commands.filter((command) => hermes.has(command.name.toLowerCase())).map((command) => `/${show(command.name, NAME_LIMIT, t)}`);
-  if (shadowed.length > 0) lines.push("", v.shadowed(shadowed.join(", ")));
-  if (pages > 1) lines.push("", v.page(page + 1, pages));
+  const shadowed = commands.filter((command) => hermes.has(command.name.toLowerCase())).map((command) => html`/${show(command.name, NAME_LIMIT, t)}`);
+  if (shadowed.length > 0) lines.push(EMPTY_HTML, v.shadowed(joinHtml(shadowed, html`, `)));
+  if (pages > 1) lines.push(EMPTY_HTML, v.page(page + 1, pages));
   const buttons = shown.map((command, index) => vocabularyButton(key, "commandRun", `/${command.name}`.slice(0, NAME_LIMIT), first + index));
   const rows: InlineButton[][] = [];
   for (let index = 0; index < buttons.length; index += 2) rows.push(buttons.slice(index, index + 2));
   const more = pager(key, "commandPage", page, pages);
   if (more.length > 0) rows.push(more);
-  return { text: lines.join("\n"), keyboard: rows };
+  return { text: joinHtml(lines, "\n"), keyboard: rows };
 }
 
 /** `🧠 87% → 12% of 200k`, or `🧠 174k → 20k tokens` when the model's window is unknown. */
-export function fillChange(before: number | undefined, after: number | undefined, window: number | undefined, t: Strings): string | undefined {
+export function fillChange(before: number | undefined, after: number | undefined, window: number | undefined, t: Strings): Html | undefined {
   if (before === undefined || after === undefined) return undefined;
-  if (!window) return t.vocabulary.compact.fillTokens(compactCount(before), compactCount(after));
+  const count = (tokens: number) => escapeHtml(compactCount(tokens));
+  if (!window) return t.vocabulary.compact.fillTokens(count(before), count(after));
   const percent = (tokens: number) => Math.min(999, Math.round((tokens / window) * 100));
-  return t.vocabulary.compact.fill(percent(before), percent(after), compactCount(window));
+  return t.vocabulary.compact.fill(percent(before), percent(after), count(window));
 }
 
 /** The fork's first message: its title, and the original (a link to its message when Telegram has one). */
-export function renderForked(title: string, original: string, link: string | undefined, t: Strings): string {
-  return t.vocabulary.fork.made(show(title, 160, t), show(original, 160, t), link);
+export function renderForked(title: string, original: string, link: string | undefined, t: Strings): Html {
+  return t.vocabulary.fork.made(show(title, 160, t), show(original, 160, t), link === undefined ? undefined : escapeHtml(link));
 }
 
-function fileList(files: readonly string[], t: Strings): string {
+function fileList(files: readonly string[], t: Strings): Html {
   if (files.length === 0) return t.vocabulary.history.noFiles;
-  const named = files.slice(0, LISTED_FILES).map((file) => `<code>${show(file, 80, t)}</code>`);
-  return [...named, ...(files.length > LISTED_FILES ? [`+${files.length - LISTED_FILES}`] : [])].join(", ");
+  const named = files.slice(0, LISTED_FILES).map((file) => html`<code>${show(file, 80, t)}</code>`);
+  return joinHtml([...named, ...(files.length > LISTED_FILES ? [html`+${files.length - LISTED_FILES}`] : [])], html`, `);
 }
 
 /** /history: one page of the prompts (newest first), a button per prompt. */
-export function renderHistory(entries: readonly PromptView[], title: string, key: string, at: number, t: Strings): RenderedMessage {
+export function renderHistory(entries: readonly PromptView[], title: Html, key: string, at: number, t: Strings): RenderedMessage {
   const h = t.vocabulary.history;
   if (entries.length === 0) return { text: h.none, keyboard: [] };
   const { page, pages } = pageOf(at, entries.length, PROMPTS_PER_PAGE);
   const first = page * PROMPTS_PER_PAGE;
   const shown = entries.slice(first, first + PROMPTS_PER_PAGE);
-  const lines = [h.title(title, entries.length), ""];
+  const lines: Html[] = [h.title(title, entries.length), EMPTY_HTML];
   for (const [index, entry] of shown.entries()) lines.push(h.item(first + index + 1, show(entry.text, PROMPT_LIMIT, t), fileList(entry.files, t)));
-  if (pages > 1) lines.push("", t.vocabulary.commands.page(page + 1, pages));
+  if (pages > 1) lines.push(EMPTY_HTML, t.vocabulary.commands.page(page + 1, pages));
   const rows = [shown.map((_, index) => vocabularyButton(key, "historyPick", h.pick(first + index + 1), first + index))];
   const more = pager(key, "historyPage", page, pages);
   if (more.length > 0) rows.push(more);
-  return { text: lines.join("\n"), keyboard: rows };
+  return { text: joinHtml(lines, "\n"), keyboard: rows };
 }
 
 /** One prompt of /history picked: Go back here and Fork here; `confirm`: the red confirmation naming the files. */
-export function renderHistoryPick(entry: PromptView, index: number, title: string, key: string, confirm: boolean, t: Strings): RenderedMessage {
+export function renderHistoryPick(entry: PromptView, index: number, title: Html, key: string, confirm: boolean, t: Strings): RenderedMessage {
   const h = t.vocabulary.history;
   const text = show(entry.text, PROMPT_LIMIT, t);
   if (confirm)
