@@ -31,6 +31,7 @@ import { LiveProgress } from "./runs/live-progress.ts";
 import { PromptChoices } from "./core/prompt-choices.ts";
 import { routeSteering } from "./steering/steer-routes.ts";
 import { routeSchedules, type ScheduleSetup } from "./schedules/schedule-routes.ts";
+import { routeVocabulary } from "./runs/vocabulary-routes.ts";
 import { PhoneFiles } from "./input/phone-files.ts";
 import { AgentFiles, type AgentFileSent } from "./agent-tools/agent-files.ts";
 import type { MessageOwner } from "../registry/registry.ts";
@@ -168,6 +169,7 @@ export class Bridge implements UpdateHandler {
     const steerDeps = { telegram, outbox, registry, topics, log, t, chatId, links, chat, runs, activity, now };
     const steering = routeSteering(gate, { ...steerDeps, choices: this.#choices });
     routeSchedules(gate, { ...steerDeps, schedules: options.schedules });
+    routeVocabulary(gate, { ...steerDeps, costs });
     const commands = new Commands({ telegram, outbox, registry, activity, log, t, chatId, prompts, stops, steering, costs });
     this.#commands = commands;
     const quietMs = options.textQuietMs ?? 700;

@@ -37,7 +37,7 @@ export interface CommandDeps {
   /** /status: what the phone's prompts use (/model, /agent). */
   steering: { statusLine(): Html };
   /** /status: how full each busy session's context is. */
-  costs?: Pick<RunCosts, "context">;
+  costs?: Pick<RunCosts, "context" | "lastContext">;
 }
 
 export class Commands {
@@ -112,7 +112,7 @@ export class Commands {
     const { registry, activity, chatId, costs } = this.#deps;
     const sessions = activity.summary().map(({ sessionID, busy, busyMs }) => {
       const info = registry.sessions.get(sessionID);
-      const context = busy ? costs?.context(sessionID) : undefined;
+      const context = busy ? costs?.context(sessionID) : costs?.lastContext(sessionID);
       return {
         busy,
         ...(busyMs !== undefined ? { busyMs } : {}),

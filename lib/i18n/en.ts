@@ -2,6 +2,7 @@
 import { enRemote } from "./en-remote.ts";
 import { scheduleEn } from "./schedule-en.ts";
 import { speechEn } from "./speech-en.ts";
+import { vocabularyEn } from "./vocabulary-en.ts";
 import type { Strings } from "./strings.ts";
 import { html } from "../telegram/text/html.ts";
 
@@ -162,6 +163,7 @@ export const en: Strings = {
   },
   schedule: scheduleEn,
   speech: speechEn,
+  vocabulary: vocabularyEn,
   scheduleCommands: {
     every: "Run an instruction on a schedule: /every 30m …, /every weekdays 09:00 …",
     at: "Run an instruction once at a time: /at 18:00 …",

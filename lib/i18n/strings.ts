@@ -9,6 +9,7 @@ import type { RemoteStrings } from "./remote-strings.ts";
 import type { ScheduleStrings } from "./schedule-strings.ts";
 import type { SpeechStrings } from "./speech-strings.ts";
 import type { Html } from "../telegram/text/html.ts";
+import type { VocabularyStrings } from "./vocabulary-strings.ts";
 
 export type Text = (t: Strings) => string;
 
@@ -172,6 +173,8 @@ export interface Strings extends RemoteStrings {
   input: { answerTo: (header: Html) => Html; feedback: string; feedbackPlaceholder: string };
   /** Scheduled runs (/every, /at, /schedules). */
   schedule: ScheduleStrings;
+  /** OpenCode's own vocabulary: /commands, /compact, /fork, /history (issue 43). */
+  vocabulary: VocabularyStrings;
   /** The menu's lines of the schedule commands. */
   scheduleCommands: { every: string; at: string; schedules: string };
   /** Spoken answers (/voice, speech/). */

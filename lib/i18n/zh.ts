@@ -2,6 +2,7 @@
 import { zhRemote } from "./zh-remote.ts";
 import { scheduleZh } from "./schedule-zh.ts";
 import { speechZh } from "./speech-zh.ts";
+import { vocabularyZh } from "./vocabulary-zh.ts";
 import type { Strings } from "./strings.ts";
 import { html } from "../telegram/text/html.ts";
 
@@ -159,6 +160,7 @@ export const zh: Strings = {
   },
   schedule: scheduleZh,
   speech: speechZh,
+  vocabulary: vocabularyZh,
   scheduleCommands: { every: "按计划运行指令：/every 30m …、/every weekdays 09:00 …", at: "在某个时间运行一次：/at 18:00 …", schedules: "列出并取消定时任务" },
   ...zhRemote,
 };

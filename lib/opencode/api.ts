@@ -5,18 +5,21 @@ import { isRecord } from "../is-record.ts";
 import type { AgentInfo, Created, ModelInfo, OpencodeEndpoint, Outcome, PromptChoice, PromptPart, Reverted, SessionSummary } from "./endpoint.ts";
 import { DEFAULT_RETRY, describeBody, sendForOutcome, type RetryPolicy } from "./send-outcome.ts";
 import { REQUEST_TIMEOUT_MS, type OpencodeTransport } from "./transport.ts";
+import { OpencodeVocabulary } from "./vocabulary.ts";
 
 export type { Outcome } from "./endpoint.ts";
 
 export class OpencodeApi implements OpencodeEndpoint {
   /** 1.x hands a reject's message to the agent as the tool's error (tests/e2e/permission-contract.test.ts). */
   readonly rejectKeepsMessage: boolean = true;
+  readonly vocabulary: OpencodeVocabulary;
   readonly #transport: OpencodeTransport;
   readonly #retry: RetryPolicy;
 
   constructor(transport: OpencodeTransport, retry: RetryPolicy = DEFAULT_RETRY) {
     this.#transport = transport;
     this.#retry = retry;
+    this.vocabulary = new OpencodeVocabulary(transport);
   }
 
   replyQuestion(requestID: string, answers: string[][]): Promise<Outcome> {

@@ -48,7 +48,44 @@ export type Reverted = { ok: true; files: string[]; snapshot: boolean } | Exclud
 /** A session OpenCode created: its id, or why it could not. */
 export type Created = { ok: true; sessionID: string } | { ok: false; error: string };
 
+/** A command OpenCode offers a project (`.opencode/command/*.md`, `command` in opencode.json, built-in ones). */
+export interface CommandInfo {
+  name: string;
+  description?: string;
+  /** Where it comes from, when OpenCode says (1.x: "command", "mcp", "skill"). */
+  source?: string;
+}
+
+/** A prompt of a session (its user message), with the files its run changed, as OpenCode recorded them. */
+export interface HistoryEntry {
+  messageID: string;
+  text: string;
+  files: string[];
+}
+
+/** What a compaction did to the session's context, in tokens: before, the last answer's; after, the summary's. */
+export type Compacted = { ok: true; before?: number; after?: number; model?: { providerID: string; modelID: string } } | Exclude<Outcome, { ok: true }>;
+
+/**
+ * OpenCode's own vocabulary for a session (issue 43): its commands, compaction, forks and going back
+ * to any message. Every method is optional: a version without a route has none (docs/compatibility.md).
+ */
+export interface SessionVocabulary {
+  listCommands?(): Promise<CommandInfo[]>;
+  /** Runs the command in the session as typing `/name args` in the terminal does; resolves once OpenCode took it. */
+  runCommand?(sessionID: string, name: string, args: string): Promise<Outcome>;
+  /** Compacts the session with its model; resolves once the summary is written. */
+  compact?(sessionID: string): Promise<Compacted>;
+  /** A new session with the messages before `before` (all of them without it). */
+  fork?(sessionID: string, before?: string): Promise<Created>;
+  rename?(sessionID: string, title: string): Promise<Outcome>;
+  /** The session's prompts, newest first. */
+  history?(sessionID: string): Promise<HistoryEntry[]>;
+}
+
 export interface OpencodeEndpoint {
+  /** Issue 43's routes, where this version has them. */
+  readonly vocabulary?: SessionVocabulary;
   /**
    * Whether a reject's message reaches the agent (1.x: as the tool's error). OpenCode 2.0.15 drops
    * it, so the bridge sends the feedback as the session's next message instead.

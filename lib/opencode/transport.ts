@@ -10,13 +10,18 @@ export interface HttpResult {
 }
 
 export interface OpencodeTransport {
-  request(method: "GET" | "POST", url: string, options?: { path?: Record<string, string>; body?: unknown; signal?: AbortSignal }): Promise<HttpResult>;
+  request(
+    method: "GET" | "POST" | "PATCH",
+    url: string,
+    options?: { path?: Record<string, string>; body?: unknown; signal?: AbortSignal },
+  ): Promise<HttpResult>;
 }
 
 /** The raw hey-api client behind `PluginInput.client` (`client._client`). */
 export interface RawPluginClient {
   get(options: Record<string, unknown>): Promise<{ data?: unknown; error?: unknown; response?: Response }>;
   post(options: Record<string, unknown>): Promise<{ data?: unknown; error?: unknown; response?: Response }>;
+  patch?(options: Record<string, unknown>): Promise<{ data?: unknown; error?: unknown; response?: Response }>;
 }
 
 /**
@@ -32,7 +37,8 @@ export function pluginClientTransport(client: unknown, directory?: string): Open
   const where = directory ? { "x-opencode-directory": /[^\x00-\x7F]/.test(directory) ? encodeURIComponent(directory) : directory } : undefined;
   return {
     async request(method, url, options = {}) {
-      const call = method === "GET" ? raw.get.bind(raw) : raw.post.bind(raw);
+      if (method === "PATCH" && typeof raw.patch !== "function") return { status: 0, data: "this OpenCode's plugin client cannot PATCH" };
+      const call = method === "GET" ? raw.get.bind(raw) : method === "PATCH" ? raw.patch!.bind(raw) : raw.post.bind(raw);
       const json = options.body !== undefined ? { "Content-Type": "application/json" } : undefined;
       const headers = where || json ? { ...where, ...json } : undefined;
       const result = await call({

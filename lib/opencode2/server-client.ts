@@ -43,7 +43,7 @@ export class OwnServerClient {
   }
 
   /** A POST or DELETE that changes something: 2xx is done, 404 is gone. */
-  async send(method: "POST" | "DELETE", route: string, path: Record<string, string>, body?: unknown): Promise<Outcome> {
+  async send(method: "POST" | "DELETE" | "PATCH", route: string, path: Record<string, string>, body?: unknown): Promise<Outcome> {
     const reached = await this.reach();
     if (!reached.ok) return { ok: false, gone: false, error: reached.reason };
     return sendForOutcome(() => this.#fetch(reached.server, method, fillRoute(route, path), body), this.#retry);

@@ -33,9 +33,18 @@ const ACTIONS = {
   scheduleIn: { code: "i", indexes: 0, on: "project" }, // /every's and /at's picker: schedule it in this project
   scheduleCancel: { code: "j", indexes: 0, on: "schedule" }, // /schedules: first tap of a schedule's cancel (asks for confirmation)
   scheduleDrop: { code: "b", indexes: 0, on: "schedule" }, // second tap: the schedule is deleted
+  // OpenCode's own vocabulary (issue 43, bridge/runs/vocabulary-routes.ts): upper-case codes.
+  commandRun: { code: "C", indexes: 1, on: "vocabulary" }, // /commands: run command i of the list in its session
+  commandPage: { code: "P", indexes: 1, on: "vocabulary" }, // /commands: show page p
+  fork: { code: "F", indexes: 0, on: "vocabulary" }, // ⑂ Fork on a Done notice: fork the session through that run
+  historyPick: { code: "H", indexes: 1, on: "vocabulary" }, // /history: prompt i's buttons (Go back here, Fork here)
+  historyPage: { code: "Q", indexes: 1, on: "vocabulary" }, // /history: show page p
+  historyBack: { code: "B", indexes: 1, on: "vocabulary" }, // Go back here: asks for confirmation
+  historyConfirm: { code: "K", indexes: 1, on: "vocabulary" }, // second tap: revert the session to before prompt i
+  historyFork: { code: "R", indexes: 1, on: "vocabulary" }, // Fork here: a new session with what came before prompt i
 } as const satisfies Record<
   string,
-  { code: string; indexes: 0 | 1 | 2; on: "question" | "permission" | "session" | "project" | "choice" | "listing" | "run" | "schedule" }
+  { code: string; indexes: 0 | 1 | 2; on: "question" | "permission" | "session" | "project" | "choice" | "listing" | "run" | "schedule" | "vocabulary" }
 >;
 
 export type CallbackAction = keyof typeof ACTIONS;
@@ -49,6 +58,7 @@ export type StopAction = ActionOn<"session">;
 export type ProjectAction = ActionOn<"project">;
 export type ChoiceAction = ActionOn<"choice">;
 export type UndoAction = ActionOn<"run">;
+export type VocabularyAction = ActionOn<"vocabulary">;
 
 export interface CallbackData<A extends CallbackAction = CallbackAction> {
   key: string;
@@ -68,7 +78,7 @@ const CODE_ACTIONS = new Map<string, CallbackAction>(CALLBACK_ACTIONS.map((actio
 const PREFIX = "h1";
 export const CALLBACK_DATA_LIMIT = 64;
 const INDEX = "(0|[1-9]\\d{0,2})";
-const PATTERN = new RegExp(`^h1:([A-Za-z0-9]{4,16}):([a-z])(?::${INDEX})?(?::${INDEX})?$`);
+const PATTERN = new RegExp(`^h1:([A-Za-z0-9]{4,16}):([a-zA-Z])(?::${INDEX})?(?::${INDEX})?$`);
 
 export function encodeCallback(data: CallbackData): string {
   if (![data.question, data.option].every((index) => Number.isInteger(index) && index >= 0 && index < 1000)) throw new Error("callback index out of range");

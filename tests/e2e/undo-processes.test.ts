@@ -2,7 +2,6 @@
 // whose session ran, yet the Undo tap, its Confirm and /undo reach the process serving the session
 // (its key is that process' own, claimed through the relay), which reverts through its OpenCode.
 // Two 1.18.33 processes, each with its own git project, in a private chat.
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -11,6 +10,7 @@ import { chatSetup } from "../support/chat-kind.ts";
 import { startFakeTelegram, type FakeTelegram } from "../support/fake-telegram.ts";
 import { directive, startMockLlm, type MockLlm } from "../support/mock-llm.ts";
 import { startOpencode, type OpencodeServer } from "../support/opencode.ts";
+import { gitProject } from "../support/git-project.ts";
 import { pollUntil } from "../support/wait.ts";
 import { PLUGIN_PATH } from "./question-suite.ts";
 
@@ -61,12 +61,7 @@ describe("undo with two OpenCode processes on one bot", { timeout: 180_000 }, ()
       });
       // A git project before its instance (and Hermes in it) starts: OpenCode snapshots only there.
       const directory = server.directory;
-      fs.writeFileSync(path.join(directory, "existing.txt"), ORIGINAL);
-      const git = (...args: string[]) =>
-        execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=T", ...args], { cwd: directory, stdio: "ignore" });
-      git("init", "-q");
-      git("add", ".");
-      git("commit", "-qm", "start");
+      gitProject(directory, { "existing.txt": ORIGINAL });
       await server.request("GET", "/config", { directory });
       members.push({ server, logFile });
     }

@@ -4,7 +4,6 @@
 // Undo while the session works is refused with the files untouched, an older run's Undo is refused
 // once a newer run exists, /undo in reply to the newer notice undoes that one, and a stranger's
 // taps change nothing on disk. Run per version and chat kind (undo.opencode-*.test.ts).
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,19 +12,11 @@ import type { SentMessage } from "../support/fake-telegram.ts";
 import { directive } from "../support/mock-llm.ts";
 import { isOpencode2, type OpencodeVersion } from "../support/opencode.ts";
 import { sleep } from "../support/wait.ts";
+import { gitProject } from "../support/git-project.ts";
 import { startRig, type Rig } from "./question-suite.ts";
 
 const STRANGER = { id: 666, is_bot: false, first_name: "Stranger" };
 const ORIGINAL = "one\ntwo\nthree\nfour\n";
-
-function gitProject(directory: string): void {
-  fs.writeFileSync(path.join(directory, "existing.txt"), ORIGINAL);
-  const git = (...args: string[]) =>
-    execFileSync("git", ["-c", "user.email=test@example.com", "-c", "user.name=Test", ...args], { cwd: directory, stdio: "ignore" });
-  git("init", "-q");
-  git("add", ".");
-  git("commit", "-qm", "start");
-}
 
 /** `topics`: forum topics on (a supergroup): the session gets its own topic, and Undo's messages land in it. */
 export function undoSuite(version: OpencodeVersion, chat: ChatKind = "private", topics = false): void {
@@ -91,7 +82,7 @@ export function undoSuite(version: OpencodeVersion, chat: ChatKind = "private", 
       });
       directory = rig.opencode.directory;
       // The project becomes a git repository before its instance starts (OpenCode snapshots only there).
-      gitProject(directory);
+      gitProject(directory, { "existing.txt": ORIGINAL });
       if (v2) await rig.opencode.request("GET", `/api/plugin?location%5Bdirectory%5D=${encodeURIComponent(directory)}`);
       else await rig.opencode.request("GET", "/config", { directory });
     }, 120_000);
@@ -108,7 +99,7 @@ export function undoSuite(version: OpencodeVersion, chat: ChatKind = "private", 
       runVersion = read("existing.txt")!;
       expect(runVersion).toBe("one\nTWO\nTHREE\nthree-and-a-half\nfour\n");
       expect(read("created.txt")).toBe("alpha\nbeta\n");
-      expect(labels(notice)).toEqual(["⏪ Undo"]);
+      expect(labels(notice)).toEqual(["⏪ Undo", "⑂ Fork"]);
       // 1.1.53's snapshots race the tools (docs/undo.md): the created file may be missing from its list.
       const tracksCreated = version !== "1.1.53" || notice.text.includes("created.txt");
       expect(notice.text).toContain(tracksCreated ? "<b>2 files changed</b>" : "<b>1 file changed</b>");
@@ -168,7 +159,7 @@ export function undoSuite(version: OpencodeVersion, chat: ChatKind = "private", 
       expect(read("created.txt")).toBe("alpha\nbeta\n");
 
       const second = await doneNotice("second run U2");
-      expect(labels(second)).toEqual(["⏪ Undo"]);
+      expect(labels(second)).toEqual(["⏪ Undo", "⑂ Fork"]);
       const afterSecond = read("existing.txt");
       expect(afterSecond).toBe("one\nTWO\nTHREE\nthree-and-a-half\nFOUR\n");
       // The first run's Undo now: a newer run exists.

@@ -32,9 +32,14 @@ export class FakeOpencode implements OpencodeTransport {
   answers = new Map<string, HttpResult>();
   /** What `GET /config/providers` answers (the models /model lists, with their context windows). */
   providers: unknown[] = [];
-  async request(method: "GET" | "POST", url: string, options: { path?: Record<string, string>; body?: unknown } = {}): Promise<HttpResult> {
+  /** What `GET /command` and `GET /session/:id/message` answer (OpenCode's vocabulary, issue 43). */
+  commands: unknown[] = [];
+  messages: unknown[] = [];
+  async request(method: "GET" | "POST" | "PATCH", url: string, options: { path?: Record<string, string>; body?: unknown } = {}): Promise<HttpResult> {
     if (method === "GET" && url === "/question") return { status: 200, data: this.pending };
     if (method === "GET" && url === "/permission") return { status: 200, data: this.permissions };
+    if (method === "GET" && url === "/command") return { status: 200, data: this.commands };
+    if (method === "GET" && url === "/session/{sessionID}/message") return { status: 200, data: this.messages };
     if (method === "GET" && url === "/config/providers") return { status: 200, data: { providers: this.providers } };
     if (method === "GET" && url === "/session/{sessionID}") {
       const session = this.sessions.get(options.path?.sessionID ?? "");

@@ -58,6 +58,8 @@ export async function startMockLlm(): Promise<MockLlm> {
     if (isTitleRequest(body)) return { kind: "text", text: "Mock title" };
     const messages = messagesOf(body);
     const last = messages[messages.length - 1];
+    // OpenCode 2's compaction asks for a summary in its template, and fails one that does not follow it.
+    if (last?.role === "user" && isCompactionRequest(contentText(last.content))) return { kind: "text", text: COMPACTION_SUMMARY };
     if (last?.role === "user") {
       const step = parseDirective(contentText(last.content));
       return step ? stepReply(step) : { kind: "text", text: "ok" };
@@ -127,3 +129,31 @@ export async function startMockLlm(): Promise<MockLlm> {
     close: () => server.close(),
   };
 }
+
+/** OpenCode 2.0.15's compaction prompt (measured): a summary "in this format" with a `<template>` of headings. */
+function isCompactionRequest(text: string): boolean {
+  return text.includes("<template>") && text.includes("## Objective") && /summar/i.test(text);
+}
+
+/** A summary with every heading of 2.0.15's compaction template. */
+const COMPACTION_SUMMARY = [
+  "## Objective",
+  "- Test the phone's commands.",
+  "## Requirements",
+  "- (none)",
+  "## Decisions",
+  "- (none)",
+  "## Work State",
+  "### Completed",
+  "- (none)",
+  "### Active",
+  "- (none)",
+  "### Blocked",
+  "- (none)",
+  "## Next Move",
+  "1. (none)",
+  "## Relevant Files",
+  "- (none)",
+  "## Important Context",
+  "- (none)",
+].join("\n");

@@ -47,7 +47,7 @@ describe("Bridge: undo from the phone", () => {
     const { telegram, opencode, emit, run, find, tap } = rig();
     emit({ type: "session.upserted", info: { id: "ses_1", title: "Refactor" } });
     const notice = await run("msg_u1");
-    expect(notice.keyboard).toEqual([[expect.objectContaining({ text: "⏪ Undo" })]]);
+    expect(notice.keyboard).toEqual([[expect.objectContaining({ text: "⏪ Undo" }), expect.objectContaining({ text: "⑂ Fork" })]]);
     expect(decodeCallback(notice.keyboard[0]![0]!.callback_data)?.action).toBe("undo");
 
     await tap(notice, "⏪ Undo");
@@ -151,7 +151,7 @@ describe("Bridge: undo from the phone", () => {
     await say("/undo");
     await find("Reply <code>/undo</code> to a session's message");
     const quiet = await run("msg_u2", [], "quiet");
-    expect(quiet.keyboard).toEqual([]);
+    expect(quiet.keyboard).toEqual([[expect.objectContaining({ text: "⑂ Fork" })]]);
     await say("/undo", quiet.messageId);
     await find("Nothing to undo");
     expect(telegram.messages.filter((m) => m.text.includes("Undo this run?"))).toHaveLength(1);

@@ -65,6 +65,7 @@ describe("encodeCallback", () => {
           isActionOn(action, "listing"),
           isActionOn(action, "run"),
           isActionOn(action, "schedule"),
+          isActionOn(action, "vocabulary"),
         ].filter(Boolean),
       ).toHaveLength(1);
     }
@@ -72,6 +73,16 @@ describe("encodeCallback", () => {
     expect(CALLBACK_ACTIONS.filter((action) => isActionOn(action, "question"))).toEqual(["option", "done", "type", "dismiss", "confirm", "page"]);
     expect(CALLBACK_ACTIONS.filter((action) => isActionOn(action, "permission"))).toEqual(["once", "always", "reject", "feedback"]);
     expect(CALLBACK_ACTIONS.filter((action) => isActionOn(action, "session"))).toEqual(["stop", "halt"]);
+    expect(CALLBACK_ACTIONS.filter((action) => isActionOn(action, "vocabulary"))).toEqual([
+      "commandRun",
+      "commandPage",
+      "fork",
+      "historyPick",
+      "historyPage",
+      "historyBack",
+      "historyConfirm",
+      "historyFork",
+    ]);
     expect(CALLBACK_ACTIONS.filter((action) => isActionOn(action, "run"))).toEqual(["undo", "undoConfirm", "redo"]);
     expect(CALLBACK_ACTIONS.filter((action) => isActionOn(action, "schedule"))).toEqual(["scheduleCancel", "scheduleDrop"]);
   });

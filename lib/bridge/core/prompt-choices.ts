@@ -65,6 +65,7 @@ export function steered(endpoint: OpencodeEndpoint, choice: () => PromptChoice):
     revertRun: (sessionID, messageID) => endpoint.revertRun(sessionID, messageID),
     unrevertRun: (sessionID) => endpoint.unrevertRun(sessionID),
     ...(endpoint.runChanges ? { runChanges: endpoint.runChanges.bind(endpoint) } : {}),
+    ...(endpoint.vocabulary ? { vocabulary: endpoint.vocabulary } : {}),
     listQuestions: () => endpoint.listQuestions(),
     listPermissions: () => endpoint.listPermissions(),
     session: (sessionID) => endpoint.session(sessionID),

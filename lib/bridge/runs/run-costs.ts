@@ -28,6 +28,8 @@ export class RunCosts {
   readonly #usage = new RunUsage();
   /** `provider/model` → the window in tokens, or undefined when OpenCode does not say (or is being asked). */
   readonly #windows = new Map<string, number | undefined>();
+  /** Root → the fill a compaction from the phone left its context at, until its next run (issue 43). */
+  readonly #compacted = new Map<string, ContextView>();
 
   constructor(deps: RunCostDeps) {
     this.#deps = deps;
@@ -39,7 +41,10 @@ export class RunCosts {
     switch (event.type) {
       case "session.status": {
         const root = registry.sessions.rootOf(event.sessionID);
-        if (event.status !== "idle" && root === event.sessionID && !activity.isBusy(root)) this.#usage.start(root);
+        if (event.status !== "idle" && root === event.sessionID && !activity.isBusy(root)) {
+          this.#usage.start(root);
+          this.#compacted.delete(root);
+        }
         return;
       }
       case "message.role": {
@@ -51,6 +56,7 @@ export class RunCosts {
       }
       case "session.deleted":
         this.#usage.forget(event.sessionID);
+        this.#compacted.delete(event.sessionID);
         return;
       default:
         return;
@@ -71,6 +77,21 @@ export class RunCosts {
     if (!context) return undefined;
     const window = context.model ? this.#windows.get(keyOf(context.model)) : undefined;
     return { tokens: Math.round(context.tokens), ...(window ? { window } : {}) };
+  }
+
+  /** A compaction left the session's context at `context` (the summary's tokens): /status shows it while the session rests. */
+  compacted(sessionID: string, context: ContextView): void {
+    const root = this.#deps.registry.sessions.rootOf(sessionID);
+    // The summary's own counts (its input is the whole old context) are no run of the session's.
+    this.#usage.forget(root);
+    this.#compacted.delete(root);
+    this.#compacted.set(root, context);
+    while (this.#compacted.size > WINDOWS_KEPT) this.#compacted.delete(this.#compacted.keys().next().value!);
+  }
+
+  /** The fill a compaction left, while no run has started since. */
+  lastContext(sessionID: string): ContextView | undefined {
+    return this.#compacted.get(this.#deps.registry.sessions.rootOf(sessionID));
   }
 
   #learnWindow(directory: string, model: ModelRef): void {

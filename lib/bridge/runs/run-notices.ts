@@ -24,6 +24,8 @@ import type { StopControl } from "./stop-control.ts";
 import { UndoControl } from "./undo-control.ts";
 import { answerStream, type AnswerStream } from "./answer-stream.ts";
 import type { SpokenAnswers } from "./spoken-answers.ts";
+import { ForkControl } from "./fork-control.ts";
+import { SessionPosts } from "./session-posts.ts";
 import type { SessionTopics } from "../core/topics.ts";
 
 export interface RunNoticeDeps {
@@ -72,11 +74,14 @@ export class RunNotices {
   readonly undos: UndoControl;
   /** The answer as it is written, before its Done notice. */
   readonly #stream: AnswerStream | undefined;
+  /** ⑂ Fork on the Done notice, /fork and Fork here (issue 43). */
+  readonly forks: ForkControl;
 
   constructor(deps: RunNoticeDeps, doneGraceMs: number) {
     this.#deps = deps;
     this.undos = new UndoControl({ ...deps, changes: this.#changes });
     this.#stream = answerStream(deps, deps.stream);
+    this.forks = new ForkControl(new SessionPosts(deps), this.#changes);
     this.activity = deps.activity;
     this.#graceMs = doneGraceMs;
   }
@@ -207,15 +212,18 @@ export class RunNotices {
     const spent = notice.kind === "done" ? this.#deps.costs?.take(notice.sessionID) : undefined;
     const owner = { sessionID: notice.sessionID, directory };
     const undo = changes.length > 0 ? this.undos.buttonFor(owner) : undefined;
+    const fork = notice.kind === "done" ? this.forks.buttonFor(owner) : undefined;
+    const buttons = [undo, fork].filter((button) => button !== undefined);
     const rendered = {
       ...renderNotice(notice, context, changes.length > 0 ? renderChanges(changes, t) : undefined, spent),
-      ...(undo ? { keyboard: [[undo]] } : {}),
+      ...(buttons.length > 0 ? { keyboard: [buttons] } : {}),
     };
     try {
       const threadId = await topics.threadOf(notice.sessionID, directory);
       // A reply to the notice (or to the whole answer's file) reaches the session.
       const sent = await postAnswerMessage(this.#deps, { chatId, threadId, owner }, rendered, notice.kind === "done" ? (notice.lastText ?? "") : "");
       log.info({ kind: notice.kind, sessionID: notice.sessionID, changedFiles: changes.length, shortened: rendered.shortened }, "notice sent");
+      if (sent && fork) this.forks.noteNotice({ chatId, messageId: sent.messageId }, fork);
       const diff = changesDiff(changes);
       if (sent && diff) await this.#sendDiff(diff, sent.messageId, threadId, owner);
       if (sent && notice.kind === "done") await this.#deps.spoken?.afterDone(owner, notice.lastText ?? "", sent.messageId, threadId);

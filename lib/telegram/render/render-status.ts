@@ -19,9 +19,10 @@ export function commandsFor(t: Strings): Array<{ command: string; description: s
   }));
   // Scheduled runs (issue 35), after /sessions.
   const schedules = (["every", "at", "schedules"] as const).map((command) => ({ command, description: t.scheduleCommands[command] }));
-  // Spoken answers (issue 45), after /undo.
+  // Spoken answers (issue 45) and OpenCode's own vocabulary (issue 43), after /undo.
   const voice = { command: "voice", description: t.speech.command };
-  return [...menu.slice(0, 2), ...schedules, ...menu.slice(2, 8), voice, ...menu.slice(8)];
+  const vocabulary = (["commands", "compact", "fork", "history"] as const).map((command) => ({ command, description: t.vocabulary.menu[command] }));
+  return [...menu.slice(0, 2), ...schedules, ...menu.slice(2, 8), voice, ...vocabulary, ...menu.slice(8)];
 }
 
 /** Room for each list, so /status stays within one message whatever the titles (escaped lengths). */

@@ -20,8 +20,8 @@ export type Intent =
    * `replied`: the message the tapped message replies to, as Telegram includes it (a picker replies to the command it answers).
    */
   | { kind: "callback"; id: string; from: TapSender; messageId?: number; hasButtons?: boolean; data: string; replied?: { messageId: number; text: string } }
-  /** `bot`: the @username a command names in groups ("/start@my_bot"), when it names one. */
-  | { kind: "command"; name: string; args: string; from: Sender; messageId: number; bot?: string }
+  /** `bot`: the @username a command names in groups ("/start@my_bot"), when it names one; `threadId`: the forum topic it was sent in. */
+  | { kind: "command"; name: string; args: string; from: Sender; messageId: number; bot?: string; threadId?: number }
   /** `threadId`: the forum topic the message was posted in, if any. */
   | { kind: "text"; text: string; from: Sender; messageId: number; replyTo?: number; threadId?: number }
   /** A photo or file sent to the bot (`caption`: the text sent with it; `albumId`: Telegram's media_group_id). */
@@ -83,10 +83,11 @@ export function parseUpdate(update: unknown): Intent | undefined {
   if (text === undefined) return parseAttachment(message, message.message_id, from, replyTo);
   // A reply is an answer even when it starts with "/" (a path like /tmp): only plain messages are commands.
   const command = replyTo === undefined ? parseCommand(text) : undefined;
-  if (command) return { kind: "command", ...command, from, messageId: message.message_id };
+  const topic = message.is_topic_message === true && typeof message.message_thread_id === "number" ? { threadId: message.message_thread_id } : {};
+  if (command) return { kind: "command", ...command, from, messageId: message.message_id, ...topic };
   const intent: Intent = { kind: "text", text, from, messageId: message.message_id };
   if (replyTo !== undefined) intent.replyTo = replyTo;
-  if (message.is_topic_message === true && typeof message.message_thread_id === "number") intent.threadId = message.message_thread_id;
+  if (topic.threadId !== undefined) intent.threadId = topic.threadId;
   return intent;
 }
 

@@ -1,0 +1,134 @@
+// What OpenCode's own vocabulary looks like on the phone (issue 43): the /commands list a page at a
+// time with a button per command, /compact's fill before and after, a fork's first message, and
+// /history's prompts with Go back here and Fork here. Pure. Command names, descriptions, prompts,
+// titles and file names come from the project or the LLM: escaped and marked (reveal).
+import type { Strings } from "../../i18n/catalog.ts";
+import { encodeCallback, type VocabularyAction } from "../codec.ts";
+import { EMPTY_HTML, escapeHtml, escapeWithin, html, joinHtml, type Html } from "../text/html.ts";
+import { reveal } from "../text/reveal.ts";
+import { compactCount } from "./render-usage.ts";
+import type { InlineButton, RenderedMessage } from "../wire/rendered-message.ts";
+
+/** A command as /commands shows it (OpenCode's CommandView). */
+export interface CommandView {
+  name: string;
+  description?: string;
+  source?: string;
+}
+
+/** A prompt as /history shows it (OpenCode's PromptView). */
+export interface PromptView {
+  messageID: string;
+  text: string;
+  files: string[];
+}
+
+/** Buttons (and lines) per page of /commands and /history. */
+export const COMMANDS_PER_PAGE = 8;
+export const PROMPTS_PER_PAGE = 5;
+const NAME_LIMIT = 40;
+const DESCRIPTION_LIMIT = 120;
+const PROMPT_LIMIT = 140;
+const LISTED_FILES = 6;
+
+export function vocabularyButton(key: string, action: VocabularyAction, text: string, index = 0, danger = false): InlineButton {
+  return { text, callback_data: encodeCallback({ key, action, question: index, option: 0 }), ...(danger ? { style: "danger" as const } : {}) };
+}
+
+const show = (text: string, limit: number, t: Strings) => escapeWithin(reveal(text, t), limit);
+
+/** How many pages a list of `count` entries takes, and a page number kept within them. */
+export function pageOf(page: number, count: number, perPage: number): { page: number; pages: number } {
+  const pages = Math.max(1, Math.ceil(count / perPage));
+  return { page: Math.min(Math.max(0, page), pages - 1), pages };
+}
+
+function pager(key: string, action: VocabularyAction, page: number, pages: number): InlineButton[] {
+  const buttons: InlineButton[] = [];
+  if (page > 0) buttons.push(vocabularyButton(key, action, "◀", page - 1));
+  if (page < pages - 1) buttons.push(vocabularyButton(key, action, "▶", page + 1));
+  return buttons;
+}
+
+/** /commands: one page; `hermes`: the names Hermes keeps for its own commands. */
+export function renderCommands(
+  commands: readonly CommandView[],
+  project: string,
+  key: string,
+  at: number,
+  hermes: ReadonlySet<string>,
+  t: Strings,
+): RenderedMessage {
+  const v = t.vocabulary.commands;
+  const projectHtml = show(project, 80, t);
+  if (commands.length === 0) return { text: v.none(projectHtml), keyboard: [] };
+  const { page, pages } = pageOf(at, commands.length, COMMANDS_PER_PAGE);
+  const first = page * COMMANDS_PER_PAGE;
+  const shown = commands.slice(first, first + COMMANDS_PER_PAGE);
+  const lines: Html[] = [v.title(projectHtml, commands.length), EMPTY_HTML];
+  for (const command of shown)
+    lines.push(
+      v.item(
+        show(command.name, NAME_LIMIT, t),
+        command.description ? show(command.description, DESCRIPTION_LIMIT, t) : undefined,
+        command.source ? show(command.source, 20, t) : undefined,
+      ),
+    );
+  const shadowed = commands.filter((command) => hermes.has(command.name.toLowerCase())).map((command) => html`/${show(command.name, NAME_LIMIT, t)}`);
+  if (shadowed.length > 0) lines.push(EMPTY_HTML, v.shadowed(joinHtml(shadowed, html`, `)));
+  if (pages > 1) lines.push(EMPTY_HTML, v.page(page + 1, pages));
+  const buttons = shown.map((command, index) => vocabularyButton(key, "commandRun", `/${command.name}`.slice(0, NAME_LIMIT), first + index));
+  const rows: InlineButton[][] = [];
+  for (let index = 0; index < buttons.length; index += 2) rows.push(buttons.slice(index, index + 2));
+  const more = pager(key, "commandPage", page, pages);
+  if (more.length > 0) rows.push(more);
+  return { text: joinHtml(lines, "\n"), keyboard: rows };
+}
+
+/** `🧠 87% → 12% of 200k`, or `🧠 174k → 20k tokens` when the model's window is unknown. */
+export function fillChange(before: number | undefined, after: number | undefined, window: number | undefined, t: Strings): Html | undefined {
+  if (before === undefined || after === undefined) return undefined;
+  const count = (tokens: number) => escapeHtml(compactCount(tokens));
+  if (!window) return t.vocabulary.compact.fillTokens(count(before), count(after));
+  const percent = (tokens: number) => Math.min(999, Math.round((tokens / window) * 100));
+  return t.vocabulary.compact.fill(percent(before), percent(after), count(window));
+}
+
+/** The fork's first message: its title, and the original (a link to its message when Telegram has one). */
+export function renderForked(title: string, original: string, link: string | undefined, t: Strings): Html {
+  return t.vocabulary.fork.made(show(title, 160, t), show(original, 160, t), link === undefined ? undefined : escapeHtml(link));
+}
+
+function fileList(files: readonly string[], t: Strings): Html {
+  if (files.length === 0) return t.vocabulary.history.noFiles;
+  const named = files.slice(0, LISTED_FILES).map((file) => html`<code>${show(file, 80, t)}</code>`);
+  return joinHtml([...named, ...(files.length > LISTED_FILES ? [html`+${files.length - LISTED_FILES}`] : [])], html`, `);
+}
+
+/** /history: one page of the prompts (newest first), a button per prompt. */
+export function renderHistory(entries: readonly PromptView[], title: Html, key: string, at: number, t: Strings): RenderedMessage {
+  const h = t.vocabulary.history;
+  if (entries.length === 0) return { text: h.none, keyboard: [] };
+  const { page, pages } = pageOf(at, entries.length, PROMPTS_PER_PAGE);
+  const first = page * PROMPTS_PER_PAGE;
+  const shown = entries.slice(first, first + PROMPTS_PER_PAGE);
+  const lines: Html[] = [h.title(title, entries.length), EMPTY_HTML];
+  for (const [index, entry] of shown.entries()) lines.push(h.item(first + index + 1, show(entry.text, PROMPT_LIMIT, t), fileList(entry.files, t)));
+  if (pages > 1) lines.push(EMPTY_HTML, t.vocabulary.commands.page(page + 1, pages));
+  const rows = [shown.map((_, index) => vocabularyButton(key, "historyPick", h.pick(first + index + 1), first + index))];
+  const more = pager(key, "historyPage", page, pages);
+  if (more.length > 0) rows.push(more);
+  return { text: joinHtml(lines, "\n"), keyboard: rows };
+}
+
+/** One prompt of /history picked: Go back here and Fork here; `confirm`: the red confirmation naming the files. */
+export function renderHistoryPick(entry: PromptView, index: number, title: Html, key: string, confirm: boolean, t: Strings): RenderedMessage {
+  const h = t.vocabulary.history;
+  const text = show(entry.text, PROMPT_LIMIT, t);
+  if (confirm)
+    return { text: h.confirm(title, text, fileList(entry.files, t)), keyboard: [[vocabularyButton(key, "historyConfirm", h.confirmBack, index, true)]] };
+  return {
+    text: h.item(index + 1, text, fileList(entry.files, t)),
+    keyboard: [[vocabularyButton(key, "historyBack", h.back, index), vocabularyButton(key, "historyFork", h.forkHere, index)]],
+  };
+}

@@ -1,0 +1,3 @@
+import { vocabularySuite } from "./vocabulary-suite.ts";
+
+vocabularySuite("1.18.33", "private", false);
