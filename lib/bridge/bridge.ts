@@ -156,8 +156,7 @@ export class Bridge implements UpdateHandler {
     this.#progress = progress;
     const spoken = new SpokenAnswers({ ...shared, chat, settings: options.speech });
     const runDeps = { ...shared, links, chat, spoken, stream: options.stream, ...(progress ? { progress } : {}) };
-    const runs = new RunNotices(runDeps, options.doneGraceMs ?? DONE_GRACE_MS);
-    this.#runs = runs;
+    const runs = (this.#runs = new RunNotices(runDeps, options.doneGraceMs ?? DONE_GRACE_MS));
     const input = new UserInput({ registry, prompts, stops, undos: runs.undos, chat, log, t });
     const answers = {
       ownsTap: input.ownsTap.bind(input),
@@ -170,8 +169,7 @@ export class Bridge implements UpdateHandler {
     const steering = routeSteering(gate, { ...steerDeps, choices: this.#choices });
     routeSchedules(gate, { ...steerDeps, schedules: options.schedules });
     routeVocabulary(gate, { ...steerDeps, costs });
-    const commands = new Commands({ telegram, outbox, registry, activity, log, t, chatId, prompts, stops, steering, costs });
-    this.#commands = commands;
+    const commands = (this.#commands = new Commands({ telegram, outbox, registry, activity, log, t, chatId, prompts, stops, steering, costs }));
     const quietMs = options.textQuietMs ?? 700;
     const typed = new TypedText({ registry, topics, quietMs, inputs: input, runs });
     this.#typed = typed;

@@ -54,7 +54,9 @@ const settle = async () => {
 
 describe("AnswerStream", () => {
   // The parser loads once per process (real I/O, not a timer): loaded here, settle() only waits for microtasks and timers.
-  beforeAll(() => loadMarkdown());
+  beforeAll(async () => {
+    await loadMarkdown();
+  });
   beforeEach(() => {
     vi.useFakeTimers({ now: 1_000_000 });
   });
