@@ -29,9 +29,8 @@ import { Gate, type IntentOf, type Route } from "./core/gate.ts";
 import { InstanceLinks } from "./core/instance-links.ts";
 import { LiveProgress } from "./runs/live-progress.ts";
 import { PromptChoices } from "./core/prompt-choices.ts";
-import { routeSteering } from "./steering/steer-routes.ts";
-import { routeSchedules, type ScheduleSetup } from "./schedules/schedule-routes.ts";
-import { routeVocabulary } from "./runs/vocabulary-routes.ts";
+import { routePhone } from "./phone-routes.ts";
+import type { ScheduleSetup } from "./schedules/schedule-routes.ts";
 import { PhoneFiles } from "./input/phone-files.ts";
 import { AgentFiles, type AgentFileSent } from "./agent-tools/agent-files.ts";
 import type { MessageOwner } from "../registry/registry.ts";
@@ -156,7 +155,8 @@ export class Bridge implements UpdateHandler {
     this.#progress = progress;
     const spoken = new SpokenAnswers({ ...shared, chat, settings: options.speech });
     const runDeps = { ...shared, links, chat, spoken, stream: options.stream, ...(progress ? { progress } : {}) };
-    const runs = (this.#runs = new RunNotices(runDeps, options.doneGraceMs ?? DONE_GRACE_MS));
+    const runs = new RunNotices(runDeps, options.doneGraceMs ?? DONE_GRACE_MS);
+    this.#runs = runs;
     const input = new UserInput({ registry, prompts, stops, undos: runs.undos, chat, log, t });
     const answers = {
       ownsTap: input.ownsTap.bind(input),
@@ -166,10 +166,9 @@ export class Bridge implements UpdateHandler {
     const gate = new Gate(options.access, answers, log);
     this.#gate = gate;
     const steerDeps = { telegram, outbox, registry, topics, log, t, chatId, links, chat, runs, activity, now };
-    const steering = routeSteering(gate, { ...steerDeps, choices: this.#choices });
-    routeSchedules(gate, { ...steerDeps, schedules: options.schedules });
-    routeVocabulary(gate, { ...steerDeps, costs });
-    const commands = (this.#commands = new Commands({ telegram, outbox, registry, activity, log, t, chatId, prompts, stops, steering, costs }));
+    const steering = routePhone(gate, steerDeps, { choices: this.#choices, schedules: options.schedules, costs });
+    const commands = new Commands({ telegram, outbox, registry, activity, log, t, chatId, prompts, stops, steering, costs });
+    this.#commands = commands;
     const quietMs = options.textQuietMs ?? 700;
     const typed = new TypedText({ registry, topics, quietMs, inputs: input, runs });
     this.#typed = typed;
