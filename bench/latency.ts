@@ -23,6 +23,7 @@ export const UNLIMITED_PACING: PaceLimits = {
   groupLimit: 1e9,
   groupWindowMs: 60_000,
   groupReserve: 0,
+  groupAnswerReserve: 0,
   groupQuietMs: 0,
   globalPerSecond: 1e9,
   globalBurst: 1e9,

@@ -8,7 +8,7 @@ import type { Logger } from "../log.ts";
 import type { ActivityTracker } from "../notices/activity.ts";
 import type { Registry } from "../registry/registry.ts";
 import type { TelegramApi } from "../telegram/wire/api.ts";
-import type { Outbox } from "../telegram/wire/outbox.ts";
+import { Priority, type Outbox } from "../telegram/wire/outbox.ts";
 import { errorText } from "../error-text.ts";
 import { renderHelp, renderStatus, type StatusPart } from "../telegram/render/render-status.ts";
 import { escapeHtml, html, type Html, joinHtml } from "../telegram/text/html.ts";
@@ -104,7 +104,7 @@ export class Commands {
     const { outbox, telegram, log } = this.#deps;
     const chatId = intent.from.chatId;
     await outbox
-      .send(chatId, () => () => telegram.sendMessage(chatId, text, { replyTo: intent.messageId }))
+      .send(chatId, () => () => telegram.sendMessage(chatId, text, { replyTo: intent.messageId }), Priority.Answer)
       .catch((error) => log.warn({ err: errorText(error), command: intent.name }, "could not answer a command"));
   }
 

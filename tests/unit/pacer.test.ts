@@ -1,16 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { Pacer, TELEGRAM_LIMITS } from "../../lib/telegram/wire/pacer.ts";
+import { Pacer, TELEGRAM_LIMITS, type Urgency } from "../../lib/telegram/wire/pacer.ts";
 
 const limits = { ...TELEGRAM_LIMITS, privateBurst: 3, globalPerSecond: 5, globalBurst: 5 };
 const GROUP = -1001234567890;
 
 /** Sends to `chatId` as fast as the pacer allows, returning the send times. */
-function drain(pacer: Pacer, chatId: number, count: number, start = 0, urgent = true): number[] {
+function drain(pacer: Pacer, chatId: number, count: number, start = 0, urgency: Urgency = "prompt"): number[] {
   const times: number[] = [];
   let now = start;
   for (let i = 0; i < count; i++) {
-    now = pacer.readyAt(chatId, now, urgent);
-    pacer.take(chatId, now, urgent);
+    now = pacer.readyAt(chatId, now, urgency);
+    pacer.take(chatId, now, urgency);
     times.push(now);
   }
   return times;
@@ -24,7 +24,7 @@ describe("Pacer", () => {
   it("a group prompt right after a message goes out at once (it used to wait ~3 s)", () => {
     const pacer = new Pacer(TELEGRAM_LIMITS, 0);
     pacer.take(GROUP, 0);
-    pacer.take(GROUP, 50, false); // the previous prompt's edit
+    pacer.take(GROUP, 50, "deferrable"); // the previous prompt's edit
     expect(pacer.readyAt(GROUP, 100)).toBe(100);
   });
 
@@ -52,8 +52,8 @@ describe("Pacer", () => {
       const now = round * 1_000;
       promptAt.push(pacer.readyAt(GROUP, now));
       pacer.take(GROUP, promptAt.at(-1)!);
-      if (pacer.readyAt(GROUP, now + 100, false) === now + 100) {
-        pacer.take(GROUP, now + 100, false);
+      if (pacer.readyAt(GROUP, now + 100, "deferrable") === now + 100) {
+        pacer.take(GROUP, now + 100, "deferrable");
         editsSent++;
       }
     }
@@ -62,7 +62,7 @@ describe("Pacer", () => {
     // The twenty-first prompt within the minute waits for the first to leave the window. An edit
     // leaves five slots to prompts: it goes once six prompts left (the one sent at 5 s, at 65 s).
     expect(pacer.readyAt(GROUP, 20_000)).toBe(60_000);
-    expect(pacer.readyAt(GROUP, 20_000, false)).toBe(65_000);
+    expect(pacer.readyAt(GROUP, 20_000, "deferrable")).toBe(65_000);
   });
 
   it("a group's slot counts from Telegram's answer, not from the send (Telegram counts on arrival)", () => {
@@ -74,21 +74,21 @@ describe("Pacer", () => {
   it("a group edit waits for a quiet moment after a prompt, then goes out", () => {
     const pacer = new Pacer(TELEGRAM_LIMITS, 0);
     pacer.take(GROUP, 1_000);
-    expect(pacer.readyAt(GROUP, 1_100, false)).toBe(3_000);
-    expect(pacer.readyAt(GROUP, 5_000, false)).toBe(5_000);
+    expect(pacer.readyAt(GROUP, 1_100, "deferrable")).toBe(3_000);
+    expect(pacer.readyAt(GROUP, 5_000, "deferrable")).toBe(5_000);
   });
 
   it("edits never take the last five slots of a group's minute: a prompt still goes at once", () => {
     const pacer = new Pacer(TELEGRAM_LIMITS, 0);
-    expect(drain(pacer, GROUP, 15, 0, false)).toEqual(Array(15).fill(0));
-    expect(pacer.readyAt(GROUP, 1_000, false)).toBe(60_000);
+    expect(drain(pacer, GROUP, 15, 0, "deferrable")).toEqual(Array(15).fill(0));
+    expect(pacer.readyAt(GROUP, 1_000, "deferrable")).toBe(60_000);
     expect(drain(pacer, GROUP, 5, 1_000)).toEqual(Array(5).fill(1_000));
     expect(pacer.readyAt(GROUP, 1_000)).toBe(60_000);
   });
 
   it("private edits keep a token for the next prompt", () => {
     const pacer = new Pacer(limits, 0);
-    expect(drain(pacer, 1, 3, 0, false)).toEqual([0, 0, 1000]);
+    expect(drain(pacer, 1, 3, 0, "deferrable")).toEqual([0, 0, 1000]);
     expect(pacer.readyAt(1, 1000)).toBe(1000);
   });
 
@@ -125,8 +125,8 @@ describe("Pacer", () => {
     function spare(pacer: Pacer, chatId: number, key: string, wants: number[]): number[] {
       let last = 0;
       return wants.map((want) => {
-        const at = pacer.readyAt(chatId, Math.max(want, last), false, key);
-        pacer.take(chatId, at, false, key)(at);
+        const at = pacer.readyAt(chatId, Math.max(want, last), "deferrable", key);
+        pacer.take(chatId, at, "deferrable", key)(at);
         last = at;
         return at;
       });
@@ -159,15 +159,15 @@ describe("Pacer", () => {
 
     it("an urgent call under the key (the run's first message, its last line) spends a token too", () => {
       const pacer = new Pacer(TELEGRAM_LIMITS, 0);
-      pacer.take(GROUP, 0, true, "run");
-      pacer.take(GROUP, 100, true, "run");
-      expect(pacer.readyAt(GROUP, 2_100, false, "run")).toBe(10_000);
+      pacer.take(GROUP, 0, "prompt", "run");
+      pacer.take(GROUP, 100, "prompt", "run");
+      expect(pacer.readyAt(GROUP, 2_100, "deferrable", "run")).toBe(10_000);
     });
 
     it("keys of other runs do not share a bucket, and a key whose bucket is full again is forgotten", () => {
       const pacer = new Pacer(TELEGRAM_LIMITS, 0);
       spare(pacer, GROUP, "a", [0, 0]);
-      expect(pacer.readyAt(GROUP, 2_000, false, "b")).toBe(2_000);
+      expect(pacer.readyAt(GROUP, 2_000, "deferrable", "b")).toBe(2_000);
       spare(pacer, GROUP, "b", [2_000]);
       expect(pacer.spareKeys).toBe(2);
       spare(pacer, GROUP, "c", [30_000]);

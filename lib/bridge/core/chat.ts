@@ -1,11 +1,12 @@
 // The configured chat's plain traffic: short replies, deletions and answers to button taps. Sends
 // and deletions go through the outbox (they count against the chat's budget); callback answers
-// do not. Failures are logged or ignored: none of these is worth stopping for.
+// do not. A reply answers a person's action and goes in the outbox's answer lane; `send` says its
+// lane. Failures are logged or ignored: none of these is worth stopping for.
 import type { Logger } from "../../log.ts";
 import type { MessageRef } from "../../registry/prompt.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
 import { CALLBACK_ANSWER_LIMIT, cutText, type Html } from "../../telegram/text/html.ts";
-import type { Outbox } from "../../telegram/wire/outbox.ts";
+import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
 import { errorText } from "../../error-text.ts";
 
 type SendOptions = Parameters<TelegramApi["sendMessage"]>[2];
@@ -24,19 +25,20 @@ export class Chat {
 
   /** `reply`, telling which message it sent (undefined when it could not). */
   post(text: Html, replyTo: number, threadId?: number): Promise<MessageRef | undefined> {
-    return this.send(text, { replyTo, ...inThread(threadId) });
+    return this.send(text, { replyTo, ...inThread(threadId) }, Priority.Answer);
   }
 
   /**
-   * A message with any of sendMessage's options (a keyboard, a force reply); undefined when there
-   * is no chat or it could not be sent. `failure`: what the log says then (nothing when omitted).
+   * A message with any of sendMessage's options (a keyboard, a force reply) at `priority` (the
+   * outbox's lane: `Priority.Answer` for what answers a person's action); undefined when there is
+   * no chat or it could not be sent. `failure`: what the log says then (nothing when omitted).
    */
-  async send(text: Html, options: SendOptions, failure?: string): Promise<MessageRef | undefined> {
+  async send(text: Html, options: SendOptions, priority: Priority, failure?: string): Promise<MessageRef | undefined> {
     const { outbox, telegram, log } = this.deps;
     const chatId = this.id;
     if (chatId === undefined) return undefined;
     const sent = await outbox
-      .send(chatId, () => () => telegram.sendMessage(chatId, text, options))
+      .send(chatId, () => () => telegram.sendMessage(chatId, text, options), priority)
       .catch((error) => void (failure !== undefined && log.warn({ err: errorText(error) }, failure)));
     return sent ? { chatId, messageId: sent.messageId } : undefined;
   }

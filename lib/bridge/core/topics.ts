@@ -5,7 +5,7 @@ import type { Logger } from "../../log.ts";
 import type { MessageOwner, Registry } from "../../registry/registry.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
 import { cutText, TOPIC_NAME_LIMIT } from "../../telegram/text/html.ts";
-import type { Outbox } from "../../telegram/wire/outbox.ts";
+import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
 import { errorText } from "../../error-text.ts";
 
 export class SessionTopics {
@@ -51,7 +51,7 @@ export class SessionTopics {
     if (chatId === undefined) return undefined;
     const name = cutText(registry.sessions.title(root) ?? `${projectName(directory)} · ${root.slice(-6)}`, TOPIC_NAME_LIMIT);
     try {
-      const threadId = await outbox.send(chatId, () => () => telegram.createTopic(chatId, name));
+      const threadId = await outbox.send(chatId, () => () => telegram.createTopic(chatId, name), Priority.Prompt);
       if (threadId !== undefined) this.#owners.set(threadId, { sessionID: root, directory });
       return threadId;
     } catch (error) {

@@ -66,18 +66,22 @@ export class PromptMessages {
     if (prompt.kind === "question") this.#markdown ??= await loadMarkdown();
     let rendered: RenderedMessage | undefined;
     const options = { ...replyToFiles(prompt), ...inThread(threadId) };
-    const sent = await outbox.send(chatId, () => {
-      if (prompt.state !== "pending") return undefined;
-      const message = this.render(prompt);
-      rendered = message;
-      return () =>
-        telegram.sendMessage(chatId, message.text, { keyboard: message.keyboard, ...options }).catch((error: unknown) => {
-          if (!this.#refusedFormatting(prompt, error)) throw error;
-          const plain = this.render(prompt);
-          rendered = plain;
-          return telegram.sendMessage(chatId, plain.text, { keyboard: plain.keyboard, ...options });
-        });
-    });
+    const sent = await outbox.send(
+      chatId,
+      () => {
+        if (prompt.state !== "pending") return undefined;
+        const message = this.render(prompt);
+        rendered = message;
+        return () =>
+          telegram.sendMessage(chatId, message.text, { keyboard: message.keyboard, ...options }).catch((error: unknown) => {
+            if (!this.#refusedFormatting(prompt, error)) throw error;
+            const plain = this.render(prompt);
+            rendered = plain;
+            return telegram.sendMessage(chatId, plain.text, { keyboard: plain.keyboard, ...options });
+          });
+      },
+      Priority.Prompt,
+    );
     if (!sent || !rendered) return undefined;
     this.#shown.set(prompt.key, shownAs(rendered));
     return { message: { chatId, messageId: sent.messageId }, text: rendered.text };
@@ -97,7 +101,7 @@ export class PromptMessages {
     for (const file of files) {
       const send = () => telegram.sendDocument(chatId, file.filename, file.content, { caption: file.caption, ...inThread(threadId) });
       const document = await outbox
-        .send(chatId, () => (prompt.state === "pending" ? send : undefined))
+        .send(chatId, () => (prompt.state === "pending" ? send : undefined), Priority.Prompt)
         .catch((error) => {
           log.warn({ err: errorText(error), requestID: prompt.requestID, file: file.filename }, "could not attach the full text of a permission request");
           return undefined;
@@ -178,7 +182,7 @@ export class PromptMessages {
     const options = { forceReply: { placeholder: cutText(label, PLACEHOLDER_LIMIT) }, ...replyTo, ...inThread(threadId) };
     const send = () => telegram.sendMessage(chatId, text, options);
     const sent = await outbox
-      .send(chatId, () => (prompt.state === "pending" ? send : undefined))
+      .send(chatId, () => (prompt.state === "pending" ? send : undefined), Priority.Answer)
       .catch((error) => {
         log.warn({ err: errorText(error) }, "could not ask for typed text");
         return undefined;

@@ -9,7 +9,7 @@ import { errorText } from "../../error-text.ts";
 import { TelegramApiError, type TelegramApi } from "../../telegram/wire/api.ts";
 import { escapeHtml, type Html, visibleText } from "../../telegram/text/html.ts";
 import { loadMarkdown } from "../../telegram/text/markdown.ts";
-import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
+import type { Outbox, Priority } from "../../telegram/wire/outbox.ts";
 import { ANSWER_FILE, renderAnswerMessage } from "../../telegram/render/render-agent-text.ts";
 import type { InlineButton } from "../../telegram/wire/rendered-message.ts";
 import { inThread } from "../core/chat.ts";
@@ -27,6 +27,8 @@ export interface AnswerTarget {
   chatId: number;
   threadId: number | undefined;
   owner: MessageOwner;
+  /** The outbox's lane: `Priority.Answer` when a person asked for it (/sessions), `Priority.Edit` for a notice. */
+  priority: Priority;
 }
 
 /**
@@ -43,7 +45,7 @@ export async function postAnswerMessage(
   const { outbox, registry } = deps;
   const { chatId, threadId, owner } = target;
   const options = { ...inThread(threadId), ...(message.keyboard ? { keyboard: message.keyboard } : {}) };
-  const sent = await outbox.send(chatId, () => () => sendFormatted(deps, chatId, message.html, options), Priority.Edit);
+  const sent = await outbox.send(chatId, () => () => sendFormatted(deps, chatId, message.html, options), target.priority);
   if (!sent) return undefined;
   registry.noteMessage({ chatId, messageId: sent.messageId }, owner);
   if (message.shortened) await attachAnswer(deps, target, answer, sent.messageId);
@@ -78,7 +80,7 @@ async function attachAnswer(deps: AnswerMessageDeps, target: AnswerTarget, answe
   const { chatId, threadId, owner } = target;
   const options = { caption: escapeHtml(t.answer.fileCaption), replyTo: messageId, ...inThread(threadId) };
   try {
-    const sent = await outbox.send(chatId, () => () => telegram.sendDocument(chatId, ANSWER_FILE, answer, options), Priority.Edit);
+    const sent = await outbox.send(chatId, () => () => telegram.sendDocument(chatId, ANSWER_FILE, answer, options), target.priority);
     if (sent) registry.noteMessage({ chatId, messageId: sent.messageId }, owner);
   } catch (error) {
     log.warn({ err: errorText(error) }, "could not attach the whole answer");

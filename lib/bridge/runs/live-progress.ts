@@ -92,7 +92,7 @@ export class LiveProgress {
         run.state = next;
         if (run.shown) void this.#flush(run, Priority.Progress);
         else if (run.fromPhone) {
-          if (hasSomethingToShow(next)) void this.#show(run, Priority.Prompt);
+          if (hasSomethingToShow(next)) void this.#show(run, Priority.Answer);
         } else if (this.#deps.now() - run.state.startedAt >= this.#deps.startAfterMs) void this.#show(run, Priority.Progress);
         return;
       }
@@ -123,7 +123,7 @@ export class LiveProgress {
   /**
    * A message from the phone started a run: its progress message, replying to it, goes out as soon
    * as the run has something to show, or after FIRST_SHOW_MS. It is the answer to the user's own
-   * message (what the Running notice was): it goes as a prompt does.
+   * message (what the Running notice was): it goes in the answers' lane, right after prompts.
    */
   startFromPhone(owner: MessageOwner, replyTo: number | undefined, threadId: number | undefined): Promise<void> {
     const root = this.#deps.registry.sessions.rootOf(owner.sessionID);
@@ -133,10 +133,10 @@ export class LiveProgress {
     if (threadId !== undefined) run.threadId ??= threadId;
     if (run.shown) return Promise.resolve();
     run.fromPhone = true;
-    if (hasSomethingToShow(run.state)) return this.#show(run, Priority.Prompt);
+    if (hasSomethingToShow(run.state)) return this.#show(run, Priority.Answer);
     clearTimeout(run.timer);
     run.timer = setTimeout(() => {
-      if (!run.shown && this.#runs.get(root) === run) void this.#show(run, Priority.Prompt);
+      if (!run.shown && this.#runs.get(root) === run) void this.#show(run, Priority.Answer);
     }, FIRST_SHOW_MS);
     run.timer.unref?.();
     return Promise.resolve();
@@ -145,7 +145,7 @@ export class LiveProgress {
   /** The session's run, if one is going and not shown yet, gets its message now (the phone queued a message behind it). */
   showNow(sessionID: string): Promise<void> {
     const run = this.#runs.get(this.#deps.registry.sessions.rootOf(sessionID));
-    return run && !run.state.ended ? this.#show(run, Priority.Edit) : Promise.resolve();
+    return run && !run.state.ended ? this.#show(run, Priority.Answer) : Promise.resolve();
   }
 
   /** The answer's last lines (HTML) as it is written: a message already out shows them with spare budget only. */

@@ -126,7 +126,7 @@ export class RunNotices {
       ...(userMessage.threadId !== undefined ? { threadId: userMessage.threadId } : {}),
     };
     await outbox
-      .send(chatId, () => () => telegram.sendDocument(chatId, LOST_MESSAGE_FILE, text, options))
+      .send(chatId, () => () => telegram.sendDocument(chatId, LOST_MESSAGE_FILE, text, options), Priority.Answer)
       .catch((error) => log.warn({ err: errorText(error) }, "could not send back a message that was not delivered"));
   }
 
@@ -221,7 +221,12 @@ export class RunNotices {
     try {
       const threadId = await topics.threadOf(notice.sessionID, directory);
       // A reply to the notice (or to the whole answer's file) reaches the session.
-      const sent = await postAnswerMessage(this.#deps, { chatId, threadId, owner }, rendered, notice.kind === "done" ? (notice.lastText ?? "") : "");
+      const sent = await postAnswerMessage(
+        this.#deps,
+        { chatId, threadId, owner, priority: Priority.Edit },
+        rendered,
+        notice.kind === "done" ? (notice.lastText ?? "") : "",
+      );
       log.info({ kind: notice.kind, sessionID: notice.sessionID, changedFiles: changes.length, shortened: rendered.shortened }, "notice sent");
       if (sent && fork) this.forks.noteNotice({ chatId, messageId: sent.messageId }, fork);
       const diff = changesDiff(changes);

@@ -10,7 +10,7 @@ import type { HermesEvent } from "../../hermes-events.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
 import { isActionOn, type CallbackData, type StopAction } from "../../telegram/codec.ts";
 import { escapeHtml, escapeWithin } from "../../telegram/text/html.ts";
-import type { Outbox } from "../../telegram/wire/outbox.ts";
+import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
 import { errorText } from "../../error-text.ts";
 import { projectName, type PromptContext } from "../../telegram/render/render-context.ts";
 import { renderStop, renderStopFailed, renderStopPicker, stopButton, type StopOutcome } from "../../telegram/render/render-stop.ts";
@@ -171,7 +171,7 @@ export class StopControl {
     if (chatId === undefined) return undefined;
     const options = { keyboard: rendered.keyboard, ...(replyTo !== undefined ? { replyTo } : {}), ...inThread(threadId) };
     const sent = await outbox
-      .send(chatId, () => () => telegram.sendMessage(chatId, rendered.text, options))
+      .send(chatId, () => () => telegram.sendMessage(chatId, rendered.text, options), Priority.Answer)
       .catch((error) => {
         log.warn({ err: errorText(error) }, "could not send a Stop message");
         return undefined;
@@ -196,7 +196,12 @@ export class StopControl {
     if (rendered.keyboard.length > 0) this.#withButtons.add(idOf(message));
     else this.#withButtons.delete(idOf(message));
     await outbox
-      .edit(message.chatId, message.messageId, () => () => telegram.editMessage(message.chatId, message.messageId, rendered.text, rendered.keyboard))
+      .edit(
+        message.chatId,
+        message.messageId,
+        () => () => telegram.editMessage(message.chatId, message.messageId, rendered.text, rendered.keyboard),
+        Priority.Answer,
+      )
       .catch((error) => log.warn({ err: errorText(error) }, "could not update a Stop message"));
   }
 

@@ -13,7 +13,7 @@ import { UndoTargets, type UndoMessage, type UndoTarget } from "../../registry/u
 import type { HermesEvent } from "../../hermes-events.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
 import { isActionOn, type CallbackData, type UndoAction } from "../../telegram/codec.ts";
-import type { Outbox } from "../../telegram/wire/outbox.ts";
+import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
 import { errorText } from "../../error-text.ts";
 import { projectName, type PromptContext } from "../../telegram/render/render-context.ts";
 import { renderUndo, undoButton, type UndoView } from "../../telegram/render/render-undo.ts";
@@ -72,7 +72,7 @@ export class UndoControl {
     for (const target of this.#targets.undoneIn(event.sessionID)) {
       if (this.#deps.changes.firstMessage(event.sessionID) === target.messageID) continue;
       target.state = "final";
-      if (target.message) void this.#edit(target.message, this.#render({ kind: "final", restored: target.restored ?? 0 }, target));
+      if (target.message) void this.#edit(target.message, this.#render({ kind: "final", restored: target.restored ?? 0 }, target), Priority.Edit);
     }
   }
 
@@ -103,7 +103,10 @@ export class UndoControl {
         return {
           ok: true,
           note: (t) => t.undo.tapConfirm,
-          next: () => (own ? this.#edit(message, this.#render({ kind: "confirm", files: target.files }, target)) : this.#confirm(target, message?.messageId)),
+          next: () =>
+            own
+              ? this.#edit(message, this.#render({ kind: "confirm", files: target.files }, target), Priority.Answer)
+              : this.#confirm(target, message?.messageId),
         };
       }
       case "undoConfirm":
@@ -163,7 +166,7 @@ export class UndoControl {
       target.state = "offered";
       view = { kind: "failed", error: outcome.gone ? t.talk.sessionGone : outcome.error, retry: "undoConfirm" };
     }
-    if (message) await this.#edit(message, this.#render(view, target));
+    if (message) await this.#edit(message, this.#render(view, target), Priority.Answer);
   }
 
   async #redo(target: UndoTarget, tapped: UndoMessage | undefined): Promise<void> {
@@ -174,7 +177,7 @@ export class UndoControl {
     log.info({ sessionID: target.sessionID, outcome }, "run redone from the phone");
     target.state = outcome.ok ? "offered" : "undone";
     const view: UndoView = outcome.ok ? { kind: "redone" } : { kind: "failed", error: outcome.gone ? t.talk.sessionGone : outcome.error, retry: "redo" };
-    if (message) await this.#edit(message, this.#render(view, target));
+    if (message) await this.#edit(message, this.#render(view, target), Priority.Answer);
   }
 
   #render(view: UndoView, target: UndoTarget): RenderedMessage {
@@ -189,7 +192,7 @@ export class UndoControl {
     const threadId = await topics.threadOf(owner.sessionID, owner.directory);
     const options = { keyboard: rendered.keyboard, ...(replyTo !== undefined ? { replyTo } : {}), ...inThread(threadId) };
     const sent = await outbox
-      .send(chatId, () => () => telegram.sendMessage(chatId, rendered.text, options))
+      .send(chatId, () => () => telegram.sendMessage(chatId, rendered.text, options), Priority.Answer)
       .catch((error) => void log.warn({ err: errorText(error) }, "could not send an Undo message"));
     if (!sent) return undefined;
     const message = { chatId, messageId: sent.messageId };
@@ -198,10 +201,11 @@ export class UndoControl {
     return message;
   }
 
-  async #edit(message: UndoMessage, rendered: RenderedMessage): Promise<void> {
+  /** `priority`: `Priority.Answer` when a person's tap asked for it, `Priority.Edit` otherwise. */
+  async #edit(message: UndoMessage, rendered: RenderedMessage, priority: Priority): Promise<void> {
     const { outbox, telegram, log } = this.#deps;
     await outbox
-      .edit(message.chatId, message.messageId, () => () => telegram.editMessage(message.chatId, message.messageId, rendered.text, rendered.keyboard))
+      .edit(message.chatId, message.messageId, () => () => telegram.editMessage(message.chatId, message.messageId, rendered.text, rendered.keyboard), priority)
       .catch((error) => log.warn({ err: errorText(error) }, "could not update an Undo message"));
   }
 }

@@ -25,7 +25,7 @@ import {
   renderSchedulePicked,
   renderSchedulePicker,
 } from "../../telegram/render/render-schedules.ts";
-import type { Outbox } from "../../telegram/wire/outbox.ts";
+import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
 import type { RenderedMessage } from "../../telegram/wire/rendered-message.ts";
 import { parseCommand } from "../../telegram/wire/updates.ts";
@@ -122,7 +122,7 @@ export class ScheduleCommands {
       directories.map((directory) => ({ key: projectKey(directory), directory })),
       t,
     );
-    await chat.send(picker.text, { keyboard: picker.keyboard, replyTo }, NOT_ANSWERED);
+    await chat.send(picker.text, { keyboard: picker.keyboard, replyTo }, Priority.Answer, NOT_ANSWERED);
   }
 
   async #pick(intent: ActingTap, directory: string): Promise<void> {
@@ -135,7 +135,9 @@ export class ScheduleCommands {
     await chat.answerCallback(intent.id);
     const pickerId = intent.messageId;
     const picked = renderSchedulePicked(directory, t);
-    void outbox.edit(chatId, pickerId, () => () => telegram.editMessage(chatId, pickerId, picked.text, picked.keyboard)).catch(() => undefined);
+    void outbox
+      .edit(chatId, pickerId, () => () => telegram.editMessage(chatId, pickerId, picked.text, picked.keyboard), Priority.Answer)
+      .catch(() => undefined);
     await this.#save(directory, parsed, chatId, intent.replied?.messageId ?? pickerId);
   }
 
@@ -178,7 +180,7 @@ export class ScheduleCommands {
     const mine = this.#mine();
     if ("refused" in mine) return chat.reply(t.schedule.off(escapeWithin(mine.refused, 300)), replyTo);
     const list = renderScheduleList(mine.views, this.#deps.now(), t);
-    const sent = await chat.send(list.text, { keyboard: list.keyboard, replyTo }, NOT_ANSWERED);
+    const sent = await chat.send(list.text, { keyboard: list.keyboard, replyTo }, Priority.Answer, NOT_ANSWERED);
     if (sent) this.#remember(sent.messageId, list);
   }
 
@@ -213,7 +215,7 @@ export class ScheduleCommands {
     const list: RenderedMessage = renderScheduleList(mine.views, this.#deps.now(), t, confirming);
     if (this.#shown.get(messageId) === JSON.stringify(list)) return;
     this.#remember(messageId, list);
-    await outbox.edit(chatId, messageId, () => () => telegram.editMessage(chatId, messageId, list.text, list.keyboard)).catch(() => undefined);
+    await outbox.edit(chatId, messageId, () => () => telegram.editMessage(chatId, messageId, list.text, list.keyboard), Priority.Answer).catch(() => undefined);
   }
 
   #remember(messageId: number, list: RenderedMessage): void {

@@ -9,6 +9,7 @@ import type { Strings } from "../../i18n/catalog.ts";
 import type { Logger } from "../../log.ts";
 import { claimDue } from "../../schedule/due.ts";
 import { renderMissed, renderScheduledRun, scheduledTitle } from "../../telegram/render/render-schedules.ts";
+import { Priority } from "../../telegram/wire/outbox.ts";
 import type { Chat } from "../core/chat.ts";
 import type { InstanceLinks } from "../core/instance-links.ts";
 import { startSession, type StartSessionDeps } from "../steering/start-session.ts";
@@ -45,12 +46,12 @@ export class ScheduleRunner {
     const { runs, missed } = claimed.result;
     for (const { schedule, due } of missed) {
       log.info({ id: schedule.id, directory: schedule.directory, due }, "a scheduled run was missed: no OpenCode served its project in time");
-      await chat.send(renderMissed(schedule, due, now, t), {}, "could not tell of a missed scheduled run");
+      await chat.send(renderMissed(schedule, due, now, t), {}, Priority.Prompt, "could not tell of a missed scheduled run");
     }
     await Promise.all(
       runs.map(async ({ schedule, due }) => {
         log.info({ id: schedule.id, directory: schedule.directory, due, lateMs: now - due }, "a scheduled run starts");
-        const sent = await chat.send(renderScheduledRun(schedule, t), {}, "could not post a scheduled run");
+        const sent = await chat.send(renderScheduledRun(schedule, t), {}, Priority.Prompt, "could not post a scheduled run");
         if (!sent) return;
         const userMessage = { chatId: sent.chatId, messageId: sent.messageId };
         await startSession(this.#deps, {

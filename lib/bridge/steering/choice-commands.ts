@@ -9,7 +9,7 @@ import type { Logger } from "../../log.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
 import { decodeCallback, type CallbackData } from "../../telegram/codec.ts";
 import { escapeHtml, html, type Html } from "../../telegram/text/html.ts";
-import type { Outbox } from "../../telegram/wire/outbox.ts";
+import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
 import { CHOICES_PER_PAGE, currentText, DEFAULT_KEY, renderChoicePicker, type ChoiceKind } from "../../telegram/render/render-choice.ts";
 import { errorText } from "../../error-text.ts";
 import type { Chat } from "../core/chat.ts";
@@ -105,7 +105,7 @@ export class ChoiceCommands {
     const picker = renderChoicePicker(kind, merged, pageOf(merged), t);
     const chosenNow = typed.toLowerCase() === DEFAULT_WORD || merged.items.some((item) => item.key === merged.current && namesLabel(item.label, typed));
     const text = chosenNow || typed === "" ? picker.text : html`${t.steer.notFound(escapeHtml(typed))}\n${picker.text}`;
-    await this.#deps.chat.send(text, { replyTo: intent.messageId, ...(chosenNow ? {} : { keyboard: picker.keyboard }) }, NOT_ANSWERED);
+    await this.#deps.chat.send(text, { replyTo: intent.messageId, ...(chosenNow ? {} : { keyboard: picker.keyboard }) }, Priority.Answer, NOT_ANSWERED);
   }
 
   async #answerTap(intent: ActingTap, tap: ChoiceTap, merged: ChoicePart): Promise<void> {
@@ -119,7 +119,7 @@ export class ChoiceCommands {
     if (!changed || chatId === undefined || messageId === undefined) return;
     const picker = renderChoicePicker(tap.kind, merged, tap.page ? tap.data.question : pageOf(merged), t);
     await outbox
-      .edit(chatId, messageId, () => () => telegram.editMessage(chatId, messageId, picker.text, picker.keyboard))
+      .edit(chatId, messageId, () => () => telegram.editMessage(chatId, messageId, picker.text, picker.keyboard), Priority.Answer)
       .catch((error) => this.#deps.log.warn({ err: errorText(error) }, "could not update a picker"));
   }
 

@@ -14,7 +14,7 @@ import type { Registry } from "../../registry/registry.ts";
 import type { Claim } from "../../relay/update-handler.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
 import { decodeCallback } from "../../telegram/codec.ts";
-import type { Outbox } from "../../telegram/wire/outbox.ts";
+import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
 import { renderAskText, renderPicked, renderProjectPicker } from "../../telegram/render/render-new.ts";
 import { parseCommand } from "../../telegram/wire/updates.ts";
 import { RecentIds } from "../../recent-ids.ts";
@@ -115,7 +115,7 @@ export class NewSessions {
       directories.map((directory) => ({ key: projectKey(directory), directory })),
       t,
     );
-    await this.#deps.chat.send(picker.text, { keyboard: picker.keyboard, replyTo }, NOT_ANSWERED);
+    await this.#deps.chat.send(picker.text, { keyboard: picker.keyboard, replyTo }, Priority.Answer, NOT_ANSWERED);
   }
 
   async #pick(intent: ActingTap, directory: string): Promise<void> {
@@ -125,7 +125,9 @@ export class NewSessions {
     if (chatId === undefined || intent.messageId === undefined) return;
     const picked = renderPicked(directory, t);
     const pickerId = intent.messageId;
-    void outbox.edit(chatId, pickerId, () => () => telegram.editMessage(chatId, pickerId, picked.text, picked.keyboard)).catch(() => undefined);
+    void outbox
+      .edit(chatId, pickerId, () => () => telegram.editMessage(chatId, pickerId, picked.text, picked.keyboard), Priority.Answer)
+      .catch(() => undefined);
     // The picker replies to the /new message: its instruction comes back with the tap.
     const command = intent.replied ? parseCommand(intent.replied.text) : undefined;
     const text = command?.name === "new" ? command.args : "";
@@ -135,7 +137,7 @@ export class NewSessions {
 
   async #askForText(directory: string, chatId: number, replyTo: number): Promise<void> {
     const { t, chat } = this.#deps;
-    const sent = await chat.send(renderAskText(directory, t), { replyTo, forceReply: { placeholder: t.steer.placeholder } }, NOT_ANSWERED);
+    const sent = await chat.send(renderAskText(directory, t), { replyTo, forceReply: { placeholder: t.steer.placeholder } }, Priority.Answer, NOT_ANSWERED);
     if (!sent) return;
     const id = `${chatId}:${sent.messageId}`;
     this.#awaited.set(id, { directory });

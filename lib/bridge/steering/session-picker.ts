@@ -12,7 +12,7 @@ import type { Registry } from "../../registry/registry.ts";
 import type { Claim } from "../../relay/update-handler.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
 import { decodeCallback } from "../../telegram/codec.ts";
-import type { Outbox } from "../../telegram/wire/outbox.ts";
+import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
 import { projectName } from "../../telegram/render/render-context.ts";
 import { renderAnswerHeader, renderSessionPicker } from "../../telegram/render/render-sessions.ts";
 import { html } from "../../telegram/text/html.ts";
@@ -91,7 +91,7 @@ export class SessionPicker {
   unclaimed(intent: ActingCommand, parts: readonly unknown[] | undefined): Promise<void> | undefined {
     if (intent.name !== "sessions") return undefined;
     const picker = renderSessionPicker(this.#merge(parts), 0, this.#deps.now(), this.#deps.t);
-    return this.#deps.chat.send(picker.text, { replyTo: intent.messageId, keyboard: picker.keyboard }, NOT_ANSWERED).then(() => undefined);
+    return this.#deps.chat.send(picker.text, { replyTo: intent.messageId, keyboard: picker.keyboard }, Priority.Answer, NOT_ANSWERED).then(() => undefined);
   }
 
   unclaimedTap(intent: ActingTap, parts: readonly unknown[] | undefined): Promise<void> | undefined {
@@ -104,7 +104,9 @@ export class SessionPicker {
       const messageId = intent.messageId;
       if (chatId === undefined || messageId === undefined) return;
       const picker = renderSessionPicker(this.#merge(parts), data.question, now(), t);
-      await outbox.edit(chatId, messageId, () => () => telegram.editMessage(chatId, messageId, picker.text, picker.keyboard)).catch(() => undefined);
+      await outbox
+        .edit(chatId, messageId, () => () => telegram.editMessage(chatId, messageId, picker.text, picker.keyboard), Priority.Answer)
+        .catch(() => undefined);
     })();
   }
 
@@ -129,12 +131,12 @@ export class SessionPicker {
     const owner = { sessionID: listed.sessionID, directory: listed.directory };
     const threadId = await topics.threadOf(listed.sessionID, listed.directory);
     if (answer) {
-      await showAnswer(this.#deps, { chatId, threadId, owner }, header, answer).catch((error) =>
+      await showAnswer(this.#deps, { chatId, threadId, owner, priority: Priority.Answer }, header, answer).catch((error) =>
         log.warn({ err: errorText(error) }, "could not show a session's last answer"),
       );
       return;
     }
-    const sent = await chat.send(html`${header}\n\n${t.steer.noAnswer}`, inThread(threadId), NOT_ANSWERED);
+    const sent = await chat.send(html`${header}\n\n${t.steer.noAnswer}`, inThread(threadId), Priority.Answer, NOT_ANSWERED);
     // A reply to it reaches the session, as with any Hermes message.
     if (sent) registry.noteMessage(sent, owner);
   }

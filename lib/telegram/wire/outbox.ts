@@ -5,11 +5,13 @@
 // chat's budget at once; everything else leaves room for prompts), and collapses queued edits of
 // one message into one (the latest state wins). Live progress is spare traffic (`update`): lowest
 // priority, latest state wins, spaced out by the pacer. Prompts have a lane of their own: one
-// never waits for another kind of call still under way.
+// never waits for another kind of call still under way; answers to a person's action
+// (`Priority.Answer`: a command's reply, a tap's confirmation, a list) have the next one, so a tap
+// in a busy group is answered after prompts but before progress, notices and chores.
 import type { Logger } from "../../log.ts";
 import { TelegramApiError } from "./api.ts";
 import { errorText } from "../../error-text.ts";
-import { Pacer, TELEGRAM_LIMITS, type PaceLimits } from "./pacer.ts";
+import { Pacer, TELEGRAM_LIMITS, type PaceLimits, type Urgency } from "./pacer.ts";
 import type { Reachability } from "./reachability.ts";
 import { retryWait, whenBack, type RetryWait } from "./retry-wait.ts";
 import { CALL_TIMEOUT_MS, RETRY_MAX_MS, RETRY_MIN_MS } from "./timeouts.ts";
@@ -28,13 +30,18 @@ export interface OutboxOptions {
   reachability?: Reachability;
 }
 
-/** Highest first: a new prompt must not wait behind edits of old ones. Only `Prompt` is urgent to the pacer. */
+/**
+ * Highest first: a new prompt must not wait behind edits of old ones, nor an answer to a person's
+ * tap or command behind progress and notices. Each sender says which it sends.
+ */
 export enum Priority {
   Prompt = 0,
-  Edit = 1,
-  Chore = 2,
+  /** What answers a person's action: a command's reply, a confirmation, a list, a picker's edit. */
+  Answer = 1,
+  Edit = 2,
+  Chore = 3,
   /** Spare traffic: only what the budget has left after everything else (see pacer.ts). */
-  Progress = 3,
+  Progress = 4,
 }
 
 /** Builds the call at the moment it can go out, or says it is no longer wanted (undefined). */
@@ -59,14 +66,14 @@ interface Job {
 
 const HOUSEKEEPING_ATTEMPTS = 5;
 
-type Lane = "prompt" | "other";
+type Lane = "prompt" | "answer" | "other";
 
 /**
  * Calls go out one at a time per lane: a prompt (and an edit the user waits for) never waits for
- * an edit, a notice or progress still under way, which have their own lane.
+ * an answer, an edit, a notice or progress still under way, nor an answer for the last three.
  */
 function laneOf(job: Job): Lane {
-  return job.priority === Priority.Prompt ? "prompt" : "other";
+  return job.priority === Priority.Prompt ? "prompt" : job.priority === Priority.Answer ? "answer" : "other";
 }
 
 export class Outbox {
@@ -100,7 +107,7 @@ export class Outbox {
     this.#loop = this.#run();
   }
 
-  /** A new message; resolves undefined when `prepare` decided it is no longer wanted. */
+  /** A new message at `priority` (its lane); resolves undefined when `prepare` decided it is no longer wanted. */
   send<T>(chatId: number, prepare: Prepare<T>, priority: Priority = Priority.Prompt): Promise<T | undefined> {
     return this.#enqueue({ chatId, priority, prepare, persistent: true });
   }
@@ -116,7 +123,8 @@ export class Outbox {
 
   /**
    * An edit of `messageId`; a queued edit of the same message is replaced by this one (and takes
-   * its priority). `Priority.Prompt` for what the user waits to see (a tapped prompt still open).
+   * its priority). `Priority.Prompt` for what the user waits to see (a tapped prompt still open),
+   * `Priority.Answer` for an answer to a tap (a confirmation, a picker's next page).
    */
   edit(chatId: number, messageId: number, prepare: Prepare<void>, priority: Priority = Priority.Edit): Promise<void> {
     const key = `${chatId}:${messageId}`;
@@ -214,7 +222,7 @@ export class Outbox {
       const lane = laneOf(job);
       this.#busyLanes.add(lane);
       if (job.key !== undefined) this.#busyKeys.add(job.key);
-      const answered = this.#pacer?.take(job.chatId, now, this.#urgent(job), job.spaced ? job.key : undefined);
+      const answered = this.#pacer?.take(job.chatId, now, this.#urgency(job), job.spaced ? job.key : undefined);
       const done = this.#execute(job, call, answered).finally(() => {
         this.#busyLanes.delete(lane);
         if (job.key !== undefined) this.#busyKeys.delete(job.key);
@@ -245,7 +253,7 @@ export class Outbox {
       // One call at a time per lane, and never two for one message: its edits stay in order.
       if (this.#busyLanes.has(laneOf(job)) || (job.key !== undefined && this.#busyKeys.has(job.key))) continue;
       const spare = job.priority === Priority.Progress ? job.key : undefined;
-      const at = Math.max(job.wait.until, this.#pacer?.readyAt(job.chatId, now, this.#urgent(job), spare) ?? now);
+      const at = Math.max(job.wait.until, this.#pacer?.readyAt(job.chatId, now, this.#urgency(job), spare) ?? now);
       if (at > now) {
         wakeAt = wakeAt === undefined ? at : Math.min(wakeAt, at);
         continue;
@@ -255,8 +263,9 @@ export class Outbox {
     return best ? { job: best } : wakeAt === undefined ? {} : { wakeAt };
   }
 
-  #urgent(job: Job): boolean {
-    return job.priority === Priority.Prompt || this.#finishing;
+  #urgency(job: Job): Urgency {
+    if (job.priority === Priority.Prompt || this.#finishing) return "prompt";
+    return job.priority === Priority.Answer ? "answer" : "deferrable";
   }
 
   #failed(job: Job, error: unknown): void {

@@ -4,15 +4,20 @@
 //  - A private chat allows about one message a second with short bursts: a token bucket.
 //  - All chats together stay under `globalPerSecond`: a token bucket.
 // Sends, edits and deletions all count against a chat (docs/delivery.md).
-// Prompts are urgent; everything else (edits of settled prompts, notices, chores) is deferrable
-// and leaves room for prompts: in a group the last `groupReserve` slots of the window, and it
-// waits while prompts flow (one went out in the last `groupQuietMs`); in a private chat
-// `privateReserve` tokens.
+// Prompts are urgent. Answers to a person's action (a command's reply, a tap's confirmation, a
+// list) come next: they leave a group's last `groupAnswerReserve` slots to prompts but do not wait
+// while prompts flow. Everything else (edits of settled prompts, notices, chores) is deferrable
+// and leaves room for both: in a group the last `groupReserve` slots of the window, and it waits
+// while prompts flow (one went out in the last `groupQuietMs`); in a private chat `privateReserve`
+// tokens.
 // Spare traffic (live progress) is the least important: it goes only while a group's window holds
 // fewer than `groupSpareLimit` messages or a private chat's bucket is full, and each spare key (one
 // run's progress message) has a token bucket of its own: on average one call per `spareEveryGroupMs`
 // (group) or `spareEveryPrivateMs`, with bursts of `spareBurst` (a step of a few seconds right after
 // a quiet spell shows; a minute holds at most `spareBurst` + 60 s / spareEvery calls of one key).
+
+/** How a call spends a chat's budget, most urgent first (see above); spare traffic is deferrable with a spare key. */
+export type Urgency = "prompt" | "answer" | "deferrable";
 
 export interface PaceLimits {
   privatePerSecond: number;
@@ -21,8 +26,10 @@ export interface PaceLimits {
   privateReserve: number;
   groupLimit: number;
   groupWindowMs: number;
-  /** Slots of a group's window that deferrable messages leave to prompts. */
+  /** Slots of a group's window that deferrable messages leave to prompts and answers. */
   groupReserve: number;
+  /** Slots of a group's window that answers to a person's action leave to prompts (fewer than `groupReserve`). */
+  groupAnswerReserve: number;
   /** Deferrable messages to a group wait until no prompt went out for this long. */
   groupQuietMs: number;
   globalPerSecond: number;
@@ -43,6 +50,7 @@ export const TELEGRAM_LIMITS: PaceLimits = {
   groupLimit: 20,
   groupWindowMs: 60_000,
   groupReserve: 5,
+  groupAnswerReserve: 2,
   groupQuietMs: 2_000,
   globalPerSecond: 25,
   globalBurst: 25,
@@ -83,14 +91,14 @@ export class Pacer {
     this.#global = { tokens: limits.globalBurst, updatedAt: now };
   }
 
-  /** When a message to `chatId` may go out (`now` or later); `urgent` for prompts; `spareKey` for spare traffic (see above). */
-  readyAt(chatId: number, now: number, urgent = true, spareKey?: string): number {
+  /** When a message to `chatId` may go out (`now` or later); `spareKey` for spare traffic (see above). */
+  readyAt(chatId: number, now: number, urgency: Urgency = "prompt", spareKey?: string): number {
     const chat = this.#chat(chatId, now);
     const { privatePerSecond, privateBurst, privateReserve } = this.#limits;
     const global = whenTokens(this.#global, this.#limits.globalPerSecond / 1000, this.#limits.globalBurst, 1, now);
-    const spare = spareKey !== undefined && !urgent;
-    const needed = urgent ? 1 : spare ? privateBurst : 1 + privateReserve;
-    const own = chat.sent ? this.#groupReadyAt(chat.sent, now, urgent, spare) : whenTokens(chat.bucket!, privatePerSecond / 1000, privateBurst, needed, now);
+    const spare = spareKey !== undefined && urgency === "deferrable";
+    const needed = urgency !== "deferrable" ? 1 : spare ? privateBurst : 1 + privateReserve;
+    const own = chat.sent ? this.#groupReadyAt(chat.sent, now, urgency, spare) : whenTokens(chat.bucket!, privatePerSecond / 1000, privateBurst, needed, now);
     const key = spare ? this.#keyed.get(spareKey) : undefined;
     const spaced = key === undefined ? now : whenTokens(key, 1 / key.everyMs, this.#limits.spareBurst, 1, now);
     return Math.max(now, chat.blockedUntil, global, own, spaced);
@@ -101,7 +109,7 @@ export class Pacer {
    * function when Telegram answered: a group's slot counts from then (Telegram counts the message
    * when it arrives, after `now`; counting from the send would free the slot too early).
    */
-  take(chatId: number, now: number, urgent = true, spareKey?: string): (answeredAt: number) => void {
+  take(chatId: number, now: number, urgency: Urgency = "prompt", spareKey?: string): (answeredAt: number) => void {
     const chat = this.#chat(chatId, now);
     if (spareKey !== undefined) this.#spendKey(spareKey, chat.sent ? this.#limits.spareEveryGroupMs : this.#limits.spareEveryPrivateMs, now);
     refill(this.#global, this.#limits.globalPerSecond / 1000, this.#limits.globalBurst, now).tokens -= 1;
@@ -109,7 +117,7 @@ export class Pacer {
       refill(chat.bucket!, this.#limits.privatePerSecond / 1000, this.#limits.privateBurst, now).tokens -= 1;
       return () => undefined;
     }
-    const entry = { at: now, urgent };
+    const entry = { at: now, urgent: urgency === "prompt" };
     chat.sent.push(entry);
     return (answeredAt) => {
       entry.at = Math.max(entry.at, answeredAt);
@@ -142,15 +150,19 @@ export class Pacer {
     return this.#keyed.size;
   }
 
-  /** The earliest time the window has room: any slot for a prompt, a slot beyond the reserve otherwise, fewer still for spare traffic. */
-  #groupReadyAt(sent: Array<{ at: number; urgent: boolean }>, now: number, urgent: boolean, spare: boolean): number {
-    const { groupLimit, groupWindowMs, groupReserve, groupQuietMs, groupSpareLimit } = this.#limits;
+  /**
+   * The earliest time the window has room: any slot for a prompt, a slot beyond the prompts' reserve
+   * for an answer, beyond the larger reserve otherwise, fewer still for spare traffic.
+   */
+  #groupReadyAt(sent: Array<{ at: number; urgent: boolean }>, now: number, urgency: Urgency, spare: boolean): number {
+    const { groupLimit, groupWindowMs, groupReserve, groupAnswerReserve, groupQuietMs, groupSpareLimit } = this.#limits;
     while (sent.length > 0 && sent[0]!.at + groupWindowMs <= now) sent.shift();
-    const allowed = urgent ? groupLimit : spare ? Math.min(groupSpareLimit, groupLimit - groupReserve) : groupLimit - groupReserve;
+    const deferrable = spare ? Math.min(groupSpareLimit, groupLimit - groupReserve) : groupLimit - groupReserve;
+    const allowed = urgency === "prompt" ? groupLimit : urgency === "answer" ? groupLimit - groupAnswerReserve : deferrable;
     // Entries leave the window oldest first: the one that brings the count under `allowed`.
     const roomAt = sent.length < allowed ? now : sent[sent.length - Math.max(1, allowed)]!.at + groupWindowMs;
     let quietAt = now;
-    if (!urgent) for (const entry of sent) if (entry.urgent) quietAt = Math.max(quietAt, entry.at + groupQuietMs);
+    if (urgency === "deferrable") for (const entry of sent) if (entry.urgent) quietAt = Math.max(quietAt, entry.at + groupQuietMs);
     return Math.max(roomAt, quietAt);
   }
 
