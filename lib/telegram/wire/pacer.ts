@@ -50,7 +50,7 @@ export const TELEGRAM_LIMITS: PaceLimits = {
   groupLimit: 20,
   groupWindowMs: 60_000,
   groupReserve: 5,
-  groupAnswerReserve: 2,
+  groupAnswerReserve: 1,
   groupQuietMs: 2_000,
   globalPerSecond: 25,
   globalBurst: 25,
