@@ -9,6 +9,8 @@
 //   npm run bench -- --rounds 20        interactive rounds per chat (group and private)
 //   npm run bench -- --only chats       only the chat scenarios (interactive, bursts, over budget, failover, outage, live progress)
 //   npm run bench -- --only progress    only live progress beside prompts
+//   npm run bench -- --only taps [--full]
+//                                       only a person's taps in a busy group (real OpenCode 1.18.33; ~1 min, --full ~3 min)
 //   npm run bench -- --only agent-file  only prompts while the agent's 20 MB file uploads (~20 s)
 //   npm run bench -- --only week [--runs 1000]
 //                                       only a week inside OpenCode: 1,000 runs and 10,000 prompts through one bridge (~1 min)
@@ -29,6 +31,8 @@ import { runMarkdown, type MarkdownResult } from "./markdown.ts";
 import { runProgressBench, type ProgressBenchResult } from "./progress.ts";
 import { printAgentFile } from "./agent-file-report.ts";
 import { printStream, runStreamBench, type StreamBenchResult } from "./answer-stream.ts";
+import { printTapAnswer } from "./tap-answer-report.ts";
+import { runTapAnswer, type TapAnswerResult } from "./tap-answer.ts";
 import { runAgentFile, type AgentFileResult } from "./agent-file.ts";
 import { runWeek, type WeekResult } from "./week.ts";
 import { runMemory, type MemoryResult } from "./memory.ts";
@@ -67,6 +71,9 @@ const settings = {
   progressRounds: quick ? 4 : 10,
   onlyChats: args.includes("chats") && flag("only"),
   onlyProgress: args.includes("progress") && flag("only"),
+  onlyTaps: args.includes("taps") && flag("only"),
+  /** Seconds of a person's actions in the busy group (`--full`: enough for a steadier p90). */
+  tapsActingS: flag("full") ? 150 : 48,
   onlyAgentFile: args.includes("agent-file") && flag("only"),
   onlyWeek: args.includes("week") && flag("only"),
   weekRuns: option("runs", quick ? 300 : 1_000),
@@ -130,7 +137,7 @@ async function main(): Promise<void> {
   );
 
   const skipped = <T>(): Promise<{ value?: T; error?: string; ms: number }> => Promise.resolve({ error: "skipped (--only)", ms: 0 });
-  const onlyMemory = settings.onlyOpencodeMemory || settings.onlyMemoryParts || settings.onlyAgentFile || settings.onlyWeek;
+  const onlyMemory = settings.onlyOpencodeMemory || settings.onlyMemoryParts || settings.onlyAgentFile || settings.onlyWeek || settings.onlyTaps;
   const others = !settings.onlyChats && !settings.onlyProgress && !onlyMemory;
   const chatsToo = !settings.onlyProgress && !onlyMemory;
   const startup = others
@@ -223,6 +230,12 @@ async function main(): Promise<void> {
   const outage = chatsToo
     ? await section(`back after a 20 s outage (${settings.outageRuns} runs)`, () => runOutage(settings.outageRuns))
     : await skipped<OutageResult>();
+  const taps =
+    (chatsToo && settings.opencode) || settings.onlyTaps
+      ? await section(`a person's taps in a busy supergroup (real OpenCode, three runs, ${settings.tapsActingS} s)`, () =>
+          runTapAnswer({ actingS: settings.tapsActingS }),
+        )
+      : await skipped<TapAnswerResult>();
 
   const targets: Target[] = [];
   log();
@@ -234,6 +247,7 @@ async function main(): Promise<void> {
   }
   if (!onlyMemory) printProgress(liveProgress, targets);
   if (!onlyMemory) printStream(answerStream, targets, log);
+  if ((chatsToo && settings.opencode) || settings.onlyTaps) printTapAnswer(taps, targets, log);
   if (others || settings.onlyAgentFile) printAgentFile(agentFile, targets, log);
   if (others) {
     printLatency(latency, targets);
@@ -267,6 +281,7 @@ async function main(): Promise<void> {
       liveProgress: liveProgress.value ?? { error: liveProgress.error },
       agentFile: agentFile.value ?? { error: agentFile.error },
       answerStream: answerStream.value ?? { error: answerStream.error },
+      tapAnswer: taps.value ?? { error: taps.error },
     },
     latency: latency.value ?? { error: latency.error },
     throughput: { timeCompressed: scaled.value ?? { error: scaled.error }, realLimits: real.value ?? { error: real.error } },
