@@ -7,6 +7,7 @@
 import type { HermesConfig, TranscriptionSettings } from "../config.ts";
 import { CATALOGS, type Language, type Strings } from "../i18n/catalog.ts";
 import { prepareLoggerSoon, type Logger } from "../log.ts";
+import { warmUpTextSoon } from "../telegram/text/warm-up.ts";
 import { ActivityTracker } from "../notices/activity.ts";
 import { DEFAULT_NOTICES, type NoticePolicy } from "../notices/policy.ts";
 import type { Registry } from "../registry/registry.ts";
@@ -260,8 +261,11 @@ export class Bridge implements UpdateHandler {
         return;
       case "session.status":
       case "session.idle":
-        // A run started: its prompts may follow, and their lines must not wait for the logger to load.
-        if (event.type === "session.status" && event.status === "busy") prepareLoggerSoon(this.log);
+        // A run started: its prompts may follow, and neither their lines nor their Markdown may wait for a load.
+        if (event.type === "session.status" && event.status === "busy") {
+          prepareLoggerSoon(this.log);
+          warmUpTextSoon();
+        }
         this.#stops.observe(directory, event);
         // Before the notices: how the run ends is read from the activity they reset.
         this.#progress?.observe(directory, event);

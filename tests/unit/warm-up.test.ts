@@ -1,0 +1,45 @@
+// A run's start makes the text of its first prompt ready (marked loaded and run once, the grapheme
+// segmenter made) on a timer, once per process, off the prompt's path; nothing else warms it.
+import { afterEach, describe, expect, it, vi } from "vitest";
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.doUnmock("../../lib/telegram/text/markdown.ts");
+  vi.resetModules();
+});
+
+describe("warmUpTextSoon", () => {
+  it("loads and runs marked on a timer, not in the caller's turn, and only once per process", async () => {
+    vi.useFakeTimers();
+    const rendered: string[] = [];
+    const loadMarkdown = vi.fn(async () => (source: string) => {
+      rendered.push(source);
+      return { text: source, entities: [] };
+    });
+    vi.doMock("../../lib/telegram/text/markdown.ts", () => ({ loadMarkdown }));
+    const { warmUpTextSoon } = await import("../../lib/telegram/text/warm-up.ts");
+    warmUpTextSoon();
+    warmUpTextSoon();
+    expect(loadMarkdown).not.toHaveBeenCalled();
+    await vi.runAllTimersAsync();
+    expect(loadMarkdown).toHaveBeenCalledTimes(1);
+    expect(rendered).toHaveLength(1);
+    warmUpTextSoon();
+    await vi.runAllTimersAsync();
+    expect(loadMarkdown).toHaveBeenCalledTimes(1);
+  });
+
+  it("the bridge warms it when a run starts (busy), not for other events", async () => {
+    const warmUpTextSoon = vi.fn();
+    vi.doMock("../../lib/telegram/text/warm-up.ts", () => ({ warmUpTextSoon }));
+    const { setup, DIRECTORY } = await import("../support/bridge-rig.ts");
+    const { bridge } = setup();
+    bridge.handleEvent(DIRECTORY, { type: "session.upserted", info: { id: "ses_w", title: "Warm" } });
+    bridge.handleEvent(DIRECTORY, { type: "session.status", sessionID: "ses_w", status: "idle" });
+    expect(warmUpTextSoon).not.toHaveBeenCalled();
+    bridge.handleEvent(DIRECTORY, { type: "session.status", sessionID: "ses_w", status: "busy" });
+    expect(warmUpTextSoon).toHaveBeenCalledTimes(1);
+    await bridge.stop();
+    vi.doUnmock("../../lib/telegram/text/warm-up.ts");
+  });
+});
