@@ -26,6 +26,8 @@ export interface InteractiveResult {
   chat: ChatKindName;
   rounds: number;
   ask: Summary;
+  /** The first round's ask → send: the process's first prompt (its renderers and Markdown cold). */
+  first: number;
   floor: Summary;
   /** 429s the fake Telegram answered (Hermes alone: every one avoidable). */
   http429: number;
@@ -59,6 +61,8 @@ async function startRig(chat: ChatKindName): Promise<Rig> {
   const bridge = benchBridge(fake, undefined, BENCH_CHATS[chat].chatId);
   bridge.attach({ directory: DIRECTORY, opencode: new OpencodeApi(fetchTransport(opencode.origin)) });
   bridge.handleEvent(DIRECTORY, { type: "session.upserted", info: { id: "ses_bench", title: "Interactive bench" } });
+  // As in OpenCode, the agent asks from inside a run: its busy comes first.
+  bridge.handleEvent(DIRECTORY, { type: "session.status", sessionID: "ses_bench", status: "busy" });
   const arrivals = new Map<string, number>();
   fake.onCall((call: ApiCall) => {
     const marker = call.method === "sendMessage" ? /\[([A-Z]\d+F?)\]/.exec(String(call.payload.text ?? ""))?.[1] : undefined;
@@ -134,6 +138,7 @@ export async function runInteractive(chat: ChatKindName, rounds: number, gapMs =
       chat,
       rounds,
       ask: summarize(ask),
+      first: ask[0]!,
       floor: summarize(floor),
       http429: rig.fake.flood.rejected,
       retryAfterViolations: rig.fake.retryAfterViolations,

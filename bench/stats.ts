@@ -4,6 +4,7 @@ import { sleep } from "../lib/sleep.ts";
 export interface Summary {
   n: number;
   p50: number;
+  p90: number;
   p99: number;
   min: number;
   max: number;
@@ -24,6 +25,7 @@ export function summarize(samples: readonly number[]): Summary {
   return {
     n: samples.length,
     p50: round(percentile(samples, 0.5)),
+    p90: round(percentile(samples, 0.9)),
     p99: round(percentile(samples, 0.99)),
     min: round(Math.min(...samples)),
     max: round(Math.max(...samples)),

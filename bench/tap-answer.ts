@@ -13,7 +13,7 @@ import { startFakeTelegram, type ApiCall, type FakeTelegram, type SentMessage } 
 import { directive, startMockLlm } from "../tests/support/mock-llm.ts";
 import { startOpencode, type OpencodeServer } from "../tests/support/opencode.ts";
 import { toolsOf } from "../tests/support/opencode/agent-tools.ts";
-import { percentile, round, sleep, summarize, until, type Summary } from "./stats.ts";
+import { sleep, summarize, until, type Summary } from "./stats.ts";
 
 const HERE = path.dirname(new URL(import.meta.url).pathname);
 const PLUGIN_PATH = path.resolve(HERE, "../plugin.ts");
@@ -29,7 +29,7 @@ export interface TapAnswerResult {
   /** How long the owner acted while the three runs worked. */
   actingS: number;
   /** Action → its answer at Telegram, ms. */
-  answer: Summary & { p90: number };
+  answer: Summary;
   /** `/status`'s reply, Stop's confirmation, Confirm stop's edit, `/stop`'s picker (several runs). */
   byAction: Record<Action, Summary>;
   /** Actions whose answer did not come within the bench's wait. */
@@ -143,7 +143,7 @@ export async function runTapAnswer(options: { actingS?: number; gapMs?: number }
     return {
       version: VERSION,
       actingS,
-      answer: { ...summarize(all), p90: round(percentile(all, 0.9)) },
+      answer: summarize(all),
       byAction: { status: summarize(samples.status), stop: summarize(samples.stop), confirm: summarize(samples.confirm), list: summarize(samples.list) },
       unanswered,
       progressCalls: countProgress(telegram.calls) - progressBefore,
