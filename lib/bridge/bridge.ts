@@ -7,7 +7,6 @@
 import type { HermesConfig, TranscriptionSettings } from "../config.ts";
 import { CATALOGS, type Language, type Strings } from "../i18n/catalog.ts";
 import { prepareLoggerSoon, type Logger } from "../log.ts";
-import { warmUpTextSoon } from "../telegram/text/warm-up.ts";
 import { ActivityTracker } from "../notices/activity.ts";
 import { DEFAULT_NOTICES, type NoticePolicy } from "../notices/policy.ts";
 import type { Registry } from "../registry/registry.ts";
@@ -264,7 +263,7 @@ export class Bridge implements UpdateHandler {
         // A run started: its prompts may follow, and neither their lines nor their Markdown may wait for a load.
         if (event.type === "session.status" && event.status === "busy") {
           prepareLoggerSoon(this.log);
-          warmUpTextSoon();
+          this.#prompts.runStarted();
         }
         this.#stops.observe(directory, event);
         // Before the notices: how the run ends is read from the activity they reset.

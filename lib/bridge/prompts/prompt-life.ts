@@ -21,6 +21,7 @@ import type { ReplyConfirmation } from "./reply-confirmation.ts";
 import { SerialQueues } from "./serial-queues.ts";
 import { lookUpSession } from "./session-lookup.ts";
 import type { Html } from "../../telegram/text/html.ts";
+import { warmUpTextSoon } from "../../telegram/text/warm-up.ts";
 
 export interface PromptLifeDeps {
   registry: Registry;
@@ -49,6 +50,11 @@ export class PromptLife implements PromptDesk {
   constructor(deps: PromptLifeDeps) {
     this.#deps = deps;
     this.t = deps.t;
+  }
+
+  /** A run started and its prompts may follow: what their first render needs is made ready on a timer (warm-up.ts). */
+  runStarted(): void {
+    warmUpTextSoon();
   }
 
   /** A prompt OpenCode just raised (undefined: known already, another instance reported it): delivered, and timed if it expires. */
