@@ -6,7 +6,7 @@
 // prompt state and opens no sockets itself.
 import type { HermesConfig, TranscriptionSettings } from "../config.ts";
 import { CATALOGS, type Language, type Strings } from "../i18n/catalog.ts";
-import { prepareLoggerSoon, type Logger } from "../log.ts";
+import type { Logger } from "../log.ts";
 import { ActivityTracker } from "../notices/activity.ts";
 import { DEFAULT_NOTICES, type NoticePolicy } from "../notices/policy.ts";
 import type { Registry } from "../registry/registry.ts";
@@ -261,10 +261,7 @@ export class Bridge implements UpdateHandler {
       case "session.status":
       case "session.idle":
         // A run started: its prompts may follow, and neither their lines nor their Markdown may wait for a load.
-        if (event.type === "session.status" && event.status === "busy") {
-          prepareLoggerSoon(this.log);
-          this.#prompts.runStarted();
-        }
+        if (event.type === "session.status" && event.status === "busy") this.#prompts.runStarted();
         this.#stops.observe(directory, event);
         // Before the notices: how the run ends is read from the activity they reset.
         this.#progress?.observe(directory, event);

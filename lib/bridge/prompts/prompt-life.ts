@@ -4,7 +4,7 @@
 // that the tap handlers call (tapOption, typeAnswer, …). Work on one prompt runs strictly in order, so two
 // quick taps can't race (OpenCode's question/index.ts keeps its pending map private the same way).
 import type { Strings } from "../../i18n/catalog.ts";
-import type { Logger } from "../../log.ts";
+import { prepareLoggerSoon, type Logger } from "../../log.ts";
 import type { OpencodeEndpoint, Outcome } from "../../opencode/endpoint.ts";
 import type { PermissionDecision, PermissionPrompt } from "../../registry/permission-prompt.ts";
 import type { PromptState } from "../../registry/prompt.ts";
@@ -52,8 +52,9 @@ export class PromptLife implements PromptDesk {
     this.t = deps.t;
   }
 
-  /** A run started and its prompts may follow: what their first render needs is made ready on a timer (warm-up.ts). */
+  /** A run started and its prompts may follow: the logger and what their first render needs are made ready on a timer (warm-up.ts). */
   runStarted(): void {
+    prepareLoggerSoon(this.#deps.log);
     warmUpTextSoon();
   }
 
