@@ -1,7 +1,8 @@
 // What OpenCode's vocabulary on the phone (issue 43: commands-list.ts, compact-run.ts,
 // fork-control.ts, history-control.ts) shares: its dependencies, posting a message of a session (in
-// its topic, as a reply; a reply to it reaches the session), editing one, and the session's
-// OpenCode, or why there is none: not running, or a version without the route.
+// its topic, as a reply; a reply to it reaches the session), editing one, both answers to a person's
+// command or tap (the outbox's answer lane), and the session's OpenCode, or why there is none: not
+// running, or a version without the route.
 import type { Strings } from "../../i18n/catalog.ts";
 import type { Logger } from "../../log.ts";
 import type { ActivityTracker } from "../../notices/activity.ts";
@@ -10,7 +11,7 @@ import { errorText } from "../../error-text.ts";
 import { contextLine, projectName } from "../../telegram/render/render-context.ts";
 import { escapeHtml, type Html } from "../../telegram/text/html.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
-import type { Outbox } from "../../telegram/wire/outbox.ts";
+import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
 import type { InlineButton } from "../../telegram/wire/rendered-message.ts";
 import { inThread } from "../core/chat.ts";
 import type { InstanceLink } from "../core/desk.ts";
@@ -71,7 +72,7 @@ export class SessionPosts {
     const threadId = await topics.threadOf(owner.sessionID, owner.directory);
     const options = { keyboard, ...(replyTo !== undefined ? { replyTo } : {}), ...inThread(threadId) };
     const sent = await outbox
-      .send(chatId, () => () => telegram.sendMessage(chatId, text, options))
+      .send(chatId, () => () => telegram.sendMessage(chatId, text, options), Priority.Answer)
       .catch((error) => void log.warn({ err: errorText(error) }, "could not send a message of OpenCode's vocabulary"));
     if (!sent) return undefined;
     const message = { chatId, messageId: sent.messageId };
@@ -82,7 +83,7 @@ export class SessionPosts {
   async edit(message: { chatId: number; messageId: number }, text: Html, keyboard: InlineButton[][] = []): Promise<void> {
     const { outbox, telegram, log } = this.#deps;
     await outbox
-      .edit(message.chatId, message.messageId, () => () => telegram.editMessage(message.chatId, message.messageId, text, keyboard))
+      .edit(message.chatId, message.messageId, () => () => telegram.editMessage(message.chatId, message.messageId, text, keyboard), Priority.Answer)
       .catch((error) => log.warn({ err: errorText(error) }, "could not update a message of OpenCode's vocabulary"));
   }
 }
