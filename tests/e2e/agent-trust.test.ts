@@ -3,11 +3,16 @@
 // command's is, and Allow still shows everything); the agent's tools do not see the bot token nor
 // the transcription key in their environment, and an answer that holds them anyway (the Done
 // notice, answer.md) reaches the chat without them; a tg: link in its Markdown stays visible text.
+// Its telegram_send_file answers to OpenCode's read rule for `.env` files (1.x asks on the phone,
+// and a rejected ask sends nothing; 2.0.15 refuses, naming the rule), and a file's name is shown
+// with its bidi override marked.
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseTelegramHtml, type SentMessage } from "../support/fake-telegram.ts";
 import { directive } from "../support/mock-llm.ts";
+import { isOpencode2 } from "../support/opencode/binary.ts";
+import { pollUntil } from "../support/wait.ts";
 import { toolsOf } from "../support/opencode/agent-tools.ts";
 import type { ChatKind } from "../support/chat-kind.ts";
 import { OPENCODE2_VERSION, OPENCODE_VERSIONS, type OpencodeVersion } from "../support/opencode.ts";
@@ -98,5 +103,36 @@ describe.each(RUNS)("what a prompt-injected agent writes, on OpenCode %s in a %s
     expect(done.text).not.toMatch(/<a href="tg:/i);
     expect(done.text).toContain('<a href="https://example.com/docs">the docs</a>');
     expect(visible(done)).toContain(`the release notes (${proxy}), the team chat (${join})`);
+  });
+
+  it("telegram_send_file and a .env: 1.x asks on the phone as OpenCode's read does, and a rejected ask sends nothing; 2.0.15 refuses it naming the rule; a name's bidi override is marked", async () => {
+    const secret = "sk-live-ENV-39-do-not-send";
+    fs.writeFileSync(path.join(rig.opencode.directory, ".env"), `API_KEY=${secret}\n`);
+    fs.writeFileSync(path.join(rig.opencode.directory, "invoice\u202Efdp.apk"), "PK not really an apk");
+    const uploads = () => rig.telegram.calls.filter((c) => c.method === "sendDocument" || c.method === "sendPhoto");
+    const before = uploads().length;
+    const session = await rig.opencode.createSession();
+    const results = rig.llm.toolResults.length;
+    await rig.opencode.prompt(session.id, directive({ tool: "telegram_send_file", args: { path: ".env" }, then: [{ text: "sent" }] }));
+    if (isOpencode2(version)) {
+      const result = await rig.llm.waitForToolResult((r) => r.content.includes("env-file"), { timeoutMs: 40_000, what: "the refusal" });
+      expect(result.content).toMatch(/not sent \(rule \\?"env-file\\?"\)/);
+    } else {
+      const prompt = await rig.telegram.waitForMessage((m) => m.text.includes(".env") && rig.telegram.buttons(m).length > 0, {
+        timeoutMs: 40_000,
+        what: "the read permission prompt of .env",
+      });
+      expect(visible(prompt)).toContain(path.join(rig.opencode.directory, ".env"));
+      await rig.telegram.tapButton(prompt, "Reject");
+      await pollUntil(async () => !(await rig.opencode.isBusy(session.id)), { timeoutMs: 30_000, what: "the run ended by the rejection" });
+      expect(rig.llm.toolResults.slice(results).some((r) => r.content.includes("Sent .env"))).toBe(false);
+    }
+    expect(uploads()).toHaveLength(before);
+
+    const named = await rig.opencode.createSession();
+    await rig.opencode.prompt(named.id, directive({ tool: "telegram_send_file", args: { path: "invoice\u202Efdp.apk" }, then: [{ text: "sent" }] }));
+    const file = await rig.telegram.waitForMessage((m) => m.document?.filename.startsWith("invoice") === true, { timeoutMs: 40_000, what: "the apk" });
+    expect(file.document!.filename).toBe("invoice⟨U+202E⟩fdp.apk");
+    expect(JSON.stringify(uploads())).not.toContain(secret);
   });
 });

@@ -3,12 +3,14 @@
 // from and the agent's text, and a reply to it reaches the session like a reply to any Hermes
 // message of that session. It goes through the outbox like every message (the chat's budget,
 // retries while Telegram is away) as an upload: below prompts, in the lane that is not theirs, so
-// a prompt never waits for a file however large. A picture Telegram refuses as a photo (its
+// a prompt never waits for a file however large. Its name is revealed as the caption is (a bidi
+// override cannot turn `.apk` into `.pdf`). A picture Telegram refuses as a photo (its
 // dimensions) goes again as a document.
 import type { Strings } from "../../i18n/catalog.ts";
 import type { Logger } from "../../log.ts";
 import type { MessageOwner, Registry } from "../../registry/registry.ts";
 import { loadMarkdown } from "../../telegram/text/markdown.ts";
+import { revealFileName } from "../../telegram/text/reveal.ts";
 import { projectName, type PromptContext } from "../../telegram/render/render-context.ts";
 import { renderAgentFileCaption } from "../../telegram/render/render-agent-file.ts";
 import { TelegramApiError, type OutgoingFile, type TelegramApi } from "../../telegram/wire/api.ts";
@@ -52,7 +54,9 @@ export class AgentFiles {
     const html = renderAgentFileCaption(context, caption, caption ? await loadMarkdown() : undefined, t);
     const threadId = await topics.threadOf(owner.sessionID, owner.directory);
     const options = { caption: html, ...inThread(threadId), timeoutMs: uploadTimeoutMs(file.bytes.length) };
-    const upload = (as: OutgoingFile["as"]) => outbox.upload(chatId, () => () => telegram.sendFile(chatId, { ...file, as }, options), options.timeoutMs);
+    // The name as it is would let a bidi override show invoice‮fdp.apk as invoicekpa.pdf.
+    const named = { ...file, filename: revealFileName(file.filename, t) };
+    const upload = (as: OutgoingFile["as"]) => outbox.upload(chatId, () => () => telegram.sendFile(chatId, { ...named, as }, options), options.timeoutMs);
     let as = file.as;
     let sent: { messageId: number } | undefined;
     try {

@@ -4,15 +4,28 @@
 // without git is no worktree). Refused before a byte is read, each under a named rule the model is
 // told: outside paths, symlinks out, what does not exist, directories, devices, fifos and sockets,
 // empty files and files over Telegram's upload limit. The file is then opened without following a
-// symlink and without blocking, and checked again on the open descriptor, so a file swapped after
-// the check is refused too.
+// symlink and without blocking, and checked again on the open descriptor: the same device and inode
+// as the checked path, and (Linux) the kernel's own name for what was opened inside the project, so
+// a file or a directory on the way swapped after the check is refused too. Every failure, a race's
+// included, is a named rule.
 import { constants } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { UPLOAD_LIMIT_BYTES } from "../../telegram/wire/upload-kind.ts";
 
 /** Each rule by its name, as the tool's result names it. */
-export type FileRule = "no-path" | "outside-project" | "symlink-outside" | "not-found" | "directory" | "not-a-regular-file" | "empty" | "too-large";
+export type FileRule =
+  | "no-path"
+  | "outside-project"
+  | "symlink-outside"
+  | "not-found"
+  | "directory"
+  | "not-a-regular-file"
+  | "empty"
+  | "too-large"
+  | "changed"
+  | "env-file"
+  | "busy";
 
 export interface ProjectRoots {
   /** The session's directory. */
@@ -37,15 +50,34 @@ export interface ProjectFile {
   bytes: Uint8Array;
 }
 
+/** A file that passed the rules: its real path and what it was when checked (nothing read yet). */
+export interface CheckedFile {
+  requested: string;
+  real: string;
+  stat: { dev: number; ino: number; size: number };
+  allowed: string[];
+}
+
 /** Reads the file at `requested` if the rules allow it; throws FileRefused naming the rule otherwise. */
 export async function readProjectFile(requested: string, roots: ProjectRoots, limit = UPLOAD_LIMIT_BYTES): Promise<ProjectFile> {
-  const real = await checkProjectFile(requested, roots, limit);
+  return readCheckedFile(await checkProjectFile(requested, roots, limit), limit);
+}
+
+/** Opens and reads a checked file if it is still the file that was checked; throws FileRefused otherwise. */
+export async function readCheckedFile(checked: CheckedFile, limit = UPLOAD_LIMIT_BYTES): Promise<ProjectFile> {
+  const { requested, real } = checked;
   // O_NOFOLLOW: a symlink swapped in since the check is not followed; O_NONBLOCK: a fifo swapped in does not hang the open.
   const handle = await fs.open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch((error: unknown) => {
-    throw new FileRefused("not-found", `${requested} could not be opened (${(error as NodeJS.ErrnoException).code ?? "error"})`);
+    const code = (error as NodeJS.ErrnoException).code ?? "error";
+    if (code === "ELOOP") throw changed(requested, "its last part became a symlink");
+    throw new FileRefused(code === "ENOENT" ? "not-found" : "changed", `${requested} could not be opened (${code})`);
   });
   try {
     const stat = await handle.stat();
+    // The directories on the way are not covered by O_NOFOLLOW: the open file must be the checked one.
+    if (stat.dev !== checked.stat.dev || stat.ino !== checked.stat.ino) throw changed(requested, "another file is there now");
+    const opened = await fs.readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
+    if (opened !== undefined && !checked.allowed.some((root) => isInside(opened, root))) throw changed(requested, "what was opened lies outside the project");
     checkKind(requested, stat, limit);
     const bytes = new Uint8Array(stat.size);
     let read = 0;
@@ -55,13 +87,20 @@ export async function readProjectFile(requested: string, roots: ProjectRoots, li
       read += bytesRead;
     }
     return { path: real, bytes: read === stat.size ? bytes : bytes.subarray(0, read) };
+  } catch (error) {
+    if (error instanceof FileRefused) throw error;
+    throw new FileRefused("changed", `${requested} could not be read (${(error as NodeJS.ErrnoException).code ?? "error"})`);
   } finally {
     await handle.close();
   }
 }
 
-/** The real path of `requested` when every rule allows sending it (nothing is read); throws FileRefused otherwise. */
-export async function checkProjectFile(requested: string, roots: ProjectRoots, limit = UPLOAD_LIMIT_BYTES): Promise<string> {
+function changed(requested: string, why: string): FileRefused {
+  return new FileRefused("changed", `${requested} changed between the check and the open (${why}); nothing was sent`);
+}
+
+/** The file at `requested` when every rule allows sending it (nothing is read); throws FileRefused otherwise. */
+export async function checkProjectFile(requested: string, roots: ProjectRoots, limit = UPLOAD_LIMIT_BYTES): Promise<CheckedFile> {
   if (typeof requested !== "string" || requested.trim() === "") throw new FileRefused("no-path", "give the path of a file in the project");
   const allowed = await realRoots(roots);
   const resolved = path.resolve(roots.directory, requested);
@@ -69,16 +108,21 @@ export async function checkProjectFile(requested: string, roots: ProjectRoots, l
   const where = describeRoots(roots);
   if (!named.some((root) => isInside(resolved, root)) && !allowed.some((root) => isInside(resolved, root)))
     throw new FileRefused("outside-project", `${requested} resolves to ${resolved}, outside ${where}; only files of the project can be sent`);
+  const missing = (error: unknown) => new FileRefused("not-found", `${requested} does not exist (${(error as NodeJS.ErrnoException).code ?? "error"})`);
   let real: string;
   try {
     real = await fs.realpath(resolved);
   } catch (error) {
-    throw new FileRefused("not-found", `${requested} does not exist (${(error as NodeJS.ErrnoException).code ?? "error"})`);
+    throw missing(error);
   }
   if (!allowed.some((root) => isInside(real, root)))
     throw new FileRefused("symlink-outside", `${requested} is a symlink (or lies under one) that leads to ${real}, outside ${where}`);
-  checkKind(requested, await fs.stat(real), limit);
-  return real;
+  // lstat: the real path holds no symlink, unless one was swapped in since (then the open refuses it).
+  const stat = await fs.lstat(real).catch((error: unknown) => {
+    throw missing(error);
+  });
+  checkKind(requested, stat, limit);
+  return { requested, real, stat: { dev: stat.dev, ino: stat.ino, size: stat.size }, allowed };
 }
 
 function checkKind(requested: string, stat: { isFile(): boolean; isDirectory(): boolean; size: number }, limit: number): void {

@@ -18,6 +18,7 @@ export const SEND_FILE_DESCRIPTION = [
   "Arguments: `path`, the file, relative to the project directory (or absolute); `caption` (optional), a short Markdown text shown with the file.",
   "Only files of the project can be sent: a path outside the project's directory (or its git worktree), a symlink leading outside,",
   "a directory, a device or fifo, an empty file or one over 50 MB is refused, and the result names the rule.",
+  "A file OpenCode's read would ask about (a `.env` file) is asked about the same way, or refused where that cannot be asked.",
   "The user can reply to the file on the phone: the reply comes back to this session as their next message.",
 ].join(" ");
 
@@ -61,7 +62,9 @@ export function sendFileTool(sender: AgentFileSender, home: ToolHome): ToolDefin
       const { sendProjectFile } = await import("./send-project-file.ts");
       // 1.18 says the session's directory and worktree; 1.1.53 does not, and its instance's are the same.
       const roots = { directory: context.directory || home.directory, worktree: context.worktree || home.worktree };
-      return sendProjectFile(sender, roots, { sessionID: context.sessionID, directory: home.directory }, args);
+      // OpenCode's read permission, asked as its read tool asks (1.1.53 and 1.18.33 both give the call).
+      const ask = typeof context.ask === "function" ? (request: Parameters<ToolContext["ask"]>[0]) => context.ask(request) : undefined;
+      return sendProjectFile(sender, roots, { sessionID: context.sessionID, directory: home.directory }, args, ask);
     },
   };
 }

@@ -80,6 +80,11 @@ export function reveal(text: string, t: RevealWords, runs = true): string {
   return out;
 }
 
+/** A file's name as the phone shows it (a document's name is plain text): revealed, a line break marked too. */
+export function revealFileName(name: string, t: Strings): string {
+  return reveal(name, t).replaceAll("\n", codePointMarker("\n"));
+}
+
 /** In a diff, indentation up to this many columns (a tab counting 8) is ordinary and shown as it is. */
 const DIFF_INDENT = 48;
 /** In a diff, a run of blanks after a line's first non-blank this long (alignment) is still shown as it is. */
