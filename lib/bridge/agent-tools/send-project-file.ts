@@ -38,8 +38,10 @@ export async function sendProjectFile(sender: AgentFileSender, roots: ProjectRoo
       );
   }
   const release = await processSendTurns().take(requested);
+  let read = 0;
   try {
     const file = await readCheckedFile(checked);
+    read = file.bytes.length;
     const kind = uploadKind(file.bytes.subarray(0, SNIFF_BYTES), file.bytes.length);
     const filename = path.basename(path.resolve(roots.directory, requested));
     try {
@@ -54,6 +56,6 @@ export async function sendProjectFile(sender: AgentFileSender, roots: ProjectRoo
       throw new Error(`not sent: Telegram did not take ${filename} (${error instanceof Error ? error.message : errorText(error)})`);
     }
   } finally {
-    release();
+    release(read);
   }
 }
