@@ -24,6 +24,7 @@ export const scheduleEn: ScheduleStrings = {
   picked: (project) => html`⏰ Schedule in <b>${project}</b>`,
   off: (why) => html`⚠️ Schedules are off on this machine: ${why}.`,
   saveFailed: (why) => html`⚠️ Could not save the schedule (${why}).`,
+  full: html`the schedules file is full: its schedules are too long for one more; cancel one in /schedules`,
   listTitle: (count, zone) => html`⏰ <b>Schedules</b> (${count}) · times are this machine's (${zone})`,
   item: (index, when, project, next, instruction) => html`${index}. ${when} · <b>${project}</b> · next ${next}\n<blockquote>${instruction}</blockquote>`,
   none: html`⏰ No schedules. <code>/every 30m …</code>, <code>/every weekdays 09:00 …</code> or <code>/at 18:00 …</code> makes one.`,

@@ -25,6 +25,8 @@ export interface ScheduleStrings {
   /** Schedules cannot be kept (the state file was refused): why. */
   off: (why: Html) => Html;
   saveFailed: (why: Html) => Html;
+  /** Why a schedule was not saved: the file would grow past what Hermes reads back. */
+  full: Html;
   /** /schedules: the title with the machine's zone, each schedule, none. */
   listTitle: (count: number, zone: Html) => Html;
   item: (index: number, when: Html, project: Html, next: Html, instruction: Html) => Html;

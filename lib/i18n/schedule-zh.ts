@@ -24,6 +24,7 @@ export const scheduleZh: ScheduleStrings = {
   picked: (project) => html`⏰ 定时任务位于 <b>${project}</b>`,
   off: (why) => html`⚠️ 本机的定时任务已停用：${why}。`,
   saveFailed: (why) => html`⚠️ 无法保存定时任务（${why}）。`,
+  full: html`定时任务文件已满：现有任务太长，放不下新的一条；请在 /schedules 中取消一条`,
   listTitle: (count, zone) => html`⏰ <b>定时任务</b>（${count}）· 时间为本机时间（${zone}）`,
   item: (index, when, project, next, instruction) => html`${index}. ${when} · <b>${project}</b> · 下次 ${next}\n<blockquote>${instruction}</blockquote>`,
   none: html`⏰ 没有定时任务。用 <code>/every 30m …</code>、<code>/every weekdays 09:00 …</code> 或 <code>/at 18:00 …</code> 创建。`,

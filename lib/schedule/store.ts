@@ -6,10 +6,14 @@
 // user must not be able to plant schedules, which run instructions in your projects.
 //
 // Every change is a read-modify-write under a lock file beside it (`schedules.json.lock`, created
-// exclusively), so processes sharing the file never lose each other's changes, and the claim on a
-// run (due.ts: moving a schedule's next run on) is made by exactly one of them. The lock is held
-// only for a few synchronous file operations; one left by a process killed inside them is taken
-// for stale after LOCK_STALE_MS.
+// exclusively, holding a random token of its holder), so processes sharing the file never lose
+// each other's changes, and the claim on a run (due.ts: moving a schedule's next run on) is made by
+// exactly one of them. The lock is held only for a few synchronous file operations; one left by a
+// process killed inside them is taken for stale after LOCK_STALE_MS and broken by renaming it
+// aside (one process wins the rename) and checking that what was renamed is the stale lock looked
+// at; a fresh lock renamed by mistake goes back. A holder writes only while the lock still holds
+// its token and removes only its own. A change whose file would pass MAX_FILE_BYTES (what the
+// reader takes) is refused and the old file kept: never write what will not be read back.
 import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -26,7 +30,8 @@ const LOCK_WAIT_MS = 5_000;
 const MAX_FILE_BYTES = 1_000_000;
 
 export type StoreRead = { ok: true; schedules: Schedule[] } | { ok: false; refused: string };
-export type StoreChange<T> = { ok: true; result: T } | { ok: false; refused: string };
+/** `full`: the change was refused because the file would grow past what is read back (the old file stands). */
+export type StoreChange<T> = { ok: true; result: T } | { ok: false; refused: string; full?: true };
 
 export interface StoreOptions {
   /** This user's id; undefined where the platform has none (then ownership is not checked). */
@@ -83,14 +88,19 @@ export class ScheduleStore {
   async update<T>(change: (schedules: Schedule[]) => { schedules: Schedule[]; result: T }): Promise<StoreChange<T>> {
     try {
       this.#checkDirectory(true);
-      const release = await this.#lock();
+      const lock = await this.#lock();
       try {
         const before = this.#readFile();
         const { schedules, result } = change(before);
-        if (schedules !== before) this.#write(schedules);
+        if (schedules !== before) {
+          const text = storeText(schedules);
+          const bytes = Buffer.byteLength(text);
+          if (bytes > MAX_FILE_BYTES) return { ok: false, refused: `the schedules file would grow to ${bytes} bytes, past ${MAX_FILE_BYTES}`, full: true };
+          this.#write(text, lock.held);
+        }
         return { ok: true, result };
       } finally {
-        release();
+        lock.release();
       }
     } catch (error) {
       return this.#refused(error);
@@ -140,16 +150,18 @@ export class ScheduleStore {
     }
   }
 
-  #write(schedules: readonly Schedule[]): void {
+  /** Writes `text` in the file's place, if the lock is still this holder's when the new file is ready. */
+  #write(text: string, held: () => boolean): void {
     const temporary = `${this.file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
     const fd = fs.openSync(temporary, "wx", 0o600);
     try {
-      fs.writeSync(fd, storeText(schedules));
+      fs.writeSync(fd, text);
       fs.fsyncSync(fd);
     } finally {
       fs.closeSync(fd);
     }
     try {
+      if (!held()) throw new Error(`${this.file}.lock was broken as stale and taken by another process; nothing was written`);
       fs.renameSync(temporary, this.file);
     } catch (error) {
       fs.rmSync(temporary, { force: true });
@@ -157,14 +169,21 @@ export class ScheduleStore {
     }
   }
 
-  /** Takes the lock file (waiting for another process' turn); resolves to its release. */
-  async #lock(): Promise<() => void> {
+  /** Takes the lock file (waiting for another process' turn), writing this holder's token into it. */
+  async #lock(): Promise<{ held(): boolean; release(): void }> {
     const lock = `${this.file}.lock`;
+    const token = randomBytes(16).toString("hex");
     const deadline = Date.now() + LOCK_WAIT_MS;
     for (;;) {
       try {
-        fs.closeSync(fs.openSync(lock, "wx", 0o600));
-        return () => fs.rmSync(lock, { force: true });
+        const fd = fs.openSync(lock, "wx", 0o600);
+        try {
+          fs.writeSync(fd, token);
+        } finally {
+          fs.closeSync(fd);
+        }
+        const held = () => readLock(lock) === token;
+        return { held, release: () => held() && fs.rmSync(lock, { force: true }) };
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       }
@@ -174,16 +193,46 @@ export class ScheduleStore {
     }
   }
 
-  /** A lock older than LOCK_STALE_MS was left by a process that died holding it: removed. */
+  /**
+   * A lock older than LOCK_STALE_MS was left by a process that died holding it: renamed aside (of
+   * processes breaking it at once, one wins the rename) and removed if what was renamed is the lock
+   * looked at and still stale; another process' fresh lock, renamed because it was broken and
+   * taken in between, goes back. True: try to take the lock again now.
+   */
   #breakStale(lock: string): boolean {
+    let looked: fs.Stats;
     try {
-      const stat = fs.lstatSync(lock);
-      if (Date.now() - stat.mtimeMs < LOCK_STALE_MS) return false;
-      this.#warn({ lock }, "removed a stale lock of the schedules file");
-      fs.rmSync(lock, { force: true });
-      return true;
+      looked = fs.lstatSync(lock);
     } catch {
       return true;
     }
+    if (Date.now() - looked.mtimeMs < LOCK_STALE_MS) return false;
+    const aside = `${lock}.${process.pid}.${randomBytes(4).toString("hex")}.stale`;
+    try {
+      fs.renameSync(lock, aside);
+    } catch {
+      return true;
+    }
+    const renamed = fs.lstatSync(aside);
+    if (renamed.ino === looked.ino && renamed.dev === looked.dev && Date.now() - renamed.mtimeMs >= LOCK_STALE_MS) {
+      this.#warn({ lock }, "removed a stale lock of the schedules file");
+      fs.rmSync(aside, { force: true });
+      return true;
+    }
+    // Not the one looked at: its holder is working. Back in place, unless a lock was taken since.
+    try {
+      fs.linkSync(aside, lock);
+    } catch {}
+    fs.rmSync(aside, { force: true });
+    return false;
+  }
+}
+
+/** The token in a lock file ("" when it is gone or unreadable). */
+function readLock(lock: string): string {
+  try {
+    return fs.readFileSync(lock, "utf8");
+  } catch {
+    return "";
   }
 }

@@ -10,6 +10,8 @@ import { isTitleRequest } from "../support/llm/chat-request.ts";
 import { OPENCODE2_VERSION, OPENCODE_VERSIONS, type OpencodeVersion } from "../support/opencode.ts";
 import { pollUntil, sleep } from "../support/wait.ts";
 import { startRig, type Rig } from "./question-suite.ts";
+import { MAX_INSTRUCTION } from "../../lib/schedule/schedule.ts";
+import { scheduleBotKey } from "../../lib/schedule/store.ts";
 
 const STRANGER = { id: 666, is_bot: false, first_name: "Stranger" };
 /** A minute's tick, and room for a loaded machine on top. */
@@ -85,6 +87,40 @@ describe.each<OpencodeVersion>([...VERSIONS, OPENCODE2_VERSION])("scheduled runs
       expect(requestsWith(needle)).toHaveLength(runsThen);
     },
     TICK_WAIT_MS * 3 + 240_000,
+  );
+
+  // Issue 39: the file's limit (1,000,000 bytes) is below 100 schedules of 4,000 characters in UTF-8.
+  it.runIf(version === "1.18.33")(
+    "with long Chinese schedules filling the file, /every is refused saying so, and /schedules still lists them all",
+    async () => {
+      const long = "测".repeat(MAX_INSTRUCTION - 8);
+      const bot = scheduleBotKey(rig.telegram.token, rig.telegram.apiRoot.replace(/\/+$/, ""));
+      const week = 7 * 24 * 60;
+      const seeded = Array.from({ length: 81 }, (_, n) => ({
+        id: (0x39000000 + n).toString(16),
+        bot,
+        chatId: DEFAULT_CHAT_ID,
+        directory: rig.opencode.directory,
+        when: { kind: "interval", minutes: week, anchor: Date.now() },
+        instruction: `${n} ${long}`,
+        next: Date.now() + week * 60_000,
+        created: Date.now(),
+      }));
+      fs.mkdirSync(path.dirname(schedulesFile()), { recursive: true, mode: 0o700 });
+      fs.writeFileSync(schedulesFile(), `${JSON.stringify({ version: 1, schedules: seeded }, null, 2)}\n`, { mode: 0o600 });
+      const before = fs.readFileSync(schedulesFile());
+      try {
+        const command = rig.telegram.sendText(DEFAULT_CHAT_ID, `/every 1h 82 ${long}`);
+        const answer = await rig.telegram.waitForMessage((m) => m.replyToMessageId === command.messageId, { timeoutMs: 20_000, what: "the answer to /every" });
+        expect(answer.text).toContain("Could not save the schedule (the schedules file is full");
+        expect(fs.readFileSync(schedulesFile()).equals(before)).toBe(true);
+        const list = rig.telegram.sendText(DEFAULT_CHAT_ID, "/schedules");
+        const shown = await rig.telegram.waitForMessage((m) => m.replyToMessageId === list.messageId, { timeoutMs: 20_000, what: "the /schedules list" });
+        expect(shown.text).toContain("<b>Schedules</b> (81)");
+      } finally {
+        fs.rmSync(schedulesFile(), { force: true });
+      }
+    },
   );
 
   it("a stranger's /every creates nothing and gets no answer", async () => {

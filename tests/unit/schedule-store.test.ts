@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { claimDue, LATE_LIMIT_MS, nextLook, type Here } from "../../lib/schedule/due.ts";
-import type { Schedule } from "../../lib/schedule/schedule.ts";
+import { MAX_INSTRUCTION, MAX_SCHEDULES, type Schedule } from "../../lib/schedule/schedule.ts";
 import { scheduleFile, ScheduleStore } from "../../lib/schedule/store.ts";
 
 const MIN = 60_000;
@@ -122,6 +122,80 @@ describe("the schedules file", () => {
     expect(await add(store, schedule({ id: "ffffffff" }))).toEqual({ ok: true, result: "ffffffff" });
     expect(fs.existsSync(lock)).toBe(false);
   });
+});
+
+describe("the fourth review: what is written is read back, and a stale lock goes to one process", () => {
+  it("a change that would grow the file past what is read back is refused, saying so, and the old file stands", async () => {
+    const store = new ScheduleStore(file);
+    // 100 schedules × 4,000 characters of Chinese (3 bytes each in UTF-8) pass 1,000,000 bytes at the 82nd.
+    const long = (n: number) => schedule({ id: n.toString(16).padStart(8, "0"), instruction: "测".repeat(MAX_INSTRUCTION) });
+    let made = 0;
+    let refusal: Awaited<ReturnType<typeof add>> | undefined;
+    for (let n = 1; n <= MAX_SCHEDULES && !refusal; n++) {
+      const result = await add(store, long(n));
+      if (result.ok) made++;
+      else refusal = result;
+    }
+    expect(made).toBeGreaterThan(80);
+    expect(made).toBeLessThan(MAX_SCHEDULES);
+    expect(refusal).toMatchObject({ ok: false, full: true, refused: expect.stringContaining("past 1000000") });
+    expect(fs.statSync(file).size).toBeLessThanOrEqual(1_000_000);
+    const read = new ScheduleStore(file).read();
+    expect(read.ok && read.schedules.length).toBe(made);
+    // Cancelling still works: the file shrinks.
+    expect(await store.update((list) => ({ schedules: list.slice(1), result: true }))).toEqual({ ok: true, result: true });
+  });
+
+  it("two processes racing for stale locks never both hold one: no change is lost", async () => {
+    const store = new ScheduleStore(file);
+    await add(store, schedule({ next: 0 }));
+    const lock = `${file}.lock`;
+    const script = path.join(root, "count.mts");
+    // Each change counts in `next`, and holds the lock a little (a busy 2 ms), for the race to have room.
+    fs.writeFileSync(
+      script,
+      [
+        `import { ScheduleStore } from ${JSON.stringify(path.resolve("lib/schedule/store.ts"))};`,
+        `const store = new ScheduleStore(${JSON.stringify(file)});`,
+        "let counted = 0;",
+        "const end = Date.now() + 1_500;",
+        "while (Date.now() < end) {",
+        "  const out = await store.update((list) => { const stop = Date.now() + 2; while (Date.now() < stop); return { schedules: list.map((s) => ({ ...s, next: s.next + 1 })), result: true }; });",
+        "  if (out.ok) counted++;",
+        "}",
+        "process.send?.(counted);",
+      ].join("\n"),
+    );
+    // The test plays processes that died holding the lock (a stale one appears whenever there is
+    // none) and holders that look dead (every lock is aged): each is broken while the other races.
+    const old = new Date(Date.now() - 60_000);
+    const planter = setInterval(() => {
+      try {
+        fs.closeSync(fs.openSync(lock, "wx", 0o600));
+      } catch {}
+      try {
+        fs.utimesSync(lock, old, old);
+      } catch {}
+    }, 1);
+    try {
+      const counted = await Promise.all(
+        [1, 2].map(
+          () =>
+            new Promise<number>((resolve, reject) => {
+              const child = fork(script, [], { execArgv: ["--import", "tsx"], stdio: "ignore" });
+              child.once("message", (value) => resolve(Number(value)));
+              child.once("error", reject);
+              child.once("exit", (code) => reject(new Error(`a counting process exited (${code}) without an answer`)));
+            }),
+        ),
+      );
+      const read = new ScheduleStore(file).read();
+      expect(counted[0]! + counted[1]!).toBeGreaterThan(10);
+      expect(read.ok && read.schedules[0]!.next).toBe(counted[0]! + counted[1]!);
+    } finally {
+      clearInterval(planter);
+    }
+  }, 30_000);
 });
 
 describe("claiming due runs", () => {

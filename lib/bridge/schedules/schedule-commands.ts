@@ -159,6 +159,8 @@ export class ScheduleCommands {
     const saved = await schedules.store.update((list) =>
       list.length >= MAX_SCHEDULES ? { schedules: list, result: false } : { schedules: [...list, schedule], result: true },
     );
+    // A full file: this schedule is not made, the others stand (said as a failed save, not as schedules being off).
+    if (!saved.ok && saved.full) return chat.reply(t.schedule.saveFailed(t.schedule.full), replyTo);
     if (!saved.ok) return chat.reply(t.schedule.off(escapeWithin(saved.refused, 300)), replyTo);
     if (!saved.result) return chat.reply(t.schedule.saveFailed(escapeHtml(`${MAX_SCHEDULES} schedules at most`)), replyTo);
     log.info({ id: schedule.id, directory, when: schedule.when, next: schedule.next }, "schedule made from the phone");
