@@ -8,7 +8,7 @@ import path from "node:path";
 import { holdsBotToken, looksLikeBotToken } from "./bot-token.ts";
 import { ANYONE, readOptions, type SettingVariable } from "./config-options.ts";
 import { parseDuration } from "./duration.ts";
-import { urlCredentials } from "./process-secrets.ts";
+import { urlCredentials, withoutCredentials } from "./process-secrets.ts";
 import { isHttpUrl, readSpeech, type SpeechSettings } from "./speech-settings.ts";
 import type { GlobalHermesOptions } from "./global-config.ts";
 import { languageOf, type Language } from "./i18n/catalog.ts";
@@ -275,13 +275,6 @@ function readDuration(setting: Setting, fallback: number, problems: string[]): n
   const parsed = parseDuration(raw);
   if (parsed === undefined) problems.push(`${setting.label} must be milliseconds or a duration like 90s, 30m, 2h; 0 = never (got "${raw}")`);
   return parsed ?? fallback;
-}
-
-function withoutCredentials(url: string): string {
-  const parsed = new URL(url);
-  parsed.username = "";
-  parsed.password = "";
-  return parsed.href.replace(/\/+$/, "");
 }
 
 export { isHttpUrl };

@@ -29,10 +29,26 @@ export function urlCredentials(url: string | undefined): { user: string; passwor
   return { user: decode(parsed.username), password: decode(parsed.password) };
 }
 
-/** The secrets a URL's credentials are. */
+/** The secrets a URL's credentials are: decoded, and as they stand in the URL (percent-encoded). */
 export function credentialSecrets(url: string | undefined): string[] {
   const credentials = urlCredentials(url);
-  return credentials ? basicSecrets(`${credentials.user}:${credentials.password}`) : [];
+  if (!credentials) return [];
+  const written = new URL(url!.trim());
+  return [...new Set([...basicSecrets(`${credentials.user}:${credentials.password}`), ...basicSecrets(`${written.username}:${written.password}`)])];
+}
+
+/** The URL without its user and password (how Hermes calls and shows it; the credentials go as HTTP Basic). */
+export function withoutCredentials(url: string): string {
+  const parsed = new URL(url);
+  parsed.username = "";
+  parsed.password = "";
+  return parsed.href.replace(/\/+$/, "");
+}
+
+/** The `Authorization` header of a URL's user and password, if it has them. */
+export function basicAuthorization(url: string): Record<string, string> {
+  const credentials = urlCredentials(url);
+  return credentials ? { authorization: `Basic ${Buffer.from(`${credentials.user}:${credentials.password}`).toString("base64")}` } : {};
 }
 
 /** HTTP Basic credentials (`user:password`) in every form Hermes could write them: the password, the pair, and its Base64. */

@@ -7,6 +7,7 @@ import path from "node:path";
 import { parse } from "jsonc-parser";
 import { listenerProblem, systemOwnerCheck, type OwnerCheck } from "../listener-owner.ts";
 import { isHttpUrl, readLogSettings } from "../config.ts";
+import { basicAuthorization, withoutCredentials } from "../process-secrets.ts";
 import { globalConfigDirectory, globalConfigFile, hermesEntryOptions } from "../global-config.ts";
 import { PACKAGE_NAME, packageVersion } from "../package-info.ts";
 import { ok, problem, skipped, type Check } from "./doctor-check.ts";
@@ -207,7 +208,9 @@ async function serviceCheck(service: Service, env: Env, owner: OwnerCheck | unde
   const url = env[variable]?.trim();
   if (!url) return skipped(service.unset);
   if (!isHttpUrl(url)) return problem(`${variable} is not an http(s) URL`, "set it to the service's base URL, such as https://api.openai.com/v1.");
-  const shown = forTerminal(url, 120);
+  // As the plugin does (config.ts): the credentials leave the URL and go as HTTP Basic; only the bare URL is shown.
+  const bare = withoutCredentials(url);
+  const shown = forTerminal(bare, 120);
   const found = owner ? await listenerProblem(url, owner) : undefined;
   if (found && "unclassified" in found) return problem(`The ${name}'s host ${forTerminal(found.unclassified, 80)} does not resolve`, `fix ${variable}.`);
   if (found) {
@@ -217,7 +220,7 @@ async function serviceCheck(service: Service, env: Env, owner: OwnerCheck | unde
     );
   }
   try {
-    const response = await fetchImpl(url, { method: "GET", signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+    const response = await fetchImpl(bare, { method: "GET", headers: basicAuthorization(url), signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
     await response.body?.cancel();
     return ok(`The ${name} at ${shown} answers (HTTP ${response.status})`);
   } catch (error) {

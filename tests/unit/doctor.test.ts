@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { checkLine, ok, problem, skipped } from "../../lib/cli/doctor-check.ts";
 import { logCheck, nodeCheck, projectConfigFiles, speechCheck, transcriptionCheck } from "../../lib/cli/doctor-local.ts";
 import { main } from "../../lib/cli/main.ts";
+import { credentialSecrets } from "../../lib/process-secrets.ts";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -65,6 +66,29 @@ describe("transcription service", () => {
     expect(check.state).toBe("problem");
     expect(check.text).toContain("owned by another user (uid 4242)");
     expect(fetched).toBe(false);
+  });
+
+  it("a user and password in the URL: probed as HTTP Basic at the bare URL, which is all that is printed (a percent-encoded password too)", async () => {
+    const password = "p@ss/word-0123456789";
+    const url = `http://alice:${encodeURIComponent(password)}@127.0.0.1:8080/v1/${"x".repeat(150)}`;
+    const seen: Array<{ url: string; authorization: string | null }> = [];
+    const check = await transcriptionCheck({ HERMES_TRANSCRIBE_URL: url }, procWith(8080, 1000), async (input, init) => {
+      seen.push({ url: String(input), authorization: new Headers(init?.headers).get("authorization") });
+      return new Response("", { status: 200 });
+    });
+    expect(seen).toEqual([
+      { url: `http://127.0.0.1:8080/v1/${"x".repeat(150)}`, authorization: `Basic ${Buffer.from(`alice:${password}`).toString("base64")}` },
+    ]);
+    expect(check.state).toBe("ok");
+    expect(check.text).toContain("http://127.0.0.1:8080/v1/xxx");
+    expect(check.text).not.toContain("alice");
+    expect(check.text).not.toContain(encodeURIComponent(password).slice(0, 6));
+  });
+
+  it("doctor's scrubber knows a percent-encoded password as it stands in the URL", () => {
+    const secrets = credentialSecrets("https://bob:s%3Acr%40t-secret@example.com/v1");
+    expect(secrets).toContain("s:cr@t-secret");
+    expect(secrets).toContain("s%3Acr%40t-secret");
   });
 
   it("this user's listener that answers: ok; nothing listening: a problem", async () => {
