@@ -6,11 +6,16 @@
 // project's entry winning, and a project's opencode.json may come from any cloned repository. So
 // what decides where the token goes and where Hermes writes (`apiRoot`, `logFile`) is never taken
 // from options, and who gets the prompts and who may approve them (`chatId`, `allowedUsers`) only
-// when it is what the user's own global config says for Hermes.
+// when it is what the user's own global config says for Hermes. The agent's tool turned off there
+// stays off whatever a project's entry says (a project may turn it off, never on).
 import { holdsBotToken } from "./bot-token.ts";
 import type { GlobalHermesOptions } from "./global-config.ts";
 import { isRecord } from "./is-record.ts";
 import { NOTICE_LEVELS } from "./notices/policy.ts";
+
+/** How an on/off setting may be written. */
+export const ON = ["1", "true", "on", "yes"];
+export const OFF = ["0", "false", "off", "no"];
 
 /** The explicit opt-in that lets every member of a group chat act (a group otherwise needs a list). */
 export const ANYONE = "anyone";
@@ -83,6 +88,12 @@ export function readOptions(options: unknown, global?: GlobalHermesOptions): Opt
     if (result.labels[variable] !== undefined || text === undefined) continue;
     result.values[variable] = text;
     result.labels[variable] = `${optionLabel(key)} in ${global?.file ?? "the global opencode.json"}`;
+  }
+  // The agent's tool turned off in the user's global entry stays off: a project may turn it off, never on.
+  const tools = globalText("agentTools", global)?.trim().toLowerCase();
+  if (tools !== undefined && OFF.includes(tools)) {
+    result.values.HERMES_AGENT_TOOLS = tools;
+    result.labels.HERMES_AGENT_TOOLS = `${optionLabel("agentTools")} in ${global?.file ?? "the global opencode.json"}`;
   }
   return result;
 }

@@ -6,9 +6,9 @@
 import os from "node:os";
 import path from "node:path";
 import { holdsBotToken, looksLikeBotToken } from "./bot-token.ts";
-import { ANYONE, readOptions, type SettingVariable } from "./config-options.ts";
+import { ANYONE, OFF, ON, readOptions, type SettingVariable } from "./config-options.ts";
 import { parseDuration } from "./duration.ts";
-import { urlCredentials, withoutCredentials } from "./process-secrets.ts";
+import { credentialSecrets, urlCredentials, withoutCredentials } from "./process-secrets.ts";
 import { isHttpUrl, readSpeech, type SpeechSettings } from "./speech-settings.ts";
 import type { GlobalHermesOptions } from "./global-config.ts";
 import { languageOf, type Language } from "./i18n/catalog.ts";
@@ -17,8 +17,6 @@ import { DEFAULT_NOTICES, isNoticeLevel, NOTICE_LEVELS, type NoticeLevel, type N
 export const DEFAULT_API_ROOT = "https://api.telegram.org";
 export const DEFAULT_QUESTION_TTL_MS = 30 * 60_000;
 /** How an on/off setting may be written. */
-const ON = ["1", "true", "on", "yes"];
-const OFF = ["0", "false", "off", "no"];
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -102,6 +100,9 @@ function settingsOf(env: Env, options: unknown, problems: string[], global?: Glo
   const fromOptions = readOptions(options, global);
   problems.push(...fromOptions.problems);
   const token = env.HERMES_TELEGRAM_TOKEN?.trim();
+  const voiceSecrets = [env.HERMES_TRANSCRIBE_KEY?.trim() ?? "", env.HERMES_SPEECH_KEY?.trim() ?? "", ...credentialSecrets(env.HERMES_TRANSCRIBE_URL)].filter(
+    (secret) => secret.length >= 6,
+  );
   const reported = new Set<string>();
   return (name) => {
     const fromEnv = env[name];
@@ -113,6 +114,12 @@ function settingsOf(env: Env, options: unknown, problems: string[], global?: Glo
     if (setting.raw !== undefined && (holdsBotToken(setting.raw) || (token && token.length >= 6 && setting.raw.includes(token)))) {
       if (!reported.has(name))
         problems.push(`${setting.label} holds what looks like the bot token (not shown); the token belongs in HERMES_TELEGRAM_TOKEN only`);
+      reported.add(name);
+      return { raw: undefined, label: setting.label };
+    }
+    // The same for the transcription and speech keys and the URL's password (a project's `{env:HERMES_TRANSCRIBE_KEY}`, which OpenCode expands).
+    if (setting.raw !== undefined && voiceSecrets.some((secret) => setting.raw!.includes(secret))) {
+      if (!reported.has(name)) problems.push(`${setting.label} holds the transcription key or password (not shown); it belongs in the environment only`);
       reported.add(name);
       return { raw: undefined, label: setting.label };
     }

@@ -7,7 +7,7 @@
 // would poll against the first.)
 import { OnDemandBridge } from "./bridge/on-demand-bridge.ts";
 import { noticePolicyOf, type HermesConfig } from "./config.ts";
-import { secretsOf, type Logger } from "./log.ts";
+import { makeScrubber, secretsOf, type Logger } from "./log.ts";
 import { relayAddress } from "./relay/address.ts";
 import { relayKey } from "./relay/handshake.ts";
 import { Relay } from "./relay/relay.ts";
@@ -94,6 +94,8 @@ export function acquireBridge(options: HubOptions): BridgeLease | BridgeRefused 
     // Nothing sent to Telegram carries the token, the transcription key or the speech key (the agent can print either).
     const secrets = secretsOf(config.token, config.transcription?.key, config.speech?.key, ...basicSecrets(config.transcription?.basic));
     const telegram = scrubbedTelegram(options.telegram ?? createTelegramApi(config.token, config.apiRoot), secrets);
+    // The label is cut to its length on top of the scrubbed API: scrubbed whole first, so no cut secret gets past.
+    const machine = machineLabel(config);
     const bridge = new OnDemandBridge({
       telegram,
       logger,
@@ -104,7 +106,7 @@ export function acquireBridge(options: HubOptions): BridgeLease | BridgeRefused 
       language: config.language ?? "en",
       topics: config.topics ?? false,
       progress: config.progress ?? false,
-      machine: machineLabel(config),
+      machine: machine === undefined ? undefined : makeScrubber(secrets)(machine),
       transcription: config.transcription,
       stream: config.stream,
       // Nor is any of them read aloud in a spoken answer.

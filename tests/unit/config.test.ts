@@ -638,3 +638,36 @@ describe("readConfig: voice transcription", () => {
     ]);
   });
 });
+
+describe("readConfig: the fourth review's project options", () => {
+  const KEY = "sk-transcribe-0123456789abcdefghijklmnopqrstuvwxyz-0123456789abcdefghij";
+  const VOICE = { ...BASE, HERMES_TRANSCRIBE_URL: "https://api.example.com/v1", HERMES_TRANSCRIBE_KEY: KEY };
+
+  it.each(["machineName", "transcribeLanguage", "language"])(
+    "a %s that holds the transcription key (OpenCode expanded {env:…}) is refused, never quoted",
+    (name) => {
+      const list = problems(readConfig(VOICE, { [name]: KEY }));
+      expect(list).toEqual([`opencode.json option "${name}" holds the transcription key or password (not shown); it belongs in the environment only`]);
+      expect(list.join(" ")).not.toContain(KEY.slice(0, 12));
+    },
+  );
+
+  it("so is one that holds the password of the transcription URL, percent-encoded or not", () => {
+    const env = { ...BASE, HERMES_TRANSCRIBE_URL: "https://alice:s%40cret-pass-77@api.example.com/v1" };
+    for (const value of ["box-s@cret-pass-77", "s%40cret-pass-77"]) {
+      const list = problems(readConfig(env, { machineName: value }));
+      expect(list).toEqual(['opencode.json option "machineName" holds the transcription key or password (not shown); it belongs in the environment only']);
+    }
+  });
+
+  it('a global "agentTools": false holds when a project lists Hermes: the project may turn the tool off, never on', () => {
+    const global = { file: "/home/tester/.config/opencode/opencode.json", options: { agentTools: false } };
+    expect(ok(readConfig(BASE, undefined, global)).agentTools).toBe(false);
+    expect(ok(readConfig(BASE, { language: "zh" }, global)).agentTools).toBe(false);
+    expect(ok(readConfig(BASE, { agentTools: true }, global)).agentTools).toBe(false);
+    expect(ok(readConfig(BASE, { agentTools: "on" }, { ...global, options: { agentTools: "off" } })).agentTools).toBe(false);
+    // The project may still turn it off; the user's own environment decides over both.
+    expect(ok(readConfig(BASE, { agentTools: false }, { ...global, options: {} })).agentTools).toBe(false);
+    expect(ok(readConfig({ ...BASE, HERMES_AGENT_TOOLS: "on" }, { language: "zh" }, global)).agentTools).toBe(true);
+  });
+});
