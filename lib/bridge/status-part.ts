@@ -1,6 +1,8 @@
 // A process' part of /status and /pending, as it arrives from another process over the relay:
-// untrusted until it has exactly the shape render-status.ts expects. Too many entries or too long
-// texts are cut here (what the renderer shows is cut further there). Pure.
+// untrusted until it has exactly the shape render-status.ts expects. A malformed field is dropped,
+// a malformed entry too, never the whole part (one huge count cost a process its busy sessions and
+// pending prompts); counts past 2^53 − 1 are clamped. Too many entries or too long texts are cut
+// here (what the renderer shows is cut further there). Pure.
 import { isRecord } from "../is-record.ts";
 import type { StatusPart } from "../telegram/render/render-status.ts";
 
@@ -11,17 +13,14 @@ export function parseStatusPart(value: unknown): StatusPart | undefined {
   if (!isRecord(value) || !Array.isArray(value.sessions) || !Array.isArray(value.prompts)) return undefined;
   const sessions: StatusPart["sessions"] = [];
   for (const entry of value.sessions.slice(0, MAX_ENTRIES)) {
-    if (!isRecord(entry) || typeof entry.busy !== "boolean") return undefined;
+    // A malformed entry is dropped, a malformed field of it too: one bad value never costs the whole part.
+    if (!isRecord(entry) || typeof entry.busy !== "boolean") continue;
     const session: StatusPart["sessions"][number] = { busy: entry.busy };
-    if (!optional(entry, "title", isText) || !optional(entry, "project", isText) || !optional(entry, "busyMs", isDuration)) return undefined;
-    if (entry.title !== undefined) session.title = cut(entry.title as string);
-    if (entry.project !== undefined) session.project = cut(entry.project as string);
-    if (entry.busyMs !== undefined) session.busyMs = entry.busyMs as number;
-    if (entry.context !== undefined) {
-      const context = contextOf(entry.context);
-      if (!context) return undefined;
-      session.context = context;
-    }
+    if (isText(entry.title)) session.title = cut(entry.title);
+    if (isText(entry.project)) session.project = cut(entry.project);
+    if (isDuration(entry.busyMs)) session.busyMs = entry.busyMs as number;
+    const context = contextOf(entry.context);
+    if (context) session.context = context;
     sessions.push(session);
   }
   const prompts: StatusPart["prompts"] = [];
@@ -33,33 +32,31 @@ export function parseStatusPart(value: unknown): StatusPart | undefined {
       !isText(entry.project) ||
       !Number.isSafeInteger(entry.chatId)
     )
-      return undefined;
-    if (!optional(entry, "title", isText) || !optional(entry, "messageId", isMessageId)) return undefined;
+      continue;
     const prompt: StatusPart["prompts"][number] = {
       kind: entry.kind,
       summary: cut(entry.summary),
       project: cut(entry.project),
       chatId: entry.chatId as number,
     };
-    if (entry.title !== undefined) prompt.title = cut(entry.title as string);
-    if (entry.messageId !== undefined) prompt.messageId = entry.messageId as number;
+    if (isText(entry.title)) prompt.title = cut(entry.title);
+    if (isMessageId(entry.messageId)) prompt.messageId = entry.messageId as number;
     prompts.push(prompt);
   }
   return { sessions, prompts };
 }
 
-/** `{ tokens, window? }`: counts, or the entry is malformed. */
+/** `{ tokens, window? }`: counts (clamped to 2^53 − 1: a provider may report more); undefined without a usable `tokens`. */
 function contextOf(value: unknown): StatusPart["sessions"][number]["context"] {
-  if (!isRecord(value) || !isCount(value.tokens) || (value.window !== undefined && !isCount(value.window))) return undefined;
-  return { tokens: value.tokens as number, ...(value.window !== undefined ? { window: value.window as number } : {}) };
+  if (!isRecord(value)) return undefined;
+  const tokens = countOf(value.tokens);
+  if (tokens === undefined) return undefined;
+  const window = countOf(value.window);
+  return { tokens, ...(window !== undefined ? { window } : {}) };
 }
 
-function isCount(value: unknown): boolean {
-  return Number.isSafeInteger(value) && (value as number) >= 0;
-}
-
-function optional(entry: Record<string, unknown>, key: string, check: (value: unknown) => boolean): boolean {
-  return entry[key] === undefined || check(entry[key]);
+function countOf(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) && value >= 0 ? Math.min(Math.floor(value), Number.MAX_SAFE_INTEGER) : undefined;
 }
 
 function isText(value: unknown): value is string {

@@ -79,6 +79,7 @@ export class RunUsage {
   }
 }
 
+/** The counts' sum, clamped to 2^53 − 1 (a provider may report more: the count then still travels as a safe integer). */
 function tokensOf(usage: MessageUsage): number {
-  return usage.input + usage.output + usage.reasoning + usage.cacheRead + usage.cacheWrite;
+  return Math.min(Math.round(usage.input + usage.output + usage.reasoning + usage.cacheRead + usage.cacheWrite), Number.MAX_SAFE_INTEGER);
 }

@@ -60,15 +60,17 @@ describe("/status with hostile input", () => {
       },
       { sessions: [], prompts: [{ kind: "question", summary: "real", project: "p", chatId: -1009, messageId: 3 }] },
     ];
-    // Checked where they cross the relay: a malformed part is dropped whole, a good one kept.
+    // Checked where they cross the relay: what is no part is dropped, a malformed entry or field of a part too (issue 39), the rest kept.
     const parts = forged.map(parseStatusPart).filter((part) => part !== undefined);
-    expect(parts).toHaveLength(1);
+    expect(parts).toHaveLength(4);
     const html = renderStatus(parts);
     const text = plain(html);
     expect(html).not.toContain("evil");
     expect([...html.matchAll(/<a href="([^"]*)"/g)].map((m) => m[1])).toEqual(["https://t.me/c/9/3"]);
     expect(text).toContain("real");
-    expect(text).not.toContain("<b>ok</b>");
+    // The permission whose message id was forged is kept without it: its summary shown as text, not markup, with no link.
+    expect(text).toContain("<b>ok</b>");
+    expect(html).not.toContain("<b>ok</b>");
   });
 
   it("through the bridge, a forged part from the relay still gets /status answered", async () => {
@@ -79,7 +81,8 @@ describe("/status with hostile input", () => {
       { sessions: [{ title: "good", busy: true }], prompts: [] },
     ]);
     const answer = await vi.waitFor(() => telegram.messages.find((m) => m.text.includes("Hermes status")) ?? Promise.reject(new Error("no status")));
-    expect(plain(answer!.text)).toContain("Sessions (1)");
+    // The forged title is dropped, its session kept.
+    expect(plain(answer!.text)).toContain("Sessions (2)");
     expect(plain(answer!.text)).toContain("good");
   });
 });
