@@ -7,11 +7,11 @@
 // the tests render the page without it.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { sleep } from "../lib/sleep.ts";
 import { chatEntries, renderChatPage, type ChatEntry } from "../tests/support/telegram/chat-page.ts";
 import { runWholeLoop, startLoopWorld, type LoopWorld } from "../tests/support/whole-loop.ts";
+import { screenshotDir, type ScreenshotDir } from "./screenshot-dir.ts";
 
 const OUTPUT = path.resolve(import.meta.dirname, "../docs/phone.png");
 const WIDTH = 860;
@@ -19,8 +19,11 @@ const WIDTH = 860;
 const SCALE = 1.5;
 const CHROMIUM = process.env.CHROMIUM ?? "chromium";
 
-function snapshot(world: LoopWorld): ChatEntry[] {
-  return chatEntries(world.telegram.messages(world.chatId), world.telegram.humanMessages(world.chatId));
+function snapshot(world: LoopWorld, dir: ScreenshotDir): ChatEntry[] {
+  return chatEntries(world.telegram.messages(world.chatId), world.telegram.humanMessages(world.chatId)).map((entry) => ({
+    ...entry,
+    text: dir.shown(entry.text),
+  }));
 }
 
 function chromium(profile: string, ...args: string[]): string {
@@ -43,8 +46,17 @@ function chromium(profile: string, ...args: string[]): string {
 }
 
 async function main(): Promise<void> {
-  // A fixed project path: the permission shows it, and the picture should change only when Hermes does.
-  const world = await startLoopWorld({ directory: path.join(os.tmpdir(), "hermes-screenshots", "acme-api") });
+  // A fresh private directory (scripts/screenshot-dir.ts); the picture shows the project under a fixed path.
+  const dir = screenshotDir();
+  try {
+    await photograph(dir);
+  } finally {
+    dir.remove();
+  }
+}
+
+async function photograph(dir: ScreenshotDir): Promise<void> {
+  const world = await startLoopWorld({ directory: dir.project });
   let during: ChatEntry[] = [];
   try {
     await runWholeLoop(world, {
@@ -56,14 +68,14 @@ async function main(): Promise<void> {
           what: "progress showing the edit",
         });
         await sleep(500);
-        during = snapshot(world);
+        during = snapshot(world, dir);
         return "Allow once";
       },
     });
   } finally {
     await world.stop().catch(() => undefined);
   }
-  const done = snapshot(world);
+  const done = snapshot(world, dir);
   const page = renderChatPage(
     [
       { title: "While the agent waits for you", entries: during },
@@ -72,22 +84,19 @@ async function main(): Promise<void> {
     "Hermes · the real OpenCode 1.18.33, a scripted LLM",
   ).replace("</body>", `<script>document.body.dataset.height = String(document.querySelector(".phones").scrollHeight)</script></body>`);
 
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), "hermes-screenshots-"));
-  try {
-    const html = path.join(work, "phone.html");
-    fs.writeFileSync(html, page);
-    const url = `file://${html}`;
-    const dom = chromium(path.join(work, "profile-1"), `--window-size=${WIDTH},800`, "--dump-dom", url);
-    const height = Number(/data-height="(\d+)"/.exec(dom)?.[1]);
-    if (!Number.isFinite(height) || height <= 0) throw new Error("could not measure the chat page");
-    const shot = path.join(work, "phone.png");
-    chromium(path.join(work, "profile-2"), `--window-size=${WIDTH},${height}`, `--force-device-scale-factor=${SCALE}`, `--screenshot=${shot}`, url);
-    fs.copyFileSync(shot, OUTPUT);
-    if (process.env.KEEP_HTML) fs.copyFileSync(html, process.env.KEEP_HTML);
-    console.log(`wrote ${path.relative(process.cwd(), OUTPUT)} (${WIDTH}×${height} CSS pixels at ${SCALE}×, ${fs.statSync(OUTPUT).size} bytes)`);
-  } finally {
-    fs.rmSync(work, { recursive: true, force: true });
-  }
+  const work = path.join(dir.root, "chromium");
+  fs.mkdirSync(work);
+  const html = path.join(work, "phone.html");
+  fs.writeFileSync(html, page);
+  const url = `file://${html}`;
+  const dom = chromium(path.join(work, "profile-1"), `--window-size=${WIDTH},800`, "--dump-dom", url);
+  const height = Number(/data-height="(\d+)"/.exec(dom)?.[1]);
+  if (!Number.isFinite(height) || height <= 0) throw new Error("could not measure the chat page");
+  const shot = path.join(work, "phone.png");
+  chromium(path.join(work, "profile-2"), `--window-size=${WIDTH},${height}`, `--force-device-scale-factor=${SCALE}`, `--screenshot=${shot}`, url);
+  fs.copyFileSync(shot, OUTPUT);
+  if (process.env.KEEP_HTML) fs.copyFileSync(html, process.env.KEEP_HTML);
+  console.log(`wrote ${path.relative(process.cwd(), OUTPUT)} (${WIDTH}×${height} CSS pixels at ${SCALE}×, ${fs.statSync(OUTPUT).size} bytes)`);
 }
 
 main().then(

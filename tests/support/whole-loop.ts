@@ -80,7 +80,7 @@ export interface LoopWorld {
 
 /**
  * `directory`: where the project goes (made afresh; the phone shows its path in the permission's
- * diff, so the screenshots use a fixed one); default a new temporary acme-api folder.
+ * diff, which the screenshots write as a fixed one); default a new temporary acme-api folder.
  */
 export async function startLoopWorld(options: { directory?: string } = {}): Promise<LoopWorld> {
   const telegram = await startFakeTelegram();
