@@ -34,6 +34,16 @@ function schedule(overrides: Partial<Schedule> = {}): Schedule {
   };
 }
 
+/** Runs `script` in a process of its own (TypeScript through tsx); resolves with the number it sends back. */
+function answerOf(script: string, what: string): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    const child = fork(script, [], { execArgv: ["--import", "tsx"], stdio: "ignore" });
+    child.once("message", (value) => resolve(Number(value)));
+    child.once("error", reject);
+    child.once("exit", (code) => reject(new Error(`a ${what} process exited (${code}) without an answer`)));
+  });
+}
+
 function add(store: ScheduleStore, entry: Schedule) {
   return store.update((list) => ({ schedules: [...list, entry], result: entry.id }));
 }
@@ -178,17 +188,7 @@ describe("the fourth review: what is written is read back, and a stale lock goes
       } catch {}
     }, 1);
     try {
-      const counted = await Promise.all(
-        [1, 2].map(
-          () =>
-            new Promise<number>((resolve, reject) => {
-              const child = fork(script, [], { execArgv: ["--import", "tsx"], stdio: "ignore" });
-              child.once("message", (value) => resolve(Number(value)));
-              child.once("error", reject);
-              child.once("exit", (code) => reject(new Error(`a counting process exited (${code}) without an answer`)));
-            }),
-        ),
-      );
+      const counted = await Promise.all([1, 2].map(() => answerOf(script, "counting")));
       const read = new ScheduleStore(file).read();
       expect(counted[0]! + counted[1]!).toBeGreaterThan(10);
       expect(read.ok && read.schedules[0]!.next).toBe(counted[0]! + counted[1]!);
@@ -253,18 +253,7 @@ describe("claiming due runs", () => {
         `process.send?.(out.ok ? out.result : -1);`,
       ].join("\n"),
     );
-    const claims = await Promise.all(
-      Array.from(
-        { length: 6 },
-        () =>
-          new Promise<number>((resolve, reject) => {
-            const child = fork(script, [], { execArgv: ["--import", "tsx"], stdio: "ignore" });
-            child.once("message", (value) => resolve(Number(value)));
-            child.once("error", reject);
-            child.once("exit", (code) => reject(new Error(`a claiming process exited (${code}) without an answer`)));
-          }),
-      ),
-    );
+    const claims = await Promise.all(Array.from({ length: 6 }, () => answerOf(script, "claiming")));
     expect(claims.sort()).toEqual([0, 0, 0, 0, 0, 1]);
     expect(fs.readdirSync(path.dirname(file))).toEqual(["schedules.json"]);
   });
