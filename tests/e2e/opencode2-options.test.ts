@@ -2,13 +2,15 @@
 // ctx.options: Hermes reads them like 1.18's opencode.json options. Here the chat and the language
 // come only from the options of the user's global config, the token only from the environment. A
 // project's own entry cannot send the prompts elsewhere: its chat is refused, with one log line. A
-// project entry that leaves the chat and the allow-list out takes the global entry's.
+// project entry that leaves the chat and the allow-list out takes the global entry's, and its
+// `agentTools: false`.
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
 import { SUPERGROUP_CHAT_ID } from "../support/chat-kind.ts";
 import { DEFAULT_CHAT_ID, DEFAULT_USER } from "../support/fake-telegram.ts";
 import { OPENCODE2_VERSION } from "../support/opencode.ts";
+import { isTitleRequest } from "../support/llm/chat-request.ts";
 import { pluginSpec } from "../support/opencode/project-config.ts";
 import { pollUntil } from "../support/wait.ts";
 import { askOnPhone, PACKAGE_ROOT, startRig, type Rig } from "./question-suite.ts";
@@ -87,7 +89,10 @@ describe.each([
     rig = await startRig(OPENCODE2_VERSION, { HERMES_TELEGRAM_CHAT_ID: "", HERMES_TELEGRAM_ALLOWED_USERS: "" }, undefined, {
       chat: "supergroup",
       extraConfig: { plugins: [entry] },
-      globalConfig: { plugins: [{ package: pluginSpec(PACKAGE_ROOT), options: { chatId: SUPERGROUP_CHAT_ID, allowedUsers: [DEFAULT_USER.id] } }] },
+      // The user turned the agent's tool off globally (issue 39): the project's own entry does not turn it back on.
+      globalConfig: {
+        plugins: [{ package: pluginSpec(PACKAGE_ROOT), options: { chatId: SUPERGROUP_CHAT_ID, allowedUsers: [DEFAULT_USER.id], agentTools: false } }],
+      },
     });
   }, 120_000);
   afterAll(async () => {
@@ -101,5 +106,8 @@ describe.each([
     expect((await rig.telegram.waitForCallbackAnswer(refused)).text).toMatch(/^(Not authorized|无权操作)$/);
     await rig.telegram.tapButton(message, "Red");
     expect((await rig.llm.waitForToolResult((r) => r.content.includes("global-chat-2"), { what: "the answer at the LLM" })).content).toContain("Red");
+    const offered = rig.llm.requests.filter((r) => !isTitleRequest(r)).flatMap((r) => (r.tools ?? []).map((tool: any) => tool.function?.name ?? tool.name));
+    expect(offered.length).toBeGreaterThan(0);
+    expect(offered).not.toContain("telegram_send_file");
   });
 });
