@@ -52,7 +52,7 @@ export function startPlugin(input: PluginInput, given: Record<string, string | u
     notify: (message) => toast(input, logger, secrets.scrub(`Hermes: ${message}`), "warning"),
   });
   if ("refused" in lease) return refuse(input, logger, secrets, lease.refused);
-  const link = { directory: input.directory, opencode: new OpencodeApi(transport) };
+  const link = { directory: input.directory, opencode: new OpencodeApi(transport, undefined, (directory) => pluginClientTransport(input.client, directory)) };
   // OpenCode 1.x starts a plugin instance while it boots the project instance, whose questions and
   // permissions are its own state: none can be pending yet, so there is nothing to list. Asking
   // anyway made OpenCode build its in-process API for the plugin client at boot (3–4 MB, measured:

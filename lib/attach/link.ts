@@ -12,7 +12,7 @@ export interface ServerTarget {
 }
 
 export function httpLink(server: ServerTarget, directory: string): InstanceLink {
-  return { directory, opencode: new OpencodeApi(serverTransport(server, directory)) };
+  return { directory, opencode: new OpencodeApi(serverTransport(server, directory), undefined, (other) => serverTransport(server, other)) };
 }
 
 export function serverTransport(server: ServerTarget, directory?: string): OpencodeTransport {

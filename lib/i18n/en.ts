@@ -1,5 +1,6 @@
 // Every user-facing string in English (the default language).
 import { enRemote } from "./en-remote.ts";
+import { gitEn } from "./git-en.ts";
 import { scheduleEn } from "./schedule-en.ts";
 import { speechEn } from "./speech-en.ts";
 import { vocabularyEn } from "./vocabulary-en.ts";
@@ -164,6 +165,7 @@ export const en: Strings = {
   schedule: scheduleEn,
   speech: speechEn,
   vocabulary: vocabularyEn,
+  git: gitEn,
   scheduleCommands: {
     every: "Run an instruction on a schedule: /every 30m …, /every weekdays 09:00 …",
     at: "Run an instruction once at a time: /at 18:00 …",

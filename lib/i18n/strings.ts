@@ -6,6 +6,7 @@
 
 /** A text decided now and worded later, in the chat's language. */
 import type { RemoteStrings } from "./remote-strings.ts";
+import type { GitStrings } from "./git-strings.ts";
 import type { ScheduleStrings } from "./schedule-strings.ts";
 import type { SpeechStrings } from "./speech-strings.ts";
 import type { Html } from "../telegram/text/html.ts";
@@ -179,5 +180,7 @@ export interface Strings extends RemoteStrings {
   scheduleCommands: { every: string; at: string; schedules: string };
   /** Spoken answers (/voice, speech/). */
   speech: SpeechStrings;
+  /** Git from the phone (/diff, Commit, Push, pull requests, worktrees). */
+  git: GitStrings;
   /** Starting work from the phone (/new). `project` is escaped by the caller. */
 }

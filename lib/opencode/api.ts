@@ -16,11 +16,15 @@ export class OpencodeApi implements OpencodeEndpoint {
   readonly #transport: OpencodeTransport;
   readonly #retry: RetryPolicy;
 
-  constructor(transport: OpencodeTransport, retry: RetryPolicy = DEFAULT_RETRY) {
+  /** `elsewhere`: the transport to the same server for another directory (`at`). */
+  constructor(transport: OpencodeTransport, retry: RetryPolicy = DEFAULT_RETRY, elsewhere?: (directory: string) => OpencodeTransport | undefined) {
     this.#transport = transport;
     this.#retry = retry;
     this.vocabulary = new OpencodeVocabulary(transport);
+    if (elsewhere) this.at = (directory) => new OpencodeApi(elsewhere(directory) ?? transport, retry, elsewhere);
   }
+
+  at?: (directory: string) => OpencodeEndpoint;
 
   replyQuestion(requestID: string, answers: string[][]): Promise<Outcome> {
     return this.#send("/question/{requestID}/reply", { requestID }, { answers });

@@ -121,4 +121,9 @@ export interface OpencodeEndpoint {
   listQuestions(): Promise<QuestionRequest[]>;
   listPermissions(): Promise<PermissionRequest[]>;
   session(sessionID: string): Promise<SessionInfo | undefined>;
+  /**
+   * The same OpenCode server, speaking for another directory (a git worktree beside the project:
+   * 1.x names it on every request, 2.x as the location); OpenCode starts that instance on first use.
+   */
+  at?(directory: string): OpencodeEndpoint;
 }

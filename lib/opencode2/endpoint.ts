@@ -99,6 +99,11 @@ export class Opencode2Endpoint implements OpencodeEndpoint {
     this.vocabulary = new Opencode2Vocabulary(directory, server);
   }
 
+  /** Another location of the same server (a git worktree): `POST /api/session { location }` starts it. */
+  at(directory: string): OpencodeEndpoint {
+    return new Opencode2Endpoint(directory, this.#host, this.#server, this.#book);
+  }
+
   replyQuestion(requestID: string, answers: string[][]): Promise<Outcome> {
     const form = this.#book.forms.get(requestID);
     if (!form) return Promise.resolve({ ok: false, gone: true });

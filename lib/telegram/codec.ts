@@ -42,9 +42,19 @@ const ACTIONS = {
   historyBack: { code: "B", indexes: 1, on: "vocabulary" }, // Go back here: asks for confirmation
   historyConfirm: { code: "K", indexes: 1, on: "vocabulary" }, // second tap: revert the session to before prompt i
   historyFork: { code: "R", indexes: 1, on: "vocabulary" }, // Fork here: a new session with what came before prompt i
+  // Git from the phone (issue 44, bridge/git/): upper-case codes too (issue 43 has C, P, F, H, Q, B, K, R).
+  diffIn: { code: "D", indexes: 0, on: "project" }, // /diff's picker: this project's changes
+  worktreeIn: { code: "W", indexes: 0, on: "project" }, // /new's picker: the new session in a new worktree of this project
+  commit: { code: "G", indexes: 0, on: "git" }, // Commit on a Done notice: asks for confirmation
+  commitConfirm: { code: "M", indexes: 0, on: "git" }, // second tap: git add + git commit of the run's files
+  push: { code: "U", indexes: 0, on: "git" }, // Push: asks for confirmation, naming the remote and branch
+  pushConfirm: { code: "S", indexes: 0, on: "git" }, // second tap: git push
+  pullRequest: { code: "O", indexes: 0, on: "git" }, // gh pr create for the branch
+  removeWorktree: { code: "V", indexes: 0, on: "git" }, // Remove worktree: asks for confirmation
+  removeConfirm: { code: "Y", indexes: 0, on: "git" }, // second tap: git worktree remove
 } as const satisfies Record<
   string,
-  { code: string; indexes: 0 | 1 | 2; on: "question" | "permission" | "session" | "project" | "choice" | "listing" | "run" | "schedule" | "vocabulary" }
+  { code: string; indexes: 0 | 1 | 2; on: "question" | "permission" | "session" | "project" | "choice" | "listing" | "run" | "schedule" | "vocabulary" | "git" }
 >;
 
 export type CallbackAction = keyof typeof ACTIONS;
@@ -59,6 +69,7 @@ export type ProjectAction = ActionOn<"project">;
 export type ChoiceAction = ActionOn<"choice">;
 export type UndoAction = ActionOn<"run">;
 export type VocabularyAction = ActionOn<"vocabulary">;
+export type GitAction = ActionOn<"git">;
 
 export interface CallbackData<A extends CallbackAction = CallbackAction> {
   key: string;

@@ -92,6 +92,7 @@ describe("Bridge: commands", () => {
         "compact",
         "fork",
         "history",
+        "diff",
         "help",
         "start",
       ]),

@@ -66,6 +66,7 @@ describe("encodeCallback", () => {
           isActionOn(action, "run"),
           isActionOn(action, "schedule"),
           isActionOn(action, "vocabulary"),
+          isActionOn(action, "git"),
         ].filter(Boolean),
       ).toHaveLength(1);
     }
@@ -85,6 +86,15 @@ describe("encodeCallback", () => {
     ]);
     expect(CALLBACK_ACTIONS.filter((action) => isActionOn(action, "run"))).toEqual(["undo", "undoConfirm", "redo"]);
     expect(CALLBACK_ACTIONS.filter((action) => isActionOn(action, "schedule"))).toEqual(["scheduleCancel", "scheduleDrop"]);
+    expect(CALLBACK_ACTIONS.filter((action) => isActionOn(action, "git"))).toEqual([
+      "commit",
+      "commitConfirm",
+      "push",
+      "pushConfirm",
+      "pullRequest",
+      "removeWorktree",
+      "removeConfirm",
+    ]);
   });
 
   it("round-trips keys from 4 to 16 characters", () => {

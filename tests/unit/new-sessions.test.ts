@@ -48,7 +48,11 @@ describe("/new", () => {
     const update = command("/new ship it");
     await bridge.handleUnclaimed(update, [await bridge.partFor(update), { directories: ["/home/dev/other"] }]);
     const picker = await vi.waitFor(() => telegram.messages.find((m) => m.keyboard.length === 2) ?? Promise.reject(new Error("no picker")));
-    expect(picker.keyboard.flat().map((b) => b.text)).toEqual(["📁 other", "📁 project"]);
+    // Each project row: the project, and 🌿 for the new session in a new worktree of it (issue 44).
+    expect(picker.keyboard.map((row) => row.map((b) => b.text))).toEqual([
+      ["📁 other", "🌿 New worktree"],
+      ["📁 project", "🌿 New worktree"],
+    ]);
     expect(created(opencode)).toEqual([]);
     const tapOn = (label: string, from = OWNER) => ({
       update_id: ++updateId,

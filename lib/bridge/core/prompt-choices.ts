@@ -69,5 +69,6 @@ export function steered(endpoint: OpencodeEndpoint, choice: () => PromptChoice):
     listQuestions: () => endpoint.listQuestions(),
     listPermissions: () => endpoint.listPermissions(),
     session: (sessionID) => endpoint.session(sessionID),
+    ...(endpoint.at ? { at: (directory: string) => steered(endpoint.at!(directory), choice) } : {}),
   };
 }

@@ -26,6 +26,7 @@ import { answerStream, type AnswerStream } from "./answer-stream.ts";
 import type { SpokenAnswers } from "./spoken-answers.ts";
 import { ForkControl } from "./fork-control.ts";
 import { SessionPosts } from "./session-posts.ts";
+import type { InlineButton } from "../../telegram/wire/rendered-message.ts";
 import type { SessionTopics } from "../core/topics.ts";
 
 export interface RunNoticeDeps {
@@ -52,6 +53,12 @@ export interface RunNoticeDeps {
   spoken?: Pick<SpokenAnswers, "heardVoice" | "afterDone">;
   /** HERMES_STREAM: the answer as it is written (answer-stream.ts); undefined: on in a private chat only. */
   stream?: boolean | undefined;
+  /** The Done notice's git buttons (Commit, Push, Remove worktree: bridge/git/). */
+  git?: DoneButtons;
+}
+
+export interface DoneButtons {
+  buttonsFor(owner: MessageOwner, changes: readonly FileChange[], answer: string | undefined): Promise<InlineButton[]>;
 }
 
 /** The user's own message that carried the text (for the 👍 and for replies). */
@@ -213,10 +220,12 @@ export class RunNotices {
     const owner = { sessionID: notice.sessionID, directory };
     const undo = changes.length > 0 ? this.undos.buttonFor(owner) : undefined;
     const fork = notice.kind === "done" ? this.forks.buttonFor(owner) : undefined;
+    const git = notice.kind === "done" ? await this.#deps.git?.buttonsFor(owner, changes, notice.lastText).catch(() => []) : undefined;
     const buttons = [undo, fork].filter((button) => button !== undefined);
     const rendered = {
       ...renderNotice(notice, context, changes.length > 0 ? renderChanges(changes, t) : undefined, spent),
-      ...(buttons.length > 0 ? { keyboard: [buttons] } : {}),
+      // Git's buttons (Commit, Push, Remove worktree) on a row of their own under Undo and Fork.
+      ...(buttons.length > 0 || git?.length ? { keyboard: [buttons, git ?? []].filter((row) => row.length > 0) } : {}),
     };
     try {
       const threadId = await topics.threadOf(notice.sessionID, directory);

@@ -114,6 +114,7 @@ export class NewSessions {
     const picker = renderProjectPicker(
       directories.map((directory) => ({ key: projectKey(directory), directory })),
       t,
+      { worktree: true },
     );
     await this.#deps.chat.send(picker.text, { keyboard: picker.keyboard, replyTo }, Priority.Answer, NOT_ANSWERED);
   }

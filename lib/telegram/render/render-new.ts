@@ -3,7 +3,7 @@
 // through reveal, escaped in message text, cut on graphemes in button labels.
 import path from "node:path";
 import type { Strings } from "../../i18n/catalog.ts";
-import { encodeCallback } from "../codec.ts";
+import { encodeCallback, type ProjectAction } from "../codec.ts";
 import { cutText, EMPTY_HTML, escapeHtml, html, type Html } from "../text/html.ts";
 import { projectName } from "./render-context.ts";
 import type { RenderedMessage } from "../wire/rendered-message.ts";
@@ -32,13 +32,21 @@ export function projectLabels(directories: readonly string[]): Map<string, strin
   return labels;
 }
 
-/** One button per project, sorted by name. */
-export function renderProjectPicker(choices: readonly ProjectChoice[], t: Strings): RenderedMessage {
+/**
+ * One button per project, sorted by name; `action`: what a tap does (/new's by default, /diff's,
+ * /new --worktree's); `worktree`: each project also gets 🌿 (the new session in a new worktree).
+ */
+export function renderProjectPicker(
+  choices: readonly ProjectChoice[],
+  t: Strings,
+  { action = "newIn", worktree = false }: { action?: ProjectAction; worktree?: boolean } = {},
+): RenderedMessage {
   const labels = projectLabels(choices.map((choice) => choice.directory));
   const sorted = [...choices].sort((a, b) => labels.get(a.directory)!.localeCompare(labels.get(b.directory)!));
   const shown = sorted.slice(0, PROJECT_ROWS);
   const keyboard = shown.map(({ key, directory }) => [
-    { text: `📁 ${cutText(reveal(labels.get(directory)!, t), LABEL_LIMIT)}`, callback_data: encodeCallback({ key, action: "newIn", question: 0, option: 0 }) },
+    { text: `📁 ${cutText(reveal(labels.get(directory)!, t), LABEL_LIMIT)}`, callback_data: encodeCallback({ key, action, question: 0, option: 0 }) },
+    ...(worktree ? [{ text: t.git.worktreeButton, callback_data: encodeCallback({ key, action: "worktreeIn", question: 0, option: 0 }) }] : []),
   ]);
   const rest = sorted.length - shown.length;
   return { text: html`${t.steer.pick}${rest > 0 ? html`\n${escapeHtml(t.status.andMore(rest))}` : EMPTY_HTML}`, keyboard };

@@ -19,10 +19,11 @@ export function commandsFor(t: Strings): Array<{ command: string; description: s
   }));
   // Scheduled runs (issue 35), after /sessions.
   const schedules = (["every", "at", "schedules"] as const).map((command) => ({ command, description: t.scheduleCommands[command] }));
-  // Spoken answers (issue 45) and OpenCode's own vocabulary (issue 43), after /undo.
+  // Spoken answers (issue 45) and OpenCode's own vocabulary (issue 43), after /undo; git's /diff (issue 44) after them.
   const voice = { command: "voice", description: t.speech.command };
   const vocabulary = (["commands", "compact", "fork", "history"] as const).map((command) => ({ command, description: t.vocabulary.menu[command] }));
-  return [...menu.slice(0, 2), ...schedules, ...menu.slice(2, 8), voice, ...vocabulary, ...menu.slice(8)];
+  const diff = { command: "diff", description: t.git.menu };
+  return [...menu.slice(0, 2), ...schedules, ...menu.slice(2, 8), voice, ...vocabulary, diff, ...menu.slice(8)];
 }
 
 /** Room for each list, so /status stays within one message whatever the titles (escaped lengths). */
@@ -81,7 +82,7 @@ function show(text: string, max: number, t: Strings): Html {
 /** One process' part as far as it is well-formed: sessions and prompts with the wrong shape are dropped. */
 
 export function renderHelp(t: Strings = CATALOGS.en): Html {
-  return joinHtml([...t.help.lines, EMPTY_HTML, ...commandsFor(t).map((entry) => escapeHtml(`/${entry.command} — ${entry.description}`))], "\n");
+  return joinHtml([...t.help.lines, t.git.help, EMPTY_HTML, ...commandsFor(t).map((entry) => escapeHtml(`/${entry.command} — ${entry.description}`))], "\n");
 }
 
 /** Telegram links to a message exist for supergroups and channels only ("-100…" ids). */

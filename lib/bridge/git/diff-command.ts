@@ -1,0 +1,104 @@
+// /diff: a project's uncommitted changes (docs/git.md). Sent as a reply to a session's message,
+// for that session's directory (claimed by the process that serves it); otherwise gathered like
+// /new: every process adds the directories it serves, the one that polls answers: one project
+// straight away, several as a picker whose tap the serving process claims. The answer: the branch,
+// how it stands against its upstream, each file with lines added and removed (new, deleted and
+// binary ones marked), the whole diff as `changes.diff`, and Push when there is something to push.
+import type { Strings } from "../../i18n/catalog.ts";
+import { readChanges } from "../../git/repo.ts";
+import type { Logger } from "../../log.ts";
+import type { MessageOwner, Registry } from "../../registry/registry.ts";
+import type { Claim } from "../../relay/update-handler.ts";
+import { decodeCallback } from "../../telegram/codec.ts";
+import { projectName } from "../../telegram/render/render-context.ts";
+import { gitButton, renderDiff } from "../../telegram/render/render-git.ts";
+import { escapeWithin } from "../../telegram/text/html.ts";
+import { renderPicked, renderProjectPicker } from "../../telegram/render/render-new.ts";
+import type { Chat } from "../core/chat.ts";
+import type { ActingCommand, ActingTap, ActingText } from "../core/gate.ts";
+import type { InstanceLinks } from "../core/instance-links.ts";
+import { parseProjectsPart, projectKey, type ProjectsPart } from "../steering/projects-part.ts";
+import type { GitPosts } from "./git-posts.ts";
+import type { GitTaps } from "./git-taps.ts";
+
+export interface DiffCommandDeps {
+  t: Strings;
+  log: Logger;
+  registry: Registry;
+  links: Pick<InstanceLinks, "linkFor" | "directories">;
+  chat: Pick<Chat, "reply" | "send" | "answerCallback">;
+  posts: GitPosts;
+  taps: Pick<GitTaps, "pushTarget">;
+}
+
+/** `/diff` (or `/diff@bot`) sent as a reply: a reply starting with "/" arrives as text. */
+const DIFF_COMMAND = /^\/diff(?:@[A-Za-z0-9_]+)?\s*$/i;
+
+export class DiffCommand {
+  readonly #deps: DiffCommandDeps;
+
+  constructor(deps: DiffCommandDeps) {
+    this.#deps = deps;
+  }
+
+  gathers(intent: ActingCommand): boolean {
+    return intent.name === "diff";
+  }
+
+  async partFor(intent: ActingCommand): Promise<ProjectsPart | undefined> {
+    return intent.name === "diff" ? { directories: this.#deps.links.directories() } : undefined;
+  }
+
+  /** /diff in reply to a message of a session this process serves. */
+  claimText(intent: ActingText): Claim | undefined {
+    if (intent.replyTo === undefined || intent.from.chatId === undefined || !DIFF_COMMAND.test(intent.text.trim())) return undefined;
+    const owner = this.#deps.registry.ownerOf({ chatId: intent.from.chatId, messageId: intent.replyTo });
+    if (!owner || !this.#deps.links.linkFor(owner.directory)) return undefined;
+    return () => this.#show(owner.directory, intent.messageId, owner, intent.threadId);
+  }
+
+  unclaimed(intent: ActingCommand, received: readonly unknown[] | undefined): Promise<void> | undefined {
+    if (intent.name !== "diff") return undefined;
+    return this.#answer(intent, received ?? []);
+  }
+
+  claimTap(intent: ActingTap): Claim | undefined {
+    const data = decodeCallback(intent.data);
+    if (data?.action !== "diffIn") return undefined;
+    const directory = this.#deps.links.directories().find((served) => projectKey(served) === data.key);
+    if (directory === undefined) return undefined;
+    return async () => {
+      const { chat, t, posts } = this.#deps;
+      await chat.answerCallback(intent.id);
+      if (intent.messageId === undefined || intent.from.chatId === undefined) return;
+      await posts.edit({ chatId: intent.from.chatId, messageId: intent.messageId }, renderPicked(directory, t));
+      await this.#show(directory, intent.messageId, undefined, undefined);
+    };
+  }
+
+  async #answer(intent: ActingCommand, received: readonly unknown[]): Promise<void> {
+    const { t, chat } = this.#deps;
+    const directories = [...new Set(received.map(parseProjectsPart).flatMap((part) => part?.directories ?? []))];
+    if (directories.length === 0) return chat.reply(t.steer.noProject, intent.messageId);
+    if (directories.length === 1 && this.#deps.links.linkFor(directories[0]!)) return this.#show(directories[0]!, intent.messageId, undefined, undefined);
+    const picker = renderProjectPicker(
+      directories.map((directory) => ({ key: projectKey(directory), directory })),
+      t,
+      { action: "diffIn" },
+    );
+    await chat.send(t.git.pick, { keyboard: picker.keyboard, replyTo: intent.messageId }, "could not answer /diff");
+  }
+
+  async #show(directory: string, replyTo: number, owner: MessageOwner | undefined, threadId: number | undefined): Promise<void> {
+    const { t, posts, log } = this.#deps;
+    const changes = await readChanges(directory);
+    log.info({ ok: changes.ok, files: changes.ok ? changes.value.files.length : 0 }, "/diff");
+    if (!changes.ok) return void (await posts.post({ text: t.git.notRepo(escapeWithin(changes.error, 500)), keyboard: [] }, { owner, replyTo, threadId }));
+    const { status, files, diff } = changes.value;
+    const view = { project: projectName(directory), branch: status.branch, upstream: status.upstream, ahead: status.ahead, behind: status.behind, files };
+    const pushable = status.branch !== undefined && !status.unborn && (status.upstream === undefined || status.ahead > 0);
+    const keyboard = pushable ? [[gitButton("push", this.#deps.taps.pushTarget(directory, owner, threadId).key, t)]] : [];
+    const sent = await posts.post({ text: renderDiff(view, t), keyboard }, { owner, replyTo, threadId });
+    if (sent && diff !== "") await posts.diffFile(diff, t.git.diffCaption, sent.messageId, { owner, threadId });
+  }
+}

@@ -1,0 +1,31 @@
+// Git from the phone on the gate (issue 44, docs/git.md): /diff (diff-command.ts), the Commit,
+// Push, Open pull request and Remove worktree buttons (git-taps.ts), a reply replacing a commit's
+// message, and /new --worktree (worktree-sessions.ts). Added before the steering routes: /new
+// --worktree is answered here, a plain /new there; and before the bridge's own routes (Commands
+// answers any command it does not know with /help, and UserInput calls any tap it does not know stale).
+import type { Gate } from "../core/gate.ts";
+import type { InstanceLinks } from "../core/instance-links.ts";
+import { DiffCommand, type DiffCommandDeps } from "./diff-command.ts";
+import { GitPosts } from "./git-posts.ts";
+import { GitTaps, type GitTapDeps } from "./git-taps.ts";
+import { WorktreeBook } from "./worktree-book.ts";
+import { WorktreeSessions, type WorktreeSessionDeps } from "./worktree-sessions.ts";
+
+type Deps = Omit<GitTapDeps & DiffCommandDeps & WorktreeSessionDeps, "posts" | "taps" | "worktrees" | "links"> & { links: InstanceLinks };
+
+/** The routes; what the Done notice asks for its git buttons. */
+export function routeGit(gate: Gate, deps: Deps): Pick<GitTaps, "buttonsFor"> {
+  const posts = new GitPosts(deps);
+  const worktrees = new WorktreeBook(deps.links);
+  const taps = new GitTaps({ ...deps, posts, worktrees });
+  const diff = new DiffCommand({ ...deps, posts, taps });
+  const sessions = new WorktreeSessions({ ...deps, posts, worktrees });
+  gate.route("callback", { claim: (tap) => taps.claimTap(tap) ?? diff.claimTap(tap) ?? sessions.claimTap(tap) });
+  gate.route("text", { claim: (text) => taps.claimText(text) ?? diff.claimText(text) });
+  gate.route("command", {
+    unclaimed: (command, after) => diff.unclaimed(command, after.parts) ?? sessions.unclaimed(command, after.parts),
+    gathers: (command) => diff.gathers(command) || sessions.gathers(command),
+    partFor: async (command) => (await diff.partFor(command)) ?? (await sessions.partFor(command)),
+  });
+  return taps;
+}

@@ -1,0 +1,122 @@
+// What git from the phone looks like (docs/git.md): /diff's summary, the Commit, Push and Remove
+// worktree confirmations and their outcomes, and their buttons. Pure. File names, branches and
+// git's own words are untrusted text: shown through reveal, escaped, cut on graphemes.
+import type { Strings } from "../../i18n/catalog.ts";
+import { encodeCallback, type GitAction } from "../codec.ts";
+import { escapeWithin } from "../text/html.ts";
+import { reveal } from "../text/reveal.ts";
+import type { InlineButton, RenderedMessage } from "../wire/rendered-message.ts";
+
+const NAME_LIMIT = 120;
+const LISTED_FILES = 20;
+/** git's own words (a hook's output, a refusal): the end matters most, and the message stays short. */
+const OUTPUT_LIMIT = 1_500;
+const MESSAGE_LIMIT = 1_500;
+
+export interface DiffFileView {
+  path: string;
+  kind: "modified" | "new" | "deleted" | "renamed" | "conflict";
+  added: number;
+  removed: number;
+  binary: boolean;
+}
+
+export interface DiffView {
+  project: string;
+  branch: string | undefined;
+  upstream: string | undefined;
+  ahead: number;
+  behind: number;
+  files: readonly DiffFileView[];
+}
+
+const shown = (text: string, t: Strings, max = NAME_LIMIT) => escapeWithin(reveal(text, t), max);
+/** The end of a long output (git prints what went wrong last). */
+const tail = (text: string, t: Strings) => shown(text.length > OUTPUT_LIMIT ? `…${text.slice(-OUTPUT_LIMIT)}` : text, t, OUTPUT_LIMIT + 1);
+
+export function gitButton(action: GitAction, key: string, t: Strings): InlineButton {
+  const labels: Record<GitAction, string> = {
+    commit: t.git.commitButton,
+    commitConfirm: t.git.confirmCommit,
+    push: t.git.pushButton,
+    pushConfirm: t.git.confirmPush,
+    pullRequest: t.git.prButton,
+    removeWorktree: t.git.removeButton,
+    removeConfirm: t.git.confirmRemove,
+  };
+  const red = action === "pushConfirm" || action === "removeConfirm";
+  return { text: labels[action], callback_data: encodeCallback({ key, action, question: 0, option: 0 }), ...(red ? { style: "danger" as const } : {}) };
+}
+
+export function renderDiff(view: DiffView, t: Strings): string {
+  const branch = view.branch === undefined ? t.git.detached : shown(view.branch, t);
+  const lines = [t.git.head(shown(view.project, t), branch)];
+  if (view.branch !== undefined) lines.push(view.upstream ? t.git.tracking(shown(view.upstream, t), view.ahead, view.behind) : t.git.noUpstream);
+  if (view.files.length === 0) lines.push(t.git.clean);
+  for (const file of view.files.slice(0, LISTED_FILES)) {
+    const kind = file.kind === "new" ? t.git.fileNew : file.kind === "deleted" ? t.git.fileDeleted : file.kind === "renamed" ? t.git.fileRenamed : "";
+    const count = file.binary ? t.git.fileBinary : ` +${file.added} −${file.removed}`;
+    lines.push(`<code>${shown(file.path, t)}</code>${kind}${count}`);
+  }
+  if (view.files.length > LISTED_FILES) lines.push(t.git.moreFiles(view.files.length - LISTED_FILES));
+  return lines.join("\n");
+}
+
+export interface CommitAskView {
+  branch: string;
+  files: readonly string[];
+  /** Uncommitted files that are not the run's: left out. */
+  others: number;
+  message: string;
+}
+
+export function renderCommitAsk(view: CommitAskView, key: string, t: Strings): RenderedMessage {
+  const files = view.files.map((file) => `<code>${shown(file, t)}</code>`).join("\n");
+  const others = view.others > 0 ? `\n${t.git.othersLeftOut(view.others)}` : "";
+  const text = `${t.git.commitAsk(shown(view.branch, t), files + others, shown(view.message, t, MESSAGE_LIMIT))}\n${t.git.replyToChange}`;
+  return { text, keyboard: [[gitButton("commitConfirm", key, t)]] };
+}
+
+/** After a commit: Push, and Open pull request when gh can. */
+export function renderCommitted(hash: string, branch: string, key: string, t: Strings): RenderedMessage {
+  return { text: t.git.committed(shown(hash, t), shown(branch, t)), keyboard: [[gitButton("push", key, t)]] };
+}
+
+export type GitFailure = "commit" | "push" | "pr" | "remove";
+
+/** A failure in git's own (scrubbed) words; `retry`: the button that tries again. */
+export function renderGitFailure(what: GitFailure, why: string, t: Strings, retry?: InlineButton): RenderedMessage {
+  const words = { commit: t.git.commitFailed, push: t.git.pushFailed, pr: t.git.prFailed, remove: t.git.removeFailed }[what];
+  return { text: words(tail(why, t)), keyboard: retry ? [[retry]] : [] };
+}
+
+export interface PushAskView {
+  branch: string;
+  remote: string;
+  url: string;
+  setsUpstream: boolean;
+}
+
+export function renderPushAsk(view: PushAskView, key: string, t: Strings): RenderedMessage {
+  return {
+    text: t.git.pushAsk(shown(view.branch, t), shown(view.remote, t), shown(view.url, t, 200), view.setsUpstream),
+    keyboard: [[gitButton("pushConfirm", key, t)]],
+  };
+}
+
+/** After a push: Open pull request, when gh is there and signed in. */
+export function renderPushed(view: PushAskView, key: string, withPr: boolean, t: Strings): RenderedMessage {
+  return { text: t.git.pushed(shown(view.branch, t), shown(view.remote, t)), keyboard: withPr ? [[gitButton("pullRequest", key, t)]] : [] };
+}
+
+export function renderPullRequest(url: string, t: Strings): RenderedMessage {
+  return { text: t.git.prOpened(shown(url, t, 300)), keyboard: [] };
+}
+
+export function renderRemoveAsk(directory: string, dirty: number, key: string, t: Strings): RenderedMessage {
+  return { text: t.git.removeAsk(shown(directory, t, 300), dirty), keyboard: [[gitButton("removeConfirm", key, t)]] };
+}
+
+export function renderRemoved(directory: string, branch: string, t: Strings): RenderedMessage {
+  return { text: t.git.removed(shown(directory, t, 300), shown(branch, t)), keyboard: [] };
+}
