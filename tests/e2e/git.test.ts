@@ -39,7 +39,7 @@ describe.each(VERSIONS)("git from the phone on OpenCode %s", { timeout: 240_000 
   const tap = async (message: SentMessage, label: string) => rig.telegram.waitForCallbackAnswer(await rig.telegram.tapButton(message, label));
   const edited = (message: SentMessage, text: string) =>
     rig.telegram.waitFor(() => (current(message).text.includes(text) ? current(message) : undefined), { timeoutMs: 60_000, what: `"${text}"` });
-  const replyTo = (message: SentMessage, text: string) =>
+  const replyTo = (message: { messageId: number }, text: string) =>
     rig.telegram.waitForMessage((m) => m.replyToMessageId === message.messageId && m.text.includes(text), { timeoutMs: 30_000, what: `"${text}"` });
   const doneNotice = (marker: string) =>
     rig.telegram.waitForMessage((m) => m.text.includes("<b>Done</b>") && m.text.includes(marker), { timeoutMs: 90_000, what: `Done for ${marker}` });
