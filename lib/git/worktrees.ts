@@ -13,6 +13,7 @@ const SLUG_LIMIT = 40;
 export function slugOf(instruction: string): string {
   const words = instruction
     .normalize("NFKD")
+    .replace(/\p{M}/gu, "")
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, " ")
     .trim()

@@ -3,7 +3,7 @@
 // git's own words are untrusted text: shown through reveal, escaped, cut on graphemes.
 import type { Strings } from "../../i18n/catalog.ts";
 import { encodeCallback, type GitAction } from "../codec.ts";
-import { escapeWithin } from "../text/html.ts";
+import { escapedTail, escapeWithin } from "../text/html.ts";
 import { reveal } from "../text/reveal.ts";
 import type { InlineButton, RenderedMessage } from "../wire/rendered-message.ts";
 
@@ -32,7 +32,11 @@ export interface DiffView {
 
 const shown = (text: string, t: Strings, max = NAME_LIMIT) => escapeWithin(reveal(text, t), max);
 /** The end of a long output (git prints what went wrong last). */
-const tail = (text: string, t: Strings) => shown(text.length > OUTPUT_LIMIT ? `…${text.slice(-OUTPUT_LIMIT)}` : text, t, OUTPUT_LIMIT + 1);
+function tail(text: string, t: Strings): string {
+  const revealed = reveal(text, t);
+  const end = escapedTail(revealed, OUTPUT_LIMIT);
+  return end.length < revealed.length ? `…${end.html}` : end.html;
+}
 
 export function gitButton(action: GitAction, key: string, t: Strings): InlineButton {
   const labels: Record<GitAction, string> = {
