@@ -1,0 +1,127 @@
+// lib/git against a real `git` in a temporary repository (no sockets): a commit of named files
+// leaves what the user staged staged and out of it, takes new and deleted files, and a failing
+// hook leaves the index as it was; push plans refuse what they must; worktrees come and go;
+// readChanges counts new and binary files.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { commitFiles } from "../../lib/git/commit-files.ts";
+import { planPush, push } from "../../lib/git/push.ts";
+import { operationUnderWay, readChanges } from "../../lib/git/repo.ts";
+import { addWorktree, removeWorktree } from "../../lib/git/worktrees.ts";
+
+let root: string;
+const git = (args: string[], cwd = root) => execFileSync("git", args, { cwd, encoding: "utf8" }).trim();
+const write = (name: string, text: string | Buffer) => fs.writeFileSync(path.join(root, name), text);
+
+beforeEach(() => {
+  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "hermes-git-unit-")));
+  git(["init", "-q", "-b", "main"]);
+  git(["config", "user.email", "t@example.com"]);
+  git(["config", "user.name", "T"]);
+  for (const name of ["a.txt", "b.txt", "gone.txt"]) write(name, `${name}\n`);
+  git(["add", "."]);
+  git(["commit", "-qm", "start"]);
+});
+afterEach(() => {
+  fs.rmSync(`${root}-${"fix-it"}`, { recursive: true, force: true });
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+describe("commitFiles", () => {
+  it("commits exactly the named files (edited, new, deleted); what the user staged stays staged and out of it", async () => {
+    write("a.txt", "a changed\n");
+    write("new.txt", "new\n");
+    fs.rmSync(path.join(root, "gone.txt"));
+    write("staged.txt", "the user's own\n");
+    git(["add", "staged.txt"]);
+    write("b.txt", "b changed, not the run's\n");
+    const outcome = await commitFiles(root, ["a.txt", "new.txt", "gone.txt"], "Run's work\n\n- a.txt\n");
+    expect(outcome).toEqual({ ok: true, value: { hash: git(["rev-parse", "--short", "HEAD"]), branch: "main" } });
+    expect(git(["show", "--name-status", "--format=%B", "HEAD"])).toBe("Run's work\n\n- a.txt\n\n\nM\ta.txt\nD\tgone.txt\nA\tnew.txt");
+    expect(git(["status", "--porcelain"])).toBe("M b.txt\nA  staged.txt");
+  });
+
+  it("a failing pre-commit hook: nothing committed, the index and the files as they were, git's words returned", async () => {
+    write("a.txt", "a changed\n");
+    write("staged.txt", "the user's own\n");
+    git(["add", "staged.txt"]);
+    fs.writeFileSync(path.join(root, ".git", "hooks", "pre-commit"), "#!/bin/sh\necho 'lint failed: a.txt' >&2\nexit 1\n", { mode: 0o755 });
+    const before = { head: git(["rev-parse", "HEAD"]), index: git(["ls-files", "-s"]), status: git(["status", "--porcelain"]) };
+    const outcome = await commitFiles(root, ["a.txt"], "x\n");
+    expect(outcome).toEqual({ ok: false, error: "lint failed: a.txt" });
+    expect({ head: git(["rev-parse", "HEAD"]), index: git(["ls-files", "-s"]), status: git(["status", "--porcelain"]) }).toEqual(before);
+    expect(fs.readFileSync(path.join(root, "a.txt"), "utf8")).toBe("a changed\n");
+  });
+
+  it("a merge under way is seen", async () => {
+    expect(await operationUnderWay(root)).toBeUndefined();
+    fs.writeFileSync(path.join(root, ".git", "MERGE_HEAD"), `${git(["rev-parse", "HEAD"])}\n`);
+    expect(await operationUnderWay(root)).toBe("merge");
+  });
+});
+
+describe("push", () => {
+  it("plans the branch's own name on the only remote, setting the upstream once; pushes there, never forced", async () => {
+    expect(await planPush(root)).toEqual({ ok: false, error: "the repository has no remote" });
+    const bare = `${root}-remote.git`;
+    execFileSync("git", ["init", "-q", "--bare", bare]);
+    try {
+      git(["remote", "add", "upstream-one", bare]);
+      const plan = await planPush(root);
+      expect(plan).toEqual({ ok: true, value: { branch: "main", remote: "upstream-one", url: bare, setsUpstream: true } });
+      if (!plan.ok) return;
+      expect((await push(root, plan.value)).ok).toBe(true);
+      expect(git(["rev-parse", "main"], bare)).toBe(git(["rev-parse", "HEAD"]));
+      expect(await planPush(root)).toMatchObject({ ok: true, value: { setsUpstream: false } });
+      // A rewritten history is refused by the remote, not forced.
+      git(["commit", "-q", "--amend", "-m", "rewritten"]);
+      const again = await planPush(root);
+      if (!again.ok) throw new Error(again.error);
+      const refused = await push(root, again.value);
+      expect(refused.ok).toBe(false);
+      expect(refused.ok ? "" : refused.error).toMatch(/rejected|non-fast-forward/);
+      // An upstream of another name is not pushed to.
+      git(["config", "branch.main.merge", "refs/heads/other"]);
+      expect(await planPush(root)).toMatchObject({ ok: false, error: expect.stringContaining("another name") });
+      git(["checkout", "-q", "--detach"]);
+      expect(await planPush(root)).toEqual({ ok: false, error: "HEAD is detached: no branch to push" });
+    } finally {
+      fs.rmSync(bare, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("worktrees and changes", () => {
+  it("adds a worktree beside the project on hermes/<slug>; removing it with changes needs force; the branch stays", async () => {
+    const made = await addWorktree(root, "Fix it!");
+    expect(made).toEqual({ ok: true, value: { directory: `${root}-fix-it`, branch: "hermes/fix-it" } });
+    if (!made.ok) return;
+    expect(await addWorktree(root, "fix it")).toMatchObject({ ok: true, value: { branch: "hermes/fix-it-2", directory: `${root}-fix-it-2` } });
+    await removeWorktree(`${root}-fix-it-2`, false);
+    fs.writeFileSync(path.join(made.value.directory, "wip.txt"), "work in progress\n");
+    expect((await removeWorktree(made.value.directory, false)).ok).toBe(false);
+    expect(fs.existsSync(made.value.directory)).toBe(true);
+    expect(await removeWorktree(made.value.directory, true)).toEqual({ ok: true, value: true });
+    expect(fs.existsSync(made.value.directory)).toBe(false);
+    expect(git(["branch", "--list", "hermes/fix-it"])).toContain("hermes/fix-it");
+  });
+
+  it("readChanges: lines per file, new and binary files, and the whole diff without binary bytes", async () => {
+    write("a.txt", "a changed\nand more\n");
+    write("n.txt", "one\ntwo\nthree\n");
+    write("pic.bin", Buffer.from([0, 159, 146, 150, 0, 1]));
+    const changes = await readChanges(root);
+    if (!changes.ok) throw new Error(changes.error);
+    expect(changes.value.files.map(({ path, kind, added, removed, binary }) => ({ path, kind, added, removed, binary }))).toEqual([
+      { path: "a.txt", kind: "modified", added: 2, removed: 1, binary: false },
+      { path: "n.txt", kind: "new", added: 3, removed: 0, binary: false },
+      { path: "pic.bin", kind: "new", added: 0, removed: 0, binary: true },
+    ]);
+    expect(changes.value.diff).toContain("+three");
+    expect(changes.value.diff).toContain("Binary files /dev/null and b/pic.bin differ");
+    expect(changes.value.status.branch).toBe("main");
+  });
+});
