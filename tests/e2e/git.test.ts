@@ -53,6 +53,7 @@ describe.each(VERSIONS)("git from the phone on OpenCode %s", { timeout: 240_000 
     const [head, ...then] = [...steps, { text: marker }];
     return directive({ ...head, then } as Parameters<typeof directive>[0]);
   };
+  const shell = (command: string) => (v2 ? { tool: "shell", args: { command } } : { tool: "bash", args: { command, description: "wait" } });
   /** Everything a commit could disturb: HEAD, the index, the files. */
   const snapshot = () => ({ head: git(["rev-parse", "HEAD"]), index: git(["diff", "--cached", "--name-status"]), status: git(["status", "--porcelain"]) });
   const strangerTap = async (message: SentMessage, label: string) => {
@@ -143,8 +144,27 @@ describe.each(VERSIONS)("git from the phone on OpenCode %s", { timeout: 240_000 
     const run = writes([[path.join(directory, "one.txt"), "one changed again\n"]], "Second run done");
     rig.telegram.sendText(rig.chatId, `/new ${run}`);
     const notice = await doneNotice("Second run done");
+
+    // Refused while the session works: a reply continues it with a run that waits.
+    rig.telegram.sendText(rig.chatId, directive({ ...shell("sleep 4"), then: [{ text: "Waiting run done" }] }), { replyTo: notice.messageId });
+    await rig.telegram.waitFor(() => rig.llm.requests.some((r) => JSON.stringify(r.messages ?? []).includes("Waiting run done")) || undefined, {
+      timeoutMs: 30_000,
+      what: "the waiting run at the LLM",
+    });
+    expect(await tap(notice, "✅ Commit")).toMatchObject({ text: expect.stringContaining("The session is working"), showAlert: true });
+    await doneNotice("Waiting run done");
+
     await tap(notice, "✅ Commit");
     const ask = await replyTo(notice, "Commit on feature-x?");
+    // Refused when a file changed again since the run, and in the middle of a merge: nothing committed.
+    const head = git(["rev-parse", "HEAD"]);
+    fs.writeFileSync(path.join(directory, "one.txt"), "edited in the terminal meanwhile\n");
+    expect(await tap(ask, "✅ Confirm commit")).toMatchObject({ text: expect.stringContaining("one.txt changed again since the run"), showAlert: true });
+    fs.writeFileSync(path.join(directory, "one.txt"), "one changed again\n");
+    fs.writeFileSync(path.join(directory, ".git", "MERGE_HEAD"), `${head}\n`);
+    expect(await tap(ask, "✅ Confirm commit")).toMatchObject({ text: expect.stringContaining("A merge is under way"), showAlert: true });
+    fs.rmSync(path.join(directory, ".git", "MERGE_HEAD"));
+    expect(git(["rev-parse", "HEAD"])).toBe(head);
 
     const hook = path.join(directory, ".git", "hooks", "pre-commit");
     fs.writeFileSync(hook, "#!/bin/sh\necho 'hook says no' >&2\nexit 1\n", { mode: 0o755 });
@@ -241,7 +261,6 @@ describe.each(VERSIONS)("git from the phone on OpenCode %s", { timeout: 240_000 
   });
 
   it("/new --worktree runs in a new worktree on its own branch while a run works in the main checkout; Commit there, then Remove worktree", async () => {
-    const shell = (command: string) => (v2 ? { tool: "shell", args: { command } } : { tool: "bash", args: { command, description: "wait" } });
     // The main checkout's run: it waits, then writes main-only.txt.
     const mainRun = writes([[path.join(directory, "main-only.txt"), "main\n"]], "Main checkout run done", [shell("sleep 6")]);
     rig.telegram.sendText(rig.chatId, `/new ${mainRun}`);
@@ -266,20 +285,29 @@ describe.each(VERSIONS)("git from the phone on OpenCode %s", { timeout: 240_000 
     expect(read("main-only.txt")).toBe("main\n");
     expect(read("main-only.txt", worktree)).toBeNull();
     expect(labels(main)).toEqual(["⏪ Undo", "✅ Commit"]);
-    expect(labels(notice)).toEqual(["⏪ Undo", "✅ Commit", "⬆️ Push", "🗑 Remove worktree"]);
     // Only one worktree: the stranger's /new --worktree made none.
     expect(git(["worktree", "list", "--porcelain"]).match(/^worktree /gm)).toHaveLength(2);
-
-    await tap(notice, "✅ Commit");
-    const ask = await replyTo(notice, `Commit on ${branch}?`);
-    await tap(ask, "✅ Confirm commit");
-    await edited(ask, `on <b>${branch}</b>`);
-    expect(git(["show", "--name-only", "--format=", branch])).toBe("worktree-only.txt");
-    expect(git(["rev-parse", "--abbrev-ref", "HEAD"])).toBe("feature-x");
+    // 1.1.53's snapshots may miss a run's change (docs/undo.md): no changed files, so no Commit; the file stays uncommitted.
+    const tracked = labels(notice).includes("✅ Commit");
+    if (tracked) {
+      expect(labels(notice)).toEqual(["⏪ Undo", "✅ Commit", "⬆️ Push", "🗑 Remove worktree"]);
+      await tap(notice, "✅ Commit");
+      const ask = await replyTo(notice, `Commit on ${branch}?`);
+      await tap(ask, "✅ Confirm commit");
+      await edited(ask, `on <b>${branch}</b>`);
+      expect(git(["show", "--name-only", "--format=", branch])).toBe("worktree-only.txt");
+      expect(git(["rev-parse", "--abbrev-ref", "HEAD"])).toBe("feature-x");
+    } else {
+      expect(version).toBe("1.1.53");
+      expect(labels(notice)).toEqual(["⬆️ Push", "🗑 Remove worktree"]);
+    }
 
     await strangerTap(notice, "🗑 Remove worktree");
     await tap(notice, "🗑 Remove worktree");
     const remove = await replyTo(notice, "Remove the worktree");
+    // Uncommitted changes are named before the red Confirm (which then forces the removal).
+    if (tracked) expect(remove.text).not.toContain("uncommitted");
+    else expect(remove.text).toContain("It has 1 uncommitted change: they will be lost.");
     expect(rig.telegram.buttons(remove)).toEqual([expect.objectContaining({ text: "🗑 Confirm remove", style: "danger" })]);
     await strangerTap(remove, "🗑 Confirm remove");
     expect(fs.existsSync(worktree)).toBe(true);
