@@ -317,3 +317,46 @@ describe.each(VERSIONS)("git from the phone on OpenCode %s", { timeout: 240_000 
     expect(git(["rev-parse", "--verify", "-q", `refs/heads/${branch}`])).not.toBe("");
   });
 });
+
+// With forum topics on (a supergroup), a worktree's session gets its own topic named by its
+// branch; its Done notice and Commit's confirmation are there.
+describe("a worktree's session in its own forum topic on OpenCode 1.18.33", { timeout: 180_000 }, () => {
+  let rig: Rig;
+  beforeAll(async () => {
+    rig = await startRig("1.18.33", { HERMES_DONE_AFTER: "60s", HERMES_TELEGRAM_TOPICS: "on" }, undefined, {
+      permission: { edit: "allow", bash: "allow" },
+      warmup: false,
+      chat: "supergroup",
+    });
+    const git = (...args: string[]) => execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=T", ...args], { cwd: rig.opencode.directory });
+    fs.writeFileSync(path.join(rig.opencode.directory, "readme.txt"), "x\n");
+    git("init", "-q", "-b", "main");
+    git("add", ".");
+    git("commit", "-qm", "start");
+    await rig.opencode.request("GET", "/config", { directory: rig.opencode.directory });
+  }, 120_000);
+  afterAll(async () => {
+    await rig?.stop();
+  });
+
+  it("the topic carries the branch's name; the Done notice and Commit's confirmation are in it", async () => {
+    const run = directive({ tool: "write", args: { filePath: "topic-file.txt", content: "in the worktree\n" }, then: [{ text: "Topic run done" }] });
+    const command = rig.telegram.sendText(rig.chatId, `/new --worktree ${run}`);
+    const created = await rig.telegram.waitForMessage((m) => m.replyToMessageId === command.messageId && m.text.includes("New worktree on"), {
+      what: "the worktree",
+    });
+    const branch = /on <b>(hermes\/[^<]+)<\/b>/.exec(created.text)![1]!;
+    const notice = await rig.telegram.waitForMessage((m) => m.text.includes("<b>Done</b>") && m.text.includes("Topic run done"), {
+      timeoutMs: 90_000,
+      what: "Done",
+    });
+    expect(notice.threadId).toEqual(expect.any(Number));
+    expect(rig.telegram.topics().find((topic) => topic.threadId === notice.threadId)?.name).toBe(branch);
+    expect(rig.telegram.buttons(notice).map((button) => button.text)).toEqual(["⏪ Undo", "✅ Commit", "⬆️ Push", "🗑 Remove worktree"]);
+    await rig.telegram.waitForCallbackAnswer(await rig.telegram.tapButton(notice, "✅ Commit"));
+    const ask = await rig.telegram.waitForMessage((m) => m.replyToMessageId === notice.messageId && m.text.includes(`Commit on ${branch}?`), {
+      what: "the confirmation",
+    });
+    expect(ask.threadId).toBe(notice.threadId);
+  });
+});
