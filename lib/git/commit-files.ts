@@ -19,7 +19,8 @@ export interface Committed {
 export async function commitFiles(cwd: string, files: readonly string[], message: string): Promise<GitAnswer<Committed>> {
   if (files.length === 0) return { ok: false, error: "no files to commit" };
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hermes-commit-"));
-  const env = { GIT_INDEX_FILE: path.join(dir, "index") };
+  // Literal pathspecs: a file named ":(glob)**" (an agent can make one) is that file, not everything.
+  const env = { GIT_INDEX_FILE: path.join(dir, "index"), GIT_LITERAL_PATHSPECS: "1" };
   try {
     const head = await git(cwd, ["rev-parse", "--verify", "-q", "HEAD"]);
     const start = await git(cwd, head.code === 0 ? ["read-tree", "HEAD"] : ["read-tree", "--empty"], { env });
@@ -29,7 +30,7 @@ export async function commitFiles(cwd: string, files: readonly string[], message
     const committed = await git(cwd, ["commit", "-q", "-F", "-"], { env, input: message });
     if (committed.code !== 0) return { ok: false, error: failureText(committed, "git commit") };
     // The real index now follows the new HEAD for these files (other staged files stay staged).
-    await git(cwd, ["reset", "-q", "--", ...files]);
+    await git(cwd, ["reset", "-q", "--", ...files], { env: { GIT_LITERAL_PATHSPECS: "1" } });
     const [hash, branch] = await Promise.all([git(cwd, ["rev-parse", "--short", "HEAD"]), git(cwd, ["symbolic-ref", "-q", "--short", "HEAD"])]);
     return { ok: true, value: { hash: hash.stdout.trim(), branch: branch.code === 0 ? branch.stdout.trim() : undefined } };
   } finally {

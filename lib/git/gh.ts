@@ -11,11 +11,11 @@ export async function ghState(cwd: string): Promise<GhState> {
   return result.code === 0 ? "ready" : "signedOut";
 }
 
-/** Opens the pull request; its URL (gh prints it last). */
+/** Opens the pull request; its URL (gh prints it last). Values joined to their flags: a title starting with "-" stays a title. */
 export async function createPullRequest(cwd: string, branch: string, message: string): Promise<GitAnswer<string>> {
   const [title = branch, ...rest] = message.split("\n");
   const body = rest.join("\n").trim();
-  const result = await runTool("gh", ["pr", "create", "--head", branch, "--title", title, "--body", body], { cwd, timeoutMs: NETWORK_TIMEOUT_MS });
+  const result = await runTool("gh", ["pr", "create", `--head=${branch}`, `--title=${title}`, `--body=${body}`], { cwd, timeoutMs: NETWORK_TIMEOUT_MS });
   if (result.code !== 0) return { ok: false, error: failureText(result, "gh") };
   const url = result.stdout
     .split("\n")

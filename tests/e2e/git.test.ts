@@ -211,7 +211,7 @@ describe.each(VERSIONS)("git from the phone on OpenCode %s", { timeout: 240_000 
     expect(pr.text).toContain(PR_URL);
     const calls = fs.readFileSync(ghLog, "utf8").split("----\n");
     const create = calls.find((call) => call.startsWith("pr\ncreate\n"))!;
-    expect(create.split("\n")).toEqual(["pr", "create", "--head", "feature-x", "--title", "Phone: tighten one.txt", "--body", "Written on the phone.", ""]);
+    expect(create.split("\n")).toEqual(["pr", "create", "--head=feature-x", "--title=Phone: tighten one.txt", "--body=Written on the phone.", ""]);
     expect(calls.filter((call) => call.startsWith("pr\n"))).toHaveLength(1);
   });
 

@@ -125,3 +125,14 @@ describe("worktrees and changes", () => {
     expect(changes.value.status.branch).toBe("main");
   });
 });
+
+describe("commitFiles and pathspec magic", () => {
+  it("a file named like pathspec magic is that file only, never everything", async () => {
+    write(":(glob)*", "odd name\n");
+    write("a.txt", "a changed, not named\n");
+    const outcome = await commitFiles(root, [":(glob)*"], "odd\n");
+    expect(outcome.ok).toBe(true);
+    expect(git(["show", "--name-only", "--format=", "HEAD"])).toBe(":(glob)*");
+    expect(git(["status", "--porcelain"])).toBe("M a.txt");
+  });
+});

@@ -114,10 +114,13 @@ export class GitTaps {
     if (refusal) return chat.answerCallback(intent.id, refusal(t), true);
     const tapped = intent.messageId !== undefined && intent.from.chatId !== undefined ? { chatId: intent.from.chatId, messageId: intent.messageId } : undefined;
     const where = { owner: target.owner, replyTo: intent.messageId, threadId: target.threadId };
-    const note = { commitConfirm: t.git.committing, pushConfirm: t.git.pushing, pullRequest: t.git.opening, removeConfirm: t.git.removing }[
-      data.action as string
-    ];
-    await chat.answerCallback(intent.id, note);
+    const notes: Partial<Record<GitAction, string>> = {
+      commitConfirm: t.git.committing,
+      pushConfirm: t.git.pushing,
+      pullRequest: t.git.opening,
+      removeConfirm: t.git.removing,
+    };
+    await chat.answerCallback(intent.id, notes[data.action]);
     target.working = true;
     try {
       switch (data.action) {

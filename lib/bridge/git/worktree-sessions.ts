@@ -5,6 +5,7 @@
 // endpoint's `at`); the worktree's Done notice then offers Commit, Push and Remove worktree.
 // Gathered like /new: every process adds its directories, the one that polls answers.
 import { repoRoot } from "../../git/repo.ts";
+import { RecentIds } from "../../recent-ids.ts";
 import { addWorktree } from "../../git/worktrees.ts";
 import type { Claim } from "../../relay/update-handler.ts";
 import { decodeCallback } from "../../telegram/codec.ts";
@@ -28,6 +29,7 @@ export interface WorktreeSessionDeps extends StartSessionDeps {
 }
 
 const FLAG = /^--worktree(?:\s+|$)/;
+const PICKED_LIMIT = 100;
 
 /** The instruction of `/new --worktree …` (or of a plain /new when its picker's 🌿 was tapped). */
 export function worktreeInstruction(args: string): string {
@@ -37,7 +39,7 @@ export function worktreeInstruction(args: string): string {
 export class WorktreeSessions {
   readonly #deps: WorktreeSessionDeps;
   /** Pickers already tapped here: a second tap starts nothing. */
-  readonly #picked = new Set<string>();
+  readonly #picked = new RecentIds<string>(PICKED_LIMIT);
 
   constructor(deps: WorktreeSessionDeps) {
     this.#deps = deps;
@@ -65,8 +67,7 @@ export class WorktreeSessions {
       const { chat, t, posts } = this.#deps;
       const chatId = intent.from.chatId;
       const id = `${chatId}:${intent.messageId}`;
-      if (this.#picked.has(id)) return chat.answerCallback(intent.id, t.steer.starting);
-      this.#picked.add(id);
+      if (!this.#picked.add(id)) return chat.answerCallback(intent.id, t.steer.starting);
       await chat.answerCallback(intent.id, t.steer.starting);
       if (chatId === undefined || intent.messageId === undefined) return;
       await posts.edit({ chatId, messageId: intent.messageId }, renderPicked(directory, t));
