@@ -235,6 +235,9 @@ describe.each(VERSIONS)("git from the phone on OpenCode %s", { timeout: 240_000 
     expect(diff).toMatch(/Binary files \/dev\/null and b\/image.bin differ/);
     // The stranger's /diff got nothing: only the owner's answer and its file came.
     expect(rig.telegram.messages().length - before).toBe(2);
+    // /diff in reply to a session's message: that session's directory.
+    const reply = rig.telegram.sendText(rig.chatId, "/diff", { replyTo: committed.messageId });
+    expect((await replyTo(reply, "on <b>feature-x</b>")).text).toContain("<code>new.txt</code> (new)");
     fs.rmSync(path.join(directory, "new.txt"));
     fs.rmSync(path.join(directory, "image.bin"));
   });
