@@ -17,7 +17,7 @@ import { renderPicked, renderProjectPicker } from "../../telegram/render/render-
 import type { Chat } from "../core/chat.ts";
 import type { ActingCommand, ActingTap, ActingText } from "../core/gate.ts";
 import type { InstanceLinks } from "../core/instance-links.ts";
-import { parseProjectsPart, projectKey, type ProjectsPart } from "../steering/projects-part.ts";
+import { directoryWithKey, gatheredDirectories, projectKey, type ProjectsPart } from "../steering/projects-part.ts";
 import type { GitPosts } from "./git-posts.ts";
 import type { GitTaps } from "./git-taps.ts";
 
@@ -65,7 +65,7 @@ export class DiffCommand {
   claimTap(intent: ActingTap): Claim | undefined {
     const data = decodeCallback(intent.data);
     if (data?.action !== "diffIn") return undefined;
-    const directory = this.#deps.links.directories().find((served) => projectKey(served) === data.key);
+    const directory = directoryWithKey(this.#deps.links.directories(), data.key);
     if (directory === undefined) return undefined;
     return async () => {
       const { chat, t, posts } = this.#deps;
@@ -78,7 +78,7 @@ export class DiffCommand {
 
   async #answer(intent: ActingCommand, received: readonly unknown[]): Promise<void> {
     const { t, chat } = this.#deps;
-    const directories = [...new Set(received.map(parseProjectsPart).flatMap((part) => part?.directories ?? []))];
+    const directories = gatheredDirectories(received);
     if (directories.length === 0) return chat.reply(t.steer.noProject, intent.messageId);
     if (directories.length === 1 && this.#deps.links.linkFor(directories[0]!)) return this.#show(directories[0]!, intent.messageId, undefined, undefined);
     const picker = renderProjectPicker(

@@ -15,7 +15,7 @@ import { parseCommand } from "../../telegram/wire/updates.ts";
 import type { Chat } from "../core/chat.ts";
 import type { ActingCommand, ActingTap } from "../core/gate.ts";
 import type { InstanceLinks } from "../core/instance-links.ts";
-import { parseProjectsPart, projectKey, type ProjectsPart } from "../steering/projects-part.ts";
+import { directoryWithKey, gatheredDirectories, projectKey, type ProjectsPart } from "../steering/projects-part.ts";
 import { startSession, type StartSessionDeps } from "../steering/start-session.ts";
 import type { UserMessage } from "../runs/run-notices.ts";
 import type { GitPosts } from "./git-posts.ts";
@@ -61,7 +61,7 @@ export class WorktreeSessions {
   claimTap(intent: ActingTap): Claim | undefined {
     const data = decodeCallback(intent.data);
     if (data?.action !== "worktreeIn") return undefined;
-    const directory = this.#deps.links.directories().find((served) => projectKey(served) === data.key);
+    const directory = directoryWithKey(this.#deps.links.directories(), data.key);
     if (directory === undefined) return undefined;
     return async () => {
       const { chat, t, posts } = this.#deps;
@@ -82,7 +82,7 @@ export class WorktreeSessions {
     const { t, chat, links } = this.#deps;
     const text = worktreeInstruction(intent.args);
     if (text === "") return chat.reply(t.git.worktreeUsage, intent.messageId);
-    const directories = [...new Set(received.map(parseProjectsPart).flatMap((part) => part?.directories ?? []))];
+    const directories = gatheredDirectories(received);
     if (directories.length === 0) return chat.reply(t.steer.noProject, intent.messageId);
     if (directories.length === 1 && links.linkFor(directories[0]!))
       return this.#create(directories[0]!, text, { chatId: intent.from.chatId, messageId: intent.messageId });

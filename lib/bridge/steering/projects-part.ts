@@ -22,6 +22,16 @@ export function parseProjectsPart(value: unknown): ProjectsPart | undefined {
   return { directories };
 }
 
+/** Every directory the well-formed parts name, each once (a malformed part is dropped). */
+export function gatheredDirectories(received: readonly unknown[]): string[] {
+  return [...new Set(received.map(parseProjectsPart).flatMap((part) => part?.directories ?? []))];
+}
+
+/** The served directory a picker button's key names, if any. */
+export function directoryWithKey(directories: readonly string[], key: string): string | undefined {
+  return directories.find((directory) => projectKey(directory) === key);
+}
+
 /** A directory's key on a picker button. */
 export function projectKey(directory: string): string {
   return shortKey(directory);
