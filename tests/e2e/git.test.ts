@@ -130,8 +130,13 @@ describe.each(VERSIONS)("git from the phone on OpenCode %s", { timeout: 240_000 
     const before = git(["rev-parse", "HEAD"]);
     expect(git(["rev-parse", "HEAD"])).toBe(before);
 
-    await tap(ask, "✅ Confirm commit");
+    // Two quick taps: one commit; the other tap is told so.
+    const answers = await Promise.all([tap(ask, "✅ Confirm commit"), tap(ask, "✅ Confirm commit")]);
+    const texts = answers.map((answer) => answer.text ?? "");
+    expect(texts.filter((text) => text === "Committing…")).toHaveLength(1);
+    expect(texts.find((text) => text !== "Committing…")).toMatch(/Already on it|This is over/);
     committed = await edited(ask, "Committed");
+    expect(git(["rev-list", "--count", `${before}..HEAD`])).toBe("1");
     const hash = git(["rev-parse", "--short", "HEAD"]);
     expect(committed.text).toContain(`Committed <code>${hash}</code> on <b>feature-x</b>`);
     expect(git(["show", "--name-only", "--format=", "HEAD"]).split("\n")).toEqual(["one.txt", "two.txt"]);

@@ -110,19 +110,21 @@ export class GitTaps {
   async #tap(intent: ActingTap, data: CallbackData<GitAction>, target: GitTarget): Promise<void> {
     const { chat, t } = this.#deps;
     if (target.working) return chat.answerCallback(intent.id, t.git.working);
-    const refusal = await this.#refusal(data.action, target);
-    if (refusal) return chat.answerCallback(intent.id, refusal(t), true);
-    const tapped = intent.messageId !== undefined && intent.from.chatId !== undefined ? { chatId: intent.from.chatId, messageId: intent.messageId } : undefined;
-    const where = { owner: target.owner, replyTo: intent.messageId, threadId: target.threadId };
-    const notes: Partial<Record<GitAction, string>> = {
-      commitConfirm: t.git.committing,
-      pushConfirm: t.git.pushing,
-      pullRequest: t.git.opening,
-      removeConfirm: t.git.removing,
-    };
-    await chat.answerCallback(intent.id, notes[data.action]);
+    // Working from the first moment: a second quick tap waits for this one's outcome, never runs twice.
     target.working = true;
     try {
+      const refusal = await this.#refusal(data.action, target);
+      if (refusal) return await chat.answerCallback(intent.id, refusal(t), true);
+      const tapped =
+        intent.messageId !== undefined && intent.from.chatId !== undefined ? { chatId: intent.from.chatId, messageId: intent.messageId } : undefined;
+      const where = { owner: target.owner, replyTo: intent.messageId, threadId: target.threadId };
+      const notes: Partial<Record<GitAction, string>> = {
+        commitConfirm: t.git.committing,
+        pushConfirm: t.git.pushing,
+        pullRequest: t.git.opening,
+        removeConfirm: t.git.removing,
+      };
+      await chat.answerCallback(intent.id, notes[data.action]);
       switch (data.action) {
         case "commit":
           return await this.#askCommit(target, where);
