@@ -67,7 +67,8 @@ describe.each<OpencodeVersion>([...OPENCODE_VERSIONS, OPENCODE2_VERSION])("/new 
     const follower = members.find((member) => roleOf(member.logFile) === "follower")!;
     expect(follower).toBeDefined();
     const command = telegram.sendText(DEFAULT_CHAT_ID, "/new cross-process-instruction-P1");
-    const picker = await telegram.waitForMessage((m) => m.replyToMessageId === command.messageId && telegram.buttons(m).length === 2, {
+    const picker = await telegram.waitForMessage((m) => m.replyToMessageId === command.messageId && telegram.buttons(m).length === 4, {
+      // Two projects, each with 📁 and 🌿 (a new worktree of it, docs/git.md).
       timeoutMs: 20_000,
       what: "the project picker",
     });

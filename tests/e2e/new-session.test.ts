@@ -67,7 +67,8 @@ describe.each<OpencodeVersion>([...OPENCODE_VERSIONS, OPENCODE2_VERSION])("/new 
     await pollUntil(() => fs.readFileSync(rig.logFile, "utf8").includes(JSON.stringify(second)), { timeoutMs: 20_000, what: "Hermes in the second project" });
     const picked = "picked-instruction-N5";
     const command = rig.telegram.sendText(DEFAULT_CHAT_ID, `/new ${picked}`);
-    const picker: SentMessage = await rig.telegram.waitForMessage((m) => m.replyToMessageId === command.messageId && rig.telegram.buttons(m).length === 2, {
+    const picker: SentMessage = await rig.telegram.waitForMessage((m) => m.replyToMessageId === command.messageId && rig.telegram.buttons(m).length === 4, {
+      // Two projects, each with 📁 and 🌿 (a new worktree of it, docs/git.md).
       timeoutMs: 20_000,
       what: "the project picker",
     });

@@ -99,7 +99,7 @@ export function undoSuite(version: OpencodeVersion, chat: ChatKind = "private", 
       runVersion = read("existing.txt")!;
       expect(runVersion).toBe("one\nTWO\nTHREE\nthree-and-a-half\nfour\n");
       expect(read("created.txt")).toBe("alpha\nbeta\n");
-      expect(labels(notice)).toEqual(["⏪ Undo", "⑂ Fork"]);
+      expect(labels(notice)).toEqual(["⏪ Undo", "⑂ Fork", "✅ Commit"]);
       // 1.1.53's snapshots race the tools (docs/undo.md): the created file may be missing from its list.
       const tracksCreated = version !== "1.1.53" || notice.text.includes("created.txt");
       expect(notice.text).toContain(tracksCreated ? "<b>2 files changed</b>" : "<b>1 file changed</b>");
@@ -159,7 +159,7 @@ export function undoSuite(version: OpencodeVersion, chat: ChatKind = "private", 
       expect(read("created.txt")).toBe("alpha\nbeta\n");
 
       const second = await doneNotice("second run U2");
-      expect(labels(second)).toEqual(["⏪ Undo", "⑂ Fork"]);
+      expect(labels(second)).toEqual(["⏪ Undo", "⑂ Fork", "✅ Commit"]);
       const afterSecond = read("existing.txt");
       expect(afterSecond).toBe("one\nTWO\nTHREE\nthree-and-a-half\nFOUR\n");
       // The first run's Undo now: a newer run exists.
