@@ -1,25 +1,27 @@
 // The shape of the strings of git from the phone (/diff, Commit, Push, Open pull request,
 // /new --worktree, Remove worktree, docs/git.md): part of the catalogue (strings.ts' `git`), filled
-// in by git-en.ts and git-zh.ts. Parameters named `branch`, `project`, `remote`, `url`, `why`,
-// `message` and `file` come escaped; the rest are numbers or plain words.
+// in by git-en.ts and git-zh.ts. Parameters typed Html come escaped; the rest are numbers or plain
+// words. Plain strings are button labels, callback answers and words escaped where they are used.
+import type { Html } from "../telegram/text/html.ts";
+
 export interface GitStrings {
-  /** The menu's line for /diff, and /help's line for git. */
+  /** The menu's line for /diff (plain), and /help's line for git. */
   menu: string;
-  help: string;
+  help: Html;
   /** /diff: the head line (branch and how it stands against its upstream), each file, nothing. */
-  head: (project: string, branch: string) => string;
+  head: (project: Html, branch: Html) => Html;
   detached: string;
-  tracking: (upstream: string, ahead: number, behind: number) => string;
-  noUpstream: string;
+  tracking: (upstream: Html, ahead: number, behind: number) => Html;
+  noUpstream: Html;
   fileNew: string;
   fileDeleted: string;
   fileRenamed: string;
   fileBinary: string;
-  clean: string;
-  moreFiles: (count: number) => string;
-  diffCaption: string;
-  pick: string;
-  notRepo: (why: string) => string;
+  clean: Html;
+  moreFiles: (count: number) => Html;
+  diffCaption: Html;
+  pick: Html;
+  notRepo: (why: Html) => Html;
   /** Buttons (plain text). */
   commitButton: string;
   confirmCommit: string;
@@ -30,39 +32,36 @@ export interface GitStrings {
   confirmRemove: string;
   worktreeButton: string;
   /** The commit's confirmation. */
-  commitAsk: (branch: string, files: string, message: string) => string;
-  othersLeftOut: (count: number) => string;
-  replyToChange: string;
-  messageReplaced: string;
+  commitAsk: (branch: Html, files: Html, message: Html) => Html;
+  othersLeftOut: (count: number) => Html;
+  replyToChange: Html;
   committing: string;
-  committed: (hash: string, branch: string) => string;
-  commitFailed: (why: string) => string;
-  /** Why Commit is refused. */
+  committed: (hash: Html, branch: Html) => Html;
+  commitFailed: (why: Html) => Html;
+  /** Why Commit is refused (callback answers: plain). */
   busy: string;
   changedSince: (file: string) => string;
   underWay: (operation: string) => string;
-  nothingToCommit: string;
   /** Push. */
-  pushAsk: (branch: string, remote: string, url: string, setsUpstream: boolean) => string;
+  pushAsk: (branch: Html, remote: Html, url: Html, setsUpstream: boolean) => Html;
   pushing: string;
-  pushed: (branch: string, remote: string) => string;
-  pushFailed: (why: string) => string;
+  pushed: (branch: Html, remote: Html) => Html;
+  pushFailed: (why: Html) => Html;
   /** Pull request. */
   opening: string;
-  prOpened: (url: string) => string;
-  prFailed: (why: string) => string;
-  ghMissing: string;
-  ghSignedOut: string;
+  prOpened: (url: Html) => Html;
+  prFailed: (why: Html) => Html;
+  ghMissing: Html;
+  ghSignedOut: Html;
   /** Worktrees. */
-  worktreeCreated: (branch: string, directory: string) => string;
-  worktreeFailed: (why: string) => string;
-  worktreeUsage: string;
-  removeAsk: (directory: string, dirty: number) => string;
+  worktreeCreated: (branch: Html, directory: Html) => Html;
+  worktreeFailed: (why: Html) => Html;
+  worktreeUsage: Html;
+  removeAsk: (directory: Html, dirty: number) => Html;
   removing: string;
-  removed: (directory: string, branch: string) => string;
-  removeFailed: (why: string) => string;
-  /** A tap on a git message that is over (plain text). */
+  removed: (directory: Html, branch: Html) => Html;
+  removeFailed: (why: Html) => Html;
+  /** A tap on a git message that is over, or one already at work (plain). */
   gone: string;
   working: string;
-  notServed: string;
 }

@@ -12,7 +12,7 @@ import type { Claim } from "../../relay/update-handler.ts";
 import { decodeCallback } from "../../telegram/codec.ts";
 import { projectName } from "../../telegram/render/render-context.ts";
 import { gitButton, renderDiff } from "../../telegram/render/render-git.ts";
-import { escapeWithin } from "../../telegram/text/html.ts";
+import { escapeHtml, escapeWithin } from "../../telegram/text/html.ts";
 import { renderPicked, renderProjectPicker } from "../../telegram/render/render-new.ts";
 import type { Chat } from "../core/chat.ts";
 import type { ActingCommand, ActingTap, ActingText } from "../core/gate.ts";
@@ -79,7 +79,7 @@ export class DiffCommand {
   async #answer(intent: ActingCommand, received: readonly unknown[]): Promise<void> {
     const { t, chat } = this.#deps;
     const directories = gatheredDirectories(received);
-    if (directories.length === 0) return chat.reply(t.steer.noProject, intent.messageId);
+    if (directories.length === 0) return chat.reply(escapeHtml(t.steer.noProject), intent.messageId);
     if (directories.length === 1 && this.#deps.links.linkFor(directories[0]!)) return this.#show(directories[0]!, intent.messageId, undefined, undefined);
     const picker = renderProjectPicker(
       directories.map((directory) => ({ key: projectKey(directory), directory })),

@@ -9,6 +9,7 @@ import type { TelegramApi } from "../../telegram/wire/api.ts";
 import type { Outbox } from "../../telegram/wire/outbox.ts";
 import type { RenderedMessage } from "../../telegram/wire/rendered-message.ts";
 import { CHANGES_FILE } from "../../telegram/render/render-changes.ts";
+import type { Html } from "../../telegram/text/html.ts";
 import { inThread } from "../core/chat.ts";
 import type { SessionTopics } from "../core/topics.ts";
 
@@ -62,7 +63,7 @@ export class GitPosts {
   }
 
   /** The whole uncommitted diff as a file, replying to the summary. */
-  async diffFile(diff: string, caption: string, replyTo: number, where: GitWhere): Promise<void> {
+  async diffFile(diff: string, caption: Html, replyTo: number, where: GitWhere): Promise<void> {
     const { outbox, telegram, chatId, log } = this.#deps;
     if (chatId === undefined) return;
     const options = { caption, replyTo, ...inThread(await this.#thread(where)) };

@@ -209,8 +209,7 @@ export class GitTaps {
   async #pullRequest(target: GitTarget, where: GitWhere): Promise<void> {
     const { t, log } = this.#deps;
     const state = await ghState(target.cwd);
-    if (state !== "ready")
-      return void (await this.#posts.post({ text: `⚠️ ${state === "missing" ? t.git.ghMissing : t.git.ghSignedOut}`, keyboard: [] }, where));
+    if (state !== "ready") return void (await this.#posts.post({ text: state === "missing" ? t.git.ghMissing : t.git.ghSignedOut, keyboard: [] }, where));
     const plan = target.push ? undefined : await planPush(target.cwd);
     const name = target.push?.branch ?? (plan?.ok ? plan.value.branch : undefined);
     const message = await lastCommitMessage(target.cwd);

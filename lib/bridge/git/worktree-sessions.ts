@@ -10,7 +10,7 @@ import { addWorktree } from "../../git/worktrees.ts";
 import type { Claim } from "../../relay/update-handler.ts";
 import { decodeCallback } from "../../telegram/codec.ts";
 import { renderPicked, renderProjectPicker } from "../../telegram/render/render-new.ts";
-import { escapeWithin } from "../../telegram/text/html.ts";
+import { escapeHtml, escapeWithin } from "../../telegram/text/html.ts";
 import { parseCommand } from "../../telegram/wire/updates.ts";
 import type { Chat } from "../core/chat.ts";
 import type { ActingCommand, ActingTap } from "../core/gate.ts";
@@ -83,7 +83,7 @@ export class WorktreeSessions {
     const text = worktreeInstruction(intent.args);
     if (text === "") return chat.reply(t.git.worktreeUsage, intent.messageId);
     const directories = gatheredDirectories(received);
-    if (directories.length === 0) return chat.reply(t.steer.noProject, intent.messageId);
+    if (directories.length === 0) return chat.reply(escapeHtml(t.steer.noProject), intent.messageId);
     if (directories.length === 1 && links.linkFor(directories[0]!))
       return this.#create(directories[0]!, text, { chatId: intent.from.chatId, messageId: intent.messageId });
     const picker = renderProjectPicker(

@@ -3,7 +3,7 @@
 // git's own words are untrusted text: shown through reveal, escaped, cut on graphemes.
 import type { Strings } from "../../i18n/catalog.ts";
 import { encodeCallback, type GitAction } from "../codec.ts";
-import { escapedTail, escapeWithin } from "../text/html.ts";
+import { EMPTY_HTML, escapedTail, escapeHtml, escapeWithin, html, type Html, joinHtml } from "../text/html.ts";
 import { reveal } from "../text/reveal.ts";
 import type { InlineButton, RenderedMessage } from "../wire/rendered-message.ts";
 
@@ -32,10 +32,10 @@ export interface DiffView {
 
 const shown = (text: string, t: Strings, max = NAME_LIMIT) => escapeWithin(reveal(text, t), max);
 /** The end of a long output (git prints what went wrong last). */
-function tail(text: string, t: Strings): string {
+function tail(text: string, t: Strings): Html {
   const revealed = reveal(text, t);
   const end = escapedTail(revealed, OUTPUT_LIMIT);
-  return end.length < revealed.length ? `…${end.html}` : end.html;
+  return end.length < revealed.length ? html`…${end.html}` : end.html;
 }
 
 export function gitButton(action: GitAction, key: string, t: Strings): InlineButton {
@@ -52,18 +52,18 @@ export function gitButton(action: GitAction, key: string, t: Strings): InlineBut
   return { text: labels[action], callback_data: encodeCallback({ key, action, question: 0, option: 0 }), ...(red ? { style: "danger" as const } : {}) };
 }
 
-export function renderDiff(view: DiffView, t: Strings): string {
-  const branch = view.branch === undefined ? t.git.detached : shown(view.branch, t);
+export function renderDiff(view: DiffView, t: Strings): Html {
+  const branch = view.branch === undefined ? escapeHtml(t.git.detached) : shown(view.branch, t);
   const lines = [t.git.head(shown(view.project, t), branch)];
   if (view.branch !== undefined) lines.push(view.upstream ? t.git.tracking(shown(view.upstream, t), view.ahead, view.behind) : t.git.noUpstream);
   if (view.files.length === 0) lines.push(t.git.clean);
   for (const file of view.files.slice(0, LISTED_FILES)) {
     const kind = file.kind === "new" ? t.git.fileNew : file.kind === "deleted" ? t.git.fileDeleted : file.kind === "renamed" ? t.git.fileRenamed : "";
     const count = file.binary ? t.git.fileBinary : ` +${file.added} −${file.removed}`;
-    lines.push(`<code>${shown(file.path, t)}</code>${kind}${count}`);
+    lines.push(html`<code>${shown(file.path, t)}</code>${escapeHtml(kind + count)}`);
   }
   if (view.files.length > LISTED_FILES) lines.push(t.git.moreFiles(view.files.length - LISTED_FILES));
-  return lines.join("\n");
+  return joinHtml(lines, "\n");
 }
 
 export interface CommitAskView {
@@ -75,9 +75,12 @@ export interface CommitAskView {
 }
 
 export function renderCommitAsk(view: CommitAskView, key: string, t: Strings): RenderedMessage {
-  const files = view.files.map((file) => `<code>${shown(file, t)}</code>`).join("\n");
-  const others = view.others > 0 ? `\n${t.git.othersLeftOut(view.others)}` : "";
-  const text = `${t.git.commitAsk(shown(view.branch, t), files + others, shown(view.message, t, MESSAGE_LIMIT))}\n${t.git.replyToChange}`;
+  const files = joinHtml(
+    view.files.map((file) => html`<code>${shown(file, t)}</code>`),
+    "\n",
+  );
+  const others = view.others > 0 ? html`\n${t.git.othersLeftOut(view.others)}` : EMPTY_HTML;
+  const text = html`${t.git.commitAsk(shown(view.branch, t), html`${files}${others}`, shown(view.message, t, MESSAGE_LIMIT))}\n${t.git.replyToChange}`;
   return { text, keyboard: [[gitButton("commitConfirm", key, t)]] };
 }
 
