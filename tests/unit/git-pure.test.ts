@@ -7,7 +7,18 @@ import { parseNumstat, parseStatus } from "../../lib/git/status-parse.ts";
 import { slugOf } from "../../lib/git/worktrees.ts";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
 import { decodeCallback } from "../../lib/telegram/codec.ts";
-import { renderCommitAsk, renderDiff, renderGitFailure, renderPushAsk } from "../../lib/telegram/render/render-git.ts";
+import {
+  renderCommitAsk,
+  renderCommitted,
+  renderDiff,
+  renderGitFailure,
+  renderPullRequest,
+  renderPushAsk,
+  renderPushed,
+  renderRemoveAsk,
+  renderRemoved,
+} from "../../lib/telegram/render/render-git.ts";
+import { parseTelegramHtml } from "../support/telegram/html.ts";
 
 const t = CATALOGS.en;
 
@@ -159,4 +170,29 @@ describe("render-git", () => {
     expect(failure.text).toContain("! [rejected] &lt;b&gt; (fetch first)");
     expect(failure.text.length).toBeLessThan(1_700);
   });
+});
+
+describe("render-git writes HTML Telegram parses, showing hostile text verbatim (en, zh)", () => {
+  const hostile = `a<b>&amp;"x" &#128512; </i>`;
+  const shows = (html: string, texts: string[]) => {
+    const parsed = parseTelegramHtml(html);
+    if (!parsed.ok) throw new Error(`refused: ${parsed.error}\n${html}`);
+    for (const text of texts) expect(parsed.plain).toContain(text);
+  };
+  for (const language of ["en", "zh"] as const) {
+    it(language, () => {
+      const t = CATALOGS[language];
+      const file = { path: hostile, kind: "new" as const, added: 1, removed: 0, binary: false };
+      shows(renderDiff({ project: hostile, branch: hostile, upstream: hostile, ahead: 1, behind: 2, files: [file] }, t), [hostile]);
+      shows(renderCommitAsk({ branch: hostile, files: [hostile], others: 3, message: `${hostile}\n\n- ${hostile}` }, "Key12345", t).text, [hostile]);
+      shows(renderPushAsk({ branch: hostile, remote: hostile, url: hostile, setsUpstream: true }, "Key12345", t).text, [hostile]);
+      shows(renderGitFailure("commit", hostile, t).text, [hostile]);
+      shows(renderCommitted(hostile, hostile, "Key12345", t).text, [hostile]);
+      shows(renderPushed({ branch: hostile, remote: hostile, url: "", setsUpstream: false }, "Key12345", true, t).text, [hostile]);
+      shows(renderPullRequest(hostile, t).text, [hostile]);
+      shows(renderRemoveAsk(hostile, 2, "Key12345", t).text, [hostile]);
+      shows(renderRemoved(hostile, hostile, t).text, [hostile]);
+      for (const text of [t.git.help, t.git.ghMissing, t.git.ghSignedOut, t.git.worktreeUsage, t.git.pick, t.git.clean]) shows(text, []);
+    });
+  }
 });
