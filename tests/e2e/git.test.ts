@@ -112,7 +112,7 @@ describe.each(VERSIONS)("git from the phone on OpenCode %s", { timeout: 240_000 
     );
     rig.telegram.sendText(rig.chatId, `/new ${run}`);
     const notice = await doneNotice("Edited one and two");
-    expect(labels(notice)).toEqual(["⏪ Undo", "✅ Commit"]);
+    expect(labels(notice)).toEqual(["⏪ Undo", "⑂ Fork", "✅ Commit"]);
 
     await strangerTap(notice, "✅ Commit");
     await tap(notice, "✅ Commit");
@@ -292,13 +292,13 @@ describe.each(VERSIONS)("git from the phone on OpenCode %s", { timeout: 240_000 
     expect(read("worktree-only.txt")).toBeNull();
     expect(read("main-only.txt")).toBe("main\n");
     expect(read("main-only.txt", worktree)).toBeNull();
-    expect(labels(main)).toEqual(["⏪ Undo", "✅ Commit"]);
+    expect(labels(main)).toEqual(["⏪ Undo", "⑂ Fork", "✅ Commit"]);
     // Only one worktree: the stranger's /new --worktree made none.
     expect(git(["worktree", "list", "--porcelain"]).match(/^worktree /gm)).toHaveLength(2);
     // 1.1.53's snapshots may miss a run's change (docs/undo.md): no changed files, so no Commit; the file stays uncommitted.
     const tracked = labels(notice).includes("✅ Commit");
     if (tracked) {
-      expect(labels(notice)).toEqual(["⏪ Undo", "✅ Commit", "⬆️ Push", "🗑 Remove worktree"]);
+      expect(labels(notice)).toEqual(["⏪ Undo", "⑂ Fork", "✅ Commit", "⬆️ Push", "🗑 Remove worktree"]);
       await tap(notice, "✅ Commit");
       const ask = await replyTo(notice, `Commit on ${branch}?`);
       await tap(ask, "✅ Confirm commit");
@@ -307,7 +307,7 @@ describe.each(VERSIONS)("git from the phone on OpenCode %s", { timeout: 240_000 
       expect(git(["rev-parse", "--abbrev-ref", "HEAD"])).toBe("feature-x");
     } else {
       expect(version).toBe("1.1.53");
-      expect(labels(notice)).toEqual(["⬆️ Push", "🗑 Remove worktree"]);
+      expect(labels(notice)).toEqual(["⑂ Fork", "⬆️ Push", "🗑 Remove worktree"]);
     }
 
     await strangerTap(notice, "🗑 Remove worktree");
@@ -360,7 +360,7 @@ describe("a worktree's session in its own forum topic on OpenCode 1.18.33", { ti
     });
     expect(notice.threadId).toEqual(expect.any(Number));
     expect(rig.telegram.topics().find((topic) => topic.threadId === notice.threadId)?.name).toBe(branch);
-    expect(rig.telegram.buttons(notice).map((button) => button.text)).toEqual(["⏪ Undo", "✅ Commit", "⬆️ Push", "🗑 Remove worktree"]);
+    expect(rig.telegram.buttons(notice).map((button) => button.text)).toEqual(["⏪ Undo", "⑂ Fork", "✅ Commit", "⬆️ Push", "🗑 Remove worktree"]);
     await rig.telegram.waitForCallbackAnswer(await rig.telegram.tapButton(notice, "✅ Commit"));
     const ask = await rig.telegram.waitForMessage((m) => m.replyToMessageId === notice.messageId && m.text.includes(`Commit on ${branch}?`), {
       what: "the confirmation",

@@ -3,7 +3,9 @@
 // message, and /new --worktree (worktree-sessions.ts). Added before the steering routes: /new
 // --worktree is answered here, a plain /new there; and before the bridge's own routes (Commands
 // answers any command it does not know with /help, and UserInput calls any tap it does not know stale).
+import type { InlineButton } from "../../telegram/wire/rendered-message.ts";
 import type { Gate } from "../core/gate.ts";
+import type { DoneButtons } from "../runs/run-notices.ts";
 import type { InstanceLinks } from "../core/instance-links.ts";
 import { DiffCommand, type DiffCommandDeps } from "./diff-command.ts";
 import { GitPosts } from "./git-posts.ts";
@@ -12,6 +14,19 @@ import { WorktreeBook } from "./worktree-book.ts";
 import { WorktreeSessions, type WorktreeSessionDeps } from "./worktree-sessions.ts";
 
 type Deps = Omit<GitTapDeps & DiffCommandDeps & WorktreeSessionDeps, "posts" | "taps" | "worktrees" | "links"> & { links: InstanceLinks };
+
+/** The Done notice's git buttons, for RunNotices made before the gate: there once `route` has added git's routes. */
+export class GitButtons implements DoneButtons {
+  #taps: Pick<GitTaps, "buttonsFor"> | undefined;
+
+  buttonsFor(...args: Parameters<DoneButtons["buttonsFor"]>): Promise<InlineButton[]> {
+    return this.#taps?.buttonsFor(...args) ?? Promise.resolve([]);
+  }
+
+  route(gate: Gate, deps: Deps): void {
+    this.#taps = routeGit(gate, deps);
+  }
+}
 
 /** The routes; what the Done notice asks for its git buttons. */
 export function routeGit(gate: Gate, deps: Deps): Pick<GitTaps, "buttonsFor"> {
