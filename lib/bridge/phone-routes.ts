@@ -1,10 +1,12 @@
 // The routes of the phone's capabilities that the bridge keeps no handle on, added to the gate in
-// one place and in this order: steering (/new, /sessions, /model, /agent), scheduled runs
-// (/every, /at, /schedules), OpenCode's own vocabulary (/commands, /compact, /fork, /history).
+// one place and in this order: git (/diff, Commit, Push…, /new --worktree: before steering's plain
+// /new), steering (/new, /sessions, /model, /agent), scheduled runs (/every, /at, /schedules),
+// OpenCode's own vocabulary (/commands, /compact, /fork, /history).
 // They go before the bridge's own routes: typed text would otherwise become the session's next
 // prompt, Commands answers any command it does not know with /help, and UserInput calls any tap
 // it does not know stale.
 import type { Gate } from "./core/gate.ts";
+import type { GitButtons, GitRouteDeps } from "./git/git-routes.ts";
 import type { PromptChoices } from "./core/prompt-choices.ts";
 import type { RunCosts } from "./runs/run-costs.ts";
 import { routeVocabulary } from "./runs/vocabulary-routes.ts";
@@ -16,13 +18,16 @@ type SteeringDeps = Omit<Parameters<typeof routeSteering>[1], "choices">;
 type VocabularyRouteDeps = Omit<Parameters<typeof routeVocabulary>[1], "costs">;
 
 export interface PhoneRouteDeps {
+  /** The Done notice's git buttons (RunNotices holds them): they work once git's routes are added here. */
+  git: GitButtons;
   choices: PromptChoices;
   schedules: ScheduleSetup | undefined;
   costs: RunCosts;
 }
 
 /** Adds the routes; the steering's choice commands are returned for /status. */
-export function routePhone(gate: Gate, deps: SteeringDeps & VocabularyRouteDeps, own: PhoneRouteDeps): ChoiceCommands {
+export function routePhone(gate: Gate, deps: SteeringDeps & VocabularyRouteDeps & GitRouteDeps, own: PhoneRouteDeps): ChoiceCommands {
+  own.git.route(gate, deps);
   const steering = routeSteering(gate, { ...deps, choices: own.choices });
   routeSchedules(gate, { ...deps, schedules: own.schedules });
   routeVocabulary(gate, { ...deps, costs: own.costs });

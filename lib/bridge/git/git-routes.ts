@@ -13,7 +13,7 @@ import { GitTaps, type GitTapDeps } from "./git-taps.ts";
 import { WorktreeBook } from "./worktree-book.ts";
 import { WorktreeSessions, type WorktreeSessionDeps } from "./worktree-sessions.ts";
 
-type Deps = Omit<GitTapDeps & DiffCommandDeps & WorktreeSessionDeps, "posts" | "taps" | "worktrees" | "links"> & { links: InstanceLinks };
+export type GitRouteDeps = Omit<GitTapDeps & DiffCommandDeps & WorktreeSessionDeps, "posts" | "taps" | "worktrees" | "links"> & { links: InstanceLinks };
 
 /** The Done notice's git buttons, for RunNotices made before the gate: there once `route` has added git's routes. */
 export class GitButtons implements DoneButtons {
@@ -23,13 +23,13 @@ export class GitButtons implements DoneButtons {
     return this.#taps?.buttonsFor(...args) ?? Promise.resolve([]);
   }
 
-  route(gate: Gate, deps: Deps): void {
+  route(gate: Gate, deps: GitRouteDeps): void {
     this.#taps = routeGit(gate, deps);
   }
 }
 
 /** The routes; what the Done notice asks for its git buttons. */
-export function routeGit(gate: Gate, deps: Deps): Pick<GitTaps, "buttonsFor"> {
+export function routeGit(gate: Gate, deps: GitRouteDeps): Pick<GitTaps, "buttonsFor"> {
   const posts = new GitPosts(deps);
   const worktrees = new WorktreeBook(deps.links);
   const taps = new GitTaps({ ...deps, posts, worktrees });
