@@ -14,6 +14,7 @@ import { projectName } from "../../telegram/render/render-context.ts";
 import { gitButton, renderDiff } from "../../telegram/render/render-git.ts";
 import { escapeHtml, escapeWithin } from "../../telegram/text/html.ts";
 import { renderPicked, renderProjectPicker } from "../../telegram/render/render-new.ts";
+import { Priority } from "../../telegram/wire/outbox.ts";
 import type { Chat } from "../core/chat.ts";
 import type { ActingCommand, ActingTap, ActingText } from "../core/gate.ts";
 import type { InstanceLinks } from "../core/instance-links.ts";
@@ -86,7 +87,7 @@ export class DiffCommand {
       t,
       { action: "diffIn" },
     );
-    await chat.send(t.git.pick, { keyboard: picker.keyboard, replyTo: intent.messageId }, "could not answer /diff");
+    await chat.send(t.git.pick, { keyboard: picker.keyboard, replyTo: intent.messageId }, Priority.Answer, "could not answer /diff");
   }
 
   async #show(directory: string, replyTo: number, owner: MessageOwner | undefined, threadId: number | undefined): Promise<void> {

@@ -1,12 +1,13 @@
 // Where git's messages go: a reply to the tapped message, in the session's topic when there is
 // one, noted as the session's (a reply to it reaches the session); edits of the same; the
-// uncommitted diff as a `changes.diff` document. Sends go through the outbox like every message.
+// uncommitted diff as a `changes.diff` document. Sends and edits go through the outbox in the
+// answers' lane (they answer a person's command or tap).
 import { errorText } from "../../error-text.ts";
 import type { Logger } from "../../log.ts";
 import type { MessageRef } from "../../registry/prompt.ts";
 import type { MessageOwner, Registry } from "../../registry/registry.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
-import type { Outbox } from "../../telegram/wire/outbox.ts";
+import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
 import type { RenderedMessage } from "../../telegram/wire/rendered-message.ts";
 import { CHANGES_FILE } from "../../telegram/render/render-changes.ts";
 import type { Html } from "../../telegram/text/html.ts";
@@ -43,7 +44,7 @@ export class GitPosts {
     const threadId = await this.#thread(where);
     const options = { keyboard: rendered.keyboard, ...(where.replyTo !== undefined ? { replyTo: where.replyTo } : {}), ...inThread(threadId) };
     const sent = await outbox
-      .send(chatId, () => () => telegram.sendMessage(chatId, rendered.text, options))
+      .send(chatId, () => () => telegram.sendMessage(chatId, rendered.text, options), Priority.Answer)
       .catch((error) => void log.warn({ err: errorText(error) }, "could not send a git message"));
     if (!sent) return undefined;
     const message = { chatId, messageId: sent.messageId };
@@ -58,7 +59,12 @@ export class GitPosts {
   async edit(message: MessageRef, rendered: RenderedMessage): Promise<void> {
     const { outbox, telegram, log } = this.#deps;
     await outbox
-      .edit(message.chatId, message.messageId, () => () => telegram.editMessage(message.chatId, message.messageId, rendered.text, rendered.keyboard))
+      .edit(
+        message.chatId,
+        message.messageId,
+        () => () => telegram.editMessage(message.chatId, message.messageId, rendered.text, rendered.keyboard),
+        Priority.Answer,
+      )
       .catch((error) => log.warn({ err: errorText(error) }, "could not update a git message"));
   }
 
@@ -68,7 +74,7 @@ export class GitPosts {
     if (chatId === undefined) return;
     const options = { caption, replyTo, ...inThread(await this.#thread(where)) };
     await outbox
-      .send(chatId, () => () => telegram.sendDocument(chatId, CHANGES_FILE, diff, options))
+      .send(chatId, () => () => telegram.sendDocument(chatId, CHANGES_FILE, diff, options), Priority.Answer)
       .catch((error) => void log.warn({ err: errorText(error) }, "could not send the uncommitted diff"));
   }
 }

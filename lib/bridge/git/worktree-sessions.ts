@@ -12,6 +12,7 @@ import { decodeCallback } from "../../telegram/codec.ts";
 import { renderPicked, renderProjectPicker } from "../../telegram/render/render-new.ts";
 import { escapeHtml, escapeWithin } from "../../telegram/text/html.ts";
 import { parseCommand } from "../../telegram/wire/updates.ts";
+import { Priority } from "../../telegram/wire/outbox.ts";
 import type { Chat } from "../core/chat.ts";
 import type { ActingCommand, ActingTap } from "../core/gate.ts";
 import type { InstanceLinks } from "../core/instance-links.ts";
@@ -91,7 +92,7 @@ export class WorktreeSessions {
       t,
       { action: "worktreeIn" },
     );
-    await chat.send(picker.text, { keyboard: picker.keyboard, replyTo: intent.messageId }, "could not answer /new --worktree");
+    await chat.send(picker.text, { keyboard: picker.keyboard, replyTo: intent.messageId }, Priority.Answer, "could not answer /new --worktree");
   }
 
   async #create(directory: string, text: string, userMessage: UserMessage): Promise<void> {
