@@ -103,11 +103,15 @@ export class OnDemandBridge implements UpdateHandler {
 
   // ── OpenCode side ──────────────────────────────────────────────────────────────────────────
 
-  /** Links an instance; one whose pending prompts must be listed needs the bridge now. */
-  attach(link: InstanceLink, options: { listPending?: boolean } = {}): void {
+  /**
+   * Links an instance; one whose pending prompts must be listed needs the bridge now, or
+   * `listAfterMs` later (an event or update meanwhile loads it at once): a start that lists them
+   * does not hold up the first long poll with the bridge's load (docs/performance.md).
+   */
+  attach(link: InstanceLink, options: { listPending?: boolean; listAfterMs?: number } = {}): void {
     this.#served.add(link);
     if (this.#bridge) {
-      this.#bridge.attach(link, options);
+      this.#bridge.attach(link, { listPending: options.listPending ?? true });
       this.#wake?.refresh();
       return;
     }
@@ -115,7 +119,9 @@ export class OnDemandBridge implements UpdateHandler {
     queueMicrotask(() => this.#wake?.refresh());
     const listPending = options.listPending ?? true;
     this.#links.set(link, listPending);
-    if (listPending) this.#startLoading();
+    if (!listPending) return;
+    if (options.listAfterMs === undefined) return this.#startLoading();
+    setTimeout(() => this.#stopped || this.#startLoading(), options.listAfterMs).unref?.();
   }
 
   /** Unlinks an instance; before the bridge was ever needed there is nothing to close. */
