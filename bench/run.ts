@@ -128,7 +128,7 @@ async function main(): Promise<void> {
   const progressToo = everything || only.chats || only.progress;
   const startup = others
     ? await section("start-up (plugin factory, cold import, opencode serve)", () =>
-        runStartup({ runs: settings.startRuns, opencode: settings.opencode, opencodeRuns: settings.opencodeRuns }),
+        runStartup({ runs: settings.startRuns, opencode: settings.opencode && settings.opencodeRuns > 0, opencodeRuns: settings.opencodeRuns }),
       )
     : await skipped<StartupResult>();
   const latency = others
@@ -685,6 +685,8 @@ function printStartup(startup: { value?: StartupResult; error?: string }, target
     });
   } else if (s.opencodeError) {
     log(`  opencode serve: not measured (${s.opencodeError})`);
+  } else if (settings.opencodeRuns === 0) {
+    log("  opencode serve: in the short form, see the start-cost row (the same start, timed in pairs); --full runs this one too");
   }
   log();
 }
