@@ -1,7 +1,7 @@
 // The start-cost row's lines and targets (bench/start-cost.ts): per OpenCode version, what Hermes
 // adds to the time until the project instance answers, and its first poll after that.
 import type { StartCostResult } from "./start-cost.ts";
-import { ms } from "./stats.ts";
+import { median, ms } from "./stats.ts";
 
 /** Hermes adds at most this to the project instance's start (median of the pairs' differences). */
 export const START_ADDED_TARGET_MS = 50;
@@ -25,8 +25,9 @@ export function printStartCost(outcome: { value?: StartCostResult; error?: strin
     log(
       `  opencode serve ${v.version}, ${v.pairs} pairs: with Hermes ${ms(v.medianWithMs)}, without ${ms(v.medianWithoutMs)} (medians); added per pair ${v.addedMs.map(signedMs).join(", ")} (median ${signedMs(v.medianAddedMs)})`,
     );
+    const fromSpawn = v.withHermes.flatMap((s) => (s.pollAfterInstanceMs === undefined ? [] : [s.instanceMs + s.pollAfterInstanceMs]));
     log(
-      `    Hermes' first getUpdates after the instance answered: ${v.withHermes.map((s) => (s.pollAfterInstanceMs === undefined ? "none" : signedMs(s.pollAfterInstanceMs))).join(", ")} (median ${signedMs(v.medianPollAfterInstanceMs)})${v.polled ? "" : "; Hermes did not poll in every run"}`,
+      `    Hermes' first getUpdates after the instance answered: ${v.withHermes.map((s) => (s.pollAfterInstanceMs === undefined ? "none" : signedMs(s.pollAfterInstanceMs))).join(", ")} (median ${signedMs(v.medianPollAfterInstanceMs)}; after the spawn: median ${ms(median(fromSpawn))})${v.polled ? "" : "; Hermes did not poll in every run"}`,
     );
     targets.push({
       name: `start: opencode ${v.version} instance, Hermes adds`,
