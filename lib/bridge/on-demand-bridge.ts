@@ -120,8 +120,8 @@ export class OnDemandBridge implements UpdateHandler {
     const listPending = options.listPending ?? true;
     this.#links.set(link, listPending);
     if (!listPending) return;
-    if (options.listAfterMs === undefined) return this.#startLoading();
-    setTimeout(() => this.#stopped || this.#startLoading(), options.listAfterMs).unref?.();
+    if (options.listAfterMs === undefined) this.#startLoading();
+    else setTimeout(() => this.#stopped || this.#startLoading(), options.listAfterMs).unref?.();
   }
 
   /** Unlinks an instance; before the bridge was ever needed there is nothing to close. */
