@@ -6,13 +6,18 @@
 import { relative } from "node:path";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
-/** The slowest end-to-end files on 2026-11-28 (after issue 41), longest first; a file not here keeps Vitest's place for it. */
+/** The slowest end-to-end files on 2026-11-28 (issue 41's after run), longest first; a file not here keeps Vitest's place for it. */
 export const LONG_FILES = [
   "tests/e2e/notices.test.ts",
-  "tests/e2e/agent-tools.test.ts",
-  "tests/e2e/faults.test.ts",
   "tests/e2e/multi-process.test.ts",
+  "tests/e2e/schedules.test.ts",
+  "tests/e2e/schedules-processes.test.ts",
   "tests/e2e/voice-notes.test.ts",
+  "tests/e2e/attach.test.ts",
+  "tests/e2e/run-cost.test.ts",
+  "tests/e2e/faults.test.ts",
+  "tests/e2e/markdown.test.ts",
+  "tests/e2e/agent-tools.test.ts",
 ];
 
 export class LongFirstSequencer extends BaseSequencer {
