@@ -25,6 +25,8 @@ export interface BenchSettings {
   failoverRuns: number;
   overBudgetScale: number;
   outageRuns: number;
+  /** How long Telegram is down in the outage row (s). */
+  outageS: number;
   progressRounds: number;
   /** Seconds of a person's actions in the busy group (bench/tap-answer.ts). */
   tapsActingS: number;
@@ -48,24 +50,25 @@ const FORMS: { [K in keyof BenchSettings]?: [short: BenchSettings[K], full: Benc
   markdownSamples: [100, 300],
   markdownLoads: [3, 5],
   memoryQuestions: [3_000, 10_000],
-  floodQuestions: [300, 1_000],
-  floodSessions: [30, 100],
-  realWindowS: [10, 30],
+  floodQuestions: [150, 1_000],
+  floodSessions: [15, 100],
+  realWindowS: [5, 30],
   startRuns: [3, 5],
   /** The start row's own opencode serve runs; the short form leaves them to the start-cost row, which times the same start in pairs. */
   opencodeRuns: [0, 3],
-  rounds: [6, 20],
+  rounds: [4, 20],
   bursts: [2, 5],
   failoverRuns: [1, 5],
   outageRuns: [1, 3],
+  outageS: [10, 20],
   progressRounds: [2, 10],
   streamRounds: [2, 4],
   tapsActingS: [24, 150],
   agentFilePrompts: [10, 30],
   weekRuns: [150, 1_000],
   memoryPairs: [2, 8],
-  memorySettleS: [4, 10],
-  startCostPairs: [3, 8],
+  memorySettleS: [3, 10],
+  startCostPairs: [2, 8],
 };
 
 /** The rows `--only` takes. */
@@ -105,6 +108,7 @@ export function benchSettings(args: readonly string[]): BenchSettings {
     failoverRuns: pick("failoverRuns"),
     overBudgetScale: 10,
     outageRuns: pick("outageRuns"),
+    outageS: pick("outageS"),
     progressRounds: pick("progressRounds"),
     streamRounds: pick("streamRounds"),
     tapsActingS: pick("tapsActingS"),

@@ -7,7 +7,7 @@ describe("the bench's forms", () => {
   it("runs every row short by default, long with --full", () => {
     const short = benchSettings([]);
     const full = benchSettings(["--full"]);
-    expect(short).toMatchObject({ form: "short", only: [], memoryPairs: 2, startCostPairs: 3, weekRuns: 150, rounds: 6 });
+    expect(short).toMatchObject({ form: "short", only: [], memoryPairs: 2, startCostPairs: 2, weekRuns: 150, rounds: 4 });
     expect(full).toMatchObject({ form: "full", only: [], memoryPairs: 8, startCostPairs: 8, weekRuns: 1_000, rounds: 20, latencySamples: 500 });
     for (const key of ["latencySamples", "memoryQuestions", "floodQuestions", "failoverRuns", "outageRuns", "progressRounds"] as const)
       expect(short[key]).toBeLessThan(full[key]);
