@@ -52,7 +52,7 @@ const FORMS: { [K in keyof BenchSettings]?: [short: BenchSettings[K], full: Benc
   memoryQuestions: [3_000, 10_000],
   floodQuestions: [150, 1_000],
   floodSessions: [15, 100],
-  realWindowS: [5, 30],
+  realWindowS: [3, 30],
   startRuns: [3, 5],
   /** The start row's own opencode serve runs; the short form leaves them to the start-cost row, which times the same start in pairs. */
   opencodeRuns: [0, 3],
@@ -65,8 +65,8 @@ const FORMS: { [K in keyof BenchSettings]?: [short: BenchSettings[K], full: Benc
   streamRounds: [2, 4],
   tapsActingS: [24, 150],
   agentFilePrompts: [10, 30],
-  weekRuns: [150, 1_000],
-  memoryPairs: [2, 8],
+  weekRuns: [100, 1_000],
+  memoryPairs: [1, 8],
   memorySettleS: [3, 10],
   startCostPairs: [2, 8],
 };
