@@ -63,7 +63,7 @@ const FORMS: { [K in keyof BenchSettings]?: [short: BenchSettings[K], full: Benc
   outageS: [10, 20],
   progressRounds: [2, 10],
   streamRounds: [2, 4],
-  tapsActingS: [24, 150],
+  tapsActingS: [12, 150],
   agentFilePrompts: [10, 30],
   weekRuns: [100, 1_000],
   memoryPairs: [1, 8],

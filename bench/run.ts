@@ -11,7 +11,7 @@
 //   npm run bench -- --only chats       only the chat scenarios (interactive, bursts, over budget, failover, outage, live progress)
 //   npm run bench -- --only progress    only live progress beside prompts
 //   npm run bench -- --only taps [--short]
-//                                       only a person's taps in a busy group (real OpenCode 1.18.33; ~3 min, --short 24 s of actions)
+//                                       only a person's taps in a busy group (real OpenCode 1.18.33; ~3 min, --short 12 s of actions)
 //   npm run bench -- --only agent-file  only prompts while the agent's 20 MB file uploads (~20 s)
 //   npm run bench -- --only week [--runs 1000]
 //                                       only a week inside OpenCode: 1,000 runs and 10,000 prompts through one bridge (~1 min)
