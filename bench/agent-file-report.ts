@@ -12,14 +12,14 @@ interface Target {
 /** How much later a prompt may go out while the file uploads (p95), over the baseline's p95. */
 const ALLOWED_EXTRA_MS = 25;
 
-export function printAgentFile(outcome: { value?: AgentFileResult; error?: string }, targets: Target[], log: (line?: string) => void): void {
+export function printAgentFile(outcome: { value?: AgentFileResult; error?: string }, targets: Target[], log: (line?: string) => void, formNote: string): void {
   const r = outcome.value;
   if (!r) {
     log(`  the agent's file beside prompts failed: ${outcome.error?.split("\n")[0]}`);
     log();
     return;
   }
-  log(`The agent's ${r.fileMB} MB file uploading at ${r.rateMBps} MB/s while ${r.prompts} prompts go out one at a time`);
+  log(`The agent's ${r.fileMB} MB file uploading at ${r.rateMBps} MB/s while ${r.prompts} prompts go out one at a time (${formNote})`);
   log(
     `  prompts ask → send: alone p50 ${ms(r.baseline.p50)} / p95 ${ms(r.baseline.p95)} / max ${ms(r.baseline.max)}; ` +
       `during the upload p50 ${ms(r.duringUpload.p50)} / p95 ${ms(r.duringUpload.p95)} / max ${ms(r.duringUpload.max)}`,

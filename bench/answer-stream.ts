@@ -56,14 +56,16 @@ interface Target {
 }
 
 /** The row's lines in the bench table and its targets. */
-export function printStream(outcome: { value?: StreamBenchResult; error?: string }, targets: Target[], log: (line?: string) => void): void {
+export function printStream(outcome: { value?: StreamBenchResult; error?: string }, targets: Target[], log: (line?: string) => void, formNote?: string): void {
   const r = outcome.value;
   if (!r) {
     log(`  the answer as it is written failed: ${outcome.error?.split("\n")[0]}`);
     log();
     return;
   }
-  log(`The answer as it is written, on a group's progress message beside prompts (${r.rounds} rounds of ${r.steps} steps, on and off alternating, ×10)`);
+  log(
+    `The answer as it is written, on a group's progress message beside prompts (${r.rounds} rounds of ${r.steps} steps, on and off alternating, ×10${formNote ? `; ${formNote}` : ""})`,
+  );
   log(
     `  prompts ask → send: streaming on p50 ${ms(r.on.p50)} / p99 ${ms(r.on.p99)} (n ${r.on.n}); off p50 ${ms(r.off.p50)} / p99 ${ms(r.off.p99)} (n ${r.off.n}); 429s ${r.http429}`,
   );

@@ -1,13 +1,15 @@
 // The memory Hermes adds to OpenCode: the real `opencode serve` with Hermes loaded (polling a fake
-// Telegram, as it would the real one) and without it, alternating, each left alone for a while after
-// its project instance started (the plugins load then). RSS of the process and all its descendants,
-// from /proc (Linux). Reported per pair (with − without) and as the median of the pairs.
+// Telegram, as it would the real one), without it, and with a plugin that only long-polls the fake
+// Telegram with `fetch` (plus the runtime's HTTP client: the floor under what any Telegram plugin
+// adds), in one rotation, each left alone for a while after its project instance started (the
+// plugins load then). RSS of the process and all its descendants, from /proc (Linux). Reported per
+// pair and as the median of the pairs: Hermes against the bare poll (the target: a busy machine
+// moves both alike) and against OpenCode alone.
 //
-//   npm run bench -- --only opencode-memory [--pairs 5] [--settle 10] [--floor]
+//   npm run bench -- --only opencode-memory [--pairs 8] [--settle 10] [--floor]
 //
-// --floor adds two more runs to each pair, in the same rotation: OpenCode with a plugin that does
-// nothing (OpenCode's own cost of loading any plugin) and with a plugin that only long-polls the
-// fake Telegram with `fetch` (plus the runtime's HTTP client): the floor under what Hermes adds.
+// --floor (and --full) add a fourth run to each pair: OpenCode with a plugin that does nothing
+// (OpenCode's own cost of loading any plugin).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -31,14 +33,17 @@ export interface OpencodeMemoryResult {
   medianWithoutMB: number;
   /** Hermes did poll the fake Telegram in every run with it (so the relay and the long poll were up). */
   polled: boolean;
-  /** --floor: the same pairs' runs with a no-op plugin and with a bare `fetch` long poll. */
-  floor?: {
+  /** with Hermes − with the bare poll, per pair (MB), and their median: the target's figure. */
+  overPollMB: number[];
+  medianOverPollMB: number;
+  /** The same pairs' runs with a bare `fetch` long poll, and (--floor) with a no-op plugin. */
+  floor: {
     noopMB: number[];
     barePollMB: number[];
-    /** − that pair's run without a plugin, per pair (MB). */
+    /** − that pair's run without a plugin, per pair (MB); the no-op's empty without --floor. */
     noopAddedMB: number[];
     barePollAddedMB: number[];
-    medianNoopAddedMB: number;
+    medianNoopAddedMB?: number;
     medianBarePollAddedMB: number;
   };
 }
@@ -119,10 +124,11 @@ export async function runOpencodeMemory(
   const without: number[] = [];
   const added: number[] = [];
   let polled = true;
-  const floorPlugins = options.floor ? writeFloorPlugins(logDir, telegram.apiRoot, telegram.token) : undefined;
+  const floorPlugins = writeFloorPlugins(logDir, telegram.apiRoot, telegram.token);
   const runs: Record<Variant, number[]> = { hermes: withHermes, none: without, noop: [], barePoll: [] };
   const floorAdded = { noop: [] as number[], barePoll: [] as number[] };
-  const variants: Variant[] = floorPlugins ? ["hermes", "none", "noop", "barePoll"] : ["hermes", "none"];
+  const overPoll: number[] = [];
+  const variants: Variant[] = options.floor ? ["hermes", "none", "noop", "barePoll"] : ["hermes", "none", "barePoll"];
   try {
     for (let i = 0; i < pairs; i++) {
       const pair: Partial<Record<Variant, number>> = {};
@@ -130,8 +136,7 @@ export async function runOpencodeMemory(
       const order = variants.map((_, k) => variants[(i + k) % variants.length]!);
       for (const variant of order) {
         const polls = telegram.calls.filter((call) => call.method === "getUpdates").length;
-        const plugins =
-          variant === "hermes" ? [PLUGIN_PATH] : variant === "noop" ? [floorPlugins!.noop] : variant === "barePoll" ? [floorPlugins!.barePoll] : [];
+        const plugins = variant === "hermes" ? [PLUGIN_PATH] : variant === "noop" ? [floorPlugins.noop] : variant === "barePoll" ? [floorPlugins.barePoll] : [];
         const server = await startOpencode({
           version,
           llmBaseURL: llm.baseURL,
@@ -159,10 +164,9 @@ export async function runOpencodeMemory(
         }
       }
       added.push(round(pair.hermes! - pair.none!, 1));
-      if (floorPlugins) {
-        floorAdded.noop.push(round(pair.noop! - pair.none!, 1));
-        floorAdded.barePoll.push(round(pair.barePoll! - pair.none!, 1));
-      }
+      overPoll.push(round(pair.hermes! - pair.barePoll!, 1));
+      floorAdded.barePoll.push(round(pair.barePoll! - pair.none!, 1));
+      if (options.floor) floorAdded.noop.push(round(pair.noop! - pair.none!, 1));
     }
   } finally {
     await telegram.close();
@@ -179,18 +183,16 @@ export async function runOpencodeMemory(
     medianAddedMB: round(median(added), 1),
     medianWithoutMB: round(median(without), 1),
     polled,
-    ...(floorPlugins
-      ? {
-          floor: {
-            noopMB: runs.noop,
-            barePollMB: runs.barePoll,
-            noopAddedMB: floorAdded.noop,
-            barePollAddedMB: floorAdded.barePoll,
-            medianNoopAddedMB: round(median(floorAdded.noop), 1),
-            medianBarePollAddedMB: round(median(floorAdded.barePoll), 1),
-          },
-        }
-      : {}),
+    overPollMB: overPoll,
+    medianOverPollMB: round(median(overPoll), 1),
+    floor: {
+      noopMB: runs.noop,
+      barePollMB: runs.barePoll,
+      noopAddedMB: floorAdded.noop,
+      barePollAddedMB: floorAdded.barePoll,
+      ...(options.floor ? { medianNoopAddedMB: round(median(floorAdded.noop), 1) } : {}),
+      medianBarePollAddedMB: round(median(floorAdded.barePoll), 1),
+    },
   };
 }
 

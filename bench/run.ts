@@ -1,23 +1,27 @@
 // `npm run bench`: Hermes' benchmark. Prints a table and writes bench/results/latest.json.
 // Not part of `npm test`. Targets are reported PASS/FAIL; the exit code is 0 regardless.
+// Every row runs in a short form by default and says so; the long forms (bench/forms.ts):
 //
-//   npm run bench                       everything (~2–3 min)
-//   npm run bench -- --quick            fewer samples, shorter windows (~1 min)
-//   npm run bench -- --no-opencode      skip the real `opencode serve` start-up runs
+//   npm run bench                       every row, short form (~3 min)
+//   npm run bench -- --full             every row, long form (~10 min)
+//   npm run bench -- --no-opencode      skip the rows that start the real `opencode serve`
 //   npm run bench -- --scale 25         time compression of the full flood run
 //   npm run bench -- --window 30        seconds to watch the real-limit flood run
 //   npm run bench -- --rounds 20        interactive rounds per chat (group and private)
 //   npm run bench -- --only chats       only the chat scenarios (interactive, bursts, over budget, failover, outage, live progress)
 //   npm run bench -- --only progress    only live progress beside prompts
-//   npm run bench -- --only taps [--full]
-//                                       only a person's taps in a busy group (real OpenCode 1.18.33; ~1 min, --full ~3 min)
+//   npm run bench -- --only taps [--short]
+//                                       only a person's taps in a busy group (real OpenCode 1.18.33; ~3 min, --short 12 s of actions)
 //   npm run bench -- --only agent-file  only prompts while the agent's 20 MB file uploads (~20 s)
 //   npm run bench -- --only week [--runs 1000]
 //                                       only a week inside OpenCode: 1,000 runs and 10,000 prompts through one bridge (~1 min)
-//   npm run bench -- --only opencode-memory [--pairs 3] [--settle 10] [--floor]
-//                                       only the memory Hermes adds to a real `opencode serve` (~1–2 min)
+//   npm run bench -- --only opencode-memory [--pairs 8] [--settle 10] [--floor]
+//                                       only the memory Hermes adds to a real `opencode serve`, against a bare long poll (~4 min)
+//   npm run bench -- --only start-cost [--pairs 8]
+//                                       only Hermes' start cost in `opencode serve` 1.18.33 and 2.0.15 (~1.5 min)
 //   npm run bench -- --only memory-parts [--rounds 2]
 //                                       where that memory goes, inside one process (~1.5 min a round)
+// `--only` runs its row in the long form (`--short` for the short one); rows can be joined: `--only week,start-cost`.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -38,50 +42,31 @@ import { runWeek, type WeekResult } from "./week.ts";
 import { runMemory, type MemoryResult } from "./memory.ts";
 import { runOpencodeMemory, type OpencodeMemoryResult } from "./opencode-memory.ts";
 import { MEMORY_PARTS, runMemoryParts, type MemoryPartsResult } from "./opencode-memory-parts.ts";
+import { benchSettings, form, type ONLY_ROWS } from "./forms.ts";
+import { printStartCost } from "./start-cost-report.ts";
+import { runStartCost, type StartCostResult } from "./start-cost.ts";
 import { ms, round } from "./stats.ts";
 import { runStartup, type StartupResult } from "./startup.ts";
 import { floodRun, type FloodRunResult } from "./throughput.ts";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
-const flag = (name: string) => args.includes(`--${name}`);
 const option = (name: string, fallback: number) => {
   const at = args.indexOf(`--${name}`);
   const value = at === -1 ? Number.NaN : Number(args[at + 1]);
   return Number.isFinite(value) && value > 0 ? value : fallback;
 };
-const quick = flag("quick");
-const settings = {
-  quick,
-  latencySamples: option("samples", quick ? 150 : 500),
-  latencyWarmup: quick ? 20 : 50,
-  memoryQuestions: 10_000,
-  floodQuestions: 1_000,
-  floodSessions: 100,
-  floodScale: option("scale", 25),
-  realWindowS: option("window", quick ? 15 : 30),
-  startRuns: quick ? 3 : 5,
-  opencode: !flag("no-opencode"),
-  opencodeRuns: quick ? 2 : 3,
-  rounds: option("rounds", quick ? 10 : 20),
-  bursts: quick ? 3 : 5,
-  failoverRuns: quick ? 2 : 5,
-  overBudgetScale: 10,
-  outageRuns: quick ? 1 : 3,
-  progressRounds: quick ? 4 : 10,
-  onlyChats: args.includes("chats") && flag("only"),
-  onlyProgress: args.includes("progress") && flag("only"),
-  onlyTaps: args.includes("taps") && flag("only"),
-  /** Seconds of a person's actions in the busy group (`--full`: enough for a steadier p90). */
-  tapsActingS: flag("full") ? 150 : 48,
-  onlyAgentFile: args.includes("agent-file") && flag("only"),
-  onlyWeek: args.includes("week") && flag("only"),
-  weekRuns: option("runs", quick ? 300 : 1_000),
-  onlyOpencodeMemory: args.includes("opencode-memory") && flag("only"),
-  onlyMemoryParts: args.includes("memory-parts") && flag("only"),
-  memoryPairs: option("pairs", quick ? 2 : 3),
-  memorySettleS: option("settle", 10),
-  memoryFloor: flag("floor"),
+const settings = benchSettings(args);
+const onlyRow = (row: (typeof ONLY_ROWS)[number]) => settings.only.includes(row);
+const only = {
+  chats: onlyRow("chats"),
+  progress: onlyRow("progress"),
+  taps: onlyRow("taps"),
+  agentFile: onlyRow("agent-file"),
+  week: onlyRow("week"),
+  opencodeMemory: onlyRow("opencode-memory"),
+  memoryParts: onlyRow("memory-parts"),
+  startCost: onlyRow("start-cost"),
 };
 const CHATS: ChatKindName[] = ["group", "private"];
 
@@ -137,12 +122,13 @@ async function main(): Promise<void> {
   );
 
   const skipped = <T>(): Promise<{ value?: T; error?: string; ms: number }> => Promise.resolve({ error: "skipped (--only)", ms: 0 });
-  const onlyMemory = settings.onlyOpencodeMemory || settings.onlyMemoryParts || settings.onlyAgentFile || settings.onlyWeek || settings.onlyTaps;
-  const others = !settings.onlyChats && !settings.onlyProgress && !onlyMemory;
-  const chatsToo = !settings.onlyProgress && !onlyMemory;
+  const everything = settings.only.length === 0;
+  const others = everything;
+  const chatsToo = everything || only.chats;
+  const progressToo = everything || only.chats || only.progress;
   const startup = others
     ? await section("start-up (plugin factory, cold import, opencode serve)", () =>
-        runStartup({ runs: settings.startRuns, opencode: settings.opencode, opencodeRuns: settings.opencodeRuns }),
+        runStartup({ runs: settings.startRuns, opencode: settings.opencode && settings.opencodeRuns > 0, opencodeRuns: settings.opencodeRuns }),
       )
     : await skipped<StartupResult>();
   const latency = others
@@ -152,25 +138,31 @@ async function main(): Promise<void> {
     : await skipped<LatencyResult>();
   const markdown = others
     ? await section("Markdown (marked's load, a Done notice with a 12,000-character answer, a Markdown question)", () =>
-        runMarkdown({ samples: quick ? 100 : 300, loads: quick ? 3 : 5 }),
+        runMarkdown({ samples: settings.markdownSamples, loads: settings.markdownLoads }),
       )
     : await skipped<MarkdownResult>();
   const memory = others
     ? await section(`memory (${settings.memoryQuestions} questions)`, () => runMemory({ questions: settings.memoryQuestions }))
     : await skipped<MemoryResult>();
   const week =
-    others || settings.onlyWeek
+    others || only.week
       ? await section(`a week inside OpenCode (${settings.weekRuns} runs, ${settings.weekRuns * 10} prompts, one bridge)`, () =>
           runWeek({ runs: settings.weekRuns }),
         )
       : await skipped<WeekResult>();
   const opencodeMemory =
-    (others && settings.opencode) || settings.onlyOpencodeMemory
+    (others && settings.opencode) || only.opencodeMemory
       ? await section(`memory added to opencode serve (${settings.memoryPairs} pairs, RSS ${settings.memorySettleS} s after start)`, () =>
-          runOpencodeMemory({ pairs: settings.memoryPairs, settleMs: settings.memorySettleS * 1000, floor: settings.memoryFloor, progress }),
+          runOpencodeMemory({ pairs: settings.memoryPairs, settleMs: settings.memorySettleS * 1000, floor: settings.memoryNoop, progress }),
         )
       : await skipped<OpencodeMemoryResult>();
-  const memoryParts = settings.onlyMemoryParts
+  const startCost =
+    (others && settings.opencode) || only.startCost
+      ? await section(`Hermes' start cost in opencode serve (${settings.startCostPairs} pairs a version)`, () =>
+          runStartCost({ pairs: settings.startCostPairs, progress }),
+        )
+      : await skipped<StartCostResult>();
+  const memoryParts = only.memoryParts
     ? await section("where the memory Hermes adds to opencode serve goes, inside one process", () => runMemoryParts({ rounds: option("rounds", 2), progress }))
     : await skipped<MemoryPartsResult>();
   const scaled = others
@@ -213,25 +205,25 @@ async function main(): Promise<void> {
   const overBudget = chatsToo
     ? await section(`over budget: 40 prompts in 10 s to one group (×${settings.overBudgetScale})`, () => runOverBudget({ scale: settings.overBudgetScale }))
     : await skipped<OverBudgetResult>();
-  const liveProgress = !onlyMemory
+  const liveProgress = progressToo
     ? await section(`live progress: a 30-step run beside prompts in a group, on and off alternating (${settings.progressRounds} rounds, ×10)`, () =>
         runProgressBench({ rounds: settings.progressRounds }),
       )
     : await skipped<ProgressBenchResult>();
-  const answerStream = !onlyMemory
+  const answerStream = progressToo
     ? await section("the answer as it is written beside prompts in a group, on and off alternating (×10)", () =>
-        runStreamBench({ rounds: settings.quick ? 2 : 4 }),
+        runStreamBench({ rounds: settings.streamRounds }),
       )
     : await skipped<StreamBenchResult>();
   const agentFile =
-    others || settings.onlyAgentFile
-      ? await section("the agent's 20 MB file uploading while prompts flow", () => runAgentFile())
+    others || only.agentFile
+      ? await section("the agent's 20 MB file uploading while prompts flow", () => runAgentFile({ prompts: settings.agentFilePrompts }))
       : await skipped<AgentFileResult>();
   const outage = chatsToo
-    ? await section(`back after a 20 s outage (${settings.outageRuns} runs)`, () => runOutage(settings.outageRuns))
+    ? await section(`back after a ${settings.outageS} s outage (${settings.outageRuns} runs)`, () => runOutage(settings.outageRuns, settings.outageS * 1000))
     : await skipped<OutageResult>();
   const taps =
-    (chatsToo && settings.opencode) || settings.onlyTaps
+    (chatsToo && settings.opencode) || only.taps
       ? await section(`a person's taps in a busy supergroup (real OpenCode, three runs, ${settings.tapsActingS} s)`, () =>
           runTapAnswer({ actingS: settings.tapsActingS }),
         )
@@ -245,10 +237,10 @@ async function main(): Promise<void> {
     printChats(chats, overBudget, targets);
     printOutage(outage, targets);
   }
-  if (!onlyMemory) printProgress(liveProgress, targets);
-  if (!onlyMemory) printStream(answerStream, targets, log);
-  if ((chatsToo && settings.opencode) || settings.onlyTaps) printTapAnswer(taps, targets, log);
-  if (others || settings.onlyAgentFile) printAgentFile(agentFile, targets, log);
+  if (progressToo) printProgress(liveProgress, targets);
+  if (progressToo) printStream(answerStream, targets, log, form(settings, `${settings.streamRounds} rounds`, "streamRounds"));
+  if ((chatsToo && settings.opencode) || only.taps) printTapAnswer(taps, targets, log, form(settings, `${settings.tapsActingS} s of actions`, "tapsActingS"));
+  if (others || only.agentFile) printAgentFile(agentFile, targets, log, form(settings, `${settings.agentFilePrompts} prompts`, "agentFilePrompts"));
   if (others) {
     printLatency(latency, targets);
     printThroughput(scaled, real, targets);
@@ -256,9 +248,10 @@ async function main(): Promise<void> {
     printMarkdown(markdown, targets);
     printStartup(startup, targets);
   }
-  if (others || settings.onlyWeek) printWeek(week, targets);
-  if (settings.onlyMemoryParts) printMemoryParts(memoryParts);
-  else if (!settings.onlyAgentFile && !settings.onlyWeek && !settings.onlyTaps) printOpencodeMemory(opencodeMemory, targets);
+  if (others || only.week) printWeek(week, targets);
+  if (only.memoryParts) printMemoryParts(memoryParts);
+  if (others || only.opencodeMemory) printOpencodeMemory(opencodeMemory, targets);
+  if (others || only.startCost) printStartCost(startCost, targets, log, form(settings, `${settings.startCostPairs} pairs a version`, "startCostPairs"));
 
   log("Targets");
   log(`  ${pad("", 46)} ${pad("target", 22)} ${pad("measured", 34)} verdict`);
@@ -291,6 +284,7 @@ async function main(): Promise<void> {
     memoryParts: memoryParts.value ?? { error: memoryParts.error },
     markdown: markdown.value ?? { error: markdown.error },
     startup: startup.value ?? { error: startup.error },
+    startCost: startCost.value ?? { error: startCost.error },
     targets,
   };
   const dir = path.join(HERE, "results");
@@ -310,7 +304,7 @@ function printWeek(outcome: Outcome<WeekResult>, targets: Target[]): void {
     return;
   }
   log(
-    `A week inside OpenCode (${w.runs} runs, ${w.prompts} prompts through one bridge, after ${w.warmupRuns} warm-up runs${w.gc ? ", after a full GC" : ", no GC"})`,
+    `A week inside OpenCode (${w.runs} runs, ${w.prompts} prompts through one bridge, after ${w.warmupRuns} warm-up runs${w.gc ? ", after a full GC" : ", no GC"}; ${form(settings, `${w.runs} runs`, "weekRuns")})`,
   );
   log(`  heap ${w.heapWarmMB} → ${w.heapEndMB} MB (${signed(w.heapGrowthMB)} MB; second half ${signed(w.heapSecondHalfMB)} MB); ${ms(w.durationMs)}`);
   log(`  RSS ${w.rssWarmMB} → ${w.rssEndMB} MB (${signed(w.rssGrowthMB)} MB; second half ${signed(w.rssSecondHalfMB)} MB)`);
@@ -339,7 +333,9 @@ function printProgress(outcome: Outcome<ProgressBenchResult>, targets: Target[])
     log();
     return;
   }
-  log(`Live progress beside prompts in a group (${p.rounds} rounds of ${p.steps} steps, on and off alternating, ×${p.scale})`);
+  log(
+    `Live progress beside prompts in a group (${p.rounds} rounds of ${p.steps} steps, on and off alternating, ×${p.scale}; ${form(settings, `${p.rounds} rounds`, "progressRounds")})`,
+  );
   log(
     `  prompts ask → send: progress on p50 ${ms(p.on.p50)} / p99 ${ms(p.on.p99)} (n ${p.on.n}); off p50 ${ms(p.off.p50)} / p99 ${ms(p.off.p99)} (n ${p.off.n})`,
   );
@@ -375,7 +371,9 @@ interface ChatRuns {
 }
 
 function printChats(chats: ChatRuns, overBudget: Outcome<OverBudgetResult>, targets: Target[]): void {
-  log("Chats at Telegram's real limits (the fake Telegram enforces them; Hermes paces with its defaults): group and private side by side");
+  log(
+    `Chats at Telegram's real limits (the fake Telegram enforces them; Hermes paces with its defaults): group and private side by side (${form(settings, `${settings.rounds} rounds, ${settings.bursts} bursts, ${settings.failoverRuns} failovers a chat`, "rounds")})`,
+  );
   const cell = (text: string) => padLeft(text, 22);
   log(`  ${pad("", 58)} ${cell("group")} ${cell("private")}`);
   const row = (name: string, value: (chat: ChatKindName) => string) => log(`  ${pad(name, 58)} ${CHATS.map((chat) => cell(value(chat))).join(" ")}`);
@@ -468,14 +466,16 @@ function printChats(chats: ChatRuns, overBudget: Outcome<OverBudgetResult>, targ
 function printOutage(outage: Outcome<OutageResult>, targets: Target[]): void {
   const o = outage.value;
   if (!o) return void log(`Back after an outage failed: ${outage.error?.split("\n")[0]}\n`);
-  log(`Back after a ${o.outageMs / 1000} s outage (connections refused; two processes, each raising a question 1 s in; ${o.runs} runs)`);
+  log(
+    `Back after a ${o.outageMs / 1000} s outage (connections refused; two processes, each raising a question 1 s in; ${form(settings, `${o.runs} runs`)}${settings.form === "short" ? "; --full: 3 runs, 20 s down" : ""})`,
+  );
   log(`  Telegram back → the polling process' question at Telegram: p50 ${ms(o.leader.p50)}, max ${ms(o.leader.max)}`);
   log(`  Telegram back → the other process' question at Telegram: p50 ${ms(o.follower.p50)}, max ${ms(o.follower.max)}`);
   log(`  sent twice: ${o.duplicates} (backoff alone: 12.5 s)`);
   log();
   const worst = Math.max(o.leader.max, o.follower.max);
   targets.push({
-    name: "20 s outage: back → prompt at Telegram, once",
+    name: `${o.outageMs / 1000} s outage: back → prompt at Telegram, once`,
     target: "≤ 2 s, 0 twice",
     value: `max ${ms(worst)}, ${o.duplicates} twice`,
     pass: worst <= 2_000 && o.duplicates === 0,
@@ -483,7 +483,9 @@ function printOutage(outage: Outcome<OutageResult>, targets: Target[]): void {
 }
 
 function printLatency(latency: { value?: LatencyResult; error?: string }, targets: Target[]): void {
-  log("Latency: the bridge vs a bare fetch of the same request to the same server (floor)");
+  log(
+    `Latency: the bridge vs a bare fetch of the same request to the same server (floor) (${form(settings, `${settings.latencySamples} samples`, "latencySamples")})`,
+  );
   const r = latency.value;
   if (!r) return void log(`  failed: ${latency.error?.split("\n")[0]}\n`);
   log(`  ${r.note}; n=${r.samples} after ${r.warmup} warm-up`);
@@ -516,7 +518,9 @@ function printLatency(latency: { value?: LatencyResult; error?: string }, target
 }
 
 function printThroughput(scaled: { value?: FloodRunResult; error?: string }, real: { value?: FloodRunResult; error?: string }, targets: Target[]): void {
-  log("Throughput and loss under flood limits (fake Telegram answers 429 + retry_after): all questions go to the one configured private chat");
+  log(
+    `Throughput and loss under flood limits (fake Telegram answers 429 + retry_after): all questions go to the one configured private chat (${form(settings, `${settings.floodQuestions} questions`, "floodQuestions")})`,
+  );
   log(
     `  ${pad("run", 34)} ${padLeft("delivered", 10)} ${padLeft("lost", 5)} ${padLeft("dup", 4)} ${padLeft("wall", 9)} ${padLeft("rate", 9)} ${padLeft("limit", 7)} ${padLeft("429s", 5)} ${padLeft("violations", 11)} ${padLeft("no-op edits", 12)}`,
   );
@@ -564,7 +568,9 @@ function printThroughput(scaled: { value?: FloodRunResult; error?: string }, rea
 }
 
 function printMarkdown(markdown: { value?: MarkdownResult; error?: string }, targets: Target[]): void {
-  log("Markdown: marked loaded in a fresh process (median), then renders parse included (the phone's Markdown, docs/phone.md Formatting)");
+  log(
+    `Markdown: marked loaded in a fresh process (median), then renders parse included (the phone's Markdown, docs/phone.md Formatting) (${form(settings, `${settings.markdownSamples} samples`, "markdownSamples")})`,
+  );
   const m = markdown.value;
   if (!m) {
     log(`  failed: ${markdown.error}`);
@@ -580,7 +586,9 @@ function printMarkdown(markdown: { value?: MarkdownResult; error?: string }, tar
 }
 
 function printMemory(memory: { value?: MemoryResult; error?: string }, targets: Target[]): void {
-  log("Memory: heap after a full GC, before and after questions raised and answered (in-memory Telegram and OpenCode)");
+  log(
+    `Memory: heap after a full GC, before and after questions raised and answered (in-memory Telegram and OpenCode) (${form(settings, `${settings.memoryQuestions} questions`, "memoryQuestions")})`,
+  );
   const m = memory.value;
   if (!m) return void log(`  failed: ${memory.error?.split("\n")[0]}\n`);
   log(
@@ -593,22 +601,34 @@ function printMemory(memory: { value?: MemoryResult; error?: string }, targets: 
 /** +1.2 or −0.1: a median below zero keeps its own sign. */
 const signed = (mb: number): string => (mb < 0 ? `−${-mb}` : `+${mb}`);
 
+/** Hermes may hold at most this much more than a plugin that only long-polls Telegram with fetch (median of the pairs). */
+const OVER_POLL_TARGET_MB = 5;
+
 function printOpencodeMemory(memory: { value?: OpencodeMemoryResult; error?: string }, targets: Target[]): void {
-  log("Memory Hermes adds to OpenCode: RSS of the real opencode serve and its children, with Hermes and without, alternating");
+  const note = form(settings, `${settings.memoryPairs} pairs, RSS ${settings.memorySettleS} s after start`, "memoryPairs");
+  log(
+    `Memory Hermes adds to OpenCode: RSS of the real opencode serve and its children, with Hermes, with a bare fetch long poll, and without, in one rotation (${note})`,
+  );
   const m = memory.value;
   if (!m) return void log(`  not measured: ${memory.error?.split("\n")[0]}\n`);
   log(
-    `  opencode serve ${m.version}, ${m.settleS} s after its project instance started, ${m.pairs} pairs: added ${m.addedMB.map((mb) => `${mb}`).join(", ")} MB (median +${m.medianAddedMB} MB); with Hermes ${m.withHermesMB.join(", ")} MB, without ${m.withoutMB.join(", ")} MB${m.polled ? "" : " (Hermes did not poll in every run: not comparable)"}`,
+    `  opencode serve ${m.version}, ${m.settleS} s after its project instance started, ${m.pairs} pairs: Hermes over the bare poll ${m.overPollMB.join(", ")} MB (median ${signed(m.medianOverPollMB)} MB); with Hermes ${m.withHermesMB.join(", ")} MB, bare poll ${m.floor.barePollMB.join(", ")} MB${m.polled ? "" : " (Hermes or the bare poll did not poll in every run: not comparable)"}`,
   );
-  if (m.floor)
-    log(
-      `  the floor in the same pairs: a no-op plugin ${m.floor.noopAddedMB.join(", ")} MB (median ${signed(m.floor.medianNoopAddedMB)} MB); a bare fetch long poll ${m.floor.barePollAddedMB.join(", ")} MB (median ${signed(m.floor.medianBarePollAddedMB)} MB)`,
-    );
+  log(
+    `  against OpenCode alone (${m.withoutMB.join(", ")} MB): Hermes ${m.addedMB.join(", ")} MB (median ${signed(m.medianAddedMB)} MB); the bare poll ${m.floor.barePollAddedMB.join(", ")} MB (median ${signed(m.floor.medianBarePollAddedMB)} MB)${m.floor.medianNoopAddedMB === undefined ? "" : `; a no-op plugin ${m.floor.noopAddedMB.join(", ")} MB (median ${signed(m.floor.medianNoopAddedMB)} MB)`}`,
+  );
+  targets.push({
+    name: `memory: Hermes − bare poll, opencode ${m.version}`,
+    target: `≤ ${OVER_POLL_TARGET_MB} MB`,
+    value: `${signed(m.medianOverPollMB)} MB (median of ${m.pairs} pairs)`,
+    pass: m.polled && m.medianOverPollMB <= OVER_POLL_TARGET_MB,
+  });
   targets.push({
     name: `memory added to opencode serve ${m.version}`,
     target: "≤ 12 MB",
-    value: `+${m.medianAddedMB} MB (median of ${m.pairs} pairs)`,
+    value: `${signed(m.medianAddedMB)} MB (median of ${m.pairs} pairs)`,
     pass: m.polled && m.medianAddedMB <= 12,
+    info: true,
   });
   log();
 }
@@ -633,7 +653,9 @@ function printMemoryParts(parts: { value?: MemoryPartsResult; error?: string }):
 }
 
 function printStartup(startup: { value?: StartupResult; error?: string }, targets: Target[]): void {
-  log("Start: what the plugin adds to OpenCode's instance start");
+  log(
+    `Start: what the plugin adds to OpenCode's instance start (${form(settings, `${settings.startRuns} probes, ${settings.opencodeRuns} opencode runs`, "startRuns")})`,
+  );
   const s = startup.value;
   if (!s) return void log(`  failed: ${startup.error?.split("\n")[0]}\n`);
   const m = s.median;
@@ -663,6 +685,8 @@ function printStartup(startup: { value?: StartupResult; error?: string }, target
     });
   } else if (s.opencodeError) {
     log(`  opencode serve: not measured (${s.opencodeError})`);
+  } else if (settings.opencodeRuns === 0) {
+    log("  opencode serve: in the short form, see the start-cost row (the same start, timed in pairs); --full runs this one too");
   }
   log();
 }

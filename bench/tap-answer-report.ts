@@ -12,7 +12,7 @@ interface Target {
 /** A person's tap or command in a busy group: its answer at Telegram within this long, nine times in ten. */
 const ANSWER_P90_MS = 2_000;
 
-export function printTapAnswer(outcome: { value?: TapAnswerResult; error?: string }, targets: Target[], log: (line?: string) => void): void {
+export function printTapAnswer(outcome: { value?: TapAnswerResult; error?: string }, targets: Target[], log: (line?: string) => void, formNote?: string): void {
   const r = outcome.value;
   if (!r) {
     log(`  a tap's answer in a busy group failed: ${outcome.error?.split("\n")[0]}`);
@@ -20,7 +20,9 @@ export function printTapAnswer(outcome: { value?: TapAnswerResult; error?: strin
     return;
   }
   const { status, stop, confirm, list } = r.byAction;
-  log(`A person's action in a busy supergroup (real OpenCode ${r.version}, three runs showing progress, ${r.actingS} s of actions)`);
+  log(
+    `A person's action in a busy supergroup (real OpenCode ${r.version}, three runs showing progress, ${r.actingS} s of actions${formNote ? `; ${formNote}` : ""})`,
+  );
   log(
     `  action → its answer at Telegram: p50 ${ms(r.answer.p50)} / p90 ${ms(r.answer.p90)} / max ${ms(r.answer.max)} (n ${r.answer.n}, ${r.unanswered} unanswered)`,
   );

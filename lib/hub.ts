@@ -16,6 +16,7 @@ import { scrubbedTelegram } from "./telegram/wire/scrubbed-api.ts";
 import { machineLabel } from "./telegram/render/machine-label.ts";
 import { processGlobal } from "./process-global.ts";
 import { basicSecrets } from "./process-secrets.ts";
+import { schedulePace } from "./schedule/pace.ts";
 import { scheduleBotKey, scheduleFile } from "./schedule/store.ts";
 import { waitAtMost } from "./with-timeout.ts";
 
@@ -96,6 +97,8 @@ export function acquireBridge(options: HubOptions): BridgeLease | BridgeRefused 
     const telegram = scrubbedTelegram(options.telegram ?? createTelegramApi(config.token, config.apiRoot), secrets);
     // The label is cut to its length on top of the scrubbed API: scrubbed whole first, so no cut secret gets past.
     const machine = machineLabel(config);
+    const { pace, refused: paceRefused } = schedulePace(process.env, config.apiRoot);
+    if (paceRefused) logger.warn({}, `a schedule's minute stays a minute: ${paceRefused}`);
     const bridge = new OnDemandBridge({
       telegram,
       logger,
@@ -111,7 +114,7 @@ export function acquireBridge(options: HubOptions): BridgeLease | BridgeRefused 
       stream: config.stream,
       // Nor is any of them read aloud in a spoken answer.
       speech: config.speech && { ...config.speech, withheld: secrets },
-      schedules: { file: options.scheduleFile ?? scheduleFile(), bot: scheduleBotKey(config.token, config.apiRoot) },
+      schedules: { file: options.scheduleFile ?? scheduleFile(), bot: scheduleBotKey(config.token, config.apiRoot), pace },
     });
     const relay = new Relay({
       address: options.relayAddress ?? relayAddress(config.token, config.apiRoot),

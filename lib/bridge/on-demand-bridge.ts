@@ -16,6 +16,7 @@ import { errorText } from "../error-text.ts";
 import { waitAtMost } from "../with-timeout.ts";
 import { ScheduleStore } from "../schedule/store.ts";
 import { ScheduleWake } from "../schedule/wake.ts";
+import type { SchedulePace } from "../schedule/pace.ts";
 import type { Bridge, BridgeOptions } from "./bridge.ts";
 import type { InstanceLink } from "./core/desk.ts";
 import type { AgentFileSent } from "./agent-tools/agent-files.ts";
@@ -28,7 +29,9 @@ import type { Html } from "../telegram/text/html.ts";
  * their file and this bot's key, the schedules' wake-up timer runs from the start (it loads the
  * bridge when a run falls due) and the bridge gets the store.
  */
-export type OnDemandBridgeOptions = Omit<BridgeOptions, "registry" | "schedules"> & { schedules?: { file: string; bot: string } };
+export type OnDemandBridgeOptions = Omit<BridgeOptions, "registry" | "schedules"> & {
+  schedules?: { file: string; bot: string; pace?: SchedulePace };
+};
 
 /**
  * How long an update waits for the bot's name after the load (getMe answers in one round trip). A
@@ -79,12 +82,13 @@ export class OnDemandBridge implements UpdateHandler {
     const here = () => ({ bot: schedules.bot, chatId, directories: this.#directories() });
     // The bridge, once made, hands over its runner (schedules/schedule-routes.ts).
     const onDue = () => this.#load().then(() => (this.#stopped ? undefined : this.#runDue?.()));
-    const wake = new ScheduleWake({ store, here, onDue });
+    const pace = schedules.pace;
+    const wake = new ScheduleWake({ store, here, onDue, ...(pace ? { pace } : {}) });
     this.#wake = wake;
     const ready = (runDue: () => Promise<void>) => {
       this.#runDue = runDue;
     };
-    this.#schedules = { store, bot: schedules.bot, changed: () => wake.refresh(), ready };
+    this.#schedules = { store, bot: schedules.bot, changed: () => wake.refresh(), ready, ...(pace ? { pace } : {}) };
   }
 
   /** The projects this process serves (its instance links, before and after the load). */
@@ -99,11 +103,15 @@ export class OnDemandBridge implements UpdateHandler {
 
   // ── OpenCode side ──────────────────────────────────────────────────────────────────────────
 
-  /** Links an instance; one whose pending prompts must be listed needs the bridge now. */
-  attach(link: InstanceLink, options: { listPending?: boolean } = {}): void {
+  /**
+   * Links an instance; one whose pending prompts must be listed needs the bridge now, or
+   * `listAfterMs` later (an event or update meanwhile loads it at once): a start that lists them
+   * does not hold up the first long poll with the bridge's load (docs/performance.md).
+   */
+  attach(link: InstanceLink, options: { listPending?: boolean; listAfterMs?: number } = {}): void {
     this.#served.add(link);
     if (this.#bridge) {
-      this.#bridge.attach(link, options);
+      this.#bridge.attach(link, { listPending: options.listPending ?? true });
       this.#wake?.refresh();
       return;
     }
@@ -111,7 +119,9 @@ export class OnDemandBridge implements UpdateHandler {
     queueMicrotask(() => this.#wake?.refresh());
     const listPending = options.listPending ?? true;
     this.#links.set(link, listPending);
-    if (listPending) this.#startLoading();
+    if (!listPending) return;
+    if (options.listAfterMs === undefined) this.#startLoading();
+    else setTimeout(() => this.#stopped || this.#startLoading(), options.listAfterMs).unref?.();
   }
 
   /** Unlinks an instance; before the bridge was ever needed there is nothing to close. */

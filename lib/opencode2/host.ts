@@ -44,6 +44,12 @@ interface Process2State {
 }
 
 const STATE_KEY = Symbol.for("hermes.opencode2");
+/**
+ * A location's pending prompts are listed this long after it starts, not at once: listing loads the
+ * bridge (72 modules), which held the first long poll back by about 0.35 s on a loaded machine
+ * (docs/performance.md, "Hermes' start cost"). An event or update meanwhile loads it at once.
+ */
+const LIST_PENDING_AFTER_MS = 1_000;
 const state = processGlobal<Process2State>(STATE_KEY, () => ({
   book: { forms: new Map(), permissions: new Map() },
   seen: new WeakMap(),
@@ -100,7 +106,8 @@ export function startLocation(ctx: PluginContext2, given: Record<string, string 
   const server = state.server;
   const link: InstanceLink = { directory, opencode: new Opencode2Endpoint(directory, contextHost(ctx), server, state.book) };
   const location: Location = { directory, link, lease, stop: new AbortController() };
-  lease.bridge.attach(link);
+  // Its pending prompts (a location reloaded while one waits) are listed once the long poll is under way.
+  lease.bridge.attach(link, { listAfterMs: LIST_PENDING_AFTER_MS });
   if (result.config.agentTools) registerSendFileTool(ctx, locationSender(directory), directory, logger);
   logger.debug({ directory, opencode: appVersion(ctx) }, "plugin started on OpenCode 2");
   void reportServer(server, lease.bridge, logger);

@@ -5,10 +5,11 @@
 // nothing, and is unref'd: it never keeps a process alive. When something is due, `onDue` runs
 // (the bridge loads then, claims what is due under the store's lock, and starts the runs).
 import { nextLook, type Here } from "./due.ts";
+import { REAL_PACE, type SchedulePace } from "./pace.ts";
 import type { Schedule } from "./schedule.ts";
 import type { ScheduleStore } from "./store.ts";
 
-export const RECHECK_MS = 30_000;
+export const RECHECK_MS = REAL_PACE.recheckMs;
 
 export interface WakeOptions {
   store: Pick<ScheduleStore, "read" | "stamp">;
@@ -18,6 +19,8 @@ export interface WakeOptions {
   onDue: () => Promise<void>;
   now?: () => number;
   recheckMs?: number;
+  /** The schedules' minute and late limit (pace.ts); the real ones by default. */
+  pace?: SchedulePace;
 }
 
 export class ScheduleWake {
@@ -63,9 +66,10 @@ export class ScheduleWake {
       this.#schedules = read.ok ? read.schedules : [];
       this.#stamp = stamp;
     }
-    const at = here ? nextLook(this.#schedules, here) : undefined;
+    const pace = this.#options.pace ?? REAL_PACE;
+    const at = here ? nextLook(this.#schedules, here, pace.lateLimitMs) : undefined;
     const now = this.#now();
-    const recheck = this.#options.recheckMs ?? RECHECK_MS;
+    const recheck = this.#options.recheckMs ?? pace.recheckMs;
     if (at !== undefined && at <= now && (at !== this.#lastDue || now >= this.#retryAt)) {
       this.#lastDue = at;
       this.#retryAt = now + recheck;

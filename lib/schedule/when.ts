@@ -5,7 +5,8 @@
 // on a spring-forward night) runs when the clocks reach it (03:30), and a time the fall-back
 // repeats runs once, at its first occurrence. An interval is exact time from when it was made.
 
-const MINUTE_MS = 60_000;
+import { MINUTE_MS } from "./pace.ts";
+
 /** The longest interval: a week (a longer one is a time of day or a reminder, not a schedule). */
 export const MAX_INTERVAL_MINUTES = 7 * 24 * 60;
 
@@ -66,10 +67,10 @@ function withInstruction(when: When, rest: string[]): Parsed {
   return instruction === "" ? { error: "noInstruction" } : { when, instruction };
 }
 
-/** The first run strictly after `after` (ms since the epoch). */
-export function nextRun(when: When, after: number): number {
+/** The first run strictly after `after` (ms since the epoch); an interval's minute lasts `minuteMs` (pace.ts). */
+export function nextRun(when: When, after: number, minuteMs: number = MINUTE_MS): number {
   if (when.kind === "interval") {
-    const every = when.minutes * MINUTE_MS;
+    const every = when.minutes * minuteMs;
     if (after < when.anchor) return when.anchor + every;
     return when.anchor + (Math.floor((after - when.anchor) / every) + 1) * every;
   }

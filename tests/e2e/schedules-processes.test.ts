@@ -1,7 +1,8 @@
 // Scheduled runs with two OpenCode processes serving the same project and sharing the bot (and,
 // as on one machine for one user, the schedules file): every tick runs once, in one of them,
 // and still once a tick after the process that polls Telegram is killed (the other takes over
-// the poll, and the claims in the file go on as before). On the real clock: a run every minute.
+// the poll, and the claims in the file go on as before). On the real clock with a test minute of a
+// few seconds (schedule-minute.ts).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -11,8 +12,12 @@ import { DEFAULT_CHAT_ID, startFakeTelegram, type FakeTelegram } from "../suppor
 import { isTitleRequest } from "../support/llm/chat-request.ts";
 import { startMockLlm, type MockLlm } from "../support/mock-llm.ts";
 import { isOpencode2, OPENCODE2_VERSION, OPENCODE_VERSIONS, startOpencode, type OpencodeServer, type OpencodeVersion } from "../support/opencode.ts";
-import { pollUntil, sleep } from "../support/wait.ts";
+import { pollUntil } from "../support/wait.ts";
 import { PACKAGE_ROOT, PLUGIN_PATH } from "./question-suite.ts";
+import { TEST_MINUTE_ENV, TEST_MINUTE_MS } from "./schedule-minute.ts";
+
+/** A minute's tick, and room for a loaded machine on top. */
+const TICK_WAIT_MS = TEST_MINUTE_MS + 30_000;
 
 const VERSIONS: OpencodeVersion[] = [...OPENCODE_VERSIONS].sort((a, b) => (a === "1.18.33" ? -1 : b === "1.18.33" ? 1 : 0));
 
@@ -48,6 +53,7 @@ describe.each<OpencodeVersion>([...VERSIONS, OPENCODE2_VERSION])("scheduled runs
           HERMES_LOG_LEVEL: "debug",
           XDG_RUNTIME_DIR: runtimeDir,
           XDG_STATE_HOME: stateDir,
+          ...TEST_MINUTE_ENV,
           ...chat.env,
         },
       });
@@ -85,31 +91,33 @@ describe.each<OpencodeVersion>([...VERSIONS, OPENCODE2_VERSION])("scheduled runs
   const requestsWith = (needle: string) => llm.requests.filter((r) => !isTitleRequest(r) && JSON.stringify(r.messages ?? []).includes(needle));
   const runMessages = (needle: string) => telegram.messages().filter((m) => m.text.includes("Scheduled run") && m.text.includes(needle));
 
-  it("one run per tick, in one process, also after the process that polls is killed", async () => {
-    await pollUntil(() => members.every((member) => roleOf(member.logFile) !== undefined), { timeoutMs: 30_000, what: "a leader and a follower" });
-    const needle = `shared-tick-${version.replaceAll(".", "-")}`;
-    const command = telegram.sendText(DEFAULT_CHAT_ID, `/every 1m ${needle}`);
-    await telegram.waitForMessage((m) => m.replyToMessageId === command.messageId && m.text.includes("Scheduled"), { timeoutMs: 30_000, what: "the answer" });
-    await pollUntil(() => runMessages(needle).length >= 2 || undefined, { timeoutMs: 200_000, what: "two ticks" });
-    // Every run so far reached the LLM (so none is still in flight in the process killed below).
-    await pollUntil(() => requestsWith(needle).length >= runMessages(needle).length || undefined, { timeoutMs: 30_000, what: "the runs at the LLM" });
-    await sleep(5_000); // a second process' run of the same tick would have started by now
-    expect(new Set(startedDues()).size).toBe(startedDues().length);
-    expect(runMessages(needle)).toHaveLength(startedDues().length);
-    expect(requestsWith(needle)).toHaveLength(startedDues().length);
+  it(
+    "one run per tick, in one process, also after the process that polls is killed",
+    async () => {
+      await pollUntil(() => members.every((member) => roleOf(member.logFile) !== undefined), { timeoutMs: 30_000, what: "a leader and a follower" });
+      const needle = `shared-tick-${version.replaceAll(".", "-")}`;
+      const command = telegram.sendText(DEFAULT_CHAT_ID, `/every 1m ${needle}`);
+      await telegram.waitForMessage((m) => m.replyToMessageId === command.messageId && m.text.includes("Scheduled"), { timeoutMs: 30_000, what: "the answer" });
+      // Three ticks, each at the LLM: a second process' run of the first two would have started by the third.
+      await pollUntil(() => runMessages(needle).length >= 3 || undefined, { timeoutMs: 3 * TICK_WAIT_MS, what: "three ticks" });
+      // Every run so far reached the LLM (so none is still in flight in the process killed below; the next tick is a minute away).
+      await pollUntil(() => requestsWith(needle).length >= runMessages(needle).length || undefined, { timeoutMs: 30_000, what: "the runs at the LLM" });
+      const sameRuns = () => (runMessages(needle).length === startedDues().length && requestsWith(needle).length === startedDues().length) || undefined;
+      await pollUntil(sameRuns, { timeoutMs: 30_000, what: "every run started once, sent once, at the LLM once" });
+      expect(new Set(startedDues()).size).toBe(startedDues().length);
 
-    // The process that polls dies: the other goes on, one run per tick.
-    const leader = members.find((member) => roleOf(member.logFile) === "leader")!;
-    const survivor = members.find((member) => member !== leader)!;
-    const before = runMessages(needle).length;
-    await leader.server.kill();
-    await pollUntil(() => runMessages(needle).length > before || undefined, { timeoutMs: 110_000, what: "a tick after the failover" });
-    await sleep(5_000);
-    const dues = startedDues();
-    expect(new Set(dues).size).toBe(dues.length);
-    expect(runMessages(needle)).toHaveLength(dues.length);
-    expect(log(survivor.logFile)).toContain("a scheduled run starts");
-    await pollUntil(() => requestsWith(needle).length >= dues.length || undefined, { timeoutMs: 30_000, what: "every run at the LLM" });
-    expect(requestsWith(needle)).toHaveLength(dues.length);
-  }, 420_000);
+      // The process that polls dies: the other goes on, one run per tick.
+      const leader = members.find((member) => roleOf(member.logFile) === "leader")!;
+      const survivor = members.find((member) => member !== leader)!;
+      const before = runMessages(needle).length;
+      await leader.server.kill();
+      await pollUntil(() => runMessages(needle).length > before || undefined, { timeoutMs: TICK_WAIT_MS, what: "a tick after the failover" });
+      await pollUntil(() => runMessages(needle).length > before + 1 || undefined, { timeoutMs: TICK_WAIT_MS, what: "a second tick after the failover" });
+      await pollUntil(sameRuns, { timeoutMs: 30_000, what: "every run started once, sent once, at the LLM once" });
+      const dues = startedDues();
+      expect(new Set(dues).size).toBe(dues.length);
+      expect(log(survivor.logFile)).toContain("a scheduled run starts");
+    },
+    6 * TICK_WAIT_MS + 60_000,
+  );
 });

@@ -26,6 +26,12 @@ export interface OpencodeServer {
   root: string;
   /** The running process' pid (changes with start()). */
   readonly pid: number;
+  /**
+   * When the last start() spawned the process, saw "listening", and had the project instance's
+   * warm-up answered (performance.now() of this process, as the fake Telegram's `hrAt`); `answered`
+   * is undefined with `warmup: false`. bench/start-cost.ts times OpenCode's start with them.
+   */
+  readonly startTimes: { spawned: number; listening: number; answered?: number };
   /** `auth: false` leaves out the Authorization header of a password-protected server. */
   request<T = any>(
     method: string,
@@ -134,6 +140,7 @@ async function startOpencodeOnce(opts: StartOpencodeOptions): Promise<OpencodeSe
   let history = "";
   let projects = 0;
   let stopped: Promise<void> | undefined;
+  let startTimes: OpencodeServer["startTimes"] = { spawned: Number.NaN, listening: Number.NaN };
   const logTail = () => `--- last log lines (OpenCode ${opts.version}, pid ${proc?.pid}, ${world.root}) ---\n${proc?.tail(40) ?? ""}`;
 
   const server: OpencodeServer = {
@@ -145,6 +152,9 @@ async function startOpencodeOnce(opts: StartOpencodeOptions): Promise<OpencodeSe
     root: world.root,
     get pid() {
       return proc?.pid ?? -1;
+    },
+    get startTimes() {
+      return startTimes;
     },
     request(method, path, o = {}) {
       const { auth, ...rest } = o;
@@ -242,6 +252,7 @@ async function startOpencodeOnce(opts: StartOpencodeOptions): Promise<OpencodeSe
       runs++;
       if (opts.service) mkdirSync(world.configDir, { recursive: true });
       if (opts.service) writeFileSync(join(world.configDir, "service.json"), `${JSON.stringify({ hostname: "127.0.0.1", port })}\n`);
+      const spawned = performance.now();
       proc = spawnManaged(bin, opts.service ? ["serve", "--service", "--print-logs", "--log-level", "info"] : routes.serveArgs(port), {
         cwd: directory,
         env: world.env,
@@ -249,6 +260,7 @@ async function startOpencodeOnce(opts: StartOpencodeOptions): Promise<OpencodeSe
       });
       const listening = await proc.waitForOutput(routes.listening, startTimeoutMs, `"server listening on" from OpenCode ${opts.version}`);
       const url = listening[1]!.replace(/\/$/, "");
+      startTimes = { spawned, listening: performance.now() };
       if (url !== server.url) throw new Error(`OpenCode listens on ${url}, not on ${server.url}\n${logTail()}`);
       if (opts.service) {
         const registration = await pollUntil(() => readJson(join(world.env.XDG_STATE_HOME!, "opencode", "service.json")), {
@@ -262,6 +274,7 @@ async function startOpencodeOnce(opts: StartOpencodeOptions): Promise<OpencodeSe
       if (opts.warmup ?? true) {
         const res = await server.request("GET", routes.warmup(directory), { timeoutMs: startTimeoutMs });
         if (res.status !== 200) throw new Error(`warm-up GET /config answered ${res.status}: ${JSON.stringify(res.body)}\n${logTail()}`);
+        startTimes = { ...startTimes, answered: performance.now() };
       }
     },
     logs: () => history + (proc?.logs() ?? ""),

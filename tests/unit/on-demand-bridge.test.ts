@@ -193,6 +193,16 @@ describe("OnDemandBridge", () => {
     await bridge.stop();
   });
 
+  it("an instance that lists its pending prompts a moment later (OpenCode 2's start) loads the bridge then, not at once", async () => {
+    const { telegram, opencode, bridge, link, loads } = rig();
+    opencode.pending = [request([question({ question: "Pending at the location's start?" })])];
+    bridge.attach(link, { listAfterMs: 50 });
+    expect(loads()).toBe(0);
+    await vi.waitFor(() => expect(loads()).toBe(1));
+    await vi.waitFor(() => expect(telegram.messages.find((m) => m.text.includes("Pending at the location's start?"))).toBeDefined());
+    await bridge.stop();
+  });
+
   it("stopped before it was needed: it never loads, and what comes after is dropped", async () => {
     const { telegram, bridge, link, loads } = rig();
     bridge.attach(link, { listPending: false });

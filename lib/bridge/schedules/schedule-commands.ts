@@ -15,6 +15,7 @@ import type { Claim } from "../../relay/update-handler.ts";
 import type { Schedule } from "../../schedule/schedule.ts";
 import { MAX_INSTRUCTION, MAX_SCHEDULES } from "../../schedule/schedule.ts";
 import type { ScheduleStore } from "../../schedule/store.ts";
+import type { SchedulePace } from "../../schedule/pace.ts";
 import { nextRun, parseAt, parseEvery, type Parsed } from "../../schedule/when.ts";
 import { decodeCallback } from "../../telegram/codec.ts";
 import { escapeHtml, escapeWithin } from "../../telegram/text/html.ts";
@@ -43,6 +44,8 @@ export interface ScheduleSetup {
   changed: () => void;
   /** Given, once the bridge is made, what claims and starts the runs due now (schedule-runner.ts). */
   ready: (runDue: () => Promise<void>) => void;
+  /** The schedules' minute (lib/schedule/pace.ts); a real minute when absent. */
+  pace?: SchedulePace;
 }
 
 export interface ScheduleCommandDeps {
@@ -153,7 +156,7 @@ export class ScheduleCommands {
       directory,
       when: parsed.when,
       instruction: parsed.instruction.slice(0, MAX_INSTRUCTION),
-      next: nextRun(parsed.when, now),
+      next: nextRun(parsed.when, now, schedules.pace?.minuteMs),
       created: now,
     };
     const saved = await schedules.store.update((list) =>

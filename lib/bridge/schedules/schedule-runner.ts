@@ -39,7 +39,7 @@ export class ScheduleRunner {
     const now = this.#deps.now();
     const here = { bot: schedules.bot, chatId, directories: links.directories() };
     const claimed = await schedules.store.update((list) => {
-      const due = claimDue(list, here, now);
+      const due = claimDue(list, here, now, schedules.pace);
       return { schedules: due.schedules, result: due };
     });
     if (!claimed.ok) return;
