@@ -1,5 +1,6 @@
 // One pending permission request ("may I run this command?") and how it was decided. Pure.
 import type { PermissionReply, PermissionRequest } from "../hermes-events.ts";
+import type { RiskFlag } from "../approvals/risk.ts";
 import type { PromptBase } from "./prompt.ts";
 
 export interface PermissionDecision {
@@ -17,6 +18,10 @@ export interface PermissionPrompt extends PromptBase {
   /** What we sent, to recognise our own `permission.replied`. */
   sent?: PermissionDecision;
   final?: PermissionDecision & { by: DecidedBy };
+  /** What is risky about the request (lib/approvals/), read before it is delivered; undefined: not read. */
+  flags?: RiskFlag[];
+  /** Allowed in this session from the phone: what the session rule made of it covers. */
+  sessionScope?: string[];
   /**
    * The files sent just before the message when it can't show everything (the full request, the
    * full diff): whether they all went out, and the first one, which the message replies to.

@@ -86,6 +86,7 @@ describe("Bridge: commands", () => {
         "status",
         "pending",
         "stop",
+        "budget",
         "undo",
         "voice",
         "commands",

@@ -17,6 +17,7 @@ function countingDesk(): { desk: PromptDesk; calls: string[] } {
     askForText: async () => void calls.push("askForText"),
     answerQuestion: async () => void calls.push("answerQuestion"),
     decidePermission: async () => void calls.push("decidePermission"),
+    allowInSession: async () => void calls.push("allowInSession"),
   };
   return { desk, calls };
 }

@@ -45,4 +45,6 @@ export interface PromptDesk {
   answerQuestion(prompt: QuestionPrompt, answers: string[][] | undefined): Promise<void>;
   /** The same for a permission decision. */
   decidePermission(prompt: PermissionPrompt, decision: PermissionDecision): Promise<void>;
+  /** Allows the request once and, once OpenCode took it, keeps a rule for the rest of its session (issue 42). */
+  allowInSession(prompt: PermissionPrompt): Promise<void>;
 }

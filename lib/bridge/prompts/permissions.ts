@@ -1,6 +1,8 @@
-// Permission prompts: Allow once, Always, Reject, or Reject with feedback (the agent goes on with it).
+// Permission prompts: Allow once, Always, Allow in this session (never for a flagged request), Reject,
+// or Reject with feedback (the agent goes on with it).
 import type { PermissionPrompt } from "../../registry/permission-prompt.ts";
 import { isActionOn, type CallbackData, type PermissionAction } from "../../telegram/codec.ts";
+import { offersSession } from "../../telegram/render/render-flags.ts";
 import { mayAllow } from "../../telegram/render/render-permission.ts";
 import type { PromptDesk, Tap, TapHandler } from "../core/desk.ts";
 
@@ -17,6 +19,11 @@ const PERMISSION_TAPS: Record<PermissionAction, TapHandler<PermissionPrompt>> = 
     if (!mayAllow(prompt, desk.t)) return WRONG_BUTTON;
     if (prompt.request.always.length === 0) return { ok: false, note: (t) => t.note.nothingToAllowAlways };
     return { ok: true, note: (t) => t.note.alwaysAllowed, next: () => desk.decidePermission(prompt, { reply: "always" }) };
+  },
+  session(desk, prompt) {
+    if (!mayAllow(prompt, desk.t)) return WRONG_BUTTON;
+    if (!offersSession(prompt)) return { ok: false, note: (t) => t.approvals.flaggedNoSession };
+    return { ok: true, note: (t) => t.approvals.sessionNote, next: () => desk.allowInSession(prompt) };
   },
   reject(desk, prompt) {
     return { ok: true, note: (t) => t.note.rejected, next: () => desk.decidePermission(prompt, { reply: "reject" }) };

@@ -16,6 +16,7 @@ import type { Chat } from "../core/chat.ts";
 import type { InstanceLink, PromptDesk } from "../core/desk.ts";
 import type { InstanceLinks } from "../core/instance-links.ts";
 import { feedbackAsMessage, replyFor, sendFeedback } from "./permission-feedback.ts";
+import type { PermissionJudge } from "./permission-judge.ts";
 import type { PromptMessages } from "./prompt-messages.ts";
 import type { ReplyConfirmation } from "./reply-confirmation.ts";
 import { SerialQueues } from "./serial-queues.ts";
@@ -33,6 +34,8 @@ export interface PromptLifeDeps {
   t: Strings;
   /** How long an unanswered prompt waits before it is dismissed (questions) or rejected (permissions); 0 means never. */
   ttl: Record<Prompt["kind"], number>;
+  /** Risk flags and session rules (issue 42); without it permissions show no flags and offer no session rule. */
+  judge?: PermissionJudge;
 }
 
 type Replied = Extract<HermesEvent, { type: "question.replied" | "question.rejected" | "permission.replied" }>;
@@ -150,6 +153,16 @@ export class PromptLife implements PromptDesk {
     await this.#conclude(prompt, outcome, "answered");
   }
 
+  /** "Allow in this session": allowed once; once OpenCode took it, a rule answers the session's like requests. */
+  async allowInSession(prompt: PermissionPrompt): Promise<void> {
+    const judge = this.#deps.judge;
+    if (!judge || prompt.state !== "pending") return;
+    // Shown on the confirmation; taken back if the reply does not go through.
+    prompt.sessionScope = judge.keep(prompt).scope;
+    await this.decidePermission(prompt, { reply: "once" });
+    if (prompt.final?.reply !== "once") prompt.sessionScope = undefined;
+  }
+
   async askForText(prompt: Prompt, questionIndex: number, label: string): Promise<void> {
     if (prompt.state !== "pending") return;
     const message = await this.#deps.messages.askForText(prompt, label);
@@ -252,6 +265,7 @@ export class PromptLife implements PromptDesk {
   async #deliver(prompt: Prompt): Promise<void> {
     const { messages, registry, log } = this.#deps;
     let shown: string;
+    if (prompt.kind === "permission" && (await this.#judged(prompt))) return;
     try {
       const threadId = await messages.threadOf(prompt);
       if (prompt.kind === "permission") await this.#attachFiles(prompt, threadId);
@@ -270,6 +284,25 @@ export class PromptLife implements PromptDesk {
     if (prompt.state !== "pending") registry.forget(prompt);
     const opencode = this.#deps.links.linkFor(prompt.directory)?.opencode;
     if (opencode) void lookUpSession(opencode, registry.sessions, prompt.sessionID).then((changed) => changed && this.refreshSession(prompt.sessionID));
+  }
+
+  /**
+   * Reads a permission's risk flags before it goes out; a session rule answers an unflagged one
+   * "once" by itself (true: answered, no message). If that reply fails, the request is asked as usual.
+   */
+  async #judged(prompt: PermissionPrompt): Promise<boolean> {
+    const judge = this.#deps.judge;
+    if (!judge) return false;
+    prompt.flags = await judge.flag(prompt);
+    const rule = prompt.flags.length === 0 && prompt.state === "pending" ? judge.covering(prompt) : undefined;
+    if (!rule) return false;
+    await this.enqueue(prompt, () => this.decidePermission(prompt, { reply: "once" }));
+    if (prompt.state === "pending") return false;
+    this.#deps.registry.forget(prompt);
+    this.#deps.messages.forget(prompt.key);
+    if (prompt.state === "answered") judge.answered(prompt, rule);
+    this.#deps.log.info({ requestID: prompt.requestID, rule: rule.key, state: prompt.state }, "permission answered by a session rule");
+    return true;
   }
 
   /** A permission's files go out before its message; if they can't be sent, the message offers no Allow. */

@@ -71,6 +71,12 @@ export class RunCosts {
     return spent ? { tokens: Math.round(spent.tokens), cost: spent.cost } : undefined;
   }
 
+  /** The run's use so far, kept (the run budget reads it as it grows). */
+  spent(sessionID: string): SpentView | undefined {
+    const spent = this.#usage.spent(this.#deps.registry.sessions.rootOf(sessionID));
+    return spent ? { tokens: Math.round(spent.tokens), cost: spent.cost } : undefined;
+  }
+
   /** How full the session's context is, as its run's last answer left it (with the model's window when known). */
   context(sessionID: string): ContextView | undefined {
     const context = this.#usage.spent(this.#deps.registry.sessions.rootOf(sessionID))?.context;

@@ -10,6 +10,10 @@ import type { Strings } from "../../i18n/catalog.ts";
 import { contextLine, stringsOf, type PromptContext } from "./render-context.ts";
 import { reveal, revealDiff } from "../text/reveal.ts";
 import { withStop, type ButtonStyle, type InlineButton, type RenderedMessage } from "../wire/rendered-message.ts";
+import { commandOf, diffOf as diffOfRequest, fileOf } from "../../approvals/permission-subject.ts";
+import { flagLines, offersSession, sessionScopeLine } from "./render-flags.ts";
+
+export { commandOf, fileOf } from "../../approvals/permission-subject.ts";
 
 /** The file a shortened request comes with (see render-permission-file.ts). */
 export const FULL_REQUEST_FILE = "permission.txt";
@@ -45,7 +49,7 @@ export function layoutPermission(request: PermissionRequest, t: Strings): Permis
   const file = fileOf(request);
   if (command) layout.command = show(command, LIMITS.command, "\n");
   if (file) layout.file = show(file, LIMITS.path, " ");
-  const diff = stringField(request.metadata, "diff");
+  const diff = diffOfRequest(request);
   // A request with both a command and a diff (not one OpenCode makes) shares the room between them.
   if (diff)
     layout.diff = escapedPreview(
@@ -91,6 +95,8 @@ export function renderPermission(prompt: PermissionPrompt, context: PromptContex
   }
   if (layout.patterns !== undefined) lines.push(html`${escapeHtml(t.permission.patterns)}: ${layout.patterns}`);
   if (layout.always !== undefined) lines.push(html`${t.permission.alwaysAllows} ${layout.always}`);
+  if (prompt.flags && prompt.flags.length > 0) lines.push(EMPTY_HTML, ...flagLines(prompt.flags, t));
+  if (prompt.sessionScope && prompt.final) lines.push(EMPTY_HTML, sessionScopeLine(prompt.request.permission, prompt.sessionScope, t));
   if (layout.shortened && attached) lines.push(EMPTY_HTML, t.permission.shortened(escapeHtml(FULL_REQUEST_FILE)));
   if (missingFile) lines.push(EMPTY_HTML, t.permission.notAttached);
 
@@ -138,7 +144,7 @@ function escapedPreview(text: string, max: number): { html: Html; cut: boolean }
 
 /** The full diff, when the request carries one. */
 export function diffOf(prompt: PermissionPrompt): string | undefined {
-  return stringField(prompt.request.metadata, "diff");
+  return diffOfRequest(prompt.request);
 }
 
 function statusLine(prompt: PermissionPrompt, t: Strings): Html {
@@ -157,13 +163,15 @@ function statusLine(prompt: PermissionPrompt, t: Strings): Html {
   if (final?.by === "cascade") return reply === "reject" ? t.permission.cascadeRejected : t.permission.cascadeApproved;
   const where = escapeHtml(final?.by === "telegram" ? t.permission.fromTelegram : t.permission.inTerminal);
   const verdict =
-    reply === "once"
-      ? t.permission.allowedOnce
-      : reply === "always"
-        ? t.permission.alwaysAllowed
-        : final?.message
-          ? t.permission.rejectedWithFeedback
-          : t.permission.rejected;
+    reply === "once" && prompt.sessionScope
+      ? t.approvals.allowedInSession
+      : reply === "once"
+        ? t.permission.allowedOnce
+        : reply === "always"
+          ? t.permission.alwaysAllowed
+          : final?.message
+            ? t.permission.rejectedWithFeedback
+            : t.permission.rejected;
   return html`${verdict} ${where}`;
 }
 
@@ -172,14 +180,15 @@ const COLOURS: Partial<Record<"once" | "always" | "reject" | "feedback", ButtonS
 
 /** Allow and Always only when everything they approve can be seen. */
 function keyboardFor(prompt: PermissionPrompt, t: Strings, canAllow: boolean): InlineButton[][] {
-  const button = (text: string, action: "once" | "always" | "reject" | "feedback"): InlineButton => ({
+  const button = (text: string, action: "once" | "always" | "reject" | "feedback" | "session"): InlineButton => ({
     text,
     callback_data: encodeCallback({ key: prompt.key, action, question: 0, option: 0 }),
-    ...(COLOURS[action] ? { style: COLOURS[action] } : {}),
+    ...(action !== "session" && COLOURS[action] ? { style: COLOURS[action] } : {}),
   });
   const rows: InlineButton[][] = [];
   if (canAllow)
     rows.push(prompt.request.always.length > 0 ? [button(t.button.once, "once"), button(t.button.always, "always")] : [button(t.button.once, "once")]);
+  if (canAllow && offersSession(prompt)) rows.push([button(t.approvals.sessionButton, "session")]);
   rows.push([button(t.button.reject, "reject"), button(t.button.feedback, "feedback")]);
   return rows;
 }
@@ -196,19 +205,4 @@ function codeList(items: string[], room: number, show: (item: string) => Html, t
   }
   const rest = items.length - shown.length;
   return { html: html`${joinHtml(shown, html`, `)}${escapeHtml(rest > 0 ? t.permission.more(rest) : "")}`, cut: rest > 0 };
-}
-
-/** The command a request runs, if any. */
-export function commandOf(request: PermissionRequest): string | undefined {
-  return stringField(request.metadata, "command");
-}
-
-/** The file a request touches, if any. */
-export function fileOf(request: PermissionRequest): string | undefined {
-  return stringField(request.metadata, "filepath") ?? stringField(request.metadata, "filePath") ?? stringField(request.metadata, "path");
-}
-
-function stringField(metadata: Record<string, unknown>, name: string): string | undefined {
-  const value = metadata[name];
-  return typeof value === "string" && value.trim() !== "" ? value : undefined;
 }

@@ -8,6 +8,8 @@ import { escapeHtml, type Html, joinHtml } from "../text/html.ts";
 export interface SpentView {
   tokens: number;
   cost: number;
+  /** Requests a session rule answered in the run (issue 42). */
+  autoAllowed?: number;
 }
 
 /** The context's fill: the last answer's tokens, and the model's window when known. */

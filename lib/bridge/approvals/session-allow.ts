@@ -1,0 +1,148 @@
+// Risk flags and "Allow in this session" on the phone (issue 42). Reads each permission request's
+// flags before it is delivered (prompt-life.ts asks, through PermissionJudge), keeps the session
+// rules an Allow-in-this-session tap makes (in memory only, lib/approvals/session-rules.ts), shows
+// every request a rule answered on its run's progress message and counts it for the Done notice,
+// and lists this process' rules on /status, each with Revoke. A session's rules go with it.
+import { randomBytes } from "node:crypto";
+import { homedir } from "node:os";
+import { flagPermission } from "../../approvals/permission-flags.ts";
+import { commandOf, fileOf } from "../../approvals/permission-subject.ts";
+import type { RiskFlag } from "../../approvals/risk.ts";
+import { scopeOf, SessionRules, type SessionRule } from "../../approvals/session-rules.ts";
+import { errorText } from "../../error-text.ts";
+import type { HermesEvent } from "../../hermes-events.ts";
+import type { Strings } from "../../i18n/catalog.ts";
+import type { Logger } from "../../log.ts";
+import type { PermissionPrompt } from "../../registry/permission-prompt.ts";
+import type { Registry } from "../../registry/registry.ts";
+import type { Claim } from "../../relay/update-handler.ts";
+import { decodeCallback } from "../../telegram/codec.ts";
+import type { TelegramApi } from "../../telegram/wire/api.ts";
+import type { Outbox } from "../../telegram/wire/outbox.ts";
+import { renderRules } from "../../telegram/render/render-approvals.ts";
+import { escapeWithin } from "../../telegram/text/html.ts";
+import { reveal } from "../../telegram/text/reveal.ts";
+import type { Chat } from "../core/chat.ts";
+import type { ActingTap } from "../core/gate.ts";
+import type { PermissionJudge } from "../prompts/permission-judge.ts";
+
+export interface SessionAllowDeps {
+  registry: Registry;
+  chat: Pick<Chat, "send" | "answerCallback">;
+  telegram: Pick<TelegramApi, "editMessage">;
+  outbox: Pick<Outbox, "edit">;
+  log: Logger;
+  t: Strings;
+  /** The run's progress message, where each auto-answer is shown (live-progress.ts). */
+  progress: { note(sessionID: string, html: string): void };
+  /** The user's home, for `~` in commands (the process' own by default). */
+  home?: string;
+}
+
+/** Escaped length of the command or file an auto-answer line shows. */
+const SHOWN_LIMIT = 200;
+
+export class SessionAllow implements PermissionJudge {
+  readonly #deps: SessionAllowDeps;
+  readonly #rules = new SessionRules();
+  /** Requests each root session's current run had answered by a rule (for its Done notice). */
+  readonly #answered = new Map<string, number>();
+
+  constructor(deps: SessionAllowDeps) {
+    this.#deps = deps;
+  }
+
+  async flag(prompt: PermissionPrompt): Promise<RiskFlag[]> {
+    const place = { directory: prompt.directory, home: this.#deps.home ?? homedir() };
+    return flagPermission(prompt.request, place).catch((error: unknown) => {
+      this.#deps.log.warn({ err: errorText(error), requestID: prompt.requestID }, "could not read a permission request's risks");
+      return [{ category: "unreadable", part: commandOf(prompt.request) ?? fileOf(prompt.request) ?? prompt.request.permission }];
+    });
+  }
+
+  covering(prompt: PermissionPrompt): SessionRule | undefined {
+    if (prompt.flags === undefined || prompt.flags.length > 0) return undefined;
+    return this.#rules.covering(this.#rootOf(prompt.sessionID), prompt.request);
+  }
+
+  keep(prompt: PermissionPrompt): SessionRule {
+    const root = this.#rootOf(prompt.sessionID);
+    const scope = scopeOf(prompt.request);
+    const same = this.#rules.list().find((rule) => rule.sessionID === root && rule.permission === prompt.request.permission && sameScope(rule.scope, scope));
+    if (same) return same;
+    const key = randomBytes(6).toString("hex");
+    this.#deps.log.info({ sessionID: root, permission: prompt.request.permission, scope }, "session rule made from the phone");
+    return this.#rules.add({ key, sessionID: root, directory: prompt.directory, permission: prompt.request.permission, scope });
+  }
+
+  answered(prompt: PermissionPrompt, rule: SessionRule): void {
+    rule.used += 1;
+    const root = this.#rootOf(prompt.sessionID);
+    this.#answered.set(root, (this.#answered.get(root) ?? 0) + 1);
+    const { t } = this.#deps;
+    const what = commandOf(prompt.request) ?? fileOf(prompt.request) ?? prompt.request.patterns.join(" ");
+    this.#deps.progress.note(root, t.approvals.autoAllowed(escapeWithin(reveal(prompt.request.permission, t), 40), escapeWithin(reveal(what, t), SHOWN_LIMIT)));
+  }
+
+  /** How many requests rules answered in the session's run (the Done notice takes it: counting starts again). */
+  takeAnswered(sessionID: string): number {
+    const root = this.#rootOf(sessionID);
+    const count = this.#answered.get(root) ?? 0;
+    this.#answered.delete(root);
+    return count;
+  }
+
+  observe(event: HermesEvent): void {
+    if (event.type === "session.deleted") {
+      this.#rules.forget((rule) => rule.sessionID === event.sessionID);
+      this.#answered.delete(event.sessionID);
+    }
+    if (event.type === "instance.disposed") this.#rules.forget((rule) => rule.directory === event.directory);
+  }
+
+  /** /status: this process' rules, each with Revoke, in reply (nothing when it has none). */
+  async offer(replyTo: number): Promise<void> {
+    const rules = this.#rules.list();
+    if (rules.length === 0) return;
+    const rendered = renderRules(rules, (sessionID) => this.#deps.registry.sessions.title(sessionID), this.#deps.t);
+    await this.#deps.chat.send(rendered.text, { keyboard: rendered.keyboard, replyTo }, "could not list the session rules");
+  }
+
+  /** A Revoke tap on a rule of this process. */
+  claimTap(intent: ActingTap): Claim | undefined {
+    const data = decodeCallback(intent.data);
+    if (data?.action !== "revoke" || !this.#rules.list().some((rule) => rule.key === data.key)) return undefined;
+    return async () => {
+      const rule = this.#rules.revoke(data.key);
+      this.#deps.log.info({ sessionID: rule?.sessionID, permission: rule?.permission }, "session rule revoked from the phone");
+      await this.#deps.chat.answerCallback(intent.id, rule ? this.#deps.t.approvals.revoked : this.#deps.t.approvals.ruleGone);
+      if (rule) await this.#refreshList(intent);
+    };
+  }
+
+  /** A Revoke nobody claimed: the rule is gone (its process ended, or revoked already). */
+  unclaimedTap(intent: ActingTap): Promise<void> | undefined {
+    if (decodeCallback(intent.data)?.action !== "revoke") return undefined;
+    return this.#deps.chat.answerCallback(intent.id, this.#deps.t.approvals.ruleGone);
+  }
+
+  /** The tapped list shows the rules left (another process' list is its own message). */
+  async #refreshList(intent: ActingTap): Promise<void> {
+    const { chatId } = intent.from;
+    const messageId = intent.messageId;
+    if (chatId === undefined || messageId === undefined) return;
+    const { outbox, telegram, registry, t, log } = this.#deps;
+    const rendered = renderRules(this.#rules.list(), (sessionID) => registry.sessions.title(sessionID), t);
+    await outbox
+      .edit(chatId, messageId, () => () => telegram.editMessage(chatId, messageId, rendered.text, rendered.keyboard))
+      .catch((error) => log.warn({ err: errorText(error) }, "could not update the list of session rules"));
+  }
+
+  #rootOf(sessionID: string): string {
+    return this.#deps.registry.sessions.rootOf(sessionID);
+  }
+}
+
+function sameScope(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((pattern, index) => pattern === b[index]);
+}

@@ -1,0 +1,43 @@
+// 审批相关的中文字符串：风险标记、“本会话内允许”、单次运行预算。
+import type { ApprovalStrings } from "./approvals-strings.ts";
+import { html } from "../telegram/text/html.ts";
+
+export const approvalsZh: ApprovalStrings = {
+  reasons: {
+    "network-code": "运行来自网络的代码",
+    hidden: "隐藏了要运行的内容",
+    unreadable: "Hermes 无法解析此命令",
+    deletes: "删除或丢弃内容",
+    "force-push": "改写他人可见的内容",
+    elevated: "以更高权限运行",
+    secrets: "读取机密",
+    "runs-later": "修改稍后会自动运行的内容",
+    publishes: "改变他人可见的内容",
+    outside: "超出项目目录",
+  },
+  moreFlags: (count) => `⚠️ … 另有 ${count} 项`,
+  sessionButton: "✅ 本会话内允许",
+  sessionNote: "已允许，本会话剩余时间内同类请求也会允许",
+  flaggedNoSession: "带风险标记的请求不能在本会话内一律允许",
+  allowedInSession: html`✅ <b>已在本会话内允许</b>`,
+  sessionScope: (permission, scope) => html`在会话结束或通过 /status 撤销之前，Hermes 会自动以“仅此一次”回答 ${permission}：${scope}（带风险标记的请求除外）。`,
+  autoAllowed: (permission, what) => html`✔ 本会话内自动允许：${permission} <code>${what}</code>`,
+  autoAllowedCount: (count) => `✔ 本会话内自动允许了 ${count} 个请求`,
+  rulesTitle: (count) => html`🔓 <b>本会话内允许</b>（${count}）`,
+  rule: (index, project, session, permission, scope, used) => html`${index}. <code>${project}</code> · ${session} · ${permission}：${scope} · 已用 ${used} 次`,
+  revokeButton: (index) => `✖ 撤销 ${index}`,
+  revoked: "已撤销：下一个同类请求会再次询问",
+  ruleGone: "该规则已不存在",
+  budgetSet: (amount) => html`💰 此会话的每次运行达到 <b>${amount}</b> 时停止。`,
+  budgetOff: html`💰 此会话的运行不再设预算。`,
+  budgetUsage: html`💰 回复会话中的消息：<code>/budget 2.50</code>（美元）或 <code>/budget off</code>。`,
+  budgetNoSession: html`💰 请以 /budget 回复该会话中的一条消息。`,
+  budgetProgress: (spent, cap) => html`💰 ${spent} / ${cap}`,
+  budgetStopped: (spent, cap, project) => html`💰 <b>已停止：花费 ${spent}，预算 ${cap}</b> · ${project}`,
+  budgetStopFailed: (spent, cap, error) => html`💰 <b>超出预算：${spent} / ${cap}</b>，但无法停止运行：${error}`,
+  continueButton: (step) => `▶️ 继续（+${step}）`,
+  continued: (cap) => html`▶️ 已继续，预算为 ${cap}`,
+  continueGone: "此运行已无法从这里继续",
+  budgetNoCost: (cap) => html`💰 此模型不报告费用：本次运行无法遵守 ${cap} 的预算。`,
+  budgetCommand: "限制会话每次运行的花费：回复 /budget 2.50 或 /budget off",
+};

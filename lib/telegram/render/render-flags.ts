@@ -1,0 +1,42 @@
+// A permission's risk flags as the phone shows them, before its buttons: one line each, most severe
+// first, "⚠️ <reason>: <the part that earned it>"; and what "Allow in this session" covers. Pure.
+// The part is the agent's text: revealed, escaped and cut.
+import type { RiskFlag } from "../../approvals/risk.ts";
+import type { Strings } from "../../i18n/catalog.ts";
+import type { PermissionPrompt } from "../../registry/permission-prompt.ts";
+import { escapeHtml, escapeWithin, html, type Html, joinHtml } from "../text/html.ts";
+import { reveal } from "../text/reveal.ts";
+
+/** Flag lines shown at most; the rest are counted. */
+export const FLAGS_SHOWN = 6;
+/** Escaped length of each flag's part. */
+const PART_LIMIT = 120;
+/** Escaped length of a session rule's scope. */
+const SCOPE_LIMIT = 300;
+
+export function flagLines(flags: readonly RiskFlag[], t: Strings): string[] {
+  const lines = flags
+    .slice(0, FLAGS_SHOWN)
+    .map((flag) => `⚠️ <b>${t.approvals.reasons[flag.category]}</b>: <code>${escapeWithin(reveal(flag.part, t), PART_LIMIT)}</code>`);
+  if (flags.length > FLAGS_SHOWN) lines.push(t.approvals.moreFlags(flags.length - FLAGS_SHOWN));
+  return lines;
+}
+
+/** "Allow in this session" is offered for a request that was read and carries no flag. */
+export function offersSession(prompt: PermissionPrompt): boolean {
+  return prompt.flags !== undefined && prompt.flags.length === 0;
+}
+
+/** What a session rule covers, in words. */
+export function sessionScopeLine(permission: string, scope: readonly string[], t: Strings): Html {
+  return t.approvals.sessionScope(escapeWithin(reveal(permission, t), 40), scopeList(scope, t));
+}
+
+/** A rule's scope as a list of code spans. */
+export function scopeList(scope: readonly string[], t: Strings): Html {
+  const each = Math.max(40, Math.floor(SCOPE_LIMIT / Math.max(1, scope.length)));
+  return joinHtml(
+    scope.map((pattern) => html`<code>${escapeWithin(reveal(pattern, t), each)}</code>`),
+    html`, `,
+  );
+}
