@@ -75,9 +75,16 @@ export function permissionSuite(version: OpencodeVersion, chat: ChatKind = "priv
       const message = await onPhone("echo allowed-once-output");
       expect(message.text).toContain(`Permission: ${tools.shellName}`);
       expect(message.text).toContain("<code>echo *</code>");
-      expect(rig.telegram.buttons(message).map((b) => b.text)).toEqual(["Allow once", "Always", "Reject", "Reject with feedback", "⏹ Stop"]);
+      expect(rig.telegram.buttons(message).map((b) => b.text)).toEqual([
+        "Allow once",
+        "Always",
+        "✅ Allow in this session",
+        "Reject",
+        "Reject with feedback",
+        "⏹ Stop",
+      ]);
       // Green for going on, red for stopping; the fake Telegram checked the values.
-      expect(rig.telegram.buttons(message).map((b) => b.style)).toEqual(["success", "success", "danger", undefined, undefined]);
+      expect(rig.telegram.buttons(message).map((b) => b.style)).toEqual(["success", "success", undefined, "danger", undefined, undefined]);
       await rig.telegram.tapButton(message, "Allow once");
       const result = await rig.llm.waitForToolResult((r) => r.content.includes("allowed-once-output"), { what: "bash output" });
       expect(result.content.trim()).toBe("allowed-once-output");
