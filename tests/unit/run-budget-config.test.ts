@@ -1,0 +1,27 @@
+// HERMES_RUN_BUDGET: off by default, dollars when set (a leading "$" allowed), a problem otherwise;
+// from the environment only.
+import { describe, expect, it } from "vitest";
+import { readConfig } from "../../lib/config.ts";
+
+const BASE = { HOME: "/home/tester", HERMES_TELEGRAM_TOKEN: "123456:ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghi", HERMES_TELEGRAM_CHAT_ID: "42" };
+
+const budgetOf = (env: Record<string, string>, options?: unknown) => {
+  const result = readConfig({ ...BASE, ...env }, options);
+  return result.ok ? result.config.runBudget : result.problems;
+};
+
+describe("HERMES_RUN_BUDGET", () => {
+  it("is off unless set", () => {
+    expect(budgetOf({})).toBeUndefined();
+    expect(budgetOf({ HERMES_RUN_BUDGET: "off" })).toBeUndefined();
+  });
+
+  it("reads dollars", () => {
+    expect(budgetOf({ HERMES_RUN_BUDGET: "2.50" })).toBe(2.5);
+    expect(budgetOf({ HERMES_RUN_BUDGET: "$2" })).toBe(2);
+  });
+
+  it("refuses what is not an amount", () => {
+    expect(budgetOf({ HERMES_RUN_BUDGET: "lots" })).toEqual([expect.stringContaining("HERMES_RUN_BUDGET must be an amount in dollars")]);
+  });
+});
