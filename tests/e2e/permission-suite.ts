@@ -278,7 +278,7 @@ export function permissionSuite(version: OpencodeVersion, chat: ChatKind = "priv
       const refusedBefore = rig.telegram.calls.filter((call) => call.method === "sendMessage" && call.status === 400).length;
       await run(directive(bash("echo plain-buttons-output")));
       const message = await onPhone("echo plain-buttons-output");
-      expect(rig.telegram.buttons(message)).toHaveLength(5);
+      expect(rig.telegram.buttons(message)).toHaveLength(6);
       expect(rig.telegram.buttons(message).every((b) => b.style === undefined)).toBe(true);
       expect(rig.telegram.calls.filter((call) => call.method === "sendMessage" && call.status === 400).length).toBe(refusedBefore + 1);
       await rig.telegram.tapButton(message, "Allow once");
