@@ -32,6 +32,7 @@ import { runLatency, type LatencyResult } from "./latency.ts";
 import { runOutage, type OutageResult } from "./outage.ts";
 import { runOverBudget, type OverBudgetResult } from "./over-budget.ts";
 import { runMarkdown, type MarkdownResult } from "./markdown.ts";
+import { printApprovals, runApprovals, type ApprovalsResult } from "./approvals.ts";
 import { runProgressBench, type ProgressBenchResult } from "./progress.ts";
 import { printAgentFile } from "./agent-file-report.ts";
 import { printStream, runStreamBench, type StreamBenchResult } from "./answer-stream.ts";
@@ -141,6 +142,7 @@ async function main(): Promise<void> {
         runMarkdown({ samples: settings.markdownSamples, loads: settings.markdownLoads }),
       )
     : await skipped<MarkdownResult>();
+  const approvals = others ? await section("risk flags (issue 42)", () => runApprovals({ loads: quick ? 3 : 5 })) : await skipped<ApprovalsResult>();
   const memory = others
     ? await section(`memory (${settings.memoryQuestions} questions)`, () => runMemory({ questions: settings.memoryQuestions }))
     : await skipped<MemoryResult>();
@@ -246,6 +248,7 @@ async function main(): Promise<void> {
     printThroughput(scaled, real, targets);
     printMemory(memory, targets);
     printMarkdown(markdown, targets);
+    printApprovals(approvals, targets, log);
     printStartup(startup, targets);
   }
   if (others || only.week) printWeek(week, targets);
@@ -283,6 +286,7 @@ async function main(): Promise<void> {
     opencodeMemory: opencodeMemory.value ?? { error: opencodeMemory.error },
     memoryParts: memoryParts.value ?? { error: memoryParts.error },
     markdown: markdown.value ?? { error: markdown.error },
+    approvals: approvals.value ?? { error: approvals.error },
     startup: startup.value ?? { error: startup.error },
     startCost: startCost.value ?? { error: startCost.error },
     targets,

@@ -132,7 +132,7 @@ describe.each(CASES)("approvals on OpenCode %s in a %s chat", (version, chat) =>
     rig.telegram.sendText(rig.chatId, directive(script), { replyTo: message.messageId });
     const first = await asked("echo b-1");
     // The progress message shows the budget beside the cost.
-    await rig.telegram.waitFor(() => rig.telegram.messages().find((m) => /<b>Running<\/b>[^]*💰 \$0\.\d\d of \$0\.50/.test(m.text)), {
+    await rig.telegram.waitFor(() => rig.telegram.messages().find((m) => /<b>Running<\/b>[\s\S]*💰 \$0\.\d\d of \$0\.50/.test(m.text)), {
       // In a group the progress message takes what the prompts leave of twenty messages a minute.
       timeoutMs: 90_000,
       what: "the budget on the progress message",
