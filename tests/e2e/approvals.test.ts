@@ -14,20 +14,12 @@ import { contentText, messagesOf } from "../support/llm/chat-request.ts";
 import { directive } from "../support/mock-llm.ts";
 import { OPENCODE2_VERSION, type OpencodeVersion } from "../support/opencode.ts";
 import { toolsOf } from "../support/opencode/agent-tools.ts";
+import { colorQuestion } from "../support/fixtures.ts";
 import { pollUntil } from "../support/wait.ts";
 import { askOnPhone, startRig, type Rig } from "./question-suite.ts";
 
 // $3 / $15 per million tokens: each answer of 52,000 in and 1,200 out costs $0.174.
 const PRICED = { cost: { input: 3, output: 15 }, limit: { context: 128_000, output: 4_096 } };
-const color = {
-  question: "Which color?",
-  header: "Color",
-  options: [
-    { label: "Red", description: "warm" },
-    { label: "Blue", description: "cool" },
-  ],
-};
-
 const CASES: Array<[OpencodeVersion, ChatKind]> = [
   ["1.18.33", "private"],
   ["1.18.33", "supergroup"],
@@ -120,7 +112,7 @@ describe.each(CASES)("approvals on OpenCode %s in a %s chat", (version, chat) =>
 
   it("a run that crosses a $0.50 budget is stopped by OpenCode's abort, and Continue resumes it", async () => {
     rig.llm.setUsage({ prompt: 52_000, completion: 1_200 });
-    const { sessionID, message } = await askOnPhone(rig, [color], `budget-${chat}`);
+    const { sessionID, message } = await askOnPhone(rig, [colorQuestion()], `budget-${chat}`);
     await rig.telegram.tapButton(message, "Red");
     await pollUntil(async () => !(await rig.opencode.isBusy(sessionID)), { timeoutMs: 30_000, intervalMs: 100, what: "the first run over" });
     const set = rig.telegram.sendText(rig.chatId, "/budget 0.50", { replyTo: message.messageId });

@@ -2,10 +2,9 @@
 // dynamic import is shell-syntax.ts', and a bridge loads it with its first command to read, not at
 // start, not for a question or an edit. Then the same bridge puts the command's flags on the message
 // and offers "Allow in this session" only without them.
-import fs from "node:fs";
 import path from "node:path";
-import ts from "typescript";
 import { describe, expect, it, vi } from "vitest";
+import { packageImports } from "../support/package-imports.ts";
 import { DIRECTORY, permission, question, request, setup } from "../support/bridge-rig.ts";
 
 const loads = vi.hoisted(() => ({ count: 0 }));
@@ -16,34 +15,9 @@ vi.mock("mvdan-sh", async (importOriginal) => {
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
-function sourceFiles(dir: string): string[] {
-  return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
-    const file = path.posix.join(dir, entry.name);
-    return entry.isDirectory() ? sourceFiles(file) : file.endsWith(".ts") && !file.endsWith(".d.ts") ? [file] : [];
-  });
-}
-
-function parserImports(): Array<{ file: string; how: string }> {
-  const found: Array<{ file: string; how: string }> = [];
-  for (const file of [...sourceFiles("lib"), "plugin.ts", "server.ts"]) {
-    const source = ts.createSourceFile(file, fs.readFileSync(path.join(ROOT, file), "utf8"), ts.ScriptTarget.Latest, true);
-    const visit = (node: ts.Node): void => {
-      if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier) && node.moduleSpecifier.text === "mvdan-sh")
-        found.push({ file, how: node.importClause?.isTypeOnly ? "type" : "static" });
-      if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
-        const [specifier] = node.arguments;
-        if (specifier && ts.isStringLiteral(specifier) && specifier.text === "mvdan-sh") found.push({ file, how: "dynamic" });
-      }
-      ts.forEachChild(node, visit);
-    };
-    visit(source);
-  }
-  return found;
-}
-
 describe("the shell parser is loaded on first use", () => {
   it("only types are imported statically; shell-syntax.ts alone loads it", () => {
-    expect(parserImports()).toEqual([
+    expect(packageImports(ROOT, "mvdan-sh")).toEqual([
       { file: "lib/approvals/shell-syntax.ts", how: "type" },
       { file: "lib/approvals/shell-syntax.ts", how: "dynamic" },
     ]);
