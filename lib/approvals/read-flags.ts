@@ -91,7 +91,7 @@ class FlagReader {
     for (const substitution of word.substitutions) this.commands(substitution.commands, depth);
     if (word.escapes.length > 0) this.add("hidden", word.source);
     const value = word.value ?? "";
-    if (value.length >= BLOB_LENGTH && /^[A-Za-z0-9+/=_-]+$/.test(value)) this.add("hidden", `${value.slice(0, 40)}…`);
+    if (isBlob(value)) this.add("hidden", `${value.slice(0, 40)}…`);
   }
 
   /** A shell or interpreter fed by a download (network) or a decoder (hidden). */
@@ -143,6 +143,12 @@ class FlagReader {
   key(path: string): string {
     return path.replace(/^\.\//, "");
   }
+}
+
+/** A long single word in an encoding's alphabet (a path, with a slash every few characters, is none). */
+function isBlob(value: string): boolean {
+  if (value.length < BLOB_LENGTH || !/^[A-Za-z0-9+/=_-]+$/.test(value)) return false;
+  return value.split("/").length - 1 <= value.length / 20;
 }
 
 /** The words of a script's text joined (`eval a b`), when all are static. */
