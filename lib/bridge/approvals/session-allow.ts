@@ -24,6 +24,7 @@ import { escapeWithin } from "../../telegram/text/html.ts";
 import { reveal } from "../../telegram/text/reveal.ts";
 import type { Chat } from "../core/chat.ts";
 import type { ActingTap } from "../core/gate.ts";
+import type { SessionTopics } from "../core/topics.ts";
 import type { PermissionJudge } from "../prompts/permission-judge.ts";
 
 export interface SessionAllowDeps {
@@ -33,8 +34,10 @@ export interface SessionAllowDeps {
   outbox: Pick<Outbox, "edit">;
   log: Logger;
   t: Strings;
-  /** The run's progress message, where each auto-answer is shown (live-progress.ts). */
-  progress: { note(sessionID: string, html: string): void };
+  /** The run's progress message, where each auto-answer is shown (live-progress.ts); false (or nothing) when there is none. */
+  progress: { note(sessionID: string, html: string): boolean | undefined };
+  /** Where a line goes when there is no progress message (HERMES_PROGRESS=off): the session's topic, if any. */
+  topics: Pick<SessionTopics, "threadOf">;
   /** The user's home, for `~` in commands (the process' own by default). */
   home?: string;
 }
@@ -81,7 +84,14 @@ export class SessionAllow implements PermissionJudge {
     this.#answered.set(root, (this.#answered.get(root) ?? 0) + 1);
     const { t } = this.#deps;
     const what = commandOf(prompt.request) ?? fileOf(prompt.request) ?? prompt.request.patterns.join(" ");
-    this.#deps.progress.note(root, t.approvals.autoAllowed(escapeWithin(reveal(prompt.request.permission, t), 40), escapeWithin(reveal(what, t), SHOWN_LIMIT)));
+    const line = t.approvals.autoAllowed(escapeWithin(reveal(prompt.request.permission, t), 40), escapeWithin(reveal(what, t), SHOWN_LIMIT));
+    // Without a progress message (HERMES_PROGRESS=off) the line comes on its own, silently: an auto-answer is never unseen.
+    if (!this.#deps.progress.note(root, line)) void this.#postSilently(root, prompt.directory, line);
+  }
+
+  async #postSilently(sessionID: string, directory: string, line: string): Promise<void> {
+    const threadId = await this.#deps.topics.threadOf(sessionID, directory).catch(() => undefined);
+    await this.#deps.chat.send(line, { silent: true, ...(threadId !== undefined ? { threadId } : {}) }, "could not show a request a session rule answered");
   }
 
   /** How many requests rules answered in the session's run (the Done notice takes it: counting starts again). */
