@@ -1,10 +1,12 @@
 // Approvals that know what they approve (issue 42), as the bridge sees them: risk flags and
-// "Allow in this session" (session-allow.ts), the run budget (run-budget.ts), their events and their
+// "Allow in this session" (session-allow.ts), the run budget (run-budget.ts), the run events they read (from
+// runs/run-notices.ts) and their
 // routes on the gate: Revoke on /status' list of rules, Continue on a run stopped at its budget,
 // `/budget` as a reply to a session's message (it arrives as text) or on its own (how to use it).
 // Routed before the bridge's own routes: Commands answers any command it does not know with /help,
 // UserInput calls any tap it does not know stale, TypedText takes any reply as the session's next message.
 import type { HermesEvent } from "../../hermes-events.ts";
+import type { Html } from "../../telegram/text/html.ts";
 import type { Gate } from "../core/gate.ts";
 import { RunBudget, type RunBudgetDeps } from "./run-budget.ts";
 import { SessionAllow, type SessionAllowDeps } from "./session-allow.ts";
@@ -19,25 +21,34 @@ export class Approvals {
   readonly allow: SessionAllow;
   readonly budget: RunBudget;
 
-  constructor(deps: SessionAllowDeps & RunBudgetDeps) {
-    this.allow = new SessionAllow(deps);
-    this.budget = new RunBudget(deps);
+  /** `progress`: the bridge's live progress, if it has one (each auto-answer is shown there). */
+  constructor(
+    deps: Omit<SessionAllowDeps & RunBudgetDeps, "progress" | "defaultCap">,
+    options: ApprovalOptions,
+    progress: () => { note(sessionID: string, html: Html): boolean } | undefined,
+  ) {
+    this.allow = new SessionAllow({ ...deps, progress: { note: (sessionID, html) => progress()?.note(sessionID, html) ?? false } });
+    this.budget = new RunBudget({ ...deps, defaultCap: options.runBudget });
   }
 
-  /**
-   * Feeds an event. The budget reads the run's cost after runs/run-costs.ts counted the same event,
-   * which the bridge does after this call, in the same turn: its check waits a microtask.
-   */
+  /** Feeds a run's event (runs/run-notices.ts does, after run-costs.ts counted it). */
   observe(directory: string, event: HermesEvent): void {
     this.allow.observe(event);
-    queueMicrotask(() => this.budget.observe(directory, event));
+    this.budget.observe(directory, event);
   }
 
-  route(gate: Gate): void {
+  /** How many requests session rules answered in the session's run (its Done notice takes the count). */
+  takeAnswered(sessionID: string): number {
+    return this.allow.takeAnswered(sessionID);
+  }
+
+  /** Adds the routes to the gate; returns what offers /status the session rules (commands.ts). */
+  route(gate: Gate): SessionAllow {
     const { allow, budget } = this;
     gate.route("callback", { claim: (tap) => allow.claimTap(tap), unclaimed: (tap) => allow.unclaimedTap(tap) });
     gate.route("callback", { claim: (tap) => budget.claimTap(tap), unclaimed: (tap) => budget.unclaimedTap(tap) });
     gate.route("text", { claim: (text) => budget.claimText(text) });
     gate.route("command", { unclaimed: (command) => budget.unclaimedCommand(command.name, command.messageId) });
+    return allow;
   }
 }

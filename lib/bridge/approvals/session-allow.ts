@@ -20,7 +20,7 @@ import { decodeCallback } from "../../telegram/codec.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
 import type { Outbox } from "../../telegram/wire/outbox.ts";
 import { renderRules } from "../../telegram/render/render-approvals.ts";
-import { escapeWithin } from "../../telegram/text/html.ts";
+import { escapeWithin, type Html } from "../../telegram/text/html.ts";
 import { reveal } from "../../telegram/text/reveal.ts";
 import type { Chat } from "../core/chat.ts";
 import type { ActingTap } from "../core/gate.ts";
@@ -35,7 +35,7 @@ export interface SessionAllowDeps {
   log: Logger;
   t: Strings;
   /** The run's progress message, where each auto-answer is shown (live-progress.ts); false (or nothing) when there is none. */
-  progress: { note(sessionID: string, html: string): boolean | undefined };
+  progress: { note(sessionID: string, html: Html): boolean | undefined };
   /** Where a line goes when there is no progress message (HERMES_PROGRESS=off): the session's topic, if any. */
   topics: Pick<SessionTopics, "threadOf">;
   /** The user's home, for `~` in commands (the process' own by default). */
@@ -89,7 +89,7 @@ export class SessionAllow implements PermissionJudge {
     if (!this.#deps.progress.note(root, line)) void this.#postSilently(root, prompt.directory, line);
   }
 
-  async #postSilently(sessionID: string, directory: string, line: string): Promise<void> {
+  async #postSilently(sessionID: string, directory: string, line: Html): Promise<void> {
     const threadId = await this.#deps.topics.threadOf(sessionID, directory).catch(() => undefined);
     await this.#deps.chat.send(line, { silent: true, ...(threadId !== undefined ? { threadId } : {}) }, "could not show a request a session rule answered");
   }

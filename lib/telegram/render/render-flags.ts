@@ -14,11 +14,11 @@ const PART_LIMIT = 120;
 /** Escaped length of a session rule's scope. */
 const SCOPE_LIMIT = 300;
 
-export function flagLines(flags: readonly RiskFlag[], t: Strings): string[] {
+export function flagLines(flags: readonly RiskFlag[], t: Strings): Html[] {
   const lines = flags
     .slice(0, FLAGS_SHOWN)
-    .map((flag) => `⚠️ <b>${t.approvals.reasons[flag.category]}</b>: <code>${escapeWithin(reveal(flag.part, t), PART_LIMIT)}</code>`);
-  if (flags.length > FLAGS_SHOWN) lines.push(t.approvals.moreFlags(flags.length - FLAGS_SHOWN));
+    .map((flag) => html`⚠️ <b>${escapeHtml(t.approvals.reasons[flag.category])}</b>: <code>${escapeWithin(reveal(flag.part, t), PART_LIMIT)}</code>`);
+  if (flags.length > FLAGS_SHOWN) lines.push(escapeHtml(t.approvals.moreFlags(flags.length - FLAGS_SHOWN)));
   return lines;
 }
 

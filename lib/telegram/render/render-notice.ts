@@ -23,7 +23,7 @@ export function renderNotice(notice: Notice, context: PromptContext, changes?: H
   switch (notice.kind) {
     case "done": {
       const used = spentLine(spent, t);
-      const allowed = spent?.autoAllowed ? html`\n${t.approvals.autoAllowedCount(spent.autoAllowed)}` : EMPTY_HTML;
+      const allowed = spent?.autoAllowed ? html`\n${escapeHtml(t.approvals.autoAllowedCount(spent.autoAllowed))}` : EMPTY_HTML;
       const head = html`${t.notice.done(escapeHtml(formatDuration(notice.busyMs, t)))}${used ? html` · ${used}` : EMPTY_HTML}\n${contextLine(context)}${allowed}`;
       const tail = joinHtml([...(changes ? [EMPTY_HTML, changes] : []), EMPTY_HTML, t.notice.replyHint], "\n");
       if (!notice.lastText?.trim()) return { html: fitHtml(html`${head}\n${tail}`), shortened: false };
