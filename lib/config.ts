@@ -66,6 +66,8 @@ export interface HermesConfig {
   progress: boolean;
   /** The agent's telegram_send_file tool (HERMES_AGENT_TOOLS=on, the default; off: no tool is registered). */
   agentTools: boolean;
+  /** HERMES_RUN_BUDGET: dollars every run may spend before Hermes stops it (undefined: no cap). */
+  runBudget?: number;
   /** HERMES_MACHINE_NAME: labels every message (several machines, one bot each, in one group). */
   machineName?: string;
   /** Voice notes become prompts when HERMES_TRANSCRIBE_URL is set; undefined: they are refused, naming it. */
@@ -209,6 +211,7 @@ export function readConfig(env: Env = process.env, options?: unknown, global?: G
   const machineName = settings("HERMES_MACHINE_NAME").raw?.trim();
   const stream = settings("HERMES_STREAM").raw?.trim() ? readSwitch(settings("HERMES_STREAM"), true, problems) : undefined;
   const speech = readSpeech(env, settings, problems);
+  const runBudget = readBudget(env.HERMES_RUN_BUDGET, problems);
 
   if (problems.length > 0) {
     const onlyChatMissing = chatMissing && problems.length === 1 && token !== "";
@@ -230,6 +233,7 @@ export function readConfig(env: Env = process.env, options?: unknown, global?: G
       progress,
       agentTools,
       ...(machineName ? { machineName } : {}),
+      ...(runBudget !== undefined ? { runBudget } : {}),
       ...(transcription ? { transcription } : {}),
       ...(stream !== undefined ? { stream } : {}),
       ...(speech ? { speech } : {}),
@@ -241,6 +245,16 @@ export function readConfig(env: Env = process.env, options?: unknown, global?: G
 /** The notice policy these settings ask for: what is not set takes the default (notices/policy.ts). */
 export function noticePolicyOf(config: Partial<Pick<HermesConfig, "notify" | "doneAfterMs">>): NoticePolicy {
   return { level: config.notify ?? DEFAULT_NOTICES.level, doneAfterMs: config.doneAfterMs ?? DEFAULT_NOTICES.doneAfterMs };
+}
+
+/** HERMES_RUN_BUDGET (the environment only): dollars, or off/unset for none. */
+function readBudget(raw: string | undefined, problems: string[]): number | undefined {
+  const value = raw?.trim().toLowerCase().replace(/^\$/, "");
+  if (!value || OFF.includes(value) || value === "0") return undefined;
+  const amount = Number(value);
+  if (Number.isFinite(amount) && amount > 0) return amount;
+  problems.push(`HERMES_RUN_BUDGET must be an amount in dollars, such as 2.50, or off (got "${raw}")`);
+  return undefined;
 }
 
 function readSwitch(setting: Setting, fallback: boolean, problems: string[]): boolean {

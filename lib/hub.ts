@@ -23,7 +23,7 @@ import { waitAtMost } from "./with-timeout.ts";
 export interface HubOptions {
   /** `chatId` undefined: no chat configured yet (setupOnlyConfig). */
   config: Pick<HermesConfig, "token" | "apiRoot" | "allowedUsers" | "questionTtlMs" | "permissionTtlMs"> & { chatId: number | undefined } & Partial<
-      Pick<HermesConfig, "notify" | "doneAfterMs" | "language" | "topics" | "progress" | "machineName" | "transcription" | "stream" | "speech">
+      Pick<HermesConfig, "notify" | "doneAfterMs" | "language" | "topics" | "progress" | "machineName" | "transcription" | "stream" | "speech" | "runBudget">
     >;
   logger: Logger;
   /** Shown to the user (an OpenCode toast) when something needs their attention. */
@@ -109,6 +109,7 @@ export function acquireBridge(options: HubOptions): BridgeLease | BridgeRefused 
       language: config.language ?? "en",
       topics: config.topics ?? false,
       progress: config.progress ?? false,
+      ...(config.runBudget !== undefined ? { runBudget: config.runBudget } : {}),
       machine: machine === undefined ? undefined : makeScrubber(secrets)(machine),
       transcription: config.transcription,
       stream: config.stream,

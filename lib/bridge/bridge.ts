@@ -48,10 +48,11 @@ import { UserInput } from "./input/user-input.ts";
 import { VoiceNotes } from "./input/voice-notes.ts";
 import { SpokenAnswers } from "./runs/spoken-answers.ts";
 import type { Html } from "../telegram/text/html.ts";
+import { type ApprovalOptions, Approvals } from "./approvals/approvals.ts";
 
 export type { InstanceLink } from "./core/desk.ts";
 
-export interface BridgeOptions {
+export interface BridgeOptions extends ApprovalOptions {
   telegram: TelegramApi;
   registry: Registry;
   logger: Logger;
@@ -144,18 +145,24 @@ export class Bridge implements UpdateHandler {
     this.#replies = replies;
     // Stopping a run closes its prompts, and every prompt's message carries Stop: Stop reaches the prompts through this forwarder.
     const closing = { closeRun: (sessionID: string) => this.#prompts.closeRun(sessionID) };
-    const stops = new StopControl({ telegram, outbox, registry, activity, topics, log, t, chatId, links, prompts: closing });
+    const stopDeps = { telegram, outbox, registry, activity, topics, log, t, chatId, links, prompts: closing };
+    const stops = new StopControl(stopDeps);
     this.#stops = stops;
     const messages = new PromptMessages({ telegram, outbox, chat, registry, topics, stops, log, t });
     const ttl = { question: options.questionTtlMs, permission: options.permissionTtlMs ?? 0 };
-    const prompts = new PromptLife({ registry, messages, replies, links, chat, log, t, ttl });
-    this.#prompts = prompts;
     const costs = new RunCosts({ registry, links, activity, log });
-    const shared = { telegram, outbox, registry, topics, log, t, chatId, now, activity, stops, costs };
+    const approvals = new Approvals({ ...stopDeps, chat, costs }, options, () => this.#progress);
+    const prompts = new PromptLife({ registry, messages, replies, links, chat, log, t, ttl, judge: approvals.allow });
+    this.#prompts = prompts;
+    const shared = { telegram, outbox, registry, topics, log, t, chatId, now, activity, stops, costs, budget: approvals.budget };
     const progress = options.progress ? new LiveProgress({ ...shared, startAfterMs: (options.notices ?? DEFAULT_NOTICES).doneAfterMs }) : undefined;
     this.#progress = progress;
     const spoken = new SpokenAnswers({ ...shared, chat, settings: options.speech });
+<<<<<<< HEAD
     const runDeps = { ...shared, links, chat, spoken, stream: options.stream, git: new GitButtons(), ...(progress ? { progress } : {}) };
+=======
+    const runDeps = { ...shared, links, chat, spoken, stream: options.stream, approvals, ...(progress ? { progress } : {}) };
+>>>>>>> 49538d4 (issue 42: after the rebase on issues 43 and 45: approvals wired again (menu, codec, strings, config, progress beside the answer tail, run events); bridge.ts within 300 lines (Stop's and approvals' deps shared, Commands adds its own route))
     const runs = new RunNotices(runDeps, options.doneGraceMs ?? DONE_GRACE_MS);
     this.#runs = runs;
     const input = new UserInput({ registry, prompts, stops, undos: runs.undos, chat, log, t });
@@ -167,8 +174,13 @@ export class Bridge implements UpdateHandler {
     const gate = new Gate(options.access, answers, log);
     this.#gate = gate;
     const steerDeps = { telegram, outbox, registry, topics, log, t, chatId, links, chat, runs, activity, now };
+<<<<<<< HEAD
     const steering = routePhone(gate, steerDeps, { choices: this.#choices, schedules: options.schedules, costs, git: runDeps.git });
     const commands = new Commands({ telegram, outbox, registry, activity, log, t, chatId, prompts, stops, steering, costs });
+=======
+    const steering = routePhone(gate, steerDeps, { choices: this.#choices, schedules: options.schedules, costs });
+    const commands = new Commands({ telegram, outbox, registry, activity, log, t, chatId, prompts, stops, steering, costs, rules: approvals.route(gate) });
+>>>>>>> 49538d4 (issue 42: after the rebase on issues 43 and 45: approvals wired again (menu, codec, strings, config, progress beside the answer tail, run events); bridge.ts within 300 lines (Stop's and approvals' deps shared, Commands adds its own route))
     this.#commands = commands;
     const quietMs = options.textQuietMs ?? 700;
     const typed = new TypedText({ registry, topics, quietMs, inputs: input, runs });
@@ -182,11 +194,7 @@ export class Bridge implements UpdateHandler {
     gate.route("callback", { claim: (tap) => input.claimTap(tap), unclaimed: (tap, after) => input.unclaimedTap(tap, after.unanswered) });
     // Commands answers every command it does not know with /help: a new command's route goes before it.
     spoken.route(gate);
-    gate.route("command", {
-      unclaimed: (command, after) => commands.answer(command, after.parts),
-      gathers: (command) => commands.gathers(command),
-      partFor: (command) => commands.partFor(command),
-    });
+    commands.route(gate);
     gate.route("text", { claim: (text) => typed.claim(text) });
     // Voice notes (and an audio document answering a prompt) first; every other file is phone-files.ts'.
     gate.route("attachment", { claim: (file) => voice.claim(file) });

@@ -12,7 +12,7 @@ import { Priority, type Outbox } from "../telegram/wire/outbox.ts";
 import { errorText } from "../error-text.ts";
 import { renderHelp, renderStatus, type StatusPart } from "../telegram/render/render-status.ts";
 import { escapeHtml, html, type Html, joinHtml } from "../telegram/text/html.ts";
-import type { ActingCommand, IntentOf } from "./core/gate.ts";
+import type { ActingCommand, Gate, IntentOf } from "./core/gate.ts";
 import type { PromptLife } from "./prompts/prompt-life.ts";
 import { StartReplies } from "./start-replies.ts";
 import { parseStatusPart } from "./status-part.ts";
@@ -38,6 +38,8 @@ export interface CommandDeps {
   steering: { statusLine(): Html };
   /** /status: how full each busy session's context is. */
   costs?: Pick<RunCosts, "context" | "lastContext">;
+  /** /status: this process' session rules, each with Revoke, in reply (issue 42). */
+  rules?: { offer(replyTo: number): Promise<void> };
 }
 
 export class Commands {
@@ -47,6 +49,15 @@ export class Commands {
   constructor(deps: CommandDeps) {
     this.#deps = deps;
     this.#startReplies = new StartReplies();
+  }
+
+  /** Its route on the gate: what the routes before it left (an unknown command is answered with /help). */
+  route(gate: Gate): void {
+    gate.route("command", {
+      unclaimed: (command, after) => this.answer(command, after.parts),
+      gathers: (command) => this.gathers(command),
+      partFor: (command) => this.partFor(command),
+    });
   }
 
   /** /status and /pending need every process sharing the bot: each adds its own sessions and prompts. */
@@ -61,6 +72,7 @@ export class Commands {
     const part = this.#statusPart();
     if (intent.name === "pending") for (const prompt of registry.pending()) void prompts.sendAgain(prompt);
     if (intent.name === "stop") void stops.offer(intent.messageId);
+    if (intent.name === "status") void this.#deps.rules?.offer(intent.messageId);
     return part;
   }
 

@@ -66,13 +66,18 @@ describe("encodeCallback", () => {
           isActionOn(action, "run"),
           isActionOn(action, "schedule"),
           isActionOn(action, "vocabulary"),
+<<<<<<< HEAD
           isActionOn(action, "git"),
+=======
+          isActionOn(action, "rule"),
+          isActionOn(action, "budget"),
+>>>>>>> 49538d4 (issue 42: after the rebase on issues 43 and 45: approvals wired again (menu, codec, strings, config, progress beside the answer tail, run events); bridge.ts within 300 lines (Stop's and approvals' deps shared, Commands adds its own route))
         ].filter(Boolean),
       ).toHaveLength(1);
     }
     expect(codes.size).toBe(CALLBACK_ACTIONS.length);
     expect(CALLBACK_ACTIONS.filter((action) => isActionOn(action, "question"))).toEqual(["option", "done", "type", "dismiss", "confirm", "page"]);
-    expect(CALLBACK_ACTIONS.filter((action) => isActionOn(action, "permission"))).toEqual(["once", "always", "reject", "feedback"]);
+    expect(CALLBACK_ACTIONS.filter((action) => isActionOn(action, "permission"))).toEqual(["once", "always", "reject", "feedback", "session"]);
     expect(CALLBACK_ACTIONS.filter((action) => isActionOn(action, "session"))).toEqual(["stop", "halt"]);
     expect(CALLBACK_ACTIONS.filter((action) => isActionOn(action, "vocabulary"))).toEqual([
       "commandRun",

@@ -16,12 +16,12 @@ import type { MessageOwner, Registry } from "../../registry/registry.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
 import { errorText } from "../../error-text.ts";
 import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
+import type { Html } from "../../telegram/text/html.ts";
 import { projectName } from "../../telegram/render/render-context.ts";
 import { inThread } from "../core/chat.ts";
 import type { StopControl } from "./stop-control.ts";
 import type { SessionTopics } from "../core/topics.ts";
 import type { RunCosts } from "./run-costs.ts";
-import type { Html } from "../../telegram/text/html.ts";
 
 export interface LiveProgressDeps {
   telegram: TelegramApi;
@@ -40,6 +40,8 @@ export interface LiveProgressDeps {
   startAfterMs: number;
   /** How full each run's context is (shown beside the clock). */
   costs?: Pick<RunCosts, "context">;
+  /** The run's budget beside its cost ("💰 $0.12 of $2.00", issue 42). */
+  budget?: { line(sessionID: string): Html | undefined };
 }
 
 interface Run {
@@ -47,6 +49,8 @@ interface Run {
   seq: number;
   owner: MessageOwner;
   state: RunProgress;
+  /** Lines about the run that are no step (a request a session rule answered), newest last. */
+  notes?: Html[];
   /** Decided to be shown: sent, or queued to be. */
   shown: boolean;
   /** The phone started it: shown as soon as it has something to show (see FIRST_SHOW_MS). */
@@ -68,6 +72,8 @@ type Renderer = typeof import("../../telegram/render/render-progress.ts");
 const ABORTED = "MessageAbortedError";
 /** A run the phone started and that shows nothing yet (no step, no todo list) gets its message after this long anyway. */
 export const FIRST_SHOW_MS = 3_000;
+/** Notes shown on a progress message (the newest). */
+const NOTES_KEPT = 3;
 
 export class LiveProgress {
   readonly #deps: LiveProgressDeps;
@@ -156,6 +162,16 @@ export class LiveProgress {
     if (run.shown) void this.#flush(run, Priority.Progress);
   }
 
+  /** A line about the session's run (already HTML): shown on its progress message, silently, the last few kept; false without a run to show it. */
+  note(sessionID: string, html: Html): boolean {
+    const run = this.#runs.get(this.#deps.registry.sessions.rootOf(sessionID));
+    if (!run || run.state.ended) return false;
+    run.notes = [...(run.notes ?? []), html].slice(-NOTES_KEPT);
+    if (run.shown) void this.#flush(run, Priority.Progress);
+    else void this.#show(run, Priority.Progress);
+    return true;
+  }
+
   /** Hermes is closing: every message still showing a run gets its last word (no Stop left behind). */
   closeAll(): Promise<void> {
     return Promise.all([...this.#runs.values()].map((run) => this.#end(run.owner.sessionID, "stopped"))).then(() => undefined);
@@ -219,8 +235,10 @@ export class LiveProgress {
       const context = { project: projectName(run.owner.directory), t: this.#deps.t, ...this.#title(run) };
       const stop = run.state.ended ? {} : { stop: this.#deps.stops.buttonFor(run.owner.sessionID, run.owner.directory) };
       const used = this.#deps.costs?.context(run.owner.sessionID);
+      const budget = this.#deps.budget?.line(run.owner.sessionID);
+      const extra = { ...(used ? { used } : {}), ...(budget ? { budget } : {}), ...(run.notes ? { notes: run.notes } : {}) };
       const answer = run.answer ? { answer: run.answer } : {};
-      return render.renderProgress(run.state, this.#deps.now(), { ...context, ...stop, ...answer, ...(used ? { used } : {}) });
+      return render.renderProgress(run.state, this.#deps.now(), { ...context, ...stop, ...answer, ...extra });
     };
     await outbox
       .update(

@@ -53,12 +53,17 @@ export interface RunNoticeDeps {
   spoken?: Pick<SpokenAnswers, "heardVoice" | "afterDone">;
   /** HERMES_STREAM: the answer as it is written (answer-stream.ts); undefined: on in a private chat only. */
   stream?: boolean | undefined;
+<<<<<<< HEAD
   /** The Done notice's git buttons (Commit, Push, Remove worktree: bridge/git/). */
   git?: DoneButtons;
 }
 
 export interface DoneButtons {
   buttonsFor(owner: MessageOwner, changes: readonly FileChange[], answer: string | undefined): Promise<InlineButton[]>;
+=======
+  /** Approvals (issue 42): they see the run's events (the budget reads its cost), and count for the Done notice the requests session rules answered. */
+  approvals?: { observe(directory: string, event: HermesEvent): void; takeAnswered(sessionID: string): number };
+>>>>>>> 49538d4 (issue 42: after the rebase on issues 43 and 45: approvals wired again (menu, codec, strings, config, progress beside the answer tail, run events); bridge.ts within 300 lines (Stop's and approvals' deps shared, Commands adds its own route))
 }
 
 /** The user's own message that carried the text (for the 👍 and for replies). */
@@ -98,6 +103,7 @@ export class RunNotices {
     this.#stream?.observe(event);
     if (event.type === "message.delta") return;
     this.#deps.costs?.observe(directory, event);
+    this.#deps.approvals?.observe(directory, event);
     if (event.type === "session.error" && event.name === "MessageAbortedError") this.#cancelDone(event.sessionID);
     if (event.type === "message.role" && event.role === "user") this.#changes.note(event.sessionID, event.messageID, event.changes);
     if (event.type === "session.idle") this.#changes.end(event.sessionID);
@@ -216,7 +222,9 @@ export class RunNotices {
     if (session?.title) context.sessionTitle = session.title;
     if (notice.kind === "done" && notice.lastText) context.markdown = await loadMarkdown();
     const changes = notice.kind === "done" ? await this.#changesOf(notice.sessionID, directory) : [];
-    const spent = notice.kind === "done" ? this.#deps.costs?.take(notice.sessionID) : undefined;
+    const used = notice.kind === "done" ? this.#deps.costs?.take(notice.sessionID) : undefined;
+    const autoAllowed = notice.kind === "done" ? (this.#deps.approvals?.takeAnswered(notice.sessionID) ?? 0) : 0;
+    const spent = autoAllowed > 0 ? { tokens: used?.tokens ?? 0, cost: used?.cost ?? 0, autoAllowed } : used;
     const owner = { sessionID: notice.sessionID, directory };
     const undo = changes.length > 0 ? this.undos.buttonFor(owner) : undefined;
     const fork = notice.kind === "done" ? this.forks.buttonFor(owner) : undefined;

@@ -33,7 +33,7 @@ export interface RenderedProgress extends RenderedMessage {
 export function renderProgress(
   state: RunProgress,
   now: number,
-  context: PromptContext & { stop?: InlineButton; used?: ContextView; answer?: Html },
+  context: PromptContext & { stop?: InlineButton; used?: ContextView; answer?: Html; budget?: Html; notes?: readonly Html[] },
 ): RenderedProgress {
   const t = stringsOf(context);
   const title = contextLine(context);
@@ -57,11 +57,14 @@ export function renderProgress(
       html`<i>${escapeHtml(t.progress.earlier)}</i>`,
       ...earlier.map((step) => (step.state === "failed" ? html`✗ ${stepLine(step, t, false)}` : html`✓ ${stepLine(step, t, false)}`)),
     );
+  // Requests a session rule answered (issue 42).
+  lines.push(...(context.notes ?? []));
   // The answer as it is written (a group's stream, render-draft.ts): its last lines, under the steps.
   if (context.answer) lines.push(EMPTY_HTML, html`✍️ ${context.answer}`);
   const body = joinHtml([t.progress.running(title), ...lines], "\n");
   const used = contextUse(context.used, t);
-  const clock = html`${escapeHtml(t.progress.elapsed(duration, state.steps))}${used ? html` · ${used}` : EMPTY_HTML}`;
+  const budget = context.budget ? html` · ${context.budget}` : EMPTY_HTML;
+  const clock = html`${escapeHtml(t.progress.elapsed(duration, state.steps))}${used ? html` · ${used}` : EMPTY_HTML}${budget}`;
   const hint = context.stop ? html`\n${t.progress.stopHint}` : EMPTY_HTML;
   const text = cutHtml(html`${joinHtml([t.progress.running(title), clock, ...lines], "\n")}${hint}`);
   return { text, keyboard: context.stop ? [[context.stop]] : [], body };
