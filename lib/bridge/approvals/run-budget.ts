@@ -17,7 +17,7 @@ import { decodeCallback } from "../../telegram/codec.ts";
 import { budgetAmount, renderBudgetStop } from "../../telegram/render/render-approvals.ts";
 import type { SpentView } from "../../telegram/render/render-usage.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
-import type { Outbox } from "../../telegram/wire/outbox.ts";
+import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
 import { html, type Html } from "../../telegram/text/html.ts";
 import type { RenderedMessage } from "../../telegram/wire/rendered-message.ts";
 import type { Chat } from "../core/chat.ts";
@@ -203,6 +203,7 @@ export class RunBudget {
     const sent = await chat.send(
       rendered.text,
       { keyboard: rendered.keyboard, ...(threadId !== undefined ? { threadId } : {}) },
+      Priority.Answer,
       "could not send a budget notice",
     );
     // A reply to it reaches the session, as with any Hermes message.

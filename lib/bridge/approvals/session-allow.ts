@@ -18,7 +18,7 @@ import type { Registry } from "../../registry/registry.ts";
 import type { Claim } from "../../relay/update-handler.ts";
 import { decodeCallback } from "../../telegram/codec.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
-import type { Outbox } from "../../telegram/wire/outbox.ts";
+import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
 import { renderRules } from "../../telegram/render/render-approvals.ts";
 import { escapeWithin, type Html } from "../../telegram/text/html.ts";
 import { reveal } from "../../telegram/text/reveal.ts";
@@ -91,7 +91,12 @@ export class SessionAllow implements PermissionJudge {
 
   async #postSilently(sessionID: string, directory: string, line: Html): Promise<void> {
     const threadId = await this.#deps.topics.threadOf(sessionID, directory).catch(() => undefined);
-    await this.#deps.chat.send(line, { silent: true, ...(threadId !== undefined ? { threadId } : {}) }, "could not show a request a session rule answered");
+    await this.#deps.chat.send(
+      line,
+      { silent: true, ...(threadId !== undefined ? { threadId } : {}) },
+      Priority.Progress,
+      "could not show a request a session rule answered",
+    );
   }
 
   /** How many requests rules answered in the session's run (the Done notice takes it: counting starts again). */
@@ -115,7 +120,7 @@ export class SessionAllow implements PermissionJudge {
     const rules = this.#rules.list();
     if (rules.length === 0) return;
     const rendered = renderRules(rules, (sessionID) => this.#deps.registry.sessions.title(sessionID), this.#deps.t);
-    await this.#deps.chat.send(rendered.text, { keyboard: rendered.keyboard, replyTo }, "could not list the session rules");
+    await this.#deps.chat.send(rendered.text, { keyboard: rendered.keyboard, replyTo }, Priority.Answer, "could not list the session rules");
   }
 
   /** A Revoke tap on a rule of this process. */
