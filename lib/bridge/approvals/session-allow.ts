@@ -112,7 +112,6 @@ export class SessionAllow implements PermissionJudge {
       this.#rules.forget((rule) => rule.sessionID === event.sessionID);
       this.#answered.delete(event.sessionID);
     }
-    if (event.type === "instance.disposed") this.#rules.forget((rule) => rule.directory === event.directory);
   }
 
   /** /status: this process' rules, each with Revoke, in reply (nothing when it has none). */
