@@ -142,7 +142,7 @@ async function main(): Promise<void> {
         runMarkdown({ samples: settings.markdownSamples, loads: settings.markdownLoads }),
       )
     : await skipped<MarkdownResult>();
-  const approvals = others ? await section("risk flags (issue 42)", () => runApprovals({ loads: quick ? 3 : 5 })) : await skipped<ApprovalsResult>();
+  const approvals = others ? await section("risk flags (issue 42)", () => runApprovals({ loads: settings.markdownLoads })) : await skipped<ApprovalsResult>();
   const memory = others
     ? await section(`memory (${settings.memoryQuestions} questions)`, () => runMemory({ questions: settings.memoryQuestions }))
     : await skipped<MemoryResult>();

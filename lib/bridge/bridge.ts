@@ -158,11 +158,7 @@ export class Bridge implements UpdateHandler {
     const progress = options.progress ? new LiveProgress({ ...shared, startAfterMs: (options.notices ?? DEFAULT_NOTICES).doneAfterMs }) : undefined;
     this.#progress = progress;
     const spoken = new SpokenAnswers({ ...shared, chat, settings: options.speech });
-<<<<<<< HEAD
-    const runDeps = { ...shared, links, chat, spoken, stream: options.stream, git: new GitButtons(), ...(progress ? { progress } : {}) };
-=======
-    const runDeps = { ...shared, links, chat, spoken, stream: options.stream, approvals, ...(progress ? { progress } : {}) };
->>>>>>> 49538d4 (issue 42: after the rebase on issues 43 and 45: approvals wired again (menu, codec, strings, config, progress beside the answer tail, run events); bridge.ts within 300 lines (Stop's and approvals' deps shared, Commands adds its own route))
+    const runDeps = { ...shared, links, chat, spoken, stream: options.stream, git: new GitButtons(), approvals, ...(progress ? { progress } : {}) };
     const runs = new RunNotices(runDeps, options.doneGraceMs ?? DONE_GRACE_MS);
     this.#runs = runs;
     const input = new UserInput({ registry, prompts, stops, undos: runs.undos, chat, log, t });
@@ -174,13 +170,8 @@ export class Bridge implements UpdateHandler {
     const gate = new Gate(options.access, answers, log);
     this.#gate = gate;
     const steerDeps = { telegram, outbox, registry, topics, log, t, chatId, links, chat, runs, activity, now };
-<<<<<<< HEAD
     const steering = routePhone(gate, steerDeps, { choices: this.#choices, schedules: options.schedules, costs, git: runDeps.git });
     const commands = new Commands({ telegram, outbox, registry, activity, log, t, chatId, prompts, stops, steering, costs });
-=======
-    const steering = routePhone(gate, steerDeps, { choices: this.#choices, schedules: options.schedules, costs });
-    const commands = new Commands({ telegram, outbox, registry, activity, log, t, chatId, prompts, stops, steering, costs, rules: approvals.route(gate) });
->>>>>>> 49538d4 (issue 42: after the rebase on issues 43 and 45: approvals wired again (menu, codec, strings, config, progress beside the answer tail, run events); bridge.ts within 300 lines (Stop's and approvals' deps shared, Commands adds its own route))
     this.#commands = commands;
     const quietMs = options.textQuietMs ?? 700;
     const typed = new TypedText({ registry, topics, quietMs, inputs: input, runs });

@@ -166,11 +166,8 @@ export const en: Strings = {
   schedule: scheduleEn,
   speech: speechEn,
   vocabulary: vocabularyEn,
-<<<<<<< HEAD
   git: gitEn,
-=======
   approvals: approvalsEn,
->>>>>>> 49538d4 (issue 42: after the rebase on issues 43 and 45: approvals wired again (menu, codec, strings, config, progress beside the answer tail, run events); bridge.ts within 300 lines (Stop's and approvals' deps shared, Commands adds its own route))
   scheduleCommands: {
     every: "Run an instruction on a schedule: /every 30m …, /every weekdays 09:00 …",
     at: "Run an instruction once at a time: /at 18:00 …",

@@ -6,11 +6,8 @@
 
 /** A text decided now and worded later, in the chat's language. */
 import type { RemoteStrings } from "./remote-strings.ts";
-<<<<<<< HEAD
 import type { GitStrings } from "./git-strings.ts";
-=======
 import type { ApprovalStrings } from "./approvals-strings.ts";
->>>>>>> 2064f40 (issue 42: flags on permission messages, Allow in this session (rules, auto-answers on progress, Done count, Revoke on /status), run budget (HERMES_RUN_BUDGET, /budget, abort, Continue); docs)
 import type { ScheduleStrings } from "./schedule-strings.ts";
 import type { SpeechStrings } from "./speech-strings.ts";
 import type { Html } from "../telegram/text/html.ts";

@@ -163,11 +163,8 @@ export const zh: Strings = {
   schedule: scheduleZh,
   speech: speechZh,
   vocabulary: vocabularyZh,
-<<<<<<< HEAD
   git: gitZh,
-=======
   approvals: approvalsZh,
->>>>>>> 49538d4 (issue 42: after the rebase on issues 43 and 45: approvals wired again (menu, codec, strings, config, progress beside the answer tail, run events); bridge.ts within 300 lines (Stop's and approvals' deps shared, Commands adds its own route))
   scheduleCommands: { every: "按计划运行指令：/every 30m …、/every weekdays 09:00 …", at: "在某个时间运行一次：/at 18:00 …", schedules: "列出并取消定时任务" },
   ...zhRemote,
 };

@@ -42,7 +42,6 @@ const ACTIONS = {
   historyBack: { code: "B", indexes: 1, on: "vocabulary" }, // Go back here: asks for confirmation
   historyConfirm: { code: "K", indexes: 1, on: "vocabulary" }, // second tap: revert the session to before prompt i
   historyFork: { code: "R", indexes: 1, on: "vocabulary" }, // Fork here: a new session with what came before prompt i
-<<<<<<< HEAD
   // Git from the phone (issue 44, bridge/git/): upper-case codes too (issue 43 has C, P, F, H, Q, B, K, R).
   diffIn: { code: "D", indexes: 0, on: "project" }, // /diff's picker: this project's changes
   worktreeIn: { code: "W", indexes: 0, on: "project" }, // /new's picker: the new session in a new worktree of this project
@@ -53,21 +52,16 @@ const ACTIONS = {
   pullRequest: { code: "O", indexes: 0, on: "git" }, // gh pr create for the branch
   removeWorktree: { code: "V", indexes: 0, on: "git" }, // Remove worktree: asks for confirmation
   removeConfirm: { code: "Y", indexes: 0, on: "git" }, // second tap: git worktree remove
-} as const satisfies Record<
-  string,
-  { code: string; indexes: 0 | 1 | 2; on: "question" | "permission" | "session" | "project" | "choice" | "listing" | "run" | "schedule" | "vocabulary" | "git" }
-=======
   session: { code: "A", indexes: 0, on: "permission" }, // allow a permission once, and its kind for the rest of the session (issue 42)
-  revoke: { code: "V", indexes: 0, on: "rule" }, // /status: revoke a session rule
+  revoke: { code: "E", indexes: 0, on: "rule" }, // /status: revoke a session rule
   budgetContinue: { code: "N", indexes: 0, on: "budget" }, // a run stopped at its budget: raise the cap and continue it
 } as const satisfies Record<
   string,
   {
     code: string;
     indexes: 0 | 1 | 2;
-    on: "question" | "permission" | "session" | "project" | "choice" | "listing" | "run" | "schedule" | "vocabulary" | "rule" | "budget";
+    on: "question" | "permission" | "session" | "project" | "choice" | "listing" | "run" | "schedule" | "vocabulary" | "git" | "rule" | "budget";
   }
->>>>>>> 49538d4 (issue 42: after the rebase on issues 43 and 45: approvals wired again (menu, codec, strings, config, progress beside the answer tail, run events); bridge.ts within 300 lines (Stop's and approvals' deps shared, Commands adds its own route))
 >;
 
 export type CallbackAction = keyof typeof ACTIONS;

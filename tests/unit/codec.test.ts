@@ -66,12 +66,9 @@ describe("encodeCallback", () => {
           isActionOn(action, "run"),
           isActionOn(action, "schedule"),
           isActionOn(action, "vocabulary"),
-<<<<<<< HEAD
           isActionOn(action, "git"),
-=======
           isActionOn(action, "rule"),
           isActionOn(action, "budget"),
->>>>>>> 49538d4 (issue 42: after the rebase on issues 43 and 45: approvals wired again (menu, codec, strings, config, progress beside the answer tail, run events); bridge.ts within 300 lines (Stop's and approvals' deps shared, Commands adds its own route))
         ].filter(Boolean),
       ).toHaveLength(1);
     }

@@ -53,17 +53,14 @@ export interface RunNoticeDeps {
   spoken?: Pick<SpokenAnswers, "heardVoice" | "afterDone">;
   /** HERMES_STREAM: the answer as it is written (answer-stream.ts); undefined: on in a private chat only. */
   stream?: boolean | undefined;
-<<<<<<< HEAD
   /** The Done notice's git buttons (Commit, Push, Remove worktree: bridge/git/). */
   git?: DoneButtons;
+  /** Approvals (issue 42): they see the run's events (the budget reads its cost), and count for the Done notice the requests session rules answered. */
+  approvals?: { observe(directory: string, event: HermesEvent): void; takeAnswered(sessionID: string): number };
 }
 
 export interface DoneButtons {
   buttonsFor(owner: MessageOwner, changes: readonly FileChange[], answer: string | undefined): Promise<InlineButton[]>;
-=======
-  /** Approvals (issue 42): they see the run's events (the budget reads its cost), and count for the Done notice the requests session rules answered. */
-  approvals?: { observe(directory: string, event: HermesEvent): void; takeAnswered(sessionID: string): number };
->>>>>>> 49538d4 (issue 42: after the rebase on issues 43 and 45: approvals wired again (menu, codec, strings, config, progress beside the answer tail, run events); bridge.ts within 300 lines (Stop's and approvals' deps shared, Commands adds its own route))
 }
 
 /** The user's own message that carried the text (for the 👍 and for replies). */

@@ -22,15 +22,11 @@ export function commandsFor(t: Strings): Array<{ command: string; description: s
   // Spoken answers (issue 45) and OpenCode's own vocabulary (issue 43), after /undo; git's /diff (issue 44) after them.
   const voice = { command: "voice", description: t.speech.command };
   const vocabulary = (["commands", "compact", "fork", "history"] as const).map((command) => ({ command, description: t.vocabulary.menu[command] }));
-<<<<<<< HEAD
   const diff = { command: "diff", description: t.git.menu };
-  return [...menu.slice(0, 2), ...schedules, ...menu.slice(2, 8), voice, ...vocabulary, diff, ...menu.slice(8)];
-=======
   // The run budget (issue 42), after /stop.
   const budget = { command: "budget", description: t.approvals.budgetCommand };
   const stop = menu.findIndex((entry) => entry.command === "stop") + 1;
-  return [...menu.slice(0, 2), ...schedules, ...menu.slice(2, stop), budget, ...menu.slice(stop, 8), voice, ...vocabulary, ...menu.slice(8)];
->>>>>>> 49538d4 (issue 42: after the rebase on issues 43 and 45: approvals wired again (menu, codec, strings, config, progress beside the answer tail, run events); bridge.ts within 300 lines (Stop's and approvals' deps shared, Commands adds its own route))
+  return [...menu.slice(0, 2), ...schedules, ...menu.slice(2, stop), budget, ...menu.slice(stop, 8), voice, ...vocabulary, diff, ...menu.slice(8)];
 }
 
 /** Room for each list, so /status stays within one message whatever the titles (escaped lengths). */
