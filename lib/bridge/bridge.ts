@@ -171,7 +171,7 @@ export class Bridge implements UpdateHandler {
     this.#gate = gate;
     const steerDeps = { telegram, outbox, registry, topics, log, t, chatId, links, chat, runs, activity, now };
     const steering = routePhone(gate, steerDeps, { choices: this.#choices, schedules: options.schedules, costs, git: runDeps.git });
-    const commands = new Commands({ telegram, outbox, registry, activity, log, t, chatId, prompts, stops, steering, costs });
+    const commands = new Commands({ telegram, outbox, registry, activity, log, t, chatId, prompts, stops, steering, costs, rules: approvals.route(gate) });
     this.#commands = commands;
     const quietMs = options.textQuietMs ?? 700;
     const typed = new TypedText({ registry, topics, quietMs, inputs: input, runs });
