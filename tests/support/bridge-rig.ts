@@ -86,6 +86,8 @@ export function setup(
     progress?: boolean;
     schedules?: ScheduleSetup;
     now?: () => number;
+    /** HERMES_RUN_BUDGET (issue 42). */
+    runBudget?: number;
   } = {},
 ) {
   const telegram = new MemoryTelegram();
@@ -107,6 +109,7 @@ export function setup(
     ...(options.progress ? { progress: true } : {}),
     ...(options.schedules ? { schedules: options.schedules } : {}),
     ...(options.now ? { now: options.now } : {}),
+    ...(options.runBudget !== undefined ? { runBudget: options.runBudget } : {}),
     // Long unless the fake stays silent: a reply must be confirmed by its echo, not by the timeout.
     confirmTimeoutMs: options.announce === false ? 50 : 10_000,
   });
