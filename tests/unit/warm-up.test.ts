@@ -42,4 +42,36 @@ describe("warmUpTextSoon", () => {
     await bridge.stop();
     vi.doUnmock("../../lib/telegram/text/warm-up.ts");
   });
+
+  it("a run's start also runs the question renderer a few times on a timer, once per process, off the caller's turn", async () => {
+    vi.useFakeTimers();
+    const renderQuestion = vi.fn(() => ({ text: "", keyboard: [] }));
+    vi.doMock("../../lib/telegram/render/render-question.ts", () => ({ renderQuestion }));
+    const { warmUpRendererSoon } = await import("../../lib/telegram/render/render-warm-up.ts");
+    const { CATALOGS } = await import("../../lib/i18n/catalog.ts");
+    warmUpRendererSoon(CATALOGS.en);
+    warmUpRendererSoon(CATALOGS.en);
+    expect(renderQuestion).not.toHaveBeenCalled();
+    await vi.runAllTimersAsync();
+    expect(renderQuestion).toHaveBeenCalledTimes(3);
+    warmUpRendererSoon(CATALOGS.en);
+    await vi.runAllTimersAsync();
+    expect(renderQuestion).toHaveBeenCalledTimes(3);
+    vi.doUnmock("../../lib/telegram/render/render-question.ts");
+  });
+
+  it("the made-up question renders as a real one does (valid for Telegram, nothing thrown)", async () => {
+    const { renderQuestion } = await import("../../lib/telegram/render/render-question.ts");
+    const spy = vi.fn(renderQuestion);
+    vi.doMock("../../lib/telegram/render/render-question.ts", () => ({ renderQuestion: spy }));
+    vi.useFakeTimers();
+    const { warmUpRendererSoon } = await import("../../lib/telegram/render/render-warm-up.ts");
+    const { CATALOGS } = await import("../../lib/i18n/catalog.ts");
+    warmUpRendererSoon(CATALOGS.en);
+    await vi.runAllTimersAsync();
+    expect(spy).toHaveBeenCalledTimes(3);
+    const shown = spy.mock.results[0]!.value as { text: string };
+    expect(shown.text).toContain("No &lt;b&gt;");
+    vi.doUnmock("../../lib/telegram/render/render-question.ts");
+  });
 });

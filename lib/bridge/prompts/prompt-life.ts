@@ -23,6 +23,7 @@ import { SerialQueues } from "./serial-queues.ts";
 import { lookUpSession } from "./session-lookup.ts";
 import type { Html } from "../../telegram/text/html.ts";
 import { warmUpTextSoon } from "../../telegram/text/warm-up.ts";
+import { warmUpRendererSoon } from "../../telegram/render/render-warm-up.ts";
 
 export interface PromptLifeDeps {
   registry: Registry;
@@ -59,6 +60,7 @@ export class PromptLife implements PromptDesk {
   runStarted(): void {
     prepareLoggerSoon(this.#deps.log);
     warmUpTextSoon();
+    warmUpRendererSoon(this.t);
   }
 
   /** A prompt OpenCode just raised (undefined: known already, another instance reported it): delivered, and timed if it expires. */
