@@ -61,6 +61,23 @@ export class Chat {
   }
 }
 
+/**
+ * A message's text and keyboard replaced through the outbox at `priority` (`Priority.Answer` when a
+ * person's tap asked for it); a failure is logged as `failure`, never thrown.
+ */
+export async function editMessageIn(
+  deps: { telegram: TelegramApi; outbox: Outbox; log: Logger },
+  message: MessageRef,
+  shown: { text: Html; keyboard: Parameters<TelegramApi["editMessage"]>[3] },
+  priority: Priority,
+  failure: string,
+): Promise<void> {
+  const { outbox, telegram, log } = deps;
+  await outbox
+    .edit(message.chatId, message.messageId, () => () => telegram.editMessage(message.chatId, message.messageId, shown.text, shown.keyboard), priority)
+    .catch((error) => log.warn({ err: errorText(error) }, failure));
+}
+
 export function inThread(threadId: number | undefined): { threadId?: number } {
   return threadId === undefined ? {} : { threadId };
 }

@@ -11,7 +11,7 @@ import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
 import type { RenderedMessage } from "../../telegram/wire/rendered-message.ts";
 import { CHANGES_FILE } from "../../telegram/render/render-changes.ts";
 import type { Html } from "../../telegram/text/html.ts";
-import { inThread } from "../core/chat.ts";
+import { editMessageIn, inThread } from "../core/chat.ts";
 import type { SessionTopics } from "../core/topics.ts";
 
 export interface GitPostDeps {
@@ -57,15 +57,7 @@ export class GitPosts {
   }
 
   async edit(message: MessageRef, rendered: RenderedMessage): Promise<void> {
-    const { outbox, telegram, log } = this.#deps;
-    await outbox
-      .edit(
-        message.chatId,
-        message.messageId,
-        () => () => telegram.editMessage(message.chatId, message.messageId, rendered.text, rendered.keyboard),
-        Priority.Answer,
-      )
-      .catch((error) => log.warn({ err: errorText(error) }, "could not update a git message"));
+    await editMessageIn(this.#deps, message, rendered, Priority.Answer, "could not update a git message");
   }
 
   /** The whole uncommitted diff as a file, replying to the summary. */

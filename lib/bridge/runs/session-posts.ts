@@ -13,7 +13,7 @@ import { escapeHtml, type Html } from "../../telegram/text/html.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
 import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
 import type { InlineButton } from "../../telegram/wire/rendered-message.ts";
-import { inThread } from "../core/chat.ts";
+import { editMessageIn, inThread } from "../core/chat.ts";
 import type { InstanceLink } from "../core/desk.ts";
 import type { InstanceLinks } from "../core/instance-links.ts";
 import type { SessionTopics } from "../core/topics.ts";
@@ -81,9 +81,6 @@ export class SessionPosts {
   }
 
   async edit(message: { chatId: number; messageId: number }, text: Html, keyboard: InlineButton[][] = []): Promise<void> {
-    const { outbox, telegram, log } = this.#deps;
-    await outbox
-      .edit(message.chatId, message.messageId, () => () => telegram.editMessage(message.chatId, message.messageId, text, keyboard), Priority.Answer)
-      .catch((error) => log.warn({ err: errorText(error) }, "could not update a message of OpenCode's vocabulary"));
+    await editMessageIn(this.#deps, message, { text, keyboard }, Priority.Answer, "could not update a message of OpenCode's vocabulary");
   }
 }

@@ -16,7 +16,7 @@ import { projectName, type PromptContext } from "../../telegram/render/render-co
 import { renderStop, renderStopFailed, renderStopPicker, stopButton, type StopOutcome } from "../../telegram/render/render-stop.ts";
 import type { InlineButton, RenderedMessage } from "../../telegram/wire/rendered-message.ts";
 import { reveal } from "../../telegram/text/reveal.ts";
-import { inThread } from "../core/chat.ts";
+import { editMessageIn, inThread } from "../core/chat.ts";
 import type { Tap } from "../core/desk.ts";
 import type { InstanceLinks } from "../core/instance-links.ts";
 import type { PromptLife } from "../prompts/prompt-life.ts";
@@ -192,17 +192,9 @@ export class StopControl {
   }
 
   async #edit(message: StopMessage, rendered: RenderedMessage): Promise<void> {
-    const { outbox, telegram, log } = this.#deps;
     if (rendered.keyboard.length > 0) this.#withButtons.add(idOf(message));
     else this.#withButtons.delete(idOf(message));
-    await outbox
-      .edit(
-        message.chatId,
-        message.messageId,
-        () => () => telegram.editMessage(message.chatId, message.messageId, rendered.text, rendered.keyboard),
-        Priority.Answer,
-      )
-      .catch((error) => log.warn({ err: errorText(error) }, "could not update a Stop message"));
+    await editMessageIn(this.#deps, message, rendered, Priority.Answer, "could not update a Stop message");
   }
 
   #removeButton(message: StopMessage): void {

@@ -19,7 +19,7 @@ import { projectName, type PromptContext } from "../../telegram/render/render-co
 import { renderUndo, undoButton, type UndoView } from "../../telegram/render/render-undo.ts";
 import { escapeHtml } from "../../telegram/text/html.ts";
 import type { InlineButton, RenderedMessage } from "../../telegram/wire/rendered-message.ts";
-import { inThread } from "../core/chat.ts";
+import { editMessageIn, inThread } from "../core/chat.ts";
 import type { Tap } from "../core/desk.ts";
 import type { InstanceLinks } from "../core/instance-links.ts";
 import type { SessionTopics } from "../core/topics.ts";
@@ -203,9 +203,6 @@ export class UndoControl {
 
   /** `priority`: `Priority.Answer` when a person's tap asked for it, `Priority.Edit` otherwise. */
   async #edit(message: UndoMessage, rendered: RenderedMessage, priority: Priority): Promise<void> {
-    const { outbox, telegram, log } = this.#deps;
-    await outbox
-      .edit(message.chatId, message.messageId, () => () => telegram.editMessage(message.chatId, message.messageId, rendered.text, rendered.keyboard), priority)
-      .catch((error) => log.warn({ err: errorText(error) }, "could not update an Undo message"));
+    await editMessageIn(this.#deps, message, rendered, priority, "could not update an Undo message");
   }
 }
