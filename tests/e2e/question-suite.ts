@@ -264,7 +264,7 @@ export function questionSuite(version: OpencodeVersion, chat: ChatKind = "privat
       const result = await rig.llm.waitForToolResult((r) => r.content.includes("after-dispose"), { what: "tool result after dispose" });
       expect(result.content).toContain('"Red"');
       await settledAs(rig, next.message, "Answered from Telegram");
-    });
+    }, 90_000);
 
     privateOnly("50 options with long labels in any script stay usable", async () => {
       const scripts = ["Ελληνικά", "中文选项", "עברית", "emoji 🚀🎉", "<b>&amp;</b>"];
