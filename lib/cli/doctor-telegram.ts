@@ -13,6 +13,7 @@ import { probeSocket } from "../relay/socket-file.ts";
 import { callBotApi } from "../telegram/wire/bot-api-call.ts";
 import { CALL_TIMEOUT_MS } from "../telegram/wire/timeouts.ts";
 import { ok, problem, skipped, type Check } from "./doctor-check.ts";
+import { loadedCheck, runningOpencodes } from "./doctor-spec.ts";
 import { forTerminal } from "./terminal-text.ts";
 
 type Env = Record<string, string | undefined>;
@@ -73,6 +74,14 @@ export async function telegramChecks(settings: TelegramSettings, env: Env): Prom
       ? ok(`An OpenCode with Hermes (or attach mode) on this machine is polling ${name} right now`)
       : skipped(`No OpenCode with Hermes polls ${name} on this machine right now (it will once OpenCode starts with Hermes loaded)`),
   );
+  // Each OpenCode started with this token keeps its relay socket where its own environment says.
+  const seen: Array<{ pid: number; polled: boolean }> = [];
+  for (const running of runningOpencodes().filter((p) => p.env.HERMES_TELEGRAM_TOKEN?.trim() === token)) {
+    const apiRoot = (running.env.HERMES_TELEGRAM_API_ROOT?.trim() || settings.apiRoot).replace(/\/+$/, "");
+    seen.push({ pid: running.pid, polled: polled === "answers" || (await probeSocket(relayAddress(token, apiRoot, running.env))) === "answers" });
+  }
+  const loaded = loadedCheck(seen);
+  if (loaded) checks.push(loaded);
   return checks;
 }
 

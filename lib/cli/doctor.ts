@@ -10,7 +10,8 @@ import { DEFAULT_API_ROOT, readConfig } from "../config.ts";
 import { globalHermesOptions, hermesEntryOptions } from "../global-config.ts";
 import { environmentSecrets, makeScrubber } from "../log.ts";
 import { checkLine, ok, problem, type Check } from "./doctor-check.ts";
-import { logCheck, nodeCheck, opencodeCheck, pluginEntryChecks, projectConfigFiles, speechCheck, transcriptionCheck } from "./doctor-local.ts";
+import { effectiveEntry, logCheck, nodeCheck, opencodeCheck, pluginEntryChecks, projectConfigFiles, speechCheck, transcriptionCheck } from "./doctor-local.ts";
+import { specCheck } from "./doctor-spec.ts";
 import { telegramChecks, type TelegramSettings } from "./doctor-telegram.ts";
 import { EXIT, type CliIo } from "./io.ts";
 
@@ -59,6 +60,8 @@ export async function doctor(args: string[], io: CliIo): Promise<number> {
 
   report([nodeCheck(), await opencodeCheck(io.env)]);
   report(pluginEntryChecks(io.env, directory));
+  const entry = effectiveEntry(io.env, directory);
+  if (entry) report([await specCheck(entry.spec, entry.file, io.env)]);
   const options = effectiveOptions(io.env, directory);
   report(settingsChecks(io.env, options.project ?? options.global));
   report(await telegramChecks(telegramSettings(io.env, options), io.env));
