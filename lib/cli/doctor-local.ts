@@ -10,7 +10,7 @@ import { isHttpUrl, readLogSettings } from "../config.ts";
 import { basicAuthorization, withoutCredentials } from "../process-secrets.ts";
 import { globalConfigDirectory, globalConfigFile, hermesEntryOptions } from "../global-config.ts";
 import { ok, problem, skipped, type Check } from "./doctor-check.ts";
-import { hermesSpecIn, ownPluginSpec } from "./plugin-spec.ts";
+import { hermesSpecIn, ownCommand, ownPluginSpec } from "./plugin-spec.ts";
 import { forTerminal } from "./terminal-text.ts";
 
 type Env = Record<string, string | undefined>;
@@ -108,7 +108,7 @@ export function pluginEntryChecks(env: Env, directory: string): Check[] {
   const global = scan(globalFiles(env));
   const project = scan(projectConfigFiles(directory));
   const checks: Check[] = [];
-  const add = `add ${entryLine()} to its "plugin" list (OpenCode 2: "plugins"), or run npx opencode-hermes setup.`;
+  const add = `add ${entryLine()} to its "plugin" list (OpenCode 2: "plugins"), or run ${ownCommand()} setup.`;
   const brokenCheck = (where: { file: string; state?: EntryState }) =>
     problem(`Could not read ${where.file}: ${where.state?.kind === "unreadable" ? where.state.reason : "?"}`, "fix the file: OpenCode can't read it either.");
   if (global.broken) checks.push(brokenCheck(global.broken));

@@ -8,7 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PACKAGE_NAME } from "../package-info.ts";
 import { ok, problem, skipped, type Check } from "./doctor-check.ts";
-import { ownPluginSpec } from "./plugin-spec.ts";
+import { ownCommand, ownPluginSpec } from "./plugin-spec.ts";
 import { forTerminal } from "./terminal-text.ts";
 
 type Env = Record<string, string | undefined>;
@@ -81,7 +81,7 @@ function installedByOpencode(spec: string, env: Env): string | undefined {
 
 const fixEntry = (configFile: string) => {
   const own = ownPluginSpec();
-  return `in ${configFile}, list ${JSON.stringify(own.spec)} instead (${own.why}); npx opencode-hermes setup writes it.`;
+  return `in ${configFile}, list ${JSON.stringify(own.spec)} instead (${own.why}); ${ownCommand()} setup writes it.`;
 };
 
 /** Whether the Hermes entry `spec` of `configFile` loads anything. */

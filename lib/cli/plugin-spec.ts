@@ -73,6 +73,13 @@ export function ownPluginSpec(
   return { spec: plugin, why: "the plugin.ts of this installed package (OpenCode loads it as it is)" };
 }
 
+/** How to run this command line again from where it runs now: the clone's launcher, or the installed command. */
+export function ownCommand(plugin: string = OWN_PLUGIN, exists: Exists = fs.existsSync): string {
+  const root = path.dirname(plugin);
+  if (exists(path.join(root, ".git")) || exists(path.join(root, "tsconfig.json"))) return `node ${path.join(root, "bin", "opencode-hermes.mjs")}`;
+  return /[\\/]_npx[\\/]/.test(root) ? `npx ${PACKAGE_NAME}` : PACKAGE_NAME;
+}
+
 /** The spec of the last entry that names Hermes in one parsed config (`plugin` of 1.x or `plugins` of 2.x). */
 export function hermesSpecIn(config: unknown): string | undefined {
   if (!isRecord(config)) return undefined;
