@@ -23,7 +23,10 @@ import { waitAtMost } from "./with-timeout.ts";
 export interface HubOptions {
   /** `chatId` undefined: no chat configured yet (setupOnlyConfig). */
   config: Pick<HermesConfig, "token" | "apiRoot" | "allowedUsers" | "questionTtlMs" | "permissionTtlMs"> & { chatId: number | undefined } & Partial<
-      Pick<HermesConfig, "notify" | "doneAfterMs" | "language" | "topics" | "progress" | "machineName" | "transcription" | "stream" | "speech" | "runBudget">
+      Pick<
+        HermesConfig,
+        "notify" | "doneAfterMs" | "language" | "topics" | "progress" | "machineName" | "transcription" | "stream" | "speech" | "runBudget" | "ignored"
+      >
     >;
   logger: Logger;
   /** Shown to the user (an OpenCode toast) when something needs their attention. */
@@ -66,7 +69,7 @@ export function setupOnlyConfig(token: string, apiRoot: string): HubOptions["con
 }
 
 /** What a bridge is made of besides the token: every setting but the token itself and where this instance logs. */
-const NOT_BRIDGE_SETTINGS = new Set(["token", "log"]);
+const NOT_BRIDGE_SETTINGS = new Set(["token", "log", "ignored"]);
 
 /** The settings (by name) in which two configurations for one token differ; an unset setting counts as its default's absence. */
 export function differingSettings(a: HubOptions["config"], b: HubOptions["config"]): string[] {
@@ -78,6 +81,17 @@ export function differingSettings(a: HubOptions["config"], b: HubOptions["config
     );
   const [left, right] = [normal(a), normal(b)];
   return [...new Set([...left.keys(), ...right.keys()])].filter((name) => left.get(name) !== right.get(name)).sort();
+}
+
+/**
+ * Optional settings that were wrong (and run on their defaults) and unknown HERMES_* variables: said
+ * once per process, in the log, the toast and one message in the chat, so a typo is not silent.
+ * Sent at start without waiting (start-up never waits for Telegram).
+ */
+function sayIgnored(ignored: string[], to: { bridge: OnDemandBridge; logger: Logger; notify: HubOptions["notify"] }): void {
+  to.logger.warn({ ignored }, `Hermes ignored settings: ${ignored.join("; ")}`);
+  to.notify?.(`${to.bridge.t.note.settingsIgnored} ${ignored.join("; ")}`);
+  to.bridge.sayIgnored(ignored);
 }
 
 export function acquireBridge(options: HubOptions): BridgeLease | BridgeRefused {
@@ -127,6 +141,7 @@ export function acquireBridge(options: HubOptions): BridgeLease | BridgeRefused 
       onUnavailable: (reason) => options.notify?.(bridge.t.note.relayUnavailable(reason)),
     });
     relay.start();
+    if (config.ignored?.length) sayIgnored(config.ignored, { bridge, logger, notify: options.notify });
     running = { bridge, relay, leases: 0, config };
     hubs.set(config.token, running);
     logger.debug({ chatId: config.chatId }, "Telegram bridge started");

@@ -22,7 +22,7 @@ import type { InstanceLink } from "./core/desk.ts";
 import type { AgentFileSent } from "./agent-tools/agent-files.ts";
 import type { MessageOwner } from "../registry/registry.ts";
 import type { OutgoingFile } from "../telegram/wire/api.ts";
-import type { Html } from "../telegram/text/html.ts";
+import { escapeHtml, html, joinHtml, type Html } from "../telegram/text/html.ts";
 
 /**
  * The bridge's options, but for its registry (made with the bridge) and scheduled runs: given
@@ -185,6 +185,19 @@ export class OnDemandBridge implements UpdateHandler {
   /** A file the agent sends (telegram_send_file): the bridge loads for it if it has not yet. */
   async sendAgentFile(owner: MessageOwner, file: OutgoingFile, caption: string | undefined): Promise<AgentFileSent> {
     return (await this.#load()).sendAgentFile(owner, file, caption);
+  }
+
+  /**
+   * The settings Hermes ignored (a bad optional value, an unknown HERMES_* variable; config.ts): one
+   * message in the chat at start, straight through the Bot API without the bridge's load, so a typo
+   * is not silent. Start-up does not wait for it.
+   */
+  sayIgnored(ignored: readonly string[]): void {
+    if (this.chatId === undefined || ignored.length === 0) return;
+    const text = joinHtml([html`⚠️ ${escapeHtml(this.t.note.settingsIgnored)}`, ...ignored.map((line) => html`• ${escapeHtml(line)}`)], "\n");
+    this.#options.telegram
+      .sendMessage(this.chatId, text)
+      .catch((error: unknown) => this.#options.logger.warn({ err: errorText(error) }, "could not send the ignored settings to the chat"));
   }
 
   async reply(text: Html, replyTo: number, threadId?: number): Promise<void> {

@@ -197,6 +197,15 @@ describe("opencode-hermes doctor", { timeout: 120_000 }, () => {
     expect(result.status).toBe(1);
   });
 
+  it("a misspelled variable and a bad optional value: ❌ each, named with the known one closest, exit 1", async () => {
+    const result = await doctor(environment({ HERMES_TELEGRAM_CHATID: "1001", HERMES_STREAM: "maybe" }));
+    expect(result.problems).toEqual([
+      `❌ Ignored: HERMES_TELEGRAM_CHATID is not a Hermes setting and is ignored: did you mean HERMES_TELEGRAM_CHAT_ID? Fix: fix it or remove it (docs/configuration.md lists every setting); Hermes runs on the default meanwhile.`,
+      `❌ Ignored: HERMES_STREAM must be on or off (got "maybe"): its default is used. Fix: fix it or remove it (docs/configuration.md lists every setting); Hermes runs on the default meanwhile.`,
+    ]);
+    expect(result.status).toBe(1);
+  });
+
   it("an entry that resolves to nothing (a name the registry does not have, a path that is gone): ❌ with the entry that loads, exit 1", async () => {
     const registry = http.createServer((_, res) => res.writeHead(404, { "content-type": "application/json" }).end('{"error":"Not found"}'));
     await new Promise<void>((resolve) => registry.listen(0, "127.0.0.1", resolve));
