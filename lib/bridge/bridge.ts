@@ -47,7 +47,7 @@ import { TypedText } from "./input/typed-text.ts";
 import { UserInput } from "./input/user-input.ts";
 import { VoiceNotes } from "./input/voice-notes.ts";
 import { SpokenAnswers } from "./runs/spoken-answers.ts";
-import type { Html } from "../telegram/text/html.ts";
+import type { Html } from "../text/html.ts";
 import { type ApprovalOptions, Approvals } from "./approvals/approvals.ts";
 
 export type { InstanceLink } from "./core/desk.ts";

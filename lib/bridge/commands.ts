@@ -11,7 +11,7 @@ import type { TelegramApi } from "../telegram/wire/api.ts";
 import { Priority, type Outbox } from "../telegram/wire/outbox.ts";
 import { errorText } from "../error-text.ts";
 import { renderHelp, renderStatus, type StatusPart } from "../telegram/render/render-status.ts";
-import { escapeHtml, html, type Html, joinHtml } from "../telegram/text/html.ts";
+import { escapeHtml, html, type Html, joinHtml } from "../text/html.ts";
 import type { ActingCommand, Gate, IntentOf } from "./core/gate.ts";
 import type { PromptLife } from "./prompts/prompt-life.ts";
 import { StartReplies } from "./start-replies.ts";

@@ -22,7 +22,7 @@ import type { InstanceLink } from "./core/desk.ts";
 import type { AgentFileSent } from "./agent-tools/agent-files.ts";
 import type { MessageOwner } from "../registry/registry.ts";
 import type { OutgoingFile } from "../telegram/wire/api.ts";
-import type { Html } from "../telegram/text/html.ts";
+import type { Html } from "../text/html.ts";
 
 /**
  * The bridge's options, but for its registry (made with the bridge) and scheduled runs: given

@@ -7,7 +7,7 @@ import { ANYONE } from "../config-options.ts";
 import { formatDurationDecimal } from "../duration.ts";
 import { makeScrubber, secretsOf } from "../log.ts";
 import { createTelegramApi, TelegramApiError } from "../telegram/wire/api.ts";
-import { escapeHtml, html } from "../telegram/text/html.ts";
+import { escapeHtml, html } from "../text/html.ts";
 import { CALL_TIMEOUT_MS, LONG_POLL_SECONDS } from "../telegram/wire/timeouts.ts";
 import { withTimeout } from "../with-timeout.ts";
 import { EXIT, type CliIo } from "./io.ts";

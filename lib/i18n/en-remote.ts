@@ -1,6 +1,6 @@
 // The remote control's strings in English (the second half of en.ts; the shape is remote-strings.ts).
 import type { RemoteStrings } from "./remote-strings.ts";
-import { html } from "../telegram/text/html.ts";
+import { html } from "../text/html.ts";
 
 export const enRemote: RemoteStrings = {
   steer: {

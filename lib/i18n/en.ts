@@ -6,7 +6,7 @@ import { scheduleEn } from "./schedule-en.ts";
 import { speechEn } from "./speech-en.ts";
 import { vocabularyEn } from "./vocabulary-en.ts";
 import type { Strings } from "./strings.ts";
-import { html } from "../telegram/text/html.ts";
+import { html } from "../text/html.ts";
 
 export const en: Strings = {
   button: {

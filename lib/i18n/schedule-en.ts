@@ -1,6 +1,6 @@
 // The strings of scheduled runs in English.
 import type { ScheduleStrings } from "./schedule-strings.ts";
-import { html } from "../telegram/text/html.ts";
+import { html } from "../text/html.ts";
 
 export const scheduleEn: ScheduleStrings = {
   everyMinutes: (minutes) => (minutes === 1 ? "every minute" : `every ${minutes} min`),

@@ -1,7 +1,7 @@
 // The shape of the strings of scheduled runs (/every, /at, /schedules): part of the catalogue
 // (strings.ts' `schedule`), filled in by schedule-en.ts and schedule-zh.ts. Parameters typed
 // Html come escaped; the rest are numbers or plain words.
-import type { Html } from "../telegram/text/html.ts";
+import type { Html } from "../text/html.ts";
 
 export interface ScheduleStrings {
   /** "every 30 min", "every 2 h". */

@@ -1,6 +1,6 @@
 // The strings of scheduled runs in Simplified Chinese.
 import type { ScheduleStrings } from "./schedule-strings.ts";
-import { html } from "../telegram/text/html.ts";
+import { html } from "../text/html.ts";
 
 export const scheduleZh: ScheduleStrings = {
   everyMinutes: (minutes) => (minutes === 1 ? "每分钟" : `每 ${minutes} 分钟`),

@@ -6,7 +6,7 @@ import { scheduleZh } from "./schedule-zh.ts";
 import { speechZh } from "./speech-zh.ts";
 import { vocabularyZh } from "./vocabulary-zh.ts";
 import type { Strings } from "./strings.ts";
-import { html } from "../telegram/text/html.ts";
+import { html } from "../text/html.ts";
 
 export const zh: Strings = {
   button: {

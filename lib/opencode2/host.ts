@@ -10,7 +10,7 @@ import { globalHermesOptions } from "../global-config.ts";
 import { acquireBridge, setupOnlyConfig, type BridgeLease } from "../hub.ts";
 import type { Logger } from "../log.ts";
 import { loggerFor } from "../plugin-instance.ts";
-import { escapeHtml } from "../telegram/text/html.ts";
+import { escapeHtml } from "../text/html.ts";
 import { errorText } from "../error-text.ts";
 import type { InstanceLink } from "../bridge/core/desk.ts";
 import { contextHost, Opencode2Endpoint, recordInBook, type Book, type PluginContext2 } from "./endpoint.ts";

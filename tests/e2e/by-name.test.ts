@@ -36,7 +36,7 @@ const color = {
   ],
 };
 
-/** Every file an `exports` map points at (through conditions), without the leading "./". */
+/** Every file an `exports` map points at (through conditions), without the leading ".//". */
 function exportTargets(exports: unknown): string[] {
   if (typeof exports === "string") return [exports.replace(/^\.\//, "")];
   if (typeof exports !== "object" || exports === null) return [];

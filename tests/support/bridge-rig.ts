@@ -10,7 +10,7 @@ import { OpencodeApi } from "../../lib/opencode/api.ts";
 import type { HttpResult, OpencodeTransport } from "../../lib/opencode/transport.ts";
 import type { NoticePolicy } from "../../lib/notices/policy.ts";
 import { Registry } from "../../lib/registry/registry.ts";
-import { escapeHtml } from "../../lib/telegram/text/html.ts";
+import { escapeHtml } from "../../lib/text/html.ts";
 import type { HermesEvent, PermissionRequest, QuestionInfo, QuestionRequest } from "../../lib/hermes-events.ts";
 import { MemoryTelegram, type MemoryMessage } from "./memory-telegram.ts";
 

@@ -14,7 +14,7 @@ import type { Notice } from "../../lib/notices/activity.ts";
 import { createPermissionPrompt, type PermissionPrompt } from "../../lib/registry/permission-prompt.ts";
 import { createQuestionPrompt } from "../../lib/registry/question-prompt.ts";
 import type { PermissionRequest, QuestionInfo } from "../../lib/hermes-events.ts";
-import { loadMarkdown } from "../../lib/telegram/text/markdown.ts";
+import { loadMarkdown } from "../../lib/text/markdown.ts";
 import { pageRange } from "../../lib/telegram/render/option-pages.ts";
 import { renderNotice, renderNotSent } from "../../lib/telegram/render/render-notice.ts";
 import { permissionFiles } from "../../lib/telegram/render/render-permission-file.ts";
@@ -26,11 +26,11 @@ import { endProgress, reduceProgress, startProgress, type ProgressEvent } from "
 import { renderProgress } from "../../lib/telegram/render/render-progress.ts";
 import { stopButton } from "../../lib/telegram/render/render-stop.ts";
 import type { RenderedMessage } from "../../lib/telegram/wire/rendered-message.ts";
-import { reveal } from "../../lib/telegram/text/reveal.ts";
+import { reveal } from "../../lib/text/reveal.ts";
 import { parseTelegramHtml } from "../support/fake-telegram.ts";
 import { checkReplyMarkup, MAX_CAPTION, MAX_INLINE_BUTTONS, MAX_INLINE_ROW, MAX_TEXT } from "../support/telegram/validate.ts";
 import { seededRandom } from "../support/seeded-random.ts";
-import { trustedHtml } from "../../lib/telegram/text/html.ts";
+import { trustedHtml } from "../../lib/text/html.ts";
 
 const SEED = 20261122;
 const CASES = 40;

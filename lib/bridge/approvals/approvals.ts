@@ -5,7 +5,7 @@
 // Routed before the bridge's own routes: Commands answers any command it does not know with /help,
 // UserInput calls any tap it does not know stale, TypedText takes any reply as the session's next message.
 import type { HermesEvent } from "../../hermes-events.ts";
-import type { Html } from "../../telegram/text/html.ts";
+import type { Html } from "../../text/html.ts";
 import type { Gate } from "../core/gate.ts";
 import { RunBudget, type RunBudgetDeps } from "./run-budget.ts";
 import { SessionAllow, type SessionAllowDeps } from "./session-allow.ts";

@@ -18,7 +18,7 @@ import { budgetAmount, renderBudgetStop } from "../../telegram/render/render-app
 import type { SpentView } from "../../telegram/render/render-usage.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
 import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
-import { html, type Html } from "../../telegram/text/html.ts";
+import { html, type Html } from "../../text/html.ts";
 import type { RenderedMessage } from "../../telegram/wire/rendered-message.ts";
 import type { Chat } from "../core/chat.ts";
 import type { ActingTap, ActingText } from "../core/gate.ts";

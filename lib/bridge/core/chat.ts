@@ -5,7 +5,7 @@
 import type { Logger } from "../../log.ts";
 import type { MessageRef } from "../../registry/prompt.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
-import { CALLBACK_ANSWER_LIMIT, cutText, type Html } from "../../telegram/text/html.ts";
+import { CALLBACK_ANSWER_LIMIT, cutText, type Html } from "../../text/html.ts";
 import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
 import { errorText } from "../../error-text.ts";
 

@@ -8,7 +8,7 @@ import type { PermissionDecision, PermissionPrompt } from "../../registry/permis
 import type { QuestionPrompt } from "../../registry/question-prompt.ts";
 import type { Prompt } from "../../registry/registry.ts";
 import type { CallbackData } from "../../telegram/codec.ts";
-import type { Html } from "../../telegram/text/html.ts";
+import type { Html } from "../../text/html.ts";
 
 /** One OpenCode instance (a project directory) the bridge can answer through. */
 export interface InstanceLink {

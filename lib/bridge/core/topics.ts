@@ -4,7 +4,7 @@ import { projectName } from "../../telegram/render/render-context.ts";
 import type { Logger } from "../../log.ts";
 import type { MessageOwner, Registry } from "../../registry/registry.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
-import { cutText, TOPIC_NAME_LIMIT } from "../../telegram/text/html.ts";
+import { cutText, TOPIC_NAME_LIMIT } from "../../text/html.ts";
 import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
 import { errorText } from "../../error-text.ts";
 

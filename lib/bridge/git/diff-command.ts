@@ -12,7 +12,7 @@ import type { Claim } from "../../relay/update-handler.ts";
 import { decodeCallback } from "../../telegram/codec.ts";
 import { projectName } from "../../telegram/render/render-context.ts";
 import { gitButton, renderDiff } from "../../telegram/render/render-git.ts";
-import { escapeHtml, escapeWithin } from "../../telegram/text/html.ts";
+import { escapeHtml, escapeWithin } from "../../text/html.ts";
 import { renderPicked, renderProjectPicker } from "../../telegram/render/render-new.ts";
 import { Priority } from "../../telegram/wire/outbox.ts";
 import type { Chat } from "../core/chat.ts";

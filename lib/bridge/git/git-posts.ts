@@ -10,7 +10,7 @@ import type { TelegramApi } from "../../telegram/wire/api.ts";
 import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
 import type { RenderedMessage } from "../../telegram/wire/rendered-message.ts";
 import { CHANGES_FILE } from "../../telegram/render/render-changes.ts";
-import type { Html } from "../../telegram/text/html.ts";
+import type { Html } from "../../text/html.ts";
 import { editMessageIn, inThread } from "../core/chat.ts";
 import type { SessionTopics } from "../core/topics.ts";
 

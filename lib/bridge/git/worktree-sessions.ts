@@ -10,7 +10,7 @@ import { addWorktree } from "../../git/worktrees.ts";
 import type { Claim } from "../../relay/update-handler.ts";
 import { decodeCallback } from "../../telegram/codec.ts";
 import { renderPicked, renderProjectPicker } from "../../telegram/render/render-new.ts";
-import { escapeHtml, escapeWithin } from "../../telegram/text/html.ts";
+import { escapeHtml, escapeWithin } from "../../text/html.ts";
 import { parseCommand } from "../../telegram/wire/updates.ts";
 import { Priority } from "../../telegram/wire/outbox.ts";
 import type { Chat } from "../core/chat.ts";

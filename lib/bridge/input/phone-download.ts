@@ -5,7 +5,7 @@ import type { Strings } from "../../i18n/catalog.ts";
 import type { Logger } from "../../log.ts";
 import { errorText } from "../../error-text.ts";
 import { FileTooBigError, type TelegramApi } from "../../telegram/wire/api.ts";
-import { escapeHtml, escapeWithin, type Html } from "../../telegram/text/html.ts";
+import { escapeHtml, escapeWithin, type Html } from "../../text/html.ts";
 import type { IncomingFile } from "../../telegram/wire/updates.ts";
 
 /** The bytes, or what to tell the phone (HTML) instead. */

@@ -5,7 +5,7 @@
 // texts Telegram split are joined back first. Only text from those who may act arrives here (gate.ts).
 import type { MessageOwner, Registry, TextInput } from "../../registry/registry.ts";
 import type { Claim } from "../../relay/update-handler.ts";
-import { TextJoiner } from "../../telegram/text/text-joiner.ts";
+import { TextJoiner } from "../../text/text-joiner.ts";
 import type { Sender } from "../../telegram/wire/updates.ts";
 import type { ActingText } from "../core/gate.ts";
 import type { RunNotices, UserMessage } from "../runs/run-notices.ts";

@@ -13,7 +13,7 @@ import type { Strings } from "../../i18n/catalog.ts";
 import type { Logger } from "../../log.ts";
 import type { MessageOwner, Registry, TextInput } from "../../registry/registry.ts";
 import { BOT_DOWNLOAD_LIMIT_BYTES, type TelegramApi } from "../../telegram/wire/api.ts";
-import { escapeHtml, escapeWithin, html, type Html } from "../../telegram/text/html.ts";
+import { escapeHtml, escapeWithin, html, type Html } from "../../text/html.ts";
 import { type AudioType, audioType } from "../../transcribe/audio-type.ts";
 import { loadOpenaiTranscriber, type LoadTranscriber } from "../../transcribe/load.ts";
 import { TRANSCRIBE_TIMEOUT_MS, TranscriptionError, type Transcriber } from "../../transcribe/transcriber.ts";

@@ -21,8 +21,8 @@ import type { PromptMessages } from "./prompt-messages.ts";
 import type { ReplyConfirmation } from "./reply-confirmation.ts";
 import { SerialQueues } from "./serial-queues.ts";
 import { lookUpSession } from "./session-lookup.ts";
-import type { Html } from "../../telegram/text/html.ts";
-import { warmUpTextSoon } from "../../telegram/text/warm-up.ts";
+import type { Html } from "../../text/html.ts";
+import { warmUpTextSoon } from "../../text/warm-up.ts";
 import { warmUpRendererSoon } from "../../telegram/render/render-warm-up.ts";
 
 export interface PromptLifeDeps {

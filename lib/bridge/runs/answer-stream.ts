@@ -13,13 +13,13 @@ import type { ActivityTracker } from "../../notices/activity.ts";
 import { draftDue, NO_ANSWER, reduceAnswer, type AnswerText, type DraftPace } from "../../progress/answer-text.ts";
 import type { Registry } from "../../registry/registry.ts";
 import { TelegramApiError, type TelegramApi } from "../../telegram/wire/api.ts";
-import { loadMarkdown, type Markdown } from "../../telegram/text/markdown.ts";
+import { loadMarkdown, type Markdown } from "../../text/markdown.ts";
 import { renderAnswerTail, renderDraft } from "../../telegram/render/render-draft.ts";
 import { errorText } from "../../error-text.ts";
 import { withTimeout } from "../../with-timeout.ts";
 import { CALL_TIMEOUT_MS } from "../../telegram/wire/timeouts.ts";
 import type { LiveProgress } from "./live-progress.ts";
-import type { Html } from "../../telegram/text/html.ts";
+import type { Html } from "../../text/html.ts";
 
 /** At most one draft per run this often (Telegram animates each; a faster stream shows its latest state). */
 export const DRAFT_EVERY_MS = 1_000;

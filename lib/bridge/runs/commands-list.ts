@@ -7,7 +7,7 @@ import type { MessageOwner } from "../../registry/registry.ts";
 import { KeyedLists } from "../../registry/keyed-lists.ts";
 import { errorText } from "../../error-text.ts";
 import type { CallbackData, VocabularyAction } from "../../telegram/codec.ts";
-import { escapeHtml, escapeWithin, html, type Html } from "../../telegram/text/html.ts";
+import { escapeHtml, escapeWithin, html, type Html } from "../../text/html.ts";
 import { projectName } from "../../telegram/render/render-context.ts";
 import { renderCommands, type CommandView } from "../../telegram/render/render-vocabulary.ts";
 import type { Tap } from "../core/desk.ts";

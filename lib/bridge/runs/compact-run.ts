@@ -5,7 +5,7 @@
 // session works, and while a compaction of it runs.
 import type { MessageOwner } from "../../registry/registry.ts";
 import { errorText } from "../../error-text.ts";
-import { escapeHtml, escapeWithin, html, type Html } from "../../telegram/text/html.ts";
+import { escapeHtml, escapeWithin, html, type Html } from "../../text/html.ts";
 import { fillChange } from "../../telegram/render/render-vocabulary.ts";
 import type { RunCosts } from "./run-costs.ts";
 import type { SessionPosts } from "./session-posts.ts";

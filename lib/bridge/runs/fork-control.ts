@@ -8,7 +8,7 @@ import type { MessageOwner } from "../../registry/registry.ts";
 import { KeyedLists } from "../../registry/keyed-lists.ts";
 import { errorText } from "../../error-text.ts";
 import type { CallbackData, VocabularyAction } from "../../telegram/codec.ts";
-import { cutText, escapeWithin } from "../../telegram/text/html.ts";
+import { cutText, escapeWithin } from "../../text/html.ts";
 import { projectName } from "../../telegram/render/render-context.ts";
 import { messageLink } from "../../telegram/render/render-status.ts";
 import { renderForked, vocabularyButton } from "../../telegram/render/render-vocabulary.ts";

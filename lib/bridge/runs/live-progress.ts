@@ -16,7 +16,7 @@ import type { MessageOwner, Registry } from "../../registry/registry.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
 import { errorText } from "../../error-text.ts";
 import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
-import type { Html } from "../../telegram/text/html.ts";
+import type { Html } from "../../text/html.ts";
 import { projectName } from "../../telegram/render/render-context.ts";
 import { inThread } from "../core/chat.ts";
 import type { StopControl } from "./stop-control.ts";

@@ -9,7 +9,7 @@ import type { ActivityTracker } from "../../notices/activity.ts";
 import type { MessageOwner, Registry } from "../../registry/registry.ts";
 import { errorText } from "../../error-text.ts";
 import { contextLine, projectName } from "../../telegram/render/render-context.ts";
-import { escapeHtml, type Html } from "../../telegram/text/html.ts";
+import { escapeHtml, type Html } from "../../text/html.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
 import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
 import type { InlineButton } from "../../telegram/wire/rendered-message.ts";

@@ -13,7 +13,7 @@ import type { SpeechSettings } from "../../speech-settings.ts";
 import { loadOpenaiSpeaker, type LoadSpeaker } from "../../speech/load.ts";
 import { SPEECH_TIMEOUT_MS, SpeechError, type Speaker } from "../../speech/speaker.ts";
 import { spokenText } from "../../speech/spoken-text.ts";
-import { escapeWithin, type Html } from "../../telegram/text/html.ts";
+import { escapeWithin, type Html } from "../../text/html.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
 import type { Outbox } from "../../telegram/wire/outbox.ts";
 import type { Chat } from "../core/chat.ts";

@@ -17,7 +17,7 @@ import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
 import { errorText } from "../../error-text.ts";
 import { projectName, type PromptContext } from "../../telegram/render/render-context.ts";
 import { renderUndo, undoButton, type UndoView } from "../../telegram/render/render-undo.ts";
-import { escapeHtml } from "../../telegram/text/html.ts";
+import { escapeHtml } from "../../text/html.ts";
 import type { InlineButton, RenderedMessage } from "../../telegram/wire/rendered-message.ts";
 import { editMessageIn, inThread } from "../core/chat.ts";
 import type { Tap } from "../core/desk.ts";

@@ -18,7 +18,7 @@ import type { ScheduleStore } from "../../schedule/store.ts";
 import type { SchedulePace } from "../../schedule/pace.ts";
 import { nextRun, parseAt, parseEvery, type Parsed } from "../../schedule/when.ts";
 import { decodeCallback } from "../../telegram/codec.ts";
-import { escapeHtml, escapeWithin } from "../../telegram/text/html.ts";
+import { escapeHtml, escapeWithin } from "../../text/html.ts";
 import {
   renderScheduleCreated,
   renderScheduleError,

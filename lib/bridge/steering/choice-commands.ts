@@ -8,7 +8,7 @@ import type { Strings } from "../../i18n/catalog.ts";
 import type { Logger } from "../../log.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
 import { decodeCallback, type CallbackData } from "../../telegram/codec.ts";
-import { escapeHtml, html, type Html } from "../../telegram/text/html.ts";
+import { escapeHtml, html, type Html } from "../../text/html.ts";
 import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
 import { CHOICES_PER_PAGE, currentText, DEFAULT_KEY, renderChoicePicker, type ChoiceKind } from "../../telegram/render/render-choice.ts";
 import { errorText } from "../../error-text.ts";

@@ -25,7 +25,7 @@ import { parseProjectsPart, projectKey, type ProjectsPart } from "./projects-par
 import type { RunNotices, UserMessage } from "../runs/run-notices.ts";
 import type { SessionTopics } from "../core/topics.ts";
 import { startSession } from "./start-session.ts";
-import { escapeHtml } from "../../telegram/text/html.ts";
+import { escapeHtml } from "../../text/html.ts";
 
 export interface NewSessionDeps {
   telegram: TelegramApi;

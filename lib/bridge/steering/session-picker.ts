@@ -15,7 +15,7 @@ import { decodeCallback } from "../../telegram/codec.ts";
 import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
 import { projectName } from "../../telegram/render/render-context.ts";
 import { renderAnswerHeader, renderSessionPicker } from "../../telegram/render/render-sessions.ts";
-import { html } from "../../telegram/text/html.ts";
+import { html } from "../../text/html.ts";
 import { errorText } from "../../error-text.ts";
 import { showAnswer } from "../runs/answer-messages.ts";
 import { inThread, type Chat } from "../core/chat.ts";

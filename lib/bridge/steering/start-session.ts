@@ -5,8 +5,8 @@
 import type { Strings } from "../../i18n/catalog.ts";
 import type { Logger } from "../../log.ts";
 import type { Registry } from "../../registry/registry.ts";
-import { escapeWithin } from "../../telegram/text/html.ts";
-import { reveal } from "../../telegram/text/reveal.ts";
+import { escapeWithin } from "../../text/html.ts";
+import { reveal } from "../../text/reveal.ts";
 import type { Chat } from "../core/chat.ts";
 import type { InstanceLinks } from "../core/instance-links.ts";
 import type { SessionTopics } from "../core/topics.ts";

@@ -5,9 +5,9 @@
 // written is held back (progress/answer-text.ts). Pure.
 import type { Strings } from "../../i18n/catalog.ts";
 import { lastLines, draftSource } from "../../progress/answer-text.ts";
-import { EMPTY_HTML, type Html, MESSAGE_LIMIT } from "../text/html.ts";
-import type { Markdown } from "../text/markdown.ts";
-import { richHtml, richTail } from "../text/rich-text.ts";
+import { EMPTY_HTML, type Html, MESSAGE_LIMIT } from "../../text/html.ts";
+import type { Markdown } from "../../text/markdown.ts";
+import { richHtml, richTail } from "../../text/rich-text.ts";
 import { agentRich } from "./render-agent-text.ts";
 import { LABEL_ROOM } from "./machine-label.ts";
 

@@ -1,8 +1,8 @@
 // Renders the answers to /status, /help and /pending. Pure.
 import { formatDuration } from "../../duration.ts";
 import { CATALOGS, type Strings } from "../../i18n/catalog.ts";
-import { cutHtml, EMPTY_HTML, escapeHtml, escapeWithin, html, type Html, joinHtml } from "../text/html.ts";
-import { reveal } from "../text/reveal.ts";
+import { cutHtml, EMPTY_HTML, escapeHtml, escapeWithin, html, type Html, joinHtml } from "../../text/html.ts";
+import { reveal } from "../../text/reveal.ts";
 import { contextUse, type ContextView } from "./render-usage.ts";
 
 /** One process' part of /status: what it knows (every process sharing the bot adds its own). */
