@@ -10,7 +10,7 @@
 // stays off whatever a project's entry says (a project may turn it off, never on).
 import { holdsBotToken } from "./bot-token.ts";
 import type { GlobalHermesOptions } from "./global-config.ts";
-import { isRecord } from "./is-record.ts";
+import { isRecord } from "./util/is-record.ts";
 import { NOTICE_LEVELS } from "./notices/policy.ts";
 
 /** How an on/off setting may be written. */

@@ -14,11 +14,11 @@ import { Relay } from "./relay/relay.ts";
 import { createTelegramApi, type TelegramApi } from "./telegram/wire/api.ts";
 import { scrubbedTelegram } from "./telegram/wire/scrubbed-api.ts";
 import { machineLabel } from "./telegram/render/machine-label.ts";
-import { processGlobal } from "./process-global.ts";
+import { processGlobal } from "./util/process-global.ts";
 import { basicSecrets } from "./process-secrets.ts";
 import { schedulePace } from "./schedule/pace.ts";
 import { scheduleBotKey, scheduleFile } from "./schedule/store.ts";
-import { waitAtMost } from "./with-timeout.ts";
+import { waitAtMost } from "./util/with-timeout.ts";
 
 export interface HubOptions {
   /** `chatId` undefined: no chat configured yet (setupOnlyConfig). */

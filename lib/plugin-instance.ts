@@ -8,8 +8,8 @@ import { createLogger, environmentSecrets, SecretList, type Logger } from "./log
 import { OpencodeApi } from "./opencode/api.ts";
 import { pluginClientTransport } from "./opencode/transport.ts";
 import { parseEvent } from "./opencode/events.ts";
-import { errorText } from "./error-text.ts";
-import { processGlobal } from "./process-global.ts";
+import { errorText } from "./util/error-text.ts";
+import { processGlobal } from "./util/process-global.ts";
 import { SEND_FILE_TOOL, sendFileTool } from "./bridge/agent-tools/send-file-tool.ts";
 import { withProcessSecrets } from "./process-secrets.ts";
 

@@ -1,7 +1,7 @@
 // What starting attach mode takes and gives back, whichever OpenCode the server runs (runner.ts for
 // 1.x, opencode2-runner.ts for 2; dispatch.ts picks): its options, its handle, and how it fails.
-import type { Deferred } from "../deferred.ts";
-import { errorText } from "../error-text.ts";
+import type { Deferred } from "../util/deferred.ts";
+import { errorText } from "../util/error-text.ts";
 import type { Logger } from "../log.ts";
 import type { ServerAuth } from "../opencode/http-transport.ts";
 import { StreamError, type EventStreamOptions } from "../sse/stream.ts";

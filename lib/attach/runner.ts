@@ -18,9 +18,9 @@ import { createLogger, environmentSecrets, secretsOf, type Logger } from "../log
 import { authHeaders, serverUrl } from "../opencode/http-transport.ts";
 import type { ParsedEvent } from "../opencode/events.ts";
 import { openEventStream, type EventStream } from "../sse/stream.ts";
-import { errorText } from "../error-text.ts";
+import { errorText } from "../util/error-text.ts";
 import { httpLink, serverTransport, type ServerTarget } from "./link.ts";
-import { deferred, type Deferred } from "../deferred.ts";
+import { deferred, type Deferred } from "../util/deferred.ts";
 import {
   AttachError,
   bridgeRefused,

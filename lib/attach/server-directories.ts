@@ -2,7 +2,7 @@
 // server's own (`GET /path`), those given with --directory, and those of sessions updated lately
 // (`GET /session?start=…`). A list that fails is logged and left out; the others still count.
 import type { Logger } from "../log.ts";
-import { errorText } from "../error-text.ts";
+import { errorText } from "../util/error-text.ts";
 import { REQUEST_TIMEOUT_MS } from "../opencode/transport.ts";
 import type { AttachOptions } from "./attach-mode.ts";
 import { serverTransport, type ServerTarget } from "./link.ts";

@@ -9,7 +9,7 @@ import type { ActivityTracker } from "../notices/activity.ts";
 import type { Registry } from "../registry/registry.ts";
 import type { TelegramApi } from "../telegram/wire/api.ts";
 import { Priority, type Outbox } from "../telegram/wire/outbox.ts";
-import { errorText } from "../error-text.ts";
+import { errorText } from "../util/error-text.ts";
 import { renderHelp, renderStatus, type StatusPart } from "../telegram/render/render-status.ts";
 import { escapeHtml, html, type Html, joinHtml } from "../text/html.ts";
 import type { ActingCommand, Gate, IntentOf } from "./core/gate.ts";

@@ -12,8 +12,8 @@
 import { CATALOGS, type Strings } from "../i18n/catalog.ts";
 import type { HermesEvent } from "../hermes-events.ts";
 import type { Claim, UpdateHandler } from "../relay/update-handler.ts";
-import { errorText } from "../error-text.ts";
-import { waitAtMost } from "../with-timeout.ts";
+import { errorText } from "../util/error-text.ts";
+import { waitAtMost } from "../util/with-timeout.ts";
 import { ScheduleStore } from "../schedule/store.ts";
 import { ScheduleWake } from "../schedule/wake.ts";
 import type { SchedulePace } from "../schedule/pace.ts";

@@ -7,7 +7,7 @@
 // Hermes' updates).
 import { looksLikeBotToken } from "../bot-token.ts";
 import { ANYONE } from "../config-options.ts";
-import { isRecord } from "../is-record.ts";
+import { isRecord } from "../util/is-record.ts";
 import { relayAddress } from "../relay/address.ts";
 import { probeSocket } from "../relay/socket-file.ts";
 import { callBotApi } from "../telegram/wire/bot-api-call.ts";

@@ -9,7 +9,7 @@ import { makeScrubber, secretsOf } from "../log.ts";
 import { createTelegramApi, TelegramApiError } from "../telegram/wire/api.ts";
 import { escapeHtml, html } from "../text/html.ts";
 import { CALL_TIMEOUT_MS, LONG_POLL_SECONDS } from "../telegram/wire/timeouts.ts";
-import { withTimeout } from "../with-timeout.ts";
+import { withTimeout } from "../util/with-timeout.ts";
 import { EXIT, type CliIo } from "./io.ts";
 import { newPairingCode, pairingLinks } from "./pairing.ts";
 import { hermesPollsHere } from "./running-hermes.ts";

@@ -9,7 +9,7 @@ import type net from "node:net";
 import type { Logger } from "../log.ts";
 import type { TelegramApi } from "../telegram/wire/api.ts";
 import { startPoller, type Poller } from "../telegram/wire/poller.ts";
-import { errorText } from "../error-text.ts";
+import { errorText } from "../util/error-text.ts";
 import { FollowerLink, offerToAll } from "./follower-link.ts";
 import { updateIdOf, type LocalClaims } from "./local-claims.ts";
 import { ParkingLot } from "./parking.ts";

@@ -3,8 +3,8 @@
 // run outside the poll loop once granted, and its part of a command answered once for every process.
 // The handler (the Bridge) must never take the relay down: what it throws is logged here.
 import type { Logger } from "../log.ts";
-import { errorText } from "../error-text.ts";
-import { RecentIds } from "../recent-ids.ts";
+import { errorText } from "../util/error-text.ts";
+import { RecentIds } from "../util/recent-ids.ts";
 import type { Claim, UpdateHandler } from "./update-handler.ts";
 
 export class LocalClaims {

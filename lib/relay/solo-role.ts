@@ -5,7 +5,7 @@
 import type { Logger } from "../log.ts";
 import type { TelegramApi } from "../telegram/wire/api.ts";
 import { startPoller, type Poller } from "../telegram/wire/poller.ts";
-import { errorText } from "../error-text.ts";
+import { errorText } from "../util/error-text.ts";
 import { updateIdOf, type LocalClaims } from "./local-claims.ts";
 import type { UpdateHandler } from "./update-handler.ts";
 import { isUpdate } from "./wire.ts";

@@ -2,7 +2,7 @@
 // store file's text, which is read back from disk (any process of this user, any version of
 // Hermes, a hand edit may have written it): what does not fit is dropped, never trusted.
 import path from "node:path";
-import { isRecord } from "../is-record.ts";
+import { isRecord } from "../util/is-record.ts";
 import { isWhen, type When } from "./when.ts";
 
 /** At most this many schedules in the file, and instructions of at most this many characters. */

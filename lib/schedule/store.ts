@@ -19,8 +19,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { checkPrivateDirectory, ensurePrivateDirectory } from "../private-dir.ts";
-import { errorText } from "../error-text.ts";
-import { sleep } from "../sleep.ts";
+import { errorText } from "../util/error-text.ts";
+import { sleep } from "../util/sleep.ts";
 import { parseStoreText, storeText, type Schedule } from "./schedule.ts";
 
 const LOCK_STALE_MS = 10_000;

@@ -6,7 +6,7 @@
 // Before each request, a loopback service must be listened for by this user (listener-owner.ts):
 // another local user who took the port while the service was down gets neither audio nor key.
 import type { TranscriptionSettings } from "../config.ts";
-import { isRecord } from "../is-record.ts";
+import { isRecord } from "../util/is-record.ts";
 import { listenerProblem, systemOwnerCheck, type OwnerCheck } from "../listener-owner.ts";
 import { basicSecrets } from "../process-secrets.ts";
 import { causeOf, readAtMost, serviceSaid, shortDetail } from "../service-answer.ts";

@@ -6,7 +6,7 @@
 import path from "node:path";
 import type { MessageOwner } from "../../registry/registry.ts";
 import { SNIFF_BYTES, uploadKind } from "../../telegram/wire/upload-kind.ts";
-import { errorText } from "../../error-text.ts";
+import { errorText } from "../../util/error-text.ts";
 import { checkProjectFile, FileRefused, readCheckedFile, type ProjectRoots } from "./file-rules.ts";
 import { envFileRule, readRequest } from "./read-permission.ts";
 import { MAX_WAITING, processSendTurns } from "./send-turns.ts";

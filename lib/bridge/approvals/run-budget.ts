@@ -6,7 +6,7 @@
 // session "continue". A model without prices: a set budget says once per run that it can't be kept.
 import { randomBytes } from "node:crypto";
 import { Budgets, parseBudget } from "../../approvals/budgets.ts";
-import { errorText } from "../../error-text.ts";
+import { errorText } from "../../util/error-text.ts";
 import type { HermesEvent } from "../../hermes-events.ts";
 import type { Strings } from "../../i18n/catalog.ts";
 import type { Logger } from "../../log.ts";

@@ -9,7 +9,7 @@ import { flagPermission } from "../../approvals/permission-flags.ts";
 import { commandOf, fileOf } from "../../approvals/permission-subject.ts";
 import type { RiskFlag } from "../../approvals/risk.ts";
 import { scopeOf, SessionRules, type SessionRule } from "../../approvals/session-rules.ts";
-import { errorText } from "../../error-text.ts";
+import { errorText } from "../../util/error-text.ts";
 import type { HermesEvent } from "../../hermes-events.ts";
 import type { Strings } from "../../i18n/catalog.ts";
 import type { Logger } from "../../log.ts";

@@ -7,7 +7,7 @@ import type { MessageRef } from "../../registry/prompt.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
 import { CALLBACK_ANSWER_LIMIT, cutText, type Html } from "../../text/html.ts";
 import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
-import { errorText } from "../../error-text.ts";
+import { errorText } from "../../util/error-text.ts";
 
 type SendOptions = Parameters<TelegramApi["sendMessage"]>[2];
 

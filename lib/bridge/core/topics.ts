@@ -6,7 +6,7 @@ import type { MessageOwner, Registry } from "../../registry/registry.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
 import { cutText, TOPIC_NAME_LIMIT } from "../../text/html.ts";
 import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
-import { errorText } from "../../error-text.ts";
+import { errorText } from "../../util/error-text.ts";
 
 export class SessionTopics {
   readonly #threads = new Map<string, Promise<number | undefined>>();

@@ -2,7 +2,7 @@
 // one, noted as the session's (a reply to it reaches the session); edits of the same; the
 // uncommitted diff as a `changes.diff` document. Sends and edits go through the outbox in the
 // answers' lane (they answer a person's command or tap).
-import { errorText } from "../../error-text.ts";
+import { errorText } from "../../util/error-text.ts";
 import type { Logger } from "../../log.ts";
 import type { MessageRef } from "../../registry/prompt.ts";
 import type { MessageOwner, Registry } from "../../registry/registry.ts";

@@ -5,7 +5,7 @@
 // endpoint's `at`); the worktree's Done notice then offers Commit, Push and Remove worktree.
 // Gathered like /new: every process adds its directories, the one that polls answers.
 import { repoRoot } from "../../git/repo.ts";
-import { RecentIds } from "../../recent-ids.ts";
+import { RecentIds } from "../../util/recent-ids.ts";
 import { addWorktree } from "../../git/worktrees.ts";
 import type { Claim } from "../../relay/update-handler.ts";
 import { decodeCallback } from "../../telegram/codec.ts";

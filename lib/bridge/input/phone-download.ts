@@ -3,7 +3,7 @@
 // (phone-files.ts) and voice notes (voice-notes.ts). Nothing is written to disk.
 import type { Strings } from "../../i18n/catalog.ts";
 import type { Logger } from "../../log.ts";
-import { errorText } from "../../error-text.ts";
+import { errorText } from "../../util/error-text.ts";
 import { FileTooBigError, type TelegramApi } from "../../telegram/wire/api.ts";
 import { escapeHtml, escapeWithin, type Html } from "../../text/html.ts";
 import type { IncomingFile } from "../../telegram/wire/updates.ts";

@@ -9,7 +9,7 @@ import type { Prompt, Registry, TextInput } from "../../registry/registry.ts";
 import type { Claim } from "../../relay/update-handler.ts";
 import { decodeCallback, type CallbackData, type StopAction, type UndoAction } from "../../telegram/codec.ts";
 import type { ActingTap, IntentOf } from "../core/gate.ts";
-import { errorText } from "../../error-text.ts";
+import { errorText } from "../../util/error-text.ts";
 import type { Chat } from "../core/chat.ts";
 import type { Tap } from "../core/desk.ts";
 import { tapPermission, typePermissionFeedback } from "../prompts/permissions.ts";

@@ -8,7 +8,7 @@
 // Every refusal is said on the phone, and one voice note never makes two prompts.
 import type { TranscriptionSettings } from "../../config.ts";
 import { formatDuration } from "../../duration.ts";
-import { errorText } from "../../error-text.ts";
+import { errorText } from "../../util/error-text.ts";
 import type { Strings } from "../../i18n/catalog.ts";
 import type { Logger } from "../../log.ts";
 import type { MessageOwner, Registry, TextInput } from "../../registry/registry.ts";

@@ -11,7 +11,7 @@ import type { PromptState } from "../../registry/prompt.ts";
 import { reopenLastAnswer, type QuestionPrompt } from "../../registry/question-prompt.ts";
 import type { Prompt, Registry } from "../../registry/registry.ts";
 import type { HermesEvent } from "../../hermes-events.ts";
-import { errorText } from "../../error-text.ts";
+import { errorText } from "../../util/error-text.ts";
 import type { Chat } from "../core/chat.ts";
 import type { InstanceLink, PromptDesk } from "../core/desk.ts";
 import type { InstanceLinks } from "../core/instance-links.ts";

@@ -17,7 +17,7 @@ import { renderPermission } from "../../telegram/render/render-permission.ts";
 import { renderQuestion } from "../../telegram/render/render-question.ts";
 import type { InlineButton, RenderedMessage } from "../../telegram/wire/rendered-message.ts";
 import { reveal } from "../../text/reveal.ts";
-import { errorText } from "../../error-text.ts";
+import { errorText } from "../../util/error-text.ts";
 import { inThread, type Chat } from "../core/chat.ts";
 import type { SessionTopics } from "../core/topics.ts";
 

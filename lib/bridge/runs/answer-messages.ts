@@ -5,7 +5,7 @@
 import type { Strings } from "../../i18n/catalog.ts";
 import type { Logger } from "../../log.ts";
 import type { MessageOwner, Registry } from "../../registry/registry.ts";
-import { errorText } from "../../error-text.ts";
+import { errorText } from "../../util/error-text.ts";
 import { TelegramApiError, type TelegramApi } from "../../telegram/wire/api.ts";
 import { escapeHtml, type Html, visibleText } from "../../text/html.ts";
 import { loadMarkdown } from "../../text/markdown.ts";

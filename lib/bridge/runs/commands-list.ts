@@ -5,7 +5,7 @@
 // stays Hermes's when typed; its button still runs OpenCode's.
 import type { MessageOwner } from "../../registry/registry.ts";
 import { KeyedLists } from "../../registry/keyed-lists.ts";
-import { errorText } from "../../error-text.ts";
+import { errorText } from "../../util/error-text.ts";
 import type { CallbackData, VocabularyAction } from "../../telegram/codec.ts";
 import { escapeHtml, escapeWithin, html, type Html } from "../../text/html.ts";
 import { projectName } from "../../telegram/render/render-context.ts";

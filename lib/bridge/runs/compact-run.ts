@@ -4,7 +4,7 @@
 // until the session's next run). Refused while the
 // session works, and while a compaction of it runs.
 import type { MessageOwner } from "../../registry/registry.ts";
-import { errorText } from "../../error-text.ts";
+import { errorText } from "../../util/error-text.ts";
 import { escapeHtml, escapeWithin, html, type Html } from "../../text/html.ts";
 import { fillChange } from "../../telegram/render/render-vocabulary.ts";
 import type { RunCosts } from "./run-costs.ts";

@@ -6,7 +6,7 @@
 import type { RunChanges } from "../../registry/run-changes.ts";
 import type { MessageOwner } from "../../registry/registry.ts";
 import { KeyedLists } from "../../registry/keyed-lists.ts";
-import { errorText } from "../../error-text.ts";
+import { errorText } from "../../util/error-text.ts";
 import type { CallbackData, VocabularyAction } from "../../telegram/codec.ts";
 import { cutText, escapeWithin } from "../../text/html.ts";
 import { projectName } from "../../telegram/render/render-context.ts";

@@ -5,7 +5,7 @@
 // the session works, and when the session went on since the list (a newer run).
 import type { MessageOwner } from "../../registry/registry.ts";
 import { KeyedLists } from "../../registry/keyed-lists.ts";
-import { errorText } from "../../error-text.ts";
+import { errorText } from "../../util/error-text.ts";
 import type { CallbackData, VocabularyAction } from "../../telegram/codec.ts";
 import { escapeHtml, escapeWithin, html, type Html } from "../../text/html.ts";
 import { renderHistory, renderHistoryPick, type PromptView } from "../../telegram/render/render-vocabulary.ts";

@@ -14,7 +14,7 @@ import type { HermesEvent } from "../../hermes-events.ts";
 import { endProgress, hasSomethingToShow, reduceProgress, startProgress, type RunEnd, type RunProgress } from "../../progress/run-progress.ts";
 import type { MessageOwner, Registry } from "../../registry/registry.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
-import { errorText } from "../../error-text.ts";
+import { errorText } from "../../util/error-text.ts";
 import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
 import type { Html } from "../../text/html.ts";
 import { projectName } from "../../telegram/render/render-context.ts";

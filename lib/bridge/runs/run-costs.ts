@@ -9,7 +9,7 @@ import type { ActivityTracker } from "../../notices/activity.ts";
 import { RunUsage } from "../../progress/run-usage.ts";
 import type { Registry } from "../../registry/registry.ts";
 import type { ContextView, SpentView } from "../../telegram/render/render-usage.ts";
-import { errorText } from "../../error-text.ts";
+import { errorText } from "../../util/error-text.ts";
 import type { InstanceLinks } from "../core/instance-links.ts";
 
 export interface RunCostDeps {

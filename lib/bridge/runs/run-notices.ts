@@ -9,7 +9,7 @@ import type { MessageOwner, Registry } from "../../registry/registry.ts";
 import type { FileChange, HermesEvent } from "../../hermes-events.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
 import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
-import { errorText } from "../../error-text.ts";
+import { errorText } from "../../util/error-text.ts";
 import { projectName, type PromptContext } from "../../telegram/render/render-context.ts";
 import { CHANGES_FILE, changesDiff, renderChanges } from "../../telegram/render/render-changes.ts";
 import { LOST_MESSAGE_FILE, renderNotice, renderNotSent } from "../../telegram/render/render-notice.ts";

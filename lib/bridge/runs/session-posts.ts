@@ -7,7 +7,7 @@ import type { Strings } from "../../i18n/catalog.ts";
 import type { Logger } from "../../log.ts";
 import type { ActivityTracker } from "../../notices/activity.ts";
 import type { MessageOwner, Registry } from "../../registry/registry.ts";
-import { errorText } from "../../error-text.ts";
+import { errorText } from "../../util/error-text.ts";
 import { contextLine, projectName } from "../../telegram/render/render-context.ts";
 import { escapeHtml, type Html } from "../../text/html.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";

@@ -5,7 +5,7 @@
 // speech/spoken-text.ts' (code blocks and links named, at most about two minutes); the audio comes
 // from the one speech client (speech/openai-speech.ts, loaded on first use). A failure is said
 // once, replying to the Done notice, with the service's status and never its key.
-import { errorText } from "../../error-text.ts";
+import { errorText } from "../../util/error-text.ts";
 import type { Strings } from "../../i18n/catalog.ts";
 import type { Logger } from "../../log.ts";
 import type { MessageOwner } from "../../registry/registry.ts";

@@ -11,7 +11,7 @@ import type { TelegramApi } from "../../telegram/wire/api.ts";
 import { isActionOn, type CallbackData, type StopAction } from "../../telegram/codec.ts";
 import { escapeHtml, escapeWithin } from "../../text/html.ts";
 import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
-import { errorText } from "../../error-text.ts";
+import { errorText } from "../../util/error-text.ts";
 import { projectName, type PromptContext } from "../../telegram/render/render-context.ts";
 import { renderStop, renderStopFailed, renderStopPicker, stopButton, type StopOutcome } from "../../telegram/render/render-stop.ts";
 import type { InlineButton, RenderedMessage } from "../../telegram/wire/rendered-message.ts";

@@ -14,7 +14,7 @@ import type { HermesEvent } from "../../hermes-events.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
 import { isActionOn, type CallbackData, type UndoAction } from "../../telegram/codec.ts";
 import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
-import { errorText } from "../../error-text.ts";
+import { errorText } from "../../util/error-text.ts";
 import { projectName, type PromptContext } from "../../telegram/render/render-context.ts";
 import { renderUndo, undoButton, type UndoView } from "../../telegram/render/render-undo.ts";
 import { escapeHtml } from "../../text/html.ts";

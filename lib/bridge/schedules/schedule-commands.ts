@@ -10,7 +10,7 @@
 import { randomBytes } from "node:crypto";
 import type { Strings } from "../../i18n/catalog.ts";
 import type { Logger } from "../../log.ts";
-import { RecentIds } from "../../recent-ids.ts";
+import { RecentIds } from "../../util/recent-ids.ts";
 import type { Claim } from "../../relay/update-handler.ts";
 import type { Schedule } from "../../schedule/schedule.ts";
 import { MAX_INSTRUCTION, MAX_SCHEDULES } from "../../schedule/schedule.ts";

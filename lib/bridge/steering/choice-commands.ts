@@ -11,7 +11,7 @@ import { decodeCallback, type CallbackData } from "../../telegram/codec.ts";
 import { escapeHtml, html, type Html } from "../../text/html.ts";
 import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
 import { CHOICES_PER_PAGE, currentText, DEFAULT_KEY, renderChoicePicker, type ChoiceKind } from "../../telegram/render/render-choice.ts";
-import { errorText } from "../../error-text.ts";
+import { errorText } from "../../util/error-text.ts";
 import type { Chat } from "../core/chat.ts";
 import { mergeChoiceParts, parseChoicePart, type ChoicePart } from "./choice-part.ts";
 import type { ActingCommand, ActingTap } from "../core/gate.ts";

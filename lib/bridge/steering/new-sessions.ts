@@ -17,7 +17,7 @@ import { decodeCallback } from "../../telegram/codec.ts";
 import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
 import { renderAskText, renderPicked, renderProjectPicker } from "../../telegram/render/render-new.ts";
 import { parseCommand } from "../../telegram/wire/updates.ts";
-import { RecentIds } from "../../recent-ids.ts";
+import { RecentIds } from "../../util/recent-ids.ts";
 import type { Chat } from "../core/chat.ts";
 import type { ActingCommand, ActingTap, ActingText } from "../core/gate.ts";
 import type { InstanceLinks } from "../core/instance-links.ts";

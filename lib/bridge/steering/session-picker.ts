@@ -16,7 +16,7 @@ import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
 import { projectName } from "../../telegram/render/render-context.ts";
 import { renderAnswerHeader, renderSessionPicker } from "../../telegram/render/render-sessions.ts";
 import { html } from "../../text/html.ts";
-import { errorText } from "../../error-text.ts";
+import { errorText } from "../../util/error-text.ts";
 import { showAnswer } from "../runs/answer-messages.ts";
 import { inThread, type Chat } from "../core/chat.ts";
 import type { ActingCommand, ActingTap } from "../core/gate.ts";

@@ -10,12 +10,12 @@
 // in a busy group is answered after prompts but before progress, notices and chores.
 import type { Logger } from "../../log.ts";
 import { TelegramApiError } from "./api.ts";
-import { errorText } from "../../error-text.ts";
+import { errorText } from "../../util/error-text.ts";
 import { Pacer, TELEGRAM_LIMITS, type PaceLimits, type Urgency } from "./pacer.ts";
 import type { Reachability } from "./reachability.ts";
 import { retryWait, whenBack, type RetryWait } from "./retry-wait.ts";
 import { CALL_TIMEOUT_MS, RETRY_MAX_MS, RETRY_MIN_MS } from "./timeouts.ts";
-import { withTimeout } from "../../with-timeout.ts";
+import { withTimeout } from "../../util/with-timeout.ts";
 
 export interface OutboxOptions {
   logger: Logger;
