@@ -6,7 +6,7 @@
 // first project's settings to its prompts. (A second bridge for the same token in one process
 // would poll against the first.)
 import { OnDemandBridge } from "./bridge/on-demand-bridge.ts";
-import { noticePolicyOf, type HermesConfig } from "./config.ts";
+import { noticePolicyOf, type HermesConfig } from "./config/config.ts";
 import { makeScrubber, secretsOf, type Logger } from "./log.ts";
 import { relayAddress } from "./relay/address.ts";
 import { relayKey } from "./relay/handshake.ts";
@@ -15,7 +15,7 @@ import { createTelegramApi, type TelegramApi } from "./telegram/wire/api.ts";
 import { scrubbedTelegram } from "./telegram/wire/scrubbed-api.ts";
 import { machineLabel } from "./telegram/render/machine-label.ts";
 import { processGlobal } from "./util/process-global.ts";
-import { basicSecrets } from "./process-secrets.ts";
+import { basicSecrets } from "./config/process-secrets.ts";
 import { schedulePace } from "./schedule/pace.ts";
 import { scheduleBotKey, scheduleFile } from "./schedule/store.ts";
 import { waitAtMost } from "./util/with-timeout.ts";

@@ -20,7 +20,7 @@ import {
 } from "./attach-mode.ts";
 import { startUnconfigured } from "./unconfigured.ts";
 import { deferred } from "../util/deferred.ts";
-import { readConfig } from "../config.ts";
+import { readConfig } from "../config/config.ts";
 import { acquireBridge, type BridgeLease } from "../hub.ts";
 import { createLogger, environmentSecrets, secretsOf, type Logger } from "../log.ts";
 import { authHeaders, serverUrl } from "../opencode/http-transport.ts";

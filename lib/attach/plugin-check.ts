@@ -7,7 +7,7 @@
 // Plugins auto-discovered from `.opencode/plugin/*.ts` are not listed there and are not detected.
 import pRetry from "p-retry";
 import { REQUEST_TIMEOUT_MS, type OpencodeTransport } from "../opencode/transport.ts";
-import { isHermesSpec } from "../hermes-spec.ts";
+import { isHermesSpec } from "../config/hermes-spec.ts";
 
 export type PluginCheck = { loaded: boolean; spec?: string } | { loaded: undefined; error: string };
 

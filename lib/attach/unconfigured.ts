@@ -1,7 +1,7 @@
 // Attach mode without a complete configuration: it fails at once with the problems, unless only the
 // chat is missing; then it answers /start (with the chat id) until stopped, and bridges nothing.
 import { acquireBridge, setupOnlyConfig, type BridgeLease } from "../hub.ts";
-import type { ConfigResult } from "../config.ts";
+import type { ConfigResult } from "../config/config.ts";
 import { deferred } from "../util/deferred.ts";
 import { createLogger, environmentSecrets, secretsOf } from "../log.ts";
 import { AttachError, bridgeRefused, failedHandle, type AttachHandle, type AttachOptions } from "./attach-mode.ts";

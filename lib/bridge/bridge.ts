@@ -4,7 +4,7 @@
 // settling, expiry) is prompt-life.ts, what the user does to it is user-input.ts, what a tap means is per prompt kind (questions.ts,
 // permissions.ts); runs, Stop, commands, typed text and files have their own modules. It owns no
 // prompt state and opens no sockets itself.
-import type { HermesConfig, TranscriptionSettings } from "../config.ts";
+import type { HermesConfig, TranscriptionSettings } from "../config/config.ts";
 import { CATALOGS, type Language, type Strings } from "../i18n/catalog.ts";
 import type { Logger } from "../log.ts";
 import { ActivityTracker } from "../notices/activity.ts";

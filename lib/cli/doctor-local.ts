@@ -6,10 +6,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { parse } from "jsonc-parser";
 import { listenerProblem, systemOwnerCheck, type OwnerCheck } from "../listener-owner.ts";
-import { isHttpUrl, readLogSettings } from "../config.ts";
-import { basicAuthorization, withoutCredentials } from "../process-secrets.ts";
-import { globalConfigDirectory, globalConfigFile, hermesEntryOptions } from "../global-config.ts";
-import { PACKAGE_NAME, packageVersion } from "../package-info.ts";
+import { isHttpUrl, readLogSettings } from "../config/config.ts";
+import { basicAuthorization, withoutCredentials } from "../config/process-secrets.ts";
+import { globalConfigDirectory, globalConfigFile, hermesEntryOptions } from "../config/global-config.ts";
+import { PACKAGE_NAME, packageVersion } from "../config/package-info.ts";
 import { ok, problem, skipped, type Check } from "./doctor-check.ts";
 import { forTerminal } from "./terminal-text.ts";
 

@@ -2,8 +2,8 @@
 // chat through a one-time /start code (setup-wait.ts; never against a running Hermes), prints the
 // exact environment lines, checks that the bot can post in that chat, and offers to add Hermes to
 // the global opencode.json (setup-plugin-entry.ts). Guidance goes to stdout, failures to stderr.
-import { DEFAULT_API_ROOT } from "../config.ts";
-import { ANYONE } from "../config-options.ts";
+import { DEFAULT_API_ROOT } from "../config/config.ts";
+import { ANYONE } from "../config/config-options.ts";
 import { formatDurationDecimal } from "../duration.ts";
 import { makeScrubber, secretsOf } from "../log.ts";
 import { createTelegramApi, TelegramApiError } from "../telegram/wire/api.ts";

@@ -5,8 +5,8 @@
 // (lib/hub.ts); only this edge differs. Never throws, never blocks: setup returns at once.
 import fs from "node:fs";
 import os from "node:os";
-import { readConfig } from "../config.ts";
-import { globalHermesOptions } from "../global-config.ts";
+import { readConfig } from "../config/config.ts";
+import { globalHermesOptions } from "../config/global-config.ts";
 import { acquireBridge, setupOnlyConfig, type BridgeLease } from "../hub.ts";
 import type { Logger } from "../log.ts";
 import { loggerFor } from "../plugin-instance.ts";
@@ -22,7 +22,7 @@ import { SessionDirectories } from "./session-directories.ts";
 import { findOwnServer } from "./own-server.ts";
 import { registerSendFileTool } from "./agent-tool.ts";
 import type { AgentFileSender } from "../bridge/agent-tools/agent-files.ts";
-import { withProcessSecrets } from "../process-secrets.ts";
+import { withProcessSecrets } from "../config/process-secrets.ts";
 
 interface Location {
   directory: string;

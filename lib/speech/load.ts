@@ -1,6 +1,6 @@
 // The speaker is loaded with the first answer to speak, not at start-up: most users never
 // configure speech, and the plugin's memory stays as it was for them.
-import type { SpeechSettings } from "../speech-settings.ts";
+import type { SpeechSettings } from "../config/speech-settings.ts";
 import type { Speaker } from "./speaker.ts";
 
 /** Builds the speaker for the settings; tests give their own. */

@@ -6,7 +6,7 @@
 // a loopback service must be listened for by this user (listener-owner.ts): another local user who
 // took the port while the service was down gets neither the answer's words nor the key. A secret
 // the agent wrote into its answer (the bot token, a key) is left out of what is spoken.
-import type { SpeechSettings } from "../speech-settings.ts";
+import type { SpeechSettings } from "../config/speech-settings.ts";
 import { listenerProblem, systemOwnerCheck, type OwnerCheck } from "../listener-owner.ts";
 import { causeOf, readAtMost, serviceSaid, shortDetail } from "../service-answer.ts";
 import { SPEECH_LIMIT_BYTES, SpeechError, type Speaker } from "./speaker.ts";

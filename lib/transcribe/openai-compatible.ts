@@ -5,10 +5,10 @@
 // can never become two prompts. The key goes in the header and nowhere else (no error quotes it).
 // Before each request, a loopback service must be listened for by this user (listener-owner.ts):
 // another local user who took the port while the service was down gets neither audio nor key.
-import type { TranscriptionSettings } from "../config.ts";
+import type { TranscriptionSettings } from "../config/config.ts";
 import { isRecord } from "../util/is-record.ts";
 import { listenerProblem, systemOwnerCheck, type OwnerCheck } from "../listener-owner.ts";
-import { basicSecrets } from "../process-secrets.ts";
+import { basicSecrets } from "../config/process-secrets.ts";
 import { causeOf, readAtMost, serviceSaid, shortDetail } from "../service-answer.ts";
 import type { AudioType } from "./audio-type.ts";
 import { TranscriptionError, type Transcriber } from "./transcriber.ts";

@@ -2,7 +2,7 @@
 import type { ScheduleSetup } from "../../lib/bridge/schedules/schedule-routes.ts";
 import pino from "pino";
 import type { Logger } from "../../lib/log.ts";
-import type { TranscriptionSettings } from "../../lib/config.ts";
+import type { TranscriptionSettings } from "../../lib/config/config.ts";
 import type { LoadTranscriber } from "../../lib/transcribe/load.ts";
 import { expect, vi } from "vitest";
 import { Bridge, type InstanceLink } from "../../lib/bridge/bridge.ts";

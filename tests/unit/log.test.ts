@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readConfig } from "../../lib/config.ts";
+import { readConfig } from "../../lib/config/config.ts";
 import { createLogger, makeScrubber } from "../../lib/log.ts";
 import { loggerFor } from "../../lib/plugin-instance.ts";
 

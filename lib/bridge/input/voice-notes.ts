@@ -6,7 +6,7 @@
 // reaches this file (gate.ts decides, once), so a stranger's is never downloaded; the audio stays
 // in memory and goes to the transcription service and nowhere else.
 // Every refusal is said on the phone, and one voice note never makes two prompts.
-import type { TranscriptionSettings } from "../../config.ts";
+import type { TranscriptionSettings } from "../../config/config.ts";
 import { formatDuration } from "../../duration.ts";
 import { errorText } from "../../util/error-text.ts";
 import type { Strings } from "../../i18n/catalog.ts";

@@ -9,7 +9,7 @@ import { errorText } from "../../util/error-text.ts";
 import type { Strings } from "../../i18n/catalog.ts";
 import type { Logger } from "../../log.ts";
 import type { MessageOwner } from "../../registry/registry.ts";
-import type { SpeechSettings } from "../../speech-settings.ts";
+import type { SpeechSettings } from "../../config/speech-settings.ts";
 import { loadOpenaiSpeaker, type LoadSpeaker } from "../../speech/load.ts";
 import { SPEECH_TIMEOUT_MS, SpeechError, type Speaker } from "../../speech/speaker.ts";
 import { spokenText } from "../../speech/spoken-text.ts";

@@ -6,7 +6,7 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { isHermesSpec } from "./hermes-spec.ts";
-import { isRecord } from "./util/is-record.ts";
+import { isRecord } from "../util/is-record.ts";
 
 type Env = Record<string, string | undefined>;
 

@@ -5,7 +5,7 @@
 // them from process.env; every later instance (another project, a reload, another copy of this
 // module) finds them there. (A process' starting environment stays in /proc/<pid>/environ, which
 // only its own user and root can read.)
-import { processGlobal } from "./util/process-global.ts";
+import { processGlobal } from "../util/process-global.ts";
 
 export type Env = Record<string, string | undefined>;
 

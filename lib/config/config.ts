@@ -7,12 +7,12 @@ import os from "node:os";
 import path from "node:path";
 import { holdsBotToken, looksLikeBotToken } from "./bot-token.ts";
 import { ANYONE, OFF, ON, readOptions, type SettingVariable } from "./config-options.ts";
-import { parseDuration } from "./duration.ts";
+import { parseDuration } from "../duration.ts";
 import { credentialSecrets, urlCredentials, withoutCredentials } from "./process-secrets.ts";
 import { isHttpUrl, readSpeech, type SpeechSettings } from "./speech-settings.ts";
 import type { GlobalHermesOptions } from "./global-config.ts";
-import { languageOf, type Language } from "./i18n/catalog.ts";
-import { DEFAULT_NOTICES, isNoticeLevel, NOTICE_LEVELS, type NoticeLevel, type NoticePolicy } from "./notices/policy.ts";
+import { languageOf, type Language } from "../i18n/catalog.ts";
+import { DEFAULT_NOTICES, isNoticeLevel, NOTICE_LEVELS, type NoticeLevel, type NoticePolicy } from "../notices/policy.ts";
 
 export const DEFAULT_API_ROOT = "https://api.telegram.org";
 export const DEFAULT_QUESTION_TTL_MS = 30 * 60_000;

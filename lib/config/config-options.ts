@@ -10,8 +10,8 @@
 // stays off whatever a project's entry says (a project may turn it off, never on).
 import { holdsBotToken } from "./bot-token.ts";
 import type { GlobalHermesOptions } from "./global-config.ts";
-import { isRecord } from "./util/is-record.ts";
-import { NOTICE_LEVELS } from "./notices/policy.ts";
+import { isRecord } from "../util/is-record.ts";
+import { NOTICE_LEVELS } from "../notices/policy.ts";
 
 /** How an on/off setting may be written. */
 export const ON = ["1", "true", "on", "yes"];
