@@ -7,7 +7,7 @@
 // would poll against the first.)
 import { OnDemandBridge } from "./bridge/on-demand-bridge.ts";
 import { noticePolicyOf, type HermesConfig } from "./config/config.ts";
-import { makeScrubber, secretsOf, type Logger } from "./log.ts";
+import { makeScrubber, secretsOf, type Logger } from "./system/log.ts";
 import { relayAddress } from "./relay/address.ts";
 import { relayKey } from "./relay/handshake.ts";
 import { Relay } from "./relay/relay.ts";

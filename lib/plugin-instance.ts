@@ -4,7 +4,7 @@ import type { Hooks, PluginInput } from "@opencode-ai/plugin";
 import { readConfig, type LogSettings } from "./config/config.ts";
 import { acquireBridge, setupOnlyConfig } from "./hub.ts";
 import { globalHermesOptions } from "./config/global-config.ts";
-import { createLogger, environmentSecrets, SecretList, type Logger } from "./log.ts";
+import { createLogger, environmentSecrets, SecretList, type Logger } from "./system/log.ts";
 import { OpencodeApi } from "./opencode/api.ts";
 import { pluginClientTransport } from "./opencode/transport.ts";
 import { parseEvent } from "./opencode/events.ts";

@@ -5,7 +5,7 @@
 import type { Bridge } from "../bridge/bridge.ts";
 import type { InstanceLink } from "../bridge/core/desk.ts";
 import { errorText } from "../util/error-text.ts";
-import type { Logger } from "../log.ts";
+import type { Logger } from "../system/log.ts";
 import type { HermesEvent } from "../hermes-events.ts";
 
 export type LinkStatus = "checking" | "attached" | "skipped";

@@ -5,7 +5,7 @@
 import { startAttach2 } from "./opencode2-runner.ts";
 import { authHeaders, serverUrl } from "../opencode/http-transport.ts";
 import { AttachError, credentialsRefused, failedHandle, type AttachHandle, type AttachOptions } from "./attach-mode.ts";
-import { listenerProblem, listenerRefusal, ownListenerFetch, systemOwnerCheck } from "../listener-owner.ts";
+import { listenerProblem, listenerRefusal, ownListenerFetch, systemOwnerCheck } from "../system/listener-owner.ts";
 import { startAttach } from "./runner.ts";
 
 const PROBE_TIMEOUT_MS = 5_000;

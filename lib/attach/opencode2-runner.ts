@@ -22,7 +22,7 @@ import { startUnconfigured } from "./unconfigured.ts";
 import { deferred } from "../util/deferred.ts";
 import { readConfig } from "../config/config.ts";
 import { acquireBridge, type BridgeLease } from "../hub.ts";
-import { createLogger, environmentSecrets, secretsOf, type Logger } from "../log.ts";
+import { createLogger, environmentSecrets, secretsOf, type Logger } from "../system/log.ts";
 import { authHeaders, serverUrl } from "../opencode/http-transport.ts";
 import { openEventStream, type EventStream } from "../sse/stream.ts";
 import { errorText } from "../util/error-text.ts";

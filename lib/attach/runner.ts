@@ -14,7 +14,7 @@
 // runs instead; which directories a connect finds is server-directories.ts.
 import { acquireBridge, type BridgeLease } from "../hub.ts";
 import { readConfig, type HermesConfig } from "../config/config.ts";
-import { createLogger, environmentSecrets, secretsOf, type Logger } from "../log.ts";
+import { createLogger, environmentSecrets, secretsOf, type Logger } from "../system/log.ts";
 import { authHeaders, serverUrl } from "../opencode/http-transport.ts";
 import type { ParsedEvent } from "../opencode/events.ts";
 import { openEventStream, type EventStream } from "../sse/stream.ts";

@@ -3,7 +3,7 @@
 import { acquireBridge, setupOnlyConfig, type BridgeLease } from "../hub.ts";
 import type { ConfigResult } from "../config/config.ts";
 import { deferred } from "../util/deferred.ts";
-import { createLogger, environmentSecrets, secretsOf } from "../log.ts";
+import { createLogger, environmentSecrets, secretsOf } from "../system/log.ts";
 import { AttachError, bridgeRefused, failedHandle, type AttachHandle, type AttachOptions } from "./attach-mode.ts";
 
 export function startUnconfigured(options: AttachOptions, result: Extract<ConfigResult, { ok: false }>): AttachHandle {

@@ -4,7 +4,7 @@
 // loads (on-demand-bridge.ts): a waiting OpenCode makes no Bot API call but the long poll.
 import { errorText } from "../util/error-text.ts";
 import type { Strings } from "../i18n/catalog.ts";
-import type { Logger } from "../log.ts";
+import type { Logger } from "../system/log.ts";
 import type { TelegramApi } from "../telegram/wire/api.ts";
 import { commandsFor } from "../telegram/render/render-status.ts";
 

@@ -6,7 +6,7 @@
 // prompt state and opens no sockets itself.
 import type { HermesConfig, TranscriptionSettings } from "../config/config.ts";
 import { CATALOGS, type Language, type Strings } from "../i18n/catalog.ts";
-import type { Logger } from "../log.ts";
+import type { Logger } from "../system/log.ts";
 import { ActivityTracker } from "../notices/activity.ts";
 import { DEFAULT_NOTICES, type NoticePolicy } from "../notices/policy.ts";
 import type { Registry } from "../registry/registry.ts";

@@ -4,7 +4,7 @@
 // except /start, which the gate sends to `start` for whoever may learn their ids.
 import { projectName } from "../telegram/render/render-context.ts";
 import type { Strings } from "../i18n/catalog.ts";
-import type { Logger } from "../log.ts";
+import type { Logger } from "../system/log.ts";
 import type { ActivityTracker } from "../notices/activity.ts";
 import type { Registry } from "../registry/registry.ts";
 import type { TelegramApi } from "../telegram/wire/api.ts";

@@ -5,7 +5,7 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { parse } from "jsonc-parser";
-import { listenerProblem, systemOwnerCheck, type OwnerCheck } from "../listener-owner.ts";
+import { listenerProblem, systemOwnerCheck, type OwnerCheck } from "../system/listener-owner.ts";
 import { isHttpUrl, readLogSettings } from "../config/config.ts";
 import { basicAuthorization, withoutCredentials } from "../config/process-secrets.ts";
 import { globalConfigDirectory, globalConfigFile, hermesEntryOptions } from "../config/global-config.ts";

@@ -8,7 +8,7 @@ import { parseArgs } from "node:util";
 import { parse } from "jsonc-parser";
 import { DEFAULT_API_ROOT, readConfig } from "../config/config.ts";
 import { globalHermesOptions, hermesEntryOptions } from "../config/global-config.ts";
-import { environmentSecrets, makeScrubber } from "../log.ts";
+import { environmentSecrets, makeScrubber } from "../system/log.ts";
 import { checkLine, ok, problem, type Check } from "./doctor-check.ts";
 import { logCheck, nodeCheck, opencodeCheck, pluginEntryChecks, projectConfigFiles, speechCheck, transcriptionCheck } from "./doctor-local.ts";
 import { telegramChecks, type TelegramSettings } from "./doctor-telegram.ts";

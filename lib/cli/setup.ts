@@ -5,7 +5,7 @@
 import { DEFAULT_API_ROOT } from "../config/config.ts";
 import { ANYONE } from "../config/config-options.ts";
 import { formatDurationDecimal } from "../duration.ts";
-import { makeScrubber, secretsOf } from "../log.ts";
+import { makeScrubber, secretsOf } from "../system/log.ts";
 import { createTelegramApi, TelegramApiError } from "../telegram/wire/api.ts";
 import { escapeHtml, html } from "../text/html.ts";
 import { CALL_TIMEOUT_MS, LONG_POLL_SECONDS } from "../telegram/wire/timeouts.ts";

@@ -4,7 +4,7 @@
 // tool); its result must be `{ content: [{ type: "text", text }] }`, and a thrown error reaches the
 // model as `{"error":…}`. The tool context names the session but not its directory: paths are
 // resolved against the location's. The rules, the read and the upload load with the first call.
-import type { Logger } from "../log.ts";
+import type { Logger } from "../system/log.ts";
 import { errorText } from "../util/error-text.ts";
 import type { AgentFileSender } from "../bridge/agent-tools/agent-files.ts";
 import { SEND_FILE_DESCRIPTION, SEND_FILE_INPUT_SCHEMA, SEND_FILE_TOOL } from "../bridge/agent-tools/send-file-tool.ts";

@@ -8,7 +8,7 @@ import os from "node:os";
 import { readConfig } from "../config/config.ts";
 import { globalHermesOptions } from "../config/global-config.ts";
 import { acquireBridge, setupOnlyConfig, type BridgeLease } from "../hub.ts";
-import type { Logger } from "../log.ts";
+import type { Logger } from "../system/log.ts";
 import { loggerFor } from "../plugin-instance.ts";
 import { escapeHtml } from "../text/html.ts";
 import { errorText } from "../util/error-text.ts";

@@ -18,7 +18,7 @@ import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { checkPrivateDirectory, ensurePrivateDirectory } from "../private-dir.ts";
+import { checkPrivateDirectory, ensurePrivateDirectory } from "../system/private-dir.ts";
 import { errorText } from "../util/error-text.ts";
 import { sleep } from "../util/sleep.ts";
 import { parseStoreText, storeText, type Schedule } from "./schedule.ts";

@@ -7,7 +7,7 @@
 // took the port while the service was down gets neither the answer's words nor the key. A secret
 // the agent wrote into its answer (the bot token, a key) is left out of what is spoken.
 import type { SpeechSettings } from "../config/speech-settings.ts";
-import { listenerProblem, systemOwnerCheck, type OwnerCheck } from "../listener-owner.ts";
+import { listenerProblem, systemOwnerCheck, type OwnerCheck } from "../system/listener-owner.ts";
 import { causeOf, readAtMost, serviceSaid, shortDetail } from "../service-answer.ts";
 import { SPEECH_LIMIT_BYTES, SpeechError, type Speaker } from "./speaker.ts";
 

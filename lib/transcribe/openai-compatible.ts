@@ -7,7 +7,7 @@
 // another local user who took the port while the service was down gets neither audio nor key.
 import type { TranscriptionSettings } from "../config/config.ts";
 import { isRecord } from "../util/is-record.ts";
-import { listenerProblem, systemOwnerCheck, type OwnerCheck } from "../listener-owner.ts";
+import { listenerProblem, systemOwnerCheck, type OwnerCheck } from "../system/listener-owner.ts";
 import { basicSecrets } from "../config/process-secrets.ts";
 import { causeOf, readAtMost, serviceSaid, shortDetail } from "../service-answer.ts";
 import type { AudioType } from "./audio-type.ts";

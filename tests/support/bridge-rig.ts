@@ -1,7 +1,7 @@
 // A Bridge wired to an in-memory Telegram and a fake OpenCode, for unit tests of the bridge.
 import type { ScheduleSetup } from "../../lib/bridge/schedules/schedule-routes.ts";
 import pino from "pino";
-import type { Logger } from "../../lib/log.ts";
+import type { Logger } from "../../lib/system/log.ts";
 import type { TranscriptionSettings } from "../../lib/config/config.ts";
 import type { LoadTranscriber } from "../../lib/transcribe/load.ts";
 import { expect, vi } from "vitest";

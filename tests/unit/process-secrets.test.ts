@@ -2,7 +2,7 @@
 // tools inherit it), and every later plugin instance of the process still finds them
 // (lib/config/process-secrets.ts). A test's own environment object stands in for process.env.
 import { describe, expect, it } from "vitest";
-import { environmentSecrets } from "../../lib/log.ts";
+import { environmentSecrets } from "../../lib/system/log.ts";
 import { withProcessSecrets } from "../../lib/config/process-secrets.ts";
 
 describe("withProcessSecrets", () => {

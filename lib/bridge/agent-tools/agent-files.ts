@@ -7,7 +7,7 @@
 // override cannot turn `.apk` into `.pdf`). A picture Telegram refuses as a photo (its
 // dimensions) goes again as a document.
 import type { Strings } from "../../i18n/catalog.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { MessageOwner, Registry } from "../../registry/registry.ts";
 import { loadMarkdown } from "../../text/markdown.ts";
 import { revealFileName } from "../../text/reveal.ts";

@@ -9,7 +9,7 @@ import { Budgets, parseBudget } from "../../approvals/budgets.ts";
 import { errorText } from "../../util/error-text.ts";
 import type { HermesEvent } from "../../hermes-events.ts";
 import type { Strings } from "../../i18n/catalog.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { ActivityTracker } from "../../notices/activity.ts";
 import type { MessageOwner, Registry } from "../../registry/registry.ts";
 import type { Claim } from "../../relay/update-handler.ts";

@@ -12,7 +12,7 @@ import { scopeOf, SessionRules, type SessionRule } from "../../approvals/session
 import { errorText } from "../../util/error-text.ts";
 import type { HermesEvent } from "../../hermes-events.ts";
 import type { Strings } from "../../i18n/catalog.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { PermissionPrompt } from "../../registry/permission-prompt.ts";
 import type { Registry } from "../../registry/registry.ts";
 import type { Claim } from "../../relay/update-handler.ts";

@@ -28,7 +28,7 @@
 // one kind are asked in the order they were added; the first answer that is not undefined wins.
 // Deciding (`claim`, `gathers`) never waits and changes nothing; the work runs once granted. A new
 // kind of update is a new `Intent` in telegram/updates.ts: it passes this same gate.
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { Claim, UpdateHandler } from "../../relay/update-handler.ts";
 import { mayAct, mayLearnIds, type AccessPolicy } from "../../telegram/access.ts";
 import { parseUpdate, type Intent } from "../../telegram/wire/updates.ts";

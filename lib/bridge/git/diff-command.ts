@@ -6,7 +6,7 @@
 // binary ones marked), the whole diff as `changes.diff`, and Push when there is something to push.
 import type { Strings } from "../../i18n/catalog.ts";
 import { readChanges } from "../../git/repo.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { MessageOwner, Registry } from "../../registry/registry.ts";
 import type { Claim } from "../../relay/update-handler.ts";
 import { decodeCallback } from "../../telegram/codec.ts";

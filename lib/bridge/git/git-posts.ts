@@ -3,7 +3,7 @@
 // uncommitted diff as a `changes.diff` document. Sends and edits go through the outbox in the
 // answers' lane (they answer a person's command or tap).
 import { errorText } from "../../util/error-text.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { MessageRef } from "../../registry/prompt.ts";
 import type { MessageOwner, Registry } from "../../registry/registry.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";

@@ -5,7 +5,7 @@
 import type { Strings } from "../../i18n/catalog.ts";
 import { readStatus } from "../../git/repo.ts";
 import { removeWorktree } from "../../git/worktrees.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { MessageRef } from "../../registry/prompt.ts";
 import { renderGitFailure, renderRemoveAsk, renderRemoved } from "../../telegram/render/render-git.ts";
 import type { GitPosts, GitWhere } from "./git-posts.ts";

@@ -5,7 +5,7 @@
 // else's file is ever downloaded.
 // Files stay in memory (a `data:` URL or a text part) and are never written to disk.
 import type { Strings } from "../../i18n/catalog.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { PromptPart } from "../../opencode/endpoint.ts";
 import type { MessageOwner, Registry } from "../../registry/registry.ts";
 import type { Claim } from "../../relay/update-handler.ts";

@@ -4,7 +4,7 @@
 // hands the meaning to the prompt kind's handler (questions.ts, permissions.ts) or to Stop, runs
 // the work in the prompt's queue, and answers every tap. Undo's taps go to runs/undo-control.ts.
 import type { Strings } from "../../i18n/catalog.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { Prompt, Registry, TextInput } from "../../registry/registry.ts";
 import type { Claim } from "../../relay/update-handler.ts";
 import { decodeCallback, type CallbackData, type StopAction, type UndoAction } from "../../telegram/codec.ts";

@@ -10,7 +10,7 @@ import type { TranscriptionSettings } from "../../config/config.ts";
 import { formatDuration } from "../../duration.ts";
 import { errorText } from "../../util/error-text.ts";
 import type { Strings } from "../../i18n/catalog.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { MessageOwner, Registry, TextInput } from "../../registry/registry.ts";
 import { BOT_DOWNLOAD_LIMIT_BYTES, type TelegramApi } from "../../telegram/wire/api.ts";
 import { escapeHtml, escapeWithin, html, type Html } from "../../text/html.ts";

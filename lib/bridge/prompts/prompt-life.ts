@@ -4,7 +4,7 @@
 // that the tap handlers call (tapOption, typeAnswer, …). Work on one prompt runs strictly in order, so two
 // quick taps can't race (OpenCode's question/index.ts keeps its pending map private the same way).
 import type { Strings } from "../../i18n/catalog.ts";
-import { prepareLoggerSoon, type Logger } from "../../log.ts";
+import { prepareLoggerSoon, type Logger } from "../../system/log.ts";
 import type { OpencodeEndpoint, Outcome } from "../../opencode/endpoint.ts";
 import type { PermissionDecision, PermissionPrompt } from "../../registry/permission-prompt.ts";
 import type { PromptState } from "../../registry/prompt.ts";

@@ -3,7 +3,7 @@
 // to, and the force-reply that asks for typed text. Writes no prompt state: prompt-life.ts records
 // what these return.
 import type { Strings } from "../../i18n/catalog.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { PermissionPrompt } from "../../registry/permission-prompt.ts";
 import type { MessageRef } from "../../registry/prompt.ts";
 import type { Prompt, Registry } from "../../registry/registry.ts";

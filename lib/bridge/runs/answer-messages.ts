@@ -3,7 +3,7 @@
 // a reply to them reaches the session, and when only the answer's end fit, the whole answer
 // follows as answer.md (a reply to the file reaches the session too).
 import type { Strings } from "../../i18n/catalog.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { MessageOwner, Registry } from "../../registry/registry.ts";
 import { errorText } from "../../util/error-text.ts";
 import { TelegramApiError, type TelegramApi } from "../../telegram/wire/api.ts";

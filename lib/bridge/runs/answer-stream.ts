@@ -7,7 +7,7 @@
 // the HTML the renderer's (render-draft.ts). Drafts do not go through the outbox: they are not
 // messages and spend none of the chat's message budget; a 429 pauses them as told.
 import type { Strings } from "../../i18n/catalog.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { HermesEvent } from "../../hermes-events.ts";
 import type { ActivityTracker } from "../../notices/activity.ts";
 import { draftDue, NO_ANSWER, reduceAnswer, type AnswerText, type DraftPace } from "../../progress/answer-text.ts";

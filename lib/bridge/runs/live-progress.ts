@@ -8,7 +8,7 @@
 // on first use); when a call goes out is the outbox's: spare budget only, the latest state wins.
 // This file never waits or counts messages itself.
 import type { Strings } from "../../i18n/catalog.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { ActivityTracker } from "../../notices/activity.ts";
 import type { HermesEvent } from "../../hermes-events.ts";
 import { endProgress, hasSomethingToShow, reduceProgress, startProgress, type RunEnd, type RunProgress } from "../../progress/run-progress.ts";

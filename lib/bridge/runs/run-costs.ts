@@ -4,7 +4,7 @@
 // model's context window, asked of OpenCode's provider list (the same list /model reads) once
 // per model, of the location where the model first answered. Nothing when OpenCode reports nothing.
 import type { HermesEvent, ModelRef } from "../../hermes-events.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { ActivityTracker } from "../../notices/activity.ts";
 import { RunUsage } from "../../progress/run-usage.ts";
 import type { Registry } from "../../registry/registry.ts";

@@ -2,7 +2,7 @@
 // (the noise policy lives in notices/activity.ts), and a user's text sent on to a session. The
 // Done notice of a run that changed files carries ⏪ Undo (undo-control.ts, which this creates).
 import type { Strings } from "../../i18n/catalog.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { ActivityTracker, Notice } from "../../notices/activity.ts";
 import { RunChanges } from "../../registry/run-changes.ts";
 import type { MessageOwner, Registry } from "../../registry/registry.ts";

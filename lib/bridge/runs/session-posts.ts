@@ -4,7 +4,7 @@
 // command or tap (the outbox's answer lane), and the session's OpenCode, or why there is none: not
 // running, or a version without the route.
 import type { Strings } from "../../i18n/catalog.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { ActivityTracker } from "../../notices/activity.ts";
 import type { MessageOwner, Registry } from "../../registry/registry.ts";
 import { errorText } from "../../util/error-text.ts";

@@ -7,7 +7,7 @@
 // once, replying to the Done notice, with the service's status and never its key.
 import { errorText } from "../../util/error-text.ts";
 import type { Strings } from "../../i18n/catalog.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { MessageOwner } from "../../registry/registry.ts";
 import type { SpeechSettings } from "../../config/speech-settings.ts";
 import { loadOpenaiSpeaker, type LoadSpeaker } from "../../speech/load.ts";

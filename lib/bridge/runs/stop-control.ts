@@ -2,7 +2,7 @@
 // confirmation, whose tap aborts the session's run through OpenCode's API (POST /session/:id/abort,
 // what Esc does in the terminal). Rendering is in telegram/render-stop.ts; this file sends and edits.
 import type { Strings } from "../../i18n/catalog.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { ActivityTracker } from "../../notices/activity.ts";
 import type { MessageOwner, Registry } from "../../registry/registry.ts";
 import { StopTargets, type StopMessage } from "../../registry/stop-targets.ts";

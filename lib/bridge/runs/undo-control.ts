@@ -5,7 +5,7 @@
 // the session works, when a newer run exists, when OpenCode refuses, and without git. Rendering is
 // in telegram/render/render-undo.ts; which run a key names in registry/undo-targets.ts.
 import type { Strings } from "../../i18n/catalog.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { ActivityTracker } from "../../notices/activity.ts";
 import type { MessageOwner, Registry } from "../../registry/registry.ts";
 import type { RunChanges } from "../../registry/run-changes.ts";

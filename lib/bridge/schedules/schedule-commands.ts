@@ -9,7 +9,7 @@
 // from those who may act arrive here (gate.ts): a stranger's /every makes nothing.
 import { randomBytes } from "node:crypto";
 import type { Strings } from "../../i18n/catalog.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import { RecentIds } from "../../util/recent-ids.ts";
 import type { Claim } from "../../relay/update-handler.ts";
 import type { Schedule } from "../../schedule/schedule.ts";

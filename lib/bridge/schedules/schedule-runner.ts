@@ -6,7 +6,7 @@
 // "⏰ …" with the instruction, the /new way (steering/start-session.ts): Running with Stop,
 // progress, Done or Failed, and a reply continues it. A missed run is told once.
 import type { Strings } from "../../i18n/catalog.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import { claimDue } from "../../schedule/due.ts";
 import { renderMissed, renderScheduledRun, scheduledTitle } from "../../telegram/render/render-schedules.ts";
 import { Priority } from "../../telegram/wire/outbox.ts";

@@ -5,7 +5,7 @@
 // older choice), so the choice holds whichever process sends the next prompt. `/model default` and
 // `/agent plan` choose without a picker. Only updates from those who may act arrive here (gate.ts).
 import type { Strings } from "../../i18n/catalog.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
 import { decodeCallback, type CallbackData } from "../../telegram/codec.ts";
 import { escapeHtml, html, type Html } from "../../text/html.ts";

@@ -9,7 +9,7 @@
 // session is any phone-started run: Running with Stop, progress, Done, and a reply continues it.
 // Only updates from those who may act arrive here (gate.ts).
 import type { Strings } from "../../i18n/catalog.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { Registry } from "../../registry/registry.ts";
 import type { Claim } from "../../relay/update-handler.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";

@@ -6,7 +6,7 @@
 // when long), so a reply to it continues the session.
 // Only updates from those who may act arrive here (gate.ts).
 import type { Strings } from "../../i18n/catalog.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { ActivityTracker } from "../../notices/activity.ts";
 import type { Registry } from "../../registry/registry.ts";
 import type { Claim } from "../../relay/update-handler.ts";

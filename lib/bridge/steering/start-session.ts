@@ -3,7 +3,7 @@
 // a title is given), and the instruction sent as any text from the phone, so the run is reported
 // like any other phone-started run (Running with Stop, progress, Done or Failed; a reply continues it).
 import type { Strings } from "../../i18n/catalog.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { Registry } from "../../registry/registry.ts";
 import { escapeWithin } from "../../text/html.ts";
 import { reveal } from "../../text/reveal.ts";

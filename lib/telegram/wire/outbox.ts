@@ -8,7 +8,7 @@
 // never waits for another kind of call still under way; answers to a person's action
 // (`Priority.Answer`: a command's reply, a tap's confirmation, a list) have the next one, so a tap
 // in a busy group is answered after prompts but before progress, notices and chores.
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import { TelegramApiError } from "./api.ts";
 import { errorText } from "../../util/error-text.ts";
 import { Pacer, TELEGRAM_LIMITS, type PaceLimits, type Urgency } from "./pacer.ts";

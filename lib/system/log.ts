@@ -6,8 +6,8 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type pinoModule from "pino";
-import type { LogLevel, LogSettings } from "./config/config.ts";
-import { credentialSecrets, SECRET_VARIABLES } from "./config/process-secrets.ts";
+import type { LogLevel, LogSettings } from "../config/config.ts";
+import { credentialSecrets, SECRET_VARIABLES } from "../config/process-secrets.ts";
 
 type Pino = typeof pinoModule;
 type PinoLogger = ReturnType<Pino>;
