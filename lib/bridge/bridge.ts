@@ -20,7 +20,7 @@ import { Outbox } from "../telegram/wire/outbox.ts";
 import { labelMessages } from "../telegram/render/machine-label.ts";
 import type { PaceLimits } from "../telegram/wire/pacer.ts";
 import { Chat } from "./core/chat.ts";
-import type { LoadTranscriber } from "../transcribe/load.ts";
+import type { LoadTranscriber } from "../voice/load-transcriber.ts";
 import { waitAtMost } from "../util/with-timeout.ts";
 import type { InstanceLink } from "./core/desk.ts";
 import { announceBot } from "./bot-profile.ts";

@@ -3,7 +3,7 @@ import type { ScheduleSetup } from "../../lib/bridge/schedules/schedule-routes.t
 import pino from "pino";
 import type { Logger } from "../../lib/system/log.ts";
 import type { TranscriptionSettings } from "../../lib/config/config.ts";
-import type { LoadTranscriber } from "../../lib/transcribe/load.ts";
+import type { LoadTranscriber } from "../../lib/voice/load-transcriber.ts";
 import { expect, vi } from "vitest";
 import { Bridge, type InstanceLink } from "../../lib/bridge/bridge.ts";
 import { OpencodeApi } from "../../lib/opencode/api.ts";

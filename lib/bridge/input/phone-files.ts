@@ -12,7 +12,7 @@ import type { Claim } from "../../relay/update-handler.ts";
 import { BOT_DOWNLOAD_LIMIT_BYTES, type TelegramApi } from "../../telegram/wire/api.ts";
 import { escapeHtml, escapeWithin, html, type Html } from "../../text/html.ts";
 import { errorText } from "../../util/error-text.ts";
-import { audioType } from "../../transcribe/audio-type.ts";
+import { audioType } from "../../voice/audio-type.ts";
 import { reveal } from "../../text/reveal.ts";
 import type { IncomingFile } from "../../telegram/wire/updates.ts";
 import type { ActivityTracker } from "../../notices/activity.ts";

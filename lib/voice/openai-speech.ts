@@ -8,7 +8,7 @@
 // the agent wrote into its answer (the bot token, a key) is left out of what is spoken.
 import type { SpeechSettings } from "../config/speech-settings.ts";
 import { listenerProblem, systemOwnerCheck, type OwnerCheck } from "../system/listener-owner.ts";
-import { causeOf, readAtMost, serviceSaid, shortDetail } from "../service-answer.ts";
+import { causeOf, readAtMost, serviceSaid, shortDetail } from "./service-answer.ts";
 import { SPEECH_LIMIT_BYTES, SpeechError, type Speaker } from "./speaker.ts";
 
 /** Every OGG page starts so (RFC 3533): what Telegram plays as a voice message. */

@@ -9,7 +9,7 @@ import type { TranscriptionSettings } from "../config/config.ts";
 import { isRecord } from "../util/is-record.ts";
 import { listenerProblem, systemOwnerCheck, type OwnerCheck } from "../system/listener-owner.ts";
 import { basicSecrets } from "../config/process-secrets.ts";
-import { causeOf, readAtMost, serviceSaid, shortDetail } from "../service-answer.ts";
+import { causeOf, readAtMost, serviceSaid, shortDetail } from "./service-answer.ts";
 import type { AudioType } from "./audio-type.ts";
 import { TranscriptionError, type Transcriber } from "./transcriber.ts";
 

@@ -2,7 +2,7 @@
 // than a limit (a squatting or broken service can answer without end), what it said in an error
 // (OpenAI's `{ error: { message } }` or plain text, cut short), and why fetch failed. Untrusted text
 // in, short text out; the callers take their keys out of it.
-import { isRecord } from "./util/is-record.ts";
+import { isRecord } from "../util/is-record.ts";
 
 /** What of a service's error answer reaches the phone and the log, at most. */
 const DETAIL_LIMIT = 200;
