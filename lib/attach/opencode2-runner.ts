@@ -21,7 +21,7 @@ import {
 import { startUnconfigured } from "./unconfigured.ts";
 import { deferred } from "../util/deferred.ts";
 import { readConfig } from "../config/config.ts";
-import { acquireBridge, type BridgeLease } from "../hub.ts";
+import { acquireBridge, type BridgeLease } from "../plugin/hub.ts";
 import { createLogger, environmentSecrets, secretsOf, type Logger } from "../system/log.ts";
 import { authHeaders, serverUrl } from "../opencode/http-transport.ts";
 import { openEventStream, type EventStream } from "../sse/stream.ts";
@@ -31,7 +31,7 @@ import { httpHost, Opencode2Endpoint, recordInBook, type Book } from "../opencod
 import { narrowEvent, type NarrowedEvent } from "../opencode2/events.ts";
 import { OwnServerClient } from "../opencode2/server-client.ts";
 import { SessionDirectories } from "../opencode2/session-directories.ts";
-import { PLUGIN_ID } from "../opencode2/setup.ts";
+import { PLUGIN_ID } from "../plugin/opencode2-setup.ts";
 
 const PLUGIN_LIST_TRIES = 20;
 const PLUGIN_LIST_DELAY_MS = 250;

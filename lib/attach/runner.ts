@@ -12,7 +12,7 @@
 //
 // What it takes and gives back is attach-mode.ts; without a complete configuration, unconfigured.ts
 // runs instead; which directories a connect finds is server-directories.ts.
-import { acquireBridge, type BridgeLease } from "../hub.ts";
+import { acquireBridge, type BridgeLease } from "../plugin/hub.ts";
 import { readConfig, type HermesConfig } from "../config/config.ts";
 import { createLogger, environmentSecrets, secretsOf, type Logger } from "../system/log.ts";
 import { authHeaders, serverUrl } from "../opencode/http-transport.ts";

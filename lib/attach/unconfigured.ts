@@ -1,6 +1,6 @@
 // Attach mode without a complete configuration: it fails at once with the problems, unless only the
 // chat is missing; then it answers /start (with the chat id) until stopped, and bridges nothing.
-import { acquireBridge, setupOnlyConfig, type BridgeLease } from "../hub.ts";
+import { acquireBridge, setupOnlyConfig, type BridgeLease } from "../plugin/hub.ts";
 import type { ConfigResult } from "../config/config.ts";
 import { deferred } from "../util/deferred.ts";
 import { createLogger, environmentSecrets, secretsOf } from "../system/log.ts";

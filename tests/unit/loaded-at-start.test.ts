@@ -12,7 +12,7 @@ describe("what Hermes loads at start", () => {
   for (const entry of ["plugin.ts", "server.ts"]) {
     it(`${entry} loads the bridge on demand, not at start`, () => {
       const loaded = loadedAtStart(ROOT, entry);
-      expect(loaded).toContain("lib/hub.ts");
+      expect(loaded).toContain("lib/plugin/hub.ts");
       expect(loaded).toContain("lib/bridge/on-demand-bridge.ts");
       expect(loaded).toContain("lib/telegram/wire/poller.ts");
       for (const later of [

@@ -2,25 +2,25 @@
 // process-wide state every location shares. 2.x events are server-wide (every location's
 // subscription sees every location's events), so each event is handled once, by id, and only for
 // a location where Hermes was set up. The bridge, registry and Telegram side are the same as on 1.x
-// (lib/hub.ts); only this edge differs. Never throws, never blocks: setup returns at once.
+// (lib/plugin/hub.ts); only this edge differs. Never throws, never blocks: setup returns at once.
 import fs from "node:fs";
 import os from "node:os";
 import { readConfig } from "../config/config.ts";
 import { globalHermesOptions } from "../config/global-config.ts";
-import { acquireBridge, setupOnlyConfig, type BridgeLease } from "../hub.ts";
+import { acquireBridge, setupOnlyConfig, type BridgeLease } from "./hub.ts";
 import type { Logger } from "../system/log.ts";
-import { loggerFor } from "../plugin-instance.ts";
+import { loggerFor } from "./plugin-instance.ts";
 import { escapeHtml } from "../text/html.ts";
 import { errorText } from "../util/error-text.ts";
 import type { InstanceLink } from "../bridge/core/desk.ts";
-import { contextHost, Opencode2Endpoint, recordInBook, type Book, type PluginContext2 } from "./endpoint.ts";
-import { narrowEvent, type NarrowedEvent } from "./events.ts";
+import { contextHost, Opencode2Endpoint, recordInBook, type Book, type PluginContext2 } from "../opencode2/endpoint.ts";
+import { narrowEvent, type NarrowedEvent } from "../opencode2/events.ts";
 import { processGlobal } from "../util/process-global.ts";
 import { RecentIds } from "../util/recent-ids.ts";
-import { OwnServerClient } from "./server-client.ts";
-import { SessionDirectories } from "./session-directories.ts";
-import { findOwnServer } from "./own-server.ts";
-import { registerSendFileTool } from "./agent-tool.ts";
+import { OwnServerClient } from "../opencode2/server-client.ts";
+import { SessionDirectories } from "../opencode2/session-directories.ts";
+import { findOwnServer } from "../opencode2/own-server.ts";
+import { registerSendFileTool } from "./opencode2-agent-tool.ts";
 import type { AgentFileSender } from "../bridge/agent-tools/agent-files.ts";
 import { withProcessSecrets } from "../config/process-secrets.ts";
 

@@ -1,17 +1,17 @@
 // What one plugin instance (one OpenCode directory instance) does: read the config, join the
 // process' bridge, feed it this instance's events, and leave it on dispose.
 import type { Hooks, PluginInput } from "@opencode-ai/plugin";
-import { readConfig, type LogSettings } from "./config/config.ts";
+import { readConfig, type LogSettings } from "../config/config.ts";
 import { acquireBridge, setupOnlyConfig } from "./hub.ts";
-import { globalHermesOptions } from "./config/global-config.ts";
-import { createLogger, environmentSecrets, SecretList, type Logger } from "./system/log.ts";
-import { OpencodeApi } from "./opencode/api.ts";
-import { pluginClientTransport } from "./opencode/transport.ts";
-import { parseEvent } from "./opencode/events.ts";
-import { errorText } from "./util/error-text.ts";
-import { processGlobal } from "./util/process-global.ts";
-import { SEND_FILE_TOOL, sendFileTool } from "./bridge/agent-tools/send-file-tool.ts";
-import { withProcessSecrets } from "./config/process-secrets.ts";
+import { globalHermesOptions } from "../config/global-config.ts";
+import { createLogger, environmentSecrets, SecretList, type Logger } from "../system/log.ts";
+import { OpencodeApi } from "../opencode/api.ts";
+import { pluginClientTransport } from "../opencode/transport.ts";
+import { parseEvent } from "../opencode/events.ts";
+import { errorText } from "../util/error-text.ts";
+import { processGlobal } from "../util/process-global.ts";
+import { SEND_FILE_TOOL, sendFileTool } from "../bridge/agent-tools/send-file-tool.ts";
+import { withProcessSecrets } from "../config/process-secrets.ts";
 
 const TOAST_DELAY_MS = 2_000;
 const STATE_KEY = Symbol.for("hermes.process");

@@ -5,20 +5,20 @@
 // chat, allow-list, API root, TTLs, notices) is refused, never joined: the bridge would apply the
 // first project's settings to its prompts. (A second bridge for the same token in one process
 // would poll against the first.)
-import { OnDemandBridge } from "./bridge/on-demand-bridge.ts";
-import { noticePolicyOf, type HermesConfig } from "./config/config.ts";
-import { makeScrubber, secretsOf, type Logger } from "./system/log.ts";
-import { relayAddress } from "./relay/address.ts";
-import { relayKey } from "./relay/handshake.ts";
-import { Relay } from "./relay/relay.ts";
-import { createTelegramApi, type TelegramApi } from "./telegram/wire/api.ts";
-import { scrubbedTelegram } from "./telegram/wire/scrubbed-api.ts";
-import { machineLabel } from "./telegram/render/machine-label.ts";
-import { processGlobal } from "./util/process-global.ts";
-import { basicSecrets } from "./config/process-secrets.ts";
-import { schedulePace } from "./schedule/pace.ts";
-import { scheduleBotKey, scheduleFile } from "./schedule/store.ts";
-import { waitAtMost } from "./util/with-timeout.ts";
+import { OnDemandBridge } from "../bridge/on-demand-bridge.ts";
+import { noticePolicyOf, type HermesConfig } from "../config/config.ts";
+import { makeScrubber, secretsOf, type Logger } from "../system/log.ts";
+import { relayAddress } from "../relay/address.ts";
+import { relayKey } from "../relay/handshake.ts";
+import { Relay } from "../relay/relay.ts";
+import { createTelegramApi, type TelegramApi } from "../telegram/wire/api.ts";
+import { scrubbedTelegram } from "../telegram/wire/scrubbed-api.ts";
+import { machineLabel } from "../telegram/render/machine-label.ts";
+import { processGlobal } from "../util/process-global.ts";
+import { basicSecrets } from "../config/process-secrets.ts";
+import { schedulePace } from "../schedule/pace.ts";
+import { scheduleBotKey, scheduleFile } from "../schedule/store.ts";
+import { waitAtMost } from "../util/with-timeout.ts";
 
 export interface HubOptions {
   /** `chatId` undefined: no chat configured yet (setupOnlyConfig). */
