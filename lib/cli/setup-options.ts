@@ -4,7 +4,7 @@
 import { parseArgs } from "node:util";
 import { looksLikeBotToken } from "../config/bot-token.ts";
 import { DEFAULT_API_ROOT, isHttpUrl } from "../config/config.ts";
-import { parseDuration } from "../duration.ts";
+import { parseDuration } from "../i18n/duration.ts";
 import { ask } from "./ask.ts";
 import { EXIT, type CliIo } from "./io.ts";
 import { SetupFailure } from "./setup-failure.ts";

@@ -4,7 +4,7 @@
 // the global opencode.json (setup-plugin-entry.ts). Guidance goes to stdout, failures to stderr.
 import { DEFAULT_API_ROOT } from "../config/config.ts";
 import { ANYONE } from "../config/config-options.ts";
-import { formatDurationDecimal } from "../duration.ts";
+import { formatDurationDecimal } from "../i18n/duration.ts";
 import { makeScrubber, secretsOf } from "../system/log.ts";
 import { createTelegramApi, TelegramApiError } from "../telegram/wire/api.ts";
 import { escapeHtml, html } from "../text/html.ts";

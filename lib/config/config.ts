@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { holdsBotToken, looksLikeBotToken } from "./bot-token.ts";
 import { ANYONE, OFF, ON, readOptions, type SettingVariable } from "./config-options.ts";
-import { parseDuration } from "../duration.ts";
+import { parseDuration } from "../i18n/duration.ts";
 import { credentialSecrets, urlCredentials, withoutCredentials } from "./process-secrets.ts";
 import { isHttpUrl, readSpeech, type SpeechSettings } from "./speech-settings.ts";
 import type { GlobalHermesOptions } from "./global-config.ts";

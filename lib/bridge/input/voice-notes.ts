@@ -7,7 +7,7 @@
 // in memory and goes to the transcription service and nowhere else.
 // Every refusal is said on the phone, and one voice note never makes two prompts.
 import type { TranscriptionSettings } from "../../config/config.ts";
-import { formatDuration } from "../../duration.ts";
+import { formatDuration } from "../../i18n/duration.ts";
 import { errorText } from "../../util/error-text.ts";
 import type { Strings } from "../../i18n/catalog.ts";
 import type { Logger } from "../../system/log.ts";

@@ -1,6 +1,6 @@
 // Renders the notices that tell the user how a run went: done, failed, or stuck retrying. Pure.
 import type { Strings } from "../../i18n/catalog.ts";
-import { formatDuration } from "../../duration.ts";
+import { formatDuration } from "../../i18n/duration.ts";
 import type { Notice } from "../../notices/activity.ts";
 import { cutText, EMPTY_HTML, escapeHtml, escapeWithin, fitHtml, html, type Html, joinHtml, MESSAGE_LIMIT, visibleLength } from "../../text/html.ts";
 import { LABEL_ROOM } from "./machine-label.ts";

@@ -1,5 +1,5 @@
 // Renders the answers to /status, /help and /pending. Pure.
-import { formatDuration } from "../../duration.ts";
+import { formatDuration } from "../../i18n/duration.ts";
 import { CATALOGS, type Strings } from "../../i18n/catalog.ts";
 import { cutHtml, EMPTY_HTML, escapeHtml, escapeWithin, html, type Html, joinHtml } from "../../text/html.ts";
 import { reveal } from "../../text/reveal.ts";

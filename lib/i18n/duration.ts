@@ -1,6 +1,6 @@
 // Durations as people write and read them: parses what users put in environment variables and
 // flags ("1500" (ms), "90s", "30m", "2h"), and words a length of time for the chat or the terminal.
-import { CATALOGS, type Strings } from "./i18n/catalog.ts";
+import { CATALOGS, type Strings } from "./catalog.ts";
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
 
