@@ -19,7 +19,7 @@ import { pageRange } from "../../lib/telegram/render/option-pages.ts";
 import { renderNotice, renderNotSent } from "../../lib/telegram/render/render-notice.ts";
 import { permissionFiles } from "../../lib/telegram/render/render-permission-file.ts";
 import { FULL_REQUEST_FILE, renderPermission } from "../../lib/telegram/render/render-permission.ts";
-import { parseStatusPart } from "../../lib/bridge/status-part.ts";
+import { parseStatusPart } from "../../lib/bridge/bot/status-part.ts";
 import { renderStatus } from "../../lib/telegram/render/render-status.ts";
 import { renderQuestion } from "../../lib/telegram/render/render-question.ts";
 import { endProgress, reduceProgress, startProgress, type ProgressEvent } from "../../lib/progress/run-progress.ts";

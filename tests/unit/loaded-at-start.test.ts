@@ -39,7 +39,7 @@ describe("what Hermes loads at start", () => {
         "lib/telegram/wire/send-document.ts",
         "p-retry",
         "lib/telegram/render/render-status.ts",
-        "lib/bridge/bot-profile.ts",
+        "lib/bridge/bot/bot-profile.ts",
         "lib/relay/solo-role.ts",
       ])
         expect(loaded).not.toContain(later);

@@ -34,7 +34,7 @@ const SECTION_LIMIT = 1800;
 const LISTED = 20;
 
 /**
- * Parts from other processes come over the relay: lib/bridge/status-part.ts checks their shape
+ * Parts from other processes come over the relay: lib/bridge/bot/status-part.ts checks their shape
  * first; here every text is still escaped and marked, and links are built only from integer ids.
  */
 export function renderStatus(parts: readonly StatusPart[], t: Strings = CATALOGS.en): Html {

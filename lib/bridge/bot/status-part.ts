@@ -3,8 +3,8 @@
 // a malformed entry too, never the whole part (one huge count cost a process its busy sessions and
 // pending prompts); counts past 2^53 − 1 are clamped. Too many entries or too long texts are cut
 // here (what the renderer shows is cut further there). Pure.
-import { isRecord } from "../util/is-record.ts";
-import type { StatusPart } from "../telegram/render/render-status.ts";
+import { isRecord } from "../../util/is-record.ts";
+import type { StatusPart } from "../../telegram/render/render-status.ts";
 
 const MAX_ENTRIES = 500;
 const MAX_TEXT = 1_000;

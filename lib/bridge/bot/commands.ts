@@ -2,22 +2,22 @@
 // concern every process sharing the bot, so each process contributes its part and the one that
 // polls answers once (see relay/relay.ts). Only commands from those who may act arrive here (gate.ts),
 // except /start, which the gate sends to `start` for whoever may learn their ids.
-import { projectName } from "../telegram/render/render-context.ts";
-import type { Strings } from "../i18n/catalog.ts";
-import type { Logger } from "../system/log.ts";
-import type { ActivityTracker } from "../notices/activity.ts";
-import type { Registry } from "../registry/registry.ts";
-import type { TelegramApi } from "../telegram/wire/api.ts";
-import { Priority, type Outbox } from "../telegram/wire/outbox.ts";
-import { errorText } from "../util/error-text.ts";
-import { renderHelp, renderStatus, type StatusPart } from "../telegram/render/render-status.ts";
-import { escapeHtml, html, type Html, joinHtml } from "../text/html.ts";
-import type { ActingCommand, Gate, IntentOf } from "./core/gate.ts";
-import type { PromptLife } from "./prompts/prompt-life.ts";
+import { projectName } from "../../telegram/render/render-context.ts";
+import type { Strings } from "../../i18n/catalog.ts";
+import type { Logger } from "../../system/log.ts";
+import type { ActivityTracker } from "../../notices/activity.ts";
+import type { Registry } from "../../registry/registry.ts";
+import type { TelegramApi } from "../../telegram/wire/api.ts";
+import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
+import { errorText } from "../../util/error-text.ts";
+import { renderHelp, renderStatus, type StatusPart } from "../../telegram/render/render-status.ts";
+import { escapeHtml, html, type Html, joinHtml } from "../../text/html.ts";
+import type { ActingCommand, Gate, IntentOf } from "../core/gate.ts";
+import type { PromptLife } from "../prompts/prompt-life.ts";
 import { StartReplies } from "./start-replies.ts";
 import { parseStatusPart } from "./status-part.ts";
-import type { RunCosts } from "./runs/run-costs.ts";
-import type { StopControl } from "./runs/stop-control.ts";
+import type { RunCosts } from "../runs/run-costs.ts";
+import type { StopControl } from "../runs/stop-control.ts";
 
 type Command = IntentOf<"command">;
 
