@@ -9,7 +9,7 @@ import type { Gate } from "./core/gate.ts";
 import type { GitButtons, GitRouteDeps } from "./git/git-routes.ts";
 import type { PromptChoices } from "./core/prompt-choices.ts";
 import type { RunCosts } from "./runs/run-costs.ts";
-import { routeVocabulary } from "./runs/vocabulary-routes.ts";
+import { routeVocabulary } from "./vocabulary/vocabulary-routes.ts";
 import { routeSchedules, type ScheduleSetup } from "./schedules/schedule-routes.ts";
 import type { ChoiceCommands } from "./steering/choice-commands.ts";
 import { routeSteering } from "./steering/steer-routes.ts";

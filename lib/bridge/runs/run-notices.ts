@@ -24,7 +24,7 @@ import type { StopControl } from "./stop-control.ts";
 import { UndoControl } from "./undo-control.ts";
 import { answerStream, type AnswerStream } from "./answer-stream.ts";
 import type { SpokenAnswers } from "./spoken-answers.ts";
-import { ForkControl } from "./fork-control.ts";
+import { ForkControl } from "../vocabulary/fork-control.ts";
 import { SessionPosts } from "./session-posts.ts";
 import type { InlineButton } from "../../telegram/wire/rendered-message.ts";
 import type { SessionTopics } from "../core/topics.ts";

@@ -11,8 +11,8 @@ import { escapeHtml, escapeWithin, html, type Html } from "../../text/html.ts";
 import { projectName } from "../../telegram/render/render-context.ts";
 import { renderCommands, type CommandView } from "../../telegram/render/render-vocabulary.ts";
 import type { Tap } from "../core/desk.ts";
-import type { RunNotices, UserMessage } from "./run-notices.ts";
-import type { SessionPosts } from "./session-posts.ts";
+import type { RunNotices, UserMessage } from "../runs/run-notices.ts";
+import type { SessionPosts } from "../runs/session-posts.ts";
 
 interface Listing {
   owner: MessageOwner;

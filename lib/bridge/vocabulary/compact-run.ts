@@ -7,8 +7,8 @@ import type { MessageOwner } from "../../registry/registry.ts";
 import { errorText } from "../../util/error-text.ts";
 import { escapeHtml, escapeWithin, html, type Html } from "../../text/html.ts";
 import { fillChange } from "../../telegram/render/render-vocabulary.ts";
-import type { RunCosts } from "./run-costs.ts";
-import type { SessionPosts } from "./session-posts.ts";
+import type { RunCosts } from "../runs/run-costs.ts";
+import type { SessionPosts } from "../runs/session-posts.ts";
 
 export class CompactRun {
   readonly #posts: SessionPosts;

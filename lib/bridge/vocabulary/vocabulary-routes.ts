@@ -10,12 +10,12 @@ import type { MessageOwner } from "../../registry/registry.ts";
 import type { Chat } from "../core/chat.ts";
 import type { Tap } from "../core/desk.ts";
 import type { Gate, IntentOf, Route } from "../core/gate.ts";
-import type { RunCosts } from "./run-costs.ts";
-import type { RunNotices } from "./run-notices.ts";
+import type { RunCosts } from "../runs/run-costs.ts";
+import type { RunNotices } from "../runs/run-notices.ts";
 import { CommandsList } from "./commands-list.ts";
 import { CompactRun } from "./compact-run.ts";
 import { HistoryControl } from "./history-control.ts";
-import { SessionPosts, type VocabularyDeps } from "./session-posts.ts";
+import { SessionPosts, type VocabularyDeps } from "../runs/session-posts.ts";
 
 const OWN = new Set(["commands", "compact", "fork", "history"]);
 /** `/name args` (or `/name@bot args`): a command's name is anything up to a space, an @ or a slash. */

@@ -14,7 +14,7 @@ import { messageLink } from "../../telegram/render/render-status.ts";
 import { renderForked, vocabularyButton } from "../../telegram/render/render-vocabulary.ts";
 import type { InlineButton } from "../../telegram/wire/rendered-message.ts";
 import type { Tap } from "../core/desk.ts";
-import type { SessionPosts } from "./session-posts.ts";
+import type { SessionPosts } from "../runs/session-posts.ts";
 
 /** Where a fork cuts: through a run (its last user message), before a prompt, or (neither) the whole session. */
 export type ForkPoint = { through?: string; before?: string };

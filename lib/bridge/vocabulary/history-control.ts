@@ -11,7 +11,7 @@ import { escapeHtml, escapeWithin, html, type Html } from "../../text/html.ts";
 import { renderHistory, renderHistoryPick, type PromptView } from "../../telegram/render/render-vocabulary.ts";
 import type { Tap } from "../core/desk.ts";
 import type { ForkControl } from "./fork-control.ts";
-import type { SessionPosts } from "./session-posts.ts";
+import type { SessionPosts } from "../runs/session-posts.ts";
 
 interface Listing {
   owner: MessageOwner;
