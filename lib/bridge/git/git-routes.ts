@@ -8,7 +8,7 @@ import type { Gate } from "../core/gate.ts";
 import type { DoneButtons } from "../runs/run-notices.ts";
 import type { InstanceLinks } from "../core/instance-links.ts";
 import { DiffCommand, type DiffCommandDeps } from "./diff-command.ts";
-import { GitPosts } from "./git-posts.ts";
+import { SessionPosts } from "../core/session-posts.ts";
 import { GitTaps, type GitTapDeps } from "./git-taps.ts";
 import { WorktreeBook } from "./worktree-book.ts";
 import { WorktreeSessions, type WorktreeSessionDeps } from "./worktree-sessions.ts";
@@ -30,7 +30,7 @@ export class GitButtons implements DoneButtons {
 
 /** The routes; what the Done notice asks for its git buttons. */
 export function routeGit(gate: Gate, deps: GitRouteDeps): Pick<GitTaps, "buttonsFor"> {
-  const posts = new GitPosts(deps);
+  const posts = new SessionPosts(deps, "a git message");
   const worktrees = new WorktreeBook(deps.links);
   const taps = new GitTaps({ ...deps, posts, worktrees });
   const diff = new DiffCommand({ ...deps, posts, taps });

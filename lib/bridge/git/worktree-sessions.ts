@@ -19,13 +19,13 @@ import type { InstanceLinks } from "../core/instance-links.ts";
 import { directoryWithKey, gatheredDirectories, projectKey, type ProjectsPart } from "../steering/projects-part.ts";
 import { startSession, type StartSessionDeps } from "../steering/start-session.ts";
 import type { UserMessage } from "../runs/run-notices.ts";
-import type { GitPosts } from "./git-posts.ts";
+import type { SessionPosts } from "../core/session-posts.ts";
 import type { WorktreeBook } from "./worktree-book.ts";
 
 export interface WorktreeSessionDeps extends StartSessionDeps {
   links: Pick<InstanceLinks, "linkFor" | "directories">;
   chat: Pick<Chat, "reply" | "send" | "answerCallback">;
-  posts: GitPosts;
+  posts: SessionPosts;
   worktrees: WorktreeBook;
 }
 

@@ -25,7 +25,7 @@ import { UndoControl } from "./undo-control.ts";
 import { answerStream, type AnswerStream } from "./answer-stream.ts";
 import type { SpokenAnswers } from "./spoken-answers.ts";
 import { ForkControl } from "../vocabulary/fork-control.ts";
-import { SessionPosts } from "./session-posts.ts";
+import { VocabularyDesk } from "../vocabulary/vocabulary-desk.ts";
 import type { InlineButton } from "../../telegram/wire/rendered-message.ts";
 import type { SessionTopics } from "../core/topics.ts";
 
@@ -90,7 +90,7 @@ export class RunNotices {
     this.#deps = deps;
     this.undos = new UndoControl({ ...deps, changes: this.#changes });
     this.#stream = answerStream(deps, deps.stream);
-    this.forks = new ForkControl(new SessionPosts(deps), this.#changes);
+    this.forks = new ForkControl(new VocabularyDesk(deps), this.#changes);
     this.activity = deps.activity;
     this.#graceMs = doneGraceMs;
   }

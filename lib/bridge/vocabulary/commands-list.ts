@@ -12,7 +12,7 @@ import { projectName } from "../../telegram/render/render-context.ts";
 import { renderCommands, type CommandView } from "../../telegram/render/render-vocabulary.ts";
 import type { Tap } from "../core/desk.ts";
 import type { RunNotices, UserMessage } from "../runs/run-notices.ts";
-import type { SessionPosts } from "../runs/session-posts.ts";
+import type { VocabularyDesk } from "./vocabulary-desk.ts";
 
 interface Listing {
   owner: MessageOwner;
@@ -21,13 +21,13 @@ interface Listing {
 }
 
 export class CommandsList {
-  readonly #posts: SessionPosts;
+  readonly #posts: VocabularyDesk;
   readonly #hermes: ReadonlySet<string>;
   readonly #lists = new KeyedLists<Listing>();
   /** A command's run is the phone's: its Done notice comes, as for a prompt from the phone. */
   readonly #runs: Pick<RunNotices, "acknowledge" | "activity">;
 
-  constructor(posts: SessionPosts, hermes: ReadonlySet<string>, runs: Pick<RunNotices, "acknowledge" | "activity">) {
+  constructor(posts: VocabularyDesk, hermes: ReadonlySet<string>, runs: Pick<RunNotices, "acknowledge" | "activity">) {
     this.#posts = posts;
     this.#hermes = hermes;
     this.#runs = runs;

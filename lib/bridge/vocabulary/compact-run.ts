@@ -8,15 +8,15 @@ import { errorText } from "../../util/error-text.ts";
 import { escapeHtml, escapeWithin, html, type Html } from "../../text/html.ts";
 import { fillChange } from "../../telegram/render/render-vocabulary.ts";
 import type { RunCosts } from "../runs/run-costs.ts";
-import type { SessionPosts } from "../runs/session-posts.ts";
+import type { VocabularyDesk } from "./vocabulary-desk.ts";
 
 export class CompactRun {
-  readonly #posts: SessionPosts;
+  readonly #posts: VocabularyDesk;
   readonly #running = new Set<string>();
   /** Where /status learns the fill the compaction left. */
   readonly #costs: Pick<RunCosts, "compacted">;
 
-  constructor(posts: SessionPosts, costs: Pick<RunCosts, "compacted">) {
+  constructor(posts: VocabularyDesk, costs: Pick<RunCosts, "compacted">) {
     this.#posts = posts;
     this.#costs = costs;
   }

@@ -14,7 +14,7 @@ import { messageLink } from "../../telegram/render/render-status.ts";
 import { renderForked, vocabularyButton } from "../../telegram/render/render-vocabulary.ts";
 import type { InlineButton } from "../../telegram/wire/rendered-message.ts";
 import type { Tap } from "../core/desk.ts";
-import type { SessionPosts } from "../runs/session-posts.ts";
+import type { VocabularyDesk } from "./vocabulary-desk.ts";
 
 /** Where a fork cuts: through a run (its last user message), before a prompt, or (neither) the whole session. */
 export type ForkPoint = { through?: string; before?: string };
@@ -22,13 +22,13 @@ export type ForkPoint = { through?: string; before?: string };
 const TITLE_LIMIT = 120;
 
 export class ForkControl {
-  readonly #posts: SessionPosts;
+  readonly #posts: VocabularyDesk;
   readonly #changes: Pick<RunChanges, "lastMessage">;
   readonly #points = new KeyedLists<{ owner: MessageOwner; point: ForkPoint }>();
   /** Done notices (`chatId:messageId`) → their ⑂ Fork's key: `/fork` as a reply to one forks at the same point. Bounded with the keys. */
   readonly #notices = new Map<string, string>();
 
-  constructor(posts: SessionPosts, changes: Pick<RunChanges, "lastMessage">) {
+  constructor(posts: VocabularyDesk, changes: Pick<RunChanges, "lastMessage">) {
     this.#posts = posts;
     this.#changes = changes;
   }

@@ -11,7 +11,7 @@ import { escapeHtml, escapeWithin, html, type Html } from "../../text/html.ts";
 import { renderHistory, renderHistoryPick, type PromptView } from "../../telegram/render/render-vocabulary.ts";
 import type { Tap } from "../core/desk.ts";
 import type { ForkControl } from "./fork-control.ts";
-import type { SessionPosts } from "../runs/session-posts.ts";
+import type { VocabularyDesk } from "./vocabulary-desk.ts";
 
 interface Listing {
   owner: MessageOwner;
@@ -24,11 +24,11 @@ interface Listing {
 const HISTORY_ACTIONS = new Set<string>(["historyPick", "historyPage", "historyBack", "historyConfirm", "historyFork"]);
 
 export class HistoryControl {
-  readonly #posts: SessionPosts;
+  readonly #posts: VocabularyDesk;
   readonly #forks: Pick<ForkControl, "fork">;
   readonly #lists = new KeyedLists<Listing>();
 
-  constructor(posts: SessionPosts, forks: Pick<ForkControl, "fork">) {
+  constructor(posts: VocabularyDesk, forks: Pick<ForkControl, "fork">) {
     this.#posts = posts;
     this.#forks = forks;
   }

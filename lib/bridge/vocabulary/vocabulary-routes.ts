@@ -15,7 +15,7 @@ import type { RunNotices } from "../runs/run-notices.ts";
 import { CommandsList } from "./commands-list.ts";
 import { CompactRun } from "./compact-run.ts";
 import { HistoryControl } from "./history-control.ts";
-import { SessionPosts, type VocabularyDeps } from "../runs/session-posts.ts";
+import { VocabularyDesk, type VocabularyDeps } from "./vocabulary-desk.ts";
 
 const OWN = new Set(["commands", "compact", "fork", "history"]);
 /** `/name args` (or `/name@bot args`): a command's name is anything up to a space, an @ or a slash. */
@@ -29,7 +29,7 @@ export function routeVocabulary(
     costs: Pick<RunCosts, "compacted">;
   },
 ): void {
-  const posts = new SessionPosts(deps);
+  const posts = new VocabularyDesk(deps);
   const hermes = new Set([...commandsFor(deps.t).map((entry) => entry.command), "start", "help"]);
   const commands = new CommandsList(posts, hermes, deps.runs);
   const compact = new CompactRun(posts, deps.costs);
