@@ -41,6 +41,7 @@ import { ReplyConfirmation } from "./prompts/reply-confirmation.ts";
 import { RunCosts } from "./runs/run-costs.ts";
 import { RunNotices } from "./runs/run-notices.ts";
 import { GitButtons } from "./git/git-routes.ts";
+import { VocabularyButtons } from "./vocabulary/vocabulary-routes.ts";
 import { SessionTopics } from "./core/topics.ts";
 import { StopControl } from "./runs/stop-control.ts";
 import { TypedText } from "./input/typed-text.ts";
@@ -158,7 +159,9 @@ export class Bridge implements UpdateHandler {
     const progress = options.progress ? new LiveProgress({ ...shared, startAfterMs: (options.notices ?? DEFAULT_NOTICES).doneAfterMs }) : undefined;
     this.#progress = progress;
     const spoken = new SpokenAnswers({ ...shared, chat, settings: options.speech });
-    const runDeps = { ...shared, links, chat, spoken, stream: options.stream, git: new GitButtons(), approvals, ...(progress ? { progress } : {}) };
+    const git = new GitButtons();
+    const vocabulary = new VocabularyButtons();
+    const runDeps = { ...shared, links, chat, spoken, stream: options.stream, doneButtons: [vocabulary, git], approvals, ...(progress ? { progress } : {}) };
     const runs = new RunNotices(runDeps, options.doneGraceMs ?? DONE_GRACE_MS);
     this.#runs = runs;
     const input = new UserInput({ registry, prompts, stops, undos: runs.undos, chat, log, t });
@@ -170,7 +173,7 @@ export class Bridge implements UpdateHandler {
     const gate = new Gate(options.access, answers, log);
     this.#gate = gate;
     const steerDeps = { telegram, outbox, registry, topics, log, t, chatId, links, chat, runs, activity, now };
-    const steering = routePhone(gate, steerDeps, { choices: this.#choices, schedules: options.schedules, costs, git: runDeps.git });
+    const steering = routePhone(gate, steerDeps, { choices: this.#choices, schedules: options.schedules, costs, git, vocabulary });
     const commands = new Commands({ telegram, outbox, registry, activity, log, t, chatId, prompts, stops, steering, costs, rules: approvals.route(gate) });
     this.#commands = commands;
     const quietMs = options.textQuietMs ?? 700;

@@ -9,17 +9,19 @@ import type { Gate } from "./core/gate.ts";
 import type { GitButtons, GitRouteDeps } from "./git/git-routes.ts";
 import type { PromptChoices } from "./core/prompt-choices.ts";
 import type { RunCosts } from "./runs/run-costs.ts";
-import { routeVocabulary } from "./vocabulary/vocabulary-routes.ts";
+import type { VocabularyButtons, VocabularyRouteDeps as VocabularyDeps } from "./vocabulary/vocabulary-routes.ts";
 import { routeSchedules, type ScheduleSetup } from "./schedules/schedule-routes.ts";
 import type { ChoiceCommands } from "./steering/choice-commands.ts";
 import { routeSteering } from "./steering/steer-routes.ts";
 
 type SteeringDeps = Omit<Parameters<typeof routeSteering>[1], "choices">;
-type VocabularyRouteDeps = Omit<Parameters<typeof routeVocabulary>[1], "costs">;
+type VocabularyRouteDeps = Omit<VocabularyDeps, "costs">;
 
 export interface PhoneRouteDeps {
   /** The Done notice's git buttons (RunNotices holds them): they work once git's routes are added here. */
   git: GitButtons;
+  /** The Done notice's ⑂ Fork (RunNotices holds it): it works once the vocabulary's routes are added here. */
+  vocabulary: VocabularyButtons;
   choices: PromptChoices;
   schedules: ScheduleSetup | undefined;
   costs: RunCosts;
@@ -30,6 +32,6 @@ export function routePhone(gate: Gate, deps: SteeringDeps & VocabularyRouteDeps 
   own.git.route(gate, deps);
   const steering = routeSteering(gate, { ...deps, choices: own.choices });
   routeSchedules(gate, { ...deps, schedules: own.schedules });
-  routeVocabulary(gate, { ...deps, costs: own.costs });
+  own.vocabulary.route(gate, { ...deps, costs: own.costs });
   return steering;
 }

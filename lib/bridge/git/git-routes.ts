@@ -5,7 +5,7 @@
 // answers any command it does not know with /help, and UserInput calls any tap it does not know stale).
 import type { InlineButton } from "../../telegram/wire/rendered-message.ts";
 import type { Gate } from "../core/gate.ts";
-import type { DoneButtons } from "../runs/run-notices.ts";
+import type { DoneButtons } from "../runs/done-buttons.ts";
 import type { InstanceLinks } from "../core/instance-links.ts";
 import { DiffCommand, type DiffCommandDeps } from "./diff-command.ts";
 import { SessionPosts } from "../core/session-posts.ts";
@@ -17,6 +17,7 @@ export type GitRouteDeps = Omit<GitTapDeps & DiffCommandDeps & WorktreeSessionDe
 
 /** The Done notice's git buttons, for RunNotices made before the gate: there once `route` has added git's routes. */
 export class GitButtons implements DoneButtons {
+  readonly row = "below";
   #taps: Pick<GitTaps, "buttonsFor"> | undefined;
 
   buttonsFor(...args: Parameters<DoneButtons["buttonsFor"]>): Promise<InlineButton[]> {

@@ -1,6 +1,7 @@
 // How runs are reported and continued from the phone: "Done" / "Failed" / retrying notices
 // (the noise policy lives in notices/activity.ts), and a user's text sent on to a session. The
-// Done notice of a run that changed files carries ⏪ Undo (undo-control.ts, which this creates).
+// Done notice of a run that changed files carries ⏪ Undo (undo-control.ts, which this creates),
+// and other capabilities' buttons through one seam (done-buttons.ts).
 import type { Strings } from "../../i18n/catalog.ts";
 import type { Logger } from "../../system/log.ts";
 import type { ActivityTracker, Notice } from "../../notices/activity.ts";
@@ -24,9 +25,7 @@ import type { StopControl } from "./stop-control.ts";
 import { UndoControl } from "./undo-control.ts";
 import { answerStream, type AnswerStream } from "./answer-stream.ts";
 import type { SpokenAnswers } from "./spoken-answers.ts";
-import { ForkControl } from "../vocabulary/fork-control.ts";
-import { VocabularyDesk } from "../vocabulary/vocabulary-desk.ts";
-import type { InlineButton } from "../../telegram/wire/rendered-message.ts";
+import type { DoneButtons } from "./done-buttons.ts";
 import type { SessionTopics } from "../core/topics.ts";
 
 export interface RunNoticeDeps {
@@ -53,14 +52,10 @@ export interface RunNoticeDeps {
   spoken?: Pick<SpokenAnswers, "heardVoice" | "afterDone">;
   /** HERMES_STREAM: the answer as it is written (answer-stream.ts); undefined: on in a private chat only. */
   stream?: boolean | undefined;
-  /** The Done notice's git buttons (Commit, Push, Remove worktree: bridge/git/). */
-  git?: DoneButtons;
+  /** Other capabilities' buttons on the Done notice (done-buttons.ts), in the order they show. */
+  doneButtons?: readonly DoneButtons[];
   /** Approvals (issue 42): they see the run's events (the budget reads its cost), and count for the Done notice the requests session rules answered. */
   approvals?: { observe(directory: string, event: HermesEvent): void; takeAnswered(sessionID: string): number };
-}
-
-export interface DoneButtons {
-  buttonsFor(owner: MessageOwner, changes: readonly FileChange[], answer: string | undefined): Promise<InlineButton[]>;
 }
 
 /** The user's own message that carried the text (for the 👍 and for replies). */
@@ -83,14 +78,16 @@ export class RunNotices {
   readonly undos: UndoControl;
   /** The answer as it is written, before its Done notice. */
   readonly #stream: AnswerStream | undefined;
-  /** ⑂ Fork on the Done notice, /fork and Fork here (issue 43). */
-  readonly forks: ForkControl;
+
+  /** What each session's current run changed, to read: ⑂ Fork cuts through a run's last message. */
+  get changes(): Pick<RunChanges, "lastMessage"> {
+    return this.#changes;
+  }
 
   constructor(deps: RunNoticeDeps, doneGraceMs: number) {
     this.#deps = deps;
     this.undos = new UndoControl({ ...deps, changes: this.#changes });
     this.#stream = answerStream(deps, deps.stream);
-    this.forks = new ForkControl(new VocabularyDesk(deps), this.#changes);
     this.activity = deps.activity;
     this.#graceMs = doneGraceMs;
   }
@@ -224,13 +221,16 @@ export class RunNotices {
     const spent = autoAllowed > 0 ? { tokens: used?.tokens ?? 0, cost: used?.cost ?? 0, autoAllowed } : used;
     const owner = { sessionID: notice.sessionID, directory };
     const undo = changes.length > 0 ? this.undos.buttonFor(owner) : undefined;
-    const fork = notice.kind === "done" ? this.forks.buttonFor(owner) : undefined;
-    const git = notice.kind === "done" ? await this.#deps.git?.buttonsFor(owner, changes, notice.lastText).catch(() => []) : undefined;
-    const buttons = [undo, fork].filter((button) => button !== undefined);
+    const seams = notice.kind === "done" ? (this.#deps.doneButtons ?? []) : [];
+    const answer = notice.kind === "done" ? notice.lastText : undefined;
+    const offered = await Promise.all(seams.map((seam) => seam.buttonsFor(owner, changes, answer).catch(() => [])));
+    const beside = [...(undo ? [undo] : []), ...seams.flatMap((seam, i) => (seam.row === "beside" ? offered[i]! : []))];
+    const below = seams.flatMap((seam, i) => (seam.row === "below" ? offered[i]! : []));
+    const keyboard = [beside, below].filter((row) => row.length > 0);
     const rendered = {
       ...renderNotice(notice, context, changes.length > 0 ? renderChanges(changes, t) : undefined, spent),
-      // Git's buttons (Commit, Push, Remove worktree) on a row of their own under Undo and Fork.
-      ...(buttons.length > 0 || git?.length ? { keyboard: [buttons, git ?? []].filter((row) => row.length > 0) } : {}),
+      // Undo with the buttons beside it, and a row of their own for the others (git's) under them.
+      ...(keyboard.length > 0 ? { keyboard } : {}),
     };
     try {
       const threadId = await topics.threadOf(notice.sessionID, directory);
@@ -242,7 +242,7 @@ export class RunNotices {
         notice.kind === "done" ? (notice.lastText ?? "") : "",
       );
       log.info({ kind: notice.kind, sessionID: notice.sessionID, changedFiles: changes.length, shortened: rendered.shortened }, "notice sent");
-      if (sent && fork) this.forks.noteNotice({ chatId, messageId: sent.messageId }, fork);
+      if (sent) seams.forEach((seam, i) => offered[i]!.length > 0 && seam.posted?.({ chatId, messageId: sent.messageId }, offered[i]!));
       const diff = changesDiff(changes);
       if (sent && diff) await this.#sendDiff(diff, sent.messageId, threadId, owner);
       if (sent && notice.kind === "done") await this.#deps.spoken?.afterDone(owner, notice.lastText ?? "", sent.messageId, threadId);

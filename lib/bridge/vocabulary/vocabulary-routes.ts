@@ -15,25 +15,51 @@ import type { RunNotices } from "../runs/run-notices.ts";
 import { CommandsList } from "./commands-list.ts";
 import { CompactRun } from "./compact-run.ts";
 import { HistoryControl } from "./history-control.ts";
+import { ForkControl } from "./fork-control.ts";
+import type { DoneButtons } from "../runs/done-buttons.ts";
+import type { MessageRef } from "../../registry/prompt.ts";
+import type { InlineButton } from "../../telegram/wire/rendered-message.ts";
 import { VocabularyDesk, type VocabularyDeps } from "./vocabulary-desk.ts";
 
 const OWN = new Set(["commands", "compact", "fork", "history"]);
 /** `/name args` (or `/name@bot args`): a command's name is anything up to a space, an @ or a slash. */
 const TYPED = /^\/([^\s@/]{1,64})(?:@[A-Za-z0-9_]+)?(?:\s+([\s\S]*))?$/;
 
+/** ⑂ Fork on the Done notice (the runs' seam, done-buttons.ts): there once the vocabulary's routes are added. */
+export class VocabularyButtons implements DoneButtons {
+  readonly row = "beside";
+  #forks: ForkControl | undefined;
+
+  async buttonsFor(owner: MessageOwner): Promise<InlineButton[]> {
+    const button = this.#forks?.buttonFor(owner);
+    return button ? [button] : [];
+  }
+
+  posted(notice: MessageRef, buttons: readonly InlineButton[]): void {
+    if (buttons[0]) this.#forks?.noteNotice(notice, buttons[0]);
+  }
+
+  route(gate: Gate, deps: VocabularyRouteDeps): void {
+    this.#forks = routeVocabulary(gate, deps);
+  }
+}
+
+export type VocabularyRouteDeps = Parameters<typeof routeVocabulary>[1];
+
+/** The routes; the Fork control the Done notice's button uses. */
 export function routeVocabulary(
   gate: Gate,
   deps: VocabularyDeps & {
     chat: Pick<Chat, "reply" | "answerCallback">;
-    runs: Pick<RunNotices, "talkBack" | "forks" | "acknowledge" | "activity">;
+    runs: Pick<RunNotices, "talkBack" | "changes" | "acknowledge" | "activity">;
     costs: Pick<RunCosts, "compacted">;
   },
-): void {
+): ForkControl {
   const posts = new VocabularyDesk(deps);
   const hermes = new Set([...commandsFor(deps.t).map((entry) => entry.command), "start", "help"]);
   const commands = new CommandsList(posts, hermes, deps.runs);
   const compact = new CompactRun(posts, deps.costs);
-  const forks = deps.runs.forks;
+  const forks = new ForkControl(posts, deps.runs.changes);
   const history = new HistoryControl(posts, forks);
   const controls = [commands, forks, history];
 
@@ -86,4 +112,5 @@ export function routeVocabulary(
     },
     unclaimed: (command) => (OWN.has(command.name) ? deps.chat.reply(deps.t.vocabulary.howTo, command.messageId) : undefined),
   });
+  return forks;
 }
