@@ -96,11 +96,7 @@ describe("no file of lib/ makes Html but the makers of html.ts", () => {
     // lines each close their tags.
     const vouching = files.filter((file) => scans.get(file)!.trusted > 0).sort();
     expect(vouching).toEqual(
-      [
-        path.join("telegram", "render", "render-undo.ts"),
-        path.join("text", "rich-text.ts"),
-        path.join("telegram", "wire", "scrubbed-api.ts"),
-      ].sort(),
+      [path.join("telegram", "render", "render-undo.ts"), path.join("text", "rich-text.ts"), path.join("telegram", "wire", "scrubbed-api.ts")].sort(),
     );
   });
 

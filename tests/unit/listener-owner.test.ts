@@ -8,7 +8,15 @@ import { AttachError } from "../../lib/attach/attach-mode.ts";
 import { startAttachFor } from "../../lib/attach/dispatch.ts";
 import { freePort } from "../support/free-port.ts";
 import { foreignListenerSkip, startForeignListener } from "../support/foreign-listener.ts";
-import { canonical, listenerProblem, ownListenerFetch, parseListeners, systemOwnerCheck, type Listener, type OwnerCheck } from "../../lib/system/listener-owner.ts";
+import {
+  canonical,
+  listenerProblem,
+  ownListenerFetch,
+  parseListeners,
+  systemOwnerCheck,
+  type Listener,
+  type OwnerCheck,
+} from "../../lib/system/listener-owner.ts";
 
 const HEADER = "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n";
 const HEADER6 =

@@ -292,7 +292,7 @@ describe("voice notes in forum topics", () => {
         },
       },
       inputs: { typed: () => undefined },
-      runs: {
+      talk: {
         talkBack: async (owner, userMessage, text) => void sent.push({ sessionID: owner.sessionID, threadId: userMessage.threadId, text }),
         heardVoice: () => undefined,
       },

@@ -1,9 +1,8 @@
 // Approvals that know what they approve (issue 42), as the bridge sees them: risk flags and
 // "Allow in this session" (session-allow.ts), the run budget (run-budget.ts), the run events they
-// read (from runs/run-notices.ts) and their routes on the gate: Revoke on /status' list of rules, Continue on a run stopped at its budget,
-// `/budget` as a reply to a session's message (it arrives as text) or on its own (how to use it).
-// Routed before the bridge's own routes: Commands answers any command it does not know with /help,
-// UserInput calls any tap it does not know stale, TypedText takes any reply as the session's next message.
+// read (the runs' events) and their routes on the gate: Revoke on /status' list of rules, Continue
+// on a run stopped at its budget, `/budget` as a reply to a session's message (it arrives as text)
+// or on its own (how to use it).
 import type { HermesEvent } from "../../hermes-events.ts";
 import type { Html } from "../../text/html.ts";
 import type { Gate } from "../core/gate.ts";

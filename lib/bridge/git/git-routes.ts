@@ -1,8 +1,6 @@
 // Git from the phone on the gate (issue 44, docs/git.md): /diff (diff-command.ts), the Commit,
 // Push, Open pull request and Remove worktree buttons (git-taps.ts), a reply replacing a commit's
-// message, and /new --worktree (worktree-sessions.ts). Added before the steering routes: /new
-// --worktree is answered here, a plain /new there; and before the bridge's own routes (Commands
-// answers any command it does not know with /help, and UserInput calls any tap it does not know stale).
+// message, and /new --worktree (worktree-sessions.ts; a plain /new is steering's).
 import type { InlineButton } from "../../telegram/wire/rendered-message.ts";
 import type { Gate } from "../core/gate.ts";
 import type { DoneButtons } from "../runs/done-buttons.ts";

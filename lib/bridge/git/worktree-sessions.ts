@@ -18,7 +18,7 @@ import type { ActingCommand, ActingTap } from "../core/gate.ts";
 import type { InstanceLinks } from "../core/instance-links.ts";
 import { directoryWithKey, gatheredDirectories, projectKey, type ProjectsPart } from "../steering/projects-part.ts";
 import { startSession, type StartSessionDeps } from "../steering/start-session.ts";
-import type { UserMessage } from "../runs/run-notices.ts";
+import type { UserMessage } from "../runs/talk-back.ts";
 import type { SessionPosts } from "../core/session-posts.ts";
 import type { WorktreeBook } from "./worktree-book.ts";
 

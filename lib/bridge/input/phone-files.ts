@@ -21,7 +21,7 @@ import type { ActingFile } from "../core/gate.ts";
 import { filePart } from "./file-part.ts";
 import type { InstanceLinks } from "../core/instance-links.ts";
 import { downloadFromPhone } from "./phone-download.ts";
-import type { RunNotices, UserMessage } from "../runs/run-notices.ts";
+import type { TalkBack, UserMessage } from "../runs/talk-back.ts";
 import type { SessionTopics } from "../core/topics.ts";
 import type { VoiceNotes } from "./voice-notes.ts";
 
@@ -34,7 +34,7 @@ export interface PhoneFilesDeps {
   links: Pick<InstanceLinks, "linkFor">;
   activity: Pick<ActivityTracker, "isBusy">;
   /** The prompt reached the session: the same receipt as for typed text. */
-  runs: Pick<RunNotices, "acknowledge">;
+  talk: Pick<TalkBack, "acknowledge">;
   chat: Pick<Chat, "reply">;
   /** Where a document whose bytes are audio goes: it is transcribed, not attached. */
   voice: Pick<VoiceNotes, "heard">;
@@ -161,7 +161,7 @@ export class PhoneFiles {
     const busy = this.#deps.activity.isBusy(owner.sessionID);
     const outcome = link ? await link.opencode.prompt(owner.sessionID, parts) : ({ ok: false, gone: false, error: t.talk.notRunning } as const);
     log.info({ sessionID: owner.sessionID, outcome, busy, bytes, parts: parts.map((part) => part.type) }, "file from the phone sent to a session");
-    if (outcome.ok) return this.#deps.runs.acknowledge(owner, userMessage, busy);
+    if (outcome.ok) return this.#deps.talk.acknowledge(owner, userMessage, busy);
     const why = outcome.gone ? escapeHtml(t.talk.sessionGone) : escapeWithin(outcome.error, 300);
     await this.#deps.chat.reply(t.files.notSent(why), userMessage.messageId, userMessage.threadId);
   }

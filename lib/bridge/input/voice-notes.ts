@@ -21,9 +21,9 @@ import type { Claim } from "../../relay/update-handler.ts";
 import type { Chat } from "../core/chat.ts";
 import type { ActingFile } from "../core/gate.ts";
 import { downloadFromPhone } from "./phone-download.ts";
-import type { RunNotices, UserMessage } from "../runs/run-notices.ts";
+import type { TalkBack, UserMessage } from "../runs/talk-back.ts";
 import type { SessionTopics } from "../core/topics.ts";
-import type { UserInput } from "./user-input.ts";
+import type { PromptTaps } from "../prompts/prompt-taps.ts";
 
 /** Where the words go: an awaited answer (or feedback), or a session's next prompt. */
 export type VoiceTarget = { input: TextInput } | { owner: MessageOwner };
@@ -35,8 +35,8 @@ export interface VoiceNotesDeps {
   log: Logger;
   t: Strings;
   chat: Pick<Chat, "reply" | "post">;
-  inputs: Pick<UserInput, "typed">;
-  runs: Pick<RunNotices, "talkBack" | "heardVoice">;
+  inputs: Pick<PromptTaps, "typed">;
+  talk: Pick<TalkBack, "talkBack" | "heardVoice">;
   /** Undefined: no service configured (HERMES_TRANSCRIBE_URL): voice notes are refused, naming it. */
   settings: TranscriptionSettings | undefined;
   /** How the transcriber is built (on first use); tests give their own. */
@@ -134,13 +134,13 @@ export class VoiceNotes {
         return chat.reply(escapeHtml(t.note.notPending), userMessage.messageId, userMessage.threadId);
       const sent = await chat.post(t.voice.heardAnswer(shown), userMessage.messageId, userMessage.threadId);
       if (sent) registry.noteMessage(sent, { sessionID: prompt.sessionID, directory: prompt.directory });
-      this.#deps.runs.heardVoice(prompt.sessionID);
+      this.#deps.talk.heardVoice(prompt.sessionID);
       this.#deps.inputs.typed(target.input, words);
       return;
     }
     // Queued first, so the phone shows the words before the 👍 and Running; the prompt does not wait for Telegram.
     const showing = chat.post(t.voice.heard(shown), userMessage.messageId, userMessage.threadId);
-    await this.#deps.runs.talkBack(target.owner, userMessage, caption === undefined ? words : `${caption}\n\n${words}`, true);
+    await this.#deps.talk.talkBack(target.owner, userMessage, caption === undefined ? words : `${caption}\n\n${words}`, true);
     const sent = await showing;
     if (sent) registry.noteMessage(sent, target.owner);
   }

@@ -1,7 +1,5 @@
 // Scheduled runs on the gate (issue 35): /every, /at and /schedules with their picker and cancel
 // buttons (schedule-commands.ts), and the runner the wake-up timer calls (schedule-runner.ts).
-// Added before the bridge's own routes: Commands answers any command it does not know with /help,
-// and UserInput calls any tap it does not know stale.
 import type { Gate } from "../core/gate.ts";
 import { ScheduleCommands, type ScheduleCommandDeps } from "./schedule-commands.ts";
 

@@ -22,7 +22,7 @@ import type { Chat } from "../core/chat.ts";
 import type { ActingCommand, ActingTap, ActingText } from "../core/gate.ts";
 import type { InstanceLinks } from "../core/instance-links.ts";
 import { parseProjectsPart, projectKey, type ProjectsPart } from "./projects-part.ts";
-import type { RunNotices, UserMessage } from "../runs/run-notices.ts";
+import type { TalkBack, UserMessage } from "../runs/talk-back.ts";
 import type { SessionTopics } from "../core/topics.ts";
 import { startSession } from "./start-session.ts";
 import { escapeHtml } from "../../text/html.ts";
@@ -37,7 +37,7 @@ export interface NewSessionDeps {
   chatId: number | undefined;
   links: Pick<InstanceLinks, "linkFor" | "directories">;
   chat: Pick<Chat, "reply" | "send" | "answerCallback">;
-  runs: Pick<RunNotices, "talkBack">;
+  talk: Pick<TalkBack, "talkBack">;
 }
 
 /** A force-reply request for a new session's first instruction, by "chatId:messageId". */

@@ -1,7 +1,5 @@
 // Starting and steering work from the phone (issue 24): /new (new-sessions.ts), /sessions
-// (session-picker.ts), /model and /agent (choice-commands.ts), as routes of the gate. Added before
-// the bridge's own routes: Commands answers any command it does not know with /help, and UserInput
-// calls any tap it does not know stale.
+// (session-picker.ts), /model and /agent (choice-commands.ts), as routes of the gate.
 import { ChoiceCommands, type ChoiceCommandDeps } from "./choice-commands.ts";
 import type { Gate } from "../core/gate.ts";
 import { NewSessions, type NewSessionDeps } from "./new-sessions.ts";

@@ -11,7 +11,7 @@ import { escapeHtml, escapeWithin, html, type Html } from "../../text/html.ts";
 import { projectName } from "../../telegram/render/render-context.ts";
 import { renderCommands, type CommandView } from "../../telegram/render/render-vocabulary.ts";
 import type { Tap } from "../core/desk.ts";
-import type { RunNotices, UserMessage } from "../runs/run-notices.ts";
+import type { TalkBack, UserMessage } from "../runs/talk-back.ts";
 import type { VocabularyDesk } from "./vocabulary-desk.ts";
 
 interface Listing {
@@ -25,9 +25,9 @@ export class CommandsList {
   readonly #hermes: ReadonlySet<string>;
   readonly #lists = new KeyedLists<Listing>();
   /** A command's run is the phone's: its Done notice comes, as for a prompt from the phone. */
-  readonly #runs: Pick<RunNotices, "acknowledge" | "activity">;
+  readonly #runs: Pick<TalkBack, "acknowledge" | "activity">;
 
-  constructor(posts: VocabularyDesk, hermes: ReadonlySet<string>, runs: Pick<RunNotices, "acknowledge" | "activity">) {
+  constructor(posts: VocabularyDesk, hermes: ReadonlySet<string>, runs: Pick<TalkBack, "acknowledge" | "activity">) {
     this.#posts = posts;
     this.#hermes = hermes;
     this.#runs = runs;

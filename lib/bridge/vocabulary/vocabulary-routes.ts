@@ -1,9 +1,7 @@
 // OpenCode's own vocabulary on the gate (issue 43): `/commands`, `/compact`, `/fork`, `/history`
 // and `/<command> <arguments>` typed as a reply to a session's message (or in its topic), the taps
-// on their buttons and on ⑂ Fork, and the same words sent on their own (how to use them). Added
-// before the bridge's own routes: typed text would otherwise become the session's next prompt,
-// Commands answers any command it does not know with /help, and UserInput calls any tap it does
-// not know stale. Hermes's own names stay Hermes's: a reply `/undo` is still Undo's.
+// on their buttons and on ⑂ Fork, and the same words sent on their own (how to use them). Hermes's
+// own names stay Hermes's: a reply `/undo` is still Undo's.
 import { decodeCallback, isActionOn, type CallbackData, type VocabularyAction } from "../../telegram/codec.ts";
 import { commandsFor } from "../../telegram/render/render-status.ts";
 import type { MessageOwner } from "../../registry/registry.ts";
@@ -12,6 +10,7 @@ import type { Tap } from "../core/desk.ts";
 import type { Gate, IntentOf, Route } from "../core/gate.ts";
 import type { RunCosts } from "../runs/run-costs.ts";
 import type { RunNotices } from "../runs/run-notices.ts";
+import type { TalkBack } from "../runs/talk-back.ts";
 import { CommandsList } from "./commands-list.ts";
 import { CompactRun } from "./compact-run.ts";
 import { HistoryControl } from "./history-control.ts";
@@ -51,13 +50,14 @@ export function routeVocabulary(
   gate: Gate,
   deps: VocabularyDeps & {
     chat: Pick<Chat, "reply" | "answerCallback">;
-    runs: Pick<RunNotices, "talkBack" | "changes" | "acknowledge" | "activity">;
+    runs: Pick<RunNotices, "changes">;
+    talk: Pick<TalkBack, "talkBack" | "acknowledge" | "activity">;
     costs: Pick<RunCosts, "compacted">;
   },
 ): ForkControl {
   const posts = new VocabularyDesk(deps);
   const hermes = new Set([...commandsFor(deps.t).map((entry) => entry.command), "start", "help"]);
-  const commands = new CommandsList(posts, hermes, deps.runs);
+  const commands = new CommandsList(posts, hermes, deps.talk);
   const compact = new CompactRun(posts, deps.costs);
   const forks = new ForkControl(posts, deps.runs.changes);
   const history = new HistoryControl(posts, forks);
@@ -85,7 +85,7 @@ export function routeVocabulary(
     if (OWN.has(name)) return words(owner, name, at, replyTo);
     if (hermes.has(name)) return undefined;
     const userMessage = { chatId, messageId: at, ...(intent.threadId !== undefined ? { threadId: intent.threadId } : {}) };
-    return () => commands.typed(owner, match[1]!, (match[2] ?? "").trim(), userMessage, () => deps.runs.talkBack(owner, userMessage, intent.text));
+    return () => commands.typed(owner, match[1]!, (match[2] ?? "").trim(), userMessage, () => deps.talk.talkBack(owner, userMessage, intent.text));
   };
 
   const claimTap: NonNullable<Route<IntentOf<"callback">>["claim"]> = (intent) => {

@@ -1,53 +1,46 @@
-// What the user does to this process' prompts on the phone: button taps (on a prompt, or on Stop)
-// and typed answers. Only taps from those who may act arrive (gate.ts refuses the others, asking
-// `ownsTap` here). This finds the prompt, checks whether it still waits,
-// hands the meaning to the prompt kind's handler (questions.ts, permissions.ts) or to Stop, runs
-// the work in the prompt's queue, and answers every tap. Undo's taps go to runs/undo-control.ts.
+// What the user does to this process' prompts on the phone: button taps and typed answers. Only
+// taps from those who may act arrive (the gate refuses the others, asking `ownsTap` here). This
+// finds the prompt, checks whether it still waits, hands the meaning to the prompt kind's handler
+// (questions.ts, permissions.ts), runs the work in the prompt's queue, and answers every tap; a tap
+// nobody claimed (a prompt gone, an older copy) is answered here as stale.
 import type { Strings } from "../../i18n/catalog.ts";
 import type { Logger } from "../../system/log.ts";
 import type { Prompt, Registry, TextInput } from "../../registry/registry.ts";
 import type { Claim } from "../../relay/update-handler.ts";
-import { decodeCallback, type CallbackData, type StopAction, type UndoAction } from "../../telegram/codec.ts";
+import { decodeCallback, type CallbackData } from "../../telegram/codec.ts";
 import type { ActingTap, IntentOf } from "../core/gate.ts";
-import { errorText } from "../../util/error-text.ts";
 import type { Chat } from "../core/chat.ts";
 import type { Tap } from "../core/desk.ts";
-import { tapPermission, typePermissionFeedback } from "../prompts/permissions.ts";
-import type { PromptLife } from "../prompts/prompt-life.ts";
-import { tapQuestion, typeQuestionAnswer } from "../prompts/questions.ts";
-import type { StopControl } from "../runs/stop-control.ts";
-import type { UndoControl } from "../runs/undo-control.ts";
+import { tapPermission, typePermissionFeedback } from "./permissions.ts";
+import type { PromptLife } from "./prompt-life.ts";
+import { tapQuestion, typeQuestionAnswer } from "./questions.ts";
 
 type Callback = IntentOf<"callback">;
 
-export interface UserInputDeps {
+export interface PromptTapDeps {
   registry: Registry;
   prompts: PromptLife;
-  stops: Pick<StopControl, "owns" | "tap">;
-  undos: Pick<UndoControl, "owns" | "tap">;
   chat: Chat;
   log: Logger;
   t: Strings;
 }
 
-export class UserInput {
-  readonly #deps: UserInputDeps;
+export class PromptTaps {
+  readonly #deps: PromptTapDeps;
 
-  constructor(deps: UserInputDeps) {
+  constructor(deps: PromptTapDeps) {
     this.#deps = deps;
   }
 
   /**
-   * Whether a tap is on one of this process' prompts or Stop buttons: the work to do once the claim
+   * Whether a tap is on one of this process' prompts: the work to do once the claim
    * is granted. A tap on an older copy of a prompt (sent again by /pending) is left to the stale-tap
    * handling; a tap that raced the sendMessage response (message id not known yet) is claimed by its
    * key and checked when it runs: deciding never waits for Telegram.
    */
   claimTap(intent: ActingTap): Claim | undefined {
-    const { registry, stops } = this.#deps;
+    const { registry } = this.#deps;
     const data = decodeCallback(intent.data);
-    if (data && stops.owns(data)) return () => this.#stop(intent, data);
-    if (data && this.#deps.undos.owns(data)) return () => this.#undo(intent, data);
     const prompt = data ? registry.byKey(data.key) : undefined;
     if (!data || !prompt) return undefined;
     if (prompt.message && !isOn(prompt, intent)) return undefined;
@@ -60,10 +53,10 @@ export class UserInput {
     await this.#stale(intent);
   }
 
-  /** Whether a tap is on one of this process' prompts or Stop buttons (any copy of it). */
+  /** Whether a tap is on one of this process' prompts (any copy of it). */
   ownsTap(intent: Callback): boolean {
     const data = decodeCallback(intent.data);
-    return data !== undefined && (this.#deps.stops.owns(data) || this.#deps.undos.owns(data) || this.#deps.registry.byKey(data.key) !== undefined);
+    return data !== undefined && this.#deps.registry.byKey(data.key) !== undefined;
   }
 
   /** A tap from someone who may not act (gate.ts decides, and logs it). */
@@ -97,24 +90,6 @@ export class UserInput {
     if (tap.next) void prompts.enqueue(prompt, tap.next);
     await new Promise((resolve) => setImmediate(resolve));
     await chat.answerCallback(intent.id, tap.note(t), tap.alert);
-  }
-
-  /** A granted tap on Stop or its confirmation. */
-  async #stop(intent: ActingTap, data: CallbackData<StopAction>): Promise<void> {
-    const { stops, chat, log, t } = this.#deps;
-    const { chatId } = intent.from;
-    const tap = stops.tap(data, intent.messageId === undefined || chatId === undefined ? undefined : { chatId, messageId: intent.messageId });
-    await chat.answerCallback(intent.id, tap.note(t), tap.alert);
-    if (tap.next) await tap.next().catch((error) => log.error({ err: errorText(error) }, "stopping a run failed"));
-  }
-
-  /** A granted tap on Undo, its confirmation, or Redo. */
-  async #undo(intent: ActingTap, data: CallbackData<UndoAction>): Promise<void> {
-    const { undos, chat, log, t } = this.#deps;
-    const { chatId } = intent.from;
-    const tap = undos.tap(data, intent.messageId === undefined || chatId === undefined ? undefined : { chatId, messageId: intent.messageId });
-    await chat.answerCallback(intent.id, tap.note(t), tap.alert);
-    if (tap.next) await tap.next().catch((error) => log.error({ err: errorText(error) }, "undoing a run failed"));
   }
 
   /**
