@@ -9,8 +9,8 @@ import type { AccessPolicy } from "../telegram/access.ts";
 import type { TelegramApi } from "../telegram/wire/api.ts";
 import type { PaceLimits } from "../telegram/wire/pacer.ts";
 import type { LoadTranscriber } from "../voice/load-transcriber.ts";
-import type { ApprovalOptions } from "./approvals/approvals.ts";
-import type { ScheduleSetup } from "./schedules/schedule-routes.ts";
+import type { ApprovalOptions } from "./approvals/approvals-routes.ts";
+import type { ScheduleSetup } from "./schedules/schedules-routes.ts";
 
 export interface BridgeOptions extends ApprovalOptions {
   telegram: TelegramApi;

@@ -1,8 +1,8 @@
 // Every user-facing string in English (the default language).
 import { approvalsEn } from "./approvals-en.ts";
-import { enRemote } from "./en-remote.ts";
+import { enRemote } from "./remote-en.ts";
 import { gitEn } from "./git-en.ts";
-import { scheduleEn } from "./schedule-en.ts";
+import { scheduleEn } from "./schedules-en.ts";
 import { speechEn } from "./speech-en.ts";
 import { vocabularyEn } from "./vocabulary-en.ts";
 import type { Strings } from "./strings.ts";

@@ -8,7 +8,7 @@
 import type { RemoteStrings } from "./remote-strings.ts";
 import type { GitStrings } from "./git-strings.ts";
 import type { ApprovalStrings } from "./approvals-strings.ts";
-import type { ScheduleStrings } from "./schedule-strings.ts";
+import type { ScheduleStrings } from "./schedules-strings.ts";
 import type { SpeechStrings } from "./speech-strings.ts";
 import type { Html } from "../text/html.ts";
 import type { VocabularyStrings } from "./vocabulary-strings.ts";

@@ -16,8 +16,8 @@ import { scrubbedTelegram } from "../telegram/wire/scrubbed-api.ts";
 import { machineLabel } from "../telegram/render/machine-label.ts";
 import { processGlobal } from "../util/process-global.ts";
 import { basicSecrets } from "../config/process-secrets.ts";
-import { schedulePace } from "../schedule/pace.ts";
-import { scheduleBotKey, scheduleFile } from "../schedule/store.ts";
+import { schedulePace } from "../schedules/pace.ts";
+import { scheduleBotKey, scheduleFile } from "../schedules/store.ts";
 import { waitAtMost } from "../util/with-timeout.ts";
 
 export interface HubOptions {

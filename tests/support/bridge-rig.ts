@@ -1,5 +1,5 @@
 // A Bridge wired to an in-memory Telegram and a fake OpenCode, for unit tests of the bridge.
-import type { ScheduleSetup } from "../../lib/bridge/schedules/schedule-routes.ts";
+import type { ScheduleSetup } from "../../lib/bridge/schedules/schedules-routes.ts";
 import pino from "pino";
 import type { Logger } from "../../lib/system/log.ts";
 import type { TranscriptionSettings } from "../../lib/config/config.ts";

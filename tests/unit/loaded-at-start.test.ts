@@ -45,11 +45,11 @@ describe("what Hermes loads at start", () => {
         expect(loaded).not.toContain(later);
       // Scheduled runs: only the wake-up timer and the store it reads wait at start; their commands,
       // runner, words and renderer load with the bridge.
-      expect(loaded).toContain("lib/schedule/wake.ts");
+      expect(loaded).toContain("lib/schedules/wake.ts");
       for (const later of [
         "lib/bridge/schedules/schedule-runner.ts",
         "lib/bridge/schedules/schedule-commands.ts",
-        "lib/schedule/describe.ts",
+        "lib/schedules/describe.ts",
         "lib/telegram/render/render-schedules.ts",
       ])
         expect(loaded).not.toContain(later);

@@ -1,5 +1,5 @@
 // The strings of scheduled runs in English.
-import type { ScheduleStrings } from "./schedule-strings.ts";
+import type { ScheduleStrings } from "./schedules-strings.ts";
 import { html } from "../text/html.ts";
 
 export const scheduleEn: ScheduleStrings = {
