@@ -29,7 +29,7 @@ export async function probeServer(options: Pick<AttachOptions, "url" | "auth" | 
 
 /**
  * startAttach for an OpenCode 1.x server, startAttach2 for an OpenCode 2 one. With credentials, every
- * request first checks that a loopback listener is this user's (listener-owner.ts): at the start a
+ * request first checks that a loopback listener is this user's (lib/system/listener-owner.ts): at the start a
  * foreign one fails attach mode at once; later (a restart) the request fails and the stream retries.
  */
 export function startAttachFor(given: AttachOptions): AttachHandle {

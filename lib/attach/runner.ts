@@ -1,9 +1,9 @@
 // Attach mode: the same bridge as the plugin, fed by a running `opencode serve` over HTTP instead
 // of from inside it. One Hermes covers every directory of that server:
 //
-//   GET /global/event ──stream.ts──▶ per directory: check, link, feed ──▶ Bridge (hub.ts, shared)
+//   GET /global/event ──lib/sse/stream.ts──▶ per directory: check, link, feed ──▶ Bridge (lib/plugin/hub.ts, shared)
 //                                                                           │
-//   replies, pending lists ◀── OpencodeApi over http-transport.ts ◀─────────┘
+//   replies, pending lists ◀── OpencodeApi over lib/opencode/http-transport.ts ◀─────────┘
 //
 // Directories: the server's own (`GET /path`), those given with --directory, those of sessions
 // updated lately (`GET /session?start=…`), and every directory an event names. Each gets one

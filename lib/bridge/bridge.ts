@@ -141,7 +141,7 @@ export class Bridge implements UpdateHandler {
     this.#files = files;
     this.#agentFiles = new AgentFiles({ telegram, outbox, registry, topics, log, t, chatId });
 
-    // The routes, listed once, in the order the gate asks them (gate.ts: the first answer wins).
+    // The routes, listed once, in the order the gate asks them (lib/bridge/core/gate.ts: the first answer wins).
     // The catch-alls come last: a tap nobody claimed is stale (PromptTaps), a command nobody knows
     // gets /help (Commands), a reply is the session's next message (TypedText), a file its next
     // prompt (PhoneFiles). So every capability's routes go above them, and /new --worktree (git)
@@ -168,7 +168,7 @@ export class Bridge implements UpdateHandler {
 
   /**
    * Links an OpenCode instance; its already-pending prompts are picked up in the background, unless
-   * `listPending` is false: the caller knows there can be none (see plugin-instance.ts).
+   * `listPending` is false: the caller knows there can be none (see lib/plugin/plugin-instance.ts).
    */
   attach(link: InstanceLink, { listPending = true }: { listPending?: boolean } = {}): void {
     this.#links.add(link);
@@ -274,7 +274,7 @@ export class Bridge implements UpdateHandler {
 
   /**
    * Whether an update concerns this process (one of its prompts or awaited texts): the work it
-   * means, which the caller runs once the claim is granted (relay/relay.ts). Deciding does nothing
+   * means, which the caller runs once the claim is granted (lib/relay/relay.ts). Deciding does nothing
    * visible: the tap is acknowledged only when the work runs, so a claim the leader refused (it came
    * too late) leaves no trace. Never waits for OpenCode or for outgoing Telegram traffic.
    */

@@ -208,7 +208,7 @@ async function serviceCheck(service: Service, env: Env, owner: OwnerCheck | unde
   const url = env[variable]?.trim();
   if (!url) return skipped(service.unset);
   if (!isHttpUrl(url)) return problem(`${variable} is not an http(s) URL`, "set it to the service's base URL, such as https://api.openai.com/v1.");
-  // As the plugin does (config.ts): the credentials leave the URL and go as HTTP Basic; only the bare URL is shown.
+  // As the plugin does (lib/config/config.ts): the credentials leave the URL and go as HTTP Basic; only the bare URL is shown.
   const bare = withoutCredentials(url);
   const shown = forTerminal(bare, 120);
   const found = owner ? await listenerProblem(url, owner) : undefined;

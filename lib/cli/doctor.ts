@@ -109,7 +109,7 @@ function settingsChecks(env: Env, options: Record<string, unknown> | undefined):
 function telegramSettings(env: Env, options: Options): TelegramSettings {
   const fromEnv = (name: string) => (env[name]?.trim() ? env[name]!.trim() : undefined);
   const option = (name: string) => options.project?.[name] ?? options.global?.[name];
-  // The chat and the allow-list come from an option only as the global config says (config-options.ts).
+  // The chat and the allow-list come from an option only as the global config says (lib/config/config-options.ts).
   const chatText = fromEnv("HERMES_TELEGRAM_CHAT_ID") ?? optionText(options.global?.chatId);
   const chatId = chatText !== undefined && /^-?\d+$/.test(chatText) ? Number(chatText) : undefined;
   const allowed = fromEnv("HERMES_TELEGRAM_ALLOWED_USERS") ?? optionText(options.global?.allowedUsers);

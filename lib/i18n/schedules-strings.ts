@@ -1,5 +1,5 @@
 // The shape of the strings of scheduled runs (/every, /at, /schedules): part of the catalogue
-// (strings.ts' `schedule`), filled in by schedule-en.ts and schedule-zh.ts. Parameters typed
+// (strings.ts' `schedule`), filled in by schedules-en.ts and schedules-zh.ts. Parameters typed
 // Html come escaped; the rest are numbers or plain words.
 import type { Html } from "../text/html.ts";
 

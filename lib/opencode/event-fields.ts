@@ -1,4 +1,4 @@
-// The field checks both event narrowers (OpenCode 1.x in events.ts, OpenCode 2 in opencode2/events.ts)
+// The field checks both event narrowers (OpenCode 1.x in events.ts, OpenCode 2 in lib/opencode2/events.ts)
 // make on untrusted event data. Pure.
 import type { MessageUsage, ModelRef, TodoItem } from "../hermes-events.ts";
 import { isRecord } from "../util/is-record.ts";

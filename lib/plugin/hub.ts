@@ -1,4 +1,4 @@
-// One bridge per bot token per process (loaded on first use: bridge/on-demand-bridge.ts), shared by
+// One bridge per bot token per process (loaded on first use: lib/bridge/on-demand-bridge.ts), shared by
 // every plugin instance (OpenCode creates one per directory, sometimes two), and one relay that
 // takes part in the machine-wide election of the process that polls Telegram. The last instance to
 // leave stops both. An instance whose settings differ from the running bridge's (another project's

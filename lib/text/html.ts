@@ -2,7 +2,7 @@
 // tags, entities or what the user sees as one character (an emoji with its modifiers, a flag, a
 // letter with accents).
 //
-// HTML by construction: every text sent with parse_mode HTML is `Html` (api.ts takes nothing
+// HTML by construction: every text sent with parse_mode HTML is `Html` (lib/telegram/wire/api.ts takes nothing
 // else), and only this file makes it: `escapeHtml` (any text), the `html` template (its literal
 // parts are Hermes' own markup, every value in it Html already or a number), `joinHtml`, the
 // cutters below, and `trustedHtml` for markup that is a constant of Hermes' own. A plain string

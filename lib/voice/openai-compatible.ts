@@ -3,7 +3,7 @@
 // all answer. multipart/form-data with `file`, `model` and `language`, the key as a Bearer token,
 // `text` read from the JSON answer. One request per voice note: never retried, so one voice note
 // can never become two prompts. The key goes in the header and nowhere else (no error quotes it).
-// Before each request, a loopback service must be listened for by this user (listener-owner.ts):
+// Before each request, a loopback service must be listened for by this user (lib/system/listener-owner.ts):
 // another local user who took the port while the service was down gets neither audio nor key.
 import type { TranscriptionSettings } from "../config/config.ts";
 import { isRecord } from "../util/is-record.ts";

@@ -3,7 +3,7 @@
 // `model`, `voice`, `input` and `response_format: "opus"` (OGG/Opus, what a Telegram voice message
 // is), the key as a Bearer token and nowhere else (no error quotes it). One request per answer,
 // never retried; the answer is read up to SPEECH_LIMIT_BYTES and must be OGG. Before each request
-// a loopback service must be listened for by this user (listener-owner.ts): another local user who
+// a loopback service must be listened for by this user (lib/system/listener-owner.ts): another local user who
 // took the port while the service was down gets neither the answer's words nor the key. A secret
 // the agent wrote into its answer (the bot token, a key) is left out of what is spoken.
 import type { SpeechSettings } from "../config/speech-settings.ts";

@@ -1,6 +1,6 @@
 // What the bridge knows of speech: words in, OGG/Opus audio out (a voice message), or a
 // SpeechError that says why not. The one implementation that speaks HTTP is openai-speech.ts,
-// loaded on first use by load.ts (speech is off for most users).
+// loaded on first use by load-speaker.ts (speech is off for most users).
 
 export interface Speaker {
   /** The words spoken, as OGG/Opus bytes, or a SpeechError. Never retried. */

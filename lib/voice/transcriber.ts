@@ -1,6 +1,6 @@
 // What the bridge knows of transcription: bytes and their audio type in, text out, or a
 // TranscriptionError that says why not. The one implementation that speaks HTTP is
-// openai-compatible.ts, loaded on first use by load.ts (transcription is off for most users).
+// openai-compatible.ts, loaded on first use by load-transcriber.ts (transcription is off for most users).
 import type { AudioType } from "./audio-type.ts";
 
 export interface Transcriber {

@@ -1,6 +1,6 @@
 // The spending cap of a run (issue 42): HERMES_RUN_BUDGET for every run, `/budget <dollars>` or
 // `/budget off` as a reply to a session's message for that session. The cost is the one the Done
-// notice shows (runs/run-costs.ts counts it); when it crosses the cap the run is stopped through
+// notice shows (lib/bridge/runs/run-costs.ts counts it); when it crosses the cap the run is stopped through
 // OpenCode's abort, as Stop does (no Done notice, its open prompts closed), and a notice says
 // "Stopped at $2.03 of a $2.00 budget" with Continue (+$2.00), which raises the cap and sends the
 // session "continue". A model without prices: a set budget says once per run that it can't be kept.

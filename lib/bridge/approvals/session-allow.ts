@@ -1,5 +1,5 @@
 // Risk flags and "Allow in this session" on the phone (issue 42). Reads each permission request's
-// flags before it is delivered (prompt-life.ts asks, through PermissionJudge), keeps the session
+// flags before it is delivered (lib/bridge/prompts/prompt-life.ts asks, through PermissionJudge), keeps the session
 // rules an Allow-in-this-session tap makes (in memory only, lib/approvals/session-rules.ts), shows
 // every request a rule answered on its run's progress message and counts it for the Done notice,
 // and lists this process' rules on /status, each with Revoke. A session's rules go with it.

@@ -1,7 +1,7 @@
 // What the process that polls tells Telegram about the bot, and learns from it: the command menu
 // (setMyCommands) and the bot's own @username (getMe, for "/status@bot" in groups). Sent by the
 // bridge once per lead; a process that leads before its bridge is loaded sends it when the bridge
-// loads (on-demand-bridge.ts): a waiting OpenCode makes no Bot API call but the long poll.
+// loads (lib/bridge/on-demand-bridge.ts): a waiting OpenCode makes no Bot API call but the long poll.
 import { errorText } from "../../util/error-text.ts";
 import type { Strings } from "../../i18n/catalog.ts";
 import type { Logger } from "../../system/log.ts";

@@ -1,6 +1,6 @@
 // The bot's commands: /start (chat id, setup check), /help, /status, /pending and /stop. The last three
 // concern every process sharing the bot, so each process contributes its part and the one that
-// polls answers once (see relay/relay.ts). Only commands from those who may act arrive here (gate.ts),
+// polls answers once (see lib/relay/relay.ts). Only commands from those who may act arrive here (lib/bridge/core/gate.ts),
 // except /start, which the gate sends to `start` for whoever may learn their ids.
 import { projectName } from "../../telegram/render/render-context.ts";
 import type { Strings } from "../../i18n/catalog.ts";
@@ -94,7 +94,7 @@ export class Commands {
               ? undefined // each process offered its own runs
               : escapeHtml(t.stop.nothingRunning)
             : intent.name === "undo"
-              ? t.undo.howTo // /undo works as a reply to a session's message (input/typed-text.ts)
+              ? t.undo.howTo // /undo works as a reply to a session's message (lib/bridge/input/typed-text.ts)
               : renderHelp(t);
     if (text) await this.#send(intent, text);
   }

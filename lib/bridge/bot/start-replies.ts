@@ -1,6 +1,6 @@
 // How often /start is answered: each chat at most once per interval, so a flood of /start from
-// one chat costs one message. Who gets an answer at all is the gate's decision (gate.ts,
-// telegram/access.ts' mayLearnIds). Pure.
+// one chat costs one message. Who gets an answer at all is the gate's decision (lib/bridge/core/gate.ts,
+// lib/telegram/access.ts' mayLearnIds). Pure.
 
 export const START_REPLY_INTERVAL_MS = 30_000;
 /** Chats remembered at most (the oldest are forgotten first). */

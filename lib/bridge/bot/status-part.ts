@@ -1,5 +1,5 @@
 // A process' part of /status and /pending, as it arrives from another process over the relay:
-// untrusted until it has exactly the shape render-status.ts expects. A malformed field is dropped,
+// untrusted until it has exactly the shape lib/telegram/render/render-status.ts expects. A malformed field is dropped,
 // a malformed entry too, never the whole part (one huge count cost a process its busy sessions and
 // pending prompts); counts past 2^53 − 1 are clamped. Too many entries or too long texts are cut
 // here (what the renderer shows is cut further there). Pure.

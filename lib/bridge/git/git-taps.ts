@@ -2,7 +2,7 @@
 // confirmation naming the branch, the run's files and the proposed message, which a reply
 // replaces; Confirm commits exactly those files), Push (a red confirmation naming the remote and
 // branch), Open pull request (gh), and Remove worktree (worktree-taps.ts). Each refusal says why
-// and changes nothing. Only taps from those who may act arrive here (gate.ts); a key is this
+// and changes nothing. Only taps from those who may act arrive here (lib/bridge/core/gate.ts); a key is this
 // process' own, so the process whose session it is claims the tap.
 import type { Strings } from "../../i18n/catalog.ts";
 import type { FileChange } from "../../hermes-events.ts";

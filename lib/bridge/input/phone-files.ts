@@ -1,7 +1,7 @@
 // Photos and files sent from the phone: a photo or document sent as a reply to any Hermes message
 // of a session (or posted in its forum topic) becomes that session's next prompt, with its caption;
 // an album (several photos or files sent at once) becomes one prompt.
-// Only the allowed users in the configured chat are heard (gate.ts hands nothing else here): nobody
+// Only the allowed users in the configured chat are heard (lib/bridge/core/gate.ts hands nothing else here): nobody
 // else's file is ever downloaded.
 // Files stay in memory (a `data:` URL or a text part) and are never written to disk.
 import type { Strings } from "../../i18n/catalog.ts";

@@ -1,8 +1,8 @@
 // Where text the user types goes: an awaited answer (a reply to a force-reply prompt, or the one
 // answer awaited in the chat), or a session's next instruction (a reply to any of its messages,
 // or a plain message in its forum topic), or, for a reply that is `/undo`, the undo of that
-// session's last run (a reply starting with "/" arrives as text: runs/undo-control.ts). Long
-// texts Telegram split are joined back first. Only text from those who may act arrives here (gate.ts).
+// session's last run (a reply starting with "/" arrives as text: lib/bridge/runs/undo-control.ts). Long
+// texts Telegram split are joined back first. Only text from those who may act arrives here (lib/bridge/core/gate.ts).
 import type { MessageOwner, Registry, TextInput } from "../../registry/registry.ts";
 import type { Claim } from "../../relay/update-handler.ts";
 import { TextJoiner } from "../../text/text-joiner.ts";

@@ -3,7 +3,7 @@
 // becomes that session's next prompt, as a typed reply would; one that replies to "Type an answer"
 // or "Reject with feedback" gives that answer. The phone is shown what was heard first, as a reply
 // to the voice note (a reply to that message reaches the session too). Only allowed users' voice
-// reaches this file (gate.ts decides, once), so a stranger's is never downloaded; the audio stays
+// reaches this file (lib/bridge/core/gate.ts decides, once), so a stranger's is never downloaded; the audio stays
 // in memory and goes to the transcription service and nowhere else.
 // Every refusal is said on the phone, and one voice note never makes two prompts.
 import type { TranscriptionSettings } from "../../config/config.ts";

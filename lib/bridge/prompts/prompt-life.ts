@@ -1,8 +1,8 @@
 // One prompt's life, from OpenCode's ask to its final message: delivery, edits, replies to
-// OpenCode, settling, expiry and sending again. Prompt state (registry/prompt.ts,
-// question-prompt.ts, permission-prompt.ts) changes here, or through the registry's own transitions
+// OpenCode, settling, expiry and sending again. Prompt state (lib/registry/prompt.ts,
+// lib/registry/question-prompt.ts, lib/registry/permission-prompt.ts) changes here, or through the registry's own transitions
 // that the tap handlers call (tapOption, typeAnswer, …). Work on one prompt runs strictly in order, so two
-// quick taps can't race (OpenCode's question/index.ts keeps its pending map private the same way).
+// quick taps can't race (OpenCode's own question module keeps its pending map private the same way).
 import type { Strings } from "../../i18n/catalog.ts";
 import { prepareLoggerSoon, type Logger } from "../../system/log.ts";
 import type { OpencodeEndpoint, Outcome } from "../../opencode/endpoint.ts";

@@ -3,8 +3,8 @@
 // a group (or once Telegram refused drafts) the run's progress message shows the answer's last
 // lines, with spare budget only (live-progress.ts, the outbox's lowest priority: a prompt never
 // waits behind it). Only a run whose end the phone hears of (a Done notice follows: the message
-// that stays, the draft being ephemeral). The text and the pacing are pure (progress/answer-text.ts),
-// the HTML the renderer's (render-draft.ts). Drafts do not go through the outbox: they are not
+// that stays, the draft being ephemeral). The text and the pacing are pure (lib/progress/answer-text.ts),
+// the HTML the renderer's (lib/telegram/render/render-draft.ts). Drafts do not go through the outbox: they are not
 // messages and spend none of the chat's message budget; a 429 pauses them as told.
 import type { Strings } from "../../i18n/catalog.ts";
 import type { Logger } from "../../system/log.ts";

@@ -4,7 +4,7 @@
 // a message that says only "0 steps", and one edit less of a group's budget), and for any other run
 // once it has worked longer than the Done threshold; edited in place as its todos and
 // steps change; one last edit when the run ends (a short line, no Stop). The state is the pure
-// reducer's (progress/run-progress.ts), the text the renderer's (telegram/render-progress.ts, loaded
+// reducer's (lib/progress/run-progress.ts), the text the renderer's (lib/telegram/render/render-progress.ts, loaded
 // on first use); when a call goes out is the outbox's: spare budget only, the latest state wins.
 // This file never waits or counts messages itself.
 import type { Strings } from "../../i18n/catalog.ts";

@@ -1,5 +1,5 @@
 // How runs are reported on the phone: "Done" / "Failed" / retrying notices (the noise policy lives
-// in the notices folder's activity.ts). The
+// in the notices folder's lib/notices/activity.ts). The
 // Done notice of a run that changed files carries ⏪ Undo (undo-control.ts, which this creates),
 // and other capabilities' buttons through one seam (done-buttons.ts).
 import type { Strings } from "../../i18n/catalog.ts";

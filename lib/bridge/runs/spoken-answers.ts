@@ -2,8 +2,8 @@
 // its Done notice, the answer as a voice message (HERMES_SPEECH_URL; the text stays above it).
 // `/voice on|off|auto` chooses for the chat (auto, the default: only for voice prompts); every
 // process sharing the bot takes the choice (it is gathered, as /pending is). What is read aloud is
-// speech/spoken-text.ts' (code blocks and links named, at most about two minutes); the audio comes
-// from the one speech client (speech/openai-speech.ts, loaded on first use). A failure is said
+// lib/voice/spoken-text.ts' (code blocks and links named, at most about two minutes); the audio comes
+// from the one speech client (lib/voice/openai-speech.ts, loaded on first use). A failure is said
 // once, replying to the Done notice, with the service's status and never its key.
 import { errorText } from "../../util/error-text.ts";
 import type { Strings } from "../../i18n/catalog.ts";

@@ -1,6 +1,6 @@
 // Stop from the phone: a Stop button on a running session's messages and /stop lead to a red
 // confirmation, whose tap aborts the session's run through OpenCode's API (POST /session/:id/abort,
-// what Esc does in the terminal). Rendering is in telegram/render-stop.ts; this file sends and edits.
+// what Esc does in the terminal). Rendering is in lib/telegram/render/render-stop.ts; this file sends and edits.
 import type { Strings } from "../../i18n/catalog.ts";
 import type { Logger } from "../../system/log.ts";
 import type { ActivityTracker } from "../../notices/activity.ts";

@@ -3,7 +3,7 @@
 // reverts the session to before the run through OpenCode's own revert (the TUI's /undo), and
 // ↪ Redo puts the run back until the session's next prompt. Refused, with files untouched, while
 // the session works, when a newer run exists, when OpenCode refuses, and without git. Rendering is
-// in telegram/render/render-undo.ts; which run a key names in registry/undo-targets.ts.
+// in lib/telegram/render/render-undo.ts; which run a key names in lib/registry/undo-targets.ts.
 import type { Strings } from "../../i18n/catalog.ts";
 import type { Logger } from "../../system/log.ts";
 import type { ActivityTracker } from "../../notices/activity.ts";

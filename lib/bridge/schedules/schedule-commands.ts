@@ -1,12 +1,12 @@
 // /every, /at and /schedules: scheduled runs made, listed and cancelled from the phone. /every and
-// /at choose their project as /new does (new-sessions.ts): every process sharing the bot adds the
+// /at choose their project as /new does (lib/bridge/steering/new-sessions.ts): every process sharing the bot adds the
 // directories it serves; the one that polls answers: with one project it serves itself, the
 // schedule is made at once; otherwise a picker (a button per served project) replies to the
 // command, and the tap is claimed by the process serving that project, which reads the command
 // back from the message the picker replies to. The answer says what was understood, in words.
 // /schedules and its cancel buttons need no particular process: the file is this user's, shared by
 // all (lib/schedules/store.ts); the first tap on a cancel button asks for a second. Only updates
-// from those who may act arrive here (gate.ts): a stranger's /every makes nothing.
+// from those who may act arrive here (lib/bridge/core/gate.ts): a stranger's /every makes nothing.
 import { randomBytes } from "node:crypto";
 import type { Strings } from "../../i18n/catalog.ts";
 import type { Logger } from "../../system/log.ts";

@@ -3,7 +3,7 @@
 // nobody started in time (lib/schedules/due.ts); every claim moves the schedule on, so each run
 // is claimed by exactly one process, whichever processes share the bot and the file. Each claimed
 // run posts its first message ("⏰ Scheduled run … in app: …") and starts a new session titled
-// "⏰ …" with the instruction, the /new way (steering/start-session.ts): Running with Stop,
+// "⏰ …" with the instruction, the /new way (lib/bridge/steering/start-session.ts): Running with Stop,
 // progress, Done or Failed, and a reply continues it. A missed run is told once.
 import type { Strings } from "../../i18n/catalog.ts";
 import type { Logger } from "../../system/log.ts";

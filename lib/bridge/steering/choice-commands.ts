@@ -3,7 +3,7 @@
 // page at a time, the one in use marked. A tap on it is gathered too: each process applies it
 // (if its OpenCode reports the tapped one; otherwise it falls back to OpenCode's default, never to an
 // older choice), so the choice holds whichever process sends the next prompt. `/model default` and
-// `/agent plan` choose without a picker. Only updates from those who may act arrive here (gate.ts).
+// `/agent plan` choose without a picker. Only updates from those who may act arrive here (lib/bridge/core/gate.ts).
 import type { Strings } from "../../i18n/catalog.ts";
 import type { Logger } from "../../system/log.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";

@@ -7,7 +7,7 @@
 // sends the instruction (the picker replies to the /new message, whose text Telegram hands back
 // with the tap); without one, it asks for it (force reply) and takes the reply. From then on the
 // session is any phone-started run: Running with Stop, progress, Done, and a reply continues it.
-// Only updates from those who may act arrive here (gate.ts).
+// Only updates from those who may act arrive here (lib/bridge/core/gate.ts).
 import type { Strings } from "../../i18n/catalog.ts";
 import type { Logger } from "../../system/log.ts";
 import type { Registry } from "../../registry/registry.ts";

@@ -107,7 +107,7 @@ export class HistoryControl {
       log.info({ sessionID: owner.sessionID, outcome }, "session gone back from the phone");
       if (outcome.ok && outcome.snapshot && outcome.files.length > 0) text = t.vocabulary.history.backDone(title, outcome.files.length);
       else if (outcome.ok) {
-        // As Undo does (undo-control.ts): a revert that restored nothing (no git, or 1.1.53 with no record of the runs' changes) is taken back.
+        // As Undo does (lib/bridge/runs/undo-control.ts): a revert that restored nothing (no git, or 1.1.53 with no record of the runs' changes) is taken back.
         await opencode.unrevertRun(owner.sessionID);
         text = outcome.snapshot ? t.vocabulary.failed(escapeWithin(t.undo.noneRestored, 300)) : t.undo.noGit(title);
       } else text = outcome.gone ? html`⚠️ ${escapeHtml(t.talk.sessionGone)}` : t.vocabulary.failed(escapeWithin(outcome.error, 300));
