@@ -7,19 +7,20 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ChatKind } from "../support/chat-kind.ts";
 import type { SentMessage } from "../support/fake-telegram.ts";
 import { directive } from "../support/mock-llm.ts";
-import { isOpencode2, type OpencodeVersion } from "../support/opencode.ts";
+import { isOpencode2 } from "../support/opencode.ts";
 import { sleep } from "../support/wait.ts";
 import { gitProject } from "../support/git-project.ts";
+import type { Cell } from "./matrix.ts";
 import { startRig, type Rig } from "./question-suite.ts";
 
 const STRANGER = { id: 666, is_bot: false, first_name: "Stranger" };
 const ORIGINAL = "one\ntwo\nthree\nfour\n";
 
 /** `topics`: forum topics on (a supergroup): the session gets its own topic, and Undo's messages land in it. */
-export function undoSuite(version: OpencodeVersion, chat: ChatKind = "private", topics = false): void {
+export function undoSuite(cell: Cell): void {
+  const { version, chat, topics } = cell;
   const v2 = isOpencode2(version);
   const pathKey = v2 ? "path" : "filePath";
 

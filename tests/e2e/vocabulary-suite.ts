@@ -10,12 +10,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ChatKind } from "../support/chat-kind.ts";
 import type { SentMessage } from "../support/fake-telegram.ts";
 import { directive } from "../support/mock-llm.ts";
-import { isOpencode2, type OpencodeVersion } from "../support/opencode.ts";
+import { isOpencode2 } from "../support/opencode.ts";
 import { seedConfigDir } from "../support/opencode/config-dir-seed.ts";
 import { gitProject } from "../support/git-project.ts";
+import type { Cell } from "./matrix.ts";
 import { startRig, type Rig } from "./question-suite.ts";
 
 const STRANGER = { id: 666, is_bot: false, first_name: "Stranger" };
@@ -24,7 +24,8 @@ const REVIEW = "---\ndescription: Review the named part\n---\nPlease review $ARG
 /** The mock model's context window: /compact's fill is a share of it. */
 const WINDOW = { limit: { context: 200_000, output: 8_192 } };
 
-export function vocabularySuite(version: OpencodeVersion, chat: ChatKind = "private", topics = false): void {
+export function vocabularySuite(cell: Cell): void {
+  const { version, chat, topics } = cell;
   const v2 = isOpencode2(version);
   const pathKey = v2 ? "path" : "filePath";
 
