@@ -1,5 +1,5 @@
 // Writes the end-to-end matrix's files from its table (tests/e2e/matrix.ts): every cell's file,
-// and removes a generated file the table no longer has. `npm run e2e-matrix` writes; with `--check`
+// and removes a generated file the table no longer has. `npm run e2e-matrix` writes; with `-- --check`
 // it only lists what differs and exits 1 if anything does (tests/unit/e2e-matrix.test.ts checks the
 // same in `npm test`).
 import fs from "node:fs";
@@ -25,23 +25,26 @@ export function matrixDrift(dir: string = DIR): MatrixDrift {
   return { stale: stale.map(([name]) => name), extra };
 }
 
+/** Makes `dir` hold what the table generates: writes each missing or differing file, removes each generated file the table no longer has. */
+export function writeMatrix(dir: string = DIR): MatrixDrift {
+  const drift = matrixDrift(dir);
+  const wanted = matrixFiles();
+  for (const name of drift.stale) fs.writeFileSync(path.join(dir, name), wanted.get(name)!);
+  for (const name of drift.extra) fs.rmSync(path.join(dir, name));
+  return drift;
+}
+
 function main(argv: readonly string[]): number {
-  const drift = matrixDrift();
   if (argv.includes("--check")) {
+    const drift = matrixDrift();
     for (const name of drift.stale) console.log(`differs from the table: tests/e2e/${name}`);
     for (const name of drift.extra) console.log(`not in the table: tests/e2e/${name}`);
     return drift.stale.length + drift.extra.length === 0 ? 0 : 1;
   }
-  const wanted = matrixFiles();
-  for (const name of drift.stale) {
-    fs.writeFileSync(path.join(DIR, name), wanted.get(name)!);
-    console.log(`wrote tests/e2e/${name}`);
-  }
-  for (const name of drift.extra) {
-    fs.rmSync(path.join(DIR, name));
-    console.log(`removed tests/e2e/${name}`);
-  }
-  console.log(`${wanted.size} files from tests/e2e/matrix.ts, ${drift.stale.length} written, ${drift.extra.length} removed`);
+  const drift = writeMatrix();
+  for (const name of drift.stale) console.log(`wrote tests/e2e/${name}`);
+  for (const name of drift.extra) console.log(`removed tests/e2e/${name}`);
+  console.log(`${matrixFiles().size} files from tests/e2e/matrix.ts, ${drift.stale.length} written, ${drift.extra.length} removed`);
   return 0;
 }
 
