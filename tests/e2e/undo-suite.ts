@@ -3,7 +3,7 @@
 // the files are back byte for byte (the created one gone) → Redo → the run's versions are back.
 // Undo while the session works is refused with the files untouched, an older run's Undo is refused
 // once a newer run exists, /undo in reply to the newer notice undoes that one, and a stranger's
-// taps change nothing on disk. Run per version and chat kind (undo.opencode-*.test.ts).
+// taps change nothing on disk. Run on the cells matrix.ts gives it (undo.opencode-*.test.ts).
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

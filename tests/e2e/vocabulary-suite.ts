@@ -5,8 +5,8 @@
 // (with topics, in a topic of its own) and a message there reaches only the fork (the original's
 // messages unchanged through OpenCode's API); /compact of a long session shows the context's fill
 // dropping; /history goes back two runs, the files on disk as before them (bytes). A stranger's
-// /commands, /compact, /fork, /history and taps change nothing. Run per version and chat kind
-// (vocabulary.opencode-*.test.ts).
+// /commands, /compact, /fork, /history and taps change nothing. Run on the cells matrix.ts
+// gives it (vocabulary.opencode-*.test.ts).
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
