@@ -6,7 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { PACKAGE_NAME } from "../package-info.ts";
+import { PACKAGE_NAME } from "../config/package-info.ts";
 import { ok, problem, skipped, type Check } from "./doctor-check.ts";
 import { ownCommand, ownPluginSpec } from "./plugin-spec.ts";
 import { forTerminal } from "./terminal-text.ts";

@@ -5,9 +5,9 @@
 // OpenCode loads as it is; only a copy that npx fetched from a registry is named by name@version.
 import fs from "node:fs";
 import path from "node:path";
-import { isHermesSpec } from "../hermes-spec.ts";
-import { isRecord } from "../is-record.ts";
-import { OWN_PLUGIN, PACKAGE_NAME, packageVersion } from "../package-info.ts";
+import { isHermesSpec } from "../config/hermes-spec.ts";
+import { isRecord } from "../util/is-record.ts";
+import { OWN_PLUGIN, PACKAGE_NAME, packageVersion } from "../config/package-info.ts";
 
 export interface OwnSpec {
   /** What goes in the `plugin` list. */

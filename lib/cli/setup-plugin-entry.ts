@@ -4,7 +4,7 @@
 // that is a symlink (kept in a dotfiles repository) stays one: the rename replaces its target.
 import fs from "node:fs";
 import path from "node:path";
-import { globalConfigFile } from "../global-config.ts";
+import { globalConfigFile } from "../config/global-config.ts";
 import { ask } from "./ask.ts";
 import type { CliIo } from "./io.ts";
 import { checkLine } from "./doctor-check.ts";

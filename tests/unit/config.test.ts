@@ -9,7 +9,7 @@ import {
   readLogSettings,
   type ConfigResult,
   type HermesConfig,
-} from "../../lib/config.ts";
+} from "../../lib/config/config.ts";
 
 const TOKEN = "123456789:AAF-abc_DEF123xyz";
 const BASE = { HOME: "/home/tester", HERMES_TELEGRAM_TOKEN: TOKEN, HERMES_TELEGRAM_CHAT_ID: "42" };

@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { closestVariable, KNOWN_VARIABLES, unknownVariables } from "../../lib/unknown-variables.ts";
+import { closestVariable, KNOWN_VARIABLES, unknownVariables } from "../../lib/config/unknown-variables.ts";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
 
