@@ -29,7 +29,7 @@ describe("the entry setup writes", () => {
   it("a copy npx unpacked from a tarball: its plugin.ts, with the caveat that npx's cache is temporary", () => {
     const root = "/home/me/.npm/_npx/cd34/node_modules/opencode-hermes";
     const lock = JSON.stringify({
-      packages: { "node_modules/opencode-hermes": { version: "0.2.0", resolved: "file:../../../hermes/opencode-hermes-0.2.0.tgz" } },
+      packages: { "node_modules/opencode-hermes": { version: "0.2.0", resolved: "file:/home/me/hermes/opencode-hermes-0.2.0.tgz" } },
     });
     const { exists, read } = files({ "/home/me/.npm/_npx/cd34/package-lock.json": lock });
     const own = ownPluginSpec(`${root}/plugin.ts`, "0.2.0", exists, read);
