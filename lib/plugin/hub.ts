@@ -18,6 +18,7 @@ import { processGlobal } from "../util/process-global.ts";
 import { basicSecrets } from "../config/process-secrets.ts";
 import { schedulePace } from "../schedules/pace.ts";
 import { scheduleBotKey, scheduleFile } from "../schedules/store.ts";
+import { ScheduleTimer } from "./schedule-timer.ts";
 import { waitAtMost } from "../util/with-timeout.ts";
 
 export interface HubOptions {
@@ -34,7 +35,7 @@ export interface HubOptions {
   telegram?: TelegramApi;
   /** The relay's socket file; by default derived from the token, in a private per-user directory (relay/address.ts). */
   relayAddress?: string;
-  /** The schedules file; by default `$XDG_STATE_HOME/opencode-hermes/schedules.json` (schedule/store.ts). */
+  /** The schedules file; by default `$XDG_STATE_HOME/opencode-hermes/schedules.json` (lib/schedules/store.ts). */
   scheduleFile?: string;
 }
 
@@ -54,6 +55,8 @@ export interface BridgeRefused {
 interface Running {
   bridge: OnDemandBridge;
   relay: Relay;
+  /** The schedules' wake-up timer (with a chat configured). */
+  timer: ScheduleTimer | undefined;
   leases: number;
   config: HubOptions["config"];
 }
@@ -113,6 +116,16 @@ export function acquireBridge(options: HubOptions): BridgeLease | BridgeRefused 
     const machine = machineLabel(config);
     const { pace, refused: paceRefused } = schedulePace(process.env, config.apiRoot);
     if (paceRefused) logger.warn({}, `a schedule's minute stays a minute: ${paceRefused}`);
+    const timer =
+      config.chatId === undefined
+        ? undefined
+        : new ScheduleTimer({
+            file: options.scheduleFile ?? scheduleFile(),
+            bot: scheduleBotKey(config.token, config.apiRoot),
+            chatId: config.chatId,
+            logger,
+            pace,
+          });
     const bridge = new OnDemandBridge({
       telegram,
       logger,
@@ -129,8 +142,9 @@ export function acquireBridge(options: HubOptions): BridgeLease | BridgeRefused 
       stream: config.stream,
       // Nor is any of them read aloud in a spoken answer.
       speech: config.speech && { ...config.speech, withheld: secrets },
-      schedules: { file: options.scheduleFile ?? scheduleFile(), bot: scheduleBotKey(config.token, config.apiRoot), pace },
+      ...(timer ? { schedules: timer.setup, servedChanged: () => timer.refresh() } : {}),
     });
+    timer?.serve(bridge);
     const relay = new Relay({
       address: options.relayAddress ?? relayAddress(config.token, config.apiRoot),
       key: relayKey(config.token),
@@ -142,7 +156,7 @@ export function acquireBridge(options: HubOptions): BridgeLease | BridgeRefused 
     });
     relay.start();
     if (config.ignored?.length) sayIgnored(config.ignored, { bridge, logger, notify: options.notify });
-    running = { bridge, relay, leases: 0, config };
+    running = { bridge, relay, timer, leases: 0, config };
     hubs.set(config.token, running);
     logger.debug({ chatId: config.chatId }, "Telegram bridge started");
   }
@@ -158,7 +172,8 @@ export function acquireBridge(options: HubOptions): BridgeLease | BridgeRefused 
       lease.leases--;
       if (lease.leases > 0) return;
       hubs.delete(config.token);
-      // Settle prompts first (their edits need no poller), then hand polling over.
+      // No run starts now; settle prompts (their edits need no poller), then hand polling over.
+      lease.timer?.stop();
       await waitAtMost(lease.bridge.stop(), STOP_TIMEOUT_MS);
       await waitAtMost(lease.relay.stop(), STOP_TIMEOUT_MS);
       logger.debug("Telegram bridge stopped");
