@@ -42,9 +42,12 @@ export function opencodeBinary(version: OpencodeVersion): string {
   if (isOpencode2(version)) {
     // devDependency opencode2-bin (tests/support/opencode2-bin/) lists the platform packages as optional
     // dependencies, so npm ci skips them elsewhere; our registry serves @opencode/cli-linux-x64-baseline only.
-    const dir = join(REPO_ROOT, "node_modules", OPENCODE2_PLATFORM_PACKAGE);
-    const bin = join(dir, "bin", exe);
-    if (existsSync(bin) && packageVersion(dir) === version) return bin;
+    // (The second place: a node_modules installed before that change, where opencode2-bin was the platform package itself.)
+    for (const dir of [join(REPO_ROOT, "node_modules", OPENCODE2_PLATFORM_PACKAGE), join(REPO_ROOT, "node_modules", WRAPPER_PACKAGE[version])]) {
+      const found = join(dir, "bin", exe);
+      if (existsSync(found) && packageVersion(dir) === version) return found;
+    }
+    const bin = join(REPO_ROOT, "node_modules", OPENCODE2_PLATFORM_PACKAGE, "bin", exe);
     throw new Error(`OpenCode ${version} binary not found at ${bin}: the e2e tests on OpenCode 2 run on linux x64 only (the one build our registry serves)`);
   }
   const candidates = [join(REPO_ROOT, "node_modules", WRAPPER_PACKAGE[version], "node_modules", pkg), join(REPO_ROOT, "node_modules", pkg)];
