@@ -175,4 +175,25 @@ describe.each<OpencodeVersion>([...OPENCODE_VERSIONS, OPENCODE2_VERSION])("OpenC
       expect(JSON.stringify(llm.requests.at(-1))).toContain("while-busy");
     }
   });
+
+  it.skipIf(v2)(
+    "1.x: a prompt sent to a busy session is stored in its history (at once on 1.18.33) and reaches the model with the current tool's result",
+    async () => {
+      const session = await oc.createSession();
+      await oc.prompt(session.id, directive({ tool: "bash", args: { command: "sleep 4", description: "wait" }, then: [{ text: "slept" }] }));
+      const asked = await pollUntil(async () => (await oc.pendingPermissions())[0], { timeoutMs: 30_000, what: "the run's permission" });
+      await oc.answerPermission(asked, "once");
+      await pollUntil(() => oc.isBusy(session.id), { timeoutMs: 10_000, what: "busy" });
+      const requests = llm.requests.length;
+      await oc.prompt(session.id, "queued while busy");
+      const stored = async () => (await messages(session.id)).some((m) => m.info.role === "user" && JSON.stringify(m.parts).includes("queued while busy"));
+      // Stored at once on 1.18.33; 1.1.53's prompt_async answers before it stores the message.
+      if (version === "1.18.33") expect(await stored()).toBe(true);
+      else await pollUntil(stored, { timeoutMs: 10_000, what: "stored" });
+      // The next request to the model (the sleep's result) already carries it: it can no longer be taken back.
+      await pollUntil(() => llm.requests.length > requests || undefined, { timeoutMs: 30_000, what: "the next request" });
+      expect(JSON.stringify(llm.requests[requests])).toContain("queued while busy");
+      await pollUntil(async () => !(await oc.isBusy(session.id)), { timeoutMs: 60_000, intervalMs: 200, what: "idle" });
+    },
+  );
 });
