@@ -4,7 +4,7 @@
 // 1.1.53 while the session works), `GET /mcp` (`{ name: { status, error? } }`) and `POST
 // /mcp/:name/connect|disconnect`. 1.x runs a command as `eval "<JSON string>"` in bash or zsh, so
 // the exit status is printed by a trailer whose `$` is made by a command substitution.
-import { isRecord } from "../is-record.ts";
+import { isRecord } from "../util/is-record.ts";
 import type { DeskControls, McpServerState, Outcome, ShellRun } from "./endpoint.ts";
 import { DEFAULT_RETRY, describeBody, sendForOutcome } from "./send-outcome.ts";
 import { REQUEST_TIMEOUT_MS, type OpencodeTransport } from "./transport.ts";

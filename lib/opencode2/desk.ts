@@ -3,7 +3,7 @@
 // `{ type: "shell", command, status: "exited", exit, output: { output, truncated } }` message, and
 // `GET /api/shell/:id/output` the whole output), `GET /api/mcp` (`{ data: [{ name, status: { status,
 // error? } }] }`) and `POST /api/experimental/mcp/:server/connect|disconnect` (204), per location.
-import { isRecord } from "../is-record.ts";
+import { isRecord } from "../util/is-record.ts";
 import { SHELL_TIMEOUT_MS, mcpState } from "../opencode/desk.ts";
 import type { DeskControls, McpServerState, Outcome, ShellRun } from "../opencode/endpoint.ts";
 import { describeBody } from "../opencode/send-outcome.ts";
