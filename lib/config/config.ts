@@ -66,6 +66,8 @@ export interface HermesConfig {
   progress: boolean;
   /** The agent's telegram_send_file tool (HERMES_AGENT_TOOLS=on, the default; off: no tool is registered). */
   agentTools: boolean;
+  /** HERMES_SHELL: `!command` from the phone (on unless set off). */
+  shell?: boolean;
   /** HERMES_RUN_BUDGET: dollars every run may spend before Hermes stops it (undefined: no cap). */
   runBudget?: number;
   /** HERMES_MACHINE_NAME: labels every message (several machines, one bot each, in one group). */
@@ -202,6 +204,7 @@ export function readConfig(env: Env = process.env, options?: unknown, global?: G
     problems.push(`${topicsSetting.label} needs a supergroup with topics: ${chatSetting.label} is a private chat`);
   const progress = readSwitch(settings("HERMES_PROGRESS"), true, problems);
   const agentTools = readSwitch(settings("HERMES_AGENT_TOOLS"), true, problems);
+  const shell = readSwitch(settings("HERMES_SHELL"), true, problems);
   const notifySetting = settings("HERMES_NOTIFY");
   const rawNotify = notifySetting.raw?.trim().toLowerCase() || DEFAULT_NOTICES.level;
   const notify: NoticeLevel = isNoticeLevel(rawNotify) ? rawNotify : DEFAULT_NOTICES.level;
@@ -232,6 +235,7 @@ export function readConfig(env: Env = process.env, options?: unknown, global?: G
       topics,
       progress,
       agentTools,
+      ...(shell ? {} : { shell }),
       ...(machineName ? { machineName } : {}),
       ...(runBudget !== undefined ? { runBudget } : {}),
       ...(transcription ? { transcription } : {}),

@@ -24,7 +24,7 @@ import { waitAtMost } from "../util/with-timeout.ts";
 export interface HubOptions {
   /** `chatId` undefined: no chat configured yet (setupOnlyConfig). */
   config: Pick<HermesConfig, "token" | "apiRoot" | "allowedUsers" | "questionTtlMs" | "permissionTtlMs"> & { chatId: number | undefined } & Partial<
-      Pick<HermesConfig, "notify" | "doneAfterMs" | "language" | "topics" | "progress" | "machineName" | "transcription" | "stream" | "speech" | "runBudget">
+      Pick<HermesConfig, "notify" | "doneAfterMs" | "language" | "topics" | "progress" | "machineName" | "transcription" | "stream" | "speech" | "runBudget" | "shell">
     >;
   logger: Logger;
   /** Shown to the user (an OpenCode toast) when something needs their attention. */
@@ -126,6 +126,7 @@ export function acquireBridge(options: HubOptions): BridgeLease | BridgeRefused 
       machine: machine === undefined ? undefined : makeScrubber(secrets)(machine),
       transcription: config.transcription,
       stream: config.stream,
+      ...(config.shell === false ? { shell: false } : {}),
       // Nor is any of them read aloud in a spoken answer.
       speech: config.speech && { ...config.speech, withheld: secrets },
       ...(timer ? { schedules: timer.setup, servedChanged: () => timer.refresh() } : {}),
