@@ -24,7 +24,10 @@ import { waitAtMost } from "../util/with-timeout.ts";
 export interface HubOptions {
   /** `chatId` undefined: no chat configured yet (setupOnlyConfig). */
   config: Pick<HermesConfig, "token" | "apiRoot" | "allowedUsers" | "questionTtlMs" | "permissionTtlMs"> & { chatId: number | undefined } & Partial<
-      Pick<HermesConfig, "notify" | "doneAfterMs" | "language" | "topics" | "progress" | "machineName" | "transcription" | "stream" | "speech" | "runBudget" | "shell">
+      Pick<
+        HermesConfig,
+        "notify" | "doneAfterMs" | "language" | "topics" | "progress" | "machineName" | "transcription" | "stream" | "speech" | "runBudget" | "shell"
+      >
     >;
   logger: Logger;
   /** Shown to the user (an OpenCode toast) when something needs their attention. */

@@ -55,7 +55,7 @@ const ACTIONS = {
   session: { code: "A", indexes: 0, on: "permission" }, // allow a permission once, and its kind for the rest of the session (issue 42)
   revoke: { code: "E", indexes: 0, on: "rule" }, // /status: revoke a session rule
   budgetContinue: { code: "N", indexes: 0, on: "budget" }, // a run stopped at its budget: raise the cap and continue it
-  // The desk's controls (issue 53): MCP servers (bridge/mcp/) and the shell (bridge/shell/).
+  // The desk's controls (issue 53): MCP servers (lib/bridge/mcp/) and the shell (lib/bridge/shell/).
   mcpIn: { code: "L", indexes: 0, on: "project" }, // /mcp's picker: this project's MCP servers
   mcpToggle: { code: "T", indexes: 1, on: "mcp" }, // /mcp's list: connect or disconnect server i
   shellRun: { code: "I", indexes: 0, on: "shell" }, // a flagged `!command`: run it

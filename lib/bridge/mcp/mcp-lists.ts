@@ -158,9 +158,7 @@ export class McpLists {
       const outcome = await desk.setMcp(server.name, connect);
       log.info({ server: server.name, connect, outcome }, "MCP server toggled from the phone");
       const name = escapeWithin(server.name, 80);
-      const note = outcome.ok
-        ? t.mcp.toggled(name, connect)
-        : t.mcp.toggleFailed(name, escapeWithin(outcome.gone ? "not found" : outcome.error, WHY_LIMIT));
+      const note = outcome.ok ? t.mcp.toggled(name, connect) : t.mcp.toggleFailed(name, escapeWithin(outcome.gone ? "not found" : outcome.error, WHY_LIMIT));
       const read = await this.#read(list.directory);
       if (typeof read !== "string") list.servers = read;
       const shown = renderMcpList(projectName(list.directory), list.servers, key, t, typeof read === "string" ? read : note);

@@ -63,7 +63,8 @@ export class ShellRuns {
     if (command === undefined || intent.from.chatId === undefined) return undefined;
     const replyTo = intent.replyTo === undefined ? undefined : { chatId: intent.from.chatId, messageId: intent.replyTo };
     if (replyTo && this.#deps.registry.inputFor(replyTo)) return undefined; // an awaited answer stays one
-    const owner = (replyTo ? this.#deps.registry.ownerOf(replyTo) : undefined) ?? (intent.threadId !== undefined ? this.#deps.topics.ownerOf(intent.threadId) : undefined);
+    const owner =
+      (replyTo ? this.#deps.registry.ownerOf(replyTo) : undefined) ?? (intent.threadId !== undefined ? this.#deps.topics.ownerOf(intent.threadId) : undefined);
     if (!owner || !this.#deps.links.linkFor(owner.directory)) return undefined;
     return () => this.#ask(owner, command, intent.messageId);
   }
