@@ -129,14 +129,14 @@ export function deskSuite(cell: Cell): void {
       ]);
       expect(await tap(question, "▶ Run", STRANGER)).toMatchObject({ text: expect.stringContaining("Not authorized") });
       expect(await tap(question, "✖ Cancel")).toMatchObject({ text: "Cancelled" });
-      await rig.telegram.waitFor(() => (current(question).text.includes("Not run") ? true : undefined), { what: "Not run" });
+      await rig.telegram.waitFor(() => (current(question).text.includes("Not run") ? true : undefined), { timeoutMs: 90_000, what: "Not run" });
       expect(fs.existsSync(target)).toBe(true);
       expect((await shellCalls()).some((call) => call.command.includes("rm -rf"))).toBe(false);
 
       const again = reply(first, "!rm -rf ~/x");
       const second = await answerTo(again, /Run this command\?/);
       expect(await tap(second, "▶ Run")).toMatchObject({ text: "Running…" });
-      await rig.telegram.waitFor(() => (/Exit status <b>0<\/b>/.test(current(second).text) ? true : undefined), { timeoutMs: 60_000, what: "the run" });
+      await rig.telegram.waitFor(() => (/Exit status <b>0<\/b>/.test(current(second).text) ? true : undefined), { timeoutMs: 90_000, what: "the run" });
       expect(fs.existsSync(target)).toBe(false);
     });
 
@@ -146,7 +146,7 @@ export function deskSuite(cell: Cell): void {
       expect(answer.text).toContain("19999\n20000");
       expect(answer.text).toContain("The last 40 of 20000 lines");
       const file = await rig.telegram.waitForMessage((m) => m.replyToMessageId === answer.messageId && m.document?.filename === "output.txt", {
-        timeoutMs: 30_000,
+        timeoutMs: 90_000,
         what: "output.txt",
       });
       const content = file.document!.content ?? file.document!.data!.toString("utf8");
@@ -177,7 +177,10 @@ export function deskSuite(cell: Cell): void {
       expect((await mcpStatus()).tiny).toBe("connected");
 
       expect(await tap(list, "⏸ Disconnect tiny")).toMatchObject({ text: "Disconnecting…" });
-      await rig.telegram.waitFor(() => (current(list).text.includes("⚪ <b>tiny</b>: disabled") ? true : undefined), { what: "tiny disabled" });
+      await rig.telegram.waitFor(() => (current(list).text.includes("⚪ <b>tiny</b>: disabled") ? true : undefined), {
+        timeoutMs: 90_000,
+        what: "tiny disabled",
+      });
       expect((await mcpStatus()).tiny).toBe("disabled");
       expect(current(list).text).toContain("Disconnected <b>tiny</b>.");
 
