@@ -196,5 +196,22 @@ export function deskSuite(cell: Cell): void {
         broken: { type: "local", command: ["node", TINY, "--fail"] },
       });
     });
+
+    it(
+      topics ? "in the session's topic, without a reply: `!echo` runs there and `/mcp` lists its project" : "/mcp on its own: the one project's servers",
+      async () => {
+        if (topics) {
+          const sent = rig.telegram.sendText(rig.chatId, "!echo in-the-topic", { threadId: first.threadId! });
+          const answer = await answerTo(sent, /Exit status <b>0<\/b>/);
+          expect(answer.text).toContain("in-the-topic");
+          expect(answer.threadId).toBe(first.threadId);
+          expect((await shellCalls()).some((call) => call.command.includes("echo in-the-topic"))).toBe(true);
+        }
+        const asked = rig.telegram.sendText(rig.chatId, "/mcp", topics ? { threadId: first.threadId! } : {});
+        const list = await answerTo(asked, /MCP servers of/);
+        expect(list.text).toContain("🟢 <b>tiny</b>: connected");
+        if (topics) expect(list.threadId).toBe(first.threadId);
+      },
+    );
   });
 }
