@@ -20,6 +20,8 @@ export const shellEn: ShellStrings = {
   failed: (command, why) => html`⚠️ <code>${command}</code> could not run: ${why}`,
   runButton: "▶ Run",
   cancelButton: "✖ Cancel",
+  stopButton: "⏹ Stop",
+  stopping: "Stopping…",
   starting: "Running…",
   cancelling: "Cancelled",
   stale: "This command is no longer waiting.",

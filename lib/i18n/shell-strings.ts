@@ -27,6 +27,8 @@ export interface ShellStrings {
   /** Buttons and callback answers (plain). */
   runButton: string;
   cancelButton: string;
+  stopButton: string;
+  stopping: string;
   starting: string;
   cancelling: string;
   stale: string;

@@ -20,6 +20,8 @@ export const shellZh: ShellStrings = {
   failed: (command, why) => html`⚠️ <code>${command}</code> 无法运行：${why}`,
   runButton: "▶ 运行",
   cancelButton: "✖ 取消",
+  stopButton: "⏹ 停止",
+  stopping: "正在停止…",
   starting: "正在运行…",
   cancelling: "已取消",
   stale: "这条命令已不在等待中。",

@@ -78,6 +78,14 @@ export class OpencodeDesk implements DeskControls {
     }
   }
 
+  /** `POST /session/:id/abort`: the command is killed and the shell route answers at once ("User aborted the command"). */
+  stopShell(sessionID: string): Promise<Outcome> {
+    return sendForOutcome(
+      () => this.#transport.request("POST", "/session/{sessionID}/abort", { path: { sessionID }, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }),
+      DEFAULT_RETRY,
+    );
+  }
+
   /** The agent of the session's newest message, as the desk's shell would use. */
   async #lastAgent(sessionID: string): Promise<string | undefined> {
     const result = await this.#transport.request("GET", "/session/{sessionID}/message", {

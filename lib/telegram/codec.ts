@@ -60,6 +60,7 @@ const ACTIONS = {
   mcpToggle: { code: "T", indexes: 1, on: "mcp" }, // /mcp's list: connect or disconnect server i
   shellRun: { code: "I", indexes: 0, on: "shell" }, // a flagged `!command`: run it
   shellCancel: { code: "Z", indexes: 0, on: "shell" }, // a flagged `!command`: run nothing
+  shellStop: { code: "J", indexes: 0, on: "shell" }, // a `!command` running for over a minute: stop it
 } as const satisfies Record<
   string,
   {

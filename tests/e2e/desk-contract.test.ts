@@ -6,6 +6,7 @@
 // (tests/fixtures/mcp/tiny-server.mjs), and 2.0.15's inbox of prompts sent to a busy session. When
 // an OpenCode upgrade changes one of these facts, this file names it.
 import { execFileSync } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { directive, startMockLlm, type MockLlm } from "../support/mock-llm.ts";
@@ -196,4 +197,25 @@ describe.each<OpencodeVersion>([...OPENCODE_VERSIONS, OPENCODE2_VERSION])("OpenC
       await pollUntil(async () => !(await oc.isBusy(session.id)), { timeoutMs: 60_000, intervalMs: 200, what: "idle" });
     },
   );
+
+  it("a running shell command: 1.x's session abort kills it (the route answers at once); 2.0.15's interrupt does not, and lists no running shell", async () => {
+    const session = await oc.createSession();
+    const marker = path.join(oc.directory, `slept-${version}`);
+    const started = Date.now();
+    const running = shell(session.id, `sleep 6; touch ${marker}`);
+    await sleep(1_500);
+    if (v2) {
+      expect((await call("GET", "/api/shell")).body.data).toEqual([]);
+      expect((await call("POST", `/api/session/${session.id}/interrupt`, {})).body).toEqual({ interrupted: false });
+      expect((await running).status).toBe(204);
+      expect(fs.existsSync(marker)).toBe(true);
+    } else {
+      expect((await call("POST", `/session/${session.id}/abort`)).status).toBe(200);
+      const answer = await running;
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(answer.body.parts.find((p: any) => p.type === "tool").state.output).toContain("User aborted the command");
+      await sleep(6_000);
+      expect(fs.existsSync(marker)).toBe(false);
+    }
+  });
 });

@@ -213,5 +213,23 @@ export function deskSuite(cell: Cell): void {
         if (topics) expect(list.threadId).toBe(first.threadId);
       },
     );
+
+    // A real minute: only in the 1.x private cells (2.0.15 has no route that stops a running shell command).
+    it.skipIf(v2 || chat !== "private")(
+      "a command running over a minute says so and offers Stop; Stop kills it (OpenCode's abort)",
+      { timeout: 180_000 },
+      async () => {
+        const marker = path.join(directory, "slept-through");
+        const sent = reply(first, `!sleep 100; touch ${marker}`);
+        const long = await answerTo(sent, /Still running after a minute/);
+        expect(rig.telegram.buttons(long).map((button) => button.text)).toEqual(["⏹ Stop"]);
+        expect(await tap(long, "⏹ Stop", STRANGER)).toMatchObject({ text: expect.stringContaining("Not authorized") });
+        expect(await tap(long, "⏹ Stop")).toMatchObject({ text: "Stopping…" });
+        await rig.telegram.waitFor(() => (/User aborted the command/.test(current(long).text) ? true : undefined), { timeoutMs: 30_000, what: "stopped" });
+        expect(current(long).text).toContain("Exit status unknown");
+        expect(rig.telegram.buttons(current(long))).toEqual([]);
+        expect(fs.existsSync(marker)).toBe(false);
+      },
+    );
   });
 }

@@ -7,7 +7,7 @@ import { bangCommand, COMMAND_LIMIT, flagShellCommand, outputTail } from "../../
 import { decodeCallback } from "../../lib/telegram/codec.ts";
 import { renderMcpList } from "../../lib/telegram/render/render-mcp.ts";
 import { escapeHtml } from "../../lib/text/html.ts";
-import { renderShellAsk, renderShellResult } from "../../lib/telegram/render/render-shell.ts";
+import { renderShellAsk, renderShellResult, renderShellRunning } from "../../lib/telegram/render/render-shell.ts";
 import { parseTelegramHtml } from "../support/telegram/html.ts";
 
 const t = CATALOGS.en;
@@ -65,6 +65,15 @@ describe("the shell's messages", () => {
       expect(decodeCallback(run?.callback_data)).toMatchObject({ key: "k1234567", action: "shellRun" });
       expect(decodeCallback(cancel?.callback_data)).toMatchObject({ key: "k1234567", action: "shellCancel" });
     }
+  });
+
+  it("running: no button; after a minute, Stop where the version can stop it", () => {
+    expect(renderShellRunning("sleep 100", t).keyboard).toEqual([]);
+    expect(renderShellRunning("sleep 100", t, true).keyboard).toEqual([]);
+    const long = renderShellRunning("sleep 100", t, true, "k1234567");
+    expect(plain(long.text)).toBe("⏳ Still running after a minute: sleep 100");
+    expect(long.keyboard[0]?.[0]?.text).toBe("⏹ Stop");
+    expect(decodeCallback(long.keyboard[0]?.[0]?.callback_data)).toMatchObject({ key: "k1234567", action: "shellStop" });
   });
 
   it("the answer: the command as sent, the exit status (or unknown), the whole short output, no file", () => {

@@ -107,6 +107,14 @@ describe("OpencodeDesk (1.x)", () => {
     await expect(new OpencodeDesk(failing, undefined).listMcp()).rejects.toThrow("500");
   });
 
+  it("stops a running command with the session's abort", async () => {
+    const { transport, request } = fakeTransport(() => ({ status: 200, data: true }));
+    await expect(new OpencodeDesk(transport, undefined).stopShell("ses_1")).resolves.toEqual({ ok: true });
+    expect(request.mock.calls.map(([method, url, options]) => [method, url, options?.path])).toEqual([
+      ["POST", "/session/{sessionID}/abort", { sessionID: "ses_1" }],
+    ]);
+  });
+
   it("connects and disconnects through OpenCode's routes", async () => {
     const { transport, request } = fakeTransport(() => ({ status: 200, data: true }));
     const desk = new OpencodeDesk(transport, undefined);
@@ -146,6 +154,11 @@ describe("Opencode2Desk (2.x)", () => {
     status: "exited",
     exit,
     output: { output, size: output.length, truncated },
+  });
+
+  it("has no way to stop a running command (none measured on 2.0.15)", () => {
+    const { desk } = fakeServer(() => ({ status: 204 }));
+    expect((desk as { stopShell?: unknown }).stopShell).toBeUndefined();
   });
 
   it("runs the command as typed and reads its call back from the history (newest first): output and exit", async () => {

@@ -53,6 +53,8 @@ export class ShellRuns {
   readonly #pending = new Map<string, PendingCommand>();
   /** Sessions with a command of the phone's running (one at a time each). */
   readonly #running = new Set<string>();
+  /** Stop's key on a command running for over a minute → its session. */
+  readonly #stoppable = new Map<string, MessageOwner>();
 
   constructor(deps: ShellDeps) {
     this.#deps = deps;
@@ -71,6 +73,16 @@ export class ShellRuns {
 
   claimTap(intent: ActingTap): Claim | undefined {
     const data = decodeCallback(intent.data);
+    if (data?.action === "shellStop") {
+      const owner = this.#stoppable.get(data.key);
+      if (!owner) return undefined;
+      return async () => {
+        const { chat, t, links, log } = this.#deps;
+        await chat.answerCallback(intent.id, t.shell.stopping);
+        const outcome = await links.linkFor(owner.directory)?.opencode.desk?.stopShell?.(owner.sessionID);
+        log.info({ sessionID: owner.sessionID, outcome }, "a shell command from the phone stopped");
+      };
+    }
     if (data?.action !== "shellRun" && data?.action !== "shellCancel") return undefined;
     const pending = this.#pending.get(data.key);
     if (!pending) return undefined;
@@ -123,11 +135,17 @@ export class ShellRuns {
     this.#running.add(owner.sessionID);
     let shown = message;
     let long: ReturnType<typeof setTimeout> | undefined;
+    let cleanup = () => undefined as unknown;
     try {
       const running = renderShellRunning(command, t);
       if (shown) await posts.edit(shown, running);
       else shown = await posts.post(running, { owner, replyTo });
-      long = setTimeout(() => void (shown && posts.edit(shown, renderShellRunning(command, t, true))), this.#deps.longAfterMs ?? LONG_AFTER_MS);
+      const stopKey = desk.stopShell ? newPromptKey() : undefined;
+      long = setTimeout(() => {
+        if (stopKey) this.#stoppable.set(stopKey, owner);
+        if (shown) void posts.edit(shown, renderShellRunning(command, t, true, stopKey));
+      }, this.#deps.longAfterMs ?? LONG_AFTER_MS);
+      cleanup = () => stopKey && this.#stoppable.delete(stopKey);
       long.unref?.();
       const result = await desk.shell(owner.sessionID, command);
       clearTimeout(long);
@@ -142,6 +160,7 @@ export class ShellRuns {
       await this.#show(shown, { text }, owner, replyTo);
     } finally {
       clearTimeout(long);
+      cleanup();
       this.#running.delete(owner.sessionID);
     }
   }

@@ -21,8 +21,9 @@ const shown = (command: string, t: Strings) => escapeWithin(reveal(command, t), 
 
 export function shellButton(action: ShellAction, key: string, t: Strings): InlineButton {
   const run = action === "shellRun";
+  const labels: Record<ShellAction, string> = { shellRun: t.shell.runButton, shellCancel: t.shell.cancelButton, shellStop: t.shell.stopButton };
   return {
-    text: run ? t.shell.runButton : t.shell.cancelButton,
+    text: labels[action],
     callback_data: encodeCallback({ key, action, question: 0, option: 0 }),
     ...(run ? { style: "danger" as const } : {}),
   };
@@ -39,8 +40,10 @@ export function renderShellCancelled(command: string, t: Strings): RenderedMessa
   return { text: t.shell.cancelled(shown(command, t)), keyboard: [] };
 }
 
-export function renderShellRunning(command: string, t: Strings, long = false): RenderedMessage {
-  return { text: long ? t.shell.stillRunning(shown(command, t)) : t.shell.running(shown(command, t)), keyboard: [] };
+/** While it runs; `long`: after a minute, with Stop when `stopKey` is given (the version can stop it). */
+export function renderShellRunning(command: string, t: Strings, long = false, stopKey?: string): RenderedMessage {
+  if (!long) return { text: t.shell.running(shown(command, t)), keyboard: [] };
+  return { text: t.shell.stillRunning(shown(command, t)), keyboard: stopKey ? [[shellButton("shellStop", stopKey, t)]] : [] };
 }
 
 /** The answer; `file` says whether the whole output must follow as output.txt (the tail left some out). */
