@@ -37,7 +37,7 @@ describe("`!command` through the bridge", () => {
     await vi.waitFor(() => expect(r.telegram.messages.some((m) => m.text.includes("Exit status <b>0</b>"))).toBe(true));
     expect(r.shellCalls()).toHaveLength(1);
     expect(r.shellCalls()[0]?.path).toEqual({ sessionID: "ses_1" });
-    expect((r.shellCalls()[0]?.body as { command: string }).command).toContain("git log --oneline -n 1");
+    expect(JSON.stringify(r.shellCalls()[0]!.body)).toContain("git log --oneline -n 1");
     const answer = r.telegram.messages.find((m) => m.text.includes("Exit status"))!;
     expect(answer.text).toContain("a1 one");
     expect(answer.text).not.toContain("[exit 0]");
