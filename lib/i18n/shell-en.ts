@@ -13,7 +13,7 @@ export const shellEn: ShellStrings = {
   running: (command) => html`⏳ Running <code>${command}</code>…`,
   stillRunning: (command) => html`⏳ Still running after a minute: <code>${command}</code>`,
   exit: (command, status) => html`💻 <code>${command}</code>\nExit status <b>${status}</b>`,
-  exitUnknown: (command) => html`💻 <code>${command}</code>\nExit status unknown (this OpenCode does not record it)`,
+  exitUnknown: (command) => html`💻 <code>${command}</code>\nExit status unknown (OpenCode recorded none)`,
   noOutput: html`(no output)`,
   tailNote: (shown, total) => html`The last ${shown} of ${total} lines; the whole output is in output.txt.`,
   outputCaption: html`The whole output`,

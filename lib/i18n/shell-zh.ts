@@ -13,7 +13,7 @@ export const shellZh: ShellStrings = {
   running: (command) => html`⏳ 正在运行 <code>${command}</code>…`,
   stillRunning: (command) => html`⏳ 一分钟后仍在运行：<code>${command}</code>`,
   exit: (command, status) => html`💻 <code>${command}</code>\n退出状态 <b>${status}</b>`,
-  exitUnknown: (command) => html`💻 <code>${command}</code>\n退出状态未知（此版本的 OpenCode 不记录）`,
+  exitUnknown: (command) => html`💻 <code>${command}</code>\n退出状态未知（OpenCode 未记录）`,
   noOutput: html`（无输出）`,
   tailNote: (shown, total) => html`共 ${total} 行，显示最后 ${shown} 行；完整输出见 output.txt。`,
   outputCaption: html`完整输出`,

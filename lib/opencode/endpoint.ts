@@ -108,7 +108,7 @@ export interface DeskControls {
   setMcp?(name: string, connected: boolean): Promise<Outcome>;
   /** Runs the command in the session's directory through OpenCode's shell route; resolves when it ends. */
   shell?(sessionID: string, command: string, options?: { agent?: string; signal?: AbortSignal }): Promise<ShellRun>;
-  /** Stops the session's running shell command (1.x: the session's abort kills it; 2.0.15 has no such route). */
+  /** Stops the session's running shell command (1.x: the session's abort kills it; 2.0.15: `DELETE /api/shell/:id`). */
   stopShell?(sessionID: string): Promise<Outcome>;
 }
 

@@ -49,6 +49,28 @@ export class Opencode2Desk implements DeskControls {
     }
   }
 
+  /**
+   * `GET /api/shell` lists the location's running commands (`metadata.sessionID` names the session);
+   * `DELETE /api/shell/:id` kills one (its call then reads `status: "killed"`, no exit status).
+   */
+  async stopShell(sessionID: string): Promise<Outcome> {
+    try {
+      const body = await this.#server.get("/api/shell", this.#where());
+      const shells = isRecord(body) && Array.isArray(body.data) ? body.data : [];
+      const running = shells.flatMap((shell) =>
+        isRecord(shell) && shell.status === "running" && typeof shell.id === "string" && isRecord(shell.metadata) && shell.metadata.sessionID === sessionID
+          ? [shell.id]
+          : [],
+      );
+      if (running.length === 0) return { ok: false, gone: true };
+      const route = `/api/shell/{id}?${new URLSearchParams(this.#where()).toString()}`;
+      const outcomes = await Promise.all(running.map((id) => this.#server.send("DELETE", route, { id })));
+      return outcomes.find((outcome) => !outcome.ok) ?? { ok: true };
+    } catch (error) {
+      return { ok: false, gone: false, error: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
   /** The newest finished shell call of this command in the session's history. */
   async #lastCall(sessionID: string, command: string): Promise<{ shellID: string; output: string; truncated: boolean; exit?: number } | undefined> {
     const body = await this.#server.get(`/api/session/${encodeURIComponent(sessionID)}/message`, { limit: MESSAGES_READ, ...this.#where() });

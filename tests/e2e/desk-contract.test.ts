@@ -198,17 +198,26 @@ describe.each<OpencodeVersion>([...OPENCODE_VERSIONS, OPENCODE2_VERSION])("OpenC
     },
   );
 
-  it("a running shell command: 1.x's session abort kills it (the route answers at once); 2.0.15's interrupt does not, and lists no running shell", async () => {
+  it("a running shell command: 1.x's session abort kills it (the route answers at once); 2.0.15's interrupt does not, DELETE /api/shell/:id does", async () => {
     const session = await oc.createSession();
     const marker = path.join(oc.directory, `slept-${version}`);
     const started = Date.now();
     const running = shell(session.id, `sleep 6; touch ${marker}`);
     await sleep(1_500);
     if (v2) {
-      expect((await call("GET", "/api/shell")).body.data).toEqual([]);
+      // Listed once it runs (it may take seconds to start), with its session; interrupt leaves it; DELETE kills it.
+      const listed = await pollUntil(
+        async () => ((await call("GET", "/api/shell")).body.data as any[]).find((entry) => entry.metadata?.sessionID === session.id),
+        { timeoutMs: 30_000, intervalMs: 100, what: "the running shell" },
+      );
+      expect(listed).toMatchObject({ status: "running", command: `sleep 6; touch ${marker}` });
       expect((await call("POST", `/api/session/${session.id}/interrupt`, {})).body).toEqual({ interrupted: false });
+      expect((await call("DELETE", `/api/shell/${listed.id}`)).status).toBe(204);
       expect((await running).status).toBe(204);
-      expect(fs.existsSync(marker)).toBe(true);
+      await sleep(6_000);
+      expect(fs.existsSync(marker)).toBe(false);
+      const call2 = (await messages(session.id)).find((message) => message.type === "shell");
+      expect([call2.status, call2.exit, call2.output.output]).toEqual(["killed", undefined, "Shell command output is no longer available."]);
     } else {
       expect((await call("POST", `/session/${session.id}/abort`)).status).toBe(200);
       const answer = await running;

@@ -80,9 +80,7 @@ describe("the shell's messages", () => {
     const { message, file } = renderShellResult({ command: "git log --oneline -n 3", output: "c3 three\nb2 two\na1 one\n", exit: 0 }, t);
     expect(plain(message.text)).toBe("💻 git log --oneline -n 3\nExit status 0\nc3 three\nb2 two\na1 one");
     expect(file).toBe(false);
-    expect(plain(renderShellResult({ command: "ls", output: "" }, t).message.text)).toBe(
-      "💻 ls\nExit status unknown (this OpenCode does not record it)\n(no output)",
-    );
+    expect(plain(renderShellResult({ command: "ls", output: "" }, t).message.text)).toBe("💻 ls\nExit status unknown (OpenCode recorded none)\n(no output)");
     expect(plain(renderShellResult({ command: "x", output: "<&>\n", exit: 2 }, CATALOGS.zh).message.text)).toContain("<&>");
   });
 

@@ -156,9 +156,19 @@ describe("Opencode2Desk (2.x)", () => {
     output: { output, size: output.length, truncated },
   });
 
-  it("has no way to stop a running command (none measured on 2.0.15)", () => {
-    const { desk } = fakeServer(() => ({ status: 204 }));
-    expect((desk as { stopShell?: unknown }).stopShell).toBeUndefined();
+  it("stops the session's running command: the location's running shells of that session are deleted; none running is gone", async () => {
+    const shells = [
+      { id: "sh_1", status: "running", metadata: { sessionID: "ses_1" } },
+      { id: "sh_2", status: "running", metadata: { sessionID: "ses_other" } },
+      { id: "sh_3", status: "exited", metadata: { sessionID: "ses_1" } },
+    ];
+    const { desk, seen } = fakeServer((method) => (method === "GET" ? { status: 200, body: { data: shells } } : { status: 204 }));
+    await expect(desk.stopShell("ses_1")).resolves.toEqual({ ok: true });
+    expect(seen.map((s) => [s.method, s.url.pathname, s.url.searchParams.get("location[directory]")])).toEqual([
+      ["GET", "/api/shell", DIR],
+      ["DELETE", "/api/shell/sh_1", DIR],
+    ]);
+    await expect(desk.stopShell("ses_none")).resolves.toEqual({ ok: false, gone: true });
   });
 
   it("runs the command as typed and reads its call back from the history (newest first): output and exit", async () => {
