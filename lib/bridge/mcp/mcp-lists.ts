@@ -13,7 +13,7 @@ import type { Claim } from "../../relay/update-handler.ts";
 import { decodeCallback } from "../../telegram/codec.ts";
 import { projectName } from "../../telegram/render/render-context.ts";
 import { renderMcpList, togglesOn } from "../../telegram/render/render-mcp.ts";
-import { renderPicked, renderProjectPicker } from "../../telegram/render/render-new.ts";
+import { renderPicked } from "../../telegram/render/render-new.ts";
 import { escapeHtml, escapeWithin, type Html } from "../../text/html.ts";
 import { Priority } from "../../telegram/wire/outbox.ts";
 import type { Chat } from "../core/chat.ts";
@@ -21,7 +21,7 @@ import type { ActingCommand, ActingTap, ActingText } from "../core/gate.ts";
 import type { InstanceLinks } from "../core/instance-links.ts";
 import type { PostWhere, SessionPosts } from "../core/session-posts.ts";
 import type { SessionTopics } from "../core/topics.ts";
-import { directoryWithKey, gatheredDirectories, projectKey, type ProjectsPart } from "../steering/projects-part.ts";
+import { directoryWithKey, gatheredDirectories, projectPicker, type ProjectsPart } from "../steering/projects-part.ts";
 
 export interface McpDeps {
   t: Strings;
@@ -113,11 +113,7 @@ export class McpLists {
     const directories = gatheredDirectories(received);
     if (directories.length === 0) return chat.reply(escapeHtml(t.steer.noProject), intent.messageId);
     if (directories.length === 1 && links.linkFor(directories[0]!)) return this.#show(directories[0]!, { replyTo: intent.messageId });
-    const picker = renderProjectPicker(
-      directories.map((directory) => ({ key: projectKey(directory), directory })),
-      t,
-      { action: "mcpIn" },
-    );
+    const picker = projectPicker(directories, t, { action: "mcpIn" });
     await chat.send(t.mcp.pick, { keyboard: picker.keyboard, replyTo: intent.messageId }, Priority.Answer, "could not answer /mcp");
   }
 
