@@ -37,6 +37,8 @@ export interface BridgeOptions extends ApprovalOptions {
   topics?: boolean;
   /** One live, silent progress message per run (HERMES_PROGRESS; off unless asked). */
   progress?: boolean;
+  /** HERMES_SHELL=off: `!command` from the phone is refused (lib/bridge/shell/). */
+  shell?: boolean;
   /** HERMES_STREAM (answer-stream.ts); undefined: on in a private chat only. */
   stream?: boolean | undefined;
   /** Answers spoken back (HERMES_SPEECH_URL, spoken-answers.ts). */

@@ -35,6 +35,8 @@ import { ReplyConfirmation } from "./prompts/reply-confirmation.ts";
 import { RunCosts } from "./runs/run-costs.ts";
 import { RunNotices } from "./runs/run-notices.ts";
 import { GitButtons } from "./git/git-routes.ts";
+import { routeMcp } from "./mcp/mcp-routes.ts";
+import { routeShell } from "./shell/shell-routes.ts";
 import { VocabularyButtons } from "./vocabulary/vocabulary-routes.ts";
 import { SessionTopics } from "./core/topics.ts";
 import { StopControl } from "./runs/stop-control.ts";
@@ -145,8 +147,10 @@ export class Bridge implements UpdateHandler {
     // The catch-alls come last: a tap nobody claimed is stale (PromptTaps), a command nobody knows
     // gets /help (Commands), a reply is the session's next message (TypedText), a file its next
     // prompt (PhoneFiles). So every capability's routes go above them, and /new --worktree (git)
-    // above steering's plain /new.
+    // above steering's plain /new; /mcp and `!command` above the vocabulary (a reply `/mcp` would be an OpenCode command).
     const deps = { telegram, outbox, registry, topics, log, t, chatId, links, chat, runs, talk, activity, now };
+    routeMcp(gate, deps);
+    routeShell(gate, { ...deps, enabled: options.shell !== false });
     git.route(gate, deps);
     const steering = routeSteering(gate, { ...deps, choices: this.#choices });
     routeSchedules(gate, { ...deps, schedules: options.schedules });

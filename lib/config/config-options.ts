@@ -33,6 +33,7 @@ const OPTION_VARIABLES = {
   topics: "HERMES_TELEGRAM_TOPICS",
   progress: "HERMES_PROGRESS",
   agentTools: "HERMES_AGENT_TOOLS",
+  shell: "HERMES_SHELL",
   machineName: "HERMES_MACHINE_NAME",
   transcribeModel: "HERMES_TRANSCRIBE_MODEL",
   transcribeLanguage: "HERMES_TRANSCRIBE_LANGUAGE",
@@ -157,6 +158,7 @@ const EXPECTED: Record<OptionName, string> = {
   topics: "must be true or false",
   progress: 'must be true or false ("on" or "off")',
   agentTools: 'must be true or false ("on" or "off")',
+  shell: 'must be true or false ("on" or "off")',
   machineName: "must be a name (text)",
   transcribeModel: 'must be a model name like "whisper-1"',
   transcribeLanguage: 'must be a language code like "zh"',
@@ -173,7 +175,7 @@ function asText(name: OptionName, value: unknown): string | undefined {
   if (typeof value === "number")
     return Number.isFinite(value) && ["chatId", "questionTtl", "permissionTtl", "doneAfter"].includes(name) ? String(value) : undefined;
   if (typeof value === "boolean")
-    return name === "topics" || name === "progress" || name === "agentTools" || name === "stream" ? (value ? "on" : "off") : undefined;
+    return name === "topics" || name === "progress" || name === "agentTools" || name === "shell" || name === "stream" ? (value ? "on" : "off") : undefined;
   if (Array.isArray(value) && name === "allowedUsers") {
     const ids = value.map((item) =>
       typeof item === "number" && Number.isSafeInteger(item) && item > 0 ? String(item) : typeof item === "string" ? item.trim() : undefined,

@@ -53,6 +53,8 @@ export interface HermesConfig {
   progress: boolean;
   /** The agent's telegram_send_file tool (HERMES_AGENT_TOOLS=on, the default; off: no tool is registered). */
   agentTools: boolean;
+  /** HERMES_SHELL: `!command` from the phone (on unless set off). */
+  shell?: boolean;
   /** HERMES_RUN_BUDGET: dollars every run may spend before Hermes stops it (undefined: no cap). */
   runBudget?: number;
   /** HERMES_MACHINE_NAME: labels every message (several machines, one bot each, in one group). */
@@ -196,6 +198,7 @@ export function readConfig(env: Env = process.env, options?: unknown, global?: G
     ignored.push(`${topicsSetting.label} needs a supergroup with topics: ${chatSetting.label} is a private chat, so topics stay off`);
   const progress = readSwitch(settings("HERMES_PROGRESS"), true, ignored);
   const agentTools = readSwitch(settings("HERMES_AGENT_TOOLS"), true, ignored);
+  const shell = readSwitch(settings("HERMES_SHELL"), true, ignored);
   const notifySetting = settings("HERMES_NOTIFY");
   const rawNotify = notifySetting.raw?.trim().toLowerCase() || DEFAULT_NOTICES.level;
   const notify: NoticeLevel = isNoticeLevel(rawNotify) ? rawNotify : DEFAULT_NOTICES.level;
@@ -234,6 +237,7 @@ export function readConfig(env: Env = process.env, options?: unknown, global?: G
       topics,
       progress,
       agentTools,
+      ...(shell ? {} : { shell }),
       ...(machineName ? { machineName } : {}),
       ...(runBudget !== undefined ? { runBudget } : {}),
       ...(transcription ? { transcription } : {}),

@@ -3,6 +3,8 @@ import { approvalsEn } from "./approvals-en.ts";
 import { enRemote } from "./remote-en.ts";
 import { gitEn } from "./git-en.ts";
 import { scheduleEn } from "./schedules-en.ts";
+import { mcpEn } from "./mcp-en.ts";
+import { shellEn } from "./shell-en.ts";
 import { speechEn } from "./speech-en.ts";
 import { vocabularyEn } from "./vocabulary-en.ts";
 import type { Strings } from "./strings.ts";
@@ -168,6 +170,8 @@ export const en: Strings = {
   speech: speechEn,
   vocabulary: vocabularyEn,
   git: gitEn,
+  mcp: mcpEn,
+  shell: shellEn,
   approvals: approvalsEn,
   scheduleCommands: {
     every: "Run an instruction on a schedule: /every 30m …, /every weekdays 09:00 …",

@@ -7,6 +7,8 @@
 /** A text decided now and worded later, in the chat's language. */
 import type { RemoteStrings } from "./remote-strings.ts";
 import type { GitStrings } from "./git-strings.ts";
+import type { McpStrings } from "./mcp-strings.ts";
+import type { ShellStrings } from "./shell-strings.ts";
 import type { ApprovalStrings } from "./approvals-strings.ts";
 import type { ScheduleStrings } from "./schedules-strings.ts";
 import type { SpeechStrings } from "./speech-strings.ts";
@@ -187,5 +189,9 @@ export interface Strings extends RemoteStrings {
   speech: SpeechStrings;
   /** Git from the phone (/diff, Commit, Push, pull requests, worktrees). */
   git: GitStrings;
+  /** MCP servers from the phone (issue 53). */
+  mcp: McpStrings;
+  /** The shell from the phone (issue 53). */
+  shell: ShellStrings;
   /** Starting work from the phone (/new). `project` is escaped by the caller. */
 }

@@ -5,6 +5,7 @@ import { isRecord } from "../util/is-record.ts";
 import type { AgentInfo, Created, ModelInfo, OpencodeEndpoint, Outcome, PromptChoice, PromptPart, Reverted, SessionSummary } from "./endpoint.ts";
 import { DEFAULT_RETRY, describeBody, sendForOutcome, type RetryPolicy } from "./send-outcome.ts";
 import { REQUEST_TIMEOUT_MS, type OpencodeTransport } from "./transport.ts";
+import { OpencodeDesk } from "./desk.ts";
 import { OpencodeVocabulary } from "./vocabulary.ts";
 
 export type { Outcome } from "./endpoint.ts";
@@ -13,6 +14,8 @@ export class OpencodeApi implements OpencodeEndpoint {
   /** 1.x hands a reject's message to the agent as the tool's error (tests/e2e/permission-contract.test.ts). */
   readonly rejectKeepsMessage: boolean = true;
   readonly vocabulary: OpencodeVocabulary;
+  /** The shell route and MCP servers (issue 53); the status trailer follows the process' `SHELL`. */
+  readonly desk: OpencodeDesk;
   readonly #transport: OpencodeTransport;
   readonly #retry: RetryPolicy;
 
@@ -21,6 +24,7 @@ export class OpencodeApi implements OpencodeEndpoint {
     this.#transport = transport;
     this.#retry = retry;
     this.vocabulary = new OpencodeVocabulary(transport);
+    this.desk = new OpencodeDesk(transport, process.env.SHELL);
     if (elsewhere) this.at = (directory) => new OpencodeApi(elsewhere(directory) ?? transport, retry, elsewhere);
   }
 

@@ -83,9 +83,40 @@ export interface SessionVocabulary {
   history?(sessionID: string): Promise<HistoryEntry[]>;
 }
 
+/** An MCP server of the project as OpenCode reports it: `connected`, `failed` (with its error), `disabled`, `needs_auth`, … */
+export interface McpServerState {
+  name: string;
+  status: string;
+  error?: string;
+}
+
+/**
+ * A command run through OpenCode's shell route (issue 53): `command`, exactly what was sent (what
+ * the session's history shows); `exit`, when known; `output`, the whole output (stdout and stderr).
+ */
+export type ShellRun =
+  | { ok: true; command: string; output: string; exit?: number }
+  | { ok: false; busy: true }
+  | { ok: false; busy: false; gone: true }
+  | { ok: false; busy: false; gone: false; error: string };
+
+/** The desk's controls a version has (issue 53): every method optional, as the routes are (docs/compatibility.md). */
+export interface DeskControls {
+  /** The project's MCP servers, by name; throws when it cannot read them. */
+  listMcp?(): Promise<McpServerState[]>;
+  /** Connects (`true`) or disconnects an MCP server through OpenCode's own route; nothing is written to opencode.json. */
+  setMcp?(name: string, connected: boolean): Promise<Outcome>;
+  /** Runs the command in the session's directory through OpenCode's shell route; resolves when it ends. */
+  shell?(sessionID: string, command: string, options?: { agent?: string; signal?: AbortSignal }): Promise<ShellRun>;
+  /** Stops the session's running shell command (1.x: the session's abort kills it; 2.0.15: `DELETE /api/shell/:id`). */
+  stopShell?(sessionID: string): Promise<Outcome>;
+}
+
 export interface OpencodeEndpoint {
   /** Issue 43's routes, where this version has them. */
   readonly vocabulary?: SessionVocabulary;
+  /** Issue 53's routes (a shell, MCP servers), where this version has them. */
+  readonly desk?: DeskControls;
   /**
    * Whether a reject's message reaches the agent (1.x: as the tool's error). OpenCode 2.0.15 drops
    * it, so the bridge sends the feedback as the session's next message instead.

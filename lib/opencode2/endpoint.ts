@@ -11,6 +11,7 @@ import type { FileChange, PermissionReply, PermissionRequest, QuestionRequest, S
 import { narrowEvent, questionForm, type NarrowedEvent, type QuestionForm } from "./events.ts";
 import { formAnswer } from "./forms.ts";
 import type { OwnServerClient } from "./server-client.ts";
+import { Opencode2Desk } from "./desk.ts";
 import { Opencode2Vocabulary } from "./vocabulary.ts";
 
 /** The part of OpenCode 2's plugin context Hermes uses (2.0.15). */
@@ -86,6 +87,7 @@ export class Opencode2Endpoint implements OpencodeEndpoint {
   /** 2.0.15 accepts a reject's message and drops it: the agent only hears "Unable to execute command" and goes on. */
   readonly rejectKeepsMessage: boolean = false;
   readonly vocabulary: Opencode2Vocabulary;
+  readonly desk: Opencode2Desk;
   readonly #directory: string;
   readonly #host: PermissionHost;
   readonly #server: OwnServerClient;
@@ -97,6 +99,7 @@ export class Opencode2Endpoint implements OpencodeEndpoint {
     this.#server = server;
     this.#book = book;
     this.vocabulary = new Opencode2Vocabulary(directory, server);
+    this.desk = new Opencode2Desk(directory, server);
   }
 
   /** Another location of the same server (a git worktree): `POST /api/session { location }` starts it. */

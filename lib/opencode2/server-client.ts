@@ -49,11 +49,15 @@ export class OwnServerClient {
     return sendForOutcome(() => this.#fetch(reached.server, method, fillRoute(route, path), body), this.#retry);
   }
 
-  /** A POST that makes something (a session): what the server answered, tried once (a retry could make two); throws when unreachable. */
-  async create(route: string, body: unknown): Promise<{ status: number; data: unknown }> {
+  /**
+   * A POST that makes something (a session) or runs something (a shell command): what the server
+   * answered, tried once (a retry could make two); throws when unreachable. `timeoutMs`: how long it
+   * may take (15 s unless said).
+   */
+  async create(route: string, body: unknown, timeoutMs: number = REQUEST_TIMEOUT_MS): Promise<{ status: number; data: unknown }> {
     const reached = await this.reach();
     if (!reached.ok) throw new Error(reached.reason);
-    return this.#fetch(reached.server, "POST", route, body);
+    return this.#fetch(reached.server, "POST", route, body, timeoutMs);
   }
 
   /** A read; throws unless the server answered 200. */
@@ -70,14 +74,14 @@ export class OwnServerClient {
     return this.#options.retry ?? DEFAULT_RETRY;
   }
 
-  async #fetch(server: OwnServer, method: string, route: string, body?: unknown): Promise<{ status: number; data: unknown }> {
+  async #fetch(server: OwnServer, method: string, route: string, body?: unknown, timeoutMs = REQUEST_TIMEOUT_MS): Promise<{ status: number; data: unknown }> {
     const fetchImpl = this.#options.fetch ?? fetch;
     const hasBody = body !== undefined;
     const response = await fetchImpl(serverUrl(server.url, route), {
       method,
       headers: { accept: "application/json", ...(hasBody ? { "content-type": "application/json" } : {}), ...authHeaders(server.auth) },
       ...(hasBody ? { body: JSON.stringify(body) } : {}),
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      signal: AbortSignal.timeout(timeoutMs),
     });
     const text = await response.text();
     let data: unknown = text === "" ? undefined : text;

@@ -26,7 +26,18 @@ export interface HubOptions {
   config: Pick<HermesConfig, "token" | "apiRoot" | "allowedUsers" | "questionTtlMs" | "permissionTtlMs"> & { chatId: number | undefined } & Partial<
       Pick<
         HermesConfig,
-        "notify" | "doneAfterMs" | "language" | "topics" | "progress" | "machineName" | "transcription" | "stream" | "speech" | "runBudget" | "ignored"
+        | "notify"
+        | "doneAfterMs"
+        | "language"
+        | "topics"
+        | "progress"
+        | "machineName"
+        | "transcription"
+        | "stream"
+        | "speech"
+        | "runBudget"
+        | "ignored"
+        | "shell"
       >
     >;
   logger: Logger;
@@ -140,6 +151,7 @@ export function acquireBridge(options: HubOptions): BridgeLease | BridgeRefused 
       machine: machine === undefined ? undefined : makeScrubber(secrets)(machine),
       transcription: config.transcription,
       stream: config.stream,
+      ...(config.shell === false ? { shell: false } : {}),
       // Nor is any of them read aloud in a spoken answer.
       speech: config.speech && { ...config.speech, withheld: secrets },
       ...(timer ? { schedules: timer.setup, servedChanged: () => timer.refresh() } : {}),

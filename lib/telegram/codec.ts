@@ -55,12 +55,32 @@ const ACTIONS = {
   session: { code: "A", indexes: 0, on: "permission" }, // allow a permission once, and its kind for the rest of the session (issue 42)
   revoke: { code: "E", indexes: 0, on: "rule" }, // /status: revoke a session rule
   budgetContinue: { code: "N", indexes: 0, on: "budget" }, // a run stopped at its budget: raise the cap and continue it
+  // The desk's controls (issue 53): MCP servers (lib/bridge/mcp/) and the shell (lib/bridge/shell/).
+  mcpIn: { code: "L", indexes: 0, on: "project" }, // /mcp's picker: this project's MCP servers
+  mcpToggle: { code: "T", indexes: 1, on: "mcp" }, // /mcp's list: connect or disconnect server i
+  shellRun: { code: "I", indexes: 0, on: "shell" }, // a flagged `!command`: run it
+  shellCancel: { code: "Z", indexes: 0, on: "shell" }, // a flagged `!command`: run nothing
+  shellStop: { code: "J", indexes: 0, on: "shell" }, // a `!command` running for over a minute: stop it
 } as const satisfies Record<
   string,
   {
     code: string;
     indexes: 0 | 1 | 2;
-    on: "question" | "permission" | "session" | "project" | "choice" | "listing" | "run" | "schedule" | "vocabulary" | "git" | "rule" | "budget";
+    on:
+      | "question"
+      | "permission"
+      | "session"
+      | "project"
+      | "choice"
+      | "listing"
+      | "run"
+      | "schedule"
+      | "vocabulary"
+      | "git"
+      | "rule"
+      | "budget"
+      | "mcp"
+      | "shell";
   }
 >;
 
@@ -77,6 +97,7 @@ export type ChoiceAction = ActionOn<"choice">;
 export type UndoAction = ActionOn<"run">;
 export type VocabularyAction = ActionOn<"vocabulary">;
 export type GitAction = ActionOn<"git">;
+export type ShellAction = ActionOn<"shell">;
 
 export interface CallbackData<A extends CallbackAction = CallbackAction> {
   key: string;

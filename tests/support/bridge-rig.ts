@@ -88,6 +88,8 @@ export function setup(
     now?: () => number;
     /** HERMES_RUN_BUDGET (issue 42). */
     runBudget?: number;
+    /** HERMES_SHELL (issue 53). */
+    shell?: boolean;
   } = {},
 ) {
   const telegram = new MemoryTelegram();
@@ -110,6 +112,7 @@ export function setup(
     ...(options.schedules ? { schedules: options.schedules } : {}),
     ...(options.now ? { now: options.now } : {}),
     ...(options.runBudget !== undefined ? { runBudget: options.runBudget } : {}),
+    ...(options.shell !== undefined ? { shell: options.shell } : {}),
     // Long unless the fake stays silent: a reply must be confirmed by its echo, not by the timeout.
     confirmTimeoutMs: options.announce === false ? 50 : 10_000,
   });

@@ -94,6 +94,7 @@ describe("Bridge: commands", () => {
         "fork",
         "history",
         "diff",
+        "mcp",
         "help",
         "start",
       ]),

@@ -69,6 +69,8 @@ describe("encodeCallback", () => {
           isActionOn(action, "git"),
           isActionOn(action, "rule"),
           isActionOn(action, "budget"),
+          isActionOn(action, "mcp"),
+          isActionOn(action, "shell"),
         ].filter(Boolean),
       ).toHaveLength(1);
     }

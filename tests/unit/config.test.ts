@@ -502,6 +502,17 @@ describe("readConfig: options from opencode.json", () => {
     expect(badOption.ok ? [] : badOption.problems).toEqual(['opencode.json option "agentTools" must be true or false ("on" or "off") (got 1)']);
   });
 
+  it("HERMES_SHELL: on by default (no field), off from the environment or a project's option, a wrong value is ignored for its default (issue 50)", () => {
+    expect(ok(readConfig(BASE)).shell).toBeUndefined();
+    expect(ok(readConfig({ ...BASE, HERMES_SHELL: "off" })).shell).toBe(false);
+    expect(ok(readConfig(BASE, { shell: false })).shell).toBe(false);
+    expect(ok(readConfig({ ...BASE, HERMES_SHELL: "on" }, { shell: false })).shell).toBeUndefined();
+    const bad = readConfig({ ...BASE, HERMES_SHELL: "maybe" });
+    expect(bad.ok ? [] : bad.problems).toEqual([]);
+    expect(ok(bad).shell).toBeUndefined();
+    expect(ok(bad).ignored).toEqual(['HERMES_SHELL must be on or off (got "maybe"): its default is used']);
+  });
+
   it('takes the chat id as a string too (what {env:NAME} substitution gives), and allowedUsers as "anyone"', () => {
     const config = ok(readConfig(ENV, { chatId: "-100123", allowedUsers: "anyone" }, inGlobal({ chatId: -100123, allowedUsers: "anyone" })));
     expect(config.chatId).toBe(-100123);

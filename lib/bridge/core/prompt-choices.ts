@@ -66,6 +66,7 @@ export function steered(endpoint: OpencodeEndpoint, choice: () => PromptChoice):
     unrevertRun: (sessionID) => endpoint.unrevertRun(sessionID),
     ...(endpoint.runChanges ? { runChanges: endpoint.runChanges.bind(endpoint) } : {}),
     ...(endpoint.vocabulary ? { vocabulary: endpoint.vocabulary } : {}),
+    ...(endpoint.desk ? { desk: endpoint.desk } : {}),
     listQuestions: () => endpoint.listQuestions(),
     listPermissions: () => endpoint.listPermissions(),
     session: (sessionID) => endpoint.session(sessionID),

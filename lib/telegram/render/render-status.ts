@@ -23,10 +23,12 @@ export function commandsFor(t: Strings): Array<{ command: string; description: s
   const voice = { command: "voice", description: t.speech.command };
   const vocabulary = (["commands", "compact", "fork", "history"] as const).map((command) => ({ command, description: t.vocabulary.menu[command] }));
   const diff = { command: "diff", description: t.git.menu };
+  // The desk's MCP servers (issue 53), after /diff.
+  const mcp = { command: "mcp", description: t.mcp.menu };
   // The run budget (issue 42), after /stop.
   const budget = { command: "budget", description: t.approvals.budgetCommand };
   const stop = menu.findIndex((entry) => entry.command === "stop") + 1;
-  return [...menu.slice(0, 2), ...schedules, ...menu.slice(2, stop), budget, ...menu.slice(stop, 8), voice, ...vocabulary, diff, ...menu.slice(8)];
+  return [...menu.slice(0, 2), ...schedules, ...menu.slice(2, stop), budget, ...menu.slice(stop, 8), voice, ...vocabulary, diff, mcp, ...menu.slice(8)];
 }
 
 /** Room for each list, so /status stays within one message whatever the titles (escaped lengths). */
@@ -85,7 +87,17 @@ function show(text: string, max: number, t: Strings): Html {
 /** One process' part as far as it is well-formed: sessions and prompts with the wrong shape are dropped. */
 
 export function renderHelp(t: Strings = CATALOGS.en): Html {
-  return joinHtml([...t.help.lines, t.git.help, EMPTY_HTML, ...commandsFor(t).map((entry) => escapeHtml(`/${entry.command} — ${entry.description}`))], "\n");
+  return joinHtml(
+    [
+      ...t.help.lines,
+      t.git.help,
+      t.mcp.help,
+      t.shell.help,
+      EMPTY_HTML,
+      ...commandsFor(t).map((entry) => escapeHtml(`/${entry.command} — ${entry.description}`)),
+    ],
+    "\n",
+  );
 }
 
 /** Telegram links to a message exist for supergroups and channels only ("-100…" ids). */
