@@ -2,6 +2,7 @@
 import { approvalsEn } from "./approvals-en.ts";
 import { enRemote } from "./remote-en.ts";
 import { gitEn } from "./git-en.ts";
+import { richEn } from "./rich-en.ts";
 import { scheduleEn } from "./schedules-en.ts";
 import { speechEn } from "./speech-en.ts";
 import { vocabularyEn } from "./vocabulary-en.ts";
@@ -167,6 +168,7 @@ export const en: Strings = {
   speech: speechEn,
   vocabulary: vocabularyEn,
   git: gitEn,
+  rich: richEn,
   approvals: approvalsEn,
   scheduleCommands: {
     every: "Run an instruction on a schedule: /every 30m …, /every weekdays 09:00 …",

@@ -7,6 +7,7 @@
 /** A text decided now and worded later, in the chat's language. */
 import type { RemoteStrings } from "./remote-strings.ts";
 import type { GitStrings } from "./git-strings.ts";
+import type { RichStrings } from "./rich-strings.ts";
 import type { ApprovalStrings } from "./approvals-strings.ts";
 import type { ScheduleStrings } from "./schedules-strings.ts";
 import type { SpeechStrings } from "./speech-strings.ts";
@@ -185,5 +186,7 @@ export interface Strings extends RemoteStrings {
   speech: SpeechStrings;
   /** Git from the phone (/diff, Commit, Push, pull requests, worktrees). */
   git: GitStrings;
+  /** Rich messages (Bot API 10.1+): what a rich Done notice says of its answer. */
+  rich: RichStrings;
   /** Starting work from the phone (/new). `project` is escaped by the caller. */
 }

@@ -295,8 +295,11 @@ function checkChildren(node: RichNode, holds: Holds): Array<RichNode | string> {
     case "flow":
     case "details":
     case "media": {
-      const blocks = children.filter((c) => !isBlank(c));
+      let blocks = children.filter((c) => !isBlank(c));
       const anyBlock = blocks.some(isBlockNode);
+      const box = blocks[0];
+      // A task item's checkbox stands first, before its text or its blocks.
+      if (node.tag === "li" && anyBlock && typeof box === "object" && box.tag === "input") blocks = blocks.slice(1);
       if (holds === "flow" && !anyBlock) {
         const first = children.find((c) => !isBlank(c));
         for (const child of children) {
@@ -311,6 +314,7 @@ function checkChildren(node: RichNode, holds: Holds): Array<RichNode | string> {
         throw new RichError(`${where} holds blocks: ${typeof loose === "string" ? "text" : `"${loose.tag}"`} can't stand beside them`);
       }
       const elements = blocks as RichNode[];
+      if (blocks.length < children.filter((c) => !isBlank(c)).length) checkCheckbox(node);
       if (holds === "details") {
         if (elements[0]?.tag !== "summary") throw new RichError(`"details" must start with its "summary"`);
         if (elements.slice(1).some((e) => e.tag === "summary")) throw new RichError(`"details" has one "summary"`);
@@ -324,7 +328,7 @@ function checkChildren(node: RichNode, holds: Holds): Array<RichNode | string> {
         }
         checkElement(element);
       }
-      return elements;
+      return node.tag === "li" && blocks.length < children.filter((c) => !isBlank(c)).length ? [box as RichNode, ...elements] : elements;
     }
     case "list": {
       const items = children.filter((c) => !isBlank(c));

@@ -1,0 +1,8 @@
+// The strings of rich messages in Chinese.
+import { html } from "../telegram/text/html.ts";
+import type { RichStrings } from "./rich-strings.ts";
+
+export const richZh: RichStrings = {
+  answerCut: (shown, total, file) =>
+    html`<i>✂️ 一条消息只放得下回答的结尾（共 ${total} 个字符，显示 ${shown} 个）：完整回答见下方文件 <code>${file}</code>。</i>`,
+};

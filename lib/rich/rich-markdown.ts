@@ -1,0 +1,23 @@
+// The rich form of an answer, with its Markdown parser loaded on first use (marked, the same one
+// lib/telegram/text/markdown.ts loads for today's messages; a waiting OpenCode loads neither). The
+// answer's hidden characters are marked first (reveal.ts), as in today's messages.
+import type { Strings } from "../i18n/catalog.ts";
+import type { Html } from "../telegram/text/html.ts";
+import { reveal } from "../telegram/text/reveal.ts";
+import { type RichAnswer, renderRichAnswer } from "./rich-answer.ts";
+
+/** `head` and `tail`: Hermes' lines around the answer (tail undefined: none); undefined: no rich form. */
+export type RichAnswerRenderer = (head: Html, answer: string, tail: Html | undefined, file: string, t: Strings) => RichAnswer | undefined;
+
+let loading: Promise<RichAnswerRenderer | undefined> | undefined;
+
+/** The renderer, once marked is loaded; undefined if it can't be (then there is no rich form: today's HTML). */
+export function loadRichAnswer(): Promise<RichAnswerRenderer | undefined> {
+  loading ??= import("marked").then(
+    ({ Lexer }): RichAnswerRenderer =>
+      (head, answer, tail, file, t) =>
+        renderRichAnswer(head, Lexer.lex(reveal(answer.trim(), t, false), { gfm: true }), tail, file, t),
+    () => undefined,
+  );
+  return loading;
+}
