@@ -74,6 +74,8 @@ export interface HermesConfig {
   transcription?: TranscriptionSettings;
   /** HERMES_STREAM: the answer as it is written (drafts, a group's progress); undefined: on in a private chat, off in a group. */
   stream?: boolean;
+  /** HERMES_RICH: answers as rich messages where the Bot API has them (docs/phone.md#rich-messages); false: today's HTML everywhere; undefined: on. */
+  rich?: boolean;
   /** Answers spoken back when HERMES_SPEECH_URL is set (docs/speech.md). */
   speech?: SpeechSettings;
   log: LogSettings;
@@ -210,6 +212,7 @@ export function readConfig(env: Env = process.env, options?: unknown, global?: G
   const transcription = readTranscription(env, settings, problems);
   const machineName = settings("HERMES_MACHINE_NAME").raw?.trim();
   const stream = settings("HERMES_STREAM").raw?.trim() ? readSwitch(settings("HERMES_STREAM"), true, problems) : undefined;
+  const rich = settings("HERMES_RICH").raw?.trim() ? readSwitch(settings("HERMES_RICH"), true, problems) : undefined;
   const speech = readSpeech(env, settings, problems);
   const runBudget = readBudget(env.HERMES_RUN_BUDGET, problems);
 
@@ -232,6 +235,7 @@ export function readConfig(env: Env = process.env, options?: unknown, global?: G
       topics,
       progress,
       agentTools,
+      ...(rich !== undefined ? { rich } : {}),
       ...(machineName ? { machineName } : {}),
       ...(runBudget !== undefined ? { runBudget } : {}),
       ...(transcription ? { transcription } : {}),

@@ -88,9 +88,11 @@ export function setup(
     now?: () => number;
     /** HERMES_RUN_BUDGET (issue 42). */
     runBudget?: number;
+    /** Rich messages in the in-memory Telegram (memory-telegram.ts); absent: none, as with HERMES_RICH=off. */
+    rich?: "supported" | "refused";
   } = {},
 ) {
-  const telegram = new MemoryTelegram();
+  const telegram = new MemoryTelegram(options.rich ? { rich: options.rich } : {});
   const opencode = new FakeOpencode();
   const bridge = new Bridge({
     telegram,

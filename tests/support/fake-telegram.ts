@@ -122,7 +122,11 @@ export interface FakeTelegramOptions {
   botUsername?: string;
   /** 'refused': a 400 for any button with `style`, like a Bot API server older than 9.4. Default 'supported' (validated). */
   buttonStyles?: ButtonStyleMode;
-  /** 'refused': rich messages are unknown, like a Bot API server older than 10.1. Default 'supported' (validated). */
+  /**
+   * 'supported': rich messages (Bot API 10.1+), validated (telegram/rich.ts). Default 'refused', like
+   * a Bot API server older than 10.1: the suites written before rich messages see today's HTML
+   * messages, and the fallback to them runs in every one of them; a suite about rich messages asks for them.
+   */
   richMessages?: RichMode;
 }
 
@@ -145,7 +149,7 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
     topics: [],
     buttonStyles: opts.buttonStyles ?? "supported",
     rights: new ChatRightsState(),
-    richMessages: opts.richMessages ?? "supported",
+    richMessages: opts.richMessages ?? "refused",
   };
   const files = newFileStore();
   const handlers = new Map<string, MethodHandler>(
@@ -206,7 +210,9 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
     const handler = handlers.get(call.method.toLowerCase());
     if (!handler) return fail(new TelegramApiError(404, "Not Found"));
 
-    const floodChat = floodChatOf(call.method, request.payload);
+    // A server without rich messages answers them "method not found" before any flood count.
+    const unknownRich = state.richMessages === "refused" && call.method.toLowerCase().startsWith("sendrichmessage");
+    const floodChat = unknownRich ? undefined : floodChatOf(call.method, request.payload);
     const fault = faults.take(call.method);
     if (fault?.kind === "hang") return; // held until close() destroys the socket
     if (fault?.kind === "429") {

@@ -178,7 +178,7 @@ describe("rich Markdown and blocks", () => {
 describe("the fake Bot API's rich methods", () => {
   let tg: FakeTelegram;
   beforeAll(async () => {
-    tg = await startFakeTelegram();
+    tg = await startFakeTelegram({ richMessages: "supported" });
   });
   afterAll(() => tg.close());
   const chat_id = DEFAULT_CHAT_ID;
@@ -237,7 +237,7 @@ describe("the fake Bot API's rich methods", () => {
     expect(takeUnclaimedViolations()).toEqual([]);
   });
 
-  it("answers like a server older than 10.1 when rich messages are refused", async () => {
+  it("answers like a server older than 10.1 when rich messages are refused (a fake's default)", async () => {
     tg.setRichMessages("refused");
     try {
       const sent = await call("sendRichMessage", { chat_id, rich_message: { html: "<p>x</p>" } });
