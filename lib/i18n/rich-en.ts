@@ -1,5 +1,5 @@
 // The strings of rich messages in English.
-import { html } from "../telegram/text/html.ts";
+import { html } from "../text/html.ts";
 import type { RichStrings } from "./rich-strings.ts";
 
 export const richEn: RichStrings = {

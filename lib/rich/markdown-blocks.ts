@@ -1,12 +1,12 @@
 // The agent's Markdown (marked's tokens) as rich HTML blocks: headings, paragraphs (its line breaks
 // kept as `br`), code with its language, lists (task items with their checkbox), quotes, tables
 // (a real table up to 20 columns, aligned monospace text past that), rules. Raw HTML is text, and
-// only http(s) targets become links (as lib/telegram/text/markdown-rich.ts decides for today's
+// only http(s) targets become links (as lib/text/markdown-rich.ts decides for today's
 // messages). Every top-level block comes with what it takes of the limits, so a caller can keep as
 // many as fit. Nesting stays within Telegram's 16 levels: a list or quote too deep is shown as its
 // text, formatting too deep as its words. Pure: marked is only a type here.
 import type { Token, Tokens } from "marked";
-import { tableText } from "../telegram/text/markdown-table.ts";
+import { tableText } from "../text/markdown-table.ts";
 import { escapeRich, joinRich, RICH_LIMITS, rich, richHeading, richLines, type RichHtml, type RichTally } from "./rich-html.ts";
 
 export interface RichBlock extends RichTally {

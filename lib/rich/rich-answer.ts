@@ -6,7 +6,7 @@
 // file sent with it. Undefined when Hermes' own lines have no rich form (richFromHtml). Pure.
 import type { Token } from "marked";
 import type { Strings } from "../i18n/catalog.ts";
-import { escapeHtml, graphemeStart, type Html } from "../telegram/text/html.ts";
+import { escapeHtml, graphemeStart, type Html } from "../text/html.ts";
 import { markdownBlocks, type RichBlock } from "./markdown-blocks.ts";
 import { escapeRich, htmlTally, joinRich, RICH_LIMITS, rich, richFromHtml, type RichHtml } from "./rich-html.ts";
 

@@ -1,12 +1,12 @@
 // Rich HTML (Bot API 10.1's sendRichMessage, `rich_message.html`): the `RichHtml` type, escaping,
 // and Telegram's limits. A rich message is blocks (paragraphs, headings, code, lists, tables,
 // collapsible sections) of inline formatting; its HTML is another language than parse_mode HTML
-// (lib/telegram/text/html.ts' `Html`), so it has a type of its own: one can't be sent as the other.
+// (lib/text/html.ts' `Html`), so it has a type of its own: one can't be sent as the other.
 // Only this file makes RichHtml: `escapeRich` (any text), the `rich` template (literal parts are
 // Hermes' own markup, values RichHtml or numbers), `joinRich`, `richLines`, `richHeading`,
 // `richFromHtml`, which turns a line of Hermes' own Telegram HTML (a header, a hint) into a
 // paragraph, and `trustedRich` for the scrubber's output. Pure.
-import type { Html } from "../telegram/text/html.ts";
+import type { Html } from "../text/html.ts";
 
 declare const richMarkup: unique symbol;
 

@@ -1,9 +1,9 @@
 // The rich form of an answer, with its Markdown parser loaded on first use (marked, the same one
-// lib/telegram/text/markdown.ts loads for today's messages; a waiting OpenCode loads neither). The
-// answer's hidden characters are marked first (reveal.ts), as in today's messages.
+// lib/text/markdown.ts loads for today's messages; a waiting OpenCode loads neither). The
+// answer's hidden characters are marked first (lib/text/reveal.ts), as in today's messages.
 import type { Strings } from "../i18n/catalog.ts";
-import type { Html } from "../telegram/text/html.ts";
-import { reveal } from "../telegram/text/reveal.ts";
+import type { Html } from "../text/html.ts";
+import { reveal } from "../text/reveal.ts";
 import { type RichAnswer, renderRichAnswer } from "./rich-answer.ts";
 
 /** `head` and `tail`: Hermes' lines around the answer (tail undefined: none); undefined: no rich form. */

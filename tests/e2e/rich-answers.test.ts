@@ -34,7 +34,7 @@ const TABLE_ANSWER = [
   "```",
 ].join("\n");
 
-const LONG_ANSWER = Array.from({ length: 820 }, (_, i) => `Step ${i}: migrated table t${i} & checked it <ok>.`).join("\n\n") + "\n\nNext: drop the old tables.";
+const LONG_ANSWER = `${Array.from({ length: 820 }, (_, i) => `Step ${i}: migrated table t${i} & checked it <ok>.`).join("\n\n")}\n\nNext: drop the old tables.`;
 
 const CASES: Array<{ version: OpencodeVersion; chat: ChatKind }> = ([...OPENCODE_VERSIONS, OPENCODE2_VERSION] as OpencodeVersion[]).flatMap((version) =>
   (["private", "supergroup"] as ChatKind[]).map((chat) => ({ version, chat })),

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
 import { renderRichAnswer } from "../../lib/rich/rich-answer.ts";
 import { richFromHtml } from "../../lib/rich/rich-html.ts";
-import { html } from "../../lib/telegram/text/html.ts";
+import { html } from "../../lib/text/html.ts";
 import { findBlocks, readRichMessage, type RichContent } from "../support/telegram/rich.ts";
 import { seededRandom } from "../support/seeded-random.ts";
 

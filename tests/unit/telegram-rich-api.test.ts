@@ -7,7 +7,7 @@ import { labelMessages } from "../../lib/telegram/render/machine-label.ts";
 import { createTelegramApi, RichMessagesMissing } from "../../lib/telegram/wire/api.ts";
 import { scrubbedTelegram } from "../../lib/telegram/wire/scrubbed-api.ts";
 import { escapeRich, rich } from "../../lib/rich/rich-html.ts";
-import { escapeHtml } from "../../lib/telegram/text/html.ts";
+import { escapeHtml } from "../../lib/text/html.ts";
 import { DEFAULT_CHAT_ID, startFakeTelegram, type FakeTelegram } from "../support/fake-telegram.ts";
 
 let tg: FakeTelegram;
