@@ -66,6 +66,11 @@ export function richHeading(level: number, body: RichHtml): RichHtml {
   return asRich(`<h${size}>${body}</h${size}>`);
 }
 
+/** A collapsible block (closed): `summary` is a paragraph (richFromHtml), `body` its blocks. */
+export function richDetails(summary: RichHtml, body: RichHtml): RichHtml {
+  return asRich(`<details><summary>${summary.replace(/^<p>|<\/p>$/g, "")}</summary>${body}</details>`);
+}
+
 /** Inline tags of Telegram HTML that mean the same in rich HTML. */
 const SAME_INLINE = new Set(["b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "code", "a"]);
 const TAG = /<(\/?)([a-z-]+)([^>]*)>/g;
@@ -76,13 +81,85 @@ const TAG = /<(\/?)([a-z-]+)([^>]*)>/g;
  * form for (a quote, a code block, a spoiler), which a caller then sends as today's HTML.
  */
 export function richFromHtml(html: Html): RichHtml | undefined {
-  for (const match of html.matchAll(TAG)) {
+  const inline = inlineFromHtml(html);
+  return inline === undefined ? undefined : asRich(`<p>${inline}</p>`);
+}
+
+/** Telegram HTML of inline tags only, its line breaks as `br`; undefined for any other tag. */
+function inlineFromHtml(markup: string): string | undefined {
+  for (const match of markup.matchAll(TAG)) {
     const [, , name, attrs] = match;
     if (!SAME_INLINE.has(name!)) return undefined;
     if (name === "a" ? !/^(?:\s+href="[^"]*")?\s*$/.test(attrs!) : attrs!.trim() !== "") return undefined;
   }
-  const lines = html.trim().split("\n");
-  return asRich(`<p>${lines.join("<br/>")}</p>`);
+  return markup.trim().split("\n").join("<br/>");
+}
+
+const LANGUAGE_CLASS = /^ class="language-[A-Za-z0-9_+#.-]{1,32}"$/;
+
+/**
+ * Hermes' own Telegram HTML of any shape (a prompt: lines, code blocks, quotes) as rich blocks: its
+ * code blocks as `pre` (their language kept), its quotes as `blockquote` (a folded one shown
+ * open: rich messages document no folded quote), a spoiler as `tg-spoiler`, the lines between as
+ * paragraphs, a blank line starting the next; undefined when it holds a tag rich HTML has no form
+ * for. Its text is already escaped (entities Telegram HTML allows are a subset of rich HTML's).
+ */
+export function richBlocksFromHtml(html: Html): RichHtml | undefined {
+  const out: string[] = [];
+  let text = "";
+  /** Inline tags open in the current paragraph, to close and reopen around its line breaks. */
+  const open: string[] = [];
+  const paragraph = () => {
+    const body = text.replace(/^\n+|\n+$/g, "");
+    text = "";
+    if (body.trim() === "") return;
+    out.push(`<p>${body.split("\n").join("<br/>")}</p>`);
+  };
+  let at = 0;
+  for (const match of html.matchAll(TAG)) {
+    const [whole, closing, name, attrs] = match;
+    const before = html.slice(at, match.index);
+    at = match.index + whole.length;
+    if (name === "pre" || name === "blockquote") {
+      if (closing || open.length > 0) return undefined;
+      const end = html.indexOf(`</${name}>`, at);
+      if (end < 0) return undefined;
+      text += before;
+      paragraph();
+      const inner = html.slice(at, end);
+      at = end + name.length + 3;
+      if (name === "pre") {
+        const code = /^<code( class="[^"]*")?>([\s\S]*)<\/code>$/.exec(inner);
+        if (code) {
+          if (/[<]/.test(code[2]!)) return undefined;
+          out.push(code[1] && LANGUAGE_CLASS.test(code[1]) ? `<pre><code${code[1]}>${code[2]}</code></pre>` : `<pre>${code[2]}</pre>`);
+        } else {
+          if (/[<]/.test(inner)) return undefined;
+          out.push(`<pre>${inner}</pre>`);
+        }
+      } else {
+        if (attrs!.trim() !== "" && attrs!.trim() !== "expandable") return undefined;
+        const body = inlineFromHtml(inner);
+        if (body === undefined) return undefined;
+        out.push(`<blockquote>${body}</blockquote>`);
+      }
+      continue;
+    }
+    text += before;
+    if (name === "span") {
+      if (!closing && attrs !== ' class="tg-spoiler"') return undefined;
+      text += closing ? "</tg-spoiler>" : "<tg-spoiler>";
+    } else if (name === "tg-spoiler" || SAME_INLINE.has(name!)) {
+      if (name === "a" ? !/^(?:\s+href="[^"]*")?\s*$/.test(attrs!) : attrs!.trim() !== "") return undefined;
+      text += whole;
+    } else return undefined;
+    if (closing) open.pop();
+    else open.push(name!);
+  }
+  text += html.slice(at);
+  if (open.length > 0) return undefined;
+  paragraph();
+  return out.length > 0 ? asRich(out.join("")) : undefined;
 }
 
 /** What a rich message's part takes of the limits. */

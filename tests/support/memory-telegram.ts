@@ -6,7 +6,7 @@ import type { InlineButton } from "../../lib/telegram/wire/rendered-message.ts";
 import { parseTelegramHtml } from "./telegram/html.ts";
 import { claimViolations, reportViolation } from "./telegram/strict-checks.ts";
 import { sameContent, sameMarkup } from "./telegram/validate.ts";
-import { readRichMessage, type RichContent } from "./telegram/rich.ts";
+import { readRichMessage, sameRich, type RichContent } from "./telegram/rich.ts";
 import { RichMessagesMissing } from "../../lib/telegram/wire/api.ts";
 
 export interface MemoryMessage {
@@ -78,8 +78,25 @@ export class MemoryTelegram implements TelegramApi {
         this.messages.push(message);
         return { messageId: message.messageId };
       };
+      this.editRichMessage = async (chatId, messageId, html, keyboard) => {
+        const message = this.#find(chatId, messageId);
+        const refuse = (description: string) => {
+          reportViolation({ source: this, kind: "refused rich message", detail: `editMessageText on message ${chatId}:${messageId}: ${description}` });
+          return new TelegramApiError(400, description);
+        };
+        if (!message.rich) throw refuse("Bad Request: a text message can't be edited into a rich message");
+        const read = readRichMessage({ html });
+        if (!read.ok) throw refuse(`Bad Request: can't parse rich message: ${read.error}`);
+        if (sameRich(read.content, message.rich) && sameMarkup(keyboard, message.keyboard)) return this.#refuse("editMessageText", message);
+        message.rich = read.content;
+        message.text = read.content.plain;
+        message.keyboard = keyboard;
+        message.edits++;
+      };
     }
   }
+
+  editRichMessage?: TelegramApi["editRichMessage"];
 
   sendRichMessage?: TelegramApi["sendRichMessage"];
   /** sendRichMessage calls, refused ones included. */

@@ -45,6 +45,11 @@ function labelRich(send: NonNullable<TelegramApi["sendRichMessage"]>, line: Html
   return (chatId, body, options) => send(chatId, paragraph ? joinRich([paragraph, body]) : body, options);
 }
 
+function labelRichEdit(edit: NonNullable<TelegramApi["editRichMessage"]>, line: Html): NonNullable<TelegramApi["editRichMessage"]> {
+  const paragraph = richFromHtml(line);
+  return (chatId, messageId, body, keyboard) => edit(chatId, messageId, paragraph ? joinRich([paragraph, body]) : body, keyboard);
+}
+
 /** The same API, every message text and caption starting with the machine's label (cut to fit as HTML, counted as Telegram counts). */
 export function labelMessages(api: TelegramApi, name: string): TelegramApi {
   const line = labelLine(name);
@@ -54,6 +59,7 @@ export function labelMessages(api: TelegramApi, name: string): TelegramApi {
     sendMessage: (chatId: number, text: Html, options?: SendOptions) => api.sendMessage(chatId, label(text, MESSAGE_LIMIT), options),
     editMessage: (chatId, messageId, text, keyboard) => api.editMessage(chatId, messageId, label(text, MESSAGE_LIMIT), keyboard),
     ...(api.sendRichMessage ? { sendRichMessage: labelRich(api.sendRichMessage, line) } : {}),
+    ...(api.editRichMessage ? { editRichMessage: labelRichEdit(api.editRichMessage, line) } : {}),
     sendDraft: (chatId, draftId, text, threadId) => api.sendDraft(chatId, draftId, label(text, MESSAGE_LIMIT), threadId),
     sendDocument: (chatId, filename, content, options = {}) =>
       api.sendDocument(chatId, filename, content, { ...options, caption: label(options.caption ?? EMPTY_HTML, CAPTION_LIMIT) }),

@@ -35,6 +35,8 @@ export interface TelegramApi {
    * throws it at once, without asking again, for the rest of the process.
    */
   sendRichMessage?(chatId: number, rich: RichHtml, options?: Omit<SendOptions, "forceReply">): Promise<{ messageId: number }>;
+  /** Replaces a rich message's content and keyboard (editMessageText with `rich_message`; only a message sendRichMessage sent). */
+  editRichMessage?(chatId: number, messageId: number, rich: RichHtml, keyboard: InlineButton[][]): Promise<void>;
   /**
    * A private chat's draft: an ephemeral preview of a message being written (sendMessageDraft, Bot
    * API 9.3+), replaced by each call with the same `draftId`; nothing stays in the chat. Groups refuse it (400).
@@ -203,8 +205,16 @@ export function createTelegramApi(token: string, apiRoot: string, settings: Tele
     }
   };
 
+  const editRichMessage: TelegramApi["editRichMessage"] = async (chatId, messageId, rich, keyboard) => {
+    await styles
+      .send(keyboard, (shown) =>
+        call("editMessageText", { chat_id: chatId, message_id: messageId, rich_message: { html: rich }, reply_markup: markup(shown ?? []) }),
+      )
+      .catch(ignoreNotModified);
+  };
+
   return {
-    ...(settings.rich === false ? {} : { sendRichMessage }),
+    ...(settings.rich === false ? {} : { sendRichMessage, editRichMessage }),
     reachability,
     getUpdates: (offset, timeout, signal) => call<unknown[]>("getUpdates", { offset, timeout, allowed_updates: ["message", "callback_query"] }, signal),
     async sendMessage(chatId, html, options = {}) {
