@@ -7,10 +7,12 @@
 import { Lexer } from "marked";
 import { describe, expect, it } from "vitest";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
+import { createPermissionPrompt } from "../../lib/registry/permission-prompt.ts";
 import { renderRichAnswer } from "../../lib/rich/rich-answer.ts";
+import { renderPermissionRich } from "../../lib/telegram/render/render-permission.ts";
 import { richFromHtml } from "../../lib/rich/rich-html.ts";
 import { html } from "../../lib/text/html.ts";
-import { findBlocks, readRichMessage, type RichContent } from "../support/telegram/rich.ts";
+import { findBlocks, plainOf, readRichMessage, type RichContent } from "../support/telegram/rich.ts";
 import { seededRandom } from "../support/seeded-random.ts";
 
 const SEED = 20261201;
@@ -214,5 +216,32 @@ describe("rich answers: within Telegram's limits", () => {
     expect(richFromHtml(html`<blockquote>x</blockquote>`)).toBeUndefined();
     expect(richFromHtml(html`<span class="tg-spoiler">x</span>`)).toBeUndefined();
     expect(renderRichAnswer(html`<pre>x</pre>`, [], undefined, "answer.md", t)).toBeUndefined();
+  });
+});
+
+describe("rich permissions: a long diff of hostile text passes the validator and shows verbatim", () => {
+  it("the file, the title, the project and every line of the diff", () => {
+    const next = hostile(SEED + 7);
+    for (let i = 0; i < CASES / 2; i++) {
+      const file = `/p/${next()}.ts`;
+      const lines = Array.from({ length: 120 }, () => `+${next()}`);
+      const diff = [`--- ${file}`, `+++ ${file}`, "@@ -0,0 +1,120 @@", ...lines].join("\n");
+      const prompt = createPermissionPrompt(
+        { id: `per_${i}`, sessionID: "ses_1", permission: "edit", patterns: [file], metadata: { filepath: file, diff }, always: ["*"] },
+        "/p",
+        `k${i}`,
+        0,
+      );
+      const project = next();
+      const rendered = renderPermissionRich(prompt, { project, sessionTitle: next(), t });
+      expect(rendered, `case ${i}`).toBeDefined();
+      const read = readRichMessage({ html: rendered!.rich });
+      if (!read.ok) throw new Error(`case ${i} refused: ${read.error}`);
+      const [details] = findBlocks(read.content, "details");
+      expect(plainOf(details!), `case ${i}`).toContain(lines.join("\n"));
+      expect(read.content.plain).toContain(file);
+      expect(read.content.plain).toContain(project.replace(/ +/g, " "));
+      expect(rendered!.keyboard.flat().map((button) => button.text)).toContain("Allow once");
+    }
   });
 });
