@@ -103,6 +103,20 @@ export function richAnswersSuite(cell: Cell): void {
       expect(rig.llm.requests.length).toBe(requests);
     });
 
+    it("a reply to a rich notice reaches its session", async () => {
+      const done = rig.telegram.messages().find((m) => m.rich && m.text.includes("Rich report"))!;
+      const reply = rig.telegram.sendText(rig.chatId, "now tag the rich release", { replyTo: done.messageId });
+      await pollUntil(() => rig.llm.userMessages().some((text) => text.includes("now tag the rich release")), {
+        timeoutMs: 30_000,
+        what: "the reply at the LLM",
+      });
+      // Its run ends in a Done notice of its own, rich too, before the server changes.
+      await rig.telegram.waitForMessage((m) => m.rich !== undefined && m.messageId > reply.messageId && m.text.includes("Done"), {
+        timeoutMs: 40_000,
+        what: "the reply's Done notice",
+      });
+    });
+
     it("the server loses rich messages: the next answers are today's HTML notices, nothing sent twice, and one log line", async () => {
       rig.telegram.setRichMessages("refused");
       const richCalls = () => rig.telegram.calls.filter((call) => call.method === "sendRichMessage").length;
