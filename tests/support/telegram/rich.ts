@@ -27,7 +27,15 @@
  *   inline and block), 20 columns in a table (a row's cells, with their colspan).
  * Error texts past the limits are not documented: these ones are the fake's own, after "Bad Request: ".
  */
-import { Lexer, type Token, type Tokens } from "marked";
+import { createRequire } from "node:module";
+import type { Lexer as MarkedLexer, Token, Tokens } from "marked";
+
+/** marked, loaded with the first Markdown read: a test that counts its loads (markdown-lazy.test.ts) sees none from the fakes. */
+let lexer: typeof MarkedLexer | undefined;
+function markedLexer(): typeof MarkedLexer {
+  lexer ??= (createRequire(import.meta.url)("marked") as { Lexer: typeof MarkedLexer }).Lexer;
+  return lexer;
+}
 
 /** 'refused': a Bot API server older than 10.1, which knows no rich message. */
 export type RichMode = "supported" | "refused";
@@ -424,7 +432,7 @@ function decodeEntity(text: string, at: number): { value: string; end: number } 
 // rich HTML (its tags checked as above); an HTML block must be whole elements.
 
 function readMarkdown(source: string, draft: boolean): RichNode[] {
-  const tokens = new Lexer({ gfm: true }).lex(source);
+  const tokens = new (markedLexer())({ gfm: true }).lex(source);
   return readHtml(mdBlocks(tokens), draft);
 }
 
