@@ -38,6 +38,7 @@ const OPTION_VARIABLES = {
   transcribeModel: "HERMES_TRANSCRIBE_MODEL",
   transcribeLanguage: "HERMES_TRANSCRIBE_LANGUAGE",
   stream: "HERMES_STREAM",
+  rich: "HERMES_RICH",
   speechVoice: "HERMES_SPEECH_VOICE",
   speechModel: "HERMES_SPEECH_MODEL",
   logFile: "HERMES_LOG_FILE",
@@ -163,6 +164,7 @@ const EXPECTED: Record<OptionName, string> = {
   transcribeModel: 'must be a model name like "whisper-1"',
   transcribeLanguage: 'must be a language code like "zh"',
   stream: 'must be true or false ("on" or "off")',
+  rich: 'must be true or false ("on" or "off")',
   speechVoice: 'must be a voice name like "alloy"',
   speechModel: 'must be a model name like "tts-1"',
   logFile: "must be a file path",
@@ -175,7 +177,11 @@ function asText(name: OptionName, value: unknown): string | undefined {
   if (typeof value === "number")
     return Number.isFinite(value) && ["chatId", "questionTtl", "permissionTtl", "doneAfter"].includes(name) ? String(value) : undefined;
   if (typeof value === "boolean")
-    return name === "topics" || name === "progress" || name === "agentTools" || name === "shell" || name === "stream" ? (value ? "on" : "off") : undefined;
+    return name === "topics" || name === "progress" || name === "agentTools" || name === "shell" || name === "stream" || name === "rich"
+      ? value
+        ? "on"
+        : "off"
+      : undefined;
   if (Array.isArray(value) && name === "allowedUsers") {
     const ids = value.map((item) =>
       typeof item === "number" && Number.isSafeInteger(item) && item > 0 ? String(item) : typeof item === "string" ? item.trim() : undefined,

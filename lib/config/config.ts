@@ -63,6 +63,8 @@ export interface HermesConfig {
   transcription?: TranscriptionSettings;
   /** HERMES_STREAM: the answer as it is written (drafts, a group's progress); undefined: on in a private chat, off in a group. */
   stream?: boolean;
+  /** HERMES_RICH: answers as rich messages where the Bot API has them (docs/phone.md#rich-messages); false: today's HTML everywhere; undefined: on. */
+  rich?: boolean;
   /** Answers spoken back when HERMES_SPEECH_URL is set (docs/speech.md). */
   speech?: SpeechSettings;
   log: LogSettings;
@@ -212,6 +214,7 @@ export function readConfig(env: Env = process.env, options?: unknown, global?: G
   const rawStream = streamSetting.raw?.trim().toLowerCase() ?? "";
   const stream = ON.includes(rawStream) ? true : OFF.includes(rawStream) ? false : undefined;
   if (rawStream !== "" && stream === undefined) ignored.push(`${streamSetting.label} must be on or off (got "${streamSetting.raw}"): its default is used`);
+  const rich = settings("HERMES_RICH").raw?.trim() ? readSwitch(settings("HERMES_RICH"), true, ignored) : undefined;
   const speechProblems: string[] = [];
   const readSpeechSettings = readSpeech(env, settings, speechProblems);
   ignored.push(...speechProblems.map((text) => `${text}: answers are not spoken`));
@@ -238,6 +241,7 @@ export function readConfig(env: Env = process.env, options?: unknown, global?: G
       progress,
       agentTools,
       ...(shell ? {} : { shell }),
+      ...(rich !== undefined ? { rich } : {}),
       ...(machineName ? { machineName } : {}),
       ...(runBudget !== undefined ? { runBudget } : {}),
       ...(transcription ? { transcription } : {}),

@@ -2,6 +2,7 @@
 import { approvalsEn } from "./approvals-en.ts";
 import { enRemote } from "./remote-en.ts";
 import { gitEn } from "./git-en.ts";
+import { richEn } from "./rich-en.ts";
 import { scheduleEn } from "./schedules-en.ts";
 import { mcpEn } from "./mcp-en.ts";
 import { shellEn } from "./shell-en.ts";
@@ -172,6 +173,7 @@ export const en: Strings = {
   git: gitEn,
   mcp: mcpEn,
   shell: shellEn,
+  rich: richEn,
   approvals: approvalsEn,
   scheduleCommands: {
     every: "Run an instruction on a schedule: /every 30m …, /every weekdays 09:00 …",

@@ -9,6 +9,7 @@ import type { RemoteStrings } from "./remote-strings.ts";
 import type { GitStrings } from "./git-strings.ts";
 import type { McpStrings } from "./mcp-strings.ts";
 import type { ShellStrings } from "./shell-strings.ts";
+import type { RichStrings } from "./rich-strings.ts";
 import type { ApprovalStrings } from "./approvals-strings.ts";
 import type { ScheduleStrings } from "./schedules-strings.ts";
 import type { SpeechStrings } from "./speech-strings.ts";
@@ -193,5 +194,7 @@ export interface Strings extends RemoteStrings {
   mcp: McpStrings;
   /** The shell from the phone (issue 53). */
   shell: ShellStrings;
+  /** Rich messages (Bot API 10.1+): what a rich Done notice says of its answer. */
+  rich: RichStrings;
   /** Starting work from the phone (/new). `project` is escaped by the caller. */
 }

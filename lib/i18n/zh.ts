@@ -2,6 +2,7 @@
 import { approvalsZh } from "./approvals-zh.ts";
 import { zhRemote } from "./remote-zh.ts";
 import { gitZh } from "./git-zh.ts";
+import { richZh } from "./rich-zh.ts";
 import { scheduleZh } from "./schedules-zh.ts";
 import { mcpZh } from "./mcp-zh.ts";
 import { shellZh } from "./shell-zh.ts";
@@ -169,6 +170,7 @@ export const zh: Strings = {
   git: gitZh,
   mcp: mcpZh,
   shell: shellZh,
+  rich: richZh,
   approvals: approvalsZh,
   scheduleCommands: { every: "按计划运行指令：/every 30m …、/every weekdays 09:00 …", at: "在某个时间运行一次：/at 18:00 …", schedules: "列出并取消定时任务" },
   ...zhRemote,

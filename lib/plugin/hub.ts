@@ -34,6 +34,7 @@ export interface HubOptions {
         | "machineName"
         | "transcription"
         | "stream"
+        | "rich"
         | "speech"
         | "runBudget"
         | "ignored"
@@ -122,7 +123,7 @@ export function acquireBridge(options: HubOptions): BridgeLease | BridgeRefused 
   if (!running) {
     // Nothing sent to Telegram carries the token, the transcription key or the speech key (the agent can print either).
     const secrets = secretsOf(config.token, config.transcription?.key, config.speech?.key, ...basicSecrets(config.transcription?.basic));
-    const telegram = scrubbedTelegram(options.telegram ?? createTelegramApi(config.token, config.apiRoot), secrets);
+    const telegram = scrubbedTelegram(options.telegram ?? createTelegramApi(config.token, config.apiRoot, { rich: config.rich !== false }), secrets);
     // The label is cut to its length on top of the scrubbed API: scrubbed whole first, so no cut secret gets past.
     const machine = machineLabel(config);
     const { pace, refused: paceRefused } = schedulePace(process.env, config.apiRoot);

@@ -27,6 +27,8 @@ export interface PermissionPrompt extends PromptBase {
    * full diff): whether they all went out, and the first one, which the message replies to.
    */
   files?: { sent: boolean; messageId?: number };
+  /** Its message is a rich message showing the whole diff (a collapsible block): the diff needs no file. */
+  wholeDiff?: boolean;
   /**
    * Feedback OpenCode would drop with the reject (2.x) goes to the session as its next message:
    * whether it got there, or why not.

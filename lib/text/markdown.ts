@@ -9,15 +9,25 @@ export type Markdown = (source: string, show?: (text: string) => string) => Rich
 /** No formatting: the text as it is (when marked could not be loaded). */
 export const plainText: Markdown = (source, show = (text) => text) => ({ text: show(source), entities: [] });
 
+/** marked's tokens of a Markdown source (GFM), as markdown-rich.ts walks them. */
+export type Lex = (source: string) => Parameters<typeof markdownRich>[0];
+
+let lexing: Promise<Lex | undefined> | undefined;
 let loading: Promise<Markdown> | undefined;
 
-/** marked's lexer (GFM: tables, strikethrough, task lists, bare URLs), loaded once; plain text if it can't be. */
-export function loadMarkdown(): Promise<Markdown> {
-  loading ??= import("marked").then(
-    ({ Lexer }): Markdown =>
-      (source, show) =>
-        markdownRich(Lexer.lex(source, { gfm: true }), show),
-    (): Markdown => plainText,
+/** marked's lexer (GFM: tables, strikethrough, task lists, bare URLs), loaded once; undefined if it can't be. */
+export function loadLexer(): Promise<Lex | undefined> {
+  lexing ??= import("marked").then(
+    ({ Lexer }): Lex =>
+      (source) =>
+        Lexer.lex(source, { gfm: true }),
+    () => undefined,
   );
+  return lexing;
+}
+
+/** Markdown as Telegram's formatted text, once marked is loaded; plain text if it can't be. */
+export function loadMarkdown(): Promise<Markdown> {
+  loading ??= loadLexer().then((lex): Markdown => (lex ? (source, show) => markdownRich(lex(source), show) : plainText));
   return loading;
 }

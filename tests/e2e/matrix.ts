@@ -76,6 +76,14 @@ export const FEATURES: readonly Feature[] = [
     suites: [{ suite: "vocabularySuite", cells: [...grid(EVERY_VERSION, ["private"]), ...grid(["1.18", "2"], ["topics"])] }],
   },
   { name: "desk", module: "desk-suite.ts", suites: [{ suite: "deskSuite", cells: [...grid(EVERY_VERSION, PRIVATE_AND_GROUP), cell("1.18", "topics")] }] },
+  {
+    name: "rich",
+    module: "rich-suite.ts",
+    suites: [
+      { suite: "richAnswersSuite", cells: grid(EVERY_VERSION, PRIVATE_AND_GROUP) },
+      { suite: "richPermissionsSuite", cells: grid(EVERY_VERSION, PRIVATE_AND_GROUP) },
+    ],
+  },
   // Attach mode on OpenCode 2 (no plugin API of 1.x, its own routes) is a file of its own: opencode2-attach.test.ts.
   { name: "attach", module: "attach-suite.ts", suites: [{ suite: "attachSuite", cells: grid(["1.1", "1.18"], ["private"]) }] },
 ];

@@ -90,9 +90,11 @@ export function setup(
     runBudget?: number;
     /** HERMES_SHELL (issue 53). */
     shell?: boolean;
+    /** Rich messages in the in-memory Telegram (memory-telegram.ts); absent: none, as with HERMES_RICH=off. */
+    rich?: "supported" | "refused";
   } = {},
 ) {
-  const telegram = new MemoryTelegram();
+  const telegram = new MemoryTelegram(options.rich ? { rich: options.rich } : {});
   const opencode = new FakeOpencode();
   const bridge = new Bridge({
     telegram,

@@ -11,6 +11,7 @@ import { FloodLimiter, floodChatOf, type FloodLimitsOption, type FloodStats } fr
 import { callbackQueryUpdate, messageUpdate, newCallbackQueryId } from "./telegram/human.ts";
 import { LongPoll, type ConflictMode } from "./telegram/long-poll.ts";
 import { messageMethods, NOT_MODIFIED } from "./telegram/message-methods.ts";
+import { richMethods, type RichMode } from "./telegram/rich-methods.ts";
 import { readApiRequest } from "./telegram/request-body.ts";
 import { claimViolations, reportViolation } from "./telegram/strict-checks.ts";
 import { TelegramApiError, type ApiCall, type Fault, type SentMessage, type TgUser } from "./telegram/types.ts";
@@ -53,6 +54,8 @@ export interface FakeTelegram {
     text: string,
     opts?: { replyTo?: number; from?: TgUser; chatType?: "private" | "group" | "supergroup"; threadId?: number },
   ): { messageId: number };
+  /** Whether the server has rich messages from now on ('refused': like a Bot API server older than 10.1). */
+  setRichMessages(mode: RichMode): void;
   /** Whether buttons may carry `style` from now on ('refused': like a Bot API server older than 9.4). */
   setButtonStyles(mode: ButtonStyleMode): void;
   /** What the bot may do in a chat from now on (its membership, the group's permissions, topics, a block). */
@@ -119,6 +122,12 @@ export interface FakeTelegramOptions {
   botUsername?: string;
   /** 'refused': a 400 for any button with `style`, like a Bot API server older than 9.4. Default 'supported' (validated). */
   buttonStyles?: ButtonStyleMode;
+  /**
+   * 'supported': rich messages (Bot API 10.1+), validated (telegram/rich.ts). Default 'refused', like
+   * a Bot API server older than 10.1: the suites written before rich messages see today's HTML
+   * messages, and the fallback to them runs in every one of them; a suite about rich messages asks for them.
+   */
+  richMessages?: RichMode;
 }
 
 export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise<FakeTelegram> {
@@ -140,10 +149,11 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
     topics: [],
     buttonStyles: opts.buttonStyles ?? "supported",
     rights: new ChatRightsState(),
+    richMessages: opts.richMessages ?? "refused",
   };
   const files = newFileStore();
   const handlers = new Map<string, MethodHandler>(
-    Object.entries({ ...botMethods, ...messageMethods, getFile: getFileMethod(files) }).map(([name, h]) => [name.toLowerCase(), h]),
+    Object.entries({ ...botMethods, ...messageMethods, ...richMethods, getFile: getFileMethod(files) }).map(([name, h]) => [name.toLowerCase(), h]),
   );
   const calls: ApiCall[] = [];
   /** Edits refused as not modified that no test took yet. */
@@ -200,7 +210,9 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
     const handler = handlers.get(call.method.toLowerCase());
     if (!handler) return fail(new TelegramApiError(404, "Not Found"));
 
-    const floodChat = floodChatOf(call.method, request.payload);
+    // A server without rich messages answers them "method not found" before any flood count.
+    const unknownRich = state.richMessages === "refused" && call.method.toLowerCase().startsWith("sendrichmessage");
+    const floodChat = unknownRich ? undefined : floodChatOf(call.method, request.payload);
     const fault = faults.take(call.method);
     if (fault?.kind === "hang") return; // held until close() destroys the socket
     if (fault?.kind === "429") {
@@ -233,6 +245,7 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
           chat_id: call.payload.chat_id,
           message_id: call.payload.message_id,
           text: call.payload.text,
+          ...(call.payload.rich_message !== undefined ? { rich_message: call.payload.rich_message } : {}),
           reply_markup: call.payload.reply_markup,
         });
         refusedEdits.push(call);
@@ -242,8 +255,17 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
         const sent = String(call.payload.text ?? call.payload.caption ?? "").slice(0, 400);
         reportViolation({ source: fake, kind: "unparsable entities", detail: `${call.method}: ${err.description} in ${JSON.stringify(sent)}` });
       }
+      if (isRichCall(call) && err.code === 400 && err.description !== `Bad Request: ${NOT_MODIFIED}`) {
+        const sent = JSON.stringify(call.payload.rich_message ?? null).slice(0, 400);
+        reportViolation({ source: fake, kind: "refused rich message", detail: `${call.method}: ${err.description} in ${sent}` });
+      }
       return fail(err);
     }
+  }
+
+  /** A call that sends or edits a rich message (its 400s are Hermes' mistakes: the fake's rules are the documented ones). */
+  function isRichCall(call: ApiCall): boolean {
+    return call.method === "sendRichMessage" || call.method === "sendRichMessageDraft" || call.payload?.rich_message !== undefined;
   }
 
   /** A file download, as api.telegram.org serves it: the bytes, or a 404 / 401 JSON error. */
@@ -389,6 +411,9 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
       return [...files.downloads];
     },
     topics: () => state.topics.map((topic) => ({ ...topic })),
+    setRichMessages(mode) {
+      state.richMessages = mode;
+    },
     setButtonStyles(mode) {
       state.buttonStyles = mode;
     },

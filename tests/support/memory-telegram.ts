@@ -6,6 +6,8 @@ import type { InlineButton } from "../../lib/telegram/wire/rendered-message.ts";
 import { parseTelegramHtml } from "./telegram/html.ts";
 import { claimViolations, reportViolation } from "./telegram/strict-checks.ts";
 import { sameContent, sameMarkup } from "./telegram/validate.ts";
+import { readRichMessage, sameRich, type RichContent } from "./telegram/rich.ts";
+import { RichMessagesMissing } from "../../lib/telegram/wire/api.ts";
 
 export interface MemoryMessage {
   chatId: number;
@@ -21,6 +23,8 @@ export interface MemoryMessage {
   edits: number;
   /** Sent with disable_notification. */
   silent: boolean;
+  /** A rich message (sendRichMessage), as the fakes read it: `text` is then its visible text. */
+  rich?: RichContent;
 }
 
 export class MemoryTelegram implements TelegramApi {
@@ -35,6 +39,68 @@ export class MemoryTelegram implements TelegramApi {
       signal.addEventListener("abort", () => resolve([]), { once: true });
     });
   }
+
+  /**
+   * `rich`: 'supported' gives it sendRichMessage (read as strictly as the fake Bot API reads it:
+   * telegram/rich.ts); 'refused' too, answering like a server older than 10.1. Absent (the default):
+   * no such method, as with HERMES_RICH=off.
+   */
+  constructor(options: { rich?: "supported" | "refused" } = {}) {
+    if (options.rich) {
+      const mode = options.rich;
+      let told = false;
+      this.sendRichMessage = async (chatId, html, send = {}) => {
+        this.richCalls++;
+        if (mode === "refused") {
+          const first = !told;
+          told = true;
+          throw new RichMessagesMissing(first);
+        }
+        const read = readRichMessage({ html });
+        if (!read.ok) {
+          const description = `Bad Request: can't parse rich message: ${read.error}`;
+          reportViolation({ source: this, kind: "refused rich message", detail: `sendRichMessage: ${description} in ${JSON.stringify(html.slice(0, 400))}` });
+          throw new TelegramApiError(400, description);
+        }
+        const message: MemoryMessage = {
+          chatId,
+          messageId: this.#nextId++,
+          text: read.content.plain,
+          keyboard: send.keyboard ?? [],
+          forceReply: false,
+          deleted: false,
+          edits: 0,
+          silent: send.silent === true,
+          rich: read.content,
+          ...(send.threadId !== undefined ? { threadId: send.threadId } : {}),
+          ...(send.replyTo !== undefined ? { replyTo: send.replyTo } : {}),
+        };
+        this.messages.push(message);
+        return { messageId: message.messageId };
+      };
+      this.editRichMessage = async (chatId, messageId, html, keyboard) => {
+        const message = this.#find(chatId, messageId);
+        const refuse = (description: string) => {
+          reportViolation({ source: this, kind: "refused rich message", detail: `editMessageText on message ${chatId}:${messageId}: ${description}` });
+          return new TelegramApiError(400, description);
+        };
+        if (!message.rich) throw refuse("Bad Request: a text message can't be edited into a rich message");
+        const read = readRichMessage({ html });
+        if (!read.ok) throw refuse(`Bad Request: can't parse rich message: ${read.error}`);
+        if (sameRich(read.content, message.rich) && sameMarkup(keyboard, message.keyboard)) return this.#refuse("editMessageText", message);
+        message.rich = read.content;
+        message.text = read.content.plain;
+        message.keyboard = keyboard;
+        message.edits++;
+      };
+    }
+  }
+
+  editRichMessage?: TelegramApi["editRichMessage"];
+
+  sendRichMessage?: TelegramApi["sendRichMessage"];
+  /** sendRichMessage calls, refused ones included. */
+  richCalls = 0;
 
   async sendMessage(chatId: number, html: string, options: SendOptions = {}) {
     this.#parse("sendMessage", html);
@@ -62,6 +128,11 @@ export class MemoryTelegram implements TelegramApi {
    */
   async editMessage(chatId: number, messageId: number, html: string, keyboard: InlineButton[][]) {
     const message = this.#find(chatId, messageId);
+    if (message.rich) {
+      const description = "Bad Request: a rich message can't be edited into a text message";
+      reportViolation({ source: this, kind: "refused rich message", detail: `editMessageText on message ${chatId}:${messageId}: ${description}` });
+      throw new TelegramApiError(400, description);
+    }
     this.#parse("editMessageText", html);
     if (sameContent({ text: html, parseMode: "HTML" }, { text: message.text, parseMode: "HTML" }) && sameMarkup(keyboard, message.keyboard)) {
       return this.#refuse("editMessageText", message);

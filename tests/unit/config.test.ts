@@ -478,6 +478,16 @@ describe("readConfig: options from opencode.json", () => {
     });
   });
 
+  it("HERMES_RICH: on unless set, off when asked (environment or option), a wrong value is ignored for its default (issue 50)", () => {
+    expect(ok(readConfig(BASE)).rich).toBeUndefined();
+    expect(ok(readConfig({ ...BASE, HERMES_RICH: "off" })).rich).toBe(false);
+    expect(ok(readConfig({ ...BASE, HERMES_RICH: "on" })).rich).toBe(true);
+    expect(ok(readConfig(BASE, { rich: false })).rich).toBe(false);
+    const bad = ok(readConfig({ ...BASE, HERMES_RICH: "fancy" }));
+    expect(bad.rich).not.toBe(false);
+    expect(bad.ignored.join("\n")).toMatch(/HERMES_RICH must be on or off/);
+  });
+
   it("HERMES_PROGRESS: on by default, off when asked, a wrong value is a problem", () => {
     expect(ok(readConfig(BASE)).progress).toBe(true);
     expect(ok(readConfig({ ...BASE, HERMES_PROGRESS: "OFF" })).progress).toBe(false);

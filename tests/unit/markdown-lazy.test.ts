@@ -1,5 +1,5 @@
 // The Markdown parser costs start-up nothing: no file imports marked's code statically (types
-// only), the one dynamic import is markdown.ts's, and a bridge loads it with its first question
+// only; lib/rich/'s rich answers load it through markdown.ts too), the one dynamic import is markdown.ts's, and a bridge loads it with its first question
 // or answer, not before (a permission prompt never needs it).
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
@@ -17,6 +17,8 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 describe("marked is loaded on first use", () => {
   it("only types are imported statically; markdown.ts alone loads it", () => {
     expect(packageImports(ROOT, "marked")).toEqual([
+      { file: "lib/rich/markdown-blocks.ts", how: "type" },
+      { file: "lib/rich/rich-answer.ts", how: "type" },
       { file: "lib/text/markdown-rich.ts", how: "type" },
       { file: "lib/text/markdown-table.ts", how: "type" },
       { file: "lib/text/markdown.ts", how: "dynamic" },

@@ -17,7 +17,7 @@ import type { InstanceLink, PromptDesk } from "../core/desk.ts";
 import type { InstanceLinks } from "../core/instance-links.ts";
 import { feedbackAsMessage, replyFor, sendFeedback } from "./permission-feedback.ts";
 import type { PermissionJudge } from "./permission-judge.ts";
-import type { PromptMessages } from "./prompt-messages.ts";
+import { RICH_UNSENT, type PromptMessages } from "./prompt-messages.ts";
 import type { ReplyConfirmation } from "./reply-confirmation.ts";
 import { SerialQueues } from "./serial-queues.ts";
 import { lookUpSession } from "./session-lookup.ts";
@@ -254,7 +254,7 @@ export class PromptLife implements PromptDesk {
       const threadId = await messages.threadOf(prompt);
       // Files that could not be sent the first time get another try: with them, Allow comes back.
       if (prompt.kind === "permission" && prompt.files?.sent === false) await this.#attachFiles(prompt, threadId);
-      const sent = await messages.post(prompt, threadId).catch(() => undefined);
+      const sent = await this.#post(prompt, threadId).catch(() => undefined);
       if (!sent) return;
       // post() recorded what the new copy shows: edits that would change nothing on it are skipped too.
       prompt.message = sent.message;
@@ -271,7 +271,7 @@ export class PromptLife implements PromptDesk {
     try {
       const threadId = await messages.threadOf(prompt);
       if (prompt.kind === "permission") await this.#attachFiles(prompt, threadId);
-      const sent = await messages.post(prompt, threadId);
+      const sent = await this.#post(prompt, threadId);
       if (!sent) return registry.forget(prompt);
       shown = sent.text;
       prompt.message = sent.message;
@@ -305,6 +305,20 @@ export class PromptLife implements PromptDesk {
     if (prompt.state === "answered") judge.answered(prompt, rule);
     this.#deps.log.info({ requestID: prompt.requestID, rule: rule.key, state: prompt.state }, "permission answered by a session rule");
     return true;
+  }
+
+  /** The prompt's message; a rich one the server turned out not to take goes as today's, its files first. */
+  async #post(prompt: Prompt, threadId: number | undefined): Promise<{ message: { chatId: number; messageId: number }; text: string } | undefined> {
+    const { messages } = this.#deps;
+    const sent = await messages.post(prompt, threadId);
+    if (sent !== RICH_UNSENT) {
+      // Its message shows the whole diff: Allow needs no file (lib/telegram/render/render-permission.ts' mayAllow).
+      if (sent?.wholeDiff && prompt.kind === "permission") prompt.wholeDiff = true;
+      return sent;
+    }
+    if (prompt.kind === "permission") await this.#attachFiles(prompt, threadId);
+    const again = await messages.post(prompt, threadId);
+    return again === RICH_UNSENT ? undefined : again;
   }
 
   /** A permission's files go out before its message; if they can't be sent, the message offers no Allow. */

@@ -16,7 +16,7 @@ import { CHANGES_FILE, changesDiff, renderChanges } from "../../telegram/render/
 import { renderNotice } from "../../telegram/render/render-notice.ts";
 import { escapeHtml } from "../../text/html.ts";
 import { loadMarkdown } from "../../text/markdown.ts";
-import { postAnswerMessage } from "./answer-messages.ts";
+import { postAnswerMessage, richAnswerFor } from "./answer-messages.ts";
 import { inThread } from "../core/chat.ts";
 import type { InstanceLinks } from "../core/instance-links.ts";
 import type { LiveProgress } from "./live-progress.ts";
@@ -166,8 +166,12 @@ export class RunNotices {
     const beside = [...(undo ? [undo] : []), ...seams.flatMap((seam, i) => (seam.row === "beside" ? offered[i]! : []))];
     const below = seams.flatMap((seam, i) => (seam.row === "below" ? offered[i]! : []));
     const keyboard = [beside, below].filter((row) => row.length > 0);
+    const notified = renderNotice(notice, context, changes.length > 0 ? renderChanges(changes, t) : undefined, spent);
+    const rich =
+      notified.parts && notice.kind === "done" ? await richAnswerFor(this.#deps, notified.parts.head, notice.lastText ?? "", notified.parts.tail) : undefined;
     const rendered = {
-      ...renderNotice(notice, context, changes.length > 0 ? renderChanges(changes, t) : undefined, spent),
+      ...notified,
+      rich,
       // Undo with the buttons beside it, and a row of their own for the others (git's) under them.
       ...(keyboard.length > 0 ? { keyboard } : {}),
     };
@@ -180,7 +184,10 @@ export class RunNotices {
         rendered,
         notice.kind === "done" ? (notice.lastText ?? "") : "",
       );
-      log.info({ kind: notice.kind, sessionID: notice.sessionID, changedFiles: changes.length, shortened: rendered.shortened }, "notice sent");
+      log.info(
+        { kind: notice.kind, sessionID: notice.sessionID, changedFiles: changes.length, shortened: rendered.shortened, rich: rich !== undefined },
+        "notice sent",
+      );
       for (const [i, seam] of seams.entries()) if (sent && offered[i]!.length > 0) seam.posted?.({ chatId, messageId: sent.messageId }, offered[i]!);
       const diff = changesDiff(changes);
       if (sent && diff) await this.#sendDiff(diff, sent.messageId, threadId, owner);

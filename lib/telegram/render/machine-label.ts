@@ -5,6 +5,7 @@ import { CATALOGS } from "../../i18n/catalog.ts";
 import type { SendOptions, TelegramApi } from "../wire/api.ts";
 import { CAPTION_LIMIT, EMPTY_HTML, escapeWithin, fitHtml, html, type Html, MESSAGE_LIMIT } from "../../text/html.ts";
 import { reveal } from "../../text/reveal.ts";
+import { joinRich, richFromHtml } from "../../rich/rich-html.ts";
 
 /** Escaped length of the name on the label. */
 const NAME_LIMIT = 64;
@@ -38,6 +39,17 @@ export function labelLine(name: string): Html {
   return html`🖥 <b>${escapeWithin(reveal(name, CATALOGS.en), NAME_LIMIT)}</b>`;
 }
 
+/** Rich messages start with the label's line as a paragraph of their own (rich-answer.ts leaves room for it). */
+function labelRich(send: NonNullable<TelegramApi["sendRichMessage"]>, line: Html): NonNullable<TelegramApi["sendRichMessage"]> {
+  const paragraph = richFromHtml(line);
+  return (chatId, body, options) => send(chatId, paragraph ? joinRich([paragraph, body]) : body, options);
+}
+
+function labelRichEdit(edit: NonNullable<TelegramApi["editRichMessage"]>, line: Html): NonNullable<TelegramApi["editRichMessage"]> {
+  const paragraph = richFromHtml(line);
+  return (chatId, messageId, body, keyboard) => edit(chatId, messageId, paragraph ? joinRich([paragraph, body]) : body, keyboard);
+}
+
 /** The same API, every message text and caption starting with the machine's label (cut to fit as HTML, counted as Telegram counts). */
 export function labelMessages(api: TelegramApi, name: string): TelegramApi {
   const line = labelLine(name);
@@ -46,6 +58,8 @@ export function labelMessages(api: TelegramApi, name: string): TelegramApi {
     ...api,
     sendMessage: (chatId: number, text: Html, options?: SendOptions) => api.sendMessage(chatId, label(text, MESSAGE_LIMIT), options),
     editMessage: (chatId, messageId, text, keyboard) => api.editMessage(chatId, messageId, label(text, MESSAGE_LIMIT), keyboard),
+    ...(api.sendRichMessage ? { sendRichMessage: labelRich(api.sendRichMessage, line) } : {}),
+    ...(api.editRichMessage ? { editRichMessage: labelRichEdit(api.editRichMessage, line) } : {}),
     sendDraft: (chatId, draftId, text, threadId) => api.sendDraft(chatId, draftId, label(text, MESSAGE_LIMIT), threadId),
     sendDocument: (chatId, filename, content, options = {}) =>
       api.sendDocument(chatId, filename, content, { ...options, caption: label(options.caption ?? EMPTY_HTML, CAPTION_LIMIT) }),

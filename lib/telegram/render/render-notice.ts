@@ -17,7 +17,12 @@ const MESSAGE_TEXT_LIMIT = 1500;
  * the whole answer goes with the notice as a file (render-agent-text.ts's ANSWER_FILE). `spent`:
  * what the run used, on the Done line (`12.4k tokens · $0.031`), when OpenCode counted anything.
  */
-export function renderNotice(notice: Notice, context: PromptContext, changes?: Html, spent?: SpentView): { html: Html; shortened: boolean } {
+export function renderNotice(
+  notice: Notice,
+  context: PromptContext,
+  changes?: Html,
+  spent?: SpentView,
+): { html: Html; shortened: boolean; parts?: { head: Html; tail: Html } } {
   const t = stringsOf(context);
   const lines: Html[] = [];
   switch (notice.kind) {
@@ -30,7 +35,8 @@ export function renderNotice(notice: Notice, context: PromptContext, changes?: H
       // A blank line around the answer: "\n\n" before it, "\n" after it (the tail starts with the second).
       const room = MESSAGE_LIMIT - LABEL_ROOM - visibleLength(head) - visibleLength(tail) - 3;
       const answer = renderAnswer(notice.lastText, context.markdown, room, t);
-      return { html: fitHtml(html`${head}\n\n${answer.html}\n${tail}`), shortened: answer.shortened };
+      // `parts`: the lines around the answer, for its rich form (lib/rich/rich-answer.ts).
+      return { html: fitHtml(html`${head}\n\n${answer.html}\n${tail}`), shortened: answer.shortened, parts: { head, tail } };
     }
     case "failed":
       lines.push(t.notice.failed(escapeWithin(reveal(notice.name, t), 100)), contextLine(context));

@@ -12,6 +12,7 @@ import { reveal, revealDiff } from "../../text/reveal.ts";
 import { withStop, type ButtonStyle, type InlineButton, type RenderedMessage } from "../wire/rendered-message.ts";
 import { commandOf, diffOf as diffOfRequest, fileOf } from "../../approvals/permission-subject.ts";
 import { flagLines, offersSession, sessionScopeLine } from "./render-flags.ts";
+import { escapeRich, joinRich, rich, richBlocksFromHtml, richDetails, richFromHtml, type RichHtml } from "../../rich/rich-html.ts";
 
 export { commandOf, fileOf } from "../../approvals/permission-subject.ts";
 
@@ -76,23 +77,72 @@ export function mayAllow(prompt: PermissionPrompt, t: Strings): boolean {
   return !missesFile(prompt, layoutPermission(prompt.request, t));
 }
 
-function missesFile(prompt: PermissionPrompt, layout: PermissionLayout): boolean {
-  return (layout.shortened || layout.diff?.cut === true) && prompt.files?.sent !== true;
+function missesFile(prompt: PermissionPrompt, layout: PermissionLayout, wholeDiff = prompt.wholeDiff === true): boolean {
+  return (layout.shortened || (layout.diff?.cut === true && !wholeDiff)) && prompt.files?.sent !== true;
 }
 
-export function renderPermission(prompt: PermissionPrompt, context: PromptContext): RenderedMessage {
+export function renderPermission(prompt: PermissionPrompt, context: PromptContext, options: { wholeDiff?: boolean } = {}): RenderedMessage {
+  const parts = permissionParts(prompt, context, options.wholeDiff === true || prompt.wholeDiff === true);
+  return { text: cutHtml(trimHtml(joinHtml([...parts.before, ...parts.after], "\n"))), keyboard: parts.keyboard };
+}
+
+/** A diff longer than this is never one rich message's block: it goes as a file, as today. */
+const RICH_DIFF_LIMIT = 28_000;
+
+/**
+ * The whole diff (hidden characters marked), when a rich message can show it and only it keeps
+ * today's message from showing everything: the diff is longer than the message's preview, the rest
+ * of the request fits, and the diff fits one rich message. Undefined otherwise.
+ */
+export function richPermissionDiff(prompt: PermissionPrompt, t: Strings): string | undefined {
+  const layout = layoutPermission(prompt.request, t);
+  if (!layout.diff?.cut || layout.shortened) return undefined;
+  const diff = diffOfRequest(prompt.request);
+  if (diff === undefined) return undefined;
+  const shown = revealDiff(diff, t);
+  return shown.length <= RICH_DIFF_LIMIT ? shown : undefined;
+}
+
+/**
+ * The permission as a rich message (lib/rich/): today's lines, and the whole diff in a collapsible
+ * block under them (the file and its +/− counts on its summary line), so Allow approves nothing
+ * unseen and needs no file. Undefined when richPermissionDiff says no, or a line has no rich form.
+ */
+export function renderPermissionRich(prompt: PermissionPrompt, context: PromptContext): { rich: RichHtml; keyboard: InlineButton[][] } | undefined {
+  const t = stringsOf(context);
+  const diff = richPermissionDiff(prompt, t);
+  if (diff === undefined) return undefined;
+  const parts = permissionParts(prompt, context, true);
+  const before = richBlocksFromHtml(joinHtml(parts.before, "\n"));
+  const after = parts.after.length > 0 ? richBlocksFromHtml(joinHtml(parts.after, "\n")) : undefined;
+  const file = fileOf(prompt.request) ?? "change";
+  const lines = diff.split("\n");
+  const added = lines.filter((line) => line.startsWith("+") && !line.startsWith("+++")).length;
+  const removed = lines.filter((line) => line.startsWith("-") && !line.startsWith("---")).length;
+  const summary = richFromHtml(t.rich.diffSummary(escapeWithin(reveal(file, t), LIMITS.path), added, removed));
+  if (before === undefined || summary === undefined || (parts.after.length > 0 && after === undefined)) return undefined;
+  const block = richDetails(summary, rich`<pre><code class="language-diff">${escapeRich(diff)}</code></pre>`);
+  return { rich: joinRich([before, block, ...(after ? [after] : [])]), keyboard: parts.keyboard };
+}
+
+/**
+ * The message's lines: `before` up to the diff, `after` from the patterns on. `wholeDiff`: the
+ * diff is shown whole elsewhere (a rich message's collapsible block): no preview, and it needs no file.
+ */
+function permissionParts(prompt: PermissionPrompt, context: PromptContext, wholeDiff: boolean): { before: Html[]; after: Html[]; keyboard: InlineButton[][] } {
   const t = stringsOf(context);
   const layout = layoutPermission(prompt.request, t);
   const attached = prompt.files?.sent === true;
-  const missingFile = missesFile(prompt, layout);
+  const missingFile = missesFile(prompt, layout, wholeDiff);
   const lines = [statusLine(prompt, t), contextLine(context), EMPTY_HTML];
   lines.push(t.permission.title(layout.title));
   if (layout.command !== undefined) lines.push(html`<pre>${layout.command}</pre>`);
   if (layout.file !== undefined) lines.push(html`${escapeHtml(t.permission.file)}: <code>${layout.file}</code>`);
-  if (layout.diff) {
+  if (layout.diff && !wholeDiff) {
     if (layout.diff.cut && attached) lines.push(t.permission.diffCut);
     lines.push(html`<pre><code class="language-diff">${layout.diff.html}</code></pre>`);
   }
+  const before = lines.splice(0);
   if (layout.patterns !== undefined) lines.push(html`${escapeHtml(t.permission.patterns)}: ${layout.patterns}`);
   if (layout.always !== undefined) lines.push(html`${t.permission.alwaysAllows} ${layout.always}`);
   if (prompt.flags && prompt.flags.length > 0) lines.push(EMPTY_HTML, ...flagLines(prompt.flags, t));
@@ -111,7 +161,7 @@ export function renderPermission(prompt: PermissionPrompt, context: PromptContex
     );
   if (prompt.notice) lines.push(EMPTY_HTML, html`⚠️ ${escapeWithin(reveal(prompt.notice(t), t), LIMITS.notice)}`);
   const live = prompt.state === "pending" && !prompt.busy;
-  return { text: cutHtml(trimHtml(joinHtml(lines, "\n"))), keyboard: live ? withStop(keyboardFor(prompt, t, !missingFile), context) : [] };
+  return { before, after: lines, keyboard: live ? withStop(keyboardFor(prompt, t, !missingFile), context) : [] };
 }
 
 /**

@@ -8,6 +8,7 @@ import { ButtonStyles } from "./button-style.ts";
 import { Reachability } from "./reachability.ts";
 import { callBotApi } from "./bot-api-call.ts";
 import type { DocumentUpload } from "./send-document.ts";
+import type { RichHtml } from "../../rich/rich-html.ts";
 
 export interface SendOptions {
   keyboard?: InlineButton[][];
@@ -26,6 +27,16 @@ export interface TelegramApi {
   /** Replaces text and keyboard; an empty keyboard removes the buttons. */
   editMessage(chatId: number, messageId: number, html: Html, keyboard: InlineButton[][]): Promise<void>;
   removeKeyboard(chatId: number, messageId: number): Promise<void>;
+  /**
+   * A rich message (sendRichMessage, Bot API 10.1+: blocks, tables, code with its language, up to
+   * 32,768 characters), its keyboard and reply as sendMessage's. Absent when rich messages are off
+   * (HERMES_RICH=off) or in a fake without them. Throws RichMessagesMissing when the Bot API
+   * server has none (it answers "method not found"): nothing was sent, and from then on this client
+   * throws it at once, without asking again, for the rest of the process.
+   */
+  sendRichMessage?(chatId: number, rich: RichHtml, options?: Omit<SendOptions, "forceReply">): Promise<{ messageId: number }>;
+  /** Replaces a rich message's content and keyboard (editMessageText with `rich_message`; only a message sendRichMessage sent). */
+  editRichMessage?(chatId: number, messageId: number, rich: RichHtml, keyboard: InlineButton[][]): Promise<void>;
   /**
    * A private chat's draft: an ephemeral preview of a message being written (sendMessageDraft, Bot
    * API 9.3+), replaced by each call with the same `draftId`; nothing stays in the chat. Groups refuse it (400).
@@ -87,6 +98,19 @@ export class FileTooBigError extends Error {
   }
 }
 
+/** The Bot API server has no rich messages (older than 10.1): send today's HTML instead. `first`: this call found it out. */
+export class RichMessagesMissing extends Error {
+  constructor(readonly first: boolean) {
+    super("this Bot API server has no rich messages (sendRichMessage: method not found)");
+    this.name = "RichMessagesMissing";
+  }
+}
+
+/** What a Bot API server older than a method answers (tdlib/telegram-bot-api: 404 "Not Found: method not found"). */
+function methodMissing(error: unknown): boolean {
+  return error instanceof TelegramApiError && (error.code === 404 || /method not found/i.test(error.message));
+}
+
 /** A failed Bot API call, normalised: `code` 0 means the request never got an answer. */
 export class TelegramApiError extends Error {
   readonly code: number;
@@ -119,7 +143,12 @@ export class TelegramApiError extends Error {
   }
 }
 
-export function createTelegramApi(token: string, apiRoot: string): TelegramApi {
+export interface TelegramApiOptions {
+  /** HERMES_RICH: false leaves sendRichMessage out (today's HTML everywhere). Default true. */
+  rich?: boolean;
+}
+
+export function createTelegramApi(token: string, apiRoot: string, settings: TelegramApiOptions = {}): TelegramApi {
   /** One Bot API method; a failure (an answer with ok: false, or none) becomes a TelegramApiError. */
   const reachability = new Reachability();
   const call = async <T>(method: string, payload: object, signal?: AbortSignal): Promise<T> => {
@@ -153,8 +182,39 @@ export function createTelegramApi(token: string, apiRoot: string): TelegramApi {
     return { messageId: sent.messageId };
   };
   const styles = new ButtonStyles();
+  /** The server answered sendRichMessage "method not found" once: it has none. */
+  let richMissing = false;
+  const sendRichMessage: TelegramApi["sendRichMessage"] = async (chatId, rich, options = {}) => {
+    if (richMissing) throw new RichMessagesMissing(false);
+    try {
+      const sent = await styles.send(options.keyboard, (keyboard) =>
+        call<{ message_id: number }>("sendRichMessage", {
+          chat_id: chatId,
+          rich_message: { html: rich },
+          ...(keyboard?.length ? { reply_markup: markup(keyboard) } : {}),
+          ...(options.replyTo ? { reply_parameters: { message_id: options.replyTo, allow_sending_without_reply: true } } : {}),
+          ...(options.silent ? { disable_notification: true } : {}),
+          ...(options.threadId !== undefined ? { message_thread_id: options.threadId } : {}),
+        }),
+      );
+      return { messageId: sent.message_id };
+    } catch (error) {
+      if (!methodMissing(error)) throw error;
+      richMissing = true;
+      throw new RichMessagesMissing(true);
+    }
+  };
+
+  const editRichMessage: TelegramApi["editRichMessage"] = async (chatId, messageId, rich, keyboard) => {
+    await styles
+      .send(keyboard, (shown) =>
+        call("editMessageText", { chat_id: chatId, message_id: messageId, rich_message: { html: rich }, reply_markup: markup(shown ?? []) }),
+      )
+      .catch(ignoreNotModified);
+  };
 
   return {
+    ...(settings.rich === false ? {} : { sendRichMessage, editRichMessage }),
     reachability,
     getUpdates: (offset, timeout, signal) => call<unknown[]>("getUpdates", { offset, timeout, allowed_updates: ["message", "callback_query"] }, signal),
     async sendMessage(chatId, html, options = {}) {

@@ -8,6 +8,7 @@
 // wraps every bridge's client in it.
 import { escapeHtml, type Html, trustedHtml } from "../../text/html.ts";
 import type { TelegramApi } from "./api.ts";
+import { trustedRich } from "../../rich/rich-html.ts";
 
 /** What stands in for a secret in what Telegram is sent (a shorter secret: as many "•"). */
 export const SCRUBBED = "[secret removed]";
@@ -60,6 +61,10 @@ export function scrubbedTelegram(api: TelegramApi, secrets: string[]): TelegramA
     downloadFile: (filePath, maxBytes) => api.downloadFile(filePath, maxBytes),
     setCommands: (commands) => api.setCommands(commands),
   };
+  const { sendRichMessage, editRichMessage } = api;
+  // Rich HTML escapes text as Telegram HTML does: a secret's two forms are the same in both.
+  if (sendRichMessage) scrubbed.sendRichMessage = (chatId, rich, options) => sendRichMessage(chatId, trustedRich(scrub(rich)), options);
+  if (editRichMessage) scrubbed.editRichMessage = (chatId, messageId, rich, keyboard) => editRichMessage(chatId, messageId, trustedRich(scrub(rich)), keyboard);
   if (api.reachability) Object.defineProperty(scrubbed, "reachability", { get: () => api.reachability, enumerable: true });
   return scrubbed;
 }

@@ -77,6 +77,9 @@ export class ChatStore {
     } else if (m.document) {
       obj.document = { file_name: m.document.filename, file_size: m.document.bytes, file_id: `doc-${m.chatId}-${m.messageId}` };
       if (m.document.caption !== undefined) obj.caption = m.document.caption;
+    } else if (m.rich) {
+      // As Telegram gives a rich message back: its blocks, never the source it was sent as.
+      obj.rich_message = { blocks: m.rich.blocks, is_rtl: false };
     } else {
       obj.text = m.text;
     }

@@ -2,6 +2,7 @@ import type { ChatRightsState } from "./chat-rights.ts";
 import type { ChatStore } from "./chat-store.ts";
 import type { LongPoll } from "./long-poll.ts";
 import type { ButtonStyleMode } from "./validate.ts";
+import type { RichMode } from "./rich.ts";
 
 /** Everything a Bot API method handler can see. */
 export interface BotState {
@@ -17,6 +18,8 @@ export interface BotState {
   buttonStyles: ButtonStyleMode;
   /** What the bot may do in each chat (all it likes, unless a test says otherwise). */
   rights: ChatRightsState;
+  /** Whether the server has rich messages ('refused': like a Bot API server older than 10.1). */
+  richMessages: RichMode;
 }
 
 export interface MethodContext {

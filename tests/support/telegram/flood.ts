@@ -42,6 +42,7 @@ export type FloodLimitsOption = boolean | Partial<FloodLimits>;
 /** The Bot API methods that count as messages (edits and deletions count like messages). */
 export const FLOOD_COUNTED_METHODS: readonly string[] = [
   "sendMessage",
+  "sendRichMessage",
   "editMessageText",
   "editMessageReplyMarkup",
   "sendDocument",

@@ -12,7 +12,7 @@ function replyToId(payload: Record<string, any>): number | undefined {
   return id === undefined ? undefined : Number(id);
 }
 
-function record(ctx: MethodContext, chatId: number, init: Omit<SentMessage, "chatId" | "messageId" | "deleted" | "history">): unknown {
+export function record(ctx: MethodContext, chatId: number, init: Omit<SentMessage, "chatId" | "messageId" | "deleted" | "history">): unknown {
   const { store } = ctx.state;
   const replyTo = replyToId(ctx.payload);
   if (
@@ -127,7 +127,7 @@ const sendMessageDraft: MethodHandler = (ctx) => {
   return true;
 };
 
-function editable(ctx: MethodContext): SentMessage {
+export function editable(ctx: MethodContext): SentMessage {
   const m = ctx.state.store.findBotMessage(requireChatId(ctx.payload), requireMessageId(ctx.payload));
   if (!m || m.deleted) throw badRequest("message to edit not found");
   return m;

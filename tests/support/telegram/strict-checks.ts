@@ -2,14 +2,15 @@
  * What a Telegram fake saw that Telegram would hold against the bot although the test may not
  * look: an edit refused as "message is not modified" (it costs the chat's flood budget), a request
  * body sent compressed, a text or caption refused as "can't parse entities" (Hermes would send it
- * again as plain text: its formatting lost, a second call spent). Every fake reports here; tests/support/strict-telegram.setup.ts fails the
+ * again as plain text: its formatting lost, a second call spent), a rich message refused with a 400
+ * (telegram/rich.ts: Hermes would fall back to HTML and the test would never know). Every fake reports here; tests/support/strict-telegram.setup.ts fails the
  * test (every test, unit and e2e) during or after which one was left unclaimed. A test that makes
  * one on purpose claims it from its fake (`takeRefusedEdits`).
  */
 export interface StrictViolation {
   /** The fake that saw it (a test claims only its own). */
   source: object;
-  kind: "not modified" | "compressed body" | "unparsable entities";
+  kind: "not modified" | "compressed body" | "unparsable entities" | "refused rich message";
   detail: string;
 }
 

@@ -1,3 +1,5 @@
+import type { RichContent } from "./rich.ts";
+
 /** Public data shapes of the fake Telegram Bot API (re-exported by fake-telegram.ts). */
 
 export interface TgUser {
@@ -27,6 +29,8 @@ export interface SentMessage {
   voice?: { filename: string; bytes: number; data: Buffer; type?: string; caption?: string };
   /** The forum topic the message went to (message_thread_id), if any. */
   threadId?: number;
+  /** A rich message (sendRichMessage): what it holds, as the fake read it (telegram/rich.ts); `text` is then its visible text. */
+  rich?: RichContent;
 }
 
 export interface ApiCall {

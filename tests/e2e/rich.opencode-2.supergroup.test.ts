@@ -1,0 +1,7 @@
+// Generated from tests/e2e/matrix.ts by `npm run e2e-matrix`: change the table, not this file.
+import { cell } from "./matrix.ts";
+import { richAnswersSuite, richPermissionsSuite } from "./rich-suite.ts";
+
+const here = cell("2", "supergroup");
+richAnswersSuite(here);
+richPermissionsSuite(here);
