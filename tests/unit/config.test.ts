@@ -485,7 +485,7 @@ describe("readConfig: options from opencode.json", () => {
     expect(ok(readConfig(BASE, { rich: false })).rich).toBe(false);
     const bad = ok(readConfig({ ...BASE, HERMES_RICH: "fancy" }));
     expect(bad.rich).not.toBe(false);
-    expect(bad.ignored.join("\n")).toMatch(/HERMES_RICH must be on or off/);
+    expect((bad.ignored ?? []).join("\n")).toMatch(/HERMES_RICH must be on or off/);
   });
 
   it("HERMES_PROGRESS: on by default, off when asked, a wrong value is a problem", () => {
