@@ -1,5 +1,6 @@
 // Every user-facing string in English (the default language).
 import { approvalsEn } from "./approvals-en.ts";
+import { walkawayEn } from "./walkaway-en.ts";
 import { enRemote } from "./en-remote.ts";
 import { gitEn } from "./git-en.ts";
 import { scheduleEn } from "./schedule-en.ts";
@@ -168,6 +169,7 @@ export const en: Strings = {
   vocabulary: vocabularyEn,
   git: gitEn,
   approvals: approvalsEn,
+  walkaway: walkawayEn,
   scheduleCommands: {
     every: "Run an instruction on a schedule: /every 30m …, /every weekdays 09:00 …",
     at: "Run an instruction once at a time: /at 18:00 …",

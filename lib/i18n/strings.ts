@@ -8,6 +8,7 @@
 import type { RemoteStrings } from "./remote-strings.ts";
 import type { GitStrings } from "./git-strings.ts";
 import type { ApprovalStrings } from "./approvals-strings.ts";
+import type { WalkawayStrings } from "./walkaway-strings.ts";
 import type { ScheduleStrings } from "./schedule-strings.ts";
 import type { SpeechStrings } from "./speech-strings.ts";
 import type { Html } from "../telegram/text/html.ts";
@@ -175,6 +176,8 @@ export interface Strings extends RemoteStrings {
   input: { answerTo: (header: Html) => Html; feedback: string; feedbackPlaceholder: string };
   /** Approvals: risk flags, "Allow in this session", the run budget (issue 42). */
   approvals: ApprovalStrings;
+  /** Walking away: the usage-limit pause, the stall alert, /digest (issue 51). */
+  walkaway: WalkawayStrings;
   /** Scheduled runs (/every, /at, /schedules). */
   schedule: ScheduleStrings;
   /** OpenCode's own vocabulary: /commands, /compact, /fork, /history (issue 43). */

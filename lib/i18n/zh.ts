@@ -1,5 +1,6 @@
 // Every user-facing string in Simplified Chinese (HERMES_LANGUAGE=zh).
 import { approvalsZh } from "./approvals-zh.ts";
+import { walkawayZh } from "./walkaway-zh.ts";
 import { zhRemote } from "./zh-remote.ts";
 import { gitZh } from "./git-zh.ts";
 import { scheduleZh } from "./schedule-zh.ts";
@@ -165,6 +166,7 @@ export const zh: Strings = {
   vocabulary: vocabularyZh,
   git: gitZh,
   approvals: approvalsZh,
+  walkaway: walkawayZh,
   scheduleCommands: { every: "按计划运行指令：/every 30m …、/every weekdays 09:00 …", at: "在某个时间运行一次：/at 18:00 …", schedules: "列出并取消定时任务" },
   ...zhRemote,
 };

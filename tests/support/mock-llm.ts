@@ -12,6 +12,16 @@ import { DEFAULT_USAGE, writeReply, type Reply, type ReplyUsage } from "./llm/op
  */
 export { directive, type Step, type ToolCallSpec } from "./llm/directive.ts";
 
+export interface LlmFailure {
+  status: number;
+  times?: number;
+  message?: string;
+  type?: string;
+  headers?: Record<string, string>;
+  /** Only the agent's requests fail (a title request is answered): `times` counts the run's own requests. */
+  agentOnly?: boolean;
+}
+
 export interface ToolResult {
   toolCallId: string;
   content: string;
@@ -27,12 +37,19 @@ export interface LlmReply {
 export interface MockLlm {
   baseURL: string;
   requests: any[];
+  /** When each of `requests` arrived (Date.now()), by the same index. */
+  requestTimes: number[];
   /** Every answer to a chat request, in order. */
   replies: LlmReply[];
   toolResults: ToolResult[];
   waitForToolResult(pred: (r: ToolResult) => boolean, opts?: { timeoutMs?: number; what?: string }): Promise<ToolResult>;
   userMessages(): string[];
-  setFailure(f: null | { status: number; times?: number }): void;
+  /**
+   * The next `times` chat requests (default: all) fail with this status: the body is OpenAI's error
+   * shape with `message` (default "mock LLM failure (HTTP n)") and `type`/`code` (default
+   * "server_error"), sent with `headers` (a 429's `retry-after`). Title requests fail too.
+   */
+  setFailure(f: null | LlmFailure): void;
   /** What each answer from now on reports it used (`{ prompt, completion }` tokens), or null: no usage block at all. */
   setUsage(usage: { prompt: number; completion: number } | null): void;
   close(): Promise<void>;
@@ -40,10 +57,11 @@ export interface MockLlm {
 
 export async function startMockLlm(): Promise<MockLlm> {
   const requests: any[] = [];
+  const requestTimes: number[] = [];
   const toolResults: ToolResult[] = [];
   const replies: LlmReply[] = [];
   const users: string[] = [];
-  let failure: { status: number; remaining: number } | null = null;
+  let failure: (LlmFailure & { remaining: number }) | null = null;
   let usage: ReplyUsage | null = DEFAULT_USAGE;
   let callCounter = 0;
 
@@ -96,11 +114,13 @@ export async function startMockLlm(): Promise<MockLlm> {
     }
     const body: any = JSON.parse((await readBody(req)).toString("utf8"));
     requests.push(body);
-    if (failure && failure.remaining > 0) {
+    requestTimes.push(Date.now());
+    if (failure && failure.remaining > 0 && !(failure.agentOnly && isTitleRequest(body))) {
       failure.remaining--;
-      const status = failure.status;
+      const { status, message, type, headers } = failure;
       if (failure.remaining <= 0) failure = null;
-      return sendJson(res, status, { error: { message: `mock LLM failure (HTTP ${status})`, type: "server_error" } });
+      const kind = type ?? "server_error";
+      return sendJson(res, status, { error: { message: message ?? `mock LLM failure (HTTP ${status})`, type: kind, code: kind } }, headers);
     }
     observe(body);
     const reply = decide(body);
@@ -114,6 +134,7 @@ export async function startMockLlm(): Promise<MockLlm> {
   return {
     baseURL: `${server.origin}/v1`,
     requests,
+    requestTimes,
     replies,
     toolResults,
     waitForToolResult(pred, opts = {}) {
@@ -124,7 +145,7 @@ export async function startMockLlm(): Promise<MockLlm> {
       usage = next ? { prompt_tokens: next.prompt, completion_tokens: next.completion, total_tokens: next.prompt + next.completion } : null;
     },
     setFailure(f) {
-      failure = f ? { status: f.status, remaining: f.times ?? Infinity } : null;
+      failure = f ? { ...f, remaining: f.times ?? Infinity } : null;
     },
     close: () => server.close(),
   };
