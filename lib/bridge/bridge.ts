@@ -49,6 +49,8 @@ import { VoiceNotes } from "./input/voice-notes.ts";
 import { SpokenAnswers } from "./runs/spoken-answers.ts";
 import type { Html } from "../telegram/text/html.ts";
 import { type ApprovalOptions, Approvals } from "./approvals/approvals.ts";
+import { Walkaway } from "./walkaway/walkaway-routes.ts";
+import { SessionPosts } from "./runs/session-posts.ts";
 
 export type { InstanceLink } from "./core/desk.ts";
 
@@ -118,6 +120,7 @@ export class Bridge implements UpdateHandler {
   readonly #files: PhoneFiles;
   readonly #agentFiles: AgentFiles;
   readonly #progress: LiveProgress | undefined;
+  readonly #walkaway: Walkaway;
   #stopped = false;
 
   constructor(options: BridgeOptions) {
@@ -158,9 +161,14 @@ export class Bridge implements UpdateHandler {
     const progress = options.progress ? new LiveProgress({ ...shared, startAfterMs: (options.notices ?? DEFAULT_NOTICES).doneAfterMs }) : undefined;
     this.#progress = progress;
     const spoken = new SpokenAnswers({ ...shared, chat, settings: options.speech });
-    const runDeps = { ...shared, links, chat, spoken, stream: options.stream, git: new GitButtons(), approvals, ...(progress ? { progress } : {}) };
+    const held = { hold: (...args: Parameters<Walkaway["hold"]>) => this.#walkaway.hold(...args) };
+    const runDeps = { ...shared, links, chat, spoken, stream: options.stream, git: new GitButtons(), approvals, held, ...(progress ? { progress } : {}) };
     const runs = new RunNotices(runDeps, options.doneGraceMs ?? DONE_GRACE_MS);
     this.#runs = runs;
+    const posts = new SessionPosts({ telegram, outbox, registry, activity, topics, log, t, chatId, links });
+    const talkBack = (owner: MessageOwner, message: Parameters<RunNotices["talkBack"]>[1], text: string, byVoice: boolean) =>
+      runs.talkBack(owner, message, text, byVoice);
+    this.#walkaway = new Walkaway({ registry, links, activity, posts, chat, log, t, now, talkBack });
     const input = new UserInput({ registry, prompts, stops, undos: runs.undos, chat, log, t });
     const answers = {
       ownsTap: input.ownsTap.bind(input),
@@ -185,6 +193,7 @@ export class Bridge implements UpdateHandler {
     gate.route("callback", { claim: (tap) => input.claimTap(tap), unclaimed: (tap, after) => input.unclaimedTap(tap, after.unanswered) });
     // Commands answers every command it does not know with /help: a new command's route goes before it.
     spoken.route(gate);
+    this.#walkaway.route(gate);
     commands.route(gate);
     gate.route("text", { claim: (text) => typed.claim(text) });
     // Voice notes (and an audio document answering a prompt) first; every other file is phone-files.ts'.
@@ -266,19 +275,27 @@ export class Bridge implements UpdateHandler {
         // Before the notices: how the run ends is read from the activity they reset.
         this.#progress?.observe(directory, event);
         this.#runs.observe(directory, event);
+        this.#walkaway.observe(directory, event);
         return;
       case "session.error":
         this.#progress?.observe(directory, event);
         this.#runs.observe(directory, event);
+        this.#walkaway.observe(directory, event);
         return;
       case "message.role":
+        this.#runs.observe(directory, event);
+        return;
       case "message.text":
       case "message.delta":
         this.#runs.observe(directory, event);
+        this.#walkaway.observe(directory, event);
         return;
       case "todo.updated":
+        this.#progress?.observe(directory, event);
+        return;
       case "tool.step":
         this.#progress?.observe(directory, event);
+        this.#walkaway.observe(directory, event);
         return;
       case "instance.disposed":
         this.#progress?.observe(directory, event);
@@ -376,6 +393,7 @@ export class Bridge implements UpdateHandler {
     this.#prompts.stop();
     this.#runs.stop();
     this.#progress?.stop();
+    this.#walkaway.stop();
   }
 }
 

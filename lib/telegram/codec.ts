@@ -55,12 +55,30 @@ const ACTIONS = {
   session: { code: "A", indexes: 0, on: "permission" }, // allow a permission once, and its kind for the rest of the session (issue 42)
   revoke: { code: "E", indexes: 0, on: "rule" }, // /status: revoke a session rule
   budgetContinue: { code: "N", indexes: 0, on: "budget" }, // a run stopped at its budget: raise the cap and continue it
+  pauseResume: { code: "q", indexes: 0, on: "pause" }, // a run held by a usage limit: resume it now (issue 51)
+  pauseCancel: { code: "X", indexes: 0, on: "pause" }, // the same: stop waiting (OpenCode's own retry too)
+  stallStop: { code: "T", indexes: 0, on: "stall" }, // a stalled run's alert: abort the run (issue 51)
+  stallKeep: { code: "L", indexes: 0, on: "stall" }, // the same: keep waiting, no alert for another window
 } as const satisfies Record<
   string,
   {
     code: string;
     indexes: 0 | 1 | 2;
-    on: "question" | "permission" | "session" | "project" | "choice" | "listing" | "run" | "schedule" | "vocabulary" | "git" | "rule" | "budget";
+    on:
+      | "question"
+      | "permission"
+      | "session"
+      | "project"
+      | "choice"
+      | "listing"
+      | "run"
+      | "schedule"
+      | "vocabulary"
+      | "git"
+      | "rule"
+      | "budget"
+      | "pause"
+      | "stall";
   }
 >;
 

@@ -20,6 +20,8 @@ export interface LlmFailure {
   headers?: Record<string, string>;
   /** Only the agent's requests fail (a title request is answered): `times` counts the run's own requests. */
   agentOnly?: boolean;
+  /** Only requests whose user messages hold this text fail (several failures at once, one per session). */
+  matching?: string;
 }
 
 export interface ToolResult {
@@ -49,7 +51,7 @@ export interface MockLlm {
    * shape with `message` (default "mock LLM failure (HTTP n)") and `type`/`code` (default
    * "server_error"), sent with `headers` (a 429's `retry-after`). Title requests fail too.
    */
-  setFailure(f: null | LlmFailure): void;
+  setFailure(f: null | LlmFailure | LlmFailure[]): void;
   /** What each answer from now on reports it used (`{ prompt, completion }` tokens), or null: no usage block at all. */
   setUsage(usage: { prompt: number; completion: number } | null): void;
   close(): Promise<void>;
@@ -61,7 +63,7 @@ export async function startMockLlm(): Promise<MockLlm> {
   const toolResults: ToolResult[] = [];
   const replies: LlmReply[] = [];
   const users: string[] = [];
-  let failure: (LlmFailure & { remaining: number }) | null = null;
+  let failures: Array<LlmFailure & { remaining: number }> = [];
   let usage: ReplyUsage | null = DEFAULT_USAGE;
   let callCounter = 0;
 
@@ -115,10 +117,13 @@ export async function startMockLlm(): Promise<MockLlm> {
     const body: any = JSON.parse((await readBody(req)).toString("utf8"));
     requests.push(body);
     requestTimes.push(Date.now());
-    if (failure && failure.remaining > 0 && !(failure.agentOnly && isTitleRequest(body))) {
+    const failure = failures.find(
+      (f) => f.remaining > 0 && !(f.agentOnly && isTitleRequest(body)) && (f.matching === undefined || userText(body).includes(f.matching)),
+    );
+    if (failure) {
       failure.remaining--;
       const { status, message, type, headers } = failure;
-      if (failure.remaining <= 0) failure = null;
+      if (failure.remaining <= 0) failures = failures.filter((f) => f !== failure);
       const kind = type ?? "server_error";
       return sendJson(res, status, { error: { message: message ?? `mock LLM failure (HTTP ${status})`, type: kind, code: kind } }, headers);
     }
@@ -145,10 +150,18 @@ export async function startMockLlm(): Promise<MockLlm> {
       usage = next ? { prompt_tokens: next.prompt, completion_tokens: next.completion, total_tokens: next.prompt + next.completion } : null;
     },
     setFailure(f) {
-      failure = f ? { ...f, remaining: f.times ?? Infinity } : null;
+      failures = (f === null ? [] : Array.isArray(f) ? f : [f]).map((one) => ({ ...one, remaining: one.times ?? Infinity }));
     },
     close: () => server.close(),
   };
+}
+
+/** The text of every user message of a request. */
+function userText(body: any): string {
+  return messagesOf(body)
+    .filter((m) => m.role === "user")
+    .map((m) => contentText(m.content))
+    .join("\n");
 }
 
 /** OpenCode 2.0.15's compaction prompt (measured): a summary "in this format" with a `<template>` of headings. */

@@ -57,6 +57,8 @@ export interface RunNoticeDeps {
   git?: DoneButtons;
   /** Approvals (issue 42): they see the run's events (the budget reads its cost), and count for the Done notice the requests session rules answered. */
   approvals?: { observe(directory: string, event: HermesEvent): void; takeAnswered(sessionID: string): number };
+  /** A run held by a usage limit holds what the phone sends it until it resumes (bridge/walkaway/). */
+  held?: { hold(owner: MessageOwner, userMessage: UserMessage, text: string, byVoice: boolean): boolean };
 }
 
 export interface DoneButtons {
@@ -116,6 +118,7 @@ export class RunNotices {
   /** Sends typed text (or a voice note's words: `byVoice`) to a session as its next instruction, and says so quietly (or says why not). */
   async talkBack(owner: MessageOwner, userMessage: UserMessage, text: string, byVoice = false): Promise<void> {
     const { t, log, outbox, telegram } = this.#deps;
+    if (this.#deps.held?.hold(owner, userMessage, text, byVoice)) return;
     const link = this.#deps.links.linkFor(owner.directory);
     const busy = this.activity.isBusy(owner.sessionID);
     const outcome = link
