@@ -13,6 +13,7 @@ import { isHttpUrl, readSpeech, type SpeechSettings } from "./speech-settings.ts
 import type { GlobalHermesOptions } from "./global-config.ts";
 import { languageOf, type Language } from "./i18n/catalog.ts";
 import { DEFAULT_NOTICES, isNoticeLevel, NOTICE_LEVELS, type NoticeLevel, type NoticePolicy } from "./notices/policy.ts";
+import { DEFAULT_STALL_AFTER_MS } from "./walkaway/stall-detector.ts";
 
 export const DEFAULT_API_ROOT = "https://api.telegram.org";
 export const DEFAULT_QUESTION_TTL_MS = 30 * 60_000;
@@ -66,6 +67,8 @@ export interface HermesConfig {
   progress: boolean;
   /** The agent's telegram_send_file tool (HERMES_AGENT_TOOLS=on, the default; off: no tool is registered). */
   agentTools: boolean;
+  /** HERMES_STALL_AFTER: a busy run showing nothing new this long gets an alert (ms; 0: off). */
+  stallAfterMs: number;
   /** HERMES_RUN_BUDGET: dollars every run may spend before Hermes stops it (undefined: no cap). */
   runBudget?: number;
   /** HERMES_MACHINE_NAME: labels every message (several machines, one bot each, in one group). */
@@ -191,6 +194,8 @@ export function readConfig(env: Env = process.env, options?: unknown, global?: G
   const questionTtlMs = readDuration(settings("HERMES_QUESTION_TTL"), DEFAULT_QUESTION_TTL_MS, problems);
   const permissionTtlMs = readDuration(settings("HERMES_PERMISSION_TTL"), 0, problems);
   const doneAfterMs = readDuration(settings("HERMES_DONE_AFTER"), DEFAULT_NOTICES.doneAfterMs, problems);
+  const stallSetting = settings("HERMES_STALL_AFTER");
+  const stallAfterMs = OFF.includes(stallSetting.raw?.trim().toLowerCase() ?? "") ? 0 : readDuration(stallSetting, DEFAULT_STALL_AFTER_MS, problems);
   const languageSetting = settings("HERMES_LANGUAGE");
   const language = languageOf(languageSetting.raw) ?? "en";
   if (!languageOf(languageSetting.raw)) problems.push(`${languageSetting.label} must be en or zh (zh-CN) (got "${languageSetting.raw}")`);
@@ -228,6 +233,7 @@ export function readConfig(env: Env = process.env, options?: unknown, global?: G
       permissionTtlMs,
       notify,
       doneAfterMs,
+      stallAfterMs,
       language,
       topics,
       progress,

@@ -23,7 +23,10 @@ import { waitAtMost } from "./with-timeout.ts";
 export interface HubOptions {
   /** `chatId` undefined: no chat configured yet (setupOnlyConfig). */
   config: Pick<HermesConfig, "token" | "apiRoot" | "allowedUsers" | "questionTtlMs" | "permissionTtlMs"> & { chatId: number | undefined } & Partial<
-      Pick<HermesConfig, "notify" | "doneAfterMs" | "language" | "topics" | "progress" | "machineName" | "transcription" | "stream" | "speech" | "runBudget">
+      Pick<
+        HermesConfig,
+        "notify" | "doneAfterMs" | "stallAfterMs" | "language" | "topics" | "progress" | "machineName" | "transcription" | "stream" | "speech" | "runBudget"
+      >
     >;
   logger: Logger;
   /** Shown to the user (an OpenCode toast) when something needs their attention. */
@@ -110,6 +113,7 @@ export function acquireBridge(options: HubOptions): BridgeLease | BridgeRefused 
       topics: config.topics ?? false,
       progress: config.progress ?? false,
       ...(config.runBudget !== undefined ? { runBudget: config.runBudget } : {}),
+      ...(config.stallAfterMs !== undefined ? { stallAfterMs: config.stallAfterMs } : {}),
       machine: machine === undefined ? undefined : makeScrubber(secrets)(machine),
       transcription: config.transcription,
       stream: config.stream,

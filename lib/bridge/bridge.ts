@@ -49,7 +49,7 @@ import { VoiceNotes } from "./input/voice-notes.ts";
 import { SpokenAnswers } from "./runs/spoken-answers.ts";
 import type { Html } from "../telegram/text/html.ts";
 import { type ApprovalOptions, Approvals } from "./approvals/approvals.ts";
-import { Walkaway } from "./walkaway/walkaway-routes.ts";
+import { DEFAULT_STALL_AFTER_MS, Walkaway } from "./walkaway/walkaway-routes.ts";
 import { SessionPosts } from "./runs/session-posts.ts";
 
 export type { InstanceLink } from "./core/desk.ts";
@@ -92,6 +92,8 @@ export interface BridgeOptions extends ApprovalOptions {
   transcribeTimeoutMs?: number;
   now?: () => number;
   schedules?: ScheduleSetup | undefined;
+  /** HERMES_STALL_AFTER: a busy run with no new event (or one tool call running) this long gets an alert; 0: off. */
+  stallAfterMs?: number;
 }
 
 const DONE_GRACE_MS = 1_000;
@@ -168,7 +170,8 @@ export class Bridge implements UpdateHandler {
     const posts = new SessionPosts({ telegram, outbox, registry, activity, topics, log, t, chatId, links });
     const talkBack = (owner: MessageOwner, message: Parameters<RunNotices["talkBack"]>[1], text: string, byVoice: boolean) =>
       runs.talkBack(owner, message, text, byVoice);
-    this.#walkaway = new Walkaway({ registry, links, activity, posts, chat, log, t, now, talkBack });
+    const afterMs = options.stallAfterMs ?? DEFAULT_STALL_AFTER_MS;
+    this.#walkaway = new Walkaway({ registry, links, activity, posts, chat, log, t, now, talkBack, prompts: closing, afterMs });
     const input = new UserInput({ registry, prompts, stops, undos: runs.undos, chat, log, t });
     const answers = {
       ownsTap: input.ownsTap.bind(input),
@@ -248,14 +251,17 @@ export class Bridge implements UpdateHandler {
     switch (event.type) {
       case "question.asked":
         this.#prompts.track(this.registry.addQuestion(event.request, directory, this.#now()));
+        this.#walkaway.observe(directory, event);
         return;
       case "permission.asked":
         this.#prompts.track(this.registry.addPermission(event.request, directory, this.#now()));
+        this.#walkaway.observe(directory, event);
         return;
       case "question.replied":
       case "question.rejected":
       case "permission.replied":
         this.#prompts.onReplied(event);
+        this.#walkaway.observe(directory, event);
         return;
       case "session.upserted":
         this.#sessionUpserted(event.info);
@@ -284,6 +290,7 @@ export class Bridge implements UpdateHandler {
         return;
       case "message.role":
         this.#runs.observe(directory, event);
+        this.#walkaway.observe(directory, event);
         return;
       case "message.text":
       case "message.delta":
@@ -292,6 +299,7 @@ export class Bridge implements UpdateHandler {
         return;
       case "todo.updated":
         this.#progress?.observe(directory, event);
+        this.#walkaway.observe(directory, event);
         return;
       case "tool.step":
         this.#progress?.observe(directory, event);

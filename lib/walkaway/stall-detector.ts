@@ -7,6 +7,9 @@
 // another window. Keyed by the run's root session: the caller counts a sub-agent's events as its
 // root's, and a `task` call's own time is its sub-agent's, not a stall.
 
+/** HERMES_STALL_AFTER's default. */
+export const DEFAULT_STALL_AFTER_MS = 10 * 60_000;
+
 /** Tools whose long running is someone else's progress (a sub-agent's events come on its own session). */
 const DELEGATING_TOOLS = new Set(["task"]);
 

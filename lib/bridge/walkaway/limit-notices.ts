@@ -115,6 +115,11 @@ export class LimitNotices {
     return true;
   }
 
+  /** The run is held by a usage limit now. */
+  isPaused(sessionID: string): boolean {
+    return this.#pauses.get(sessionID) !== undefined;
+  }
+
   claimTap(intent: ActingTap): Claim | undefined {
     const data = decodeCallback(intent.data);
     if (data?.action !== "pauseResume" && data?.action !== "pauseCancel") return undefined;
