@@ -3,7 +3,7 @@
 // `options`: what opencode.json lists next to it (`["opencode-hermes", { "chatId": … }]`; OpenCode
 // 1.18 passes them, 1.1.x has no such form and passes nothing).
 import type { Hooks, PluginInput, PluginOptions } from "@opencode-ai/plugin";
-import { startPlugin } from "./lib/plugin-instance.ts";
+import { startPlugin } from "./lib/plugin/plugin-instance.ts";
 
 export default async function HermesPlugin(input: PluginInput, options?: PluginOptions): Promise<Hooks> {
   try {

@@ -2,7 +2,7 @@
 // outbox, relay election over the local socket) with a loopback OpenCode stand-in of its own.
 // Driven over IPC: {ask: marker} raises a question; it reports its relay role and replies.
 import pino from "pino";
-import { acquireBridge } from "../lib/hub.ts";
+import { acquireBridge } from "../lib/plugin/hub.ts";
 import { OpencodeApi } from "../lib/opencode/api.ts";
 import { fetchTransport, startFakeOpencodeServer } from "./fake-opencode.ts";
 

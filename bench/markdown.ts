@@ -7,7 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { CATALOGS } from "../lib/i18n/catalog.ts";
 import { createQuestionPrompt } from "../lib/registry/question-prompt.ts";
-import { loadMarkdown } from "../lib/telegram/text/markdown.ts";
+import { loadMarkdown } from "../lib/text/markdown.ts";
 import { renderNotice } from "../lib/telegram/render/render-notice.ts";
 import { renderQuestion } from "../lib/telegram/render/render-question.ts";
 import { median, round, summarize, type Summary } from "./stats.ts";

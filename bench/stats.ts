@@ -1,5 +1,5 @@
 // Small numeric helpers for the benchmark.
-import { sleep } from "../lib/sleep.ts";
+import { sleep } from "../lib/util/sleep.ts";
 
 export interface Summary {
   n: number;

@@ -8,7 +8,7 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { sleep } from "../lib/sleep.ts";
+import { sleep } from "../lib/util/sleep.ts";
 import { chatEntries, renderChatPage, type ChatEntry } from "../tests/support/telegram/chat-page.ts";
 import { runWholeLoop, startLoopWorld, type LoopWorld } from "../tests/support/whole-loop.ts";
 import { screenshotDir, type ScreenshotDir } from "./screenshot-dir.ts";

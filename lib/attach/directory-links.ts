@@ -4,8 +4,8 @@
 // other. Shared by attach mode for OpenCode 1.x (lib/attach/runner.ts) and 2 (lib/attach/opencode2-runner.ts).
 import type { Bridge } from "../bridge/bridge.ts";
 import type { InstanceLink } from "../bridge/core/desk.ts";
-import { errorText } from "../error-text.ts";
-import type { Logger } from "../log.ts";
+import { errorText } from "../util/error-text.ts";
+import type { Logger } from "../system/log.ts";
 import type { HermesEvent } from "../hermes-events.ts";
 
 export type LinkStatus = "checking" | "attached" | "skipped";

@@ -5,7 +5,7 @@
 import { startAttach2 } from "./opencode2-runner.ts";
 import { authHeaders, serverUrl } from "../opencode/http-transport.ts";
 import { AttachError, credentialsRefused, failedHandle, type AttachHandle, type AttachOptions } from "./attach-mode.ts";
-import { listenerProblem, listenerRefusal, ownListenerFetch, systemOwnerCheck } from "../listener-owner.ts";
+import { listenerProblem, listenerRefusal, ownListenerFetch, systemOwnerCheck } from "../system/listener-owner.ts";
 import { startAttach } from "./runner.ts";
 
 const PROBE_TIMEOUT_MS = 5_000;
@@ -29,7 +29,7 @@ export async function probeServer(options: Pick<AttachOptions, "url" | "auth" | 
 
 /**
  * startAttach for an OpenCode 1.x server, startAttach2 for an OpenCode 2 one. With credentials, every
- * request first checks that a loopback listener is this user's (listener-owner.ts): at the start a
+ * request first checks that a loopback listener is this user's (lib/system/listener-owner.ts): at the start a
  * foreign one fails attach mode at once; later (a restart) the request fails and the stream retries.
  */
 export function startAttachFor(given: AttachOptions): AttachHandle {

@@ -19,19 +19,19 @@ import {
   type AttachOptions,
 } from "./attach-mode.ts";
 import { startUnconfigured } from "./unconfigured.ts";
-import { deferred } from "../deferred.ts";
-import { readConfig } from "../config.ts";
-import { acquireBridge, type BridgeLease } from "../hub.ts";
-import { createLogger, environmentSecrets, secretsOf, type Logger } from "../log.ts";
+import { deferred } from "../util/deferred.ts";
+import { readConfig } from "../config/config.ts";
+import { acquireBridge, type BridgeLease } from "../plugin/hub.ts";
+import { createLogger, environmentSecrets, secretsOf, type Logger } from "../system/log.ts";
 import { authHeaders, serverUrl } from "../opencode/http-transport.ts";
 import { openEventStream, type EventStream } from "../sse/stream.ts";
-import { errorText } from "../error-text.ts";
-import { sleep } from "../sleep.ts";
+import { errorText } from "../util/error-text.ts";
+import { sleep } from "../util/sleep.ts";
 import { httpHost, Opencode2Endpoint, recordInBook, type Book } from "../opencode2/endpoint.ts";
 import { narrowEvent, type NarrowedEvent } from "../opencode2/events.ts";
 import { OwnServerClient } from "../opencode2/server-client.ts";
 import { SessionDirectories } from "../opencode2/session-directories.ts";
-import { PLUGIN_ID } from "../opencode2/setup.ts";
+import { PLUGIN_ID } from "../plugin/opencode2-setup.ts";
 
 const PLUGIN_LIST_TRIES = 20;
 const PLUGIN_LIST_DELAY_MS = 250;

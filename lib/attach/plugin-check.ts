@@ -3,11 +3,11 @@
 // of one bot token get 409 Conflict from Telegram).
 //
 // `GET /config?directory=…` lists the instance's `plugin` specs as written in opencode.json
-// (measured on 1.18.33 and 1.1.53: `["file:///…/plugin.ts"]`; an npm spec stays a name).
+// (measured on 1.18.33 and 1.1.53: `["file:///…plugin.ts"]`; an npm spec stays a name).
 // Plugins auto-discovered from `.opencode/plugin/*.ts` are not listed there and are not detected.
 import pRetry from "p-retry";
 import { REQUEST_TIMEOUT_MS, type OpencodeTransport } from "../opencode/transport.ts";
-import { isHermesSpec } from "../hermes-spec.ts";
+import { isHermesSpec } from "../config/hermes-spec.ts";
 
 export type PluginCheck = { loaded: boolean; spec?: string } | { loaded: undefined; error: string };
 

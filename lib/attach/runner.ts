@@ -1,9 +1,9 @@
 // Attach mode: the same bridge as the plugin, fed by a running `opencode serve` over HTTP instead
 // of from inside it. One Hermes covers every directory of that server:
 //
-//   GET /global/event ──stream.ts──▶ per directory: check, link, feed ──▶ Bridge (hub.ts, shared)
+//   GET /global/event ──lib/sse/stream.ts──▶ per directory: check, link, feed ──▶ Bridge (lib/plugin/hub.ts, shared)
 //                                                                           │
-//   replies, pending lists ◀── OpencodeApi over http-transport.ts ◀─────────┘
+//   replies, pending lists ◀── OpencodeApi over lib/opencode/http-transport.ts ◀─────────┘
 //
 // Directories: the server's own (`GET /path`), those given with --directory, those of sessions
 // updated lately (`GET /session?start=…`), and every directory an event names. Each gets one
@@ -12,15 +12,15 @@
 //
 // What it takes and gives back is attach-mode.ts; without a complete configuration, unconfigured.ts
 // runs instead; which directories a connect finds is server-directories.ts.
-import { acquireBridge, type BridgeLease } from "../hub.ts";
-import { readConfig, type HermesConfig } from "../config.ts";
-import { createLogger, environmentSecrets, secretsOf, type Logger } from "../log.ts";
+import { acquireBridge, type BridgeLease } from "../plugin/hub.ts";
+import { readConfig, type HermesConfig } from "../config/config.ts";
+import { createLogger, environmentSecrets, secretsOf, type Logger } from "../system/log.ts";
 import { authHeaders, serverUrl } from "../opencode/http-transport.ts";
 import type { ParsedEvent } from "../opencode/events.ts";
 import { openEventStream, type EventStream } from "../sse/stream.ts";
-import { errorText } from "../error-text.ts";
+import { errorText } from "../util/error-text.ts";
 import { httpLink, serverTransport, type ServerTarget } from "./link.ts";
-import { deferred, type Deferred } from "../deferred.ts";
+import { deferred, type Deferred } from "../util/deferred.ts";
 import {
   AttachError,
   bridgeRefused,

@@ -1,8 +1,8 @@
 // Which directories of a running `opencode serve` attach mode bridges at each (re)connect: the
 // server's own (`GET /path`), those given with --directory, and those of sessions updated lately
 // (`GET /session?start=…`). A list that fails is logged and left out; the others still count.
-import type { Logger } from "../log.ts";
-import { errorText } from "../error-text.ts";
+import type { Logger } from "../system/log.ts";
+import { errorText } from "../util/error-text.ts";
 import { REQUEST_TIMEOUT_MS } from "../opencode/transport.ts";
 import type { AttachOptions } from "./attach-mode.ts";
 import { serverTransport, type ServerTarget } from "./link.ts";

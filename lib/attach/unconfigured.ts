@@ -1,9 +1,9 @@
 // Attach mode without a complete configuration: it fails at once with the problems, unless only the
 // chat is missing; then it answers /start (with the chat id) until stopped, and bridges nothing.
-import { acquireBridge, setupOnlyConfig, type BridgeLease } from "../hub.ts";
-import type { ConfigResult } from "../config.ts";
-import { deferred } from "../deferred.ts";
-import { createLogger, environmentSecrets, secretsOf } from "../log.ts";
+import { acquireBridge, setupOnlyConfig, type BridgeLease } from "../plugin/hub.ts";
+import type { ConfigResult } from "../config/config.ts";
+import { deferred } from "../util/deferred.ts";
+import { createLogger, environmentSecrets, secretsOf } from "../system/log.ts";
 import { AttachError, bridgeRefused, failedHandle, type AttachHandle, type AttachOptions } from "./attach-mode.ts";
 
 export function startUnconfigured(options: AttachOptions, result: Extract<ConfigResult, { ok: false }>): AttachHandle {

@@ -1,36 +1,30 @@
-// The bridge routes: OpenCode events and Telegram updates go to the module that owns what they
-// concern. Every update passes one gate first (gate.ts: parsed once, its sender's right to act
-// decided once), which hands it to the routes added here. A prompt's life (delivery, edits, replies,
-// settling, expiry) is prompt-life.ts, what the user does to it is user-input.ts, what a tap means is per prompt kind (questions.ts,
-// permissions.ts); runs, Stop, commands, typed text and files have their own modules. It owns no
-// prompt state and opens no sockets itself.
-import type { HermesConfig, TranscriptionSettings } from "../config.ts";
-import { CATALOGS, type Language, type Strings } from "../i18n/catalog.ts";
-import type { Logger } from "../log.ts";
+import { CATALOGS, type Strings } from "../i18n/catalog.ts";
+import type { Logger } from "../system/log.ts";
 import { ActivityTracker } from "../notices/activity.ts";
-import { DEFAULT_NOTICES, type NoticePolicy } from "../notices/policy.ts";
+import { DEFAULT_NOTICES } from "../notices/policy.ts";
 import type { Registry } from "../registry/registry.ts";
 import type { Claim, UpdateHandler } from "../relay/update-handler.ts";
 import type { HermesEvent, SessionInfo } from "../hermes-events.ts";
-import type { AccessPolicy } from "../telegram/access.ts";
 import type { Intent } from "../telegram/wire/updates.ts";
 import type { TelegramApi } from "../telegram/wire/api.ts";
-import { errorText } from "../error-text.ts";
+import { errorText } from "../util/error-text.ts";
 import { Outbox } from "../telegram/wire/outbox.ts";
 import { labelMessages } from "../telegram/render/machine-label.ts";
-import type { PaceLimits } from "../telegram/wire/pacer.ts";
 import { Chat } from "./core/chat.ts";
-import type { LoadTranscriber } from "../transcribe/load.ts";
-import { waitAtMost } from "../with-timeout.ts";
+import { waitAtMost } from "../util/with-timeout.ts";
 import type { InstanceLink } from "./core/desk.ts";
-import { announceBot } from "./bot-profile.ts";
-import { Commands } from "./commands.ts";
+import { announceBot } from "./bot/bot-profile.ts";
 import { Gate, type IntentOf, type Route } from "./core/gate.ts";
+import type { BridgeOptions } from "./bridge-options.ts";
+import { Commands } from "./bot/commands.ts";
+import { routeRuns } from "./runs/runs-routes.ts";
+import { TalkBack } from "./runs/talk-back.ts";
+import { PromptTaps } from "./prompts/prompt-taps.ts";
+import { routeSteering } from "./steering/steering-routes.ts";
+import { routeSchedules } from "./schedules/schedules-routes.ts";
 import { InstanceLinks } from "./core/instance-links.ts";
 import { LiveProgress } from "./runs/live-progress.ts";
 import { PromptChoices } from "./core/prompt-choices.ts";
-import { routePhone } from "./phone-routes.ts";
-import type { ScheduleSetup } from "./schedules/schedule-routes.ts";
 import { PhoneFiles } from "./input/phone-files.ts";
 import { AgentFiles, type AgentFileSent } from "./agent-tools/agent-files.ts";
 import type { MessageOwner } from "../registry/registry.ts";
@@ -41,60 +35,19 @@ import { ReplyConfirmation } from "./prompts/reply-confirmation.ts";
 import { RunCosts } from "./runs/run-costs.ts";
 import { RunNotices } from "./runs/run-notices.ts";
 import { GitButtons } from "./git/git-routes.ts";
+import { VocabularyButtons } from "./vocabulary/vocabulary-routes.ts";
 import { SessionTopics } from "./core/topics.ts";
 import { StopControl } from "./runs/stop-control.ts";
 import { TypedText } from "./input/typed-text.ts";
-import { UserInput } from "./input/user-input.ts";
 import { VoiceNotes } from "./input/voice-notes.ts";
 import { SpokenAnswers } from "./runs/spoken-answers.ts";
-import type { Html } from "../telegram/text/html.ts";
-import { type ApprovalOptions, Approvals } from "./approvals/approvals.ts";
+import type { Html } from "../text/html.ts";
+import { Approvals } from "./approvals/approvals-routes.ts";
+import { SessionPosts } from "./core/session-posts.ts";
 import { DEFAULT_STALL_AFTER_MS, Walkaway } from "./walkaway/walkaway-routes.ts";
-import { SessionPosts } from "./runs/session-posts.ts";
 
 export type { InstanceLink } from "./core/desk.ts";
-
-export interface BridgeOptions extends ApprovalOptions {
-  telegram: TelegramApi;
-  registry: Registry;
-  logger: Logger;
-  access: AccessPolicy;
-  /** 0 means questions never expire. */
-  questionTtlMs: number;
-  /** 0 (the default) means permission requests never expire. */
-  permissionTtlMs?: number;
-  /** How long to wait for the rest of a typed answer Telegram split into several messages. */
-  textQuietMs?: number;
-  /** How long to wait for OpenCode's event confirming a reply before checking its pending list. */
-  confirmTimeoutMs?: number;
-  /** Telegram's flood limits; `false` turns pacing off (tests with an in-memory Telegram). */
-  pacing?: PaceLimits | false;
-  /** Which run endings are worth a message. Default: done (after 30 s of work) and failed. */
-  notices?: NoticePolicy;
-  /** How long "Done" waits for a late abort (OpenCode 1.1.53 reports Esc just after the idle). */
-  doneGraceMs?: number;
-  /** The chat's language (English by default). */
-  language?: Language;
-  /** One forum topic per session (the chat must be a supergroup with topics). */
-  topics?: boolean;
-  /** One live, silent progress message per run (HERMES_PROGRESS; off unless asked). */
-  progress?: boolean;
-  /** HERMES_STREAM (answer-stream.ts); undefined: on in a private chat only. */
-  stream?: boolean | undefined;
-  /** Answers spoken back (HERMES_SPEECH_URL, spoken-answers.ts). */
-  speech?: HermesConfig["speech"];
-  /** The machine's name, on every message (see telegram/machine-label.ts). */
-  machine?: string | undefined;
-  /** The transcription service for voice notes; undefined: voice notes are refused, naming the setting. */
-  transcription?: TranscriptionSettings | undefined;
-  /** Tests: how the transcriber is built, and how long a transcription may take. */
-  loadTranscriber?: LoadTranscriber;
-  transcribeTimeoutMs?: number;
-  now?: () => number;
-  schedules?: ScheduleSetup | undefined;
-  /** HERMES_STALL_AFTER: a busy run with no new event (or one tool call running) this long gets an alert; 0: off. */
-  stallAfterMs?: number;
-}
+export type { BridgeOptions } from "./bridge-options.ts";
 
 const DONE_GRACE_MS = 1_000;
 
@@ -148,7 +101,9 @@ export class Bridge implements UpdateHandler {
     const activity = new ActivityTracker(options.notices ?? DEFAULT_NOTICES);
     const replies = new ReplyConfirmation({ timeoutMs: options.confirmTimeoutMs ?? 3_000, now, links });
     this.#replies = replies;
-    // Stopping a run closes its prompts, and every prompt's message carries Stop: Stop reaches the prompts through this forwarder.
+    // Two circles are real, and each is closed by one forwarder: Stop closes a run's prompts while
+    // every prompt's message carries Stop; the budget stops a run while the progress message
+    // shows what the budget's rules answered.
     const closing = { closeRun: (sessionID: string) => this.#prompts.closeRun(sessionID) };
     const stopDeps = { telegram, outbox, registry, activity, topics, log, t, chatId, links, prompts: closing };
     const stops = new StopControl(stopDeps);
@@ -163,43 +118,58 @@ export class Bridge implements UpdateHandler {
     const progress = options.progress ? new LiveProgress({ ...shared, startAfterMs: (options.notices ?? DEFAULT_NOTICES).doneAfterMs }) : undefined;
     this.#progress = progress;
     const spoken = new SpokenAnswers({ ...shared, chat, settings: options.speech });
+    // A run held by a usage limit holds what the phone sends it (lib/bridge/walkaway/), and sends it on through the same TalkBack.
     const held = { hold: (...args: Parameters<Walkaway["hold"]>) => this.#walkaway.hold(...args) };
-    const runDeps = { ...shared, links, chat, spoken, stream: options.stream, git: new GitButtons(), approvals, held, ...(progress ? { progress } : {}) };
+    const talk = new TalkBack({ ...shared, links, chat, spoken, held, ...(progress ? { progress } : {}) });
+    const posts = new SessionPosts({ telegram, outbox, registry, topics, log, chatId }, "a walk-away message");
+    const afterMs = options.stallAfterMs ?? DEFAULT_STALL_AFTER_MS;
+    const talkBack = talk.talkBack.bind(talk);
+    this.#walkaway = new Walkaway({ registry, links, activity, posts, chat, log, t, now, talkBack, prompts: closing, afterMs });
+    // The Done notice's buttons from other capabilities (git's, ⑂ Fork): they work once their routes are added below.
+    const git = new GitButtons();
+    const vocabulary = new VocabularyButtons();
+    const runDeps = { ...shared, links, chat, spoken, stream: options.stream, doneButtons: [vocabulary, git], approvals, ...(progress ? { progress } : {}) };
     const runs = new RunNotices(runDeps, options.doneGraceMs ?? DONE_GRACE_MS);
     this.#runs = runs;
-    const posts = new SessionPosts({ telegram, outbox, registry, activity, topics, log, t, chatId, links });
-    const talkBack = (owner: MessageOwner, message: Parameters<RunNotices["talkBack"]>[1], text: string, byVoice: boolean) =>
-      runs.talkBack(owner, message, text, byVoice);
-    const afterMs = options.stallAfterMs ?? DEFAULT_STALL_AFTER_MS;
-    this.#walkaway = new Walkaway({ registry, links, activity, posts, chat, log, t, now, talkBack, prompts: closing, afterMs });
-    const input = new UserInput({ registry, prompts, stops, undos: runs.undos, chat, log, t });
+    const taps = new PromptTaps({ registry, prompts, chat, log, t });
+    let ownsRunTap: (tap: IntentOf<"callback">) => boolean = () => false;
     const answers = {
-      ownsTap: input.ownsTap.bind(input),
-      refuseTap: input.refuse.bind(input),
+      ownsTap: (tap: IntentOf<"callback">) => taps.ownsTap(tap) || ownsRunTap(tap),
+      refuseTap: taps.refuse.bind(taps),
       start: (command: IntentOf<"command">) => this.#commands.start(command),
     };
     const gate = new Gate(options.access, answers, log);
     this.#gate = gate;
-    const steerDeps = { telegram, outbox, registry, topics, log, t, chatId, links, chat, runs, activity, now };
-    const steering = routePhone(gate, steerDeps, { choices: this.#choices, schedules: options.schedules, costs, git: runDeps.git });
-    const commands = new Commands({ telegram, outbox, registry, activity, log, t, chatId, prompts, stops, steering, costs, rules: approvals.route(gate) });
-    this.#commands = commands;
     const quietMs = options.textQuietMs ?? 700;
-    const typed = new TypedText({ registry, topics, quietMs, inputs: input, runs });
+    const typed = new TypedText({ registry, topics, quietMs, inputs: taps, talk, undos: runs.undos });
     this.#typed = typed;
     const load = options.loadTranscriber ? { load: options.loadTranscriber } : {};
     const timeout = options.transcribeTimeoutMs !== undefined ? { timeoutMs: options.transcribeTimeoutMs } : {};
-    const voice = new VoiceNotes({ telegram, registry, topics, log, t, chat, inputs: input, runs, settings: options.transcription, ...load, ...timeout });
-    const files = new PhoneFiles({ telegram, registry, topics, log, t, links, activity, runs, chat, voice, quietMs });
+    const voice = new VoiceNotes({ telegram, registry, topics, log, t, chat, inputs: taps, talk, settings: options.transcription, ...load, ...timeout });
+    const files = new PhoneFiles({ telegram, registry, topics, log, t, links, activity, talk, chat, voice, quietMs });
     this.#files = files;
     this.#agentFiles = new AgentFiles({ telegram, outbox, registry, topics, log, t, chatId });
-    gate.route("callback", { claim: (tap) => input.claimTap(tap), unclaimed: (tap, after) => input.unclaimedTap(tap, after.unanswered) });
-    // Commands answers every command it does not know with /help: a new command's route goes before it.
+
+    // The routes, listed once, in the order the gate asks them (lib/bridge/core/gate.ts: the first answer wins).
+    // The catch-alls come last: a tap nobody claimed is stale (PromptTaps), a command nobody knows
+    // gets /help (Commands), a reply is the session's next message (TypedText), a file its next
+    // prompt (PhoneFiles). So every capability's routes go above them, and /new --worktree (git)
+    // above steering's plain /new.
+    const deps = { telegram, outbox, registry, topics, log, t, chatId, links, chat, runs, talk, activity, now };
+    git.route(gate, deps);
+    const steering = routeSteering(gate, { ...deps, choices: this.#choices });
+    routeSchedules(gate, { ...deps, schedules: options.schedules });
+    vocabulary.route(gate, { ...deps, costs });
+    const rules = approvals.route(gate);
+    ownsRunTap = routeRuns(gate, { stops, undos: runs.undos, chat, log, t });
+    gate.route("callback", { claim: (tap) => taps.claimTap(tap), unclaimed: (tap, after) => taps.unclaimedTap(tap, after.unanswered) });
     spoken.route(gate);
     this.#walkaway.route(gate);
+    const commands = new Commands({ telegram, outbox, registry, activity, log, t, chatId, prompts, stops, steering, costs, rules });
+    this.#commands = commands;
     commands.route(gate);
     gate.route("text", { claim: (text) => typed.claim(text) });
-    // Voice notes (and an audio document answering a prompt) first; every other file is phone-files.ts'.
+    // Voice notes (and an audio document answering a prompt) before every other file.
     gate.route("attachment", { claim: (file) => voice.claim(file) });
     gate.route("attachment", { claim: (file) => files.claim(file), unclaimed: (file) => files.unclaimed(file) });
   }
@@ -208,7 +178,7 @@ export class Bridge implements UpdateHandler {
 
   /**
    * Links an OpenCode instance; its already-pending prompts are picked up in the background, unless
-   * `listPending` is false: the caller knows there can be none (see plugin-instance.ts).
+   * `listPending` is false: the caller knows there can be none (see lib/plugin/plugin-instance.ts).
    */
   attach(link: InstanceLink, { listPending = true }: { listPending?: boolean } = {}): void {
     this.#links.add(link);
@@ -289,18 +259,12 @@ export class Bridge implements UpdateHandler {
         this.#walkaway.observe(directory, event);
         return;
       case "message.role":
-        this.#runs.observe(directory, event);
-        this.#walkaway.observe(directory, event);
-        return;
       case "message.text":
       case "message.delta":
         this.#runs.observe(directory, event);
         this.#walkaway.observe(directory, event);
         return;
       case "todo.updated":
-        this.#progress?.observe(directory, event);
-        this.#walkaway.observe(directory, event);
-        return;
       case "tool.step":
         this.#progress?.observe(directory, event);
         this.#walkaway.observe(directory, event);
@@ -327,7 +291,7 @@ export class Bridge implements UpdateHandler {
 
   /**
    * Whether an update concerns this process (one of its prompts or awaited texts): the work it
-   * means, which the caller runs once the claim is granted (relay/relay.ts). Deciding does nothing
+   * means, which the caller runs once the claim is granted (lib/relay/relay.ts). Deciding does nothing
    * visible: the tap is acknowledged only when the work runs, so a claim the leader refused (it came
    * too late) leaves no trace. Never waits for OpenCode or for outgoing Telegram traffic.
    */

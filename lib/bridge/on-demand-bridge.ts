@@ -1,28 +1,28 @@
 // The bridge as the hub hands it out: bridge.ts' API, with bridge.ts and all it needs (prompts,
-// runs, commands, renderers, the registry, the outbox: 72 modules, 1.2–1.4 MB in OpenCode's Bun,
-// docs/performance.md) loaded on first use (20–35 ms). An OpenCode that only waits does not pay it.
+// runs, commands, renderers, the registry, the outbox: about 150 modules, their memory in OpenCode's
+// Bun in docs/performance.md) loaded on first use (20–35 ms). An OpenCode that only waits does not pay it.
 //
 // The first OpenCode event Hermes understands (a run's first events, its session and the user's
 // message, come well before its first prompt), the first Telegram update, or a call that needs the
 // bridge starts the load. What arrives meanwhile is kept and given to the bridge before anything
 // else reaches it: the instance links, then the events in the order they came. The process that
-// polls has the bridge tell Telegram the bot's commands and learn its name (bot-profile.ts) once it
+// polls has the bridge tell Telegram the bot's commands and learn its name (lib/bridge/bot/bot-profile.ts) once it
 // loads; an update waits for the name (a "/status@bot" in a group is for this bot or another), so
 // a waiting OpenCode makes no Bot API call but the long poll.
 import { CATALOGS, type Strings } from "../i18n/catalog.ts";
 import type { HermesEvent } from "../hermes-events.ts";
 import type { Claim, UpdateHandler } from "../relay/update-handler.ts";
-import { errorText } from "../error-text.ts";
-import { waitAtMost } from "../with-timeout.ts";
-import { ScheduleStore } from "../schedule/store.ts";
-import { ScheduleWake } from "../schedule/wake.ts";
-import type { SchedulePace } from "../schedule/pace.ts";
+import { errorText } from "../util/error-text.ts";
+import { waitAtMost } from "../util/with-timeout.ts";
+import { ScheduleStore } from "../schedules/store.ts";
+import { ScheduleWake } from "../schedules/wake.ts";
+import type { SchedulePace } from "../schedules/pace.ts";
 import type { Bridge, BridgeOptions } from "./bridge.ts";
 import type { InstanceLink } from "./core/desk.ts";
 import type { AgentFileSent } from "./agent-tools/agent-files.ts";
 import type { MessageOwner } from "../registry/registry.ts";
 import type { OutgoingFile } from "../telegram/wire/api.ts";
-import type { Html } from "../telegram/text/html.ts";
+import type { Html } from "../text/html.ts";
 
 /**
  * The bridge's options, but for its registry (made with the bridge) and scheduled runs: given
@@ -80,7 +80,7 @@ export class OnDemandBridge implements UpdateHandler {
     if (!schedules || chatId === undefined) return;
     const store = new ScheduleStore(schedules.file, { warn: (fields, message) => logger.warn(fields, message) });
     const here = () => ({ bot: schedules.bot, chatId, directories: this.#directories() });
-    // The bridge, once made, hands over its runner (schedules/schedule-routes.ts).
+    // The bridge, once made, hands over its runner (lib/bridge/schedules/schedules-routes.ts).
     const onDue = () => this.#load().then(() => (this.#stopped ? undefined : this.#runDue?.()));
     const pace = schedules.pace;
     const wake = new ScheduleWake({ store, here, onDue, ...(pace ? { pace } : {}) });

@@ -5,11 +5,11 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { parse } from "jsonc-parser";
-import { listenerProblem, systemOwnerCheck, type OwnerCheck } from "../listener-owner.ts";
-import { isHttpUrl, readLogSettings } from "../config.ts";
-import { basicAuthorization, withoutCredentials } from "../process-secrets.ts";
-import { globalConfigDirectory, globalConfigFile, hermesEntryOptions } from "../global-config.ts";
-import { PACKAGE_NAME, packageVersion } from "../package-info.ts";
+import { listenerProblem, systemOwnerCheck, type OwnerCheck } from "../system/listener-owner.ts";
+import { isHttpUrl, readLogSettings } from "../config/config.ts";
+import { basicAuthorization, withoutCredentials } from "../config/process-secrets.ts";
+import { globalConfigDirectory, globalConfigFile, hermesEntryOptions } from "../config/global-config.ts";
+import { PACKAGE_NAME, packageVersion } from "../config/package-info.ts";
 import { ok, problem, skipped, type Check } from "./doctor-check.ts";
 import { forTerminal } from "./terminal-text.ts";
 
@@ -208,7 +208,7 @@ async function serviceCheck(service: Service, env: Env, owner: OwnerCheck | unde
   const url = env[variable]?.trim();
   if (!url) return skipped(service.unset);
   if (!isHttpUrl(url)) return problem(`${variable} is not an http(s) URL`, "set it to the service's base URL, such as https://api.openai.com/v1.");
-  // As the plugin does (config.ts): the credentials leave the URL and go as HTTP Basic; only the bare URL is shown.
+  // As the plugin does (lib/config/config.ts): the credentials leave the URL and go as HTTP Basic; only the bare URL is shown.
   const bare = withoutCredentials(url);
   const shown = forTerminal(bare, 120);
   const found = owner ? await listenerProblem(url, owner) : undefined;

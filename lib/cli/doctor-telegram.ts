@@ -5,9 +5,9 @@
 // a group, and whether an OpenCode with Hermes polls this bot right now. Read-only: nothing is sent
 // to the chat but that "typing" action, and getUpdates is never called (it would take the running
 // Hermes' updates).
-import { looksLikeBotToken } from "../bot-token.ts";
-import { ANYONE } from "../config-options.ts";
-import { isRecord } from "../is-record.ts";
+import { looksLikeBotToken } from "../config/bot-token.ts";
+import { ANYONE } from "../config/config-options.ts";
+import { isRecord } from "../util/is-record.ts";
 import { relayAddress } from "../relay/address.ts";
 import { probeSocket } from "../relay/socket-file.ts";
 import { callBotApi } from "../telegram/wire/bot-api-call.ts";

@@ -6,9 +6,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { parse } from "jsonc-parser";
-import { DEFAULT_API_ROOT, readConfig } from "../config.ts";
-import { globalHermesOptions, hermesEntryOptions } from "../global-config.ts";
-import { environmentSecrets, makeScrubber } from "../log.ts";
+import { DEFAULT_API_ROOT, readConfig } from "../config/config.ts";
+import { globalHermesOptions, hermesEntryOptions } from "../config/global-config.ts";
+import { environmentSecrets, makeScrubber } from "../system/log.ts";
 import { checkLine, ok, problem, type Check } from "./doctor-check.ts";
 import { logCheck, nodeCheck, opencodeCheck, pluginEntryChecks, projectConfigFiles, speechCheck, transcriptionCheck } from "./doctor-local.ts";
 import { telegramChecks, type TelegramSettings } from "./doctor-telegram.ts";
@@ -109,7 +109,7 @@ function settingsChecks(env: Env, options: Record<string, unknown> | undefined):
 function telegramSettings(env: Env, options: Options): TelegramSettings {
   const fromEnv = (name: string) => (env[name]?.trim() ? env[name]!.trim() : undefined);
   const option = (name: string) => options.project?.[name] ?? options.global?.[name];
-  // The chat and the allow-list come from an option only as the global config says (config-options.ts).
+  // The chat and the allow-list come from an option only as the global config says (lib/config/config-options.ts).
   const chatText = fromEnv("HERMES_TELEGRAM_CHAT_ID") ?? optionText(options.global?.chatId);
   const chatId = chatText !== undefined && /^-?\d+$/.test(chatText) ? Number(chatText) : undefined;
   const allowed = fromEnv("HERMES_TELEGRAM_ALLOWED_USERS") ?? optionText(options.global?.allowedUsers);

@@ -4,7 +4,7 @@
 import { attach } from "./attach.ts";
 import { doctor } from "./doctor.ts";
 import { EXIT, processIo, type CliIo } from "./io.ts";
-import { PACKAGE_NAME, packageVersion } from "../package-info.ts";
+import { PACKAGE_NAME, packageVersion } from "../config/package-info.ts";
 import { setup } from "./setup.ts";
 
 export const USAGE = `Usage: opencode-hermes <command> [options]

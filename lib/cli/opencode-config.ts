@@ -1,7 +1,7 @@
 // Adding Hermes to a user's opencode.json, which may be JSONC (comments, trailing commas): edited
 // with jsonc-parser, so everything else in the file stays byte for byte. Pure: text in, text out.
 import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from "jsonc-parser";
-import { isHermesSpec } from "../hermes-spec.ts";
+import { isHermesSpec } from "../config/hermes-spec.ts";
 
 const CONFIG_SCHEMA = "https://opencode.ai/config.json";
 

@@ -2,7 +2,7 @@
 // makes Telegram send "/start <code>"), so setup only takes the chat of the person who has the link,
 // never a stranger's /start, whether sent before setup began or while it waits. Pure: no I/O.
 import { randomBytes } from "node:crypto";
-import { isRecord } from "../is-record.ts";
+import { isRecord } from "../util/is-record.ts";
 import { parseUpdate } from "../telegram/wire/updates.ts";
 
 /** 16 random bytes in base64url: 22 characters of [A-Za-z0-9_-], what a deep link's start parameter allows (≤ 64). */

@@ -2,9 +2,9 @@
 // the bot token, asked for on a terminal when neither gives one. A usage error is a SetupFailure
 // with exit status 64.
 import { parseArgs } from "node:util";
-import { looksLikeBotToken } from "../bot-token.ts";
-import { DEFAULT_API_ROOT, isHttpUrl } from "../config.ts";
-import { parseDuration } from "../duration.ts";
+import { looksLikeBotToken } from "../config/bot-token.ts";
+import { DEFAULT_API_ROOT, isHttpUrl } from "../config/config.ts";
+import { parseDuration } from "../i18n/duration.ts";
 import { ask } from "./ask.ts";
 import { EXIT, type CliIo } from "./io.ts";
 import { SetupFailure } from "./setup-failure.ts";

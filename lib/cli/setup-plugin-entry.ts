@@ -4,8 +4,8 @@
 // that is a symlink (kept in a dotfiles repository) stays one: the rename replaces its target.
 import fs from "node:fs";
 import path from "node:path";
-import { globalConfigFile } from "../global-config.ts";
-import { PACKAGE_NAME, packageVersion } from "../package-info.ts";
+import { globalConfigFile } from "../config/global-config.ts";
+import { PACKAGE_NAME, packageVersion } from "../config/package-info.ts";
 import { ask } from "./ask.ts";
 import type { CliIo } from "./io.ts";
 import { addPluginEntry, lineDiff } from "./opencode-config.ts";

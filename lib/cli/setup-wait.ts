@@ -1,9 +1,9 @@
 // The waiting step of `opencode-hermes setup`: long-polls getUpdates (never against a running
 // Hermes) until the /start with this setup's pairing code arrives. Updates that were already
 // waiting when setup began are skipped by offset, so an old /start (anyone's) can't pair.
-import { formatDurationDecimal } from "../duration.ts";
-import { isRecord } from "../is-record.ts";
-import { sleep } from "../sleep.ts";
+import { formatDurationDecimal } from "../i18n/duration.ts";
+import { isRecord } from "../util/is-record.ts";
+import { sleep } from "../util/sleep.ts";
 import { TelegramApiError, type TelegramApi } from "../telegram/wire/api.ts";
 import { LONG_POLL_GRACE_MS } from "../telegram/wire/timeouts.ts";
 import type { CliIo } from "./io.ts";

@@ -2,14 +2,14 @@
 // chat through a one-time /start code (setup-wait.ts; never against a running Hermes), prints the
 // exact environment lines, checks that the bot can post in that chat, and offers to add Hermes to
 // the global opencode.json (setup-plugin-entry.ts). Guidance goes to stdout, failures to stderr.
-import { DEFAULT_API_ROOT } from "../config.ts";
-import { ANYONE } from "../config-options.ts";
-import { formatDurationDecimal } from "../duration.ts";
-import { makeScrubber, secretsOf } from "../log.ts";
+import { DEFAULT_API_ROOT } from "../config/config.ts";
+import { ANYONE } from "../config/config-options.ts";
+import { formatDurationDecimal } from "../i18n/duration.ts";
+import { makeScrubber, secretsOf } from "../system/log.ts";
 import { createTelegramApi, TelegramApiError } from "../telegram/wire/api.ts";
-import { escapeHtml, html } from "../telegram/text/html.ts";
+import { escapeHtml, html } from "../text/html.ts";
 import { CALL_TIMEOUT_MS, LONG_POLL_SECONDS } from "../telegram/wire/timeouts.ts";
-import { withTimeout } from "../with-timeout.ts";
+import { withTimeout } from "../util/with-timeout.ts";
 import { EXIT, type CliIo } from "./io.ts";
 import { newPairingCode, pairingLinks } from "./pairing.ts";
 import { hermesPollsHere } from "./running-hermes.ts";

@@ -1,7 +1,7 @@
 // Text from Telegram (a user's name, a group's title) on the terminal: anyone can pick a name, so
 // control characters (ESC sequences that move the cursor, retitle the window or fake output),
 // bidirectional overrides and line breaks are shown as visible escapes, never passed through.
-import { graphemes } from "../telegram/text/html.ts";
+import { graphemes } from "../text/html.ts";
 
 const MAX_CHARS = 80;
 

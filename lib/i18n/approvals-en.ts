@@ -1,6 +1,6 @@
 // The strings of approvals in English: risk flags, "Allow in this session", the run budget.
 import type { ApprovalStrings } from "./approvals-strings.ts";
-import { html } from "../telegram/text/html.ts";
+import { html } from "../text/html.ts";
 
 export const approvalsEn: ApprovalStrings = {
   reasons: {

@@ -2,7 +2,7 @@
 // and its rules, the run budget. Part of the catalogue (strings.ts' `approvals`), filled in by
 // approvals-en.ts and approvals-zh.ts. Parameters typed Html come escaped; amounts come formatted
 // ("$2.00"). Plain strings are escaped where they are shown (or are button labels and tap answers).
-import type { Html } from "../telegram/text/html.ts";
+import type { Html } from "../text/html.ts";
 
 export interface ApprovalStrings {
   /** One reason per risk category (lib/approvals/risk.ts), shown as "⚠️ <reason>: <part>". */

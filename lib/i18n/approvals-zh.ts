@@ -1,6 +1,6 @@
 // 审批相关的中文字符串：风险标记、“本会话内允许”、单次运行预算。
 import type { ApprovalStrings } from "./approvals-strings.ts";
-import { html } from "../telegram/text/html.ts";
+import { html } from "../text/html.ts";
 
 export const approvalsZh: ApprovalStrings = {
   reasons: {

@@ -1,13 +1,13 @@
 // Every user-facing string in English (the default language).
 import { approvalsEn } from "./approvals-en.ts";
 import { walkawayEn } from "./walkaway-en.ts";
-import { enRemote } from "./en-remote.ts";
+import { enRemote } from "./remote-en.ts";
 import { gitEn } from "./git-en.ts";
-import { scheduleEn } from "./schedule-en.ts";
+import { scheduleEn } from "./schedules-en.ts";
 import { speechEn } from "./speech-en.ts";
 import { vocabularyEn } from "./vocabulary-en.ts";
 import type { Strings } from "./strings.ts";
-import { html } from "../telegram/text/html.ts";
+import { html } from "../text/html.ts";
 
 export const en: Strings = {
   button: {

@@ -2,7 +2,7 @@
 // /new --worktree, Remove worktree, docs/git.md): part of the catalogue (strings.ts' `git`), filled
 // in by git-en.ts and git-zh.ts. Parameters typed Html come escaped; the rest are numbers or plain
 // words. Plain strings are button labels, callback answers and words escaped where they are used.
-import type { Html } from "../telegram/text/html.ts";
+import type { Html } from "../text/html.ts";
 
 export interface GitStrings {
   /** The menu's line for /diff (plain), and /help's line for git. */

@@ -1,5 +1,5 @@
 // The strings of git from the phone in Simplified Chinese.
-import { EMPTY_HTML, html } from "../telegram/text/html.ts";
+import { EMPTY_HTML, html } from "../text/html.ts";
 import type { GitStrings } from "./git-strings.ts";
 
 export const gitZh: GitStrings = {

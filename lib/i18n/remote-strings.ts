@@ -1,7 +1,7 @@
 // The second half of the string catalogue's shape (strings.ts): what the phone uses as a remote
 // control (steering, answers, files, voice, commands, undo, what a run used). One file could not hold
 // the whole shape within the linter's 300 lines.
-import type { Html } from "../telegram/text/html.ts";
+import type { Html } from "../text/html.ts";
 
 export interface RemoteStrings {
   steer: {

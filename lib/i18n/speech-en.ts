@@ -1,5 +1,5 @@
 // The strings of spoken answers in English.
-import { html } from "../telegram/text/html.ts";
+import { html } from "../text/html.ts";
 import type { SpeechStrings } from "./speech-strings.ts";
 
 export const speechEn: SpeechStrings = {

@@ -1,7 +1,7 @@
 // The shape of the strings of spoken answers (/voice, the voice message after a Done notice): part
 // of the catalogue (strings.ts' `speech`), filled in by speech-en.ts and speech-zh.ts. Parameters
 // named `detail` come escaped; the rest are numbers. `spoken` strings are read aloud: plain words.
-import type { Html } from "../telegram/text/html.ts";
+import type { Html } from "../text/html.ts";
 
 export interface SpeechStrings {
   /** The menu's line for /voice. */

@@ -1,5 +1,5 @@
 // 语音回答的简体中文字符串。
-import { html } from "../telegram/text/html.ts";
+import { html } from "../text/html.ts";
 import type { SpeechStrings } from "./speech-strings.ts";
 
 export const speechZh: SpeechStrings = {

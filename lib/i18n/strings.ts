@@ -1,6 +1,6 @@
 // The shape of the string catalogue: every user-facing text Hermes has, one field each, that every
 // language (lib/i18n/en.ts, lib/i18n/zh.ts) fills in full. A string with Hermes' own tags is `Html`,
-// written with the `html` template (lib/telegram/text/html.ts): its literal parts are the markup and
+// written with the `html` template (lib/text/html.ts): its literal parts are the markup and
 // its parameters are Html already (escaped by the caller), so nothing unescaped can reach it. Every
 // other string is plain text, escaped where it is shown in a message.
 
@@ -9,9 +9,9 @@ import type { RemoteStrings } from "./remote-strings.ts";
 import type { GitStrings } from "./git-strings.ts";
 import type { ApprovalStrings } from "./approvals-strings.ts";
 import type { WalkawayStrings } from "./walkaway-strings.ts";
-import type { ScheduleStrings } from "./schedule-strings.ts";
+import type { ScheduleStrings } from "./schedules-strings.ts";
 import type { SpeechStrings } from "./speech-strings.ts";
-import type { Html } from "../telegram/text/html.ts";
+import type { Html } from "../text/html.ts";
 import type { VocabularyStrings } from "./vocabulary-strings.ts";
 
 export type Text = (t: Strings) => string;

@@ -1,6 +1,6 @@
 // The strings of OpenCode's own vocabulary on the phone in English.
 import type { VocabularyStrings } from "./vocabulary-strings.ts";
-import { EMPTY_HTML, html } from "../telegram/text/html.ts";
+import { EMPTY_HTML, html } from "../text/html.ts";
 
 export const vocabularyEn: VocabularyStrings = {
   menu: {

@@ -2,7 +2,7 @@
 // ⑂ Fork and /fork, /history with Go back here and Fork here. Part of the catalogue (strings.ts'
 // `vocabulary`), filled in by vocabulary-en.ts and vocabulary-zh.ts. Parameters typed Html come
 // escaped; the rest are numbers or plain words. Plain strings are button labels and tap answers.
-import type { Html } from "../telegram/text/html.ts";
+import type { Html } from "../text/html.ts";
 
 export interface VocabularyStrings {
   /** The menu's lines. */

@@ -1,5 +1,5 @@
 // The strings of walking away in English: the usage-limit pause, the stall alert, /digest.
-import { escapeHtml, html } from "../telegram/text/html.ts";
+import { escapeHtml, html } from "../text/html.ts";
 import type { WalkawayStrings } from "./walkaway-strings.ts";
 
 const plural = (count: number, one: string, many: string) => escapeHtml(`${count} ${count === 1 ? one : many}`);

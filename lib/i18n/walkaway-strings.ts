@@ -1,7 +1,7 @@
 // The shape of the strings of walking away (issue 51): the usage-limit pause, the stall alert and
 // /digest. Part of the catalogue (strings.ts' `walkaway`), filled in by walkaway-en.ts and
 // walkaway-zh.ts. Parameters typed Html come escaped; times and durations come formatted.
-import type { Html } from "../telegram/text/html.ts";
+import type { Html } from "../text/html.ts";
 
 export interface WalkawayStrings {
   /** "⏸ Usage limit · resumes at 04:11 (in 2 h 13 min)". */

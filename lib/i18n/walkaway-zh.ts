@@ -1,5 +1,5 @@
 // 离开时的字符串（简体中文）：用量上限暂停、停滞提醒、/digest。
-import { html } from "../telegram/text/html.ts";
+import { html } from "../text/html.ts";
 import type { WalkawayStrings } from "./walkaway-strings.ts";
 
 export const walkawayZh: WalkawayStrings = {

@@ -1,13 +1,13 @@
 // Every user-facing string in Simplified Chinese (HERMES_LANGUAGE=zh).
 import { approvalsZh } from "./approvals-zh.ts";
 import { walkawayZh } from "./walkaway-zh.ts";
-import { zhRemote } from "./zh-remote.ts";
+import { zhRemote } from "./remote-zh.ts";
 import { gitZh } from "./git-zh.ts";
-import { scheduleZh } from "./schedule-zh.ts";
+import { scheduleZh } from "./schedules-zh.ts";
 import { speechZh } from "./speech-zh.ts";
 import { vocabularyZh } from "./vocabulary-zh.ts";
 import type { Strings } from "./strings.ts";
-import { html } from "../telegram/text/html.ts";
+import { html } from "../text/html.ts";
 
 export const zh: Strings = {
   button: {

@@ -1,7 +1,7 @@
 // The only place that knows OpenCode 1.x's routes (2.x: lib/opencode2/). Replies retry network and 5xx errors, never a 4xx.
 import type { PermissionReply, PermissionRequest, QuestionRequest, SessionInfo } from "../hermes-events.ts";
 import { parseEvent } from "./events.ts";
-import { isRecord } from "../is-record.ts";
+import { isRecord } from "../util/is-record.ts";
 import type { AgentInfo, Created, ModelInfo, OpencodeEndpoint, Outcome, PromptChoice, PromptPart, Reverted, SessionSummary } from "./endpoint.ts";
 import { DEFAULT_RETRY, describeBody, sendForOutcome, type RetryPolicy } from "./send-outcome.ts";
 import { REQUEST_TIMEOUT_MS, type OpencodeTransport } from "./transport.ts";

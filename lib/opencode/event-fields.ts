@@ -1,7 +1,7 @@
-// The field checks both event narrowers (OpenCode 1.x in events.ts, OpenCode 2 in opencode2/events.ts)
+// The field checks both event narrowers (OpenCode 1.x in events.ts, OpenCode 2 in lib/opencode2/events.ts)
 // make on untrusted event data. Pure.
 import type { MessageUsage, ModelRef, TodoItem } from "../hermes-events.ts";
-import { isRecord } from "../is-record.ts";
+import { isRecord } from "../util/is-record.ts";
 
 /** An OpenCode id (session, message, request): a non-empty string of sane length. */
 export function isId(value: unknown): value is string {

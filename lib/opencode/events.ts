@@ -11,7 +11,7 @@ import {
   type SessionInfo,
   type ToolStep,
 } from "../hermes-events.ts";
-import { isRecord } from "../is-record.ts";
+import { isRecord } from "../util/is-record.ts";
 import { isLimitWords } from "../walkaway/reset-time.ts";
 import { isId, isToolName, modelOf, stringList, todoList, usageOf } from "./event-fields.ts";
 

@@ -2,7 +2,7 @@
 // every route, docs/compatibility.md): `GET /command`, `POST /session/:id/command`, `POST
 // /session/:id/summarize`, `POST /session/:id/fork`, `PATCH /session/:id`, and the user messages of
 // `GET /session/:id/message` for the history (each with `summary.diffs`, the files its run changed).
-import { isRecord } from "../is-record.ts";
+import { isRecord } from "../util/is-record.ts";
 import type { CommandInfo, Compacted, Created, HistoryEntry, Outcome, SessionVocabulary } from "./endpoint.ts";
 import { DEFAULT_RETRY, describeBody, sendForOutcome } from "./send-outcome.ts";
 import { REQUEST_TIMEOUT_MS, type OpencodeTransport } from "./transport.ts";

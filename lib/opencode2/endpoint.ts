@@ -2,7 +2,7 @@
 // permissions are answered in-process (`ctx.permission.reply`); in attach mode over HTTP. Questions
 // are forms, always answered over HTTP (server-client.ts): the 2.x plugin context has no form API.
 // The form behind each question (field keys, types, option values) is kept from `form.created`.
-import { isRecord } from "../is-record.ts";
+import { isRecord } from "../util/is-record.ts";
 import { contextLimitOf, sessionSummaries, textOf } from "../opencode/api.ts";
 import { narrowFileChange } from "../opencode/events.ts";
 import type { AgentInfo, Created, ModelInfo, OpencodeEndpoint, Outcome, PromptChoice, PromptPart, Reverted, SessionSummary } from "../opencode/endpoint.ts";

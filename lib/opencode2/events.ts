@@ -3,7 +3,7 @@
 // "question" (fields q0…qn); their answers are keyed by field, which forms.ts converts. Input is
 // untrusted: anything malformed is dropped, never thrown.
 import { isPermissionReply, type HermesEvent, type QuestionInfo, type QuestionOption, type SessionInfo } from "../hermes-events.ts";
-import { isRecord } from "../is-record.ts";
+import { isRecord } from "../util/is-record.ts";
 import { isId, isToolName, stringList, usageOf } from "../opencode/event-fields.ts";
 
 /** One field of a question form, as OpenCode 2 sends it. */

@@ -3,8 +3,8 @@
 // /api/session/:id/compact` (a compaction queued in the session's inbox; its message says when it is
 // done), `POST /api/session/:id/fork { before }`, `PATCH /api/session/:id { title }`, and the user
 // messages of `GET /api/session/:id/message` (newest first) with each turn's files from `/diff`.
-import { isRecord } from "../is-record.ts";
-import { sleep } from "../sleep.ts";
+import { isRecord } from "../util/is-record.ts";
+import { sleep } from "../util/sleep.ts";
 import type { CommandInfo, Compacted, Created, HistoryEntry, Outcome, SessionVocabulary } from "../opencode/endpoint.ts";
 import { describeBody } from "../opencode/send-outcome.ts";
 import { commandInfos } from "../opencode/vocabulary.ts";

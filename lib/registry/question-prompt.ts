@@ -1,5 +1,5 @@
 // One pending question request and the answers the user is building for it on the phone.
-// Pure state transitions; bridge/prompt-life.ts applies them (the only writer of prompt state).
+// Pure state transitions; lib/bridge/prompts/prompt-life.ts applies them (the only writer of prompt state).
 import type { QuestionInfo, QuestionRequest } from "../hermes-events.ts";
 import type { Text } from "../i18n/catalog.ts";
 import type { PromptBase } from "./prompt.ts";

@@ -1,6 +1,6 @@
 // What Hermes knows about OpenCode sessions: titles and parents, fed by session events. Bounded:
 // the SESSIONS_KEPT sessions heard of last are kept (an OpenCode that runs for weeks sees many);
-// one forgotten is looked up again when a prompt of it comes (prompts/session-lookup.ts).
+// one forgotten is looked up again when a prompt of it comes (lib/bridge/prompts/session-lookup.ts).
 import type { SessionInfo } from "../hermes-events.ts";
 
 /** Sessions remembered, the ones heard of last. */

@@ -3,7 +3,7 @@
 // $XDG_RUNTIME_DIR/hermes/ (per login session, 0700 by the XDG spec) when that directory exists,
 // else hermes/relay/ in the user's own state directory ($XDG_STATE_HOME, else ~/.local/state: never
 // a shared temp directory, where another user could create the name first and so switch the relay
-// off); created 0700 and checked before use (private-dir.ts), the way ssh-agent and gpg-agent do.
+// off); created 0700 and checked before use (lib/system/private-dir.ts), the way ssh-agent and gpg-agent do.
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";

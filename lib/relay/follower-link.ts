@@ -5,7 +5,7 @@
 // until it answers again. A claim that arrives after the leader stopped waiting is refused, so the
 // follower never acts on an update the leader has already answered itself.
 import type net from "node:net";
-import type { Logger } from "../log.ts";
+import type { Logger } from "../system/log.ts";
 import { isProof, newNonce, proofOf } from "./handshake.ts";
 import { encode, HANDSHAKE_LINE_LIMIT, LineDecoder, LINE_LIMIT, type RelayMessage, type Update } from "./wire.ts";
 

@@ -6,10 +6,10 @@
 // it, so outgoing Telegram traffic never holds up polling. After a takeover, what nobody claims is
 // parked for a moment (parking.ts) and offered to each follower as it re-connects.
 import type net from "node:net";
-import type { Logger } from "../log.ts";
+import type { Logger } from "../system/log.ts";
 import type { TelegramApi } from "../telegram/wire/api.ts";
 import { startPoller, type Poller } from "../telegram/wire/poller.ts";
-import { errorText } from "../error-text.ts";
+import { errorText } from "../util/error-text.ts";
 import { FollowerLink, offerToAll } from "./follower-link.ts";
 import { updateIdOf, type LocalClaims } from "./local-claims.ts";
 import { ParkingLot } from "./parking.ts";

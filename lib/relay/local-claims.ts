@@ -2,9 +2,9 @@
 // (an update it handled already, re-delivered after a failover, is claimed as done), the claimed work
 // run outside the poll loop once granted, and its part of a command answered once for every process.
 // The handler (the Bridge) must never take the relay down: what it throws is logged here.
-import type { Logger } from "../log.ts";
-import { errorText } from "../error-text.ts";
-import { RecentIds } from "../recent-ids.ts";
+import type { Logger } from "../system/log.ts";
+import { errorText } from "../util/error-text.ts";
+import { RecentIds } from "../util/recent-ids.ts";
 import type { Claim, UpdateHandler } from "./update-handler.ts";
 
 export class LocalClaims {

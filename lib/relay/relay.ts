@@ -17,15 +17,15 @@
 // either) are local-claims.ts.
 import path from "node:path";
 import type net from "node:net";
-import type { Logger } from "../log.ts";
+import type { Logger } from "../system/log.ts";
 import type { TelegramApi } from "../telegram/wire/api.ts";
-import { errorText } from "../error-text.ts";
+import { errorText } from "../util/error-text.ts";
 import { FollowerRole } from "./follower-role.ts";
 import { LeaderRole } from "./leader-role.ts";
 import { connectToLeader } from "./leader-link.ts";
 import { LocalClaims } from "./local-claims.ts";
-import { sleep } from "../sleep.ts";
-import { ensurePrivateDirectory } from "../private-dir.ts";
+import { sleep } from "../util/sleep.ts";
+import { ensurePrivateDirectory } from "../system/private-dir.ts";
 import type { SoloRole } from "./solo-role.ts";
 import { bindExclusive, releaseName, type BoundSocket } from "./socket-file.ts";
 import type { UpdateHandler } from "./update-handler.ts";

@@ -2,10 +2,10 @@
 // Unix socket), this process still polls Telegram, on its own: a leader without followers. Prompts
 // keep working; if another process polls the same bot too, Telegram answers 409 Conflict and the
 // poller says so and keeps retrying (the handling any second poller of a token gets).
-import type { Logger } from "../log.ts";
+import type { Logger } from "../system/log.ts";
 import type { TelegramApi } from "../telegram/wire/api.ts";
 import { startPoller, type Poller } from "../telegram/wire/poller.ts";
-import { errorText } from "../error-text.ts";
+import { errorText } from "../util/error-text.ts";
 import { updateIdOf, type LocalClaims } from "./local-claims.ts";
 import type { UpdateHandler } from "./update-handler.ts";
 import { isUpdate } from "./wire.ts";

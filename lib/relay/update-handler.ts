@@ -1,5 +1,5 @@
 // What the relay asks of each process (the Bridge implements it, through its one gate for every
-// update, bridge/gate.ts): claim what concerns it, answer what nobody claimed, and add its part to
+// update, lib/bridge/core/gate.ts): claim what concerns it, answer what nobody claimed, and add its part to
 // commands answered once for all. Updates cross the relay raw (untrusted): each process judges them.
 
 /** What handling a claimed update means; run only once the claim is granted. */

@@ -1,6 +1,6 @@
 // The relay's wire format: one JSON object per line, every frame checked against its exact shape
 // (the socket is a trust boundary: a frame that doesn't fit closes the connection). Pure.
-import { isRecord } from "../is-record.ts";
+import { isRecord } from "../util/is-record.ts";
 import { TOKEN_TEXT_LENGTH } from "./handshake.ts";
 
 export type RelayMessage =

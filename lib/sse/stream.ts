@@ -16,7 +16,7 @@
 import { createParser } from "eventsource-parser";
 import pRetry, { AbortError } from "p-retry";
 import { parseEvent, type ParsedEvent } from "../opencode/events.ts";
-import { sleep } from "../sleep.ts";
+import { sleep } from "../util/sleep.ts";
 
 export interface EventStreamOptions<T = ParsedEvent> {
   /** Full URL of the SSE endpoint, e.g. `http://127.0.0.1:4096/global/event`. */

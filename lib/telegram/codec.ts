@@ -4,8 +4,8 @@
 /**
  * Every button action: its one-letter code on the wire, how many small indexes it carries, and what
  * its key names (a question prompt, a permission prompt, or a session for Stop). A new action is
- * one line here; the handler tables of its kind (bridge/questions.ts, bridge/permissions.ts,
- * bridge/stop-control.ts) then fail to compile until it has a handler.
+ * one line here; the handler tables of its kind (lib/bridge/prompts/questions.ts, lib/bridge/prompts/permissions.ts,
+ * lib/bridge/runs/stop-control.ts) then fail to compile until it has a handler.
  */
 const ACTIONS = {
   option: { code: "o", indexes: 2, on: "question" }, // tap an option of question q: o
@@ -33,7 +33,7 @@ const ACTIONS = {
   scheduleIn: { code: "i", indexes: 0, on: "project" }, // /every's and /at's picker: schedule it in this project
   scheduleCancel: { code: "j", indexes: 0, on: "schedule" }, // /schedules: first tap of a schedule's cancel (asks for confirmation)
   scheduleDrop: { code: "b", indexes: 0, on: "schedule" }, // second tap: the schedule is deleted
-  // OpenCode's own vocabulary (issue 43, bridge/runs/vocabulary-routes.ts): upper-case codes.
+  // OpenCode's own vocabulary (issue 43, lib/bridge/vocabulary/vocabulary-routes.ts): upper-case codes.
   commandRun: { code: "C", indexes: 1, on: "vocabulary" }, // /commands: run command i of the list in its session
   commandPage: { code: "P", indexes: 1, on: "vocabulary" }, // /commands: show page p
   fork: { code: "F", indexes: 0, on: "vocabulary" }, // ⑂ Fork on a Done notice: fork the session through that run

@@ -16,6 +16,7 @@ import { directive, startMockLlm, type MockLlm } from "../support/mock-llm.ts";
 import { startOpencode, type OpencodeServer, type OpencodeVersion } from "../support/opencode.ts";
 import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy.ts";
 import { pollUntil, sleep } from "../support/wait.ts";
+import type { Cell } from "./matrix.ts";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
 const PLUGIN_PATH = path.join(REPO, "plugin.ts");
@@ -152,7 +153,8 @@ function runCli(args: string[], env: Record<string, string>, onLine?: (line: str
   );
 }
 
-export function attachSuite(version: OpencodeVersion): void {
+export function attachSuite(cell: Cell): void {
+  const { version } = cell;
   /** Measured: 1.18.33 sends `server.heartbeat` on /global/event every 10 s, 1.1.53 none. */
   const heartbeats = version !== "1.1.53";
   describe(`attach mode on OpenCode ${version}, no auth`, () => {

@@ -36,7 +36,7 @@ const color = {
   ],
 };
 
-/** Every file an `exports` map points at (through conditions), without the leading "./". */
+/** Every file an `exports` map points at (through conditions), without the leading ".//". */
 function exportTargets(exports: unknown): string[] {
   if (typeof exports === "string") return [exports.replace(/^\.\//, "")];
   if (typeof exports !== "object" || exports === null) return [];
@@ -115,7 +115,7 @@ describe("the npm package", () => {
     const imported = new Set<string>();
     for (const file of files.filter((name) => /\.(js|ts)$/.test(name))) {
       const text = fs.readFileSync(path.join(REPO, file), "utf8");
-      // Runtime imports only (`import type` disappears when the module runs); `require` loads on first use (pino, lib/log.ts).
+      // Runtime imports only (`import type` disappears when the module runs); `require` loads on first use (pino, lib/system/log.ts).
       for (const match of text.matchAll(/^import (?!type )[^;]*? from "([^".][^"]*)"|import\("([^".][^"]*)"\)|\brequire\("([^".][^"]*)"\)/gm)) {
         const name = match[1] ?? match[2] ?? match[3]!;
         if (!name.startsWith("node:")) imported.add(name.startsWith("@") ? name.split("/").slice(0, 2).join("/") : name.split("/")[0]!);

@@ -3,14 +3,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ChatKind } from "../support/chat-kind.ts";
 import type { SentMessage } from "../support/fake-telegram.ts";
 import { parseTelegramHtml } from "../support/fake-telegram.ts";
 import { contentText, messagesOf } from "../support/llm/chat-request.ts";
 import { directive } from "../support/mock-llm.ts";
-import { isOpencode2, type OpencodeVersion } from "../support/opencode.ts";
+import { isOpencode2 } from "../support/opencode.ts";
 import { expectCleanWire, promptWhenIdle, startRig, type Rig } from "./question-suite.ts";
 import { toolsOf } from "../support/opencode/agent-tools.ts";
+import type { Cell } from "./matrix.ts";
 
 /**
  * In a private chat every scenario; in a supergroup the main ones, which together stay within a
@@ -23,7 +23,8 @@ import { toolsOf } from "../support/opencode/agent-tools.ts";
  */
 const FEEDBACK_TIMEOUT_MS = 90_000;
 
-export function permissionSuite(version: OpencodeVersion, chat: ChatKind = "private"): void {
+export function permissionSuite(cell: Cell): void {
+  const { version, chat } = cell;
   const privateOnly = chat === "private" ? it : it.skip;
   const tools = toolsOf(version);
   const bash = tools.shell;

@@ -7,12 +7,12 @@
 // supergroup (1.x) the first seconds: the todo list within 5 s of todowrite, an 8 s command shown
 // while it runs, at most eight calls of one run in any minute. HERMES_PROGRESS=off: no progress message, Done as before.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ChatKind } from "../support/chat-kind.ts";
 import type { SentMessage } from "../support/fake-telegram.ts";
 import { directive } from "../support/mock-llm.ts";
 import { isOpencode2, type OpencodeVersion } from "../support/opencode.ts";
 import { toolsOf } from "../support/opencode/agent-tools.ts";
 import { pollUntil } from "../support/wait.ts";
+import type { Cell } from "./matrix.ts";
 import { askOnPhone, startRig, type Rig } from "./question-suite.ts";
 
 const SLOW_S = 11;
@@ -49,7 +49,8 @@ function script(version: OpencodeVersion, tag: string): string {
   });
 }
 
-export function progressSuite(version: OpencodeVersion, chat: ChatKind): void {
+export function progressSuite(cell: Cell): void {
+  const { version, chat } = cell;
   const v2 = isOpencode2(version);
   describe(`live progress on OpenCode ${version} in a ${chat} chat`, () => {
     let rig: Rig;
@@ -121,9 +122,9 @@ export function progressSuite(version: OpencodeVersion, chat: ChatKind): void {
 }
 
 /** The first seconds of a run in a supergroup (1.x: OpenCode 2.0.15 has no todo tool). */
-export function firstSecondsSuite(version: OpencodeVersion): void {
-  const chat: ChatKind = "supergroup";
-  describe(`the first seconds of a run on OpenCode ${version} in a supergroup`, () => {
+export function firstSecondsSuite(cell: Cell): void {
+  const { version, chat } = cell;
+  describe(`the first seconds of a run on OpenCode ${version} in ${chat === "supergroup" ? "a supergroup" : "a private chat"}`, () => {
     let rig: Rig;
     beforeAll(async () => {
       rig = await startRig(version, {}, undefined, { chat });
@@ -187,11 +188,12 @@ export function firstSecondsSuite(version: OpencodeVersion): void {
 }
 
 /** HERMES_PROGRESS=off: the phone's run gets the Running notice (Stop) as before, no progress, and Done. */
-export function progressOffSuite(version: OpencodeVersion): void {
+export function progressOffSuite(cell: Cell): void {
+  const { version, chat } = cell;
   describe(`HERMES_PROGRESS=off on OpenCode ${version}`, () => {
     let rig: Rig;
     beforeAll(async () => {
-      rig = await startRig(version, { HERMES_PROGRESS: "off" });
+      rig = await startRig(version, { HERMES_PROGRESS: "off" }, undefined, { chat });
     }, 120_000);
     afterAll(async () => {
       await rig?.stop();

@@ -9,6 +9,7 @@ import { startFakeTelegram, type FakeTelegram, type FakeTelegramOptions, type Se
 import { directive, startMockLlm, type MockLlm } from "../support/mock-llm.ts";
 import { isOpencode2, startOpencode, type OpencodeServer, type OpencodeVersion } from "../support/opencode.ts";
 import { pollUntil } from "../support/wait.ts";
+import type { Cell } from "./matrix.ts";
 
 export const PLUGIN_PATH = path.resolve(import.meta.dirname, "../../plugin.ts");
 /** OpenCode 2 loads a local plugin from a folder (its server.ts): the package root. */
@@ -155,7 +156,8 @@ export function expectCleanWire(telegram: FakeTelegram): void {
   expect(telegram.takeRefusedEdits().map((call) => call.method)).toEqual([]);
 }
 
-export function questionSuite(version: OpencodeVersion, chat: ChatKind = "private"): void {
+export function questionSuite(cell: Cell): void {
+  const { version, chat } = cell;
   const privateOnly = chat === "private" ? it : it.skip;
   describe(`questions over Telegram on OpenCode ${version} in a ${chat} chat`, () => {
     let rig: Rig;

@@ -1,7 +1,7 @@
-// The schedules' end-to-end tests run on a test minute (lib/schedule/pace.ts): `/every 1m` runs
+// The schedules' end-to-end tests run on a test minute (lib/schedules/pace.ts): `/every 1m` runs
 // every TEST_MINUTE_MS instead of every 60 s. Long enough for a run, its session and its Done
 // notice on a loaded machine, short enough that three ticks do not make the suite wait minutes.
-import { TEST_MINUTE_VARIABLE } from "../../lib/schedule/pace.ts";
+import { TEST_MINUTE_VARIABLE } from "../../lib/schedules/pace.ts";
 
 export const TEST_MINUTE_MS = 8_000;
 

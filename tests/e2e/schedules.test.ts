@@ -1,5 +1,5 @@
 // Scheduled runs end to end on the real OpenCode, on the real clock with a test minute of a few
-// seconds (HERMES_TEST_SCHEDULE_MINUTE_MS, lib/schedule/pace.ts: honoured only with the fake
+// seconds (HERMES_TEST_SCHEDULE_MINUTE_MS, lib/schedules/pace.ts: honoured only with the fake
 // Telegram on loopback): /every 1m from the phone → a run about every minute, each a new session
 // titled "⏰ …" with its Done notice; OpenCode killed and started again → the schedule still runs (it
 // lives in the schedules file); /schedules → cancel (two taps) → no more runs; a stranger's /every
@@ -12,8 +12,8 @@ import { isTitleRequest } from "../support/llm/chat-request.ts";
 import { OPENCODE2_VERSION, OPENCODE_VERSIONS, type OpencodeVersion } from "../support/opencode.ts";
 import { pollUntil, sleep } from "../support/wait.ts";
 import { startRig, type Rig } from "./question-suite.ts";
-import { MAX_INSTRUCTION } from "../../lib/schedule/schedule.ts";
-import { scheduleBotKey } from "../../lib/schedule/store.ts";
+import { MAX_INSTRUCTION } from "../../lib/schedules/schedule.ts";
+import { scheduleBotKey } from "../../lib/schedules/store.ts";
 import { TEST_MINUTE_ENV, TEST_MINUTE_MS } from "./schedule-minute.ts";
 
 const STRANGER = { id: 666, is_bot: false, first_name: "Stranger" };

@@ -3,23 +3,24 @@
 // the files are back byte for byte (the created one gone) → Redo → the run's versions are back.
 // Undo while the session works is refused with the files untouched, an older run's Undo is refused
 // once a newer run exists, /undo in reply to the newer notice undoes that one, and a stranger's
-// taps change nothing on disk. Run per version and chat kind (undo.opencode-*.test.ts).
+// taps change nothing on disk. Run on the cells matrix.ts gives it (undo.opencode-*.test.ts).
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ChatKind } from "../support/chat-kind.ts";
 import type { SentMessage } from "../support/fake-telegram.ts";
 import { directive } from "../support/mock-llm.ts";
-import { isOpencode2, type OpencodeVersion } from "../support/opencode.ts";
+import { isOpencode2 } from "../support/opencode.ts";
 import { sleep } from "../support/wait.ts";
 import { gitProject } from "../support/git-project.ts";
+import type { Cell } from "./matrix.ts";
 import { startRig, type Rig } from "./question-suite.ts";
 
 const STRANGER = { id: 666, is_bot: false, first_name: "Stranger" };
 const ORIGINAL = "one\ntwo\nthree\nfour\n";
 
 /** `topics`: forum topics on (a supergroup): the session gets its own topic, and Undo's messages land in it. */
-export function undoSuite(version: OpencodeVersion, chat: ChatKind = "private", topics = false): void {
+export function undoSuite(cell: Cell): void {
+  const { version, chat, topics } = cell;
   const v2 = isOpencode2(version);
   const pathKey = v2 ? "path" : "filePath";
 

@@ -5,17 +5,17 @@
 // (with topics, in a topic of its own) and a message there reaches only the fork (the original's
 // messages unchanged through OpenCode's API); /compact of a long session shows the context's fill
 // dropping; /history goes back two runs, the files on disk as before them (bytes). A stranger's
-// /commands, /compact, /fork, /history and taps change nothing. Run per version and chat kind
-// (vocabulary.opencode-*.test.ts).
+// /commands, /compact, /fork, /history and taps change nothing. Run on the cells matrix.ts
+// gives it (vocabulary.opencode-*.test.ts).
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ChatKind } from "../support/chat-kind.ts";
 import type { SentMessage } from "../support/fake-telegram.ts";
 import { directive } from "../support/mock-llm.ts";
-import { isOpencode2, type OpencodeVersion } from "../support/opencode.ts";
+import { isOpencode2 } from "../support/opencode.ts";
 import { seedConfigDir } from "../support/opencode/config-dir-seed.ts";
 import { gitProject } from "../support/git-project.ts";
+import type { Cell } from "./matrix.ts";
 import { startRig, type Rig } from "./question-suite.ts";
 
 const STRANGER = { id: 666, is_bot: false, first_name: "Stranger" };
@@ -24,7 +24,8 @@ const REVIEW = "---\ndescription: Review the named part\n---\nPlease review $ARG
 /** The mock model's context window: /compact's fill is a share of it. */
 const WINDOW = { limit: { context: 200_000, output: 8_192 } };
 
-export function vocabularySuite(version: OpencodeVersion, chat: ChatKind = "private", topics = false): void {
+export function vocabularySuite(cell: Cell): void {
+  const { version, chat, topics } = cell;
   const v2 = isOpencode2(version);
   const pathKey = v2 ? "path" : "filePath";
 

@@ -1,16 +1,16 @@
 // A Bridge wired to an in-memory Telegram and a fake OpenCode, for unit tests of the bridge.
-import type { ScheduleSetup } from "../../lib/bridge/schedules/schedule-routes.ts";
+import type { ScheduleSetup } from "../../lib/bridge/schedules/schedules-routes.ts";
 import pino from "pino";
-import type { Logger } from "../../lib/log.ts";
-import type { TranscriptionSettings } from "../../lib/config.ts";
-import type { LoadTranscriber } from "../../lib/transcribe/load.ts";
+import type { Logger } from "../../lib/system/log.ts";
+import type { TranscriptionSettings } from "../../lib/config/config.ts";
+import type { LoadTranscriber } from "../../lib/voice/load-transcriber.ts";
 import { expect, vi } from "vitest";
 import { Bridge, type InstanceLink } from "../../lib/bridge/bridge.ts";
 import { OpencodeApi } from "../../lib/opencode/api.ts";
 import type { HttpResult, OpencodeTransport } from "../../lib/opencode/transport.ts";
 import type { NoticePolicy } from "../../lib/notices/policy.ts";
 import { Registry } from "../../lib/registry/registry.ts";
-import { escapeHtml } from "../../lib/telegram/text/html.ts";
+import { escapeHtml } from "../../lib/text/html.ts";
 import type { HermesEvent, PermissionRequest, QuestionInfo, QuestionRequest } from "../../lib/hermes-events.ts";
 import { MemoryTelegram, type MemoryMessage } from "./memory-telegram.ts";
 

@@ -1,6 +1,6 @@
 // lib/'s imports, the layer table of docs/architecture.md, and the checks between them: imports
 // that cross into a unit the table does not allow, and cycles. A unit is a folder (`lib/bridge/`),
-// a named file (`lib/hub.ts`), or `lib/*.ts` for the other files at lib/'s top; a file belongs to
+// a named file (`lib/plugin/hub.ts`), or `lib/*.ts` for the other files at lib/'s top; a file belongs to
 // the most specific unit that names it.
 import fs from "node:fs";
 import path from "node:path";

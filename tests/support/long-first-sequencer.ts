@@ -13,7 +13,7 @@ export const LONG_FILES = [
   "tests/e2e/schedules.test.ts",
   "tests/e2e/schedules-processes.test.ts",
   "tests/e2e/voice-notes.test.ts",
-  "tests/e2e/attach.test.ts",
+  "tests/e2e/attach.opencode-1.18.test.ts",
   "tests/e2e/run-cost.test.ts",
   "tests/e2e/faults.test.ts",
   "tests/e2e/markdown.test.ts",

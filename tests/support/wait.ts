@@ -2,7 +2,7 @@
  * Polling wait with a hard timeout. Every wait in the harness goes through here so that a
  * timeout always names what was awaited and (optionally) appends diagnostic context.
  */
-import { sleep } from "../../lib/sleep.ts";
+import { sleep } from "../../lib/util/sleep.ts";
 
 export interface PollOptions {
   timeoutMs?: number;

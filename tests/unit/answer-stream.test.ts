@@ -8,7 +8,7 @@ import { AnswerStream, answerStream } from "../../lib/bridge/runs/answer-stream.
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
 import type { HermesEvent } from "../../lib/hermes-events.ts";
 import { Registry } from "../../lib/registry/registry.ts";
-import { loadMarkdown } from "../../lib/telegram/text/markdown.ts";
+import { loadMarkdown } from "../../lib/text/markdown.ts";
 import { TelegramApiError } from "../../lib/telegram/wire/api.ts";
 
 const delta = (text: string, sessionID = "ses_1"): HermesEvent => ({ type: "message.delta", sessionID, messageID: "msg_1", partID: "prt_1", delta: text });

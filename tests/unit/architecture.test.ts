@@ -170,3 +170,86 @@ describe("lib/ as built", () => {
     expect(unitCycles(imports, units).map((cycle) => cycle.join(" → "))).toEqual([]);
   });
 });
+
+// Issue 48's rules for the rooms a newcomer sees: folders, not the table's units alone.
+describe("the rooms of lib/", () => {
+  const files = execFileSync("git", ["ls-files", "-co", "--exclude-standard", "lib"], { cwd: REPO, encoding: "utf8" })
+    .split("\n")
+    .filter((file) => file.endsWith(".ts") && fs.existsSync(path.join(REPO, file)));
+  const folders = (under: string) => [
+    ...new Set(
+      files
+        .filter((file) => file.startsWith(under) && file.split("/").length > under.split("/").length)
+        .map((file) => file.split("/").slice(0, under.split("/").length).join("/")),
+    ),
+  ];
+
+  it("lib/'s top holds hermes-events.ts and nothing else", () => {
+    expect(files.filter((file) => path.posix.dirname(file) === "lib")).toEqual(["lib/hermes-events.ts"]);
+  });
+
+  it("collapsed to its top-level folders, lib/ imports one way: no folder cycle", () => {
+    const top = [...folders("lib/").map((folder) => `${folder}/`), "lib/hermes-events.ts"];
+    const collapsed = importsOf(REPO, files).map(({ from, to }) => ({ from, to }));
+    expect(unitCycles(collapsed, top).map((cycle) => cycle.join(" → "))).toEqual([]);
+    // The check sees a loop between two top-level folders (as lib/i18n/ ↔ lib/telegram/ was).
+    expect(unitCycles([...collapsed, { from: "lib/text/html.ts", to: "lib/i18n/catalog.ts" }], top).length).toBeGreaterThan(0);
+  });
+
+  it("a phone folder's routes are one file, <folder>-routes.ts, and a capability's pure and phone halves share one name", () => {
+    const own = new Set(["core", "prompts", "input", "bot", "agent-tools"]); // the bridge's own rooms, wired by lib/bridge/bridge.ts
+    for (const folder of folders("lib/bridge/")) {
+      const name = path.posix.basename(folder);
+      const routes = files.filter((file) => path.posix.dirname(file) === folder && file.endsWith("-routes.ts"));
+      expect(routes, folder).toEqual(own.has(name) ? [] : [`${folder}/${name}-routes.ts`]);
+    }
+    const phone = folders("lib/bridge/").map((folder) => path.posix.basename(folder));
+    for (const pure of folders("lib/").map((folder) => path.posix.basename(folder))) {
+      const near = phone.filter((name) => name !== pure && name.replace(/s$/, "") === pure.replace(/s$/, ""));
+      expect(near, `lib/${pure}/`).toEqual([]);
+    }
+  });
+
+  it("a capability's strings are one triplet: <name>-strings.ts, <name>-en.ts, <name>-zh.ts", () => {
+    const i18n = files.filter((file) => path.posix.dirname(file) === "lib/i18n").map((file) => path.posix.basename(file));
+    const stems = (suffix: string) => i18n.filter((name) => name.endsWith(suffix)).map((name) => name.slice(0, -suffix.length));
+    expect(stems("-strings.ts").sort()).toEqual(stems("-en.ts").sort());
+    expect(stems("-strings.ts").sort()).toEqual(stems("-zh.ts").sort());
+    expect(i18n.filter((name) => /^(en|zh)-/.test(name))).toEqual([]);
+  });
+
+  it("a comment names a file of its own folder by name, any other by a repository path that exists", () => {
+    const wrong: string[] = [];
+    for (const file of files) {
+      const folder = path.posix.dirname(file);
+      for (const line of fs.readFileSync(path.join(REPO, file), "utf8").split("\n")) {
+        const at = line.indexOf("//");
+        const comment = at >= 0 ? line.slice(at) : line.trim().startsWith("*") ? line : "";
+        for (const [, named] of comment.matchAll(/(?<![\w./@-])([\w./-]+\.ts)\b/g)) {
+          // A name alone: a file of the comment's folder, or of the repository's top (plugin.ts, server.ts).
+          const alone = fs.existsSync(path.join(REPO, folder, named!)) ? `${folder}/${named}` : named;
+          const where = named!.startsWith("lib/") || named!.startsWith("tests/") ? named! : named!.includes("/") ? undefined : alone;
+          if (where === undefined || !fs.existsSync(path.join(REPO, where))) wrong.push(`${file}: ${named}`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("a lib/ path in a doc exists", () => {
+    const docs = [
+      "README.md",
+      ...fs
+        .readdirSync(path.join(REPO, "docs"))
+        .filter((name) => name.endsWith(".md"))
+        .map((name) => `docs/${name}`),
+    ];
+    const wrong = docs.flatMap((doc) =>
+      [...fs.readFileSync(path.join(REPO, doc), "utf8").matchAll(/(?<![\w./-])(lib\/[\w./-]*[\w/])/g)]
+        .map((match) => match[1]!)
+        .filter((named) => !named.includes("*") && !fs.existsSync(path.join(REPO, named)))
+        .map((named) => `${doc}: ${named}`),
+    );
+    expect(wrong).toEqual([]);
+  });
+});

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import pino from "pino";
 import { AttachError, runningHandle, stopAttachment, streamFailed } from "../../lib/attach/attach-mode.ts";
-import { deferred } from "../../lib/deferred.ts";
+import { deferred } from "../../lib/util/deferred.ts";
 import { StreamError } from "../../lib/sse/stream.ts";
 
 const URL = "http://127.0.0.1:4096";

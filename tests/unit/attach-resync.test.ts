@@ -2,8 +2,8 @@
 // (on a real Bridge with an in-memory Telegram and a fake OpenCode).
 import { describe, expect, it, vi } from "vitest";
 import { hermesPluginIn } from "../../lib/attach/plugin-check.ts";
-import { isHermesSpec } from "../../lib/hermes-spec.ts";
-import { OWN_PLUGIN } from "../../lib/package-info.ts";
+import { isHermesSpec } from "../../lib/config/hermes-spec.ts";
+import { OWN_PLUGIN } from "../../lib/config/package-info.ts";
 
 import { OpencodeApi } from "../../lib/opencode/api.ts";
 import type { HttpResult, OpencodeTransport } from "../../lib/opencode/transport.ts";

@@ -1,7 +1,7 @@
 // The attach runner (lib/attach/runner.ts) against a fake `opencode serve` on loopback (only the
 // routes attach mode uses) and an in-memory Telegram: directory discovery and linking, routing of
 // events, the plugin check, auth, and the resync after a reconnect. The real server is in
-// tests/e2e/attach.test.ts.
+// tests/e2e/attach-suite.ts.
 import { randomBytes } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import { afterEach, describe, expect, it, vi } from "vitest";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { readConfig } from "../../lib/config.ts";
-import { looksLikeBotToken } from "../../lib/bot-token.ts";
+import { readConfig } from "../../lib/config/config.ts";
+import { looksLikeBotToken } from "../../lib/config/bot-token.ts";
 
 const GOOD = ["123456789:AAF-abc_DEF123xyz", "1:a", "8123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw"];
 const BAD = ["", "123456789", ":AAF", "abc:AAF", "123456789:", "123456789:AA F", "123456789:AA/F", " 123456789:AAF", "123456789:AAF\n", "-1:AAF", "١٢٣:AAF"];

@@ -8,13 +8,13 @@ import type { HermesEvent } from "../../lib/hermes-events.ts";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
 import { Registry } from "../../lib/registry/registry.ts";
 import { TelegramApiError } from "../../lib/telegram/wire/api.ts";
-import { MESSAGE_LIMIT, visibleLength } from "../../lib/telegram/text/html.ts";
+import { MESSAGE_LIMIT, visibleLength } from "../../lib/text/html.ts";
 import { Outbox, Priority } from "../../lib/telegram/wire/outbox.ts";
 import { ANSWER_FILE } from "../../lib/telegram/render/render-agent-text.ts";
 import { CHAT, DIRECTORY, question, request, setup } from "../support/bridge-rig.ts";
 import { MemoryTelegram } from "../support/memory-telegram.ts";
 import { parseTelegramHtml } from "../support/telegram/html.ts";
-import { trustedHtml } from "../../lib/telegram/text/html.ts";
+import { trustedHtml } from "../../lib/text/html.ts";
 
 const quick = { level: "all" as const, doneAfterMs: 0 };
 

@@ -8,7 +8,7 @@ import { Bridge } from "../../lib/bridge/bridge.ts";
 import { OpencodeApi } from "../../lib/opencode/api.ts";
 import { Registry } from "../../lib/registry/registry.ts";
 import type { SendOptions } from "../../lib/telegram/wire/api.ts";
-import { loadMarkdown } from "../../lib/telegram/text/markdown.ts";
+import { loadMarkdown } from "../../lib/text/markdown.ts";
 import { TELEGRAM_LIMITS } from "../../lib/telegram/wire/pacer.ts";
 import { DIRECTORY, FakeOpencode, OWNER, request } from "../support/bridge-rig.ts";
 import { MemoryTelegram } from "../support/memory-telegram.ts";

@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { HermesEvent } from "../../lib/hermes-events.ts";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
 import { fillChange, renderCommands, renderHistory } from "../../lib/telegram/render/render-vocabulary.ts";
-import { html } from "../../lib/telegram/text/html.ts";
+import { html } from "../../lib/text/html.ts";
 import { DIRECTORY, OWNER, setup } from "../support/bridge-rig.ts";
 import type { MemoryMessage } from "../support/memory-telegram.ts";
 

@@ -6,7 +6,7 @@ import { ButtonStyles, refusesStyles, withoutStyles } from "../../lib/telegram/w
 import { createTelegramApi } from "../../lib/telegram/wire/api.ts";
 import type { InlineButton } from "../../lib/telegram/wire/rendered-message.ts";
 import { DEFAULT_CHAT_ID, startFakeTelegram, type FakeTelegram } from "../support/fake-telegram.ts";
-import { trustedHtml } from "../../lib/telegram/text/html.ts";
+import { trustedHtml } from "../../lib/text/html.ts";
 
 const KEYBOARD: InlineButton[][] = [
   [{ text: "Allow once", callback_data: "h1:abcd:a", style: "success" }],

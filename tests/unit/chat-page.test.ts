@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createTelegramApi } from "../../lib/telegram/wire/api.ts";
 import { DEFAULT_CHAT_ID, startFakeTelegram, type FakeTelegram } from "../support/fake-telegram.ts";
 import { chatEntries, entitiesToHtml, renderChatPage } from "../support/telegram/chat-page.ts";
-import { trustedHtml } from "../../lib/telegram/text/html.ts";
+import { trustedHtml } from "../../lib/text/html.ts";
 
 let fake: FakeTelegram | undefined;
 afterEach(async () => {

@@ -9,7 +9,7 @@ import {
   readLogSettings,
   type ConfigResult,
   type HermesConfig,
-} from "../../lib/config.ts";
+} from "../../lib/config/config.ts";
 
 const TOKEN = "123456789:AAF-abc_DEF123xyz";
 const BASE = { HOME: "/home/tester", HERMES_TELEGRAM_TOKEN: TOKEN, HERMES_TELEGRAM_CHAT_ID: "42" };
@@ -37,6 +37,7 @@ describe("readConfig: complete and default settings", () => {
         permissionTtlMs: 0,
         notify: "all",
         doneAfterMs: 30_000,
+        stallAfterMs: 600_000,
         language: "en",
         topics: false,
         progress: true,
@@ -62,6 +63,7 @@ describe("readConfig: complete and default settings", () => {
         HERMES_PERMISSION_TTL: "10m",
         HERMES_NOTIFY: "errors",
         HERMES_DONE_AFTER: "2m",
+        HERMES_STALL_AFTER: "15s",
         HERMES_LANGUAGE: "zh-CN",
         HERMES_TELEGRAM_TOPICS: "on",
         HERMES_PROGRESS: "off",
@@ -79,6 +81,7 @@ describe("readConfig: complete and default settings", () => {
       permissionTtlMs: 600_000,
       notify: "errors",
       doneAfterMs: 120_000,
+      stallAfterMs: 15_000,
       language: "zh",
       topics: true,
       progress: false,
@@ -434,6 +437,7 @@ describe("readConfig: options from opencode.json", () => {
         permissionTtl: 60_000,
         notify: "errors",
         doneAfter: "1m",
+        stallAfter: 60_000,
         language: "zh",
         topics: true,
         progress: false,
@@ -451,6 +455,7 @@ describe("readConfig: options from opencode.json", () => {
       permissionTtlMs: 60_000,
       notify: "errors",
       doneAfterMs: 60_000,
+      stallAfterMs: 60_000,
       language: "zh",
       topics: true,
       progress: false,
@@ -458,6 +463,15 @@ describe("readConfig: options from opencode.json", () => {
       machineName: "build-box",
       log: { file: "/home/tester/.local/state/hermes/hermes.log", level: "debug" },
     });
+  });
+
+  it("HERMES_STALL_AFTER: 10 min by default, off (or 0) turns it off, a wrong value is a problem", () => {
+    expect(ok(readConfig(BASE)).stallAfterMs).toBe(600_000);
+    expect(ok(readConfig({ ...BASE, HERMES_STALL_AFTER: "off" })).stallAfterMs).toBe(0);
+    expect(ok(readConfig({ ...BASE, HERMES_STALL_AFTER: "0" })).stallAfterMs).toBe(0);
+    expect(ok(readConfig(BASE, { stallAfter: "20m" })).stallAfterMs).toBe(1_200_000);
+    const bad = readConfig({ ...BASE, HERMES_STALL_AFTER: "soon" });
+    expect(bad.ok ? [] : bad.problems).toEqual([expect.stringContaining("HERMES_STALL_AFTER must be")]);
   });
 
   it("HERMES_PROGRESS: on by default, off when asked, a wrong value is a problem", () => {

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { checkLine, ok, problem, skipped } from "../../lib/cli/doctor-check.ts";
 import { logCheck, nodeCheck, projectConfigFiles, speechCheck, transcriptionCheck } from "../../lib/cli/doctor-local.ts";
 import { main } from "../../lib/cli/main.ts";
-import { credentialSecrets } from "../../lib/process-secrets.ts";
+import { credentialSecrets } from "../../lib/config/process-secrets.ts";
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDuration, formatDurationDecimal, parseDuration } from "../../lib/duration.ts";
+import { formatDuration, formatDurationDecimal, parseDuration } from "../../lib/i18n/duration.ts";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
 
 describe("parseDuration", () => {

@@ -1,8 +1,8 @@
-// What the user's global OpenCode config says for Hermes (lib/global-config.ts): the only opencode.json
+// What the user's global OpenCode config says for Hermes (lib/config/global-config.ts): the only opencode.json
 // the chat and the allow-list are taken from.
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { globalConfigFile, globalHermesOptions, hermesEntryOptions } from "../../lib/global-config.ts";
+import { globalConfigFile, globalHermesOptions, hermesEntryOptions } from "../../lib/config/global-config.ts";
 
 const ENV = { HOME: "/home/u", XDG_CONFIG_HOME: "/cfg" };
 const DIR = path.join("/cfg", "opencode");

@@ -4,7 +4,7 @@ import pino from "pino";
 import { describe, expect, it, vi } from "vitest";
 import { SessionTopics } from "../../lib/bridge/core/topics.ts";
 import { Registry } from "../../lib/registry/registry.ts";
-import { CALLBACK_ANSWER_LIMIT, graphemes, PLACEHOLDER_LIMIT, TOPIC_NAME_LIMIT } from "../../lib/telegram/text/html.ts";
+import { CALLBACK_ANSWER_LIMIT, graphemes, PLACEHOLDER_LIMIT, TOPIC_NAME_LIMIT } from "../../lib/text/html.ts";
 import { Outbox } from "../../lib/telegram/wire/outbox.ts";
 import { question, request, setup } from "../support/bridge-rig.ts";
 import { MemoryTelegram } from "../support/memory-telegram.ts";

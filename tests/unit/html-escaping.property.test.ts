@@ -33,7 +33,7 @@ import { renderHelp, renderStatus } from "../../lib/telegram/render/render-statu
 import { renderStop, renderStopFailed, renderStopPicker, type StopOutcome } from "../../lib/telegram/render/render-stop.ts";
 import { renderUndo } from "../../lib/telegram/render/render-undo.ts";
 import { spentLine } from "../../lib/telegram/render/render-usage.ts";
-import { escapeHtml, type Html } from "../../lib/telegram/text/html.ts";
+import { escapeHtml, type Html } from "../../lib/text/html.ts";
 import { parseTelegramHtml } from "../support/telegram/html.ts";
 import { seededRandom } from "../support/seeded-random.ts";
 

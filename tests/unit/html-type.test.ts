@@ -1,5 +1,5 @@
 // Telegram HTML by construction (issue 40): every text sent with parse_mode HTML is `Html`, and only
-// lib/telegram/text/html.ts makes it. The `@ts-expect-error` lines below are the compiler's half of
+// lib/text/html.ts makes it. The `@ts-expect-error` lines below are the compiler's half of
 // the proof: `npm run typecheck` fails as soon as one of them compiles (the brand removed, a
 // parameter widened to string). The rest checks what the makers do at run time, and that no file
 // of lib/ but html.ts casts to Html and only the files listed here vouch for markup themselves.
@@ -8,7 +8,7 @@ import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
-import { EMPTY_HTML, escapeHtml, html, type Html, joinHtml, trimHtml, trustedHtml } from "../../lib/telegram/text/html.ts";
+import { EMPTY_HTML, escapeHtml, html, type Html, joinHtml, trimHtml, trustedHtml } from "../../lib/text/html.ts";
 import type { TelegramApi } from "../../lib/telegram/wire/api.ts";
 import type { RenderedMessage } from "../../lib/telegram/wire/rendered-message.ts";
 import { MemoryTelegram } from "../support/memory-telegram.ts";
@@ -87,7 +87,7 @@ describe("no file of lib/ makes Html but the makers of html.ts", () => {
   const scans = new Map(files.map((file) => [file, scan(file)]));
 
   it("only html.ts casts to Html", () => {
-    expect(files.filter((file) => scans.get(file)!.casts > 0)).toEqual([path.join("telegram", "text", "html.ts")]);
+    expect(files.filter((file) => scans.get(file)!.casts > 0)).toEqual([path.join("text", "html.ts")]);
   });
 
   it("markup is vouched for (trustedHtml) only where a reviewer checked why it is safe", () => {
@@ -96,11 +96,7 @@ describe("no file of lib/ makes Html but the makers of html.ts", () => {
     // lines each close their tags.
     const vouching = files.filter((file) => scans.get(file)!.trusted > 0).sort();
     expect(vouching).toEqual(
-      [
-        path.join("telegram", "render", "render-undo.ts"),
-        path.join("telegram", "text", "rich-text.ts"),
-        path.join("telegram", "wire", "scrubbed-api.ts"),
-      ].sort(),
+      [path.join("telegram", "render", "render-undo.ts"), path.join("text", "rich-text.ts"), path.join("telegram", "wire", "scrubbed-api.ts")].sort(),
     );
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { cutHtml, cutText, escapeHtml, graphemeEnd, graphemeStart, graphemes, MESSAGE_LIMIT, visibleLength } from "../../lib/telegram/text/html.ts";
-import { trustedHtml } from "../../lib/telegram/text/html.ts";
+import { cutHtml, cutText, escapeHtml, graphemeEnd, graphemeStart, graphemes, MESSAGE_LIMIT, visibleLength } from "../../lib/text/html.ts";
+import { trustedHtml } from "../../lib/text/html.ts";
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -189,7 +189,7 @@ describe("cutHtml", () => {
   // BUG: cutHtml throws "TypeError: Cannot read properties of null (reading '1')" as soon as it
   // has to step over a literal '<' that starts no tag ("I <3 it", "a <= b", "<b" without '>'):
   // the fallback one-character token "<" is taken for a tag and the tag-name regex returns null
-  // (lib/telegram/text/html.ts:29-30). renderQuestion escapes every text today, so this is latent, but
+  // (lib/text/html.ts:29-30). renderQuestion escapes every text today, so this is latent, but
   // a cutting helper must not throw. Fix: `const isTag = token.length > 1 && token.startsWith("<")`.
   it("treats a '<' that starts no tag as a character instead of throwing", () => {
     expect(cutHtml(trustedHtml("1 <3 2 and 3 > 2 ".repeat(3)), 10)).toBe("1 <3 2 an…");
@@ -198,14 +198,14 @@ describe("cutHtml", () => {
   // BUG: a closing tag that isn't open makes cutHtml forget the innermost open tag:
   // `open.lastIndexOf(name)` is -1 and `open.slice(0, -1)` drops it, so "<b>" is left unclosed.
   // Not reachable from renderQuestion today (it only builds balanced tags), but it breaks the
-  // "closes every tag still open at the cut" contract. lib/telegram/text/html.ts:31; fix: when
+  // "closes every tag still open at the cut" contract. lib/text/html.ts:31; fix: when
   // `open.lastIndexOf(name) === -1`, keep `open` unchanged.
   it("keeps closing the open tags when the input has a stray closing tag", () => {
     expect(cutHtml(trustedHtml(`<b>x</i>${"y".repeat(20)}`), 16)).toBe("<b>x</i>yyy…</b>");
   });
 
   // BUG: cutHtml is O(max × input length): each step calls `Array.from(rest)` on the whole rest of
-  // the input (lib/telegram/text/html.ts:28) just to take one code point, and `html.slice(index)` too.
+  // the input (lib/text/html.ts:28) just to take one code point, and `html.slice(index)` too.
   // Cutting 100k characters to 4096 takes ~2.5 s, blocking OpenCode's event loop (the plugin runs
   // in-process) on every render of a question with many long options. Fix: read one code point
   // with `String.fromCodePoint(html.codePointAt(index)!)` and match tags/entities with a sticky

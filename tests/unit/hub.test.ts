@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import pino from "pino";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { acquireBridge, differingSettings, setupOnlyConfig, type HubOptions } from "../../lib/hub.ts";
+import { acquireBridge, differingSettings, setupOnlyConfig, type HubOptions } from "../../lib/plugin/hub.ts";
 import { MemoryTelegram } from "../support/memory-telegram.ts";
 import { socketPath, stopAll } from "../support/relay-rig.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isRecord } from "../../lib/is-record.ts";
+import { isRecord } from "../../lib/util/is-record.ts";
 
 describe("isRecord", () => {
   it("takes plain objects, whatever their fields", () => {

@@ -1,5 +1,5 @@
 // Attach mode never sends OpenCode's password to a loopback port another local user listens on
-// (lib/listener-owner.ts): the owner comes from /proc/net/tcp{,6}, read through an injectable
+// (lib/system/listener-owner.ts): the owner comes from /proc/net/tcp{,6}, read through an injectable
 // reader here, and from the real /proc for a listener of this process.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -8,7 +8,15 @@ import { AttachError } from "../../lib/attach/attach-mode.ts";
 import { startAttachFor } from "../../lib/attach/dispatch.ts";
 import { freePort } from "../support/free-port.ts";
 import { foreignListenerSkip, startForeignListener } from "../support/foreign-listener.ts";
-import { canonical, listenerProblem, ownListenerFetch, parseListeners, systemOwnerCheck, type Listener, type OwnerCheck } from "../../lib/listener-owner.ts";
+import {
+  canonical,
+  listenerProblem,
+  ownListenerFetch,
+  parseListeners,
+  systemOwnerCheck,
+  type Listener,
+  type OwnerCheck,
+} from "../../lib/system/listener-owner.ts";
 
 const HEADER = "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n";
 const HEADER6 =

@@ -12,7 +12,7 @@ describe("what Hermes loads at start", () => {
   for (const entry of ["plugin.ts", "server.ts"]) {
     it(`${entry} loads the bridge on demand, not at start`, () => {
       const loaded = loadedAtStart(ROOT, entry);
-      expect(loaded).toContain("lib/hub.ts");
+      expect(loaded).toContain("lib/plugin/hub.ts");
       expect(loaded).toContain("lib/bridge/on-demand-bridge.ts");
       expect(loaded).toContain("lib/telegram/wire/poller.ts");
       for (const later of [
@@ -39,17 +39,17 @@ describe("what Hermes loads at start", () => {
         "lib/telegram/wire/send-document.ts",
         "p-retry",
         "lib/telegram/render/render-status.ts",
-        "lib/bridge/bot-profile.ts",
+        "lib/bridge/bot/bot-profile.ts",
         "lib/relay/solo-role.ts",
       ])
         expect(loaded).not.toContain(later);
       // Scheduled runs: only the wake-up timer and the store it reads wait at start; their commands,
       // runner, words and renderer load with the bridge.
-      expect(loaded).toContain("lib/schedule/wake.ts");
+      expect(loaded).toContain("lib/schedules/wake.ts");
       for (const later of [
         "lib/bridge/schedules/schedule-runner.ts",
         "lib/bridge/schedules/schedule-commands.ts",
-        "lib/schedule/describe.ts",
+        "lib/schedules/describe.ts",
         "lib/telegram/render/render-schedules.ts",
       ])
         expect(loaded).not.toContain(later);

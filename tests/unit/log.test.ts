@@ -3,9 +3,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readConfig } from "../../lib/config.ts";
-import { createLogger, makeScrubber } from "../../lib/log.ts";
-import { loggerFor } from "../../lib/plugin-instance.ts";
+import { readConfig } from "../../lib/config/config.ts";
+import { createLogger, makeScrubber } from "../../lib/system/log.ts";
+import { loggerFor } from "../../lib/plugin/plugin-instance.ts";
 
 const TOKEN = "123456789:AAF-secret_TOKEN-value";
 

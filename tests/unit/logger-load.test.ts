@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import pino from "pino";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createLogger, prepareLoggerSoon } from "../../lib/log.ts";
+import { createLogger, prepareLoggerSoon } from "../../lib/system/log.ts";
 import { request, setup } from "../support/bridge-rig.ts";
 
 let dir: string;

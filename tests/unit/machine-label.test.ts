@@ -2,10 +2,10 @@
 // text, edit and caption gets it while staying within Telegram's limits as HTML.
 import { describe, expect, it } from "vitest";
 import { LABEL_ROOM, labelLine, labelMessages, machineLabel } from "../../lib/telegram/render/machine-label.ts";
-import { CAPTION_LIMIT, MESSAGE_LIMIT, visibleLength } from "../../lib/telegram/text/html.ts";
+import { CAPTION_LIMIT, MESSAGE_LIMIT, visibleLength } from "../../lib/text/html.ts";
 import { parseTelegramHtml } from "../support/fake-telegram.ts";
 import { MemoryTelegram } from "../support/memory-telegram.ts";
-import { trustedHtml } from "../../lib/telegram/text/html.ts";
+import { trustedHtml } from "../../lib/text/html.ts";
 
 const host = () => "devbox";
 

@@ -17,9 +17,9 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 describe("marked is loaded on first use", () => {
   it("only types are imported statically; markdown.ts alone loads it", () => {
     expect(packageImports(ROOT, "marked")).toEqual([
-      { file: "lib/telegram/text/markdown-rich.ts", how: "type" },
-      { file: "lib/telegram/text/markdown-table.ts", how: "type" },
-      { file: "lib/telegram/text/markdown.ts", how: "dynamic" },
+      { file: "lib/text/markdown-rich.ts", how: "type" },
+      { file: "lib/text/markdown-table.ts", how: "type" },
+      { file: "lib/text/markdown.ts", how: "dynamic" },
     ]);
   });
 

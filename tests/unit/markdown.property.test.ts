@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
 import { createQuestionPrompt } from "../../lib/registry/question-prompt.ts";
-import { loadMarkdown } from "../../lib/telegram/text/markdown.ts";
+import { loadMarkdown } from "../../lib/text/markdown.ts";
 import { ANSWER_FILE } from "../../lib/telegram/render/render-agent-text.ts";
 import { renderNotice } from "../../lib/telegram/render/render-notice.ts";
 import { renderQuestion } from "../../lib/telegram/render/render-question.ts";

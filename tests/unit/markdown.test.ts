@@ -2,13 +2,13 @@
 // text is cut: on graphemes, by what Telegram counts, every tag closed where it opened.
 import { describe, expect, it } from "vitest";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
-import { visibleLength } from "../../lib/telegram/text/html.ts";
-import { loadMarkdown, type Markdown } from "../../lib/telegram/text/markdown.ts";
-import { displayWidth } from "../../lib/telegram/text/markdown-table.ts";
+import { visibleLength } from "../../lib/text/html.ts";
+import { loadMarkdown, type Markdown } from "../../lib/text/markdown.ts";
+import { displayWidth } from "../../lib/text/markdown-table.ts";
 import { ANSWER_FILE, renderAgentText, renderAnswer } from "../../lib/telegram/render/render-agent-text.ts";
-import { richHead, richHtml, richTail } from "../../lib/telegram/text/rich-text.ts";
+import { richHead, richHtml, richTail } from "../../lib/text/rich-text.ts";
 import { parseTelegramHtml } from "../support/telegram/html.ts";
-import { trustedHtml } from "../../lib/telegram/text/html.ts";
+import { trustedHtml } from "../../lib/text/html.ts";
 
 const t = CATALOGS.en;
 let markdown: Markdown;
@@ -60,10 +60,10 @@ describe("Markdown → Telegram HTML: a corpus of agent answers", () => {
 
   it("links with parentheses; only http: and https: become links, anything else (tg: too) stays text with its target shown", async () => {
     const source =
-      "See [the docs](https://en.wikipedia.org/wiki/Markdown_(disambiguation)), [a file](lib/telegram/text/html.ts), [bad](javascript:alert(1)), " +
+      "See [the docs](https://en.wikipedia.org/wiki/Markdown_(disambiguation)), [a file](lib/text/html.ts), [bad](javascript:alert(1)), " +
       "<https://example.com/x?a=1&b=2> and ops@example.com. Open [the chat](tg://resolve?domain=hermes), [notes](TG://proxy?server=evil.example&port=443&secret=dd00).";
     expect(await html(source)).toBe(
-      'See <a href="https://en.wikipedia.org/wiki/Markdown_(disambiguation)">the docs</a>, a file (lib/telegram/text/html.ts), bad (javascript:alert(1)), ' +
+      'See <a href="https://en.wikipedia.org/wiki/Markdown_(disambiguation)">the docs</a>, a file (lib/text/html.ts), bad (javascript:alert(1)), ' +
         '<a href="https://example.com/x?a=1&amp;b=2">https://example.com/x?a=1&amp;b=2</a> and ops@example.com. ' +
         "Open the chat (tg://resolve?domain=hermes), notes (TG://proxy?server=evil.example&amp;port=443&amp;secret=dd00).",
     );

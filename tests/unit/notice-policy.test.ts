@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { noticePolicyOf, readConfig, type ConfigResult } from "../../lib/config.ts";
+import { noticePolicyOf, readConfig, type ConfigResult } from "../../lib/config/config.ts";
 import { DEFAULT_NOTICES, isNoticeLevel, NOTICE_LEVELS } from "../../lib/notices/policy.ts";
 
 const BASE = { HOME: "/home/tester", HERMES_TELEGRAM_TOKEN: "123456789:AAF-abc_DEF123xyz", HERMES_TELEGRAM_CHAT_ID: "42" };

@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
 import type { PluginContext2 } from "../../lib/opencode2/endpoint.ts";
-import { startLocation } from "../../lib/opencode2/host.ts";
+import { startLocation } from "../../lib/plugin/opencode2-host.ts";
 import { DEFAULT_CHAT_ID, startFakeTelegram, type FakeTelegram } from "../support/fake-telegram.ts";
 
 /** Every subscriber sees every event, as OpenCode 2's server-wide stream does. */

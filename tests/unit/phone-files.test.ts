@@ -149,7 +149,7 @@ describe("PhoneFiles through the bridge", () => {
       t: CATALOGS.zh,
       links: { linkFor: () => ({ directory: DIRECTORY, opencode: new OpencodeApi(opencode, { retries: 0, minTimeout: 1, maxTimeout: 1 }) }) },
       activity: { isBusy: () => false },
-      runs: { acknowledge: async (owner) => void acknowledged.push(owner.sessionID) },
+      talk: { acknowledge: async (owner) => void acknowledged.push(owner.sessionID) },
       chat: { reply: async () => undefined },
       voice: { heard: async () => undefined },
       quietMs: 10,

@@ -36,7 +36,7 @@ function input(): PluginInput {
 it("a plugin instance asks OpenCode nothing at start, and asks on the first prompt", async () => {
   delete (globalThis as Record<symbol, unknown>)[Symbol.for("hermes.process")];
   vi.resetModules();
-  const { startPlugin } = await import("../../lib/plugin-instance.ts");
+  const { startPlugin } = await import("../../lib/plugin/plugin-instance.ts");
   const env = {
     HOME: dir,
     XDG_STATE_HOME: path.join(dir, "state"),

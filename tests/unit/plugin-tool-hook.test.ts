@@ -48,7 +48,7 @@ function env(extra: Record<string, string> = {}): Record<string, string> {
 }
 
 async function start(extra: Record<string, string> = {}): Promise<Hooks> {
-  const { startPlugin } = await import("../../lib/plugin-instance.ts");
+  const { startPlugin } = await import("../../lib/plugin/plugin-instance.ts");
   hooks = startPlugin(input(), env(extra));
   return hooks;
 }
@@ -84,7 +84,7 @@ it("HERMES_AGENT_TOOLS=off registers no tool", async () => {
 
 it("without a chat (setup: only the token), there is no tool", async () => {
   const { HERMES_TELEGRAM_CHAT_ID: _chat, ...noChat } = env();
-  const { startPlugin } = await import("../../lib/plugin-instance.ts");
+  const { startPlugin } = await import("../../lib/plugin/plugin-instance.ts");
   hooks = startPlugin(input(), noChat);
   expect(hooks.tool).toBeUndefined();
 });

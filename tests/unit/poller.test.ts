@@ -1,7 +1,7 @@
 import pino from "pino";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { TelegramApiError, type TelegramApi } from "../../lib/telegram/wire/api.ts";
-import { errorText } from "../../lib/error-text.ts";
+import { errorText } from "../../lib/util/error-text.ts";
 import { backoffFor, startPoller, type Poller } from "../../lib/telegram/wire/poller.ts";
 import { runToQuiet } from "../support/run-to-quiet.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { processGlobal } from "../../lib/process-global.ts";
+import { processGlobal } from "../../lib/util/process-global.ts";
 
 describe("processGlobal", () => {
   it("makes the value once per key and gives every caller that same value", () => {

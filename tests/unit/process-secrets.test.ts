@@ -1,9 +1,9 @@
 // The bot token and the transcription key leave the process' environment once read (the agent's
 // tools inherit it), and every later plugin instance of the process still finds them
-// (lib/process-secrets.ts). A test's own environment object stands in for process.env.
+// (lib/config/process-secrets.ts). A test's own environment object stands in for process.env.
 import { describe, expect, it } from "vitest";
-import { environmentSecrets } from "../../lib/log.ts";
-import { withProcessSecrets } from "../../lib/process-secrets.ts";
+import { environmentSecrets } from "../../lib/system/log.ts";
+import { withProcessSecrets } from "../../lib/config/process-secrets.ts";
 
 describe("withProcessSecrets", () => {
   it("takes the token and the key out of the live environment, and gives them to every later instance", () => {

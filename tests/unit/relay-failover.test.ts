@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ParkingLot, type Offer } from "../../lib/relay/parking.ts";
-import { ensurePrivateDirectory } from "../../lib/private-dir.ts";
+import { ensurePrivateDirectory } from "../../lib/system/private-dir.ts";
 import type { Update } from "../../lib/relay/wire.ts";
 import { CHAT, OWNER, setup } from "../support/bridge-rig.ts";
 import { QueueTelegram } from "../support/queue-telegram.ts";

@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { relayKey } from "../../lib/relay/handshake.ts";
 import { TelegramApiError } from "../../lib/telegram/wire/api.ts";
-import { ensurePrivateDirectory } from "../../lib/private-dir.ts";
+import { ensurePrivateDirectory } from "../../lib/system/private-dir.ts";
 import type { UpdateHandler } from "../../lib/relay/update-handler.ts";
 import { QueueTelegram } from "../support/queue-telegram.ts";
 import { connectAuthenticated, connectRaw, fakeLeader } from "../support/relay-peer.ts";

@@ -2,7 +2,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { relayAddress, relayDirectory } from "../../lib/relay/address.ts";
-import { RecentIds } from "../../lib/recent-ids.ts";
+import { RecentIds } from "../../lib/util/recent-ids.ts";
 import type { UpdateHandler } from "../../lib/relay/update-handler.ts";
 import { decode, encode, LineDecoder } from "../../lib/relay/wire.ts";
 import { Reachability } from "../../lib/telegram/wire/reachability.ts";

@@ -3,8 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
 import { renderAgentFileCaption } from "../../lib/telegram/render/render-agent-file.ts";
-import { CAPTION_LIMIT, visibleLength } from "../../lib/telegram/text/html.ts";
-import { loadMarkdown } from "../../lib/telegram/text/markdown.ts";
+import { CAPTION_LIMIT, visibleLength } from "../../lib/text/html.ts";
+import { loadMarkdown } from "../../lib/text/markdown.ts";
 import { LABEL_ROOM } from "../../lib/telegram/render/machine-label.ts";
 
 const t = CATALOGS.en;

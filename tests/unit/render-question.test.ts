@@ -3,7 +3,7 @@ import type { PromptState } from "../../lib/registry/prompt.ts";
 import { createQuestionPrompt, tapOption, type QuestionPrompt } from "../../lib/registry/question-prompt.ts";
 import type { QuestionInfo } from "../../lib/hermes-events.ts";
 import { CALLBACK_DATA_LIMIT, decodeCallback } from "../../lib/telegram/codec.ts";
-import { MESSAGE_LIMIT, visibleLength } from "../../lib/telegram/text/html.ts";
+import { MESSAGE_LIMIT, visibleLength } from "../../lib/text/html.ts";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
 import { colorQuestion } from "../support/fixtures.ts";
 import { renderQuestion } from "../../lib/telegram/render/render-question.ts";
@@ -358,7 +358,7 @@ describe("renderQuestion: limits", () => {
   });
 
   // BUG: rendering is slow on big prompts because cutHtml is O(limit × text length)
-  // (lib/telegram/text/html.ts:28, `Array.from(rest)` per character; see html.test.ts). This 20-question
+  // (lib/text/html.ts:28, `Array.from(rest)` per character; see html.test.ts). This 20-question
   // prompt (~100k characters of HTML before the cut) takes well over a second on every render, and
   // the bridge renders on every tap, inside OpenCode's process. Fix cutHtml as described there.
   it("renders a big 20-question prompt within the message limit", () => {

@@ -5,7 +5,7 @@ import { CATALOGS } from "../../lib/i18n/catalog.ts";
 import { decodeCallback } from "../../lib/telegram/codec.ts";
 import { PICKER_ROWS, renderStop, renderStopFailed, renderStopPicker, type StopOutcome } from "../../lib/telegram/render/render-stop.ts";
 import { parseTelegramHtml } from "../support/fake-telegram.ts";
-import { trustedHtml } from "../../lib/telegram/text/html.ts";
+import { trustedHtml } from "../../lib/text/html.ts";
 
 const TITLE = `<script>&\u202E${" ".repeat(500)}end`;
 const OUTCOMES: StopOutcome[] = ["running", "confirm", "stopping", "stopped", "notRunning"];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
-import { escapeHiddenInJson, reveal, revealDiff } from "../../lib/telegram/text/reveal.ts";
+import { escapeHiddenInJson, reveal, revealDiff } from "../../lib/text/reveal.ts";
 
 const en = CATALOGS.en;
 

@@ -1,7 +1,7 @@
 // HERMES_RUN_BUDGET: off by default, dollars when set (a leading "$" allowed), a problem otherwise;
 // from the environment only.
 import { describe, expect, it } from "vitest";
-import { readConfig } from "../../lib/config.ts";
+import { readConfig } from "../../lib/config/config.ts";
 
 const BASE = { HOME: "/home/tester", HERMES_TELEGRAM_TOKEN: "123456:ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghi", HERMES_TELEGRAM_CHAT_ID: "42" };
 

@@ -6,12 +6,12 @@ import { CATALOGS } from "../../lib/i18n/catalog.ts";
 import { RunChanges } from "../../lib/registry/run-changes.ts";
 import { parseEvent } from "../../lib/opencode/events.ts";
 import { createTelegramApi } from "../../lib/telegram/wire/api.ts";
-import { MESSAGE_LIMIT, visibleLength } from "../../lib/telegram/text/html.ts";
-import { unifiedDiff } from "../../lib/telegram/text/line-diff.ts";
+import { MESSAGE_LIMIT, visibleLength } from "../../lib/text/html.ts";
+import { unifiedDiff } from "../../lib/text/line-diff.ts";
 import { changesDiff, renderChanges } from "../../lib/telegram/render/render-changes.ts";
 import { renderNotice } from "../../lib/telegram/render/render-notice.ts";
 import { DEFAULT_CHAT_ID, parseTelegramHtml, startFakeTelegram, type FakeTelegram } from "../support/fake-telegram.ts";
-import { trustedHtml } from "../../lib/telegram/text/html.ts";
+import { trustedHtml } from "../../lib/text/html.ts";
 
 const t = CATALOGS.en;
 

@@ -5,10 +5,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { ScheduleSetup } from "../../lib/bridge/schedules/schedule-routes.ts";
-import { LATE_LIMIT_MS } from "../../lib/schedule/due.ts";
-import type { Schedule } from "../../lib/schedule/schedule.ts";
-import { ScheduleStore } from "../../lib/schedule/store.ts";
+import type { ScheduleSetup } from "../../lib/bridge/schedules/schedules-routes.ts";
+import { LATE_LIMIT_MS } from "../../lib/schedules/due.ts";
+import type { Schedule } from "../../lib/schedules/schedule.ts";
+import { ScheduleStore } from "../../lib/schedules/store.ts";
 import { CHAT, DIRECTORY, OWNER, setup } from "../support/bridge-rig.ts";
 import { runToQuiet } from "../support/run-to-quiet.ts";
 

@@ -10,7 +10,7 @@ import { Bridge, type InstanceLink } from "../../lib/bridge/bridge.ts";
 import { OnDemandBridge } from "../../lib/bridge/on-demand-bridge.ts";
 import { OpencodeApi } from "../../lib/opencode/api.ts";
 import { Registry } from "../../lib/registry/registry.ts";
-import { ScheduleStore } from "../../lib/schedule/store.ts";
+import { ScheduleStore } from "../../lib/schedules/store.ts";
 import { CHAT, DIRECTORY, FakeOpencode } from "../support/bridge-rig.ts";
 import { MemoryTelegram } from "../support/memory-telegram.ts";
 

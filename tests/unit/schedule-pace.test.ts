@@ -1,10 +1,10 @@
 // A schedule's minute: a real minute for every user; the tests' shorter minute only with the fake
 // Telegram on loopback, and the time rules, the claim and the wake-up timer all follow it.
 import { describe, expect, it } from "vitest";
-import { claimDue, nextLook } from "../../lib/schedule/due.ts";
-import { MINUTE_MS, paceOf, REAL_PACE, schedulePace, TEST_MINUTE_VARIABLE } from "../../lib/schedule/pace.ts";
-import type { Schedule } from "../../lib/schedule/schedule.ts";
-import { nextRun } from "../../lib/schedule/when.ts";
+import { claimDue, nextLook } from "../../lib/schedules/due.ts";
+import { MINUTE_MS, paceOf, REAL_PACE, schedulePace, TEST_MINUTE_VARIABLE } from "../../lib/schedules/pace.ts";
+import type { Schedule } from "../../lib/schedules/schedule.ts";
+import { nextRun } from "../../lib/schedules/when.ts";
 
 const LOOPBACK = "http://127.0.0.1:4321";
 

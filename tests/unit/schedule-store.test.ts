@@ -1,14 +1,14 @@
-// The schedules file (lib/schedule/store.ts) on real temporary directories, and the claim on due
-// runs (lib/schedule/due.ts) through it: private and atomic on disk, refused when someone else
+// The schedules file (lib/schedules/store.ts) on real temporary directories, and the claim on due
+// runs (lib/schedules/due.ts) through it: private and atomic on disk, refused when someone else
 // could have planted it, and a run claimed by exactly one of many concurrent processes.
 import { fork } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { claimDue, LATE_LIMIT_MS, nextLook, type Here } from "../../lib/schedule/due.ts";
-import { MAX_INSTRUCTION, MAX_SCHEDULES, type Schedule } from "../../lib/schedule/schedule.ts";
-import { scheduleFile, ScheduleStore } from "../../lib/schedule/store.ts";
+import { claimDue, LATE_LIMIT_MS, nextLook, type Here } from "../../lib/schedules/due.ts";
+import { MAX_INSTRUCTION, MAX_SCHEDULES, type Schedule } from "../../lib/schedules/schedule.ts";
+import { scheduleFile, ScheduleStore } from "../../lib/schedules/store.ts";
 
 const MIN = 60_000;
 let root: string;
@@ -165,7 +165,7 @@ describe("the fourth review: what is written is read back, and a stale lock goes
     fs.writeFileSync(
       script,
       [
-        `import { ScheduleStore } from ${JSON.stringify(path.resolve("lib/schedule/store.ts"))};`,
+        `import { ScheduleStore } from ${JSON.stringify(path.resolve("lib/schedules/store.ts"))};`,
         `const store = new ScheduleStore(${JSON.stringify(file)});`,
         "let counted = 0;",
         "const end = Date.now() + 1_500;",
@@ -252,8 +252,8 @@ describe("claiming due runs", () => {
     fs.writeFileSync(
       script,
       [
-        `import { ScheduleStore } from ${JSON.stringify(path.resolve("lib/schedule/store.ts"))};`,
-        `import { claimDue } from ${JSON.stringify(path.resolve("lib/schedule/due.ts"))};`,
+        `import { ScheduleStore } from ${JSON.stringify(path.resolve("lib/schedules/store.ts"))};`,
+        `import { claimDue } from ${JSON.stringify(path.resolve("lib/schedules/due.ts"))};`,
         `const store = new ScheduleStore(${JSON.stringify(file)});`,
         `const here = { bot: "bot1", chatId: -100, directories: ["/home/dev/app"] };`,
         `const out = await store.update((list) => { const due = claimDue(list, here, Date.now()); return { schedules: due.schedules, result: due.runs.length }; });`,

@@ -1,10 +1,10 @@
-// The schedules' wake-up timer (lib/schedule/wake.ts) on a fake clock: it sleeps until the next
+// The schedules' wake-up timer (lib/schedules/wake.ts) on a fake clock: it sleeps until the next
 // run of a served project (or another's turning missed), re-reads the file only when it changed,
 // never spins on a run it could not claim, and is unref'd.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { LATE_LIMIT_MS, type Here } from "../../lib/schedule/due.ts";
-import type { Schedule } from "../../lib/schedule/schedule.ts";
-import { RECHECK_MS, ScheduleWake } from "../../lib/schedule/wake.ts";
+import { LATE_LIMIT_MS, type Here } from "../../lib/schedules/due.ts";
+import type { Schedule } from "../../lib/schedules/schedule.ts";
+import { RECHECK_MS, ScheduleWake } from "../../lib/schedules/wake.ts";
 
 const T0 = 1_800_000_000_000;
 const here: Here = { bot: "b", chatId: 1, directories: ["/p"] };

@@ -1,10 +1,10 @@
-// The time rules of scheduled runs (lib/schedule/when.ts, describe.ts) on a fake clock: every
+// The time rules of scheduled runs (lib/schedules/when.ts, describe.ts) on a fake clock: every
 // moment is a number handed in, never the machine's clock. Local time is the process' zone, so
 // each block sets TZ (Node re-reads it when it is assigned) and puts it back after.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
-import { describeMoment, describeWhen, describeZone } from "../../lib/schedule/describe.ts";
-import { isWhen, nextRun, parseAt, parseEvery, runsAgain, type When } from "../../lib/schedule/when.ts";
+import { describeMoment, describeWhen, describeZone } from "../../lib/schedules/describe.ts";
+import { isWhen, nextRun, parseAt, parseEvery, runsAgain, type When } from "../../lib/schedules/when.ts";
 
 const MIN = 60_000;
 const en = CATALOGS.en;

@@ -4,9 +4,9 @@
 // form of a key is found too; files without a secret go out byte for byte.
 import { describe, expect, it } from "vitest";
 import { SCRUBBED, scrubbedTelegram } from "../../lib/telegram/wire/scrubbed-api.ts";
-import { secretsOf } from "../../lib/log.ts";
+import { secretsOf } from "../../lib/system/log.ts";
 import { MemoryTelegram } from "../support/memory-telegram.ts";
-import { trustedHtml } from "../../lib/telegram/text/html.ts";
+import { trustedHtml } from "../../lib/text/html.ts";
 
 const TOKEN = "123456:AAHsecretPartOfTheToken_xyz";
 const KEY = "sk-<key>&more-998877";

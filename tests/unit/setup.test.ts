@@ -10,7 +10,7 @@ import type { CliIo } from "../../lib/cli/io.ts";
 import { setup } from "../../lib/cli/setup.ts";
 import type { SetupTuning } from "../../lib/cli/setup-tuning.ts";
 import { relayAddress } from "../../lib/relay/address.ts";
-import { ensurePrivateDirectory } from "../../lib/private-dir.ts";
+import { ensurePrivateDirectory } from "../../lib/system/private-dir.ts";
 import { createTelegramApi, TelegramApiError } from "../../lib/telegram/wire/api.ts";
 import { DEFAULT_USER, parseTelegramHtml, startFakeTelegram, type FakeTelegram, type SentMessage, type TgUser } from "../support/fake-telegram.ts";
 import { freePort } from "../support/free-port.ts";

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { sleep } from "../../lib/sleep.ts";
+import { sleep } from "../../lib/util/sleep.ts";
 
 describe("sleep", () => {
   beforeEach(() => vi.useFakeTimers());

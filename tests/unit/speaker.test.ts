@@ -4,8 +4,8 @@
 // large, a redirect: a SpeechError that says which. Secrets the agent printed are not spoken.
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openaiSpeaker } from "../../lib/speech/openai-speech.ts";
-import { SPEECH_LIMIT_BYTES, SpeechError } from "../../lib/speech/speaker.ts";
+import { openaiSpeaker } from "../../lib/voice/openai-speech.ts";
+import { SPEECH_LIMIT_BYTES, SpeechError } from "../../lib/voice/speaker.ts";
 import { startFakeSpeech, type FakeSpeech } from "../support/speech-server.ts";
 
 const failure = (promise: Promise<unknown>) =>

@@ -2,8 +2,8 @@
 // service's URL and key from the environment only (a project's opencode.json never sends the answer's
 // words elsewhere), its voice and model from either; the key never quoted, and out of process.env.
 import { describe, expect, it } from "vitest";
-import { readConfig } from "../../lib/config.ts";
-import { SECRET_VARIABLES } from "../../lib/process-secrets.ts";
+import { readConfig } from "../../lib/config/config.ts";
+import { SECRET_VARIABLES } from "../../lib/config/process-secrets.ts";
 
 const BASE = { HOME: "/home/tester", HERMES_TELEGRAM_TOKEN: "123456789:AAF-abc_DEF123xyz", HERMES_TELEGRAM_CHAT_ID: "42" };
 const configOf = (env: Record<string, string>, options?: unknown) => {

@@ -5,7 +5,7 @@ import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { SpokenAnswers } from "../../lib/bridge/runs/spoken-answers.ts";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
-import { SpeechError } from "../../lib/speech/speaker.ts";
+import { SpeechError } from "../../lib/voice/speaker.ts";
 
 const OWNER = { sessionID: "ses_1", directory: "/p" };
 const SETTINGS = { url: "http://127.0.0.1:1/v1", model: "tts-1", voice: "alloy" };

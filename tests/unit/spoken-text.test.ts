@@ -2,7 +2,7 @@
 // gone; a long answer cut after a sentence at about two minutes, saying the rest is in the text.
 import { describe, expect, it } from "vitest";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
-import { SPOKEN_LIMIT_CHARS, spokenText } from "../../lib/speech/spoken-text.ts";
+import { SPOKEN_LIMIT_CHARS, spokenText } from "../../lib/voice/spoken-text.ts";
 
 const say = CATALOGS.en.speech.spoken;
 

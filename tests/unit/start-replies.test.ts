@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { START_REPLY_INTERVAL_MS, StartReplies } from "../../lib/bridge/start-replies.ts";
+import { START_REPLY_INTERVAL_MS, StartReplies } from "../../lib/bridge/bot/start-replies.ts";
 
 describe("StartReplies", () => {
   it("answers each chat at most once per interval", () => {

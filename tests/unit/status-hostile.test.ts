@@ -1,7 +1,7 @@
 // /status gathers parts from every process sharing the bot, over the relay: a forged or hostile
 // part must neither crash it nor inject a link, and hostile titles must not push it past 4096.
 import { describe, expect, it, vi } from "vitest";
-import { parseStatusPart } from "../../lib/bridge/status-part.ts";
+import { parseStatusPart } from "../../lib/bridge/bot/status-part.ts";
 import { renderStatus } from "../../lib/telegram/render/render-status.ts";
 import { parseTelegramHtml } from "../support/fake-telegram.ts";
 import { CHAT, OWNER, setup } from "../support/bridge-rig.ts";

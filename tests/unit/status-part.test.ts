@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseStatusPart } from "../../lib/bridge/status-part.ts";
+import { parseStatusPart } from "../../lib/bridge/bot/status-part.ts";
 
 describe("parseStatusPart (a part of /status from another process)", () => {
   it("accepts the shape render-status expects", () => {

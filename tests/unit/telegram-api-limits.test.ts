@@ -3,9 +3,9 @@
 // Telegram over loopback, which parses and measures them as Telegram does.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTelegramApi, type TelegramApi } from "../../lib/telegram/wire/api.ts";
-import { graphemes } from "../../lib/telegram/text/html.ts";
+import { graphemes } from "../../lib/text/html.ts";
 import { DEFAULT_CHAT_ID, parseTelegramHtml, startFakeTelegram, type FakeTelegram } from "../support/fake-telegram.ts";
-import { trustedHtml } from "../../lib/telegram/text/html.ts";
+import { trustedHtml } from "../../lib/text/html.ts";
 
 const FAMILY = "👨‍👩‍👧‍👦";
 let fake: FakeTelegram;

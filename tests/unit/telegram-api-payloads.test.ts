@@ -7,7 +7,7 @@ import { Telegram } from "telegraf";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createTelegramApi } from "../../lib/telegram/wire/api.ts";
 import type { InlineButton } from "../../lib/telegram/wire/rendered-message.ts";
-import { trustedHtml } from "../../lib/telegram/text/html.ts";
+import { trustedHtml } from "../../lib/text/html.ts";
 
 const TOKEN = "123456:TEST-token-abcdefghijklmnopqrstuv";
 const API_ROOT = "http://127.0.0.1:9/";

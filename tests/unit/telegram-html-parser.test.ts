@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { MemoryTelegram } from "../support/memory-telegram.ts";
 import { parseTelegramHtml } from "../support/telegram/html.ts";
-import { trustedHtml } from "../../lib/telegram/text/html.ts";
+import { trustedHtml } from "../../lib/text/html.ts";
 
 const refused = (text: string) => {
   const parsed = parseTelegramHtml(text);

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { TextJoiner } from "../../lib/telegram/text/text-joiner.ts";
+import { TextJoiner } from "../../lib/text/text-joiner.ts";
 
 describe("TextJoiner", () => {
   let done: [string, string][];

@@ -45,7 +45,7 @@ afterEach(() => {
 async function freshPlugin() {
   delete (globalThis as Record<symbol, unknown>)[Symbol.for("hermes.process")];
   vi.resetModules();
-  return await import("../../lib/plugin-instance.ts");
+  return await import("../../lib/plugin/plugin-instance.ts");
 }
 
 function input(): PluginInput {

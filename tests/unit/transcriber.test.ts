@@ -4,9 +4,9 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { audioType } from "../../lib/transcribe/audio-type.ts";
-import { openaiTranscriber } from "../../lib/transcribe/openai-compatible.ts";
-import { TranscriptionError } from "../../lib/transcribe/transcriber.ts";
+import { audioType } from "../../lib/voice/audio-type.ts";
+import { openaiTranscriber } from "../../lib/voice/openai-compatible.ts";
+import { TranscriptionError } from "../../lib/voice/transcriber.ts";
 import { startFakeTranscription, type FakeTranscription } from "../support/transcription-server.ts";
 
 const OGG = Buffer.concat([Buffer.from("OggS\0\x02", "latin1"), Buffer.from([0, 1, 2, 255, 254, 0x80, 13, 10])]);

@@ -292,7 +292,7 @@ describe("voice notes in forum topics", () => {
         },
       },
       inputs: { typed: () => undefined },
-      runs: {
+      talk: {
         talkBack: async (owner, userMessage, text) => void sent.push({ sessionID: owner.sessionID, threadId: userMessage.threadId, text }),
         heardVoice: () => undefined,
       },
@@ -331,7 +331,7 @@ describe("the transcriber is loaded on first use", () => {
           failNext = false;
           throw new Error("module could not be loaded");
         }
-        return (await import("../../lib/transcribe/openai-compatible.ts")).openaiTranscriber(settings, timeoutMs);
+        return (await import("../../lib/voice/openai-compatible.ts")).openaiTranscriber(settings, timeoutMs);
       },
     });
     r.bridge.registry.noteMessage({ chatId: CHAT, messageId: 50 }, { sessionID: "ses_1", directory: DIRECTORY });

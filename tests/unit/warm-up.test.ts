@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 
 afterEach(() => {
   vi.useRealTimers();
-  vi.doUnmock("../../lib/telegram/text/markdown.ts");
+  vi.doUnmock("../../lib/text/markdown.ts");
   vi.resetModules();
 });
 
@@ -16,8 +16,8 @@ describe("warmUpTextSoon", () => {
       rendered.push(source);
       return { text: source, entities: [] };
     });
-    vi.doMock("../../lib/telegram/text/markdown.ts", () => ({ loadMarkdown }));
-    const { warmUpTextSoon } = await import("../../lib/telegram/text/warm-up.ts");
+    vi.doMock("../../lib/text/markdown.ts", () => ({ loadMarkdown }));
+    const { warmUpTextSoon } = await import("../../lib/text/warm-up.ts");
     warmUpTextSoon();
     warmUpTextSoon();
     expect(loadMarkdown).not.toHaveBeenCalled();
@@ -31,7 +31,7 @@ describe("warmUpTextSoon", () => {
 
   it("the bridge warms it when a run starts (busy), not for other events", async () => {
     const warmUpTextSoon = vi.fn();
-    vi.doMock("../../lib/telegram/text/warm-up.ts", () => ({ warmUpTextSoon }));
+    vi.doMock("../../lib/text/warm-up.ts", () => ({ warmUpTextSoon }));
     const { setup, DIRECTORY } = await import("../support/bridge-rig.ts");
     const { bridge } = setup();
     bridge.handleEvent(DIRECTORY, { type: "session.upserted", info: { id: "ses_w", title: "Warm" } });
@@ -40,7 +40,7 @@ describe("warmUpTextSoon", () => {
     bridge.handleEvent(DIRECTORY, { type: "session.status", sessionID: "ses_w", status: "busy" });
     expect(warmUpTextSoon).toHaveBeenCalledTimes(1);
     await bridge.stop();
-    vi.doUnmock("../../lib/telegram/text/warm-up.ts");
+    vi.doUnmock("../../lib/text/warm-up.ts");
   });
 
   it("a run's start also runs the question renderer a few times on a timer, once per process, off the caller's turn", async () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { waitAtMost, withTimeout } from "../../lib/with-timeout.ts";
+import { waitAtMost, withTimeout } from "../../lib/util/with-timeout.ts";
 
 const timedOut = () => new Error("no answer within 1 s");
 

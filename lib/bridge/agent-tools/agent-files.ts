@@ -7,10 +7,10 @@
 // override cannot turn `.apk` into `.pdf`). A picture Telegram refuses as a photo (its
 // dimensions) goes again as a document.
 import type { Strings } from "../../i18n/catalog.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { MessageOwner, Registry } from "../../registry/registry.ts";
-import { loadMarkdown } from "../../telegram/text/markdown.ts";
-import { revealFileName } from "../../telegram/text/reveal.ts";
+import { loadMarkdown } from "../../text/markdown.ts";
+import { revealFileName } from "../../text/reveal.ts";
 import { projectName, type PromptContext } from "../../telegram/render/render-context.ts";
 import { renderAgentFileCaption } from "../../telegram/render/render-agent-file.ts";
 import { TelegramApiError, type OutgoingFile, type TelegramApi } from "../../telegram/wire/api.ts";

@@ -28,7 +28,7 @@ export interface ToolHome {
   worktree?: string | undefined;
 }
 
-/** The same arguments as JSON Schema (OpenCode 2 takes a tool's input as JSON Schema, lib/opencode2/agent-tool.ts). */
+/** The same arguments as JSON Schema (OpenCode 2 takes a tool's input as JSON Schema, lib/plugin/opencode2-agent-tool.ts). */
 export const SEND_FILE_INPUT_SCHEMA = {
   type: "object",
   properties: {

@@ -1,12 +1,12 @@
 // What telegram_send_file does when the agent calls it (loaded with the first call): the file must
 // pass the rules (file-rules.ts) and OpenCode's read permission (read-permission.ts) before a byte
 // is read; it waits its turn (send-turns.ts: one file in memory at a time); its first bytes decide
-// photo or document (upload-kind.ts); the bridge sends it as a message of the session. The result
+// photo or document (lib/telegram/wire/upload-kind.ts); the bridge sends it as a message of the session. The result
 // tells the model what happened: sent (as what), or exactly why not, naming the rule.
 import path from "node:path";
 import type { MessageOwner } from "../../registry/registry.ts";
 import { SNIFF_BYTES, uploadKind } from "../../telegram/wire/upload-kind.ts";
-import { errorText } from "../../error-text.ts";
+import { errorText } from "../../util/error-text.ts";
 import { checkProjectFile, FileRefused, readCheckedFile, type ProjectRoots } from "./file-rules.ts";
 import { envFileRule, readRequest } from "./read-permission.ts";
 import { MAX_WAITING, processSendTurns } from "./send-turns.ts";

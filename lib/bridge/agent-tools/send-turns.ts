@@ -5,7 +5,7 @@
 // file the turn's end has Bun collect (the file, its Blob and the request body are garbage by
 // then), or the next file's memory is taken beside theirs and the peak grows as before. At most
 // MAX_WAITING calls wait; one more is refused as busy, naming the rule.
-import { processGlobal } from "../../process-global.ts";
+import { processGlobal } from "../../util/process-global.ts";
 import { FileRefused } from "./file-rules.ts";
 
 export const MAX_WAITING = 8;

@@ -1,15 +1,15 @@
 // The spending cap of a run (issue 42): HERMES_RUN_BUDGET for every run, `/budget <dollars>` or
 // `/budget off` as a reply to a session's message for that session. The cost is the one the Done
-// notice shows (runs/run-costs.ts counts it); when it crosses the cap the run is stopped through
+// notice shows (lib/bridge/runs/run-costs.ts counts it); when it crosses the cap the run is stopped through
 // OpenCode's abort, as Stop does (no Done notice, its open prompts closed), and a notice says
 // "Stopped at $2.03 of a $2.00 budget" with Continue (+$2.00), which raises the cap and sends the
 // session "continue". A model without prices: a set budget says once per run that it can't be kept.
 import { randomBytes } from "node:crypto";
 import { Budgets, parseBudget } from "../../approvals/budgets.ts";
-import { errorText } from "../../error-text.ts";
+import { errorText } from "../../util/error-text.ts";
 import type { HermesEvent } from "../../hermes-events.ts";
 import type { Strings } from "../../i18n/catalog.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { ActivityTracker } from "../../notices/activity.ts";
 import type { MessageOwner, Registry } from "../../registry/registry.ts";
 import type { Claim } from "../../relay/update-handler.ts";
@@ -18,7 +18,7 @@ import { budgetAmount, renderBudgetStop } from "../../telegram/render/render-app
 import type { SpentView } from "../../telegram/render/render-usage.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
 import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
-import { html, type Html } from "../../telegram/text/html.ts";
+import { html, type Html } from "../../text/html.ts";
 import type { RenderedMessage } from "../../telegram/wire/rendered-message.ts";
 import type { Chat } from "../core/chat.ts";
 import type { ActingTap, ActingText } from "../core/gate.ts";

@@ -1,5 +1,5 @@
 // Risk flags and "Allow in this session" on the phone (issue 42). Reads each permission request's
-// flags before it is delivered (prompt-life.ts asks, through PermissionJudge), keeps the session
+// flags before it is delivered (lib/bridge/prompts/prompt-life.ts asks, through PermissionJudge), keeps the session
 // rules an Allow-in-this-session tap makes (in memory only, lib/approvals/session-rules.ts), shows
 // every request a rule answered on its run's progress message and counts it for the Done notice,
 // and lists this process' rules on /status, each with Revoke. A session's rules go with it.
@@ -9,10 +9,10 @@ import { flagPermission } from "../../approvals/permission-flags.ts";
 import { commandOf, fileOf } from "../../approvals/permission-subject.ts";
 import type { RiskFlag } from "../../approvals/risk.ts";
 import { scopeOf, SessionRules, type SessionRule } from "../../approvals/session-rules.ts";
-import { errorText } from "../../error-text.ts";
+import { errorText } from "../../util/error-text.ts";
 import type { HermesEvent } from "../../hermes-events.ts";
 import type { Strings } from "../../i18n/catalog.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { PermissionPrompt } from "../../registry/permission-prompt.ts";
 import type { Registry } from "../../registry/registry.ts";
 import type { Claim } from "../../relay/update-handler.ts";
@@ -20,8 +20,8 @@ import { decodeCallback } from "../../telegram/codec.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
 import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
 import { renderRules } from "../../telegram/render/render-approvals.ts";
-import { escapeWithin, type Html } from "../../telegram/text/html.ts";
-import { reveal } from "../../telegram/text/reveal.ts";
+import { escapeWithin, type Html } from "../../text/html.ts";
+import { reveal } from "../../text/reveal.ts";
 import type { Chat } from "../core/chat.ts";
 import type { ActingTap } from "../core/gate.ts";
 import type { SessionTopics } from "../core/topics.ts";

@@ -2,12 +2,12 @@
 // and deletions go through the outbox (they count against the chat's budget); callback answers
 // do not. A reply answers a person's action and goes in the outbox's answer lane; `send` says its
 // lane. Failures are logged or ignored: none of these is worth stopping for.
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { MessageRef } from "../../registry/prompt.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
-import { CALLBACK_ANSWER_LIMIT, cutText, type Html } from "../../telegram/text/html.ts";
+import { CALLBACK_ANSWER_LIMIT, cutText, type Html } from "../../text/html.ts";
 import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
-import { errorText } from "../../error-text.ts";
+import { errorText } from "../../util/error-text.ts";
 
 type SendOptions = Parameters<TelegramApi["sendMessage"]>[2];
 

@@ -1,6 +1,6 @@
-// What the prompt-kind handlers (questions.ts, permissions.ts) may do, and the shapes they share
+// What the prompt-kind handlers (lib/bridge/prompts/questions.ts, lib/bridge/prompts/permissions.ts) may do, and the shapes they share
 // with the bridge. Handlers decide what a tap or a typed text means (changing a question's draft
-// only through the registry's transitions); the desk (prompt-life.ts) talks to OpenCode and
+// only through the registry's transitions); the desk (lib/bridge/prompts/prompt-life.ts) talks to OpenCode and
 // Telegram, and settles the prompt.
 import type { Strings, Text } from "../../i18n/catalog.ts";
 import type { OpencodeEndpoint } from "../../opencode/endpoint.ts";
@@ -8,7 +8,7 @@ import type { PermissionDecision, PermissionPrompt } from "../../registry/permis
 import type { QuestionPrompt } from "../../registry/question-prompt.ts";
 import type { Prompt } from "../../registry/registry.ts";
 import type { CallbackData } from "../../telegram/codec.ts";
-import type { Html } from "../../telegram/text/html.ts";
+import type { Html } from "../../text/html.ts";
 
 /** One OpenCode instance (a project directory) the bridge can answer through. */
 export interface InstanceLink {

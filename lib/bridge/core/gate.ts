@@ -1,18 +1,18 @@
 // The one gate every Telegram update passes in a process. It is parsed here, once (a raw update
-// object is narrowed by telegram/updates.ts the first time it arrives and remembered), and whether
-// its sender may act is decided here, once (telegram/access.ts). Handlers ("routes") receive only
+// object is narrowed by lib/telegram/wire/updates.ts the first time it arrives and remembered), and whether
+// its sender may act is decided here, once (lib/telegram/access.ts). Handlers ("routes") receive only
 // `Acting<…>` values, and only this file makes them: a route cannot be handed a stranger's update.
 //
 // What someone who may not act gets is decided here too, and nowhere else:
 //   - a button tap: "Not authorized" (answered by the process whose message it is, else by the one
 //     that polls); every tap is answered;
-//   - /start: their ids, when access.ts' mayLearnIds says so (setup, or the owner in a new chat),
-//     at most once per chat per interval (start-replies.ts); a stranger's /start gets nothing;
+//   - /start: their ids, when lib/telegram/access.ts' mayLearnIds says so (setup, or the owner in a new chat),
+//     at most once per chat per interval (lib/bridge/bot/start-replies.ts); a stranger's /start gets nothing;
 //   - anything else: nothing (a command or a file is logged, typed text is not).
 // /start never reaches a route, whoever sends it. A command naming another bot ("/new@other_bot",
 // two bots in one group) is not for this one: it reaches nobody, and nothing answers it.
 //
-// Adding a handler is adding a route, in bridge.ts' constructor (the whole API is `Route` below):
+// Adding a handler is adding a route, in lib/bridge/bridge.ts' constructor (the whole API is `Route` below):
 //
 //   gate.route("attachment", {           // kinds: "callback", "command", "text", "attachment"
 //     // Acting<attachment>: does it concern this process? The work (run once granted), else undefined.
@@ -23,12 +23,12 @@
 //     unclaimed: (command) => (command.name === "new" ? sessions.create(command) : undefined),
 //   });
 //
-// A route needs no access check of its own and must not make one: it never imports access.ts and
+// A route needs no access check of its own and must not make one: it never imports lib/telegram/access.ts and
 // never casts to `Acting` (tests/unit/gate.test.ts fails if a file besides this one does). Routes of
 // one kind are asked in the order they were added; the first answer that is not undefined wins.
 // Deciding (`claim`, `gathers`) never waits and changes nothing; the work runs once granted. A new
-// kind of update is a new `Intent` in telegram/updates.ts: it passes this same gate.
-import type { Logger } from "../../log.ts";
+// kind of update is a new `Intent` in lib/telegram/wire/updates.ts: it passes this same gate.
+import type { Logger } from "../../system/log.ts";
 import type { Claim, UpdateHandler } from "../../relay/update-handler.ts";
 import { mayAct, mayLearnIds, type AccessPolicy } from "../../telegram/access.ts";
 import { parseUpdate, type Intent } from "../../telegram/wire/updates.ts";

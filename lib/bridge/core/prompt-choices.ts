@@ -1,4 +1,4 @@
-// What the phone chose for its prompts (/model, /agent): its one writer is choice-commands.ts. Every
+// What the phone chose for its prompts (/model, /agent): its one writer is lib/bridge/steering/choice-commands.ts. Every
 // prompt Hermes sends a session comes from the phone (a reply, /new, a file, a voice note), so the
 // choice is applied where every prompt passes: the endpoint InstanceLinks hands out (`steered`).
 import type { AgentInfo, ModelInfo, OpencodeEndpoint, PromptChoice } from "../../opencode/endpoint.ts";

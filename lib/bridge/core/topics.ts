@@ -1,12 +1,12 @@
 // Forum topics (optional): in a supergroup with topics, each root session gets its own topic,
 // named after its title and created on first use. Sub-agent sessions post in their root's topic.
 import { projectName } from "../../telegram/render/render-context.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { MessageOwner, Registry } from "../../registry/registry.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
-import { cutText, TOPIC_NAME_LIMIT } from "../../telegram/text/html.ts";
+import { cutText, TOPIC_NAME_LIMIT } from "../../text/html.ts";
 import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
-import { errorText } from "../../error-text.ts";
+import { errorText } from "../../util/error-text.ts";
 
 export class SessionTopics {
   readonly #threads = new Map<string, Promise<number | undefined>>();

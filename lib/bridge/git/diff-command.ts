@@ -6,20 +6,21 @@
 // binary ones marked), the whole diff as `changes.diff`, and Push when there is something to push.
 import type { Strings } from "../../i18n/catalog.ts";
 import { readChanges } from "../../git/repo.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { MessageOwner, Registry } from "../../registry/registry.ts";
 import type { Claim } from "../../relay/update-handler.ts";
 import { decodeCallback } from "../../telegram/codec.ts";
 import { projectName } from "../../telegram/render/render-context.ts";
+import { CHANGES_FILE } from "../../telegram/render/render-changes.ts";
 import { gitButton, renderDiff } from "../../telegram/render/render-git.ts";
-import { escapeHtml, escapeWithin } from "../../telegram/text/html.ts";
+import { escapeHtml, escapeWithin } from "../../text/html.ts";
 import { renderPicked, renderProjectPicker } from "../../telegram/render/render-new.ts";
 import { Priority } from "../../telegram/wire/outbox.ts";
 import type { Chat } from "../core/chat.ts";
 import type { ActingCommand, ActingTap, ActingText } from "../core/gate.ts";
 import type { InstanceLinks } from "../core/instance-links.ts";
 import { directoryWithKey, gatheredDirectories, projectKey, type ProjectsPart } from "../steering/projects-part.ts";
-import type { GitPosts } from "./git-posts.ts";
+import type { SessionPosts } from "../core/session-posts.ts";
 import type { GitTaps } from "./git-taps.ts";
 
 export interface DiffCommandDeps {
@@ -28,7 +29,7 @@ export interface DiffCommandDeps {
   registry: Registry;
   links: Pick<InstanceLinks, "linkFor" | "directories">;
   chat: Pick<Chat, "reply" | "send" | "answerCallback">;
-  posts: GitPosts;
+  posts: SessionPosts;
   taps: Pick<GitTaps, "pushTarget">;
 }
 
@@ -100,6 +101,6 @@ export class DiffCommand {
     const pushable = status.branch !== undefined && !status.unborn && (status.upstream === undefined || status.ahead > 0);
     const keyboard = pushable ? [[gitButton("push", this.#deps.taps.pushTarget(directory, owner, threadId).key, t)]] : [];
     const sent = await posts.post({ text: renderDiff(view, t), keyboard }, { owner, replyTo, threadId });
-    if (sent && diff !== "") await posts.diffFile(diff, t.git.diffCaption, sent.messageId, { owner, threadId });
+    if (sent && diff !== "") await posts.document(CHANGES_FILE, diff, t.git.diffCaption, { owner, threadId, replyTo: sent.messageId });
   }
 }

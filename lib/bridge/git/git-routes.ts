@@ -1,14 +1,12 @@
 // Git from the phone on the gate (issue 44, docs/git.md): /diff (diff-command.ts), the Commit,
 // Push, Open pull request and Remove worktree buttons (git-taps.ts), a reply replacing a commit's
-// message, and /new --worktree (worktree-sessions.ts). Added before the steering routes: /new
-// --worktree is answered here, a plain /new there; and before the bridge's own routes (Commands
-// answers any command it does not know with /help, and UserInput calls any tap it does not know stale).
+// message, and /new --worktree (worktree-sessions.ts; a plain /new is steering's).
 import type { InlineButton } from "../../telegram/wire/rendered-message.ts";
 import type { Gate } from "../core/gate.ts";
-import type { DoneButtons } from "../runs/run-notices.ts";
+import type { DoneButtons } from "../runs/done-buttons.ts";
 import type { InstanceLinks } from "../core/instance-links.ts";
 import { DiffCommand, type DiffCommandDeps } from "./diff-command.ts";
-import { GitPosts } from "./git-posts.ts";
+import { SessionPosts } from "../core/session-posts.ts";
 import { GitTaps, type GitTapDeps } from "./git-taps.ts";
 import { WorktreeBook } from "./worktree-book.ts";
 import { WorktreeSessions, type WorktreeSessionDeps } from "./worktree-sessions.ts";
@@ -17,6 +15,7 @@ export type GitRouteDeps = Omit<GitTapDeps & DiffCommandDeps & WorktreeSessionDe
 
 /** The Done notice's git buttons, for RunNotices made before the gate: there once `route` has added git's routes. */
 export class GitButtons implements DoneButtons {
+  readonly row = "below";
   #taps: Pick<GitTaps, "buttonsFor"> | undefined;
 
   buttonsFor(...args: Parameters<DoneButtons["buttonsFor"]>): Promise<InlineButton[]> {
@@ -30,7 +29,7 @@ export class GitButtons implements DoneButtons {
 
 /** The routes; what the Done notice asks for its git buttons. */
 export function routeGit(gate: Gate, deps: GitRouteDeps): Pick<GitTaps, "buttonsFor"> {
-  const posts = new GitPosts(deps);
+  const posts = new SessionPosts(deps, "a git message");
   const worktrees = new WorktreeBook(deps.links);
   const taps = new GitTaps({ ...deps, posts, worktrees });
   const diff = new DiffCommand({ ...deps, posts, taps });

@@ -2,7 +2,7 @@
 // confirmation naming the branch, the run's files and the proposed message, which a reply
 // replaces; Confirm commits exactly those files), Push (a red confirmation naming the remote and
 // branch), Open pull request (gh), and Remove worktree (worktree-taps.ts). Each refusal says why
-// and changes nothing. Only taps from those who may act arrive here (gate.ts); a key is this
+// and changes nothing. Only taps from those who may act arrive here (lib/bridge/core/gate.ts); a key is this
 // process' own, so the process whose session it is claims the tap.
 import type { Strings } from "../../i18n/catalog.ts";
 import type { FileChange } from "../../hermes-events.ts";
@@ -28,16 +28,16 @@ import {
 import type { InlineButton, RenderedMessage } from "../../telegram/wire/rendered-message.ts";
 import type { Chat } from "../core/chat.ts";
 import type { ActingTap, ActingText } from "../core/gate.ts";
-import type { GitPostDeps, GitPosts, GitWhere } from "./git-posts.ts";
+import type { SessionPostDeps, SessionPosts, PostWhere } from "../core/session-posts.ts";
 import { fingerprint, GitTargets, repoPaths, type GitTarget } from "./git-targets.ts";
 import { WorktreeTaps, type WorktreeBook } from "./worktree-taps.ts";
 
-export interface GitTapDeps extends GitPostDeps {
+export interface GitTapDeps extends SessionPostDeps {
   t: Strings;
   activity: Pick<ActivityTracker, "isBusy">;
   chat: Pick<Chat, "answerCallback">;
   worktrees: WorktreeBook;
-  posts: GitPosts;
+  posts: SessionPosts;
 }
 
 type Refusal = ((t: Strings) => string) | undefined;
@@ -45,7 +45,7 @@ type Refusal = ((t: Strings) => string) | undefined;
 export class GitTaps {
   readonly #deps: GitTapDeps;
   readonly #targets = new GitTargets();
-  readonly #posts: GitPosts;
+  readonly #posts: SessionPosts;
   readonly #worktrees: WorktreeTaps;
 
   constructor(deps: GitTapDeps) {
@@ -160,7 +160,7 @@ export class GitTaps {
     return undefined;
   }
 
-  async #askCommit(target: GitTarget, where: GitWhere): Promise<void> {
+  async #askCommit(target: GitTarget, where: PostWhere): Promise<void> {
     const ask = await this.#posts.post(await this.#commitAsk(target), where);
     if (ask) target.commit!.ask = ask;
   }
@@ -186,7 +186,7 @@ export class GitTaps {
     if (message) await this.#posts.edit(message, rendered);
   }
 
-  async #offerPush(target: GitTarget, where: GitWhere): Promise<void> {
+  async #offerPush(target: GitTarget, where: PostWhere): Promise<void> {
     const { t } = this.#deps;
     const plan = await planPush(target.cwd);
     if (!plan.ok) return void (await this.#posts.post(renderGitFailure("push", plan.error, t), where));
@@ -206,7 +206,7 @@ export class GitTaps {
     );
   }
 
-  async #pullRequest(target: GitTarget, where: GitWhere): Promise<void> {
+  async #pullRequest(target: GitTarget, where: PostWhere): Promise<void> {
     const { t, log } = this.#deps;
     const state = await ghState(target.cwd);
     if (state !== "ready") return void (await this.#posts.post({ text: state === "missing" ? t.git.ghMissing : t.git.ghSignedOut, keyboard: [] }, where));

@@ -5,12 +5,12 @@
 // endpoint's `at`); the worktree's Done notice then offers Commit, Push and Remove worktree.
 // Gathered like /new: every process adds its directories, the one that polls answers.
 import { repoRoot } from "../../git/repo.ts";
-import { RecentIds } from "../../recent-ids.ts";
+import { RecentIds } from "../../util/recent-ids.ts";
 import { addWorktree } from "../../git/worktrees.ts";
 import type { Claim } from "../../relay/update-handler.ts";
 import { decodeCallback } from "../../telegram/codec.ts";
 import { renderPicked, renderProjectPicker } from "../../telegram/render/render-new.ts";
-import { escapeHtml, escapeWithin } from "../../telegram/text/html.ts";
+import { escapeHtml, escapeWithin } from "../../text/html.ts";
 import { parseCommand } from "../../telegram/wire/updates.ts";
 import { Priority } from "../../telegram/wire/outbox.ts";
 import type { Chat } from "../core/chat.ts";
@@ -18,14 +18,14 @@ import type { ActingCommand, ActingTap } from "../core/gate.ts";
 import type { InstanceLinks } from "../core/instance-links.ts";
 import { directoryWithKey, gatheredDirectories, projectKey, type ProjectsPart } from "../steering/projects-part.ts";
 import { startSession, type StartSessionDeps } from "../steering/start-session.ts";
-import type { UserMessage } from "../runs/run-notices.ts";
-import type { GitPosts } from "./git-posts.ts";
+import type { UserMessage } from "../runs/talk-back.ts";
+import type { SessionPosts } from "../core/session-posts.ts";
 import type { WorktreeBook } from "./worktree-book.ts";
 
 export interface WorktreeSessionDeps extends StartSessionDeps {
   links: Pick<InstanceLinks, "linkFor" | "directories">;
   chat: Pick<Chat, "reply" | "send" | "answerCallback">;
-  posts: GitPosts;
+  posts: SessionPosts;
   worktrees: WorktreeBook;
 }
 

@@ -5,10 +5,10 @@
 import type { Strings } from "../../i18n/catalog.ts";
 import { readStatus } from "../../git/repo.ts";
 import { removeWorktree } from "../../git/worktrees.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { MessageRef } from "../../registry/prompt.ts";
 import { renderGitFailure, renderRemoveAsk, renderRemoved } from "../../telegram/render/render-git.ts";
-import type { GitPosts, GitWhere } from "./git-posts.ts";
+import type { SessionPosts, PostWhere } from "../core/session-posts.ts";
 import type { GitTarget } from "./git-targets.ts";
 import type { WorktreeBook } from "./worktree-book.ts";
 
@@ -17,7 +17,7 @@ export type { WorktreeBook } from "./worktree-book.ts";
 export interface WorktreeTapDeps {
   t: Strings;
   log: Logger;
-  posts: GitPosts;
+  posts: SessionPosts;
   worktrees: WorktreeBook;
 }
 
@@ -28,7 +28,7 @@ export class WorktreeTaps {
     this.#deps = deps;
   }
 
-  async tap(action: "removeWorktree" | "removeConfirm", target: GitTarget, tapped: MessageRef | undefined, where: GitWhere): Promise<void> {
+  async tap(action: "removeWorktree" | "removeConfirm", target: GitTarget, tapped: MessageRef | undefined, where: PostWhere): Promise<void> {
     const { t, posts, log, worktrees } = this.#deps;
     const worktree = target.worktree;
     if (!worktree) return;

@@ -2,10 +2,10 @@
 // a file over the limit by Telegram's word is never asked for. Shared by photos and files
 // (phone-files.ts) and voice notes (voice-notes.ts). Nothing is written to disk.
 import type { Strings } from "../../i18n/catalog.ts";
-import type { Logger } from "../../log.ts";
-import { errorText } from "../../error-text.ts";
+import type { Logger } from "../../system/log.ts";
+import { errorText } from "../../util/error-text.ts";
 import { FileTooBigError, type TelegramApi } from "../../telegram/wire/api.ts";
-import { escapeHtml, escapeWithin, type Html } from "../../telegram/text/html.ts";
+import { escapeHtml, escapeWithin, type Html } from "../../text/html.ts";
 import type { IncomingFile } from "../../telegram/wire/updates.ts";
 
 /** The bytes, or what to tell the phone (HTML) instead. */

@@ -1,19 +1,19 @@
 // Photos and files sent from the phone: a photo or document sent as a reply to any Hermes message
 // of a session (or posted in its forum topic) becomes that session's next prompt, with its caption;
 // an album (several photos or files sent at once) becomes one prompt.
-// Only the allowed users in the configured chat are heard (gate.ts hands nothing else here): nobody
+// Only the allowed users in the configured chat are heard (lib/bridge/core/gate.ts hands nothing else here): nobody
 // else's file is ever downloaded.
 // Files stay in memory (a `data:` URL or a text part) and are never written to disk.
 import type { Strings } from "../../i18n/catalog.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { PromptPart } from "../../opencode/endpoint.ts";
 import type { MessageOwner, Registry } from "../../registry/registry.ts";
 import type { Claim } from "../../relay/update-handler.ts";
 import { BOT_DOWNLOAD_LIMIT_BYTES, type TelegramApi } from "../../telegram/wire/api.ts";
-import { escapeHtml, escapeWithin, html, type Html } from "../../telegram/text/html.ts";
-import { errorText } from "../../error-text.ts";
-import { audioType } from "../../transcribe/audio-type.ts";
-import { reveal } from "../../telegram/text/reveal.ts";
+import { escapeHtml, escapeWithin, html, type Html } from "../../text/html.ts";
+import { errorText } from "../../util/error-text.ts";
+import { audioType } from "../../voice/audio-type.ts";
+import { reveal } from "../../text/reveal.ts";
 import type { IncomingFile } from "../../telegram/wire/updates.ts";
 import type { ActivityTracker } from "../../notices/activity.ts";
 import type { Chat } from "../core/chat.ts";
@@ -21,7 +21,7 @@ import type { ActingFile } from "../core/gate.ts";
 import { filePart } from "./file-part.ts";
 import type { InstanceLinks } from "../core/instance-links.ts";
 import { downloadFromPhone } from "./phone-download.ts";
-import type { RunNotices, UserMessage } from "../runs/run-notices.ts";
+import type { TalkBack, UserMessage } from "../runs/talk-back.ts";
 import type { SessionTopics } from "../core/topics.ts";
 import type { VoiceNotes } from "./voice-notes.ts";
 
@@ -34,7 +34,7 @@ export interface PhoneFilesDeps {
   links: Pick<InstanceLinks, "linkFor">;
   activity: Pick<ActivityTracker, "isBusy">;
   /** The prompt reached the session: the same receipt as for typed text. */
-  runs: Pick<RunNotices, "acknowledge">;
+  talk: Pick<TalkBack, "acknowledge">;
   chat: Pick<Chat, "reply">;
   /** Where a document whose bytes are audio goes: it is transcribed, not attached. */
   voice: Pick<VoiceNotes, "heard">;
@@ -161,7 +161,7 @@ export class PhoneFiles {
     const busy = this.#deps.activity.isBusy(owner.sessionID);
     const outcome = link ? await link.opencode.prompt(owner.sessionID, parts) : ({ ok: false, gone: false, error: t.talk.notRunning } as const);
     log.info({ sessionID: owner.sessionID, outcome, busy, bytes, parts: parts.map((part) => part.type) }, "file from the phone sent to a session");
-    if (outcome.ok) return this.#deps.runs.acknowledge(owner, userMessage, busy);
+    if (outcome.ok) return this.#deps.talk.acknowledge(owner, userMessage, busy);
     const why = outcome.gone ? escapeHtml(t.talk.sessionGone) : escapeWithin(outcome.error, 300);
     await this.#deps.chat.reply(t.files.notSent(why), userMessage.messageId, userMessage.threadId);
   }

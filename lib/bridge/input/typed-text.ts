@@ -1,17 +1,18 @@
 // Where text the user types goes: an awaited answer (a reply to a force-reply prompt, or the one
 // answer awaited in the chat), or a session's next instruction (a reply to any of its messages,
 // or a plain message in its forum topic), or, for a reply that is `/undo`, the undo of that
-// session's last run (a reply starting with "/" arrives as text: runs/undo-control.ts). Long
-// texts Telegram split are joined back first. Only text from those who may act arrives here (gate.ts).
+// session's last run (a reply starting with "/" arrives as text: lib/bridge/runs/undo-control.ts). Long
+// texts Telegram split are joined back first. Only text from those who may act arrives here (lib/bridge/core/gate.ts).
 import type { MessageOwner, Registry, TextInput } from "../../registry/registry.ts";
 import type { Claim } from "../../relay/update-handler.ts";
-import { TextJoiner } from "../../telegram/text/text-joiner.ts";
+import { TextJoiner } from "../../text/text-joiner.ts";
 import type { Sender } from "../../telegram/wire/updates.ts";
 import type { ActingText } from "../core/gate.ts";
-import type { RunNotices, UserMessage } from "../runs/run-notices.ts";
+import type { UndoControl } from "../runs/undo-control.ts";
+import type { TalkBack, UserMessage } from "../runs/talk-back.ts";
 import { isUndoCommand } from "../runs/undo-control.ts";
 import type { SessionTopics } from "../core/topics.ts";
-import type { UserInput } from "./user-input.ts";
+import type { PromptTaps } from "../prompts/prompt-taps.ts";
 
 type TextTarget = { input: TextInput } | { owner: MessageOwner; userMessage: UserMessage };
 
@@ -20,9 +21,10 @@ export interface TypedTextDeps {
   topics: SessionTopics;
   quietMs: number;
   /** Where the text for an awaited input goes. */
-  inputs: Pick<UserInput, "typed">;
+  inputs: Pick<PromptTaps, "typed">;
   /** Where a session's next instruction goes. */
-  runs: Pick<RunNotices, "talkBack" | "undos">;
+  talk: Pick<TalkBack, "talkBack">;
+  undos: Pick<UndoControl, "offer">;
 }
 
 export class TypedText {
@@ -32,7 +34,7 @@ export class TypedText {
   constructor(deps: TypedTextDeps) {
     this.#deps = deps;
     this.#joiner = new TextJoiner(deps.quietMs, (target, text) =>
-      "input" in target ? deps.inputs.typed(target.input, text) : void deps.runs.talkBack(target.owner, target.userMessage, text),
+      "input" in target ? deps.inputs.typed(target.input, text) : void deps.talk.talkBack(target.owner, target.userMessage, text),
     );
   }
 
@@ -49,7 +51,7 @@ export class TypedText {
     if (input) return this.#start(sender, { input }, intent.text);
     // A reply to any other message of a session is a new instruction for that session (or /undo of its last run).
     const owner = replyTo ? registry.ownerOf(replyTo) : undefined;
-    if (owner && isUndoCommand(intent.text)) return () => this.#deps.runs.undos.offer(owner, intent.messageId);
+    if (owner && isUndoCommand(intent.text)) return () => this.#deps.undos.offer(owner, intent.messageId);
     if (owner) return this.#start(sender, { owner, userMessage }, intent.text);
     // A plain message in a session's forum topic is also for that session.
     const topicOwner = intent.threadId !== undefined ? topics.ownerOf(intent.threadId) : undefined;

@@ -3,27 +3,27 @@
 // becomes that session's next prompt, as a typed reply would; one that replies to "Type an answer"
 // or "Reject with feedback" gives that answer. The phone is shown what was heard first, as a reply
 // to the voice note (a reply to that message reaches the session too). Only allowed users' voice
-// reaches this file (gate.ts decides, once), so a stranger's is never downloaded; the audio stays
+// reaches this file (lib/bridge/core/gate.ts decides, once), so a stranger's is never downloaded; the audio stays
 // in memory and goes to the transcription service and nowhere else.
 // Every refusal is said on the phone, and one voice note never makes two prompts.
-import type { TranscriptionSettings } from "../../config.ts";
-import { formatDuration } from "../../duration.ts";
-import { errorText } from "../../error-text.ts";
+import type { TranscriptionSettings } from "../../config/config.ts";
+import { formatDuration } from "../../i18n/duration.ts";
+import { errorText } from "../../util/error-text.ts";
 import type { Strings } from "../../i18n/catalog.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { MessageOwner, Registry, TextInput } from "../../registry/registry.ts";
 import { BOT_DOWNLOAD_LIMIT_BYTES, type TelegramApi } from "../../telegram/wire/api.ts";
-import { escapeHtml, escapeWithin, html, type Html } from "../../telegram/text/html.ts";
-import { type AudioType, audioType } from "../../transcribe/audio-type.ts";
-import { loadOpenaiTranscriber, type LoadTranscriber } from "../../transcribe/load.ts";
-import { TRANSCRIBE_TIMEOUT_MS, TranscriptionError, type Transcriber } from "../../transcribe/transcriber.ts";
+import { escapeHtml, escapeWithin, html, type Html } from "../../text/html.ts";
+import { type AudioType, audioType } from "../../voice/audio-type.ts";
+import { loadOpenaiTranscriber, type LoadTranscriber } from "../../voice/load-transcriber.ts";
+import { TRANSCRIBE_TIMEOUT_MS, TranscriptionError, type Transcriber } from "../../voice/transcriber.ts";
 import type { Claim } from "../../relay/update-handler.ts";
 import type { Chat } from "../core/chat.ts";
 import type { ActingFile } from "../core/gate.ts";
 import { downloadFromPhone } from "./phone-download.ts";
-import type { RunNotices, UserMessage } from "../runs/run-notices.ts";
+import type { TalkBack, UserMessage } from "../runs/talk-back.ts";
 import type { SessionTopics } from "../core/topics.ts";
-import type { UserInput } from "./user-input.ts";
+import type { PromptTaps } from "../prompts/prompt-taps.ts";
 
 /** Where the words go: an awaited answer (or feedback), or a session's next prompt. */
 export type VoiceTarget = { input: TextInput } | { owner: MessageOwner };
@@ -35,8 +35,8 @@ export interface VoiceNotesDeps {
   log: Logger;
   t: Strings;
   chat: Pick<Chat, "reply" | "post">;
-  inputs: Pick<UserInput, "typed">;
-  runs: Pick<RunNotices, "talkBack" | "heardVoice">;
+  inputs: Pick<PromptTaps, "typed">;
+  talk: Pick<TalkBack, "talkBack" | "heardVoice">;
   /** Undefined: no service configured (HERMES_TRANSCRIBE_URL): voice notes are refused, naming it. */
   settings: TranscriptionSettings | undefined;
   /** How the transcriber is built (on first use); tests give their own. */
@@ -134,13 +134,13 @@ export class VoiceNotes {
         return chat.reply(escapeHtml(t.note.notPending), userMessage.messageId, userMessage.threadId);
       const sent = await chat.post(t.voice.heardAnswer(shown), userMessage.messageId, userMessage.threadId);
       if (sent) registry.noteMessage(sent, { sessionID: prompt.sessionID, directory: prompt.directory });
-      this.#deps.runs.heardVoice(prompt.sessionID);
+      this.#deps.talk.heardVoice(prompt.sessionID);
       this.#deps.inputs.typed(target.input, words);
       return;
     }
     // Queued first, so the phone shows the words before the 👍 and Running; the prompt does not wait for Telegram.
     const showing = chat.post(t.voice.heard(shown), userMessage.messageId, userMessage.threadId);
-    await this.#deps.runs.talkBack(target.owner, userMessage, caption === undefined ? words : `${caption}\n\n${words}`, true);
+    await this.#deps.talk.talkBack(target.owner, userMessage, caption === undefined ? words : `${caption}\n\n${words}`, true);
     const sent = await showing;
     if (sent) registry.noteMessage(sent, target.owner);
   }

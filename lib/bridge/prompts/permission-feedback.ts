@@ -8,7 +8,7 @@ import type { Strings } from "../../i18n/catalog.ts";
 import type { PermissionRequest } from "../../hermes-events.ts";
 import type { OpencodeEndpoint } from "../../opencode/endpoint.ts";
 import type { PermissionDecision, PermissionPrompt } from "../../registry/permission-prompt.ts";
-import { cutText } from "../../telegram/text/html.ts";
+import { cutText } from "../../text/html.ts";
 
 /** How much of the command (or patterns) the marked message quotes: the agent has the request itself. */
 const REQUEST_QUOTE_LIMIT = 300;

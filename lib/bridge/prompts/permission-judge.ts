@@ -1,4 +1,4 @@
-// What prompt-life.ts asks of approvals (bridge/approvals/session-allow.ts) about a permission
+// What prompt-life.ts asks of approvals (lib/bridge/approvals/session-allow.ts) about a permission
 // request: its risk flags before it is delivered, whether a session rule answers it by itself, and
 // the rule an "Allow in this session" tap makes.
 import type { RiskFlag } from "../../approvals/risk.ts";

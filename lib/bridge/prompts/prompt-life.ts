@@ -1,17 +1,17 @@
 // One prompt's life, from OpenCode's ask to its final message: delivery, edits, replies to
-// OpenCode, settling, expiry and sending again. Prompt state (registry/prompt.ts,
-// question-prompt.ts, permission-prompt.ts) changes here, or through the registry's own transitions
+// OpenCode, settling, expiry and sending again. Prompt state (lib/registry/prompt.ts,
+// lib/registry/question-prompt.ts, lib/registry/permission-prompt.ts) changes here, or through the registry's own transitions
 // that the tap handlers call (tapOption, typeAnswer, …). Work on one prompt runs strictly in order, so two
-// quick taps can't race (OpenCode's question/index.ts keeps its pending map private the same way).
+// quick taps can't race (OpenCode's own question module keeps its pending map private the same way).
 import type { Strings } from "../../i18n/catalog.ts";
-import { prepareLoggerSoon, type Logger } from "../../log.ts";
+import { prepareLoggerSoon, type Logger } from "../../system/log.ts";
 import type { OpencodeEndpoint, Outcome } from "../../opencode/endpoint.ts";
 import type { PermissionDecision, PermissionPrompt } from "../../registry/permission-prompt.ts";
 import type { PromptState } from "../../registry/prompt.ts";
 import { reopenLastAnswer, type QuestionPrompt } from "../../registry/question-prompt.ts";
 import type { Prompt, Registry } from "../../registry/registry.ts";
 import type { HermesEvent } from "../../hermes-events.ts";
-import { errorText } from "../../error-text.ts";
+import { errorText } from "../../util/error-text.ts";
 import type { Chat } from "../core/chat.ts";
 import type { InstanceLink, PromptDesk } from "../core/desk.ts";
 import type { InstanceLinks } from "../core/instance-links.ts";
@@ -21,8 +21,8 @@ import type { PromptMessages } from "./prompt-messages.ts";
 import type { ReplyConfirmation } from "./reply-confirmation.ts";
 import { SerialQueues } from "./serial-queues.ts";
 import { lookUpSession } from "./session-lookup.ts";
-import type { Html } from "../../telegram/text/html.ts";
-import { warmUpTextSoon } from "../../telegram/text/warm-up.ts";
+import type { Html } from "../../text/html.ts";
+import { warmUpTextSoon } from "../../text/warm-up.ts";
 import { warmUpRendererSoon } from "../../telegram/render/render-warm-up.ts";
 
 export interface PromptLifeDeps {

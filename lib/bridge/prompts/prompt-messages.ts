@@ -3,21 +3,21 @@
 // to, and the force-reply that asks for typed text. Writes no prompt state: prompt-life.ts records
 // what these return.
 import type { Strings } from "../../i18n/catalog.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { PermissionPrompt } from "../../registry/permission-prompt.ts";
 import type { MessageRef } from "../../registry/prompt.ts";
 import type { Prompt, Registry } from "../../registry/registry.ts";
 import { TelegramApiError, type TelegramApi } from "../../telegram/wire/api.ts";
-import { cutText, escapeHtml, escapeWithin, PLACEHOLDER_LIMIT } from "../../telegram/text/html.ts";
-import { loadMarkdown, type Markdown } from "../../telegram/text/markdown.ts";
+import { cutText, escapeHtml, escapeWithin, PLACEHOLDER_LIMIT } from "../../text/html.ts";
+import { loadMarkdown, type Markdown } from "../../text/markdown.ts";
 import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
 import { projectName, type PromptContext } from "../../telegram/render/render-context.ts";
 import { permissionFiles } from "../../telegram/render/render-permission-file.ts";
 import { renderPermission } from "../../telegram/render/render-permission.ts";
 import { renderQuestion } from "../../telegram/render/render-question.ts";
 import type { InlineButton, RenderedMessage } from "../../telegram/wire/rendered-message.ts";
-import { reveal } from "../../telegram/text/reveal.ts";
-import { errorText } from "../../error-text.ts";
+import { reveal } from "../../text/reveal.ts";
+import { errorText } from "../../util/error-text.ts";
 import { inThread, type Chat } from "../core/chat.ts";
 import type { SessionTopics } from "../core/topics.ts";
 

@@ -12,7 +12,7 @@ import {
   type QuestionPrompt,
 } from "../../registry/question-prompt.ts";
 import { isActionOn, type CallbackData, type QuestionAction } from "../../telegram/codec.ts";
-import { escapeHtml, html } from "../../telegram/text/html.ts";
+import { escapeHtml, html } from "../../text/html.ts";
 import { pageCount } from "../../telegram/render/option-pages.ts";
 import type { PromptDesk, Tap, TapHandler } from "../core/desk.ts";
 

@@ -3,12 +3,12 @@
 // a reply to them reaches the session, and when only the answer's end fit, the whole answer
 // follows as answer.md (a reply to the file reaches the session too).
 import type { Strings } from "../../i18n/catalog.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { MessageOwner, Registry } from "../../registry/registry.ts";
-import { errorText } from "../../error-text.ts";
+import { errorText } from "../../util/error-text.ts";
 import { TelegramApiError, type TelegramApi } from "../../telegram/wire/api.ts";
-import { escapeHtml, type Html, visibleText } from "../../telegram/text/html.ts";
-import { loadMarkdown } from "../../telegram/text/markdown.ts";
+import { escapeHtml, type Html, visibleText } from "../../text/html.ts";
+import { loadMarkdown } from "../../text/markdown.ts";
 import type { Outbox, Priority } from "../../telegram/wire/outbox.ts";
 import { ANSWER_FILE, renderAnswerMessage } from "../../telegram/render/render-agent-text.ts";
 import type { InlineButton } from "../../telegram/wire/rendered-message.ts";

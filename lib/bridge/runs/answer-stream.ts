@@ -3,23 +3,23 @@
 // a group (or once Telegram refused drafts) the run's progress message shows the answer's last
 // lines, with spare budget only (live-progress.ts, the outbox's lowest priority: a prompt never
 // waits behind it). Only a run whose end the phone hears of (a Done notice follows: the message
-// that stays, the draft being ephemeral). The text and the pacing are pure (progress/answer-text.ts),
-// the HTML the renderer's (render-draft.ts). Drafts do not go through the outbox: they are not
+// that stays, the draft being ephemeral). The text and the pacing are pure (lib/progress/answer-text.ts),
+// the HTML the renderer's (lib/telegram/render/render-draft.ts). Drafts do not go through the outbox: they are not
 // messages and spend none of the chat's message budget; a 429 pauses them as told.
 import type { Strings } from "../../i18n/catalog.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { HermesEvent } from "../../hermes-events.ts";
 import type { ActivityTracker } from "../../notices/activity.ts";
 import { draftDue, NO_ANSWER, reduceAnswer, type AnswerText, type DraftPace } from "../../progress/answer-text.ts";
 import type { Registry } from "../../registry/registry.ts";
 import { TelegramApiError, type TelegramApi } from "../../telegram/wire/api.ts";
-import { loadMarkdown, type Markdown } from "../../telegram/text/markdown.ts";
+import { loadMarkdown, type Markdown } from "../../text/markdown.ts";
 import { renderAnswerTail, renderDraft } from "../../telegram/render/render-draft.ts";
-import { errorText } from "../../error-text.ts";
-import { withTimeout } from "../../with-timeout.ts";
+import { errorText } from "../../util/error-text.ts";
+import { withTimeout } from "../../util/with-timeout.ts";
 import { CALL_TIMEOUT_MS } from "../../telegram/wire/timeouts.ts";
 import type { LiveProgress } from "./live-progress.ts";
-import type { Html } from "../../telegram/text/html.ts";
+import type { Html } from "../../text/html.ts";
 
 /** At most one draft per run this often (Telegram animates each; a faster stream shows its latest state). */
 export const DRAFT_EVERY_MS = 1_000;

@@ -4,19 +4,19 @@
 // a message that says only "0 steps", and one edit less of a group's budget), and for any other run
 // once it has worked longer than the Done threshold; edited in place as its todos and
 // steps change; one last edit when the run ends (a short line, no Stop). The state is the pure
-// reducer's (progress/run-progress.ts), the text the renderer's (telegram/render-progress.ts, loaded
+// reducer's (lib/progress/run-progress.ts), the text the renderer's (lib/telegram/render/render-progress.ts, loaded
 // on first use); when a call goes out is the outbox's: spare budget only, the latest state wins.
 // This file never waits or counts messages itself.
 import type { Strings } from "../../i18n/catalog.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { ActivityTracker } from "../../notices/activity.ts";
 import type { HermesEvent } from "../../hermes-events.ts";
 import { endProgress, hasSomethingToShow, reduceProgress, startProgress, type RunEnd, type RunProgress } from "../../progress/run-progress.ts";
 import type { MessageOwner, Registry } from "../../registry/registry.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
-import { errorText } from "../../error-text.ts";
+import { errorText } from "../../util/error-text.ts";
 import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
-import type { Html } from "../../telegram/text/html.ts";
+import type { Html } from "../../text/html.ts";
 import { projectName } from "../../telegram/render/render-context.ts";
 import { inThread } from "../core/chat.ts";
 import type { StopControl } from "./stop-control.ts";

@@ -1,15 +1,15 @@
 // What each run of this process' sessions used (tokens, dollars) and how full its context is, for
 // the Done notice, the progress message and /status. The counting is the pure RunUsage's
-// (progress/run-usage.ts); this adds when a run starts (a root session turning busy) and the
+// (lib/progress/run-usage.ts); this adds when a run starts (a root session turning busy) and the
 // model's context window, asked of OpenCode's provider list (the same list /model reads) once
 // per model, of the location where the model first answered. Nothing when OpenCode reports nothing.
 import type { HermesEvent, ModelRef } from "../../hermes-events.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { ActivityTracker } from "../../notices/activity.ts";
 import { RunUsage } from "../../progress/run-usage.ts";
 import type { Registry } from "../../registry/registry.ts";
 import type { ContextView, SpentView } from "../../telegram/render/render-usage.ts";
-import { errorText } from "../../error-text.ts";
+import { errorText } from "../../util/error-text.ts";
 import type { InstanceLinks } from "../core/instance-links.ts";
 
 export interface RunCostDeps {

@@ -1,32 +1,30 @@
-// How runs are reported and continued from the phone: "Done" / "Failed" / retrying notices
-// (the noise policy lives in notices/activity.ts), and a user's text sent on to a session. The
-// Done notice of a run that changed files carries ⏪ Undo (undo-control.ts, which this creates).
+// How runs are reported on the phone: "Done" / "Failed" / retrying notices (the noise policy lives
+// in the notices folder's lib/notices/activity.ts). The
+// Done notice of a run that changed files carries ⏪ Undo (undo-control.ts, which this creates),
+// and other capabilities' buttons through one seam (done-buttons.ts).
 import type { Strings } from "../../i18n/catalog.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { ActivityTracker, Notice } from "../../notices/activity.ts";
 import { RunChanges } from "../../registry/run-changes.ts";
 import type { MessageOwner, Registry } from "../../registry/registry.ts";
 import type { FileChange, HermesEvent } from "../../hermes-events.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
 import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
-import { errorText } from "../../error-text.ts";
+import { errorText } from "../../util/error-text.ts";
 import { projectName, type PromptContext } from "../../telegram/render/render-context.ts";
 import { CHANGES_FILE, changesDiff, renderChanges } from "../../telegram/render/render-changes.ts";
-import { LOST_MESSAGE_FILE, renderNotice, renderNotSent } from "../../telegram/render/render-notice.ts";
-import { escapeHtml } from "../../telegram/text/html.ts";
-import { loadMarkdown } from "../../telegram/text/markdown.ts";
+import { renderNotice } from "../../telegram/render/render-notice.ts";
+import { escapeHtml } from "../../text/html.ts";
+import { loadMarkdown } from "../../text/markdown.ts";
 import { postAnswerMessage } from "./answer-messages.ts";
-import { inThread, type Chat } from "../core/chat.ts";
+import { inThread } from "../core/chat.ts";
 import type { InstanceLinks } from "../core/instance-links.ts";
 import type { LiveProgress } from "./live-progress.ts";
 import type { RunCosts } from "./run-costs.ts";
-import type { StopControl } from "./stop-control.ts";
 import { UndoControl } from "./undo-control.ts";
 import { answerStream, type AnswerStream } from "./answer-stream.ts";
 import type { SpokenAnswers } from "./spoken-answers.ts";
-import { ForkControl } from "./fork-control.ts";
-import { SessionPosts } from "./session-posts.ts";
-import type { InlineButton } from "../../telegram/wire/rendered-message.ts";
+import type { DoneButtons } from "./done-buttons.ts";
 import type { SessionTopics } from "../core/topics.ts";
 
 export interface RunNoticeDeps {
@@ -42,36 +40,18 @@ export interface RunNoticeDeps {
   /** The noise policy's view of every session's runs (shared with Stop and /status). */
   activity: ActivityTracker;
   links: Pick<InstanceLinks, "linkFor">;
-  chat: Pick<Chat, "reply">;
-  /** Says the phone's text started (or was queued behind) a run, with a way to stop it. */
-  stops: Pick<StopControl, "announce">;
-  /** With live progress on, a run the phone started gets its progress message instead of the Running notice. */
-  progress?: Pick<LiveProgress, "startFromPhone" | "showNow" | "showAnswer">;
+  /** The answer as it is written shows on the run's progress message in a group (answer-stream.ts). */
+  progress?: Pick<LiveProgress, "showAnswer">;
   /** What each run used: fed the same events, first; the Done notice shows it. */
   costs?: Pick<RunCosts, "observe" | "take">;
   /** The answer spoken after its Done notice, for a run a voice note asked for (spoken-answers.ts). */
-  spoken?: Pick<SpokenAnswers, "heardVoice" | "afterDone">;
+  spoken?: Pick<SpokenAnswers, "afterDone">;
   /** HERMES_STREAM: the answer as it is written (answer-stream.ts); undefined: on in a private chat only. */
   stream?: boolean | undefined;
-  /** The Done notice's git buttons (Commit, Push, Remove worktree: bridge/git/). */
-  git?: DoneButtons;
+  /** Other capabilities' buttons on the Done notice (done-buttons.ts), in the order they show. */
+  doneButtons?: readonly DoneButtons[];
   /** Approvals (issue 42): they see the run's events (the budget reads its cost), and count for the Done notice the requests session rules answered. */
   approvals?: { observe(directory: string, event: HermesEvent): void; takeAnswered(sessionID: string): number };
-  /** A run held by a usage limit holds what the phone sends it until it resumes (bridge/walkaway/). */
-  held?: { hold(owner: MessageOwner, userMessage: UserMessage, text: string, byVoice: boolean): boolean };
-}
-
-export interface DoneButtons {
-  buttonsFor(owner: MessageOwner, changes: readonly FileChange[], answer: string | undefined): Promise<InlineButton[]>;
-}
-
-/** The user's own message that carried the text (for the 👍 and for replies). */
-export interface UserMessage {
-  chatId: number;
-  messageId: number;
-  threadId?: number;
-  /** In the main chat while the session posts in its own topic (topics on, /new): the Running notice does not reply to it. */
-  outsideTopic?: true;
 }
 
 export class RunNotices {
@@ -85,14 +65,16 @@ export class RunNotices {
   readonly undos: UndoControl;
   /** The answer as it is written, before its Done notice. */
   readonly #stream: AnswerStream | undefined;
-  /** ⑂ Fork on the Done notice, /fork and Fork here (issue 43). */
-  readonly forks: ForkControl;
+
+  /** What each session's current run changed, to read: ⑂ Fork cuts through a run's last message. */
+  get changes(): Pick<RunChanges, "lastMessage"> {
+    return this.#changes;
+  }
 
   constructor(deps: RunNoticeDeps, doneGraceMs: number) {
     this.#deps = deps;
     this.undos = new UndoControl({ ...deps, changes: this.#changes });
     this.#stream = answerStream(deps, deps.stream);
-    this.forks = new ForkControl(new SessionPosts(deps), this.#changes);
     this.activity = deps.activity;
     this.#graceMs = doneGraceMs;
   }
@@ -113,55 +95,6 @@ export class RunNotices {
     const notice = this.activity.observe(event, now(), (sessionID) => !registry.sessions.get(sessionID)?.parentID);
     if (notice?.kind === "done") this.#scheduleDone(directory, notice);
     else if (notice) void this.#send(directory, notice);
-  }
-
-  /** Sends typed text (or a voice note's words: `byVoice`) to a session as its next instruction, and says so quietly (or says why not). */
-  async talkBack(owner: MessageOwner, userMessage: UserMessage, text: string, byVoice = false): Promise<void> {
-    const { t, log, outbox, telegram } = this.#deps;
-    if (this.#deps.held?.hold(owner, userMessage, text, byVoice)) return;
-    const link = this.#deps.links.linkFor(owner.directory);
-    const busy = this.activity.isBusy(owner.sessionID);
-    const outcome = link
-      ? await link.opencode.prompt(owner.sessionID, [{ type: "text", text }])
-      : ({ ok: false, gone: false, error: t.talk.notRunning } as const);
-    log.info({ sessionID: owner.sessionID, outcome, busy }, "message from the phone sent to a session");
-    if (outcome.ok && byVoice) this.#deps.spoken?.heardVoice(owner.sessionID);
-    if (outcome.ok) return this.acknowledge(owner, userMessage, busy);
-    // The instruction is lost unless the user gets it back: quoted, and in full as a file if long.
-    const why = outcome.gone ? t.talk.sessionGone : outcome.error;
-    const notice = renderNotSent(why, text, t);
-    await this.#deps.chat.reply(notice.html, userMessage.messageId, userMessage.threadId);
-    if (!notice.cut) return;
-    const { chatId } = userMessage;
-    const options = {
-      replyTo: userMessage.messageId,
-      caption: escapeHtml(t.talk.fileCaption),
-      ...(userMessage.threadId !== undefined ? { threadId: userMessage.threadId } : {}),
-    };
-    await outbox
-      .send(chatId, () => () => telegram.sendDocument(chatId, LOST_MESSAGE_FILE, text, options), Priority.Answer)
-      .catch((error) => log.warn({ err: errorText(error) }, "could not send back a message that was not delivered"));
-  }
-
-  /** A voice note answered one of the session's prompts: the run it continues is answered in voice too (spoken-answers.ts). */
-  heardVoice(sessionID: string): void {
-    this.#deps.spoken?.heardVoice(this.#deps.registry.sessions.rootOf(sessionID));
-  }
-
-  /**
-   * A message from the phone reached the session: 👍 on it, and the run's progress message (with
-   * Stop), or the Running notice with progress off; "queued" if the session was busy.
-   */
-  async acknowledge(owner: MessageOwner, userMessage: UserMessage, wasBusy: boolean): Promise<void> {
-    const { outbox, telegram, progress } = this.#deps;
-    this.activity.markFromPhone(owner.sessionID);
-    void outbox.chore(userMessage.chatId, () => telegram.react(userMessage.chatId, userMessage.messageId, "👍")).catch(() => undefined);
-    // A message outside the session's topic (/new opening a new topic) is not replied to there.
-    const replyTo = userMessage.outsideTopic ? undefined : userMessage.messageId;
-    if (progress && !wasBusy) return progress.startFromPhone(owner, replyTo, userMessage.threadId);
-    await this.#deps.stops.announce(owner, replyTo, wasBusy, userMessage.threadId);
-    // Queued behind a run: that run now concerns the phone too.
-    if (progress) await progress.showNow(owner.sessionID);
   }
 
   stop(): void {
@@ -227,13 +160,16 @@ export class RunNotices {
     const spent = autoAllowed > 0 ? { tokens: used?.tokens ?? 0, cost: used?.cost ?? 0, autoAllowed } : used;
     const owner = { sessionID: notice.sessionID, directory };
     const undo = changes.length > 0 ? this.undos.buttonFor(owner) : undefined;
-    const fork = notice.kind === "done" ? this.forks.buttonFor(owner) : undefined;
-    const git = notice.kind === "done" ? await this.#deps.git?.buttonsFor(owner, changes, notice.lastText).catch(() => []) : undefined;
-    const buttons = [undo, fork].filter((button) => button !== undefined);
+    const seams = notice.kind === "done" ? (this.#deps.doneButtons ?? []) : [];
+    const answer = notice.kind === "done" ? notice.lastText : undefined;
+    const offered = await Promise.all(seams.map((seam) => seam.buttonsFor(owner, changes, answer).catch(() => [])));
+    const beside = [...(undo ? [undo] : []), ...seams.flatMap((seam, i) => (seam.row === "beside" ? offered[i]! : []))];
+    const below = seams.flatMap((seam, i) => (seam.row === "below" ? offered[i]! : []));
+    const keyboard = [beside, below].filter((row) => row.length > 0);
     const rendered = {
       ...renderNotice(notice, context, changes.length > 0 ? renderChanges(changes, t) : undefined, spent),
-      // Git's buttons (Commit, Push, Remove worktree) on a row of their own under Undo and Fork.
-      ...(buttons.length > 0 || git?.length ? { keyboard: [buttons, git ?? []].filter((row) => row.length > 0) } : {}),
+      // Undo with the buttons beside it, and a row of their own for the others (git's) under them.
+      ...(keyboard.length > 0 ? { keyboard } : {}),
     };
     try {
       const threadId = await topics.threadOf(notice.sessionID, directory);
@@ -245,7 +181,7 @@ export class RunNotices {
         notice.kind === "done" ? (notice.lastText ?? "") : "",
       );
       log.info({ kind: notice.kind, sessionID: notice.sessionID, changedFiles: changes.length, shortened: rendered.shortened }, "notice sent");
-      if (sent && fork) this.forks.noteNotice({ chatId, messageId: sent.messageId }, fork);
+      for (const [i, seam] of seams.entries()) if (sent && offered[i]!.length > 0) seam.posted?.({ chatId, messageId: sent.messageId }, offered[i]!);
       const diff = changesDiff(changes);
       if (sent && diff) await this.#sendDiff(diff, sent.messageId, threadId, owner);
       if (sent && notice.kind === "done") await this.#deps.spoken?.afterDone(owner, notice.lastText ?? "", sent.messageId, threadId);

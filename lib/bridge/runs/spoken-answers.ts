@@ -2,18 +2,18 @@
 // its Done notice, the answer as a voice message (HERMES_SPEECH_URL; the text stays above it).
 // `/voice on|off|auto` chooses for the chat (auto, the default: only for voice prompts); every
 // process sharing the bot takes the choice (it is gathered, as /pending is). What is read aloud is
-// speech/spoken-text.ts' (code blocks and links named, at most about two minutes); the audio comes
-// from the one speech client (speech/openai-speech.ts, loaded on first use). A failure is said
+// lib/voice/spoken-text.ts' (code blocks and links named, at most about two minutes); the audio comes
+// from the one speech client (lib/voice/openai-speech.ts, loaded on first use). A failure is said
 // once, replying to the Done notice, with the service's status and never its key.
-import { errorText } from "../../error-text.ts";
+import { errorText } from "../../util/error-text.ts";
 import type { Strings } from "../../i18n/catalog.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { MessageOwner } from "../../registry/registry.ts";
-import type { SpeechSettings } from "../../speech-settings.ts";
-import { loadOpenaiSpeaker, type LoadSpeaker } from "../../speech/load.ts";
-import { SPEECH_TIMEOUT_MS, SpeechError, type Speaker } from "../../speech/speaker.ts";
-import { spokenText } from "../../speech/spoken-text.ts";
-import { escapeWithin, type Html } from "../../telegram/text/html.ts";
+import type { SpeechSettings } from "../../config/speech-settings.ts";
+import { loadOpenaiSpeaker, type LoadSpeaker } from "../../voice/load-speaker.ts";
+import { SPEECH_TIMEOUT_MS, SpeechError, type Speaker } from "../../voice/speaker.ts";
+import { spokenText } from "../../voice/spoken-text.ts";
+import { escapeWithin, type Html } from "../../text/html.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
 import type { Outbox } from "../../telegram/wire/outbox.ts";
 import type { Chat } from "../core/chat.ts";

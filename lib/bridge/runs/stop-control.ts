@@ -1,21 +1,21 @@
 // Stop from the phone: a Stop button on a running session's messages and /stop lead to a red
 // confirmation, whose tap aborts the session's run through OpenCode's API (POST /session/:id/abort,
-// what Esc does in the terminal). Rendering is in telegram/render-stop.ts; this file sends and edits.
+// what Esc does in the terminal). Rendering is in lib/telegram/render/render-stop.ts; this file sends and edits.
 import type { Strings } from "../../i18n/catalog.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { ActivityTracker } from "../../notices/activity.ts";
 import type { MessageOwner, Registry } from "../../registry/registry.ts";
 import { StopTargets, type StopMessage } from "../../registry/stop-targets.ts";
 import type { HermesEvent } from "../../hermes-events.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
 import { isActionOn, type CallbackData, type StopAction } from "../../telegram/codec.ts";
-import { escapeHtml, escapeWithin } from "../../telegram/text/html.ts";
+import { escapeHtml, escapeWithin } from "../../text/html.ts";
 import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
-import { errorText } from "../../error-text.ts";
+import { errorText } from "../../util/error-text.ts";
 import { projectName, type PromptContext } from "../../telegram/render/render-context.ts";
 import { renderStop, renderStopFailed, renderStopPicker, stopButton, type StopOutcome } from "../../telegram/render/render-stop.ts";
 import type { InlineButton, RenderedMessage } from "../../telegram/wire/rendered-message.ts";
-import { reveal } from "../../telegram/text/reveal.ts";
+import { reveal } from "../../text/reveal.ts";
 import { editMessageIn, inThread } from "../core/chat.ts";
 import type { Tap } from "../core/desk.ts";
 import type { InstanceLinks } from "../core/instance-links.ts";

@@ -3,9 +3,9 @@
 // reverts the session to before the run through OpenCode's own revert (the TUI's /undo), and
 // ↪ Redo puts the run back until the session's next prompt. Refused, with files untouched, while
 // the session works, when a newer run exists, when OpenCode refuses, and without git. Rendering is
-// in telegram/render/render-undo.ts; which run a key names in registry/undo-targets.ts.
+// in lib/telegram/render/render-undo.ts; which run a key names in lib/registry/undo-targets.ts.
 import type { Strings } from "../../i18n/catalog.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { ActivityTracker } from "../../notices/activity.ts";
 import type { MessageOwner, Registry } from "../../registry/registry.ts";
 import type { RunChanges } from "../../registry/run-changes.ts";
@@ -14,10 +14,10 @@ import type { HermesEvent } from "../../hermes-events.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
 import { isActionOn, type CallbackData, type UndoAction } from "../../telegram/codec.ts";
 import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
-import { errorText } from "../../error-text.ts";
+import { errorText } from "../../util/error-text.ts";
 import { projectName, type PromptContext } from "../../telegram/render/render-context.ts";
 import { renderUndo, undoButton, type UndoView } from "../../telegram/render/render-undo.ts";
-import { escapeHtml } from "../../telegram/text/html.ts";
+import { escapeHtml } from "../../text/html.ts";
 import type { InlineButton, RenderedMessage } from "../../telegram/wire/rendered-message.ts";
 import { editMessageIn, inThread } from "../core/chat.ts";
 import type { Tap } from "../core/desk.ts";

@@ -1,24 +1,24 @@
 // /every, /at and /schedules: scheduled runs made, listed and cancelled from the phone. /every and
-// /at choose their project as /new does (new-sessions.ts): every process sharing the bot adds the
+// /at choose their project as /new does (lib/bridge/steering/new-sessions.ts): every process sharing the bot adds the
 // directories it serves; the one that polls answers: with one project it serves itself, the
 // schedule is made at once; otherwise a picker (a button per served project) replies to the
 // command, and the tap is claimed by the process serving that project, which reads the command
 // back from the message the picker replies to. The answer says what was understood, in words.
 // /schedules and its cancel buttons need no particular process: the file is this user's, shared by
-// all (lib/schedule/store.ts); the first tap on a cancel button asks for a second. Only updates
-// from those who may act arrive here (gate.ts): a stranger's /every makes nothing.
+// all (lib/schedules/store.ts); the first tap on a cancel button asks for a second. Only updates
+// from those who may act arrive here (lib/bridge/core/gate.ts): a stranger's /every makes nothing.
 import { randomBytes } from "node:crypto";
 import type { Strings } from "../../i18n/catalog.ts";
-import type { Logger } from "../../log.ts";
-import { RecentIds } from "../../recent-ids.ts";
+import type { Logger } from "../../system/log.ts";
+import { RecentIds } from "../../util/recent-ids.ts";
 import type { Claim } from "../../relay/update-handler.ts";
-import type { Schedule } from "../../schedule/schedule.ts";
-import { MAX_INSTRUCTION, MAX_SCHEDULES } from "../../schedule/schedule.ts";
-import type { ScheduleStore } from "../../schedule/store.ts";
-import type { SchedulePace } from "../../schedule/pace.ts";
-import { nextRun, parseAt, parseEvery, type Parsed } from "../../schedule/when.ts";
+import type { Schedule } from "../../schedules/schedule.ts";
+import { MAX_INSTRUCTION, MAX_SCHEDULES } from "../../schedules/schedule.ts";
+import type { ScheduleStore } from "../../schedules/store.ts";
+import type { SchedulePace } from "../../schedules/pace.ts";
+import { nextRun, parseAt, parseEvery, type Parsed } from "../../schedules/when.ts";
 import { decodeCallback } from "../../telegram/codec.ts";
-import { escapeHtml, escapeWithin } from "../../telegram/text/html.ts";
+import { escapeHtml, escapeWithin } from "../../text/html.ts";
 import {
   renderScheduleCreated,
   renderScheduleError,
@@ -44,7 +44,7 @@ export interface ScheduleSetup {
   changed: () => void;
   /** Given, once the bridge is made, what claims and starts the runs due now (schedule-runner.ts). */
   ready: (runDue: () => Promise<void>) => void;
-  /** The schedules' minute (lib/schedule/pace.ts); a real minute when absent. */
+  /** The schedules' minute (lib/schedules/pace.ts); a real minute when absent. */
   pace?: SchedulePace;
 }
 

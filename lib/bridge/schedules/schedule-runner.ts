@@ -1,13 +1,13 @@
-// Scheduled runs, run: when the wake-up timer (lib/schedule/wake.ts) finds something due, this
+// Scheduled runs, run: when the wake-up timer (lib/schedules/wake.ts) finds something due, this
 // process claims, under the store's lock, the runs due in the projects it serves and the runs
-// nobody started in time (lib/schedule/due.ts); every claim moves the schedule on, so each run
+// nobody started in time (lib/schedules/due.ts); every claim moves the schedule on, so each run
 // is claimed by exactly one process, whichever processes share the bot and the file. Each claimed
 // run posts its first message ("⏰ Scheduled run … in app: …") and starts a new session titled
-// "⏰ …" with the instruction, the /new way (steering/start-session.ts): Running with Stop,
+// "⏰ …" with the instruction, the /new way (lib/bridge/steering/start-session.ts): Running with Stop,
 // progress, Done or Failed, and a reply continues it. A missed run is told once.
 import type { Strings } from "../../i18n/catalog.ts";
-import type { Logger } from "../../log.ts";
-import { claimDue } from "../../schedule/due.ts";
+import type { Logger } from "../../system/log.ts";
+import { claimDue } from "../../schedules/due.ts";
 import { renderMissed, renderScheduledRun, scheduledTitle } from "../../telegram/render/render-schedules.ts";
 import { Priority } from "../../telegram/wire/outbox.ts";
 import type { Chat } from "../core/chat.ts";

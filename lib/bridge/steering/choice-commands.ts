@@ -3,15 +3,15 @@
 // page at a time, the one in use marked. A tap on it is gathered too: each process applies it
 // (if its OpenCode reports the tapped one; otherwise it falls back to OpenCode's default, never to an
 // older choice), so the choice holds whichever process sends the next prompt. `/model default` and
-// `/agent plan` choose without a picker. Only updates from those who may act arrive here (gate.ts).
+// `/agent plan` choose without a picker. Only updates from those who may act arrive here (lib/bridge/core/gate.ts).
 import type { Strings } from "../../i18n/catalog.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
 import { decodeCallback, type CallbackData } from "../../telegram/codec.ts";
-import { escapeHtml, html, type Html } from "../../telegram/text/html.ts";
+import { escapeHtml, html, type Html } from "../../text/html.ts";
 import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
 import { CHOICES_PER_PAGE, currentText, DEFAULT_KEY, renderChoicePicker, type ChoiceKind } from "../../telegram/render/render-choice.ts";
-import { errorText } from "../../error-text.ts";
+import { errorText } from "../../util/error-text.ts";
 import type { Chat } from "../core/chat.ts";
 import { mergeChoiceParts, parseChoicePart, type ChoicePart } from "./choice-part.ts";
 import type { ActingCommand, ActingTap } from "../core/gate.ts";

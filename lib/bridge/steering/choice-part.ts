@@ -2,7 +2,7 @@
 // OpenCode instances report (each item a key and a label) and what it uses now. Untrusted until
 // checked: at most MAX_ITEMS items, keys as shortKey makes them, labels of at most MAX_LABEL
 // characters; anything else drops the whole part. Pure.
-import { isRecord } from "../../is-record.ts";
+import { isRecord } from "../../util/is-record.ts";
 import { isShortKey } from "../core/short-key.ts";
 
 const MAX_ITEMS = 500;

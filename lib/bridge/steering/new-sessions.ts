@@ -7,9 +7,9 @@
 // sends the instruction (the picker replies to the /new message, whose text Telegram hands back
 // with the tap); without one, it asks for it (force reply) and takes the reply. From then on the
 // session is any phone-started run: Running with Stop, progress, Done, and a reply continues it.
-// Only updates from those who may act arrive here (gate.ts).
+// Only updates from those who may act arrive here (lib/bridge/core/gate.ts).
 import type { Strings } from "../../i18n/catalog.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { Registry } from "../../registry/registry.ts";
 import type { Claim } from "../../relay/update-handler.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
@@ -17,15 +17,15 @@ import { decodeCallback } from "../../telegram/codec.ts";
 import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
 import { renderAskText, renderPicked, renderProjectPicker } from "../../telegram/render/render-new.ts";
 import { parseCommand } from "../../telegram/wire/updates.ts";
-import { RecentIds } from "../../recent-ids.ts";
+import { RecentIds } from "../../util/recent-ids.ts";
 import type { Chat } from "../core/chat.ts";
 import type { ActingCommand, ActingTap, ActingText } from "../core/gate.ts";
 import type { InstanceLinks } from "../core/instance-links.ts";
 import { parseProjectsPart, projectKey, type ProjectsPart } from "./projects-part.ts";
-import type { RunNotices, UserMessage } from "../runs/run-notices.ts";
+import type { TalkBack, UserMessage } from "../runs/talk-back.ts";
 import type { SessionTopics } from "../core/topics.ts";
 import { startSession } from "./start-session.ts";
-import { escapeHtml } from "../../telegram/text/html.ts";
+import { escapeHtml } from "../../text/html.ts";
 
 export interface NewSessionDeps {
   telegram: TelegramApi;
@@ -37,7 +37,7 @@ export interface NewSessionDeps {
   chatId: number | undefined;
   links: Pick<InstanceLinks, "linkFor" | "directories">;
   chat: Pick<Chat, "reply" | "send" | "answerCallback">;
-  runs: Pick<RunNotices, "talkBack">;
+  talk: Pick<TalkBack, "talkBack">;
 }
 
 /** A force-reply request for a new session's first instruction, by "chatId:messageId". */

@@ -2,7 +2,7 @@
 // directories it serves. Untrusted until checked: at most MAX_PROJECTS absolute paths of at most
 // MAX_PATH characters each; anything else drops the whole part. Pure.
 import path from "node:path";
-import { isRecord } from "../../is-record.ts";
+import { isRecord } from "../../util/is-record.ts";
 import { shortKey } from "../core/short-key.ts";
 
 const MAX_PROJECTS = 100;

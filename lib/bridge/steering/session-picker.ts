@@ -2,11 +2,11 @@
 // Every process adds its own (gathered like /status) and remembers which key is which session; the
 // one that polls shows the list a page at a time (turning a page gathers again). A tap on a session
 // is claimed by the process that listed it, which posts a Hermes message of that session with its
-// last answer (answer-messages.ts' showAnswer: Markdown rendered, its end with the whole as a file
+// last answer (lib/bridge/runs/answer-messages.ts' showAnswer: Markdown rendered, its end with the whole as a file
 // when long), so a reply to it continues the session.
-// Only updates from those who may act arrive here (gate.ts).
+// Only updates from those who may act arrive here (lib/bridge/core/gate.ts).
 import type { Strings } from "../../i18n/catalog.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { ActivityTracker } from "../../notices/activity.ts";
 import type { Registry } from "../../registry/registry.ts";
 import type { Claim } from "../../relay/update-handler.ts";
@@ -15,8 +15,8 @@ import { decodeCallback } from "../../telegram/codec.ts";
 import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
 import { projectName } from "../../telegram/render/render-context.ts";
 import { renderAnswerHeader, renderSessionPicker } from "../../telegram/render/render-sessions.ts";
-import { html } from "../../telegram/text/html.ts";
-import { errorText } from "../../error-text.ts";
+import { html } from "../../text/html.ts";
+import { errorText } from "../../util/error-text.ts";
 import { showAnswer } from "../runs/answer-messages.ts";
 import { inThread, type Chat } from "../core/chat.ts";
 import type { ActingCommand, ActingTap } from "../core/gate.ts";

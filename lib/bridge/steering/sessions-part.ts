@@ -1,7 +1,7 @@
 // A process' part of /sessions, as it arrives from another process over the relay: its recent root
 // sessions. Untrusted until checked: at most MAX_SESSIONS entries, keys as shortKey makes them,
 // texts of at most MAX_TEXT characters; anything else drops the whole part. Pure.
-import { isRecord } from "../../is-record.ts";
+import { isRecord } from "../../util/is-record.ts";
 import { isShortKey } from "../core/short-key.ts";
 
 const MAX_SESSIONS = 200;

@@ -3,14 +3,14 @@
 // a title is given), and the instruction sent as any text from the phone, so the run is reported
 // like any other phone-started run (Running with Stop, progress, Done or Failed; a reply continues it).
 import type { Strings } from "../../i18n/catalog.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { Registry } from "../../registry/registry.ts";
-import { escapeWithin } from "../../telegram/text/html.ts";
-import { reveal } from "../../telegram/text/reveal.ts";
+import { escapeWithin } from "../../text/html.ts";
+import { reveal } from "../../text/reveal.ts";
 import type { Chat } from "../core/chat.ts";
 import type { InstanceLinks } from "../core/instance-links.ts";
 import type { SessionTopics } from "../core/topics.ts";
-import type { RunNotices, UserMessage } from "../runs/run-notices.ts";
+import type { TalkBack, UserMessage } from "../runs/talk-back.ts";
 
 export interface StartSessionDeps {
   registry: Registry;
@@ -19,7 +19,7 @@ export interface StartSessionDeps {
   t: Strings;
   links: Pick<InstanceLinks, "linkFor">;
   chat: Pick<Chat, "reply">;
-  runs: Pick<RunNotices, "talkBack">;
+  talk: Pick<TalkBack, "talkBack">;
 }
 
 /** Creates the session in `directory` and sends it the instruction (Running, 👍, or why not, in reply to `userMessage`); its id, or undefined. */
@@ -27,7 +27,7 @@ export async function startSession(
   deps: StartSessionDeps,
   start: { directory: string; text: string; userMessage: UserMessage; title?: string },
 ): Promise<string | undefined> {
-  const { links, registry, log, t, chat, runs, topics } = deps;
+  const { links, registry, log, t, chat, talk, topics } = deps;
   const { directory, text, userMessage, title } = start;
   const link = links.linkFor(directory);
   const created = link ? await link.opencode.createSession(title) : ({ ok: false, error: t.talk.notRunning } as const);
@@ -38,6 +38,6 @@ export async function startSession(
   }
   registry.sessions.upsert({ id: created.sessionID, directory, ...(title === undefined ? {} : { title }) });
   // With topics the session posts in its own new topic, not beside the message that started it in the main chat.
-  await runs.talkBack({ sessionID: created.sessionID, directory }, topics.enabled ? { ...userMessage, outsideTopic: true } : userMessage, text);
+  await talk.talkBack({ sessionID: created.sessionID, directory }, topics.enabled ? { ...userMessage, outsideTopic: true } : userMessage, text);
   return created.sessionID;
 }

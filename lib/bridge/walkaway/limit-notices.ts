@@ -1,26 +1,26 @@
-// A run held by a usage limit, on the phone (issue 51): one message per pause (walkaway/limit-pause.ts
+// A run held by a usage limit, on the phone (issue 51): one message per pause (lib/walkaway/limit-pause.ts
 // decides; this posts it once and edits it), with Resume now and Cancel. Where OpenCode gave up,
 // this process sends the session `continue` at the reset time, once (a pause lives in the process
 // whose OpenCode runs the session, and only there; a restart loses it, and says so in the log).
 // What the phone sends the session meanwhile is held and sent, in order, after the resume.
 import { randomBytes } from "node:crypto";
-import { errorText } from "../../error-text.ts";
+import { errorText } from "../../util/error-text.ts";
 import type { HermesEvent } from "../../hermes-events.ts";
 import type { Strings } from "../../i18n/catalog.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { ActivityTracker } from "../../notices/activity.ts";
 import type { MessageOwner, Registry } from "../../registry/registry.ts";
 import type { Claim } from "../../relay/update-handler.ts";
 import { decodeCallback } from "../../telegram/codec.ts";
 import { contextLine, projectName } from "../../telegram/render/render-context.ts";
 import { renderPause } from "../../telegram/render/render-walkaway.ts";
-import { escapeHtml, joinHtml } from "../../telegram/text/html.ts";
+import { escapeHtml, joinHtml } from "../../text/html.ts";
 import { LimitPauses, type Pause, type Resume } from "../../walkaway/limit-pause.ts";
 import type { Chat } from "../core/chat.ts";
 import type { ActingTap } from "../core/gate.ts";
 import type { InstanceLinks } from "../core/instance-links.ts";
-import type { PostedMessage, SessionPosts } from "../runs/session-posts.ts";
-import type { UserMessage } from "../runs/run-notices.ts";
+import type { PostedMessage, SessionPosts } from "../core/session-posts.ts";
+import type { UserMessage } from "../runs/talk-back.ts";
 
 /** What Hermes sends a session to resume it. */
 export const RESUME_PROMPT = "continue";
@@ -46,7 +46,7 @@ export interface LimitNoticeDeps {
   log: Logger;
   t: Strings;
   now: () => number;
-  /** Sends a held message on (runs/run-notices.ts' talkBack). */
+  /** Sends a held message on (lib/bridge/runs/talk-back.ts). */
   talkBack(owner: MessageOwner, userMessage: UserMessage, text: string, byVoice: boolean): Promise<void>;
 }
 
@@ -183,7 +183,7 @@ export class LimitNotices {
   async #post(shown: Shown, pause: Pause<HeldMessage>): Promise<void> {
     shown.editedAt = this.#deps.now();
     const rendered = renderPause(pause, { now: this.#deps.now(), key: shown.key, context: this.#context(shown.owner) }, this.#deps.t);
-    const message = await this.#deps.posts.post(shown.owner, rendered.text, rendered.keyboard);
+    const message = await this.#deps.posts.post(rendered, { owner: shown.owner });
     if (message) shown.message = message;
     shown.posting = undefined;
     // What changed while it was being sent.
@@ -200,7 +200,7 @@ export class LimitNotices {
     if (!shown.message) return;
     const view = { now: this.#deps.now(), key: shown.key, context: this.#context(shown.owner), ...(dropped > 0 ? { dropped } : {}) };
     const rendered = renderPause(pause, view, this.#deps.t);
-    await this.#deps.posts.edit(shown.message, rendered.text, rendered.keyboard);
+    await this.#deps.posts.edit(shown.message, rendered);
   }
 
   #context(owner: MessageOwner): ReturnType<typeof contextLine> {
@@ -268,7 +268,10 @@ export class LimitNotices {
         const error = outcome.gone ? t.talk.sessionGone : outcome.error;
         const rendered = renderPause(pause, { now: this.#deps.now(), key: shown.key, context: this.#context(shown.owner) }, t);
         if (shown.message)
-          await this.#deps.posts.edit(shown.message, joinHtml([rendered.text, t.walkaway.resumeFailed(escapeHtml(error))], "\n"), rendered.keyboard);
+          await this.#deps.posts.edit(shown.message, {
+            text: joinHtml([rendered.text, t.walkaway.resumeFailed(escapeHtml(error))], "\n"),
+            keyboard: rendered.keyboard,
+          });
       }
     }
     if (outcome.ok) await this.#sendHeld(pause);

@@ -1,12 +1,12 @@
 // A stalled run says so (issue 51): HERMES_STALL_AFTER (default 10 min, `off`). The detector
-// (walkaway/stall-detector.ts) decides; this feeds it the run's events, checks on a timer, posts one
+// (lib/walkaway/stall-detector.ts) decides; this feeds it the run's events, checks on a timer, posts one
 // alert per stall with Stop (OpenCode's abort, as the Stop button does) and Keep waiting, and edits
 // it when the stall ends ("Moving again") or the run does. A run waiting on one of its prompts, or
 // held by a usage limit (its own message says so), raises none.
 import { randomBytes } from "node:crypto";
 import type { HermesEvent } from "../../hermes-events.ts";
 import type { Strings } from "../../i18n/catalog.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import type { ActivityTracker } from "../../notices/activity.ts";
 import { targetOf } from "../../progress/run-progress.ts";
 import type { MessageOwner, Registry } from "../../registry/registry.ts";
@@ -18,7 +18,7 @@ import { type Stall, StallDetector } from "../../walkaway/stall-detector.ts";
 import type { Chat } from "../core/chat.ts";
 import type { ActingTap } from "../core/gate.ts";
 import type { InstanceLinks } from "../core/instance-links.ts";
-import type { PostedMessage, SessionPosts } from "../runs/session-posts.ts";
+import type { PostedMessage, SessionPosts } from "../core/session-posts.ts";
 
 export interface StallAlertDeps {
   registry: Registry;
@@ -180,7 +180,7 @@ export class StallAlerts {
       "run stalled: alert sent",
     );
     const rendered = renderStall(stall, { key, context: this.#context(owner), state: { kind: "up" } }, this.#deps.t);
-    alert.posting = this.#deps.posts.post(owner, rendered.text, rendered.keyboard).then((message) => {
+    alert.posting = this.#deps.posts.post(rendered, { owner }).then((message) => {
       if (message) alert.message = message;
       alert.posting = undefined;
     });
@@ -193,7 +193,7 @@ export class StallAlerts {
     if (alert.posting) await alert.posting;
     if (!alert.message) return;
     const rendered = renderStall(alert.stall, { key: alert.key, context: this.#context(alert.owner), state }, this.#deps.t);
-    await this.#deps.posts.edit(alert.message, rendered.text, rendered.keyboard);
+    await this.#deps.posts.edit(alert.message, rendered);
   }
 
   #moved(root: string): void {
@@ -236,7 +236,7 @@ export class StallAlerts {
       const error = outcome.gone ? t.talk.sessionGone : outcome.error;
       if (alert.message) {
         const rendered = renderStall(alert.stall, { key: alert.key, context: this.#context(alert.owner), state: { kind: "stop-failed", error } }, t);
-        await this.#deps.posts.edit(alert.message, rendered.text, rendered.keyboard);
+        await this.#deps.posts.edit(alert.message, rendered);
       }
       return;
     }

@@ -1,11 +1,11 @@
 // Walking away from a run (issue 51), as the bridge sees it: a run held by a usage limit
 // (limit-notices.ts: the pause message, Resume now and Cancel, the resume at the reset, the messages
 // held meanwhile) and a stalled run's alert (stall-alerts.ts: Stop, Keep waiting). They read the
-// run's events (bridge.ts feeds them) and add their taps to the gate.
+// run's events (lib/bridge/bridge.ts feeds them) and add their taps to the gate.
 import type { HermesEvent } from "../../hermes-events.ts";
 import type { MessageOwner } from "../../registry/registry.ts";
 import type { Gate } from "../core/gate.ts";
-import type { UserMessage } from "../runs/run-notices.ts";
+import type { UserMessage } from "../runs/talk-back.ts";
 import { LimitNotices, type LimitNoticeDeps } from "./limit-notices.ts";
 import { StallAlerts, type StallAlertDeps } from "./stall-alerts.ts";
 

@@ -3,8 +3,8 @@
 import os from "node:os";
 import { CATALOGS } from "../../i18n/catalog.ts";
 import type { SendOptions, TelegramApi } from "../wire/api.ts";
-import { CAPTION_LIMIT, EMPTY_HTML, escapeWithin, fitHtml, html, type Html, MESSAGE_LIMIT } from "../text/html.ts";
-import { reveal } from "../text/reveal.ts";
+import { CAPTION_LIMIT, EMPTY_HTML, escapeWithin, fitHtml, html, type Html, MESSAGE_LIMIT } from "../../text/html.ts";
+import { reveal } from "../../text/reveal.ts";
 
 /** Escaped length of the name on the label. */
 const NAME_LIMIT = 64;

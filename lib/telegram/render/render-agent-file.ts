@@ -3,8 +3,8 @@
 // every agent text, its start kept, within Telegram's 1024 visible characters (room left for the
 // machine label). Pure.
 import type { Strings } from "../../i18n/catalog.ts";
-import { CAPTION_LIMIT, html, type Html, visibleLength } from "../text/html.ts";
-import type { Markdown } from "../text/markdown.ts";
+import { CAPTION_LIMIT, html, type Html, visibleLength } from "../../text/html.ts";
+import type { Markdown } from "../../text/markdown.ts";
 import { renderAgentText } from "./render-agent-text.ts";
 import { contextLine, type PromptContext } from "./render-context.ts";
 import { LABEL_ROOM } from "./machine-label.ts";

@@ -1,12 +1,12 @@
-// What the agent wrote, as the phone shows it: its Markdown rendered (markdown.ts), invisible
-// characters marked (reveal.ts), and cut to fit by what Telegram counts. An answer keeps its end
+// What the agent wrote, as the phone shows it: its Markdown rendered (lib/text/markdown.ts), invisible
+// characters marked (lib/text/reveal.ts), and cut to fit by what Telegram counts. An answer keeps its end
 // (what it did, what is next) and says when the rest is in a file; a question keeps its start. Pure.
 import type { Strings } from "../../i18n/catalog.ts";
-import { escapeHtml, html, type Html, MESSAGE_LIMIT, visibleLength } from "../text/html.ts";
+import { escapeHtml, html, type Html, MESSAGE_LIMIT, visibleLength } from "../../text/html.ts";
 import { LABEL_ROOM } from "./machine-label.ts";
-import { plainText, type Markdown } from "../text/markdown.ts";
-import { reveal } from "../text/reveal.ts";
-import { richHead, richHtml, richTail, type RichText } from "../text/rich-text.ts";
+import { plainText, type Markdown } from "../../text/markdown.ts";
+import { reveal } from "../../text/reveal.ts";
+import { richHead, richHtml, richTail, type RichText } from "../../text/rich-text.ts";
 
 /** The whole answer, attached when the message can't show all of it. */
 export const ANSWER_FILE = "answer.md";

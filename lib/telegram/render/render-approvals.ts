@@ -3,8 +3,8 @@
 import type { SessionRule } from "../../approvals/session-rules.ts";
 import type { Strings } from "../../i18n/catalog.ts";
 import { encodeCallback } from "../codec.ts";
-import { cutHtml, escapeHtml, escapeWithin, html, type Html, joinHtml } from "../text/html.ts";
-import { reveal } from "../text/reveal.ts";
+import { cutHtml, escapeHtml, escapeWithin, html, type Html, joinHtml } from "../../text/html.ts";
+import { reveal } from "../../text/reveal.ts";
 import type { InlineButton, RenderedMessage } from "../wire/rendered-message.ts";
 import { projectName } from "./render-context.ts";
 import { scopeList } from "./render-flags.ts";

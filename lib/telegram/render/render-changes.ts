@@ -2,9 +2,9 @@
 // OpenCode counted them), and the whole diff as a `.diff` file. Pure.
 import type { Strings } from "../../i18n/catalog.ts";
 import type { FileChange } from "../../hermes-events.ts";
-import { escapeHtml, escapeWithin, html, type Html, joinHtml } from "../text/html.ts";
-import { unifiedDiff } from "../text/line-diff.ts";
-import { reveal } from "../text/reveal.ts";
+import { escapeHtml, escapeWithin, html, type Html, joinHtml } from "../../text/html.ts";
+import { unifiedDiff } from "../../text/line-diff.ts";
+import { reveal } from "../../text/reveal.ts";
 
 export const CHANGES_FILE = "changes.diff";
 /** Files listed in the notice; the rest are counted (the .diff file has them all). */

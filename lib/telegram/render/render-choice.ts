@@ -3,9 +3,9 @@
 // opencode.json names them, so untrusted): revealed, cut on graphemes in buttons, escaped in text.
 import type { Strings } from "../../i18n/catalog.ts";
 import { encodeCallback, type ChoiceAction } from "../codec.ts";
-import { cutText, escapeHtml, html, type Html } from "../text/html.ts";
+import { cutText, escapeHtml, html, type Html } from "../../text/html.ts";
 import type { InlineButton, RenderedMessage } from "../wire/rendered-message.ts";
-import { reveal } from "../text/reveal.ts";
+import { reveal } from "../../text/reveal.ts";
 
 /** The key of the "OpenCode's default" button (never a shortKey: those are hex). */
 export const DEFAULT_KEY = "default";

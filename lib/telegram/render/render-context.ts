@@ -1,9 +1,9 @@
 // The line every prompt message starts its body with: project, session, and sub-agent parentage.
 import path from "node:path";
 import { CATALOGS, type Strings } from "../../i18n/catalog.ts";
-import { EMPTY_HTML, escapeHtml, escapeWithin, html, type Html } from "../text/html.ts";
-import type { Markdown } from "../text/markdown.ts";
-import { reveal } from "../text/reveal.ts";
+import { EMPTY_HTML, escapeHtml, escapeWithin, html, type Html } from "../../text/html.ts";
+import type { Markdown } from "../../text/markdown.ts";
+import { reveal } from "../../text/reveal.ts";
 import type { InlineButton } from "../wire/rendered-message.ts";
 
 export interface PromptContext {

@@ -2,12 +2,12 @@
 // answer so far, its end when longer than a message), in a group the last lines on the run's
 // progress message. The same rules as the Done notice's answer (render-agent-text.ts): Markdown
 // rendered, hidden characters marked, cut on graphemes by what Telegram counts; a link still being
-// written is held back (progress/answer-text.ts). Pure.
+// written is held back (lib/progress/answer-text.ts). Pure.
 import type { Strings } from "../../i18n/catalog.ts";
 import { lastLines, draftSource } from "../../progress/answer-text.ts";
-import { EMPTY_HTML, type Html, MESSAGE_LIMIT } from "../text/html.ts";
-import type { Markdown } from "../text/markdown.ts";
-import { richHtml, richTail } from "../text/rich-text.ts";
+import { EMPTY_HTML, type Html, MESSAGE_LIMIT } from "../../text/html.ts";
+import type { Markdown } from "../../text/markdown.ts";
+import { richHtml, richTail } from "../../text/rich-text.ts";
 import { agentRich } from "./render-agent-text.ts";
 import { LABEL_ROOM } from "./machine-label.ts";
 

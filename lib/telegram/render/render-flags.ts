@@ -4,8 +4,8 @@
 import type { RiskFlag } from "../../approvals/risk.ts";
 import type { Strings } from "../../i18n/catalog.ts";
 import type { PermissionPrompt } from "../../registry/permission-prompt.ts";
-import { escapeHtml, escapeWithin, html, type Html, joinHtml } from "../text/html.ts";
-import { reveal } from "../text/reveal.ts";
+import { escapeHtml, escapeWithin, html, type Html, joinHtml } from "../../text/html.ts";
+import { reveal } from "../../text/reveal.ts";
 
 /** Flag lines shown at most; the rest are counted. */
 export const FLAGS_SHOWN = 6;

@@ -3,8 +3,8 @@
 // git's own words are untrusted text: shown through reveal, escaped, cut on graphemes.
 import type { Strings } from "../../i18n/catalog.ts";
 import { encodeCallback, type GitAction } from "../codec.ts";
-import { EMPTY_HTML, escapedTail, escapeHtml, escapeWithin, html, type Html, joinHtml } from "../text/html.ts";
-import { reveal } from "../text/reveal.ts";
+import { EMPTY_HTML, escapedTail, escapeHtml, escapeWithin, html, type Html, joinHtml } from "../../text/html.ts";
+import { reveal } from "../../text/reveal.ts";
 import type { InlineButton, RenderedMessage } from "../wire/rendered-message.ts";
 
 const NAME_LIMIT = 120;

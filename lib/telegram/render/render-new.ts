@@ -4,10 +4,10 @@
 import path from "node:path";
 import type { Strings } from "../../i18n/catalog.ts";
 import { encodeCallback, type ProjectAction } from "../codec.ts";
-import { cutText, EMPTY_HTML, escapeHtml, html, type Html } from "../text/html.ts";
+import { cutText, EMPTY_HTML, escapeHtml, html, type Html } from "../../text/html.ts";
 import { projectName } from "./render-context.ts";
 import type { RenderedMessage } from "../wire/rendered-message.ts";
-import { reveal } from "../text/reveal.ts";
+import { reveal } from "../../text/reveal.ts";
 
 /** A picker button's label, in characters the user sees. */
 const LABEL_LIMIT = 60;

@@ -1,12 +1,12 @@
 // Renders the notices that tell the user how a run went: done, failed, or stuck retrying. Pure.
 import type { Strings } from "../../i18n/catalog.ts";
-import { formatDuration } from "../../duration.ts";
+import { formatDuration } from "../../i18n/duration.ts";
 import type { Notice } from "../../notices/activity.ts";
-import { cutText, EMPTY_HTML, escapeHtml, escapeWithin, fitHtml, html, type Html, joinHtml, MESSAGE_LIMIT, visibleLength } from "../text/html.ts";
+import { cutText, EMPTY_HTML, escapeHtml, escapeWithin, fitHtml, html, type Html, joinHtml, MESSAGE_LIMIT, visibleLength } from "../../text/html.ts";
 import { LABEL_ROOM } from "./machine-label.ts";
 import { renderAnswer } from "./render-agent-text.ts";
 import { contextLine, stringsOf, type PromptContext } from "./render-context.ts";
-import { reveal } from "../text/reveal.ts";
+import { reveal } from "../../text/reveal.ts";
 import { spentLine, type SpentView } from "./render-usage.ts";
 
 const MESSAGE_TEXT_LIMIT = 1500;

@@ -4,9 +4,9 @@
 import path from "node:path";
 import type { Strings } from "../../i18n/catalog.ts";
 import type { PermissionPrompt } from "../../registry/permission-prompt.ts";
-import { cutText, escapeHtml, type Html } from "../text/html.ts";
+import { cutText, escapeHtml, type Html } from "../../text/html.ts";
 import { commandOf, diffOf, fileOf, FULL_REQUEST_FILE, layoutPermission } from "./render-permission.ts";
-import { escapeHiddenInJson, reveal } from "../text/reveal.ts";
+import { escapeHiddenInJson, reveal } from "../../text/reveal.ts";
 
 export interface PromptFile {
   filename: string;

@@ -5,10 +5,10 @@
 import type { PermissionPrompt } from "../../registry/permission-prompt.ts";
 import type { PermissionRequest } from "../../hermes-events.ts";
 import { encodeCallback } from "../codec.ts";
-import { cutHtml, EMPTY_HTML, escapedHead, escapedTail, escapeHtml, escapeWithin, html, type Html, joinHtml, trimHtml } from "../text/html.ts";
+import { cutHtml, EMPTY_HTML, escapedHead, escapedTail, escapeHtml, escapeWithin, html, type Html, joinHtml, trimHtml } from "../../text/html.ts";
 import type { Strings } from "../../i18n/catalog.ts";
 import { contextLine, stringsOf, type PromptContext } from "./render-context.ts";
-import { reveal, revealDiff } from "../text/reveal.ts";
+import { reveal, revealDiff } from "../../text/reveal.ts";
 import { withStop, type ButtonStyle, type InlineButton, type RenderedMessage } from "../wire/rendered-message.ts";
 import { commandOf, diffOf as diffOfRequest, fileOf } from "../../approvals/permission-subject.ts";
 import { flagLines, offersSession, sessionScopeLine } from "./render-flags.ts";

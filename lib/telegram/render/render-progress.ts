@@ -3,13 +3,13 @@
 // list with a count, the last few steps, and Stop while the run works; at the end one short line
 // without buttons. Pure. Commands, paths and todo items are the LLM's text: revealed, escaped and
 // cut on graphemes, and the whole message stays within Telegram's limit.
-import { formatDuration } from "../../duration.ts";
+import { formatDuration } from "../../i18n/duration.ts";
 import type { Strings } from "../../i18n/catalog.ts";
 import { todoCount, type RunProgress, type StepView } from "../../progress/run-progress.ts";
-import { cutHtml, EMPTY_HTML, escapeHtml, escapeWithin, html, type Html, joinHtml } from "../text/html.ts";
+import { cutHtml, EMPTY_HTML, escapeHtml, escapeWithin, html, type Html, joinHtml } from "../../text/html.ts";
 import { contextLine, stringsOf, type PromptContext } from "./render-context.ts";
 import type { InlineButton, RenderedMessage } from "../wire/rendered-message.ts";
-import { reveal } from "../text/reveal.ts";
+import { reveal } from "../../text/reveal.ts";
 import { contextUse, type ContextView } from "./render-usage.ts";
 
 /** Escaped lengths of what the LLM wrote. */

@@ -2,12 +2,12 @@
 import type { QuestionPrompt } from "../../registry/question-prompt.ts";
 import { currentQuestion } from "../../registry/question-prompt.ts";
 import { encodeCallback } from "../codec.ts";
-import { cutText, EMPTY_HTML, escapeHtml, escapeWithin, fitHtml, html, type Html, joinHtml, trimHtml } from "../text/html.ts";
+import { cutText, EMPTY_HTML, escapeHtml, escapeWithin, fitHtml, html, type Html, joinHtml, trimHtml } from "../../text/html.ts";
 import type { Strings } from "../../i18n/catalog.ts";
 import { contextLine, stringsOf, type PromptContext } from "./render-context.ts";
 import { pageCount, pageRange } from "./option-pages.ts";
 import { renderAgentText } from "./render-agent-text.ts";
-import { reveal } from "../text/reveal.ts";
+import { reveal } from "../../text/reveal.ts";
 import { withStop, type InlineButton, type RenderedMessage } from "../wire/rendered-message.ts";
 
 // Escaped lengths (entities count, so text full of "<&>" can't overflow the message); the agent's

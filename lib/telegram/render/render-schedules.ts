@@ -3,11 +3,11 @@
 // message, and the notice of a missed run. Instructions and project names are the user's own text:
 // shown through reveal, cut by visible characters, escaped.
 import type { Strings } from "../../i18n/catalog.ts";
-import { describeMoment, describeWhen, describeZone } from "../../schedule/describe.ts";
-import type { WhenError, When } from "../../schedule/when.ts";
+import { describeMoment, describeWhen, describeZone } from "../../schedules/describe.ts";
+import type { WhenError, When } from "../../schedules/when.ts";
 import { encodeCallback } from "../codec.ts";
-import { cutText, EMPTY_HTML, escapeHtml, escapeWithin, html, type Html, joinHtml } from "../text/html.ts";
-import { reveal } from "../text/reveal.ts";
+import { cutText, EMPTY_HTML, escapeHtml, escapeWithin, html, type Html, joinHtml } from "../../text/html.ts";
+import { reveal } from "../../text/reveal.ts";
 import type { RenderedMessage } from "../wire/rendered-message.ts";
 import { projectLabels, PROJECT_ROWS, type ProjectChoice } from "./render-new.ts";
 import { projectName } from "./render-context.ts";

@@ -3,11 +3,11 @@
 // answer (the answer itself is rendered as every answer is: render-agent-text.ts). Pure. Titles are
 // the LLM's text: revealed, cut on graphemes, escaped.
 import type { Strings } from "../../i18n/catalog.ts";
-import { formatDuration } from "../../duration.ts";
+import { formatDuration } from "../../i18n/duration.ts";
 import { encodeCallback } from "../codec.ts";
-import { cutText, escapeHtml, type Html } from "../text/html.ts";
+import { cutText, escapeHtml, type Html } from "../../text/html.ts";
 import type { InlineButton, RenderedMessage } from "../wire/rendered-message.ts";
-import { reveal } from "../text/reveal.ts";
+import { reveal } from "../../text/reveal.ts";
 
 export const SESSIONS_PER_PAGE = 8;
 const LABEL_LIMIT = 60;

@@ -1,8 +1,8 @@
 // Renders the answers to /status, /help and /pending. Pure.
-import { formatDuration } from "../../duration.ts";
+import { formatDuration } from "../../i18n/duration.ts";
 import { CATALOGS, type Strings } from "../../i18n/catalog.ts";
-import { cutHtml, EMPTY_HTML, escapeHtml, escapeWithin, html, type Html, joinHtml } from "../text/html.ts";
-import { reveal } from "../text/reveal.ts";
+import { cutHtml, EMPTY_HTML, escapeHtml, escapeWithin, html, type Html, joinHtml } from "../../text/html.ts";
+import { reveal } from "../../text/reveal.ts";
 import { contextUse, type ContextView } from "./render-usage.ts";
 
 /** One process' part of /status: what it knows (every process sharing the bot adds its own). */
@@ -34,7 +34,7 @@ const SECTION_LIMIT = 1800;
 const LISTED = 20;
 
 /**
- * Parts from other processes come over the relay: lib/bridge/status-part.ts checks their shape
+ * Parts from other processes come over the relay: lib/bridge/bot/status-part.ts checks their shape
  * first; here every text is still escaped and marked, and links are built only from integer ids.
  */
 export function renderStatus(parts: readonly StatusPart[], t: Strings = CATALOGS.en): Html {

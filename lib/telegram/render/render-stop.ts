@@ -2,10 +2,10 @@
 // /stop picker. Pure. Titles are the LLM's text: shown through contextLine (marked and escaped).
 import type { Strings } from "../../i18n/catalog.ts";
 import { encodeCallback } from "../codec.ts";
-import { cutText, EMPTY_HTML, escapeHtml, html, type Html } from "../text/html.ts";
+import { cutText, EMPTY_HTML, escapeHtml, html, type Html } from "../../text/html.ts";
 import { contextLine, type PromptContext } from "./render-context.ts";
 import type { InlineButton, RenderedMessage } from "../wire/rendered-message.ts";
-import { reveal } from "../text/reveal.ts";
+import { reveal } from "../../text/reveal.ts";
 
 /** A picker button's label, in characters the user sees. */
 const PICKER_LABEL = 60;

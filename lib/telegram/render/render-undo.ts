@@ -4,8 +4,8 @@
 import type { Strings } from "../../i18n/catalog.ts";
 import type { FileChange } from "../../hermes-events.ts";
 import { encodeCallback, type UndoAction } from "../codec.ts";
-import { escapeHtml, escapeWithin, html, type Html, joinHtml, trustedHtml } from "../text/html.ts";
-import { reveal } from "../text/reveal.ts";
+import { escapeHtml, escapeWithin, html, type Html, joinHtml, trustedHtml } from "../../text/html.ts";
+import { reveal } from "../../text/reveal.ts";
 import { contextLine, type PromptContext } from "./render-context.ts";
 import type { InlineButton, RenderedMessage } from "../wire/rendered-message.ts";
 

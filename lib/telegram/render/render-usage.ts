@@ -2,7 +2,7 @@
 // full the context is: the progress message, /status). Pure. Nothing when nothing was counted, and
 // no dollar amount for a model without a price. The lines are Html: `<$0.001` is text, escaped.
 import type { Strings } from "../../i18n/catalog.ts";
-import { escapeHtml, type Html, joinHtml } from "../text/html.ts";
+import { escapeHtml, type Html, joinHtml } from "../../text/html.ts";
 
 /** A run's use as the renderers take it (lib/progress/run-usage.ts counts it). */
 export interface SpentView {

@@ -4,8 +4,8 @@
 // titles and file names come from the project or the LLM: escaped and marked (reveal).
 import type { Strings } from "../../i18n/catalog.ts";
 import { encodeCallback, type VocabularyAction } from "../codec.ts";
-import { EMPTY_HTML, escapeHtml, escapeWithin, html, joinHtml, type Html } from "../text/html.ts";
-import { reveal } from "../text/reveal.ts";
+import { EMPTY_HTML, escapeHtml, escapeWithin, html, joinHtml, type Html } from "../../text/html.ts";
+import { reveal } from "../../text/reveal.ts";
 import { compactCount } from "./render-usage.ts";
 import type { InlineButton, RenderedMessage } from "../wire/rendered-message.ts";
 

@@ -1,13 +1,13 @@
 // The messages of walking away (issue 51), pure: a run held by a usage limit (one message, edited
 // as the pause changes and when it ends, with Resume now and Cancel while it waits) and a stalled
 // run's alert (Stop, Keep waiting). The provider's words and the tool's command are escaped here.
-import { formatDuration } from "../../duration.ts";
+import { formatDuration } from "../../i18n/duration.ts";
 import type { Strings } from "../../i18n/catalog.ts";
 import type { Pause } from "../../walkaway/limit-pause.ts";
 import type { Stall } from "../../walkaway/stall-detector.ts";
 import { encodeCallback } from "../codec.ts";
-import { escapeHtml, escapeWithin, html, type Html, joinHtml } from "../text/html.ts";
-import { reveal } from "../text/reveal.ts";
+import { escapeHtml, escapeWithin, html, type Html, joinHtml } from "../../text/html.ts";
+import { reveal } from "../../text/reveal.ts";
 import type { InlineButton, RenderedMessage } from "../wire/rendered-message.ts";
 
 /** The provider's words shown at most (a body may hold a whole JSON document). */

@@ -1,7 +1,7 @@
 // A run started: the question renderer runs a few times on a made-up question, on a timer, so that
 // the run's first real prompts do not pay for code that runs for the first time (measured: the
 // first two prompts of a process took 4.4 and 3.9 ms against 1.4–2.0 ms for the rest, which set
-// the group rounds' p90). The text it needs is made ready by text/warm-up.ts.
+// the group rounds' p90). The text it needs is made ready by lib/text/warm-up.ts.
 import type { Strings } from "../../i18n/catalog.ts";
 import { createQuestionPrompt } from "../../registry/question-prompt.ts";
 import { renderQuestion } from "./render-question.ts";

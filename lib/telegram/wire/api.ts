@@ -2,7 +2,7 @@
 // Each is one Bot API method called as plain JSON with the runtime's own fetch (bot-api-call.ts);
 // sendDocument is a multipart upload (send-document.ts). No Bot API library is loaded: telegraf,
 // which shaped these payloads before, kept about 3 MB more of OpenCode's memory (docs/performance.md).
-import { CALLBACK_ANSWER_LIMIT, CAPTION_LIMIT, cutHtml, cutText, type Html, PLACEHOLDER_LIMIT, TOPIC_NAME_LIMIT } from "../text/html.ts";
+import { CALLBACK_ANSWER_LIMIT, CAPTION_LIMIT, cutHtml, cutText, type Html, PLACEHOLDER_LIMIT, TOPIC_NAME_LIMIT } from "../../text/html.ts";
 import type { InlineButton } from "./rendered-message.ts";
 import { ButtonStyles } from "./button-style.ts";
 import { Reachability } from "./reachability.ts";

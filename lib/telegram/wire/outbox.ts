@@ -8,14 +8,14 @@
 // never waits for another kind of call still under way; answers to a person's action
 // (`Priority.Answer`: a command's reply, a tap's confirmation, a list) have the next one, so a tap
 // in a busy group is answered after prompts but before progress, notices and chores.
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../system/log.ts";
 import { TelegramApiError } from "./api.ts";
-import { errorText } from "../../error-text.ts";
+import { errorText } from "../../util/error-text.ts";
 import { Pacer, TELEGRAM_LIMITS, type PaceLimits, type Urgency } from "./pacer.ts";
 import type { Reachability } from "./reachability.ts";
 import { retryWait, whenBack, type RetryWait } from "./retry-wait.ts";
 import { CALL_TIMEOUT_MS, RETRY_MAX_MS, RETRY_MIN_MS } from "./timeouts.ts";
-import { withTimeout } from "../../with-timeout.ts";
+import { withTimeout } from "../../util/with-timeout.ts";
 
 export interface OutboxOptions {
   logger: Logger;

@@ -1,9 +1,9 @@
 // The long-poll loop: fetches updates, hands each to `onUpdate`, and survives every error (after
 // one, it probes with short polls until a poll gets through).
 // A stalled request is abandoned after the poll timeout plus a grace period (watchdog).
-import type { Logger } from "../../log.ts";
-import { errorText } from "../../error-text.ts";
-import { sleep } from "../../sleep.ts";
+import type { Logger } from "../../system/log.ts";
+import { errorText } from "../../util/error-text.ts";
+import { sleep } from "../../util/sleep.ts";
 import { TelegramApiError, type TelegramApi } from "./api.ts";
 import { LONG_POLL_GRACE_MS, LONG_POLL_SECONDS, OUTAGE_PROBE_MS, RETRY_MAX_MS, RETRY_MIN_MS } from "./timeouts.ts";
 

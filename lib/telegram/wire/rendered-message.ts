@@ -1,6 +1,6 @@
 // What every renderer produces: a message's HTML text and its inline keyboard (Telegram's own
 // field names), and the one rule all live keyboards share.
-import type { Html } from "../text/html.ts";
+import type { Html } from "../../text/html.ts";
 
 /** A button's colour: `success` green, `danger` red, `primary` blue, the only values Telegram accepts. */
 export type ButtonStyle = "success" | "danger" | "primary";

@@ -6,7 +6,7 @@
 // HTML texts are scrubbed in their escaped form too (a key may hold `&` or `<`). What stands in for
 // a secret is never longer than it, so a text cut to Telegram's limit stays within it. The hub
 // wraps every bridge's client in it.
-import { escapeHtml, type Html, trustedHtml } from "../text/html.ts";
+import { escapeHtml, type Html, trustedHtml } from "../../text/html.ts";
 import type { TelegramApi } from "./api.ts";
 
 /** What stands in for a secret in what Telegram is sent (a shorter secret: as many "•"). */

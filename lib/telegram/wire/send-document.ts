@@ -2,7 +2,7 @@
 // Measured: inside OpenCode 2.0.15 (Bun 1.4.2) telegraf's multipart upload never reaches the
 // server (its `compress: true` now means "compress the request body" there, and the streamed form
 // hangs); the same FormData upload works under Bun 1.3 (OpenCode 1.18), Bun 1.4 and Node 20.
-import type { Html } from "../text/html.ts";
+import type { Html } from "../../text/html.ts";
 
 export interface DocumentUpload {
   chatId: number;

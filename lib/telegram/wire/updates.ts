@@ -1,5 +1,5 @@
 // Narrows a raw Telegram update (untrusted) to the few things Hermes acts on. Pure.
-import { isRecord } from "../../is-record.ts";
+import { isRecord } from "../../util/is-record.ts";
 
 export interface Sender {
   userId: number;

@@ -28,7 +28,7 @@ export const MOCK_MODEL = "mock-model";
 export function pluginSpec(spec: string): string {
   if (spec.startsWith("file://")) return spec;
   if (isAbsolute(spec)) return pathToFileURL(spec).href;
-  if (spec.startsWith("./") || spec.startsWith("../")) return pathToFileURL(resolve(REPO_ROOT, spec)).href;
+  if (spec.startsWith(".//") || spec.startsWith("../")) return pathToFileURL(resolve(REPO_ROOT, spec)).href;
   return spec;
 }
 

@@ -1,0 +1,46 @@
+// A run's own taps on the gate: Stop and its red confirmation (stop-control.ts), ⏪ Undo, its
+// confirmation and ↪ Redo (undo-control.ts). Every tap is answered; the work runs after the answer.
+import type { Strings } from "../../i18n/catalog.ts";
+import type { Logger } from "../../system/log.ts";
+import type { Claim } from "../../relay/update-handler.ts";
+import { decodeCallback } from "../../telegram/codec.ts";
+import { errorText } from "../../util/error-text.ts";
+import type { Chat } from "../core/chat.ts";
+import type { Tap } from "../core/desk.ts";
+import type { ActingTap, Gate, IntentOf } from "../core/gate.ts";
+import type { StopControl } from "./stop-control.ts";
+import type { UndoControl } from "./undo-control.ts";
+
+export interface RunRouteDeps {
+  stops: Pick<StopControl, "owns" | "tap">;
+  undos: Pick<UndoControl, "owns" | "tap">;
+  chat: Pick<Chat, "answerCallback">;
+  log: Logger;
+  t: Strings;
+}
+
+/** Adds the route; what tells the gate whether a tap (anyone's) is on this process' Stop or Undo. */
+export function routeRuns(gate: Pick<Gate, "route">, deps: RunRouteDeps): (tap: IntentOf<"callback">) => boolean {
+  const { stops, undos } = deps;
+  const claim = (intent: ActingTap): Claim | undefined => {
+    const data = decodeCallback(intent.data);
+    if (data && stops.owns(data)) return () => run(deps, intent, stops.tap(data, tapped(intent)), "stopping a run failed");
+    if (data && undos.owns(data)) return () => run(deps, intent, undos.tap(data, tapped(intent)), "undoing a run failed");
+    return undefined;
+  };
+  gate.route("callback", { claim });
+  return (tap) => {
+    const data = decodeCallback(tap.data);
+    return data !== undefined && (stops.owns(data) || undos.owns(data));
+  };
+}
+
+function tapped(intent: ActingTap): { chatId: number; messageId: number } | undefined {
+  const { chatId } = intent.from;
+  return intent.messageId === undefined || chatId === undefined ? undefined : { chatId, messageId: intent.messageId };
+}
+
+async function run(deps: RunRouteDeps, intent: ActingTap, tap: Tap, failure: string): Promise<void> {
+  await deps.chat.answerCallback(intent.id, tap.note(deps.t), tap.alert);
+  if (tap.next) await tap.next().catch((error) => deps.log.error({ err: errorText(error) }, failure));
+}

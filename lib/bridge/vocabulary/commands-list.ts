@@ -1,0 +1,103 @@
+// /commands (issue 43): as a reply to a session's message (or in its topic), the commands OpenCode
+// offers for that session's project, a page at a time, a button each; a tap runs one in that
+// session through OpenCode's command route (as typing `/review` in the terminal does), and
+// `/<name> <arguments>` typed as such a reply runs it with arguments. A name that is also Hermes's
+// stays Hermes's when typed; its button still runs OpenCode's.
+import type { MessageOwner } from "../../registry/registry.ts";
+import { KeyedLists } from "../../registry/keyed-lists.ts";
+import { errorText } from "../../util/error-text.ts";
+import type { CallbackData, VocabularyAction } from "../../telegram/codec.ts";
+import { escapeHtml, escapeWithin, html, type Html } from "../../text/html.ts";
+import { projectName } from "../../telegram/render/render-context.ts";
+import { renderCommands, type CommandView } from "../../telegram/render/render-vocabulary.ts";
+import type { Tap } from "../core/desk.ts";
+import type { TalkBack, UserMessage } from "../runs/talk-back.ts";
+import type { VocabularyDesk } from "./vocabulary-desk.ts";
+
+interface Listing {
+  owner: MessageOwner;
+  commands: CommandView[];
+  page: number;
+}
+
+export class CommandsList {
+  readonly #posts: VocabularyDesk;
+  readonly #hermes: ReadonlySet<string>;
+  readonly #lists = new KeyedLists<Listing>();
+  /** A command's run is the phone's: its Done notice comes, as for a prompt from the phone. */
+  readonly #runs: Pick<TalkBack, "acknowledge" | "activity">;
+
+  constructor(posts: VocabularyDesk, hermes: ReadonlySet<string>, runs: Pick<TalkBack, "acknowledge" | "activity">) {
+    this.#posts = posts;
+    this.#hermes = hermes;
+    this.#runs = runs;
+  }
+
+  owns(data: CallbackData): boolean {
+    return (data.action === "commandRun" || data.action === "commandPage") && this.#lists.get(data.key) !== undefined;
+  }
+
+  /** The list, in reply to `replyTo`. */
+  async offer(owner: MessageOwner, replyTo: number): Promise<void> {
+    const { t } = this.#posts.deps;
+    const commands = await this.#commands(owner);
+    if (typeof commands === "string") return void (await this.#posts.post(owner, commands, [], replyTo));
+    const listing: Listing = { owner, commands, page: 0 };
+    const key = this.#lists.add(listing);
+    const rendered = renderCommands(commands, projectName(owner.directory), key, 0, this.#hermes, t);
+    await this.#posts.post(owner, rendered.text, rendered.keyboard, replyTo);
+  }
+
+  /** `/<name> <arguments>` as a reply: runs OpenCode's command of that name, or, when there is none, `otherwise` (the text goes as a prompt). */
+  async typed(owner: MessageOwner, name: string, args: string, userMessage: UserMessage, otherwise: () => Promise<void>): Promise<void> {
+    const commands = await this.#commands(owner);
+    const found = typeof commands === "string" ? undefined : commands.find((command) => command.name.toLowerCase() === name.toLowerCase());
+    if (!found) return otherwise();
+    await this.#run(owner, found.name, args, userMessage.messageId, userMessage);
+  }
+
+  tap(data: CallbackData<VocabularyAction>, message: { chatId: number; messageId: number } | undefined): Tap {
+    const listing = this.#lists.get(data.key)!;
+    if (data.action === "commandPage") {
+      if (!message || listing.page === data.question) return { ok: true, note: () => "" };
+      listing.page = data.question;
+      const rendered = renderCommands(listing.commands, projectName(listing.owner.directory), data.key, data.question, this.#hermes, this.#posts.deps.t);
+      return { ok: true, note: () => "", next: () => this.#posts.edit(message, rendered.text, rendered.keyboard) };
+    }
+    const command = listing.commands[data.question];
+    if (!command) return { ok: false, note: (t) => t.vocabulary.history.gone, alert: true };
+    return { ok: true, note: (t) => t.vocabulary.commands.running, next: () => this.#run(listing.owner, command.name, "", message?.messageId) };
+  }
+
+  /** The project's commands, or why they cannot be listed. */
+  async #commands(owner: MessageOwner): Promise<CommandView[] | Html> {
+    const { t, log } = this.#posts.deps;
+    const route = this.#posts.route(owner, "listCommands", "commands");
+    if ("refusal" in route) return route.refusal;
+    try {
+      return await route.call();
+    } catch (error) {
+      log.warn({ err: errorText(error) }, "could not list OpenCode's commands");
+      return t.vocabulary.failed(escapeWithin(errorText(error), 300));
+    }
+  }
+
+  /** `typed`: the user's `/name args` message (👍 on it, as on any text that reached the session); a tap gets a message saying it was sent. */
+  async #run(owner: MessageOwner, name: string, args: string, replyTo: number | undefined, typed?: UserMessage): Promise<void> {
+    const { t, log, activity } = this.#posts.deps;
+    const route = this.#posts.route(owner, "runCommand", "command");
+    if ("refusal" in route) return void (await this.#posts.post(owner, route.refusal, [], replyTo));
+    const busy = activity.isBusy(owner.sessionID);
+    // Before the call: OpenCode 1.x answers a command only when its run is over.
+    this.#runs.activity.markFromPhone(owner.sessionID);
+    const outcome = await route.call(owner.sessionID, name, args);
+    log.info({ sessionID: owner.sessionID, command: name, ok: outcome.ok }, "OpenCode command run from the phone");
+    if (outcome.ok && typed) return this.#runs.acknowledge(owner, typed, busy);
+    const text = outcome.ok
+      ? t.vocabulary.commands.ran(escapeWithin(name, 40), this.#posts.titleOf(owner))
+      : outcome.gone
+        ? html`⚠️ ${escapeHtml(t.talk.sessionGone)}`
+        : t.vocabulary.failed(escapeWithin(outcome.error, 300));
+    await this.#posts.post(owner, text, [], replyTo);
+  }
+}

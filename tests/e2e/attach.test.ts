@@ -1,3 +1,0 @@
-import { attachSuite } from "./attach-suite.ts";
-
-attachSuite("1.18.33");
