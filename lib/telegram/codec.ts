@@ -55,8 +55,8 @@ const ACTIONS = {
   session: { code: "A", indexes: 0, on: "permission" }, // allow a permission once, and its kind for the rest of the session (issue 42)
   revoke: { code: "E", indexes: 0, on: "rule" }, // /status: revoke a session rule
   budgetContinue: { code: "N", indexes: 0, on: "budget" }, // a run stopped at its budget: raise the cap and continue it
-  pauseResume: { code: "q", indexes: 0, on: "pause" }, // a run held by a usage limit: resume it now (issue 51)
-  pauseCancel: { code: "X", indexes: 0, on: "pause" }, // the same: stop waiting (OpenCode's own retry too)
+  pauseResume: { code: "I", indexes: 0, on: "pause" }, // a run held by a usage limit: resume it now (issue 51)
+  pauseCancel: { code: "J", indexes: 0, on: "pause" }, // the same: stop waiting (OpenCode's own retry too)
   stallStop: { code: "T", indexes: 0, on: "stall" }, // a stalled run's alert: abort the run (issue 51)
   stallKeep: { code: "L", indexes: 0, on: "stall" }, // the same: keep waiting, no alert for another window
 } as const satisfies Record<

@@ -69,6 +69,8 @@ describe("encodeCallback", () => {
           isActionOn(action, "git"),
           isActionOn(action, "rule"),
           isActionOn(action, "budget"),
+          isActionOn(action, "pause"),
+          isActionOn(action, "stall"),
         ].filter(Boolean),
       ).toHaveLength(1);
     }

@@ -232,12 +232,13 @@ export class LimitNotices {
     clearTimeout(this.#timer);
     const next = this.#pauses.nextDue();
     if (next === undefined || this.#stopped) return;
-    this.#timer = setTimeout(() => this.#fire(), Math.max(0, next - this.#deps.now()));
+    this.#timer = setTimeout(() => this.#fire(next), Math.max(0, next - this.#deps.now()));
     this.#timer.unref?.();
   }
 
-  #fire(): void {
-    for (const due of this.#pauses.due(this.#deps.now())) void this.#resume(due, "at the reset time");
+  #fire(firedFor: number): void {
+    // The timer's time has come, whatever a clock a moment behind says (a timer may fire a millisecond early).
+    for (const resume of this.#pauses.due(Math.max(this.#deps.now(), firedFor))) void this.#resume(resume, "at the reset time");
     this.#arm();
   }
 
