@@ -5,13 +5,13 @@
 // not stalled, and the time it waited does not count. One alert per stall: `check` raises it once,
 // the next event that ends the stall says it moves again, and Keep waiting silences the run for
 // another window. Keyed by the run's root session: the caller counts a sub-agent's events as its
-// root's, and a `task` call's own time is its sub-agent's, not a stall.
+// root's, and a `task` (2.0.15: `subagent`) call's own time is its sub-agent's, not a stall.
 
 /** HERMES_STALL_AFTER's default. */
 export const DEFAULT_STALL_AFTER_MS = 10 * 60_000;
 
 /** Tools whose long running is someone else's progress (a sub-agent's events come on its own session). */
-const DELEGATING_TOOLS = new Set(["task"]);
+const DELEGATING_TOOLS = new Set(["task", "subagent"]);
 
 export interface RunningTool {
   callID: string;
