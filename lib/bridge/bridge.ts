@@ -43,8 +43,7 @@ import { VoiceNotes } from "./input/voice-notes.ts";
 import { SpokenAnswers } from "./runs/spoken-answers.ts";
 import type { Html } from "../text/html.ts";
 import { Approvals } from "./approvals/approvals-routes.ts";
-import { SessionPosts } from "./core/session-posts.ts";
-import { DEFAULT_STALL_AFTER_MS, Walkaway } from "./walkaway/walkaway-routes.ts";
+import { Walkaway } from "./walkaway/walkaway-routes.ts";
 
 export type { InstanceLink } from "./core/desk.ts";
 export type { BridgeOptions } from "./bridge-options.ts";
@@ -119,12 +118,8 @@ export class Bridge implements UpdateHandler {
     this.#progress = progress;
     const spoken = new SpokenAnswers({ ...shared, chat, settings: options.speech });
     // A run held by a usage limit holds what the phone sends it (lib/bridge/walkaway/), and sends it on through the same TalkBack.
-    const held = { hold: (...args: Parameters<Walkaway["hold"]>) => this.#walkaway.hold(...args) };
-    const talk = new TalkBack({ ...shared, links, chat, spoken, held, ...(progress ? { progress } : {}) });
-    const posts = new SessionPosts({ telegram, outbox, registry, topics, log, chatId }, "a walk-away message");
-    const afterMs = options.stallAfterMs ?? DEFAULT_STALL_AFTER_MS;
-    const talkBack = talk.talkBack.bind(talk);
-    this.#walkaway = new Walkaway({ registry, links, activity, posts, chat, log, t, now, talkBack, prompts: closing, afterMs });
+    const talk = new TalkBack({ ...shared, links, chat, spoken, held: { hold: (...args) => this.#walkaway.hold(...args) }, ...(progress ? { progress } : {}) });
+    this.#walkaway = new Walkaway({ ...shared, links, chat, talk, prompts: closing, afterMs: options.stallAfterMs });
     // The Done notice's buttons from other capabilities (git's, ⑂ Fork): they work once their routes are added below.
     const git = new GitButtons();
     const vocabulary = new VocabularyButtons();
@@ -218,20 +213,19 @@ export class Bridge implements UpdateHandler {
 
   handleEvent(directory: string, event: HermesEvent): void {
     if (this.#stopped) return;
+    // A usage-limit pause and a stall are read from every event of a run (lib/bridge/walkaway/).
+    this.#walkaway.observe(directory, event);
     switch (event.type) {
       case "question.asked":
         this.#prompts.track(this.registry.addQuestion(event.request, directory, this.#now()));
-        this.#walkaway.observe(directory, event);
         return;
       case "permission.asked":
         this.#prompts.track(this.registry.addPermission(event.request, directory, this.#now()));
-        this.#walkaway.observe(directory, event);
         return;
       case "question.replied":
       case "question.rejected":
       case "permission.replied":
         this.#prompts.onReplied(event);
-        this.#walkaway.observe(directory, event);
         return;
       case "session.upserted":
         this.#sessionUpserted(event.info);
@@ -251,23 +245,19 @@ export class Bridge implements UpdateHandler {
         // Before the notices: how the run ends is read from the activity they reset.
         this.#progress?.observe(directory, event);
         this.#runs.observe(directory, event);
-        this.#walkaway.observe(directory, event);
         return;
       case "session.error":
         this.#progress?.observe(directory, event);
         this.#runs.observe(directory, event);
-        this.#walkaway.observe(directory, event);
         return;
       case "message.role":
       case "message.text":
       case "message.delta":
         this.#runs.observe(directory, event);
-        this.#walkaway.observe(directory, event);
         return;
       case "todo.updated":
       case "tool.step":
         this.#progress?.observe(directory, event);
-        this.#walkaway.observe(directory, event);
         return;
       case "instance.disposed":
         this.#progress?.observe(directory, event);

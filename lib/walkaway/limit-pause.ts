@@ -82,14 +82,14 @@ export class LimitPauses<Held> {
   /** A sign the run moves again (text, a tool, tokens): a pause OpenCode was to resume is over. */
   moving(sessionID: string, now: number): Pause<Held> | undefined {
     const pause = this.#pauses.get(sessionID);
-    if (!pause || pause.resumer !== "opencode") return undefined;
+    if (pause?.resumer !== "opencode") return undefined;
     return this.#close(pause, "resumed-by-opencode", now);
   }
 
   /** The run ended without a limit error (stopped at the terminal, failed otherwise): a pause OpenCode was to resume is over. */
   ended(sessionID: string, now: number): Pause<Held> | undefined {
     const pause = this.#pauses.get(sessionID);
-    if (!pause || pause.resumer !== "opencode") return undefined;
+    if (pause?.resumer !== "opencode") return undefined;
     return this.#close(pause, "ended", now);
   }
 

@@ -86,7 +86,8 @@ export class LimitNotices {
         if (event.status === "idle") this.#idle(owner);
         return;
       case "session.idle":
-        return this.#idle(owner);
+        this.#idle(owner);
+        return;
       case "session.error":
         if (event.limit) {
           this.#show(owner, this.#pauses.gaveUp(sessionID, event.message, now()));

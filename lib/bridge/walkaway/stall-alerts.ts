@@ -85,18 +85,22 @@ export class StallAlerts {
         this.#prompts.delete(event.requestID);
         this.#detector.promptClosed(root, now());
         this.#moved(root);
-        return this.#arm();
+        this.#arm();
+        return;
       }
       case "session.status": {
         const root = registry.sessions.rootOf(event.sessionID);
-        if (event.status === "idle") return this.#idle(root, event.sessionID);
-        if (root !== event.sessionID) return;
-        this.#directories.set(root, directory);
-        this.#detector.busy(root, now());
-        return this.#arm();
+        if (event.status === "idle") this.#idle(root, event.sessionID);
+        else if (root === event.sessionID) {
+          this.#directories.set(root, directory);
+          this.#detector.busy(root, now());
+          this.#arm();
+        }
+        return;
       }
       case "session.idle":
-        return this.#idle(registry.sessions.rootOf(event.sessionID), event.sessionID);
+        this.#idle(registry.sessions.rootOf(event.sessionID), event.sessionID);
+        return;
       case "tool.step": {
         const root = registry.sessions.rootOf(event.sessionID);
         const detail = event.step.input ? targetOf(event.step.input)?.text : undefined;
@@ -107,7 +111,8 @@ export class StallAlerts {
           ...(detail ? { detail } : {}),
         };
         if (this.#detector.tool(root, call, now())) this.#moved(root);
-        return this.#arm();
+        this.#arm();
+        return;
       }
       case "message.text":
       case "message.delta":

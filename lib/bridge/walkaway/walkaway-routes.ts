@@ -5,21 +5,32 @@
 import type { HermesEvent } from "../../hermes-events.ts";
 import type { MessageOwner } from "../../registry/registry.ts";
 import type { Gate } from "../core/gate.ts";
-import type { UserMessage } from "../runs/talk-back.ts";
+import type { TalkBack, UserMessage } from "../runs/talk-back.ts";
+import { SessionPosts, type SessionPostDeps } from "../core/session-posts.ts";
+import { DEFAULT_STALL_AFTER_MS } from "../../walkaway/stall-detector.ts";
 import { LimitNotices, type LimitNoticeDeps } from "./limit-notices.ts";
 import { StallAlerts, type StallAlertDeps } from "./stall-alerts.ts";
 
-export { DEFAULT_STALL_AFTER_MS } from "../../walkaway/stall-detector.ts";
-
-export type WalkawayDeps = LimitNoticeDeps & Omit<StallAlertDeps, "paused">;
+/** What the bridge gives it: the chat's shared pieces, the phone's words to a session, Stop's way of closing a run's prompts. */
+export type WalkawayDeps = Omit<LimitNoticeDeps, "posts" | "talkBack"> &
+  Omit<StallAlertDeps, "posts" | "paused" | "afterMs"> &
+  Omit<SessionPostDeps, "topics"> & {
+    topics: SessionPostDeps["topics"];
+    talk: Pick<TalkBack, "talkBack">;
+    /** HERMES_STALL_AFTER (ms; 0: off); undefined: DEFAULT_STALL_AFTER_MS. */
+    afterMs: number | undefined;
+  };
 
 export class Walkaway {
   readonly #limits: LimitNotices;
   readonly #stalls: StallAlerts;
 
   constructor(deps: WalkawayDeps) {
-    this.#limits = new LimitNotices(deps);
-    this.#stalls = new StallAlerts({ ...deps, paused: (sessionID) => this.#limits.isPaused(sessionID) });
+    const posts = new SessionPosts(deps, "a walk-away message");
+    const talkBack = (owner: MessageOwner, userMessage: UserMessage, text: string, byVoice: boolean) => deps.talk.talkBack(owner, userMessage, text, byVoice);
+    this.#limits = new LimitNotices({ ...deps, posts, talkBack });
+    const afterMs = deps.afterMs ?? DEFAULT_STALL_AFTER_MS;
+    this.#stalls = new StallAlerts({ ...deps, posts, afterMs, paused: (sessionID) => this.#limits.isPaused(sessionID) });
   }
 
   observe(directory: string, event: HermesEvent): void {

@@ -6,7 +6,7 @@ import type { Strings } from "../../i18n/catalog.ts";
 import type { Pause } from "../../walkaway/limit-pause.ts";
 import type { Stall } from "../../walkaway/stall-detector.ts";
 import { encodeCallback } from "../codec.ts";
-import { escapeHtml, escapeWithin, html, type Html, joinHtml } from "../../text/html.ts";
+import { escapeHtml, escapeWithin, type Html, joinHtml } from "../../text/html.ts";
 import { reveal } from "../../text/reveal.ts";
 import type { InlineButton, RenderedMessage } from "../wire/rendered-message.ts";
 
