@@ -67,6 +67,8 @@ export class LimitNotices {
   readonly #byKey = new Map<string, string>();
   /** Resume now waiting for OpenCode's abort to end its own wait. */
   readonly #idleWaiters = new Map<string, () => void>();
+  /** Resumed runs whose held messages go when they end. */
+  readonly #afterRun = new Map<string, Pause<HeldMessage>>();
   #timer: ReturnType<typeof setTimeout> | undefined;
   #stopped = false;
 
@@ -217,12 +219,16 @@ export class LimitNotices {
     if (shown) this.#byKey.delete(shown.key);
     this.#deps.log.info({ sessionID: owner.sessionID, end: pause.end.kind, held: pause.held.length }, "usage-limit pause ended");
     const edited = shown ? this.#edit(shown, pause, dropped) : Promise.resolve();
-    if (dropped === 0 && pause.end.kind !== "cancelled" && pause.end.kind !== "resumed" && pause.end.kind !== "resumed-now")
-      void edited.then(() => this.#sendHeld(pause));
+    // OpenCode's retry went through: what was held goes when that run ends (1.1.53 leaves a prompt sent during a run's last step unanswered).
+    if (pause.end.kind === "resumed-by-opencode" && pause.held.length > 0) this.#afterRun.set(owner.sessionID, pause);
+    else if (pause.end.kind === "ended") void edited.then(() => this.#sendHeld(pause));
   }
 
   #idle(owner: MessageOwner): void {
     this.#idleWaiters.get(owner.sessionID)?.();
+    const resumed = this.#afterRun.get(owner.sessionID);
+    this.#afterRun.delete(owner.sessionID);
+    if (resumed) void this.#sendHeld(resumed);
     // A run OpenCode was to resume went idle without a limit error: stopped at the terminal, or it went on and finished.
     if (this.#pauses.get(owner.sessionID)?.resumer === "opencode") this.#ended(owner, this.#pauses.ended(owner.sessionID, this.#deps.now()));
   }
@@ -276,7 +282,8 @@ export class LimitNotices {
           });
       }
     }
-    if (outcome.ok) await this.#sendHeld(pause);
+    // What was held goes when the resumed run ends, in order (queued behind it, as OpenCode would).
+    if (outcome.ok && pause.held.length > 0) this.#afterRun.set(pause.sessionID, pause);
   }
 
   async #sendHeld(pause: Pause<HeldMessage>): Promise<void> {
