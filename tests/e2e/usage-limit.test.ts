@@ -133,6 +133,44 @@ describe.each(CASES)("a usage limit on OpenCode %s in a %s chat", (version, chat
     expect(requestsWith(after, "wait an hour, then cancel")).toEqual([]);
   }, 180_000);
 
+  it.skipIf(version !== "1.18.33")(
+    "1.18.33 gives up after five retries: Hermes sends continue at the reset the body names",
+    async () => {
+      // Its five retries take about 70 s (2 + 4 + 8 + 16 + 32 s with jitter): a reset 100 s away is still ahead when it gives up.
+      const reset = new Date(Date.now() + 100_000).toISOString();
+      rig.llm.setFailure({
+        agentOnly: true,
+        status: 429,
+        times: 6,
+        message: `You have reached your usage limit. ${RATE_LIMIT}. Resets at ${reset}.`,
+        type: "usage_limit_reached",
+      });
+      const session = await rig.opencode.createSession();
+      const from = rig.llm.requests.length;
+      await rig.opencode.prompt(session.id, "work through five retries");
+      const pause = await pauseOf("the five retries");
+      seen.add(pause.messageId);
+      expect(pause.text).toContain("OpenCode retries by itself then.");
+      await rig.telegram.waitFor(() => current(pause).text.includes("OpenCode gave up; Hermes sends it"), {
+        timeoutMs: 120_000,
+        what: "Hermes takes over the pause",
+      });
+      expect(requestsWith(from, "work through five retries")).toHaveLength(6);
+      const isContinue = (body: unknown) => messagesOf(body).some((m) => m.role === "user" && contentText(m.content).trim() === "continue");
+      const continued = await rig.telegram.waitFor(() => requestsWith(from, "work through five retries").find(isContinue), {
+        timeoutMs: 90_000,
+        what: "continue at the LLM",
+      });
+      expect(continued).toBeDefined();
+      expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(reset));
+      await rig.telegram.waitFor(() => /▶ <b>Resumed at \d\d:\d\d<\/b>/.test(current(pause).text), { timeoutMs: 30_000, what: "Resumed on the pause" });
+      await idle(session.id);
+      expect(requestsWith(from, "work through five retries").filter(isContinue)).toHaveLength(1);
+      expect(rig.telegram.messages().filter((m) => m.text.includes(RATE_LIMIT))).toEqual([current(pause)]);
+    },
+    300_000,
+  );
+
   it.skipIf(!isOpencode2(version))(
     "2.0.15 gives up at once on a quota: Hermes sends continue at the reset the body names",
     async () => {
