@@ -48,6 +48,7 @@ export const en: Strings = {
     finished: (title, duration) => html`☑️ <b>Run finished</b> after ${duration} · ${title}`,
     failed: (title, duration) => html`✖️ <b>Run failed</b> after ${duration} · ${title}`,
     stopped: (title, duration) => html`⏹ <b>Run stopped</b> after ${duration} · ${title}`,
+    paused: (title, duration) => html`⏸ <b>Paused by a usage limit</b> after ${duration} · ${title}`,
   },
   question: {
     asking: html`❓ <b>OpenCode is asking</b>`,

@@ -58,6 +58,8 @@ export interface Strings extends RemoteStrings {
     finished: (title: Html, duration: Html) => Html;
     failed: (title: Html, duration: Html) => Html;
     stopped: (title: Html, duration: Html) => Html;
+    /** Ended by a usage limit: its pause message tells the rest. */
+    paused: (title: Html, duration: Html) => Html;
   };
   question: {
     asking: Html;

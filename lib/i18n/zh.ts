@@ -48,6 +48,7 @@ export const zh: Strings = {
     finished: (title, duration) => html`☑️ <b>运行结束</b>，用时 ${duration} · ${title}`,
     failed: (title, duration) => html`✖️ <b>运行失败</b>，用时 ${duration} · ${title}`,
     stopped: (title, duration) => html`⏹ <b>运行已停止</b>，用时 ${duration} · ${title}`,
+    paused: (title, duration) => html`⏸ <b>因用量上限暂停</b>，用时 ${duration} · ${title}`,
   },
   question: {
     asking: html`❓ <b>OpenCode 在提问</b>`,
