@@ -57,6 +57,8 @@ interface Shown {
   posting?: Promise<void>;
   editedAt: number;
   editTimer?: ReturnType<typeof setTimeout>;
+  /** What the message shows now: an edit to the same is never sent (Telegram refuses it). */
+  showing?: string;
 }
 
 export class LimitNotices {
@@ -188,6 +190,7 @@ export class LimitNotices {
     const rendered = renderPause(pause, { now: this.#deps.now(), key: shown.key, context: this.#context(shown.owner) }, this.#deps.t);
     const message = await this.#deps.posts.post(rendered, { owner: shown.owner });
     if (message) shown.message = message;
+    shown.showing = JSON.stringify(rendered);
     shown.posting = undefined;
     // What changed while it was being sent.
     const latest = this.#pauses.get(shown.owner.sessionID);
@@ -203,6 +206,9 @@ export class LimitNotices {
     if (!shown.message) return;
     const view = { now: this.#deps.now(), key: shown.key, context: this.#context(shown.owner), ...(dropped > 0 ? { dropped } : {}) };
     const rendered = renderPause(pause, view, this.#deps.t);
+    const showing = JSON.stringify(rendered);
+    if (showing === shown.showing) return;
+    shown.showing = showing;
     await this.#deps.posts.edit(shown.message, rendered);
   }
 
