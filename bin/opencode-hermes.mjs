@@ -21,8 +21,9 @@ async function load() {
     if (error?.code !== "ERR_MODULE_NOT_FOUND") throw error;
   }
   if (fs.existsSync(compiled)) return import(compiled.href);
+  const root = new URL("..", import.meta.url).pathname;
   process.stderr.write(
-    "opencode-hermes: this clone has neither tsx nor a build. Run `npm ci` here (it installs tsx), or use the published command: `npx opencode-hermes`.\n",
+    `opencode-hermes: this clone was installed without its devDependencies (npm ci --omit=dev is enough for the plugin, not for the command line, which runs the TypeScript sources through tsx). Run \`npm ci\` in ${root}, then \`node ${root}bin/opencode-hermes.mjs\` again; or install the published files from it: \`npm ci && npm pack\`, then \`npm i -g ./opencode-hermes-*.tgz\` (docs/setup.md).\n`,
   );
   process.exit(1);
 }

@@ -55,8 +55,10 @@ function phoneView(message: SentMessage, label: string): string {
 /** One key press from the terminal: the index of `choices` it picks (Enter or anything else: the first). */
 async function tap(choices: string[]): Promise<string> {
   if (!process.stdin.isTTY) {
-    console.log(dim(`(no terminal: tapping "${choices[0]}" as the phone would)`));
-    return choices[0]!;
+    // DEMO_TAP picks another button without a terminal (the demo's own test taps SQLite).
+    const choice = choices.find((label) => label === process.env.DEMO_TAP) ?? choices[0]!;
+    console.log(dim(`(no terminal: tapping "${choice}" as the phone would)`));
+    return choice;
   }
   process.stdout.write(
     `${bold("Tap a button")}: ${choices.map((label, index) => `${index + 1}) ${label}`).join("  ")}  (press ${choices.map((_, i) => i + 1).join("/")}) › `,
@@ -107,7 +109,7 @@ async function main(): Promise<void> {
     console.log(
       `\n${bold("The loop, end to end")} in ${((Date.now() - started) / 1000).toFixed(0)} s. ${dim("A reply to the Done notice would be the session's next prompt.")}`,
     );
-    console.log(dim("Next: create a bot with @BotFather and run npx opencode-hermes setup (README, “Set it up”)."));
+    console.log(dim("Next: create a bot with @BotFather and run node bin/opencode-hermes.mjs setup here (README, “Set it up”)."));
   } finally {
     await world.stop();
   }

@@ -14,24 +14,18 @@ import type { HermesEvent } from "../hermes-events.ts";
 import type { Claim, UpdateHandler } from "../relay/update-handler.ts";
 import { errorText } from "../util/error-text.ts";
 import { waitAtMost } from "../util/with-timeout.ts";
-import { ScheduleStore } from "../schedules/store.ts";
-import { ScheduleWake } from "../schedules/wake.ts";
-import type { SchedulePace } from "../schedules/pace.ts";
 import type { Bridge, BridgeOptions } from "./bridge.ts";
 import type { InstanceLink } from "./core/desk.ts";
 import type { AgentFileSent } from "./agent-tools/agent-files.ts";
 import type { MessageOwner } from "../registry/registry.ts";
 import type { OutgoingFile } from "../telegram/wire/api.ts";
-import type { Html } from "../text/html.ts";
+import { escapeHtml, html, joinHtml, type Html } from "../text/html.ts";
 
 /**
- * The bridge's options, but for its registry (made with the bridge) and scheduled runs: given
- * their file and this bot's key, the schedules' wake-up timer runs from the start (it loads the
- * bridge when a run falls due) and the bridge gets the store.
+ * The bridge's options, but for its registry (made with the bridge); `servedChanged` hears when
+ * the projects served change (the schedules' wake-up timer, lib/plugin/schedule-timer.ts, looks again).
  */
-export type OnDemandBridgeOptions = Omit<BridgeOptions, "registry" | "schedules"> & {
-  schedules?: { file: string; bot: string; pace?: SchedulePace };
-};
+export type OnDemandBridgeOptions = Omit<BridgeOptions, "registry"> & { servedChanged?: () => void };
 
 /**
  * How long an update waits for the bot's name after the load (getMe answers in one round trip). A
@@ -54,9 +48,6 @@ export class OnDemandBridge implements UpdateHandler {
   readonly t: Strings;
   readonly #options: OnDemandBridgeOptions;
   readonly #make: MakeBridge;
-  readonly #schedules: BridgeOptions["schedules"];
-  readonly #wake: ScheduleWake | undefined;
-  #runDue?: () => Promise<void>;
   #bridge?: Bridge;
   #loading?: Promise<Bridge>;
   #stopped = false;
@@ -75,25 +66,21 @@ export class OnDemandBridge implements UpdateHandler {
     this.#make = make;
     this.chatId = options.access.chatId;
     this.t = CATALOGS[options.language ?? "en"];
-    const { schedules, logger } = options;
-    const chatId = this.chatId;
-    if (!schedules || chatId === undefined) return;
-    const store = new ScheduleStore(schedules.file, { warn: (fields, message) => logger.warn(fields, message) });
-    const here = () => ({ bot: schedules.bot, chatId, directories: this.#directories() });
-    // The bridge, once made, hands over its runner (lib/bridge/schedules/schedules-routes.ts).
-    const onDue = () => this.#load().then(() => (this.#stopped ? undefined : this.#runDue?.()));
-    const pace = schedules.pace;
-    const wake = new ScheduleWake({ store, here, onDue, ...(pace ? { pace } : {}) });
-    this.#wake = wake;
-    const ready = (runDue: () => Promise<void>) => {
-      this.#runDue = runDue;
-    };
-    this.#schedules = { store, bot: schedules.bot, changed: () => wake.refresh(), ready, ...(pace ? { pace } : {}) };
   }
 
   /** The projects this process serves (its instance links, before and after the load). */
-  #directories(): string[] {
+  directories(): string[] {
     return [...new Set([...this.#served].map((link) => link.directory))];
+  }
+
+  /** Whether Hermes stopped here (or could not load): nothing more will be handled. */
+  get stopped(): boolean {
+    return this.#stopped;
+  }
+
+  /** Loads the bridge now, if it has not loaded (a scheduled run fell due). */
+  async load(): Promise<void> {
+    await this.#load();
   }
 
   /** Whether the bridge has been loaded. */
@@ -112,11 +99,10 @@ export class OnDemandBridge implements UpdateHandler {
     this.#served.add(link);
     if (this.#bridge) {
       this.#bridge.attach(link, { listPending: options.listPending ?? true });
-      this.#wake?.refresh();
+      this.#options.servedChanged?.();
       return;
     }
-    // The first project served starts the schedules' timer; each one after has it look again.
-    queueMicrotask(() => this.#wake?.refresh());
+    queueMicrotask(() => this.#options.servedChanged?.());
     const listPending = options.listPending ?? true;
     this.#links.set(link, listPending);
     if (!listPending) return;
@@ -127,7 +113,7 @@ export class OnDemandBridge implements UpdateHandler {
   /** Unlinks an instance; before the bridge was ever needed there is nothing to close. */
   async detach(link: InstanceLink): Promise<void> {
     this.#served.delete(link);
-    queueMicrotask(() => this.#wake?.refresh());
+    queueMicrotask(() => this.#options.servedChanged?.());
     if (this.#bridge) return this.#bridge.detach(link);
     const bridge = await this.#loading?.catch(() => undefined);
     if (bridge) return bridge.detach(link);
@@ -187,6 +173,19 @@ export class OnDemandBridge implements UpdateHandler {
     return (await this.#load()).sendAgentFile(owner, file, caption);
   }
 
+  /**
+   * The settings Hermes ignored (a bad optional value, an unknown HERMES_* variable; lib/config/config.ts): one
+   * message in the chat at start, straight through the Bot API without the bridge's load, so a typo
+   * is not silent. Start-up does not wait for it.
+   */
+  sayIgnored(ignored: readonly string[]): void {
+    if (this.chatId === undefined || ignored.length === 0) return;
+    const text = joinHtml([html`⚠️ ${escapeHtml(this.t.note.settingsIgnored)}`, ...ignored.map((line) => html`• ${escapeHtml(line)}`)], "\n");
+    this.#options.telegram
+      .sendMessage(this.chatId, text)
+      .catch((error: unknown) => this.#options.logger.warn({ err: errorText(error) }, "could not send the ignored settings to the chat"));
+  }
+
   async reply(text: Html, replyTo: number, threadId?: number): Promise<void> {
     return (await this.#load()).reply(text, replyTo, threadId);
   }
@@ -194,7 +193,6 @@ export class OnDemandBridge implements UpdateHandler {
   /** Settles what the bridge holds; a bridge never loaded holds nothing, and never will now. */
   async stop(graceMs?: number): Promise<void> {
     this.#stopped = true;
-    this.#wake?.stop();
     this.#events.length = 0;
     const bridge = this.#bridge ?? (await this.#loading?.catch(() => undefined));
     await bridge?.stop(graceMs);
@@ -222,8 +220,8 @@ export class OnDemandBridge implements UpdateHandler {
     if (this.#loading) return this.#loading;
     if (this.#stopped) return Promise.reject(new Error("Hermes has stopped"));
     const started = performance.now();
-    const { schedules: _file, ...options } = this.#options;
-    this.#loading = this.#make({ ...options, schedules: this.#schedules }).then(
+    const { servedChanged: _heard, ...options } = this.#options;
+    this.#loading = this.#make(options).then(
       (bridge) => {
         this.#options.logger.debug({ ms: Math.round(performance.now() - started) }, "the bridge loaded (on first use)");
         // Everything kept goes in before anyone else can reach the bridge.

@@ -9,8 +9,8 @@ import { listenerProblem, systemOwnerCheck, type OwnerCheck } from "../system/li
 import { isHttpUrl, readLogSettings } from "../config/config.ts";
 import { basicAuthorization, withoutCredentials } from "../config/process-secrets.ts";
 import { globalConfigDirectory, globalConfigFile, hermesEntryOptions } from "../config/global-config.ts";
-import { PACKAGE_NAME, packageVersion } from "../config/package-info.ts";
 import { ok, problem, skipped, type Check } from "./doctor-check.ts";
+import { hermesSpecIn, ownCommand, ownPluginSpec } from "./plugin-spec.ts";
 import { forTerminal } from "./terminal-text.ts";
 
 type Env = Record<string, string | undefined>;
@@ -49,7 +49,7 @@ export function opencodeCheck(env: Env): Promise<Check> {
 }
 
 /** What one opencode.json says about Hermes. */
-type EntryState = { kind: "listed" } | { kind: "absent" } | { kind: "unreadable"; reason: string };
+type EntryState = { kind: "listed"; spec: string } | { kind: "absent" } | { kind: "unreadable"; reason: string };
 
 function entryIn(file: string): EntryState | undefined {
   let text: string;
@@ -62,7 +62,8 @@ function entryIn(file: string): EntryState | undefined {
   const errors: Parameters<typeof parse>[1] = [];
   const config: unknown = parse(text, errors, { allowTrailingComma: true });
   if (errors.length > 0) return { kind: "unreadable", reason: "it is not valid JSON(C)" };
-  return hermesEntryOptions(config) !== undefined ? { kind: "listed" } : { kind: "absent" };
+  const spec = hermesEntryOptions(config) !== undefined ? hermesSpecIn(config) : undefined;
+  return spec !== undefined ? { kind: "listed", spec } : { kind: "absent" };
 }
 
 /** The config files a project's OpenCode reads, from `directory` up to its git root (or /). */
@@ -81,8 +82,18 @@ function globalFiles(env: Env): string[] {
 }
 
 function entryLine(): string {
-  const version = packageVersion();
-  return JSON.stringify(version ? `${PACKAGE_NAME}@${version}` : PACKAGE_NAME);
+  return JSON.stringify(ownPluginSpec().spec);
+}
+
+/** The Hermes entry OpenCode would load in `directory`: the project's nearest, else the global one's. */
+export function effectiveEntry(env: Env, directory: string): { file: string; spec: string } | undefined {
+  for (const files of [projectConfigFiles(directory), globalFiles(env).reverse()]) {
+    for (const file of files) {
+      const state = entryIn(file);
+      if (state?.kind === "listed") return { file, spec: state.spec };
+    }
+  }
+  return undefined;
 }
 
 /** Two lines: the global config, and the project in `directory`. A missing entry is a problem only when neither loads Hermes. */
@@ -97,7 +108,7 @@ export function pluginEntryChecks(env: Env, directory: string): Check[] {
   const global = scan(globalFiles(env));
   const project = scan(projectConfigFiles(directory));
   const checks: Check[] = [];
-  const add = `add ${entryLine()} to its "plugin" list (OpenCode 2: "plugins"), or run npx opencode-hermes setup.`;
+  const add = `add ${entryLine()} to its "plugin" list (OpenCode 2: "plugins"), or run ${ownCommand()} setup.`;
   const brokenCheck = (where: { file: string; state?: EntryState }) =>
     problem(`Could not read ${where.file}: ${where.state?.kind === "unreadable" ? where.state.reason : "?"}`, "fix the file: OpenCode can't read it either.");
   if (global.broken) checks.push(brokenCheck(global.broken));

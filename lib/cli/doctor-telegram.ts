@@ -7,12 +7,15 @@
 // Hermes' updates).
 import { looksLikeBotToken } from "../config/bot-token.ts";
 import { ANYONE } from "../config/config-options.ts";
+import { globalConfigDirectory } from "../config/global-config.ts";
 import { isRecord } from "../util/is-record.ts";
 import { relayAddress } from "../relay/address.ts";
 import { probeSocket } from "../relay/socket-file.ts";
 import { callBotApi } from "../telegram/wire/bot-api-call.ts";
 import { CALL_TIMEOUT_MS } from "../telegram/wire/timeouts.ts";
 import { ok, problem, skipped, type Check } from "./doctor-check.ts";
+import { loadedCheck, runningOpencodes, type RunningOpencode } from "./doctor-spec.ts";
+import { ownCommand } from "./plugin-spec.ts";
 import { forTerminal } from "./terminal-text.ts";
 
 type Env = Record<string, string | undefined>;
@@ -42,7 +45,7 @@ async function call(settings: TelegramSettings & { token: string }, method: stri
 
 export async function telegramChecks(settings: TelegramSettings, env: Env): Promise<Check[]> {
   const token = settings.token?.trim();
-  if (!token) return [problem("HERMES_TELEGRAM_TOKEN is not set", "create a bot with @BotFather, then run npx opencode-hermes setup.")];
+  if (!token) return [problem("HERMES_TELEGRAM_TOKEN is not set", `create a bot with @BotFather, then run ${ownCommand()} setup.`)];
   if (!looksLikeBotToken(token)) return [problem("HERMES_TELEGRAM_TOKEN does not look like a bot token (123456:ABC…)", "copy it again from @BotFather.")];
   const withToken = { ...settings, token };
 
@@ -73,6 +76,15 @@ export async function telegramChecks(settings: TelegramSettings, env: Env): Prom
       ? ok(`An OpenCode with Hermes (or attach mode) on this machine is polling ${name} right now`)
       : skipped(`No OpenCode with Hermes polls ${name} on this machine right now (it will once OpenCode starts with Hermes loaded)`),
   );
+  // An OpenCode of this setup (this token, this global config) keeps its relay socket where its own environment says.
+  const seen: Array<{ pid: number; polled: boolean }> = [];
+  const ours = (p: RunningOpencode) => p.env.HERMES_TELEGRAM_TOKEN?.trim() === token && globalConfigDirectory(p.env) === globalConfigDirectory(env);
+  for (const running of runningOpencodes().filter(ours)) {
+    const apiRoot = (running.env.HERMES_TELEGRAM_API_ROOT?.trim() || settings.apiRoot).replace(/\/+$/, "");
+    seen.push({ pid: running.pid, polled: polled === "answers" || (await probeSocket(relayAddress(token, apiRoot, running.env))) === "answers" });
+  }
+  const loaded = loadedCheck(seen);
+  if (loaded) checks.push(loaded);
   return checks;
 }
 
@@ -81,10 +93,7 @@ async function chatChecks(settings: TelegramSettings & { token: string }, name: 
   if (chatId === undefined && settings.badChatId !== undefined) return [skipped("The chat was not checked: its id is not a number")];
   if (chatId === undefined)
     return [
-      problem(
-        "HERMES_TELEGRAM_CHAT_ID is not set",
-        `run npx opencode-hermes setup, or send /start to ${name} while OpenCode runs: it replies with the chat id.`,
-      ),
+      problem("HERMES_TELEGRAM_CHAT_ID is not set", `run ${ownCommand()} setup, or send /start to ${name} while OpenCode runs: it replies with the chat id.`),
     ];
   const chat = await call(settings, "getChat", { chat_id: chatId });
   if (!chat.ok) {

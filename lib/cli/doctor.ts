@@ -10,7 +10,8 @@ import { DEFAULT_API_ROOT, readConfig } from "../config/config.ts";
 import { globalHermesOptions, hermesEntryOptions } from "../config/global-config.ts";
 import { environmentSecrets, makeScrubber } from "../system/log.ts";
 import { checkLine, ok, problem, type Check } from "./doctor-check.ts";
-import { logCheck, nodeCheck, opencodeCheck, pluginEntryChecks, projectConfigFiles, speechCheck, transcriptionCheck } from "./doctor-local.ts";
+import { effectiveEntry, logCheck, nodeCheck, opencodeCheck, pluginEntryChecks, projectConfigFiles, speechCheck, transcriptionCheck } from "./doctor-local.ts";
+import { specCheck } from "./doctor-spec.ts";
 import { telegramChecks, type TelegramSettings } from "./doctor-telegram.ts";
 import { EXIT, type CliIo } from "./io.ts";
 
@@ -59,6 +60,8 @@ export async function doctor(args: string[], io: CliIo): Promise<number> {
 
   report([nodeCheck(), await opencodeCheck(io.env)]);
   report(pluginEntryChecks(io.env, directory));
+  const entry = effectiveEntry(io.env, directory);
+  if (entry) report([await specCheck(entry.spec, entry.file, io.env)]);
   const options = effectiveOptions(io.env, directory);
   report(settingsChecks(io.env, options.project ?? options.global));
   report(await telegramChecks(telegramSettings(io.env, options), io.env));
@@ -99,11 +102,15 @@ function effectiveOptions(env: Env, directory: string): Options {
 /** The plugin's own verdict on the settings, less what the Telegram checks say better (token, chat, allow-list). */
 function settingsChecks(env: Env, options: Record<string, unknown> | undefined): Check[] {
   const verdict = readConfig(env, options, globalHermesOptions(env));
-  if (verdict.ok) return [ok("The settings are valid (as the plugin reads them)")];
+  // What the plugin ignores for its default (it stays on, and says so once on the phone): still a mistake to fix.
+  const ignored = (verdict.ok ? verdict.config.ignored : verdict.ignored) ?? [];
+  const ignoredChecks = ignored.map((text) =>
+    problem(`Ignored: ${text}`, "fix it or remove it (docs/configuration.md lists every setting); Hermes runs on the default meanwhile."),
+  );
+  if (verdict.ok) return ignoredChecks.length > 0 ? ignoredChecks : [ok("The settings are valid (as the plugin reads them)")];
   const covered = /^HERMES_TELEGRAM_(TOKEN|CHAT_ID is not set|ALLOWED_USERS is required)/;
   const rest = verdict.problems.filter((text) => !covered.test(text));
-  if (rest.length === 0) return [];
-  return rest.map((text) => problem(`Setting: ${text}`, "change it as said (docs/configuration.md lists every setting)."));
+  return [...rest.map((text) => problem(`Setting: ${text}`, "change it as said (docs/configuration.md lists every setting).")), ...ignoredChecks];
 }
 
 function telegramSettings(env: Env, options: Options): TelegramSettings {

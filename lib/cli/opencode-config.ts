@@ -8,7 +8,7 @@ const CONFIG_SCHEMA = "https://opencode.ai/config.json";
 export type PluginEntryEdit =
   | { kind: "add"; text: string }
   /** Hermes is listed already (by name, path or a clone): nothing to change. */
-  | { kind: "present"; spec: string }
+  | { kind: "present"; spec: string; index: number; tuple: boolean }
   | { kind: "invalid"; reason: string };
 
 /** `text`: the file's content ("" for a file that does not exist yet). */
@@ -21,8 +21,11 @@ export function addPluginEntry(text: string, entry: string): PluginEntryEdit {
   if (typeof config !== "object" || config === null || Array.isArray(config)) return { kind: "invalid", reason: "it does not hold a JSON object" };
   const plugins: unknown = (config as Record<string, unknown>).plugin;
   if (plugins !== undefined && !Array.isArray(plugins)) return { kind: "invalid", reason: 'its "plugin" is not a list' };
-  const present = (plugins ?? []).find((spec) => isHermesSpec(spec));
-  if (present !== undefined) return { kind: "present", spec: JSON.stringify(present) };
+  const index = (plugins ?? []).findIndex((spec) => isHermesSpec(spec));
+  if (index !== -1) {
+    const present: unknown = (plugins as unknown[])[index];
+    return { kind: "present", spec: JSON.stringify(present), index, tuple: Array.isArray(present) };
+  }
   // First in the list: appended after a last element with a trailing comma, jsonc-parser would move
   // that element's line comment onto the new entry. (Order does not matter to Hermes.)
   const edits =
@@ -30,6 +33,13 @@ export function addPluginEntry(text: string, entry: string): PluginEntryEdit {
       ? modify(text, ["plugin"], [entry], { formattingOptions })
       : modify(text, ["plugin", 0], entry, { formattingOptions, isArrayInsertion: true });
   return { kind: "add", text: applyEdits(text, edits) };
+}
+
+/** The Hermes entry at `index` of the plugin list named `entry` instead (a tuple keeps its options). */
+export function replacePluginEntry(text: string, present: { index: number; tuple: boolean }, entry: string): string {
+  const formattingOptions = { insertSpaces: true, tabSize: 2, eol: "\n" };
+  const at = present.tuple ? ["plugin", present.index, 0] : ["plugin", present.index];
+  return applyEdits(text, modify(text, at, entry, { formattingOptions }));
 }
 
 /** The changed lines, `-` before and `+` after, with one line of context on each side. */

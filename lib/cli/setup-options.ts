@@ -5,7 +5,7 @@ import { parseArgs } from "node:util";
 import { looksLikeBotToken } from "../config/bot-token.ts";
 import { DEFAULT_API_ROOT, isHttpUrl } from "../config/config.ts";
 import { parseDuration } from "../i18n/duration.ts";
-import { ask } from "./ask.ts";
+import { askSecret } from "./ask.ts";
 import { EXIT, type CliIo } from "./io.ts";
 import { SetupFailure } from "./setup-failure.ts";
 import type { SetupTuning } from "./setup-tuning.ts";
@@ -87,7 +87,7 @@ export async function askToken(io: CliIo, stop: AbortSignal): Promise<string> {
   }
   io.out("Create a bot with @BotFather (https://t.me/BotFather): send /newbot and copy the token it gives you.");
   for (let attempt = 1; ; attempt++) {
-    const answer = await ask(input, io.prompt, "Bot token: ", stop);
+    const answer = await askSecret(input, io.prompt, "Bot token (not shown as you type): ", stop);
     if (answer === null) throw new SetupFailure(["opencode-hermes setup: stopped."], EXIT.interrupted);
     if (answer === undefined) {
       if (stop.aborted) throw new Error("stopped");

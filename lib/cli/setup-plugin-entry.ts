@@ -5,16 +5,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { globalConfigFile } from "../config/global-config.ts";
-import { PACKAGE_NAME, packageVersion } from "../config/package-info.ts";
 import { ask } from "./ask.ts";
 import type { CliIo } from "./io.ts";
-import { addPluginEntry, lineDiff } from "./opencode-config.ts";
-
-/** `name@version`: a pinned version installs once and never asks the registry again. */
-function pluginEntry(): string {
-  const version = packageVersion();
-  return version ? `${PACKAGE_NAME}@${version}` : PACKAGE_NAME;
-}
+import { checkLine } from "./doctor-check.ts";
+import { specCheck } from "./doctor-spec.ts";
+import { addPluginEntry, lineDiff, replacePluginEntry } from "./opencode-config.ts";
+import { ownPluginSpec } from "./plugin-spec.ts";
 
 /** As the kernel allows (Linux' MAXSYMLINKS). */
 const MAX_LINK_HOPS = 40;
@@ -23,7 +19,9 @@ export type EntryOutcome = "written" | "present" | "declined" | "failed";
 
 export async function offerPluginEntry(io: CliIo, options: { yes: boolean; now: () => number }, stop: AbortSignal): Promise<EntryOutcome> {
   const file = globalConfigFile(io.env);
-  const entry = pluginEntry();
+  // What loads this Hermes from where setup runs: a clone's or an installed copy's plugin.ts, or the published name.
+  const own = ownPluginSpec();
+  const entry = own.spec;
   const manual = `Add ${JSON.stringify(entry)} to the "plugin" list of ${file} (or of a project's opencode.json).`;
   let before = "";
   try {
@@ -34,17 +32,26 @@ export async function offerPluginEntry(io: CliIo, options: { yes: boolean; now: 
       return "failed";
     }
   }
-  const edit = addPluginEntry(before, entry);
+  let edit = addPluginEntry(before, entry);
   if (edit.kind === "present") {
-    io.out(`✅ ${file} already loads Hermes (${edit.spec}).`);
-    return "present";
+    // Listed is not loaded: a name that is not on the registry, or a path that is gone, loads nothing.
+    const listed: unknown = JSON.parse(edit.spec);
+    const spec = Array.isArray(listed) ? listed[0] : listed;
+    const loads = typeof spec === "string" ? await specCheck(spec, file, io.env) : undefined;
+    if (loads?.state !== "problem") {
+      io.out(`✅ ${file} already loads Hermes (${edit.spec}).`);
+      return "present";
+    }
+    io.out(checkLine(loads));
+    edit = { kind: "add", text: replacePluginEntry(before, edit, entry) };
   }
   if (edit.kind === "invalid") {
     io.err(`(Left ${file} alone: ${edit.reason}.) ${manual}`);
     return "failed";
   }
 
-  io.out(`OpenCode loads Hermes by name from its plugin list. The change to ${file}${before === "" ? " (a new file)" : ""}:`);
+  io.out(`OpenCode loads what its plugin list names; for this Hermes that is ${own.why}. The change to ${file}${before === "" ? " (a new file)" : ""}:`);
+  if (own.note) io.out(own.note);
   io.out("");
   for (const line of lineDiff(before, edit.text)) io.out(`    ${line}`);
   io.out("");

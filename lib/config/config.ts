@@ -8,8 +8,10 @@ import path from "node:path";
 import { holdsBotToken, looksLikeBotToken } from "./bot-token.ts";
 import { ANYONE, OFF, ON, readOptions, type SettingVariable } from "./config-options.ts";
 import { parseDuration } from "../i18n/duration.ts";
-import { credentialSecrets, urlCredentials, withoutCredentials } from "./process-secrets.ts";
+import { unknownVariables, unknownVariableText } from "./unknown-variables.ts";
+import { credentialSecrets } from "./process-secrets.ts";
 import { isHttpUrl, readSpeech, type SpeechSettings } from "./speech-settings.ts";
+import { readTranscription, type TranscriptionSettings } from "./transcription-settings.ts";
 import type { GlobalHermesOptions } from "./global-config.ts";
 import { languageOf, type Language } from "../i18n/catalog.ts";
 import { DEFAULT_NOTICES, isNoticeLevel, NOTICE_LEVELS, type NoticeLevel, type NoticePolicy } from "../notices/policy.ts";
@@ -25,21 +27,6 @@ export interface LogSettings {
   file: string;
   level: LogLevel;
 }
-
-/** An OpenAI-compatible transcription service for voice notes (README "Voice notes"). */
-export interface TranscriptionSettings {
-  /** HERMES_TRANSCRIBE_URL, environment only: where the user's voice goes is not a project's choice. */
-  url: string;
-  /** HERMES_TRANSCRIBE_KEY, environment only (a secret, like the bot token); optional for a local server. */
-  key?: string;
-  /** `user:password` taken out of HERMES_TRANSCRIBE_URL (sent as HTTP Basic, scrubbed like the key); `url` no longer holds it. */
-  basic?: string;
-  model: string;
-  /** An ISO-639-1 code such as "zh"; unset: the service detects the language. */
-  language?: string;
-}
-
-export const DEFAULT_TRANSCRIBE_MODEL = "whisper-1";
 
 export interface HermesConfig {
   token: string;
@@ -80,12 +67,14 @@ export interface HermesConfig {
   /** Answers spoken back when HERMES_SPEECH_URL is set (docs/speech.md). */
   speech?: SpeechSettings;
   log: LogSettings;
+  /** Optional settings that were wrong and are replaced by their defaults, and unknown HERMES_* variables: one sentence each, said once. */
+  ignored?: string[];
 }
 
 export type ConfigResult =
   | { ok: true; config: HermesConfig }
   /** `setupToken` is set when only the chat is missing: Hermes can still answer /start with the chat id. */
-  | { ok: false; problems: string[]; log: LogSettings; setupToken?: string; apiRoot: string };
+  | { ok: false; problems: string[]; ignored: string[]; log: LogSettings; setupToken?: string; apiRoot: string };
 
 type Env = Record<string, string | undefined>;
 
@@ -136,12 +125,12 @@ export function readLogSettings(env: Env, problems: string[] = [], settings: Set
   const fileSetting = settings("HERMES_LOG_FILE");
   const rawFile = fileSetting.raw?.trim();
   // A relative path would land wherever OpenCode was started.
-  if (rawFile && !path.isAbsolute(rawFile)) problems.push(`${fileSetting.label} must be an absolute path (got "${rawFile}")`);
+  if (rawFile && !path.isAbsolute(rawFile)) problems.push(`${fileSetting.label} must be an absolute path (got "${rawFile}"): the default log file is used`);
   const file = rawFile && path.isAbsolute(rawFile) ? rawFile : defaultLogFile(env);
   const levelSetting = settings("HERMES_LOG_LEVEL");
   const rawLevel = levelSetting.raw?.trim().toLowerCase() || "info";
   const level = (LOG_LEVELS as readonly string[]).includes(rawLevel) ? (rawLevel as LogLevel) : "info";
-  if (level !== rawLevel) problems.push(`${levelSetting.label} must be one of ${LOG_LEVELS.join(", ")} (got "${levelSetting.raw}")`);
+  if (level !== rawLevel) problems.push(`${levelSetting.label} must be one of ${LOG_LEVELS.join(", ")} (got "${levelSetting.raw}"): info is used`);
   return { file, level };
 }
 
@@ -151,9 +140,13 @@ export function readLogSettings(env: Env, problems: string[] = [], settings: Set
  * and allow-list among the options must match.
  */
 export function readConfig(env: Env = process.env, options?: unknown, global?: GlobalHermesOptions): ConfigResult {
+  // Only what Hermes cannot work without turns it off (the token, the chat, who may act, where
+  // Telegram is, and what a project's opencode.json may not decide); a bad optional value is
+  // ignored for its default, and said once (log, toast, phone, doctor).
   const problems: string[] = [];
+  const ignored: string[] = unknownVariables(env).map(unknownVariableText);
   const settings = settingsOf(env, options, problems, global);
-  const log = readLogSettings(env, problems, settings);
+  const log = readLogSettings(env, ignored, settings);
 
   const token = env.HERMES_TELEGRAM_TOKEN?.trim() ?? "";
   if (!token) problems.push("HERMES_TELEGRAM_TOKEN is not set (create a bot with @BotFather and copy its token)");
@@ -191,36 +184,45 @@ export function readConfig(env: Env = process.env, options?: unknown, global?: G
   const apiRoot = (rootSetting.raw?.trim() || DEFAULT_API_ROOT).replace(/\/+$/, "");
   if (!isHttpUrl(apiRoot)) problems.push(`${rootSetting.label} must be an http(s) URL (got "${apiRoot}")`);
 
-  const questionTtlMs = readDuration(settings("HERMES_QUESTION_TTL"), DEFAULT_QUESTION_TTL_MS, problems);
-  const permissionTtlMs = readDuration(settings("HERMES_PERMISSION_TTL"), 0, problems);
-  const doneAfterMs = readDuration(settings("HERMES_DONE_AFTER"), DEFAULT_NOTICES.doneAfterMs, problems);
+  const questionTtlMs = readDuration(settings("HERMES_QUESTION_TTL"), DEFAULT_QUESTION_TTL_MS, ignored);
+  const permissionTtlMs = readDuration(settings("HERMES_PERMISSION_TTL"), 0, ignored);
+  const doneAfterMs = readDuration(settings("HERMES_DONE_AFTER"), DEFAULT_NOTICES.doneAfterMs, ignored);
   const stallSetting = settings("HERMES_STALL_AFTER");
-  const stallAfterMs = OFF.includes(stallSetting.raw?.trim().toLowerCase() ?? "") ? 0 : readDuration(stallSetting, DEFAULT_STALL_AFTER_MS, problems);
+  const stallAfterMs = OFF.includes(stallSetting.raw?.trim().toLowerCase() ?? "") ? 0 : readDuration(stallSetting, DEFAULT_STALL_AFTER_MS, ignored);
   const languageSetting = settings("HERMES_LANGUAGE");
   const language = languageOf(languageSetting.raw) ?? "en";
-  if (!languageOf(languageSetting.raw)) problems.push(`${languageSetting.label} must be en or zh (zh-CN) (got "${languageSetting.raw}")`);
+  if (!languageOf(languageSetting.raw)) ignored.push(`${languageSetting.label} must be en or zh (zh-CN) (got "${languageSetting.raw}"): en is used`);
   const topicsSetting = settings("HERMES_TELEGRAM_TOPICS");
   const rawTopics = topicsSetting.raw?.trim().toLowerCase() || "off";
-  const topics = ON.includes(rawTopics);
-  if (!topics && !OFF.includes(rawTopics)) problems.push(`${topicsSetting.label} must be on or off (got "${topicsSetting.raw}")`);
-  else if (topics && rawChat && Number(rawChat) > 0)
-    problems.push(`${topicsSetting.label} needs a supergroup with topics: ${chatSetting.label} is a private chat`);
-  const progress = readSwitch(settings("HERMES_PROGRESS"), true, problems);
-  const agentTools = readSwitch(settings("HERMES_AGENT_TOOLS"), true, problems);
+  const privateChat = rawChat !== "" && Number(rawChat) > 0;
+  const topics = ON.includes(rawTopics) && !privateChat;
+  if (!ON.includes(rawTopics) && !OFF.includes(rawTopics)) ignored.push(`${topicsSetting.label} must be on or off (got "${topicsSetting.raw}"): off is used`);
+  else if (ON.includes(rawTopics) && privateChat)
+    ignored.push(`${topicsSetting.label} needs a supergroup with topics: ${chatSetting.label} is a private chat, so topics stay off`);
+  const progress = readSwitch(settings("HERMES_PROGRESS"), true, ignored);
+  const agentTools = readSwitch(settings("HERMES_AGENT_TOOLS"), true, ignored);
   const notifySetting = settings("HERMES_NOTIFY");
   const rawNotify = notifySetting.raw?.trim().toLowerCase() || DEFAULT_NOTICES.level;
   const notify: NoticeLevel = isNoticeLevel(rawNotify) ? rawNotify : DEFAULT_NOTICES.level;
-  if (notify !== rawNotify) problems.push(`${notifySetting.label} must be one of ${NOTICE_LEVELS.join(", ")} (got "${notifySetting.raw}")`);
+  if (notify !== rawNotify)
+    ignored.push(`${notifySetting.label} must be one of ${NOTICE_LEVELS.join(", ")} (got "${notifySetting.raw}"): ${DEFAULT_NOTICES.level} is used`);
 
-  const transcription = readTranscription(env, settings, problems);
+  const transcription = readTranscription(env, settings, ignored);
   const machineName = settings("HERMES_MACHINE_NAME").raw?.trim();
-  const stream = settings("HERMES_STREAM").raw?.trim() ? readSwitch(settings("HERMES_STREAM"), true, problems) : undefined;
-  const speech = readSpeech(env, settings, problems);
-  const runBudget = readBudget(env.HERMES_RUN_BUDGET, problems);
+  // A bad HERMES_STREAM means its default, which depends on the chat: as if unset.
+  const streamSetting = settings("HERMES_STREAM");
+  const rawStream = streamSetting.raw?.trim().toLowerCase() ?? "";
+  const stream = ON.includes(rawStream) ? true : OFF.includes(rawStream) ? false : undefined;
+  if (rawStream !== "" && stream === undefined) ignored.push(`${streamSetting.label} must be on or off (got "${streamSetting.raw}"): its default is used`);
+  const speechProblems: string[] = [];
+  const readSpeechSettings = readSpeech(env, settings, speechProblems);
+  ignored.push(...speechProblems.map((text) => `${text}: answers are not spoken`));
+  const speech = speechProblems.length === 0 ? readSpeechSettings : undefined;
+  const runBudget = readBudget(env.HERMES_RUN_BUDGET, ignored);
 
   if (problems.length > 0) {
     const onlyChatMissing = chatMissing && problems.length === 1 && token !== "";
-    return { ok: false, problems, log, apiRoot, ...(onlyChatMissing ? { setupToken: token } : {}) };
+    return { ok: false, problems, ignored, log, apiRoot, ...(onlyChatMissing ? { setupToken: token } : {}) };
   }
   return {
     ok: true,
@@ -244,6 +246,7 @@ export function readConfig(env: Env = process.env, options?: unknown, global?: G
       ...(stream !== undefined ? { stream } : {}),
       ...(speech ? { speech } : {}),
       log,
+      ...(ignored.length > 0 ? { ignored } : {}),
     },
   };
 }
@@ -259,7 +262,7 @@ function readBudget(raw: string | undefined, problems: string[]): number | undef
   if (!value || OFF.includes(value) || value === "0") return undefined;
   const amount = Number(value);
   if (Number.isFinite(amount) && amount > 0) return amount;
-  problems.push(`HERMES_RUN_BUDGET must be an amount in dollars, such as 2.50, or off (got "${raw}")`);
+  problems.push(`HERMES_RUN_BUDGET must be an amount in dollars, such as 2.50, or off (got "${raw}"): no budget is set`);
   return undefined;
 }
 
@@ -267,41 +270,18 @@ function readSwitch(setting: Setting, fallback: boolean, problems: string[]): bo
   const raw = setting.raw?.trim().toLowerCase();
   if (!raw) return fallback;
   if (ON.includes(raw)) return true;
-  if (!OFF.includes(raw)) problems.push(`${setting.label} must be on or off (got "${setting.raw}")`);
+  if (!OFF.includes(raw)) problems.push(`${setting.label} must be on or off (got "${setting.raw}"): its default is used`);
   return OFF.includes(raw) ? false : fallback;
-}
-
-/** The transcription service: its URL and key from the environment only; model and language from either source. */
-function readTranscription(env: Env, settings: Settings, problems: string[]): TranscriptionSettings | undefined {
-  const url = env.HERMES_TRANSCRIBE_URL?.trim().replace(/\/+$/, "") ?? "";
-  const key = env.HERMES_TRANSCRIBE_KEY?.trim() ?? "";
-  const model = settings("HERMES_TRANSCRIBE_MODEL").raw?.trim() || DEFAULT_TRANSCRIBE_MODEL;
-  const languageSetting = settings("HERMES_TRANSCRIBE_LANGUAGE");
-  const language = languageSetting.raw?.trim() ?? "";
-  if (language && !/^[a-z]{2,3}$/i.test(language))
-    problems.push(`${languageSetting.label} must be a language code like "en" or "zh" (got ${JSON.stringify(language.slice(0, 40))})`);
-  if (!url) return undefined;
-  // Never quote the URL: it may carry credentials (https://user:pass@host).
-  if (!isHttpUrl(url)) problems.push("HERMES_TRANSCRIBE_URL must be an http(s) URL such as https://api.openai.com/v1");
-  // Credentials in the URL become the Authorization header here: fetch would drop them (Bun) or fail quoting them (Node).
-  const credentials = urlCredentials(url);
-  if (credentials && key) problems.push("HERMES_TRANSCRIBE_URL holds a user and password and HERMES_TRANSCRIBE_KEY is set too: the service takes one of them");
-  const bare = credentials ? withoutCredentials(url) : url;
-  return {
-    url: bare,
-    model,
-    ...(key ? { key } : {}),
-    ...(credentials ? { basic: `${credentials.user}:${credentials.password}` } : {}),
-    ...(language ? { language: language.toLowerCase() } : {}),
-  };
 }
 
 function readDuration(setting: Setting, fallback: number, problems: string[]): number {
   const raw = setting.raw?.trim();
   if (!raw) return fallback;
   const parsed = parseDuration(raw);
-  if (parsed === undefined) problems.push(`${setting.label} must be milliseconds or a duration like 90s, 30m, 2h; 0 = never (got "${raw}")`);
+  if (parsed === undefined)
+    problems.push(`${setting.label} must be milliseconds or a duration like 90s, 30m, 2h; 0 = never (got "${raw}"): its default is used`);
   return parsed ?? fallback;
 }
 
 export { isHttpUrl };
+export { DEFAULT_TRANSCRIBE_MODEL, type TranscriptionSettings } from "./transcription-settings.ts";

@@ -146,6 +146,7 @@ export const en: Strings = {
     relayUnavailable: (reason) =>
       `Hermes can't share the bot with other OpenCode windows (${reason}), so this one polls Telegram on its own; another window doing the same gets 409 Conflict.`,
     pollConflict: "Another program is polling this Telegram bot (409 Conflict). Hermes keeps retrying.",
+    settingsIgnored: "Hermes ignored what follows and uses the defaults instead (fix it where you set it, then restart OpenCode):",
     allowedOnce: "Allowed once",
     alwaysAllowed: "Always allowed",
     rejected: "Rejected",

@@ -161,6 +161,8 @@ export interface Strings extends RemoteStrings {
     relayUnavailable: (reason: string) => string;
     /** A toast (plain text): another program polls the bot. */
     pollConflict: string;
+    /** The heading of the one message at start that lists the settings Hermes ignored (a bad optional value, an unknown variable). */
+    settingsIgnored: string;
     allowedOnce: string;
     alwaysAllowed: string;
     rejected: string;

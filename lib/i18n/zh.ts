@@ -143,6 +143,7 @@ export const zh: Strings = {
     relayUnavailable: (reason) =>
       `Hermes 无法与其他 OpenCode 窗口共用这个机器人（${reason}），因此本窗口独自轮询 Telegram；其他窗口也这样做时会收到 409 Conflict。`,
     pollConflict: "另一个程序正在轮询这个 Telegram 机器人（409 Conflict），Hermes 会继续重试。",
+    settingsIgnored: "Hermes 忽略了以下设置，改用默认值（请在设置处改正，然后重启 OpenCode）：",
     allowedOnce: "已允许一次",
     alwaysAllowed: "已始终允许",
     rejected: "已拒绝",

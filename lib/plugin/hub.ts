@@ -18,6 +18,7 @@ import { processGlobal } from "../util/process-global.ts";
 import { basicSecrets } from "../config/process-secrets.ts";
 import { schedulePace } from "../schedules/pace.ts";
 import { scheduleBotKey, scheduleFile } from "../schedules/store.ts";
+import { ScheduleTimer } from "./schedule-timer.ts";
 import { waitAtMost } from "../util/with-timeout.ts";
 
 export interface HubOptions {
@@ -25,7 +26,18 @@ export interface HubOptions {
   config: Pick<HermesConfig, "token" | "apiRoot" | "allowedUsers" | "questionTtlMs" | "permissionTtlMs"> & { chatId: number | undefined } & Partial<
       Pick<
         HermesConfig,
-        "notify" | "doneAfterMs" | "stallAfterMs" | "language" | "topics" | "progress" | "machineName" | "transcription" | "stream" | "speech" | "runBudget"
+        | "notify"
+        | "doneAfterMs"
+        | "stallAfterMs"
+        | "language"
+        | "topics"
+        | "progress"
+        | "machineName"
+        | "transcription"
+        | "stream"
+        | "speech"
+        | "runBudget"
+        | "ignored"
       >
     >;
   logger: Logger;
@@ -34,7 +46,7 @@ export interface HubOptions {
   telegram?: TelegramApi;
   /** The relay's socket file; by default derived from the token, in a private per-user directory (relay/address.ts). */
   relayAddress?: string;
-  /** The schedules file; by default `$XDG_STATE_HOME/opencode-hermes/schedules.json` (schedule/store.ts). */
+  /** The schedules file; by default `$XDG_STATE_HOME/opencode-hermes/schedules.json` (lib/schedules/store.ts). */
   scheduleFile?: string;
 }
 
@@ -54,6 +66,8 @@ export interface BridgeRefused {
 interface Running {
   bridge: OnDemandBridge;
   relay: Relay;
+  /** The schedules' wake-up timer (with a chat configured). */
+  timer: ScheduleTimer | undefined;
   leases: number;
   config: HubOptions["config"];
 }
@@ -69,7 +83,7 @@ export function setupOnlyConfig(token: string, apiRoot: string): HubOptions["con
 }
 
 /** What a bridge is made of besides the token: every setting but the token itself and where this instance logs. */
-const NOT_BRIDGE_SETTINGS = new Set(["token", "log"]);
+const NOT_BRIDGE_SETTINGS = new Set(["token", "log", "ignored"]);
 
 /** The settings (by name) in which two configurations for one token differ; an unset setting counts as its default's absence. */
 export function differingSettings(a: HubOptions["config"], b: HubOptions["config"]): string[] {
@@ -81,6 +95,17 @@ export function differingSettings(a: HubOptions["config"], b: HubOptions["config
     );
   const [left, right] = [normal(a), normal(b)];
   return [...new Set([...left.keys(), ...right.keys()])].filter((name) => left.get(name) !== right.get(name)).sort();
+}
+
+/**
+ * Optional settings that were wrong (and run on their defaults) and unknown HERMES_* variables: said
+ * once per process, in the log, the toast and one message in the chat, so a typo is not silent.
+ * Sent at start without waiting (start-up never waits for Telegram).
+ */
+function sayIgnored(ignored: string[], to: { bridge: OnDemandBridge; logger: Logger; notify: HubOptions["notify"] }): void {
+  to.logger.warn({ ignored }, `Hermes ignored settings: ${ignored.join("; ")}`);
+  to.notify?.(`${to.bridge.t.note.settingsIgnored} ${ignored.join("; ")}`);
+  to.bridge.sayIgnored(ignored);
 }
 
 export function acquireBridge(options: HubOptions): BridgeLease | BridgeRefused {
@@ -102,6 +127,16 @@ export function acquireBridge(options: HubOptions): BridgeLease | BridgeRefused 
     const machine = machineLabel(config);
     const { pace, refused: paceRefused } = schedulePace(process.env, config.apiRoot);
     if (paceRefused) logger.warn({}, `a schedule's minute stays a minute: ${paceRefused}`);
+    const timer =
+      config.chatId === undefined
+        ? undefined
+        : new ScheduleTimer({
+            file: options.scheduleFile ?? scheduleFile(),
+            bot: scheduleBotKey(config.token, config.apiRoot),
+            chatId: config.chatId,
+            logger,
+            pace,
+          });
     const bridge = new OnDemandBridge({
       telegram,
       logger,
@@ -119,8 +154,9 @@ export function acquireBridge(options: HubOptions): BridgeLease | BridgeRefused 
       stream: config.stream,
       // Nor is any of them read aloud in a spoken answer.
       speech: config.speech && { ...config.speech, withheld: secrets },
-      schedules: { file: options.scheduleFile ?? scheduleFile(), bot: scheduleBotKey(config.token, config.apiRoot), pace },
+      ...(timer ? { schedules: timer.setup, servedChanged: () => timer.refresh() } : {}),
     });
+    timer?.serve(bridge);
     const relay = new Relay({
       address: options.relayAddress ?? relayAddress(config.token, config.apiRoot),
       key: relayKey(config.token),
@@ -131,7 +167,8 @@ export function acquireBridge(options: HubOptions): BridgeLease | BridgeRefused 
       onUnavailable: (reason) => options.notify?.(bridge.t.note.relayUnavailable(reason)),
     });
     relay.start();
-    running = { bridge, relay, leases: 0, config };
+    if (config.ignored?.length) sayIgnored(config.ignored, { bridge, logger, notify: options.notify });
+    running = { bridge, relay, timer, leases: 0, config };
     hubs.set(config.token, running);
     logger.debug({ chatId: config.chatId }, "Telegram bridge started");
   }
@@ -147,7 +184,8 @@ export function acquireBridge(options: HubOptions): BridgeLease | BridgeRefused 
       lease.leases--;
       if (lease.leases > 0) return;
       hubs.delete(config.token);
-      // Settle prompts first (their edits need no poller), then hand polling over.
+      // No run starts now; settle prompts (their edits need no poller), then hand polling over.
+      lease.timer?.stop();
       await waitAtMost(lease.bridge.stop(), STOP_TIMEOUT_MS);
       await waitAtMost(lease.relay.stop(), STOP_TIMEOUT_MS);
       logger.debug("Telegram bridge stopped");

@@ -10,8 +10,10 @@ const REPO = path.resolve(import.meta.dirname, "../..");
 
 describe("npm run demo", () => {
   it("shows the question, the permission with its diff, progress, and the Done notice with what changed; exits 0", async () => {
+    // Not the first button: the scripted answer follows the tap.
     const child = spawn(path.join(REPO, "node_modules", ".bin", "tsx"), [path.join(REPO, "scripts", "demo.ts")], {
       cwd: REPO,
+      env: { ...process.env, DEMO_TAP: "SQLite" },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
@@ -25,7 +27,7 @@ describe("npm run demo", () => {
     expect(status, context).toBe(0);
     // No terminal: no escape sequences, the demo taps for itself.
     expect(stdout).not.toContain("\x1b[");
-    expect(stdout).toContain('(no terminal: tapping "Redis" as the phone would)');
+    expect(stdout).toContain('(no terminal: tapping "SQLite" as the phone would)');
     const from = (marker: string) => stdout.slice(stdout.indexOf(marker));
     expect(from("📱 a question"), context).toContain("Which cache should I put in front of getUser()?");
     const permission = from("📱 a permission, with the diff it approves");
@@ -38,10 +40,14 @@ describe("npm run demo", () => {
     const done = from("📱 Done: the answer formatted, and what changed");
     expect(done, context).toContain("✅ Done after");
     expect(done).toContain("Cache wired in");
-    expect(done).toContain("getUser() now reads through Redis before it asks the database.");
+    expect(done).toContain("getUser() now reads through SQLite before it asks the database.");
+    expect(done).toContain("Next: keep cache.db out of git.");
+    expect(done).not.toContain("Redis");
     expect(done).toContain("• a hit skips the query");
     expect(done).toContain("src/api.ts +5 −1");
     expect(done).toContain("📄 changes.diff");
     expect(stdout).toMatch(/The loop, end to end in \d+ s\./);
+    // The last line points at what works from a clone (the package is not on the registry yet).
+    expect(stdout.trim().split("\n").at(-1)).toContain("node bin/opencode-hermes.mjs setup");
   }, 120_000);
 });

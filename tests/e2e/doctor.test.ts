@@ -190,11 +190,79 @@ describe("opencode-hermes doctor", { timeout: 120_000 }, () => {
   it("no plugin entry in the global config nor in the project: ❌ with the entry to add, exit 1", async () => {
     const config = path.join(scratch, "empty-config");
     const result = await doctor(environment({ XDG_CONFIG_HOME: config }), path.join(scratch, "bare-project"));
-    const version = (JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as { version: string }).version;
     expect(result.problems).toEqual([
       `❌ Neither the global config ${path.join(config, "opencode", "opencode.json")} nor this project loads Hermes. ` +
-        `Fix: in ${path.join(config, "opencode", "opencode.json")}, add "opencode-hermes@${version}" to its "plugin" list (OpenCode 2: "plugins"), or run npx opencode-hermes setup.`,
+        `Fix: in ${path.join(config, "opencode", "opencode.json")}, add "${PLUGIN}" to its "plugin" list (OpenCode 2: "plugins"), or run node ${path.join(REPO, "bin", "opencode-hermes.mjs")} setup.`,
     ]);
     expect(result.status).toBe(1);
+  });
+
+  it("a misspelled variable and a bad optional value: ❌ each, named with the known one closest, exit 1", async () => {
+    const result = await doctor(environment({ HERMES_TELEGRAM_CHATID: "1001", HERMES_STREAM: "maybe" }));
+    expect(result.problems).toEqual([
+      `❌ Ignored: HERMES_TELEGRAM_CHATID is not a Hermes setting and is ignored: did you mean HERMES_TELEGRAM_CHAT_ID? Fix: fix it or remove it (docs/configuration.md lists every setting); Hermes runs on the default meanwhile.`,
+      `❌ Ignored: HERMES_STREAM must be on or off (got "maybe"): its default is used. Fix: fix it or remove it (docs/configuration.md lists every setting); Hermes runs on the default meanwhile.`,
+    ]);
+    expect(result.status).toBe(1);
+  });
+
+  it("an entry that resolves to nothing (a name the registry does not have, a path that is gone): ❌ with the entry that loads, exit 1", async () => {
+    const registry = http.createServer((_, res) => res.writeHead(404, { "content-type": "application/json" }).end('{"error":"Not found"}'));
+    await new Promise<void>((resolve) => registry.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(registry.address() as AddressInfo).port}/`;
+      const config = path.join(scratch, "by-name-config");
+      const file = path.join(config, "opencode", "opencode.json");
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, JSON.stringify({ plugin: ["opencode-hermes@0.2.0"] }));
+      const env = environment({ XDG_CONFIG_HOME: config, XDG_CACHE_HOME: path.join(scratch, "empty-cache"), npm_config_registry: url });
+      const byName = await doctor(env, path.join(scratch, "bare-project"));
+      expect(byName.problems).toContain(
+        `❌ Its entry opencode-hermes@0.2.0 is neither on the registry ${url} nor installed where OpenCode looks: OpenCode starts without Hermes. ` +
+          `Fix: in ${file}, list "${PLUGIN}" instead (this clone's plugin.ts (OpenCode loads it as it is)); node ${path.join(REPO, "bin", "opencode-hermes.mjs")} setup writes it.`,
+      );
+      expect(byName.status).toBe(1);
+
+      const gone = path.join(scratch, "gone", "hermes", "plugin.ts");
+      fs.writeFileSync(file, JSON.stringify({ plugin: [gone] }));
+      const byPath = await doctor(env, path.join(scratch, "bare-project"));
+      expect(byPath.problems.some((line) => line.startsWith(`❌ Its entry ${gone} names ${gone}, which does not exist: OpenCode starts without Hermes.`))).toBe(
+        true,
+      );
+      expect(byPath.status).toBe(1);
+    } finally {
+      registry.close();
+    }
+  });
+
+  it("an OpenCode running with the token whose entry loaded nothing: ❌ no Hermes polls for it, exit 1", async () => {
+    const other = await startFakeTelegram({ token: "654321:DOCTOR-unloaded-abcdefghijklmnopq" });
+    const gone = path.join(scratch, "gone-too", "hermes", "plugin.ts");
+    const unloaded = await startOpencode({
+      version: "1.18.33",
+      llmBaseURL: llm.baseURL,
+      globalConfig: { plugin: [gone] },
+      env: { HERMES_TELEGRAM_TOKEN: other.token, HERMES_TELEGRAM_CHAT_ID: String(DEFAULT_CHAT_ID), HERMES_TELEGRAM_API_ROOT: other.apiRoot },
+    });
+    try {
+      const env = environment({
+        HERMES_TELEGRAM_TOKEN: other.token,
+        HERMES_TELEGRAM_API_ROOT: other.apiRoot,
+        // The same user: the global config that OpenCode reads.
+        XDG_CONFIG_HOME: path.join(unloaded.root, "xdg-config"),
+        XDG_CACHE_HOME: path.join(unloaded.root, "xdg-cache"),
+        XDG_STATE_HOME: path.join(unloaded.root, "xdg-state"),
+      });
+      const result = await doctor(env, unloaded.directory);
+      expect(result.problems.some((line) => line.startsWith(`❌ Its entry ${gone} names ${gone}, which does not exist`))).toBe(true);
+      expect(
+        result.problems.some((line) => /^❌ OpenCode \(pid \d+\) runs with this bot's token, but no Hermes polls the bot for it/.test(line)),
+        result.text,
+      ).toBe(true);
+      expect(result.status).toBe(1);
+    } finally {
+      await unloaded.stop();
+      await other.close();
+    }
   });
 });

@@ -1,11 +1,15 @@
 // `opencode-hermes setup` through the real launcher (node bin/opencode-hermes.mjs setup …), as a user runs it, against
-// the fake Telegram: it completes when the test presses Start.
+// the fake Telegram: it completes when the test presses Start. Then the real OpenCode 1.18.33 starts with
+// the global config setup wrote and the variables it printed, and Hermes polls the bot: what setup
+// writes from a clone loads (a name the registry does not have would load nothing, in silence).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_USER, startFakeTelegram, type FakeTelegram } from "../support/fake-telegram.ts";
+import { startMockLlm } from "../support/mock-llm.ts";
+import { startOpencode } from "../support/opencode.ts";
 import { pollUntil } from "../support/wait.ts";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
@@ -19,7 +23,7 @@ describe("opencode-hermes setup through bin/opencode-hermes.mjs", () => {
     await fake.close();
   });
 
-  it("prints the configuration once /start arrives, adds Hermes to opencode.json with --yes, and exits 0", async () => {
+  it("prints the configuration once /start arrives, adds Hermes to opencode.json with --yes, exits 0, and OpenCode 1.18.33 then loads it", async () => {
     const home = fs.mkdtempSync(path.join(os.tmpdir(), "hermes-setup-home-"));
     const child = spawn(
       process.execPath,
@@ -52,11 +56,37 @@ describe("opencode-hermes setup through bin/opencode-hermes.mjs", () => {
     const lines = stdout.split("\n");
     expect(lines).toContain(`export HERMES_TELEGRAM_TOKEN=${fake.token}`);
     expect(lines).toContain(`export HERMES_TELEGRAM_CHAT_ID=${DEFAULT_USER.id}`);
-    const version = (JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as { version: string }).version;
     const written = JSON.parse(fs.readFileSync(path.join(home, ".config", "opencode", "opencode.json"), "utf8")) as { plugin: string[] };
-    expect(written.plugin).toEqual([`opencode-hermes@${version}`]);
+    // From a clone: the clone's own plugin.ts (the package is not on the registry yet).
+    expect(written.plugin).toEqual([path.join(REPO, "plugin.ts")]);
     fs.rmSync(home, { recursive: true, force: true });
     expect(stderr).toBe("");
     expect(fake.messages(DEFAULT_USER.id)).toHaveLength(2);
-  }, 60_000);
+
+    // The user sets the printed variables and restarts OpenCode: Hermes polls the bot.
+    const exported: Record<string, string> = {};
+    for (const line of lines) {
+      const match = /^export (HERMES_\w+)=(\S+)$/.exec(line);
+      if (match?.[1] && match[2]) exported[match[1]] = match[2];
+    }
+    expect(Object.keys(exported).sort()).toEqual(["HERMES_TELEGRAM_API_ROOT", "HERMES_TELEGRAM_CHAT_ID", "HERMES_TELEGRAM_TOKEN"]);
+    const polledBefore = fake.calls.filter((call) => call.method === "getUpdates").length;
+    const llm = await startMockLlm();
+    const opencode = await startOpencode({
+      version: "1.18.33",
+      llmBaseURL: llm.baseURL,
+      globalConfig: written,
+      env: exported,
+    });
+    try {
+      await pollUntil(() => fake.calls.filter((call) => call.method === "getUpdates").length > polledBefore, {
+        timeoutMs: 60_000,
+        what: "Hermes polling the bot in the OpenCode that setup configured",
+        context: () => opencode.logs().slice(-2000),
+      });
+    } finally {
+      await opencode.stop();
+      await llm.close();
+    }
+  }, 150_000);
 });

@@ -68,8 +68,13 @@ export async function startMockLlm(): Promise<MockLlm> {
   let callCounter = 0;
 
   const callId = () => `call_${++callCounter}_${randomBytes(4).toString("hex")}`;
-  const stepReply = (step: Step): Reply => {
-    if ("text" in step) return { kind: "text", ...step };
+  const stepReply = (step: Step, messages: any[] = []): Reply => {
+    if ("text" in step) {
+      const { byAnswer, ...text } = step;
+      const answers = messages.filter((m) => m.role === "tool").map((m) => contentText(m.content));
+      const picked = Object.entries(byAnswer ?? {}).find(([label]) => answers.some((answer) => answer.includes(`"${label}"`)));
+      return { kind: "text", ...text, ...(picked ? { text: picked[1] } : {}) };
+    }
     if ("tool" in step) return { kind: "tool", name: step.tool, args: step.args, callId: callId() };
     return { kind: "tools", calls: stepCalls(step).map((c) => ({ name: c.tool, args: c.args, callId: callId() })) };
   };
@@ -88,7 +93,7 @@ export async function startMockLlm(): Promise<MockLlm> {
       const progress = scriptProgress(messages);
       const then = progress ? stepThen(progress.step) : undefined;
       const next = then ? asStep(then[progress!.rounds - 1]) : undefined;
-      return next ? stepReply(next) : { kind: "text", text: `LLM received: ${contentText(last.content)}` };
+      return next ? stepReply(next, messages) : { kind: "text", text: `LLM received: ${contentText(last.content)}` };
     }
     return { kind: "text", text: "ok" };
   }

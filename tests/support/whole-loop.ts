@@ -38,21 +38,33 @@ const API_AFTER = `export async function getUser(id: string) {
 }
 `;
 
-export const LOOP_ANSWER = [
-  "## Cache wired in",
-  "",
-  "`getUser()` now reads through **Redis** before it asks the database.",
-  "",
-  "- a hit skips the query",
-  "- entries expire after _5 minutes_",
-  "",
-  "```ts",
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: the agent's answer quotes TypeScript
-  "const cached = await cache.get(`user:${id}`);",
-  "```",
-  "",
-  "All 14 tests pass. Next: set `REDIS_URL` in production.",
-].join("\n");
+/** What the agent next does with each cache, in the answer's last line. */
+const NEXT_STEP: Record<string, string> = {
+  Redis: "set `REDIS_URL` in production",
+  SQLite: "keep `cache.db` out of git",
+  "In-memory": "mind that a restart empties it",
+};
+
+/** The agent's answer, for the cache the phone picked (the scripted LLM picks it from the question's answer). */
+export function loopAnswer(cache: string): string {
+  return [
+    "## Cache wired in",
+    "",
+    `\`getUser()\` now reads through **${cache}** before it asks the database.`,
+    "",
+    "- a hit skips the query",
+    "- entries expire after _5 minutes_",
+    "",
+    "```ts",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the agent's answer quotes TypeScript
+    "const cached = await cache.get(`user:${id}`);",
+    "```",
+    "",
+    `All 14 tests pass. Next: ${NEXT_STEP[cache] ?? "deploy it"}.`,
+  ].join("\n");
+}
+
+export const LOOP_ANSWER = loopAnswer("Redis");
 
 function todos(...statuses: string[]) {
   const items = ["Pick a cache", "Cache getUser()", "Run the tests"].map((content, index) => ({ content, status: statuses[index], priority: "high" }));
@@ -151,7 +163,7 @@ export async function runWholeLoop(world: LoopWorld, hooks: LoopHooks): Promise<
           todos("completed", "completed", "in_progress"),
           { tool: "bash", args: { command: "sleep 1 && echo '14 tests passed'", description: "run the tests" } },
           todos("completed", "completed", "completed"),
-          { text: LOOP_ANSWER },
+          { text: LOOP_ANSWER, byAnswer: Object.fromEntries(LOOP_QUESTION.options.map((option) => [option.label, loopAnswer(option.label)])) },
         ],
       }),
       { directory: world.directory },

@@ -19,9 +19,19 @@ function ok(result: ConfigResult): HermesConfig {
   return result.config;
 }
 
+/** What is reported: the problems that turn Hermes off, then what it ignores for the defaults (and runs). */
 function problems(result: ConfigResult): string[] {
-  if (result.ok) throw new Error("expected problems, got ok");
-  return result.problems;
+  if (result.ok) {
+    if (!result.config.ignored?.length) throw new Error("expected problems, got ok");
+    return result.config.ignored;
+  }
+  return [...result.problems, ...result.ignored];
+}
+
+/** What Hermes ignores for the defaults while it stays on (a bad optional value, an unknown variable). */
+function ignored(result: ConfigResult): string[] {
+  if (!result.ok) throw new Error(`expected ok, got problems: ${result.problems.join(" | ")}`);
+  return result.config.ignored ?? [];
 }
 
 describe("readConfig: complete and default settings", () => {
@@ -190,12 +200,19 @@ describe("readConfig: setupToken", () => {
     ["the chat id is invalid rather than missing", { HERMES_TELEGRAM_CHAT_ID: "abc" }],
     ["allowed users are invalid too", { HERMES_TELEGRAM_CHAT_ID: undefined, HERMES_TELEGRAM_ALLOWED_USERS: "x" }],
     ["the api root is invalid too", { HERMES_TELEGRAM_CHAT_ID: undefined, HERMES_TELEGRAM_API_ROOT: "ftp://x" }],
-    ["the TTL is invalid too", { HERMES_TELEGRAM_CHAT_ID: undefined, HERMES_QUESTION_TTL: "soon" }],
-    ["the log level is invalid too", { HERMES_TELEGRAM_CHAT_ID: undefined, HERMES_LOG_LEVEL: "loud" }],
   ])("is absent when %s", (_name, overrides) => {
     const result = readConfig({ ...BASE, ...overrides });
     expect(result.ok).toBe(false);
     expect(result).not.toHaveProperty("setupToken");
+  });
+
+  it.each<[string, Record<string, string | undefined>]>([
+    ["the TTL is invalid too", { HERMES_TELEGRAM_CHAT_ID: undefined, HERMES_QUESTION_TTL: "soon" }],
+    ["the log level is invalid too", { HERMES_TELEGRAM_CHAT_ID: undefined, HERMES_LOG_LEVEL: "loud" }],
+  ])("is there when %s (an optional value is ignored, never what stops /start from answering)", (_name, overrides) => {
+    const result = readConfig({ ...BASE, ...overrides });
+    expect(result.ok === false && result.setupToken).toBe(TOKEN);
+    expect(result.ok === false && result.ignored).toHaveLength(1);
   });
 
   it("never appears on success", () => {
@@ -353,12 +370,13 @@ describe("readConfig: several problems", () => {
         HERMES_QUESTION_TTL: "w",
       }),
     );
+    // What turns Hermes off first, then what it ignores for the defaults.
     expect(list.map((line) => line.split(" ")[0])).toEqual([
-      "HERMES_LOG_LEVEL",
       "HERMES_TELEGRAM_TOKEN",
       "HERMES_TELEGRAM_CHAT_ID",
       "HERMES_TELEGRAM_ALLOWED_USERS",
       "HERMES_TELEGRAM_API_ROOT",
+      "HERMES_LOG_LEVEL",
       "HERMES_QUESTION_TTL",
     ]);
   });
@@ -391,7 +409,7 @@ describe("readLogSettings", () => {
   it.each(["verbose", "warning", "10", "info,debug"])("falls back to info and reports %j", (level) => {
     const list: string[] = [];
     expect(readLogSettings({ HOME: "/h", HERMES_LOG_LEVEL: level }, list).level).toBe("info");
-    expect(list).toEqual([`HERMES_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "${level}")`]);
+    expect(list).toEqual([`HERMES_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "${level}"): info is used`]);
   });
 
   it("uses HERMES_LOG_FILE when set, else the default", () => {
@@ -470,17 +488,20 @@ describe("readConfig: options from opencode.json", () => {
     expect(ok(readConfig({ ...BASE, HERMES_STALL_AFTER: "off" })).stallAfterMs).toBe(0);
     expect(ok(readConfig({ ...BASE, HERMES_STALL_AFTER: "0" })).stallAfterMs).toBe(0);
     expect(ok(readConfig(BASE, { stallAfter: "20m" })).stallAfterMs).toBe(1_200_000);
-    const bad = readConfig({ ...BASE, HERMES_STALL_AFTER: "soon" });
-    expect(bad.ok ? [] : bad.problems).toEqual([expect.stringContaining("HERMES_STALL_AFTER must be")]);
+    // A wrong value is ignored for the default, and said.
+    const bad = ok(readConfig({ ...BASE, HERMES_STALL_AFTER: "soon" }));
+    expect(bad.stallAfterMs).toBe(600_000);
+    expect(bad.ignored).toEqual([expect.stringContaining("HERMES_STALL_AFTER must be")]);
   });
 
   it("HERMES_PROGRESS: on by default, off when asked, a wrong value is a problem", () => {
     expect(ok(readConfig(BASE)).progress).toBe(true);
     expect(ok(readConfig({ ...BASE, HERMES_PROGRESS: "OFF" })).progress).toBe(false);
     expect(ok(readConfig(BASE, { progress: "off" })).progress).toBe(false);
+    // A wrong value is ignored for the default (on), and said: Hermes stays on.
     const bad = readConfig({ ...BASE, HERMES_PROGRESS: "sometimes" });
-    expect(bad.ok).toBe(false);
-    expect(bad.ok ? [] : bad.problems).toEqual(['HERMES_PROGRESS must be on or off (got "sometimes")']);
+    expect(ok(bad).progress).toBe(true);
+    expect(ignored(bad)).toEqual(['HERMES_PROGRESS must be on or off (got "sometimes"): its default is used']);
     const badOption = readConfig(BASE, { progress: 3 });
     expect(badOption.ok ? [] : badOption.problems).toEqual(['opencode.json option "progress" must be true or false ("on" or "off") (got 3)']);
   });
@@ -491,7 +512,8 @@ describe("readConfig: options from opencode.json", () => {
     expect(ok(readConfig(BASE, { agentTools: false })).agentTools).toBe(false);
     expect(ok(readConfig({ ...BASE, HERMES_AGENT_TOOLS: "on" }, { agentTools: false })).agentTools).toBe(true);
     const bad = readConfig({ ...BASE, HERMES_AGENT_TOOLS: "maybe" });
-    expect(bad.ok ? [] : bad.problems).toEqual(['HERMES_AGENT_TOOLS must be on or off (got "maybe")']);
+    expect(ok(bad).agentTools).toBe(true);
+    expect(ignored(bad)).toEqual(['HERMES_AGENT_TOOLS must be on or off (got "maybe"): its default is used']);
     const badOption = readConfig(BASE, { agentTools: 1 });
     expect(badOption.ok ? [] : badOption.problems).toEqual(['opencode.json option "agentTools" must be true or false ("on" or "off") (got 1)']);
   });
@@ -572,13 +594,19 @@ describe("readConfig: options from opencode.json", () => {
     [{ chatId: 42, allowedUsers: [] }, 'opencode.json option "allowedUsers" must be a list of numeric user ids, or "anyone" (got a list)'],
     [{ chatId: 42, allowedUsers: [1, { id: 2 }] }, 'opencode.json option "allowedUsers" must be a list of numeric user ids, or "anyone" (got a list)'],
     [{ chatId: 42, allowedUsers: ["x"] }, 'opencode.json option "allowedUsers" must be comma-separated numeric user ids, or "anyone" (bad entry "x")'],
-    [{ chatId: 42, language: "fr" }, 'opencode.json option "language" must be en or zh (zh-CN) (got "fr")'],
+    [{ chatId: 42, language: "fr" }, 'opencode.json option "language" must be en or zh (zh-CN) (got "fr"): en is used'],
     [{ chatId: 42, language: 1 }, 'opencode.json option "language" must be "en" or "zh" (got 1)'],
     [{ chatId: 42, notify: 1 }, 'opencode.json option "notify" must be "all", "errors" or "off" (got 1)'],
-    [{ chatId: 42, notify: "loud" }, 'opencode.json option "notify" must be one of all, errors, off (got "loud")'],
-    [{ chatId: 42, questionTtl: "soon" }, 'opencode.json option "questionTtl" must be milliseconds or a duration like 90s, 30m, 2h; 0 = never (got "soon")'],
-    [{ chatId: 42, topics: "maybe" }, 'opencode.json option "topics" must be on or off (got "maybe")'],
-    [{ chatId: 42, logLevel: "loud" }, 'opencode.json option "logLevel" must be one of fatal, error, warn, info, debug, trace, silent (got "loud")'],
+    [{ chatId: 42, notify: "loud" }, 'opencode.json option "notify" must be one of all, errors, off (got "loud"): all is used'],
+    [
+      { chatId: 42, questionTtl: "soon" },
+      'opencode.json option "questionTtl" must be milliseconds or a duration like 90s, 30m, 2h; 0 = never (got "soon"): its default is used',
+    ],
+    [{ chatId: 42, topics: "maybe" }, 'opencode.json option "topics" must be on or off (got "maybe"): off is used'],
+    [
+      { chatId: 42, logLevel: "loud" },
+      'opencode.json option "logLevel" must be one of fatal, error, warn, info, debug, trace, silent (got "loud"): info is used',
+    ],
   ])("reports an invalid option %j by its opencode.json name", (options, problem) => {
     expect(problems(fromGlobal(ENV, options))).toEqual([problem]);
   });
@@ -644,12 +672,49 @@ describe("readConfig: voice transcription", () => {
     expect(both.join(" ")).not.toContain("pw-123456");
   });
 
-  it("a URL that is not http(s) and a language that is not a code are problems; the URL is never quoted (it may hold a password)", () => {
-    const found = problems(readConfig({ ...BASE, HERMES_TRANSCRIBE_URL: "ftp://user:secret@host/v1", HERMES_TRANSCRIBE_LANGUAGE: "Chinese!" }));
-    expect(found).toEqual([
-      'HERMES_TRANSCRIBE_LANGUAGE must be a language code like "en" or "zh" (got "Chinese!")',
-      "HERMES_TRANSCRIBE_URL must be an http(s) URL such as https://api.openai.com/v1",
+  it("a URL that is not http(s) and a language that is not a code are ignored, voice notes refused; the URL is never quoted (it may hold a password)", () => {
+    const result = readConfig({ ...BASE, HERMES_TRANSCRIBE_URL: "ftp://user:secret@host/v1", HERMES_TRANSCRIBE_LANGUAGE: "Chinese!" });
+    expect(ok(result).transcription).toBeUndefined();
+    expect(ignored(result)).toEqual([
+      'HERMES_TRANSCRIBE_LANGUAGE must be a language code like "en" or "zh" (got "Chinese!"): the service detects it',
+      "HERMES_TRANSCRIBE_URL must be an http(s) URL such as https://api.openai.com/v1: voice notes are refused",
     ]);
+  });
+});
+
+describe("readConfig: a bad optional value, or an unknown variable, never turns Hermes off (issue 50)", () => {
+  it("HERMES_STREAM=maybe: Hermes on, the stream as if unset (decided by the chat), and said once", () => {
+    const result = readConfig({ ...BASE, HERMES_STREAM: "maybe" });
+    expect(ok(result).stream).toBeUndefined();
+    expect(ignored(result)).toEqual(['HERMES_STREAM must be on or off (got "maybe"): its default is used']);
+  });
+
+  it("HERMES_RUN_BUDGET=abc: Hermes on, no budget, and said once", () => {
+    const result = readConfig({ ...BASE, HERMES_RUN_BUDGET: "abc" });
+    expect(ok(result).runBudget).toBeUndefined();
+    expect(ignored(result)).toEqual(['HERMES_RUN_BUDGET must be an amount in dollars, such as 2.50, or off (got "abc"): no budget is set']);
+  });
+
+  it("HERMES_TELEGRAM_TOPICS=on in a private chat: topics stay off, Hermes on", () => {
+    const result = readConfig({ ...BASE, HERMES_TELEGRAM_TOPICS: "on" });
+    expect(ok(result).topics).toBe(false);
+    expect(ignored(result)[0]).toMatch(/needs a supergroup with topics/);
+  });
+
+  it("a misspelled variable is named with the known one it is closest to; the rest of the settings apply", () => {
+    const result = readConfig({ ...BASE, HERMES_RUN_BUDJET: "2", HERMES_TELEGRAM_CHATID: "42", HERMES_WHATEVER_ELSE_ENTIRELY: "1" });
+    expect(ignored(result)).toEqual([
+      "HERMES_RUN_BUDJET is not a Hermes setting and is ignored: did you mean HERMES_RUN_BUDGET?",
+      "HERMES_TELEGRAM_CHATID is not a Hermes setting and is ignored: did you mean HERMES_TELEGRAM_CHAT_ID?",
+      "HERMES_WHATEVER_ELSE_ENTIRELY is not a Hermes setting and is ignored (docs/configuration.md lists them)",
+    ]);
+    expect(ok(result).runBudget).toBeUndefined();
+  });
+
+  it("only the token and the chat (and who may act, and where Telegram is) turn it off", () => {
+    expect(readConfig({ ...BASE, HERMES_TELEGRAM_CHAT_ID: "x", HERMES_STREAM: "maybe" }).ok).toBe(false);
+    expect(readConfig({ ...BASE, HERMES_TELEGRAM_TOKEN: "nope" }).ok).toBe(false);
+    expect(readConfig({ ...BASE, HERMES_NOTIFY: "loud", HERMES_DONE_AFTER: "later", HERMES_LANGUAGE: "fr", HERMES_LOG_LEVEL: "loud" }).ok).toBe(true);
   });
 });
 

@@ -2,7 +2,7 @@
 // setup shows before writing. The file I/O and the question are in tests/unit/setup.test.ts.
 import { parse } from "jsonc-parser";
 import { describe, expect, it } from "vitest";
-import { addPluginEntry, lineDiff } from "../../lib/cli/opencode-config.ts";
+import { addPluginEntry, replacePluginEntry, lineDiff } from "../../lib/cli/opencode-config.ts";
 
 const ENTRY = "opencode-hermes@0.2.0";
 
@@ -32,7 +32,17 @@ describe("addPluginEntry", () => {
   });
 
   it.each([["opencode-hermes"], ["opencode-hermes@0.1.0"], ["file:///home/you/hermes/plugin.ts"]])("finds Hermes already listed as %j", (spec) => {
-    expect(addPluginEntry(JSON.stringify({ plugin: ["a", spec] }), ENTRY)).toEqual({ kind: "present", spec: JSON.stringify(spec) });
+    expect(addPluginEntry(JSON.stringify({ plugin: ["a", spec] }), ENTRY)).toEqual({ kind: "present", spec: JSON.stringify(spec), index: 1, tuple: false });
+  });
+
+  it("replaces the Hermes entry at its place (a tuple keeps its options): setup's fix for an entry that loads nothing", () => {
+    const text = '{ "plugin": ["a", ["opencode-hermes@0.2.0", { "chatId": 42 }]] } // mine\n';
+    const edit = addPluginEntry(text, ENTRY);
+    expect(edit).toMatchObject({ kind: "present", index: 1, tuple: true });
+    if (edit.kind !== "present") return;
+    const replaced = replacePluginEntry(text, edit, ENTRY);
+    expect(parse(replaced, [], { allowTrailingComma: true })).toEqual({ plugin: ["a", [ENTRY, { chatId: 42 }]] });
+    expect(replaced).toContain("// mine");
   });
 
   it.each([

@@ -1,5 +1,5 @@
-// HERMES_RUN_BUDGET: off by default, dollars when set (a leading "$" allowed), a problem otherwise;
-// from the environment only.
+// HERMES_RUN_BUDGET: off by default, dollars when set (a leading "$" allowed), otherwise ignored (no
+// budget, said once; Hermes stays on); from the environment only.
 import { describe, expect, it } from "vitest";
 import { readConfig } from "../../lib/config/config.ts";
 
@@ -21,7 +21,10 @@ describe("HERMES_RUN_BUDGET", () => {
     expect(budgetOf({ HERMES_RUN_BUDGET: "$2" })).toBe(2);
   });
 
-  it("refuses what is not an amount", () => {
-    expect(budgetOf({ HERMES_RUN_BUDGET: "lots" })).toEqual([expect.stringContaining("HERMES_RUN_BUDGET must be an amount in dollars")]);
+  it("ignores what is not an amount, and says so: no budget, Hermes on", () => {
+    const result = readConfig({ ...BASE, HERMES_RUN_BUDGET: "lots" });
+    expect(result.ok).toBe(true);
+    expect(result.ok && result.config.runBudget).toBeUndefined();
+    expect(result.ok && result.config.ignored).toEqual([expect.stringContaining("HERMES_RUN_BUDGET must be an amount in dollars")]);
   });
 });

@@ -11,6 +11,7 @@ import type { Schedule } from "../../lib/schedules/schedule.ts";
 import { ScheduleStore } from "../../lib/schedules/store.ts";
 import { CHAT, DIRECTORY, OWNER, setup } from "../support/bridge-rig.ts";
 import { runToQuiet } from "../support/run-to-quiet.ts";
+import { TelegramApiError } from "../../lib/telegram/wire/api.ts";
 
 const MIN = 60_000;
 let root: string;
@@ -153,6 +154,51 @@ describe("/schedules", () => {
     await vi.waitFor(() => expect(saved().map((s) => s.instruction)).toEqual(["summarise <the> news"]));
     expect(telegram.callbackAnswers.at(-1)?.text).toBe("Cancelled");
     await vi.waitFor(() => expect(list.keyboard.flat().map((b) => b.text)).toEqual(["✖ Cancel 1"]));
+  });
+
+  it("with the store full of long schedules, Confirm cancel redraws the list (issue 50: the redraw was dropped)", async () => {
+    const { telegram, bridge, tap } = rig();
+    const long = (n: number) => `${n} ${"运行所有测试，然后告诉我哪里坏了 ".repeat(230)}`.slice(0, 4000);
+    await store.update(() => ({
+      schedules: Array.from({ length: 80 }, (_, n) => sample({ id: `a${String(n).padStart(7, "0")}`, instruction: long(n), next: clock + (n + 1) * MIN })),
+      result: true,
+    }));
+    expect(saved()).toHaveLength(80);
+    await bridge.handleUpdate(command("/schedules"));
+    const list = await vi.waitFor(() => telegram.messages.find((m) => m.text.includes("<b>Schedules</b>")) ?? Promise.reject(new Error("no list")));
+    expect(list.text).toContain("(80)");
+    await tap(list, "✖ Cancel 1");
+    await vi.waitFor(() => expect(list.keyboard.flat()[0]?.text).toBe("✖ Confirm cancel 1"));
+    await tap(list, "✖ Confirm cancel 1");
+    await vi.waitFor(() => expect(saved()).toHaveLength(79));
+    expect(telegram.callbackAnswers.at(-1)?.text).toBe("Cancelled");
+    await vi.waitFor(() => expect(list.text).toContain("(79)"));
+    expect(list.text).not.toContain("<blockquote>0 ");
+    expect(list.text).toContain("<blockquote>1 ");
+  });
+
+  it("a redraw whose edit Telegram refuses goes out as a new message, never dropped", async () => {
+    const { telegram, bridge, tap } = rig();
+    await store.update(() => ({
+      schedules: [sample({ id: "a0000001" }), sample({ id: "a0000002", instruction: "second", next: clock + 2 * MIN })],
+      result: true,
+    }));
+    await bridge.handleUpdate(command("/schedules"));
+    const list = await vi.waitFor(() => telegram.messages.find((m) => m.text.includes("<b>Schedules</b>")) ?? Promise.reject(new Error("no list")));
+    await tap(list, "✖ Cancel 1");
+    await vi.waitFor(() => expect(list.keyboard.flat()[0]?.text).toBe("✖ Confirm cancel 1"));
+    // From now on Telegram refuses every edit of the list (as a message too long, or out of tries in a busy group).
+    const edit = telegram.editMessage.bind(telegram);
+    telegram.editMessage = (chatId, messageId, html, keyboard) =>
+      messageId === list.messageId ? Promise.reject(new TelegramApiError(400, "Bad Request: MESSAGE_TOO_LONG")) : edit(chatId, messageId, html, keyboard);
+    await tap(list, "✖ Confirm cancel 1");
+    await vi.waitFor(() => expect(saved()).toHaveLength(1));
+    const redrawn = await vi.waitFor(
+      () => telegram.messages.find((m) => m.messageId !== list.messageId && m.text.includes("<b>Schedules</b>")) ?? Promise.reject(new Error("no redraw")),
+    );
+    expect(redrawn.text).toContain("(1)");
+    expect(redrawn.text).toContain("second");
+    expect(redrawn.keyboard.flat().map((b) => b.text)).toEqual(["✖ Cancel 1"]);
   });
 
   it("shows only this bot's and chat's schedules, and says when there are none", async () => {

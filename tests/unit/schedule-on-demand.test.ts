@@ -1,12 +1,13 @@
-// Scheduled runs fire in an OpenCode that only waits: the on-demand bridge (on-demand-bridge.ts)
-// runs the schedules' wake-up timer from the first project it serves, without loading the bridge,
-// and loads it only when a run falls due, which then starts as a new session.
+// Scheduled runs fire in an OpenCode that only waits: the schedules' wake-up timer
+// (lib/plugin/schedule-timer.ts) runs from the first project the on-demand bridge serves, without
+// loading the bridge, and loads it only when a run falls due, which then starts as a new session.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pino from "pino";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { Bridge, type InstanceLink } from "../../lib/bridge/bridge.ts";
+import { ScheduleTimer } from "../../lib/plugin/schedule-timer.ts";
 import { OnDemandBridge } from "../../lib/bridge/on-demand-bridge.ts";
 import { OpencodeApi } from "../../lib/opencode/api.ts";
 import { Registry } from "../../lib/registry/registry.ts";
@@ -39,20 +40,24 @@ describe("a waiting OpenCode", () => {
     const telegram = new MemoryTelegram();
     const opencode = new FakeOpencode();
     let loads = 0;
+    const logger = pino({ level: "silent" });
+    const timer = new ScheduleTimer({ file, bot: "bot1", chatId: CHAT, logger });
     const bridge = new OnDemandBridge(
       {
         telegram,
-        logger: pino({ level: "silent" }),
+        logger,
         access: { chatId: CHAT, allowedUsers: [] },
         questionTtlMs: 0,
         pacing: false,
-        schedules: { file, bot: "bot1" },
+        schedules: timer.setup,
+        servedChanged: () => timer.refresh(),
       },
       async (given) => {
         loads++;
         return new Bridge({ ...given, registry: new Registry() });
       },
     );
+    timer.serve(bridge);
     const link: InstanceLink = { directory: DIRECTORY, opencode: new OpencodeApi(opencode, { retries: 1, minTimeout: 1, maxTimeout: 1 }) };
     bridge.attach(link, { listPending: false });
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -62,6 +67,7 @@ describe("a waiting OpenCode", () => {
     });
     expect(loads).toBe(1);
     expect(telegram.messages[0]?.text).toContain("Scheduled run");
+    timer.stop();
     await bridge.stop(100);
   });
 });

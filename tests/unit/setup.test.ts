@@ -1,6 +1,8 @@
 // `opencode-hermes setup` (lib/cli/setup.ts) against the fake Telegram Bot API: the test plays the human who
 // presses Start. The real launcher is spawned in tests/e2e/setup-cli.test.ts.
+import http from "node:http";
 import net from "node:net";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { PassThrough } from "node:stream";
 import fs from "node:fs";
@@ -18,7 +20,8 @@ import { pollUntil } from "../support/wait.ts";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
 const CODE = "pairing-code_0123456789";
-const ENTRY = `opencode-hermes@${(JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as { version: string }).version}`;
+/** From a clone, setup names the clone's plugin.ts: the package is not on the registry (yet). */
+const ENTRY = path.join(REPO, "plugin.ts");
 /** What the bot posts to prove it can (the exact words users see). */
 const TEST_MESSAGE = "Hermes is set up: OpenCode's questions will appear here.";
 const GROUP_USER: TgUser = { id: 2002, is_bot: false, first_name: "Grace", username: "grace" };
@@ -253,7 +256,10 @@ describe("opencode-hermes setup", () => {
     await waitingFor(t.out);
     expect(t.out.some((line) => line.startsWith("That does not look like a bot token"))).toBe(true);
     fake.sendText(DEFAULT_USER.id, `/start ${CODE}`);
-    await pollUntil(() => t.out.some((line) => line.includes("OpenCode loads Hermes by name")), { what: "the opencode.json offer", context: () => t.all() });
+    await pollUntil(() => t.out.some((line) => line.includes("OpenCode loads what its plugin list names")), {
+      what: "the opencode.json offer",
+      context: () => t.all(),
+    });
     input.write("n\n");
     expect(await status, t.all()).toBe(0);
     expect(t.out).toContain(`export HERMES_TELEGRAM_TOKEN=${fake.token}`);
@@ -266,6 +272,26 @@ describe("opencode-hermes setup", () => {
     const bad = terminal({ HERMES_TELEGRAM_TOKEN: "nonsense" });
     expect(await setup([], bad.io)).toBe(64);
     expect(bad.err[0]).toMatch(/HERMES_TELEGRAM_TOKEN does not look like a bot token/);
+  });
+
+  it("reads the token on a terminal without echoing it: the question shows, the token does not", async () => {
+    const input = Object.assign(new PassThrough(), { isTTY: true });
+    const screen = Object.assign(new PassThrough(), { isTTY: true, columns: 80 });
+    let shown = "";
+    screen.on("data", (chunk: Buffer) => (shown += chunk.toString("utf8")));
+    const t = terminal({}, {}, input);
+    const status = setup(["--api-root", fake.apiRoot], { ...t.io, prompt: screen });
+    await pollUntil(() => shown.includes("Bot token"), { what: "the question", context: () => shown });
+    for (const character of fake.token) input.write(character);
+    input.write("\r");
+    await waitingFor(t.out);
+    fake.sendText(DEFAULT_USER.id, `/start ${CODE}`);
+    await pollUntil(() => t.out.some((line) => line.includes("OpenCode loads what its plugin list names")), { what: "the offer", context: () => t.all() });
+    input.write("n\r");
+    expect(await status, t.all()).toBe(0);
+    expect(shown).toContain("Bot token (not shown as you type): ");
+    expect(shown).not.toContain(fake.token.split(":")[1]!.slice(0, 6));
+    expect(shown).toContain("Write this change");
   });
 
   it("the bot can't post in the chat: reports Telegram's error with a hint, status 1", async () => {
@@ -327,8 +353,8 @@ describe("opencode-hermes setup: adding Hermes to the global opencode.json", () 
 }
 `;
 
-  async function pairedSetup(extra: string[], input?: CliIo["input"]) {
-    const t = terminal({}, { now: () => Date.UTC(2026, 10, 22, 12, 0, 0) }, input);
+  async function pairedSetup(extra: string[], input?: CliIo["input"], env: Record<string, string> = {}) {
+    const t = terminal(env, { now: () => Date.UTC(2026, 10, 22, 12, 0, 0) }, input);
     const status = setup(args(...extra), t.io);
     await waitingFor(t.out);
     fake.sendText(DEFAULT_USER.id, `/start ${CODE}`);
@@ -390,13 +416,31 @@ describe("opencode-hermes setup: adding Hermes to the global opencode.json", () 
   it("prefers an existing opencode.jsonc, and leaves a file that already loads Hermes alone", async () => {
     const jsonc = path.join(configHome, "opencode", "opencode.jsonc");
     fs.mkdirSync(path.dirname(jsonc), { recursive: true });
-    const text = '{ "plugin": [["opencode-hermes@0.1.0", { "chatId": 42 }]] } // mine\n';
+    const text = `{ "plugin": [[${JSON.stringify(ENTRY)}, { "chatId": 42 }]] } // mine\n`;
     fs.writeFileSync(jsonc, text);
     const { t, status } = await pairedSetup(["--yes"]);
     expect(await status, t.all()).toBe(0);
-    expect(t.out).toContain(`✅ ${jsonc} already loads Hermes (["opencode-hermes@0.1.0",{"chatId":42}]).`);
+    expect(t.out).toContain(`✅ ${jsonc} already loads Hermes (${JSON.stringify([ENTRY, { chatId: 42 }])}).`);
     expect(fs.readFileSync(jsonc, "utf8")).toBe(text);
     expect(fs.readdirSync(path.dirname(jsonc))).toEqual(["opencode.jsonc"]);
+  });
+
+  it("replaces an entry that loads nothing (a name the registry does not have), keeping its options", async () => {
+    const registry = http.createServer((_, res) => res.writeHead(404, { "content-type": "application/json" }).end('{"error":"Not found"}'));
+    await new Promise<void>((resolve) => registry.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(registry.address() as AddressInfo).port}/`;
+      fs.mkdirSync(path.dirname(configFile()), { recursive: true });
+      fs.writeFileSync(configFile(), '{ "plugin": [["opencode-hermes@0.2.0", { "chatId": 42 }]] }\n');
+      const { t, status } = await pairedSetup(["--yes"], undefined, { npm_config_registry: url, XDG_CACHE_HOME: path.join(configHome, "cache") });
+      expect(await status, t.all()).toBe(0);
+      expect(t.out.join("\n")).toContain(
+        `❌ Its entry opencode-hermes@0.2.0 is neither on the registry ${url} nor installed where OpenCode looks: OpenCode starts without Hermes.`,
+      );
+      expect(JSON.parse(fs.readFileSync(configFile(), "utf8"))).toEqual({ plugin: [[ENTRY, { chatId: 42 }]] });
+    } finally {
+      registry.close();
+    }
   });
 
   it("leaves a file it can't parse alone and says what to add", async () => {

@@ -13,7 +13,8 @@ const configOf = (env: Record<string, string>, options?: unknown) => {
 };
 const problemsOf = (env: Record<string, string>, options?: unknown) => {
   const result = readConfig({ ...BASE, ...env }, options);
-  return result.ok ? [] : result.problems;
+  // What turns Hermes off, then what it ignores for the default (a bad optional value: Hermes stays on).
+  return result.ok ? (result.config.ignored ?? []) : [...result.problems, ...result.ignored];
 };
 
 describe("HERMES_STREAM", () => {
@@ -22,7 +23,8 @@ describe("HERMES_STREAM", () => {
     expect(configOf({ HERMES_STREAM: "off" }).stream).toBe(false);
     expect(configOf({ HERMES_STREAM: "on" }).stream).toBe(true);
     expect(configOf({}, { stream: true }).stream).toBe(true);
-    expect(problemsOf({ HERMES_STREAM: "loud" })).toEqual(['HERMES_STREAM must be on or off (got "loud")']);
+    expect(problemsOf({ HERMES_STREAM: "loud" })).toEqual(['HERMES_STREAM must be on or off (got "loud"): its default is used']);
+    expect(configOf({ HERMES_STREAM: "loud" }).stream).toBeUndefined();
   });
 });
 
@@ -51,7 +53,10 @@ describe("HERMES_SPEECH_*", () => {
   });
 
   it("a URL that is not http(s), or holds a password, is refused without being quoted", () => {
-    expect(problemsOf({ HERMES_SPEECH_URL: "ftp://host/v1" })).toEqual(["HERMES_SPEECH_URL must be an http(s) URL such as https://api.openai.com/v1"]);
+    expect(problemsOf({ HERMES_SPEECH_URL: "ftp://host/v1" })).toEqual([
+      "HERMES_SPEECH_URL must be an http(s) URL such as https://api.openai.com/v1: answers are not spoken",
+    ]);
+    expect(configOf({ HERMES_SPEECH_URL: "ftp://host/v1" }).speech).toBeUndefined();
     const problems = problemsOf({ HERMES_SPEECH_URL: "http://me:pw-secret-99@127.0.0.1:8880/v1" });
     expect(problems).toHaveLength(1);
     expect(problems[0]).not.toContain("pw-secret-99");

@@ -14,12 +14,12 @@ import { projectName } from "../../telegram/render/render-context.ts";
 import { CHANGES_FILE } from "../../telegram/render/render-changes.ts";
 import { gitButton, renderDiff } from "../../telegram/render/render-git.ts";
 import { escapeHtml, escapeWithin } from "../../text/html.ts";
-import { renderPicked, renderProjectPicker } from "../../telegram/render/render-new.ts";
+import { renderPicked } from "../../telegram/render/render-new.ts";
 import { Priority } from "../../telegram/wire/outbox.ts";
 import type { Chat } from "../core/chat.ts";
 import type { ActingCommand, ActingTap, ActingText } from "../core/gate.ts";
 import type { InstanceLinks } from "../core/instance-links.ts";
-import { directoryWithKey, gatheredDirectories, projectKey, type ProjectsPart } from "../steering/projects-part.ts";
+import { directoryWithKey, gatheredDirectories, type ProjectsPart, projectPicker } from "../steering/projects-part.ts";
 import type { SessionPosts } from "../core/session-posts.ts";
 import type { GitTaps } from "./git-taps.ts";
 
@@ -83,11 +83,7 @@ export class DiffCommand {
     const directories = gatheredDirectories(received);
     if (directories.length === 0) return chat.reply(escapeHtml(t.steer.noProject), intent.messageId);
     if (directories.length === 1 && this.#deps.links.linkFor(directories[0]!)) return this.#show(directories[0]!, intent.messageId, undefined, undefined);
-    const picker = renderProjectPicker(
-      directories.map((directory) => ({ key: projectKey(directory), directory })),
-      t,
-      { action: "diffIn" },
-    );
+    const picker = projectPicker(directories, t, { action: "diffIn" });
     await chat.send(t.git.pick, { keyboard: picker.keyboard, replyTo: intent.messageId }, Priority.Answer, "could not answer /diff");
   }
 

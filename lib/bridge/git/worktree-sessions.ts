@@ -9,14 +9,14 @@ import { RecentIds } from "../../util/recent-ids.ts";
 import { addWorktree } from "../../git/worktrees.ts";
 import type { Claim } from "../../relay/update-handler.ts";
 import { decodeCallback } from "../../telegram/codec.ts";
-import { renderPicked, renderProjectPicker } from "../../telegram/render/render-new.ts";
+import { renderPicked } from "../../telegram/render/render-new.ts";
 import { escapeHtml, escapeWithin } from "../../text/html.ts";
 import { parseCommand } from "../../telegram/wire/updates.ts";
 import { Priority } from "../../telegram/wire/outbox.ts";
 import type { Chat } from "../core/chat.ts";
 import type { ActingCommand, ActingTap } from "../core/gate.ts";
 import type { InstanceLinks } from "../core/instance-links.ts";
-import { directoryWithKey, gatheredDirectories, projectKey, type ProjectsPart } from "../steering/projects-part.ts";
+import { directoryWithKey, gatheredDirectories, type ProjectsPart, projectPicker } from "../steering/projects-part.ts";
 import { startSession, type StartSessionDeps } from "../steering/start-session.ts";
 import type { UserMessage } from "../runs/talk-back.ts";
 import type { SessionPosts } from "../core/session-posts.ts";
@@ -87,11 +87,7 @@ export class WorktreeSessions {
     if (directories.length === 0) return chat.reply(escapeHtml(t.steer.noProject), intent.messageId);
     if (directories.length === 1 && links.linkFor(directories[0]!))
       return this.#create(directories[0]!, text, { chatId: intent.from.chatId, messageId: intent.messageId });
-    const picker = renderProjectPicker(
-      directories.map((directory) => ({ key: projectKey(directory), directory })),
-      t,
-      { action: "worktreeIn" },
-    );
+    const picker = projectPicker(directories, t, { action: "worktreeIn" });
     await chat.send(picker.text, { keyboard: picker.keyboard, replyTo: intent.messageId }, Priority.Answer, "could not answer /new --worktree");
   }
 

@@ -14,12 +14,12 @@ import type { HermesEvent } from "../../hermes-events.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
 import { isActionOn, type CallbackData, type UndoAction } from "../../telegram/codec.ts";
 import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
-import { errorText } from "../../util/error-text.ts";
 import { projectName, type PromptContext } from "../../telegram/render/render-context.ts";
 import { renderUndo, undoButton, type UndoView } from "../../telegram/render/render-undo.ts";
 import { escapeHtml } from "../../text/html.ts";
 import type { InlineButton, RenderedMessage } from "../../telegram/wire/rendered-message.ts";
-import { editMessageIn, inThread } from "../core/chat.ts";
+import { SessionPosts } from "../core/session-posts.ts";
+import { editMessageIn } from "../core/chat.ts";
 import type { Tap } from "../core/desk.ts";
 import type { InstanceLinks } from "../core/instance-links.ts";
 import type { SessionTopics } from "../core/topics.ts";
@@ -48,9 +48,11 @@ export function isUndoCommand(text: string): boolean {
 
 export class UndoControl {
   readonly #deps: UndoDeps;
+  readonly #posts: SessionPosts;
   readonly #targets = new UndoTargets();
 
   constructor(deps: UndoDeps) {
+    this.#posts = new SessionPosts(deps, "an Undo message");
     this.#deps = deps;
   }
 
@@ -187,18 +189,9 @@ export class UndoControl {
   }
 
   async #post(owner: MessageOwner, rendered: RenderedMessage, replyTo: number | undefined): Promise<UndoMessage | undefined> {
-    const { outbox, telegram, chatId, log, topics, registry } = this.#deps;
-    if (chatId === undefined) return undefined;
-    const threadId = await topics.threadOf(owner.sessionID, owner.directory);
-    const options = { keyboard: rendered.keyboard, ...(replyTo !== undefined ? { replyTo } : {}), ...inThread(threadId) };
-    const sent = await outbox
-      .send(chatId, () => () => telegram.sendMessage(chatId, rendered.text, options), Priority.Answer)
-      .catch((error) => void log.warn({ err: errorText(error) }, "could not send an Undo message"));
-    if (!sent) return undefined;
-    const message = { chatId, messageId: sent.messageId };
     // A reply to it reaches the session, as with any Hermes message.
-    registry.noteMessage(message, { sessionID: owner.sessionID, directory: owner.directory });
-    return message;
+    const sent = await this.#posts.post(rendered, { owner, replyTo });
+    return sent && { chatId: sent.chatId, messageId: sent.messageId };
   }
 
   /** `priority`: `Priority.Answer` when a person's tap asked for it, `Priority.Edit` otherwise. */

@@ -10,6 +10,7 @@
 import { randomBytes } from "node:crypto";
 import type { Strings } from "../../i18n/catalog.ts";
 import type { Logger } from "../../system/log.ts";
+import { errorText } from "../../util/error-text.ts";
 import { RecentIds } from "../../util/recent-ids.ts";
 import type { Claim } from "../../relay/update-handler.ts";
 import type { Schedule } from "../../schedules/schedule.ts";
@@ -212,15 +213,30 @@ export class ScheduleCommands {
     await this.#showList(intent.messageId);
   }
 
-  /** The list message, redrawn from the file as it is now. */
+  /**
+   * The list message, redrawn from the file as it is now. A redraw is never dropped: when the edit
+   * fails (Telegram refused it, or it ran out of tries in a busy group), the list goes out as a new
+   * message, and the old one is no longer the list this process keeps up to date.
+   */
   async #showList(messageId: number, confirming?: string): Promise<void> {
-    const { chatId, outbox, telegram, t } = this.#deps;
+    const { chatId, outbox, telegram, t, chat, log } = this.#deps;
     const mine = this.#mine();
-    if (chatId === undefined || "refused" in mine) return;
+    if (chatId === undefined) return;
+    if ("refused" in mine) return void (await chat.send(t.schedule.off(escapeWithin(mine.refused, 300)), {}, Priority.Answer, NOT_ANSWERED));
     const list: RenderedMessage = renderScheduleList(mine.views, this.#deps.now(), t, confirming);
     if (this.#shown.get(messageId) === JSON.stringify(list)) return;
     this.#remember(messageId, list);
-    await outbox.edit(chatId, messageId, () => () => telegram.editMessage(chatId, messageId, list.text, list.keyboard), Priority.Answer).catch(() => undefined);
+    const failed = await outbox
+      .edit(chatId, messageId, () => () => telegram.editMessage(chatId, messageId, list.text, list.keyboard), Priority.Answer)
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    if (failed === undefined) return;
+    this.#shown.delete(messageId);
+    log.warn({ err: errorText(failed), messageId }, "the schedules list could not be edited; sent again as a new message");
+    const sent = await chat.send(list.text, { keyboard: list.keyboard }, Priority.Answer, NOT_ANSWERED);
+    if (sent) this.#remember(sent.messageId, list);
   }
 
   #remember(messageId: number, list: RenderedMessage): void {

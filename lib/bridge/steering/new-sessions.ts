@@ -15,13 +15,13 @@ import type { Claim } from "../../relay/update-handler.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
 import { decodeCallback } from "../../telegram/codec.ts";
 import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
-import { renderAskText, renderPicked, renderProjectPicker } from "../../telegram/render/render-new.ts";
+import { renderAskText, renderPicked } from "../../telegram/render/render-new.ts";
 import { parseCommand } from "../../telegram/wire/updates.ts";
 import { RecentIds } from "../../util/recent-ids.ts";
 import type { Chat } from "../core/chat.ts";
 import type { ActingCommand, ActingTap, ActingText } from "../core/gate.ts";
 import type { InstanceLinks } from "../core/instance-links.ts";
-import { parseProjectsPart, projectKey, type ProjectsPart } from "./projects-part.ts";
+import { parseProjectsPart, projectKey, type ProjectsPart, projectPicker } from "./projects-part.ts";
 import type { TalkBack, UserMessage } from "../runs/talk-back.ts";
 import type { SessionTopics } from "../core/topics.ts";
 import { startSession } from "./start-session.ts";
@@ -111,11 +111,7 @@ export class NewSessions {
       if (intent.args === "") return this.#askForText(only, intent.from.chatId, replyTo);
       return this.#start(only, intent.args, { chatId: intent.from.chatId, messageId: replyTo });
     }
-    const picker = renderProjectPicker(
-      directories.map((directory) => ({ key: projectKey(directory), directory })),
-      t,
-      { worktree: true },
-    );
+    const picker = projectPicker(directories, t, { worktree: true });
     await this.#deps.chat.send(picker.text, { keyboard: picker.keyboard, replyTo }, Priority.Answer, NOT_ANSWERED);
   }
 

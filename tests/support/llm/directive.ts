@@ -19,6 +19,11 @@ export interface TextStep {
   text: string;
   chunks?: number;
   chunkMs?: number;
+  /**
+   * The text that follows the answer given: the first label found quoted (`"SQLite"`) in an
+   * earlier tool result of the conversation (a question's answer) picks its text; `text` otherwise.
+   */
+  byAnswer?: Record<string, string>;
 }
 
 export type Step = { tool: string; args: unknown; then?: unknown[] } | { tools: ToolCallSpec[]; then?: unknown[] } | TextStep;
@@ -61,7 +66,11 @@ export function asStep(value: unknown): Step | undefined {
   }
   if (typeof v.text === "string") {
     const pace = typeof v.chunks === "number" && typeof v.chunkMs === "number" ? { chunks: v.chunks, chunkMs: v.chunkMs } : {};
-    return { text: v.text, ...pace };
+    const byAnswer =
+      v.byAnswer && typeof v.byAnswer === "object" && Object.values(v.byAnswer).every((text) => typeof text === "string")
+        ? { byAnswer: v.byAnswer as Record<string, string> }
+        : {};
+    return { text: v.text, ...pace, ...byAnswer };
   }
   return undefined;
 }

@@ -28,6 +28,9 @@ const WRAPPER_PACKAGE: Record<OpencodeVersion, string> = {
   "2.0.15": "opencode2-bin",
 };
 
+/** OpenCode 2.0.15's build for linux x64, an optional dependency of tests/support/opencode2-bin/. */
+export const OPENCODE2_PLATFORM_PACKAGE = "@opencode/cli-linux-x64-baseline";
+
 function platformPackage(): string {
   const os = process.platform === "win32" ? "windows" : process.platform;
   return `opencode-${os}-${process.arch}`;
@@ -37,11 +40,15 @@ export function opencodeBinary(version: OpencodeVersion): string {
   const pkg = platformPackage();
   const exe = process.platform === "win32" ? "opencode.exe" : "opencode";
   if (isOpencode2(version)) {
-    // devDependency opencode2-bin = @opencode/cli-linux-x64-baseline (the only build on our registry).
-    const dir = join(REPO_ROOT, "node_modules", WRAPPER_PACKAGE[version]);
-    const bin = join(dir, "bin", exe);
-    if (existsSync(bin) && packageVersion(dir) === version) return bin;
-    throw new Error(`OpenCode ${version} binary not found at ${bin} (npm ci installs it on linux x64 only)`);
+    // devDependency opencode2-bin (tests/support/opencode2-bin/) lists the platform packages as optional
+    // dependencies, so npm ci skips them elsewhere; our registry serves @opencode/cli-linux-x64-baseline only.
+    // (The second place: a node_modules installed before that change, where opencode2-bin was the platform package itself.)
+    for (const dir of [join(REPO_ROOT, "node_modules", OPENCODE2_PLATFORM_PACKAGE), join(REPO_ROOT, "node_modules", WRAPPER_PACKAGE[version])]) {
+      const found = join(dir, "bin", exe);
+      if (existsSync(found) && packageVersion(dir) === version) return found;
+    }
+    const bin = join(REPO_ROOT, "node_modules", OPENCODE2_PLATFORM_PACKAGE, "bin", exe);
+    throw new Error(`OpenCode ${version} binary not found at ${bin}: the e2e tests on OpenCode 2 run on linux x64 only (the one build our registry serves)`);
   }
   const candidates = [join(REPO_ROOT, "node_modules", WRAPPER_PACKAGE[version], "node_modules", pkg), join(REPO_ROOT, "node_modules", pkg)];
   for (const dir of candidates) {
