@@ -101,8 +101,13 @@ export type HermesEvent =
   | { type: "permission.replied"; sessionID: string; requestID: string; reply: PermissionReply }
   | { type: "session.upserted"; info: SessionInfo }
   | { type: "session.deleted"; sessionID: string }
-  | { type: "session.status"; sessionID: string; status: string; attempt?: number; message?: string }
-  | { type: "session.error"; sessionID: string; name: string; message: string }
+  /**
+   * `status` "retry": OpenCode waits to send the request again, until `next` (ms since the epoch);
+   * `limit`: the provider refused it for a usage or rate limit (HTTP 429, 2.0.15's `provider.rate-limit`).
+   */
+  | { type: "session.status"; sessionID: string; status: string; attempt?: number; message?: string; next?: number; limit?: boolean }
+  /** `limit`: the run failed on a usage or rate limit (1.x's APIError with statusCode 429, 2.0.15's `provider.quota` or `provider.rate-limit`). */
+  | { type: "session.error"; sessionID: string; name: string; message: string; limit?: boolean }
   /** `changes`: on a user message, what the run it started changed, as OpenCode summarised it. */
   /** `usage` and `model`: on an assistant message, what it used so far and which model answered (when OpenCode says). */
   | { type: "message.role"; sessionID: string; messageID: string; role: string; changes?: FileChange[]; usage?: MessageUsage; model?: ModelRef }

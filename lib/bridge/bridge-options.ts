@@ -52,4 +52,6 @@ export interface BridgeOptions extends ApprovalOptions {
   transcribeTimeoutMs?: number;
   now?: () => number;
   schedules?: ScheduleSetup | undefined;
+  /** HERMES_STALL_AFTER: a busy run with no new event (or one tool call running) this long gets an alert; 0: off. */
+  stallAfterMs?: number;
 }

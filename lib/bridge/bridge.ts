@@ -45,6 +45,7 @@ import { VoiceNotes } from "./input/voice-notes.ts";
 import { SpokenAnswers } from "./runs/spoken-answers.ts";
 import type { Html } from "../text/html.ts";
 import { Approvals } from "./approvals/approvals-routes.ts";
+import { Walkaway } from "./walkaway/walkaway-routes.ts";
 
 export type { InstanceLink } from "./core/desk.ts";
 export type { BridgeOptions } from "./bridge-options.ts";
@@ -75,6 +76,7 @@ export class Bridge implements UpdateHandler {
   readonly #files: PhoneFiles;
   readonly #agentFiles: AgentFiles;
   readonly #progress: LiveProgress | undefined;
+  readonly #walkaway: Walkaway;
   #stopped = false;
 
   constructor(options: BridgeOptions) {
@@ -117,7 +119,9 @@ export class Bridge implements UpdateHandler {
     const progress = options.progress ? new LiveProgress({ ...shared, startAfterMs: (options.notices ?? DEFAULT_NOTICES).doneAfterMs }) : undefined;
     this.#progress = progress;
     const spoken = new SpokenAnswers({ ...shared, chat, settings: options.speech });
-    const talk = new TalkBack({ ...shared, links, chat, spoken, ...(progress ? { progress } : {}) });
+    // A run held by a usage limit holds what the phone sends it (lib/bridge/walkaway/), and sends it on through the same TalkBack.
+    const talk = new TalkBack({ ...shared, links, chat, spoken, held: { hold: (...args) => this.#walkaway.hold(...args) }, ...(progress ? { progress } : {}) });
+    this.#walkaway = new Walkaway({ ...shared, links, chat, talk, prompts: closing, afterMs: options.stallAfterMs });
     // The Done notice's buttons from other capabilities (git's, ⑂ Fork): they work once their routes are added below.
     const git = new GitButtons();
     const vocabulary = new VocabularyButtons();
@@ -159,6 +163,7 @@ export class Bridge implements UpdateHandler {
     ownsRunTap = routeRuns(gate, { stops, undos: runs.undos, chat, log, t });
     gate.route("callback", { claim: (tap) => taps.claimTap(tap), unclaimed: (tap, after) => taps.unclaimedTap(tap, after.unanswered) });
     spoken.route(gate);
+    this.#walkaway.route(gate);
     const commands = new Commands({ telegram, outbox, registry, activity, log, t, chatId, prompts, stops, steering, costs, rules });
     this.#commands = commands;
     commands.route(gate);
@@ -212,6 +217,8 @@ export class Bridge implements UpdateHandler {
 
   handleEvent(directory: string, event: HermesEvent): void {
     if (this.#stopped) return;
+    // A usage-limit pause and a stall are read from every event of a run (lib/bridge/walkaway/).
+    this.#walkaway.observe(directory, event);
     switch (event.type) {
       case "question.asked":
         this.#prompts.track(this.registry.addQuestion(event.request, directory, this.#now()));
@@ -352,6 +359,7 @@ export class Bridge implements UpdateHandler {
     this.#prompts.stop();
     this.#runs.stop();
     this.#progress?.stop();
+    this.#walkaway.stop();
   }
 }
 

@@ -15,6 +15,7 @@ import { readTranscription, type TranscriptionSettings } from "./transcription-s
 import type { GlobalHermesOptions } from "./global-config.ts";
 import { languageOf, type Language } from "../i18n/catalog.ts";
 import { DEFAULT_NOTICES, isNoticeLevel, NOTICE_LEVELS, type NoticeLevel, type NoticePolicy } from "../notices/policy.ts";
+import { DEFAULT_STALL_AFTER_MS } from "../walkaway/stall-detector.ts";
 
 export const DEFAULT_API_ROOT = "https://api.telegram.org";
 export const DEFAULT_QUESTION_TTL_MS = 30 * 60_000;
@@ -55,6 +56,8 @@ export interface HermesConfig {
   agentTools: boolean;
   /** HERMES_SHELL: `!command` from the phone (on unless set off). */
   shell?: boolean;
+  /** HERMES_STALL_AFTER: a busy run showing nothing new this long gets an alert (ms; 0: off). */
+  stallAfterMs: number;
   /** HERMES_RUN_BUDGET: dollars every run may spend before Hermes stops it (undefined: no cap). */
   runBudget?: number;
   /** HERMES_MACHINE_NAME: labels every message (several machines, one bot each, in one group). */
@@ -188,6 +191,8 @@ export function readConfig(env: Env = process.env, options?: unknown, global?: G
   const questionTtlMs = readDuration(settings("HERMES_QUESTION_TTL"), DEFAULT_QUESTION_TTL_MS, ignored);
   const permissionTtlMs = readDuration(settings("HERMES_PERMISSION_TTL"), 0, ignored);
   const doneAfterMs = readDuration(settings("HERMES_DONE_AFTER"), DEFAULT_NOTICES.doneAfterMs, ignored);
+  const stallSetting = settings("HERMES_STALL_AFTER");
+  const stallAfterMs = OFF.includes(stallSetting.raw?.trim().toLowerCase() ?? "") ? 0 : readDuration(stallSetting, DEFAULT_STALL_AFTER_MS, ignored);
   const languageSetting = settings("HERMES_LANGUAGE");
   const language = languageOf(languageSetting.raw) ?? "en";
   if (!languageOf(languageSetting.raw)) ignored.push(`${languageSetting.label} must be en or zh (zh-CN) (got "${languageSetting.raw}"): en is used`);
@@ -236,6 +241,7 @@ export function readConfig(env: Env = process.env, options?: unknown, global?: G
       permissionTtlMs,
       notify,
       doneAfterMs,
+      stallAfterMs,
       language,
       topics,
       progress,

@@ -1,5 +1,6 @@
 // Every user-facing string in English (the default language).
 import { approvalsEn } from "./approvals-en.ts";
+import { walkawayEn } from "./walkaway-en.ts";
 import { enRemote } from "./remote-en.ts";
 import { gitEn } from "./git-en.ts";
 import { richEn } from "./rich-en.ts";
@@ -50,6 +51,7 @@ export const en: Strings = {
     finished: (title, duration) => html`☑️ <b>Run finished</b> after ${duration} · ${title}`,
     failed: (title, duration) => html`✖️ <b>Run failed</b> after ${duration} · ${title}`,
     stopped: (title, duration) => html`⏹ <b>Run stopped</b> after ${duration} · ${title}`,
+    paused: (title, duration) => html`⏸ <b>Paused by a usage limit</b> after ${duration} · ${title}`,
   },
   question: {
     asking: html`❓ <b>OpenCode is asking</b>`,
@@ -175,6 +177,7 @@ export const en: Strings = {
   shell: shellEn,
   rich: richEn,
   approvals: approvalsEn,
+  walkaway: walkawayEn,
   scheduleCommands: {
     every: "Run an instruction on a schedule: /every 30m …, /every weekdays 09:00 …",
     at: "Run an instruction once at a time: /at 18:00 …",

@@ -11,6 +11,7 @@ import type { McpStrings } from "./mcp-strings.ts";
 import type { ShellStrings } from "./shell-strings.ts";
 import type { RichStrings } from "./rich-strings.ts";
 import type { ApprovalStrings } from "./approvals-strings.ts";
+import type { WalkawayStrings } from "./walkaway-strings.ts";
 import type { ScheduleStrings } from "./schedules-strings.ts";
 import type { SpeechStrings } from "./speech-strings.ts";
 import type { Html } from "../text/html.ts";
@@ -60,6 +61,8 @@ export interface Strings extends RemoteStrings {
     finished: (title: Html, duration: Html) => Html;
     failed: (title: Html, duration: Html) => Html;
     stopped: (title: Html, duration: Html) => Html;
+    /** Ended by a usage limit: its pause message tells the rest. */
+    paused: (title: Html, duration: Html) => Html;
   };
   question: {
     asking: Html;
@@ -180,6 +183,8 @@ export interface Strings extends RemoteStrings {
   input: { answerTo: (header: Html) => Html; feedback: string; feedbackPlaceholder: string };
   /** Approvals: risk flags, "Allow in this session", the run budget (issue 42). */
   approvals: ApprovalStrings;
+  /** Walking away: the usage-limit pause, the stall alert, /digest (issue 51). */
+  walkaway: WalkawayStrings;
   /** Scheduled runs (/every, /at, /schedules). */
   schedule: ScheduleStrings;
   /** OpenCode's own vocabulary: /commands, /compact, /fork, /history (issue 43). */

@@ -1,5 +1,6 @@
 // Every user-facing string in Simplified Chinese (HERMES_LANGUAGE=zh).
 import { approvalsZh } from "./approvals-zh.ts";
+import { walkawayZh } from "./walkaway-zh.ts";
 import { zhRemote } from "./remote-zh.ts";
 import { gitZh } from "./git-zh.ts";
 import { richZh } from "./rich-zh.ts";
@@ -50,6 +51,7 @@ export const zh: Strings = {
     finished: (title, duration) => html`☑️ <b>运行结束</b>，用时 ${duration} · ${title}`,
     failed: (title, duration) => html`✖️ <b>运行失败</b>，用时 ${duration} · ${title}`,
     stopped: (title, duration) => html`⏹ <b>运行已停止</b>，用时 ${duration} · ${title}`,
+    paused: (title, duration) => html`⏸ <b>因用量上限暂停</b>，用时 ${duration} · ${title}`,
   },
   question: {
     asking: html`❓ <b>OpenCode 在提问</b>`,
@@ -172,6 +174,7 @@ export const zh: Strings = {
   shell: shellZh,
   rich: richZh,
   approvals: approvalsZh,
+  walkaway: walkawayZh,
   scheduleCommands: { every: "按计划运行指令：/every 30m …、/every weekdays 09:00 …", at: "在某个时间运行一次：/at 18:00 …", schedules: "列出并取消定时任务" },
   ...zhRemote,
 };

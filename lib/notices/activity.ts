@@ -48,7 +48,8 @@ export class ActivityTracker {
           this.#sessions.set(event.sessionID, session);
         }
         session.busySince ??= now;
-        if (event.status !== "retry" || session.retryReported || this.#policy.level === "off" || !isRoot(event.sessionID)) return undefined;
+        // A usage limit has its own message (bridge/walkaway/), edited as it waits: no "retrying" notice beside it.
+        if (event.status !== "retry" || event.limit || session.retryReported || this.#policy.level === "off" || !isRoot(event.sessionID)) return undefined;
         session.retryReported = true;
         return {
           kind: "retrying",
@@ -64,7 +65,8 @@ export class ActivityTracker {
         // OpenCode 1.18 repeats an error just after the run went idle (with a stack trace): one notice.
         const repeated = session.busySince === undefined && session.failedAt !== undefined && now - session.failedAt < REPEATED_ERROR_MS;
         session.ended = session.busySince !== undefined;
-        if (repeated || event.name === ABORTED || this.#policy.level === "off" || !isRoot(event.sessionID)) return undefined;
+        // A run ended by a usage limit is paused, not failed: its pause message says so (bridge/walkaway/).
+        if (repeated || event.name === ABORTED || event.limit || this.#policy.level === "off" || !isRoot(event.sessionID)) return undefined;
         session.failedAt = now;
         return { kind: "failed", sessionID: event.sessionID, name: event.name, message: event.message };
       }

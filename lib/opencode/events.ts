@@ -12,6 +12,7 @@ import {
   type ToolStep,
 } from "../hermes-events.ts";
 import { isRecord } from "../util/is-record.ts";
+import { isLimitWords } from "../walkaway/reset-time.ts";
 import { isId, isToolName, modelOf, stringList, todoList, usageOf } from "./event-fields.ts";
 
 export interface ParsedEvent {
@@ -86,6 +87,9 @@ function narrow(raw: Json): HermesEvent | undefined {
       const event: HermesEvent = { type, sessionID: p.sessionID, status };
       if (isRecord(p.status) && typeof p.status.attempt === "number") event.attempt = p.status.attempt;
       if (isRecord(p.status) && typeof p.status.message === "string") event.message = p.status.message;
+      if (isRecord(p.status) && typeof p.status.next === "number" && Number.isFinite(p.status.next)) event.next = p.status.next;
+      // 1.x's retry status carries no status code: a limit is told by the provider's words.
+      if (status === "retry" && event.message !== undefined && isLimitWords(event.message)) event.limit = true;
       return event;
     }
     case "session.error": {
@@ -94,7 +98,8 @@ function narrow(raw: Json): HermesEvent | undefined {
       const data = isRecord(error.data) ? error.data : {};
       const name = typeof error.name === "string" ? error.name : "UnknownError";
       const message = typeof data.message === "string" ? data.message : typeof error.message === "string" ? error.message : "";
-      return { type, sessionID: p.sessionID, name, message };
+      const limit = data.statusCode === 429;
+      return { type, sessionID: p.sessionID, name, message, ...(limit ? { limit } : {}) };
     }
     case "message.updated": {
       const info = isRecord(p.info) ? p.info : undefined;

@@ -88,6 +88,8 @@ export function narrowEvent(raw: unknown): NarrowedEvent | undefined {
       const event: HermesEvent = { type: "session.status", sessionID: d.sessionID, status: "retry" };
       if (typeof d.attempt === "number") event.attempt = d.attempt;
       if (isRecord(d.error) && typeof d.error.message === "string") event.message = d.error.message;
+      if (typeof d.at === "number" && Number.isFinite(d.at)) event.next = d.at;
+      if (isLimitError(d.error)) event.limit = true;
       return result(event);
     }
     case "session.deleted":
@@ -104,7 +106,11 @@ export function narrowEvent(raw: unknown): NarrowedEvent | undefined {
       const error = isRecord(d.error) ? d.error : {};
       const name = typeof error.type === "string" ? error.type : "UnknownError";
       const message = typeof error.message === "string" ? error.message : "";
-      return result({ type: "session.error", sessionID: d.sessionID, name, message }, { type: "session.idle", sessionID: d.sessionID });
+      const limit = isLimitError(error);
+      return result(
+        { type: "session.error", sessionID: d.sessionID, name, message, ...(limit ? { limit } : {}) },
+        { type: "session.idle", sessionID: d.sessionID },
+      );
     }
     case "session.execution.interrupted": {
       if (!isId(d.sessionID)) return undefined;
@@ -230,4 +236,10 @@ function fieldIndex(key: string): number {
 
 function isPath(value: unknown): value is string {
   return typeof value === "string" && value.length > 0 && value.length <= 4_096;
+}
+
+/** 2.0.15's limit errors: `provider.rate-limit` (retried), `provider.quota` (the run fails at once), or any HTTP 429. */
+function isLimitError(error: unknown): boolean {
+  if (!isRecord(error)) return false;
+  return error.type === "provider.rate-limit" || error.type === "provider.quota" || error.status === 429;
 }

@@ -28,6 +28,7 @@ export interface HubOptions {
         HermesConfig,
         | "notify"
         | "doneAfterMs"
+        | "stallAfterMs"
         | "language"
         | "topics"
         | "progress"
@@ -149,6 +150,7 @@ export function acquireBridge(options: HubOptions): BridgeLease | BridgeRefused 
       topics: config.topics ?? false,
       progress: config.progress ?? false,
       ...(config.runBudget !== undefined ? { runBudget: config.runBudget } : {}),
+      ...(config.stallAfterMs !== undefined ? { stallAfterMs: config.stallAfterMs } : {}),
       machine: machine === undefined ? undefined : makeScrubber(secrets)(machine),
       transcription: config.transcription,
       stream: config.stream,

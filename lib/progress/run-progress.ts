@@ -22,7 +22,8 @@ export interface StepView {
   subagent: boolean;
 }
 
-export type RunEnd = "done" | "failed" | "stopped";
+/** `paused`: ended by a usage limit, to be resumed (lib/bridge/walkaway/ has its pause message). */
+export type RunEnd = "done" | "failed" | "stopped" | "paused";
 
 export interface RunProgress {
   startedAt: number;

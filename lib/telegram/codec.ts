@@ -2,7 +2,7 @@
 // labels or request ids: a prompt key, a session's stop key or a run's undo key (random), an action and small indexes.
 
 /**
- * Every button action: its one-letter code on the wire, how many small indexes it carries, and what
+ * Every button action: its code on the wire (one letter; two once the letters ran out), how many small indexes it carries, and what
  * its key names (a question prompt, a permission prompt, or a session for Stop). A new action is
  * one line here; the handler tables of its kind (lib/bridge/prompts/questions.ts, lib/bridge/prompts/permissions.ts,
  * lib/bridge/runs/stop-control.ts) then fail to compile until it has a handler.
@@ -61,6 +61,10 @@ const ACTIONS = {
   shellRun: { code: "I", indexes: 0, on: "shell" }, // a flagged `!command`: run it
   shellCancel: { code: "Z", indexes: 0, on: "shell" }, // a flagged `!command`: run nothing
   shellStop: { code: "J", indexes: 0, on: "shell" }, // a `!command` running for over a minute: stop it
+  pauseResume: { code: "Pr", indexes: 0, on: "pause" }, // a run held by a usage limit: resume it now (issue 51)
+  pauseCancel: { code: "Pc", indexes: 0, on: "pause" }, // the same: stop waiting (OpenCode's own retry too)
+  stallStop: { code: "Ss", indexes: 0, on: "stall" }, // a stalled run's alert: abort the run (issue 51)
+  stallKeep: { code: "Sk", indexes: 0, on: "stall" }, // the same: keep waiting, no alert for another window
 } as const satisfies Record<
   string,
   {
@@ -80,7 +84,9 @@ const ACTIONS = {
       | "rule"
       | "budget"
       | "mcp"
-      | "shell";
+      | "shell"
+      | "pause"
+      | "stall";
   }
 >;
 
@@ -117,7 +123,7 @@ const CODE_ACTIONS = new Map<string, CallbackAction>(CALLBACK_ACTIONS.map((actio
 const PREFIX = "h1";
 export const CALLBACK_DATA_LIMIT = 64;
 const INDEX = "(0|[1-9]\\d{0,2})";
-const PATTERN = new RegExp(`^h1:([A-Za-z0-9]{4,16}):([a-zA-Z])(?::${INDEX})?(?::${INDEX})?$`);
+const PATTERN = new RegExp(`^h1:([A-Za-z0-9]{4,16}):([a-zA-Z]{1,2})(?::${INDEX})?(?::${INDEX})?$`);
 
 export function encodeCallback(data: CallbackData): string {
   if (![data.question, data.option].every((index) => Number.isInteger(index) && index >= 0 && index < 1000)) throw new Error("callback index out of range");

@@ -6,17 +6,29 @@ export interface EventRecorder {
   close(): void;
 }
 
-export async function recordEvents(baseUrl: string, directory: string): Promise<EventRecorder> {
+/**
+ * `path: "/api/event"` with the server's `authorization` reads OpenCode 2's stream (every location;
+ * its events carry their payload in `data`); `timeoutMs` is how long the stream stays open (120 s).
+ */
+export async function recordEvents(
+  baseUrl: string,
+  directory: string,
+  opts: { path?: string; authorization?: string; timeoutMs?: number } = {},
+): Promise<EventRecorder> {
   const events: EventRecorder["events"] = [];
   const abort = new AbortController();
-  const url = new URL("/event", baseUrl);
+  const url = new URL(opts.path ?? "/event", baseUrl);
   url.searchParams.set("directory", directory);
-  const response = await fetch(url, { signal: AbortSignal.any([abort.signal, AbortSignal.timeout(120_000)]) });
+  const response = await fetch(url, {
+    headers: opts.authorization ? { authorization: opts.authorization } : {},
+    signal: AbortSignal.any([abort.signal, AbortSignal.timeout(opts.timeoutMs ?? 120_000)]),
+  });
   const parser = createParser({
     onEvent(message) {
       try {
         const event = JSON.parse(message.data);
-        if (typeof event?.type === "string") events.push(event);
+        if (typeof event?.type === "string")
+          events.push(event.properties === undefined && event.data !== undefined ? { ...event, properties: event.data } : event);
       } catch {
         // not JSON: not an OpenCode event
       }

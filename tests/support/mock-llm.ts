@@ -12,6 +12,18 @@ import { DEFAULT_USAGE, writeReply, type Reply, type ReplyUsage } from "./llm/op
  */
 export { directive, type Step, type ToolCallSpec } from "./llm/directive.ts";
 
+export interface LlmFailure {
+  status: number;
+  times?: number;
+  message?: string;
+  type?: string;
+  headers?: Record<string, string>;
+  /** Only the agent's requests fail (a title request is answered): `times` counts the run's own requests. */
+  agentOnly?: boolean;
+  /** Only requests whose user messages hold this text fail (several failures at once, one per session). */
+  matching?: string;
+}
+
 export interface ToolResult {
   toolCallId: string;
   content: string;
@@ -27,12 +39,19 @@ export interface LlmReply {
 export interface MockLlm {
   baseURL: string;
   requests: any[];
+  /** When each of `requests` arrived (Date.now()), by the same index. */
+  requestTimes: number[];
   /** Every answer to a chat request, in order. */
   replies: LlmReply[];
   toolResults: ToolResult[];
   waitForToolResult(pred: (r: ToolResult) => boolean, opts?: { timeoutMs?: number; what?: string }): Promise<ToolResult>;
   userMessages(): string[];
-  setFailure(f: null | { status: number; times?: number }): void;
+  /**
+   * The next `times` chat requests (default: all) fail with this status: the body is OpenAI's error
+   * shape with `message` (default "mock LLM failure (HTTP n)") and `type`/`code` (default
+   * "server_error"), sent with `headers` (a 429's `retry-after`). Title requests fail too.
+   */
+  setFailure(f: null | LlmFailure | LlmFailure[]): void;
   /** What each answer from now on reports it used (`{ prompt, completion }` tokens), or null: no usage block at all. */
   setUsage(usage: { prompt: number; completion: number } | null): void;
   close(): Promise<void>;
@@ -40,10 +59,11 @@ export interface MockLlm {
 
 export async function startMockLlm(): Promise<MockLlm> {
   const requests: any[] = [];
+  const requestTimes: number[] = [];
   const toolResults: ToolResult[] = [];
   const replies: LlmReply[] = [];
   const users: string[] = [];
-  let failure: { status: number; remaining: number } | null = null;
+  let failures: Array<LlmFailure & { remaining: number }> = [];
   let usage: ReplyUsage | null = DEFAULT_USAGE;
   let callCounter = 0;
 
@@ -101,11 +121,16 @@ export async function startMockLlm(): Promise<MockLlm> {
     }
     const body: any = JSON.parse((await readBody(req)).toString("utf8"));
     requests.push(body);
-    if (failure && failure.remaining > 0) {
+    requestTimes.push(Date.now());
+    const failure = failures.find(
+      (f) => f.remaining > 0 && !(f.agentOnly && isTitleRequest(body)) && (f.matching === undefined || userText(body).includes(f.matching)),
+    );
+    if (failure) {
       failure.remaining--;
-      const status = failure.status;
-      if (failure.remaining <= 0) failure = null;
-      return sendJson(res, status, { error: { message: `mock LLM failure (HTTP ${status})`, type: "server_error" } });
+      const { status, message, type, headers } = failure;
+      if (failure.remaining <= 0) failures = failures.filter((f) => f !== failure);
+      const kind = type ?? "server_error";
+      return sendJson(res, status, { error: { message: message ?? `mock LLM failure (HTTP ${status})`, type: kind, code: kind } }, headers);
     }
     observe(body);
     const reply = decide(body);
@@ -119,6 +144,7 @@ export async function startMockLlm(): Promise<MockLlm> {
   return {
     baseURL: `${server.origin}/v1`,
     requests,
+    requestTimes,
     replies,
     toolResults,
     waitForToolResult(pred, opts = {}) {
@@ -129,10 +155,18 @@ export async function startMockLlm(): Promise<MockLlm> {
       usage = next ? { prompt_tokens: next.prompt, completion_tokens: next.completion, total_tokens: next.prompt + next.completion } : null;
     },
     setFailure(f) {
-      failure = f ? { status: f.status, remaining: f.times ?? Infinity } : null;
+      failures = (f === null ? [] : Array.isArray(f) ? f : [f]).map((one) => ({ ...one, remaining: one.times ?? Infinity }));
     },
     close: () => server.close(),
   };
+}
+
+/** The text of every user message of a request. */
+function userText(body: any): string {
+  return messagesOf(body)
+    .filter((m) => m.role === "user")
+    .map((m) => contentText(m.content))
+    .join("\n");
 }
 
 /** OpenCode 2.0.15's compaction prompt (measured): a summary "in this format" with a `<template>` of headings. */

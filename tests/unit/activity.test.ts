@@ -114,6 +114,16 @@ describe("ActivityTracker: the noise policy", () => {
     expect(notices).toEqual([{ kind: "retrying", sessionID: "s", attempt: 1, message: "rate limited" }]);
   });
 
+  it("a usage limit has its own pause message: no retrying notice, no Failed, and no Done for the run it ended", () => {
+    const { notices } = run(all, [
+      [0, status("busy")],
+      [1, { type: "session.status", sessionID: "s", status: "retry", attempt: 1, message: "Too many requests", next: 5, limit: true }],
+      [70_000, { type: "session.error", sessionID: "s", name: "APIError", message: "Too many requests", limit: true }],
+      [70_001, idle],
+    ]);
+    expect(notices).toEqual([]);
+  });
+
   it("`errors` keeps failures and retries but drops Done; `off` drops everything", () => {
     const steps: Array<[number, HermesEvent]> = [
       [0, status("busy")],

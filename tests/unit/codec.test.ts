@@ -71,6 +71,8 @@ describe("encodeCallback", () => {
           isActionOn(action, "budget"),
           isActionOn(action, "mcp"),
           isActionOn(action, "shell"),
+          isActionOn(action, "pause"),
+          isActionOn(action, "stall"),
         ].filter(Boolean),
       ).toHaveLength(1);
     }

@@ -47,6 +47,7 @@ describe("readConfig: complete and default settings", () => {
         permissionTtlMs: 0,
         notify: "all",
         doneAfterMs: 30_000,
+        stallAfterMs: 600_000,
         language: "en",
         topics: false,
         progress: true,
@@ -72,6 +73,7 @@ describe("readConfig: complete and default settings", () => {
         HERMES_PERMISSION_TTL: "10m",
         HERMES_NOTIFY: "errors",
         HERMES_DONE_AFTER: "2m",
+        HERMES_STALL_AFTER: "15s",
         HERMES_LANGUAGE: "zh-CN",
         HERMES_TELEGRAM_TOPICS: "on",
         HERMES_PROGRESS: "off",
@@ -89,6 +91,7 @@ describe("readConfig: complete and default settings", () => {
       permissionTtlMs: 600_000,
       notify: "errors",
       doneAfterMs: 120_000,
+      stallAfterMs: 15_000,
       language: "zh",
       topics: true,
       progress: false,
@@ -452,6 +455,7 @@ describe("readConfig: options from opencode.json", () => {
         permissionTtl: 60_000,
         notify: "errors",
         doneAfter: "1m",
+        stallAfter: 60_000,
         language: "zh",
         topics: true,
         progress: false,
@@ -469,6 +473,7 @@ describe("readConfig: options from opencode.json", () => {
       permissionTtlMs: 60_000,
       notify: "errors",
       doneAfterMs: 60_000,
+      stallAfterMs: 60_000,
       language: "zh",
       topics: true,
       progress: false,
@@ -486,6 +491,17 @@ describe("readConfig: options from opencode.json", () => {
     const bad = ok(readConfig({ ...BASE, HERMES_RICH: "fancy" }));
     expect(bad.rich).not.toBe(false);
     expect((bad.ignored ?? []).join("\n")).toMatch(/HERMES_RICH must be on or off/);
+  });
+
+  it("HERMES_STALL_AFTER: 10 min by default, off (or 0) turns it off, a wrong value is a problem", () => {
+    expect(ok(readConfig(BASE)).stallAfterMs).toBe(600_000);
+    expect(ok(readConfig({ ...BASE, HERMES_STALL_AFTER: "off" })).stallAfterMs).toBe(0);
+    expect(ok(readConfig({ ...BASE, HERMES_STALL_AFTER: "0" })).stallAfterMs).toBe(0);
+    expect(ok(readConfig(BASE, { stallAfter: "20m" })).stallAfterMs).toBe(1_200_000);
+    // A wrong value is ignored for the default, and said.
+    const bad = ok(readConfig({ ...BASE, HERMES_STALL_AFTER: "soon" }));
+    expect(bad.stallAfterMs).toBe(600_000);
+    expect(bad.ignored).toEqual([expect.stringContaining("HERMES_STALL_AFTER must be")]);
   });
 
   it("HERMES_PROGRESS: on by default, off when asked, a wrong value is a problem", () => {

@@ -424,6 +424,32 @@ describe("parseEvent: other events", () => {
     expect(parseEvent({ type: "session.deleted", properties: {} })).toBeUndefined();
   });
 
+  it("a limit (measured on 1.18.33 and 1.1.53): the retry's words and `next`, and the 429 that ends the run", () => {
+    const next = 1796165778150;
+    expect(
+      parseEvent({
+        type: "session.status",
+        properties: { sessionID: SESSION, status: { type: "retry", attempt: 1, message: "Rate limit reached for requests", next } },
+      })?.event,
+    ).toEqual({ type: "session.status", sessionID: SESSION, status: "retry", attempt: 1, message: "Rate limit reached for requests", next, limit: true });
+    expect(
+      parseEvent({ type: "session.status", properties: { sessionID: SESSION, status: { type: "retry", attempt: 1, message: "Internal error", next } } })?.event,
+    ).toEqual({
+      type: "session.status",
+      sessionID: SESSION,
+      status: "retry",
+      attempt: 1,
+      message: "Internal error",
+      next,
+    });
+    expect(
+      parseEvent({
+        type: "session.error",
+        properties: { sessionID: SESSION, error: { name: "APIError", data: { message: "Too many requests", statusCode: 429, isRetryable: true } } },
+      })?.event,
+    ).toEqual({ type: "session.error", sessionID: SESSION, name: "APIError", message: "Too many requests", limit: true });
+  });
+
   it("parses session.status and session.idle", () => {
     expect(parseEvent({ type: "session.status", properties: { sessionID: SESSION, status: { type: "busy" } } })?.event).toEqual({
       type: "session.status",

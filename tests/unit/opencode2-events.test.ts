@@ -229,7 +229,39 @@ describe("OpenCode 2 events: untrusted input", () => {
         type: "session.retry.scheduled",
         data: { sessionID: "s", assistantMessageID: "m", attempt: 2, at: 1, error: { type: "provider", message: "HTTP 500" } },
       })?.events,
-    ).toEqual([{ type: "session.status", sessionID: "s", status: "retry", attempt: 2, message: "HTTP 500" }]);
+    ).toEqual([{ type: "session.status", sessionID: "s", status: "retry", attempt: 2, message: "HTTP 500", next: 1 }]);
+  });
+
+  it("a limit (measured on 2.0.15): a rate limit is a retry until `at`, a quota fails the run at once; both say limit", () => {
+    const at = 1796163545334;
+    expect(
+      narrowEvent({
+        type: "session.retry.scheduled",
+        data: {
+          sessionID: "s",
+          assistantMessageID: "m",
+          attempt: 2,
+          at,
+          error: { type: "provider.rate-limit", message: "Rate limit reached for requests", status: 429 },
+        },
+      })?.events,
+    ).toEqual([{ type: "session.status", sessionID: "s", status: "retry", attempt: 2, message: "Rate limit reached for requests", next: at, limit: true }]);
+    const words = "You have reached your usage limit. Your limit resets at 2026-12-02T04:11:00Z.";
+    expect(
+      narrowEvent({ type: "session.execution.failed", data: { sessionID: "s", error: { type: "provider.quota", message: words, status: 429 } } })?.events,
+    ).toEqual([
+      { type: "session.error", sessionID: "s", name: "provider.quota", message: words, limit: true },
+      { type: "session.idle", sessionID: "s" },
+    ]);
+    expect(
+      narrowEvent({ type: "session.execution.failed", data: { sessionID: "s", error: { type: "provider.internal", message: "HTTP 500", status: 500 } } })
+        ?.events[0],
+    ).toEqual({
+      type: "session.error",
+      sessionID: "s",
+      name: "provider.internal",
+      message: "HTTP 500",
+    });
   });
 
   it("session.created carries title, directory and parent", () => {

@@ -108,7 +108,7 @@ export class LiveProgress {
         return;
       case "session.error": {
         const run = this.#runs.get(event.sessionID);
-        if (run) run.ending = event.name === ABORTED ? "stopped" : "failed";
+        if (run) run.ending = event.name === ABORTED ? "stopped" : event.limit ? "paused" : "failed";
         return;
       }
       case "session.idle":

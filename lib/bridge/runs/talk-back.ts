@@ -32,6 +32,8 @@ export interface TalkBackDeps {
   progress?: Pick<LiveProgress, "startFromPhone" | "showNow">;
   /** A run a voice note asked for is answered in voice too (spoken-answers.ts). */
   spoken?: Pick<SpokenAnswers, "heardVoice">;
+  /** A run held by a usage limit holds what the phone sends it until it resumes (lib/bridge/walkaway/). */
+  held?: { hold(owner: MessageOwner, userMessage: UserMessage, text: string, byVoice: boolean): boolean };
 }
 
 /** The user's own message that carried the text (for the 👍 and for replies). */
@@ -55,6 +57,7 @@ export class TalkBack {
   /** Sends typed text (or a voice note's words: `byVoice`) to a session as its next instruction, and says so quietly (or says why not). */
   async talkBack(owner: MessageOwner, userMessage: UserMessage, text: string, byVoice = false): Promise<void> {
     const { t, log, outbox, telegram } = this.#deps;
+    if (this.#deps.held?.hold(owner, userMessage, text, byVoice)) return;
     const link = this.#deps.links.linkFor(owner.directory);
     const busy = this.activity.isBusy(owner.sessionID);
     const outcome = link

@@ -1,0 +1,57 @@
+// Walking away from a run (issue 51), as the bridge sees it: a run held by a usage limit
+// (limit-notices.ts: the pause message, Resume now and Cancel, the resume at the reset, the messages
+// held meanwhile) and a stalled run's alert (stall-alerts.ts: Stop, Keep waiting). They read the
+// run's events (lib/bridge/bridge.ts feeds them) and add their taps to the gate.
+import type { HermesEvent } from "../../hermes-events.ts";
+import type { MessageOwner } from "../../registry/registry.ts";
+import type { Gate } from "../core/gate.ts";
+import type { TalkBack, UserMessage } from "../runs/talk-back.ts";
+import { SessionPosts, type SessionPostDeps } from "../core/session-posts.ts";
+import { DEFAULT_STALL_AFTER_MS } from "../../walkaway/stall-detector.ts";
+import { LimitNotices, type LimitNoticeDeps } from "./limit-notices.ts";
+import { StallAlerts, type StallAlertDeps } from "./stall-alerts.ts";
+
+/** What the bridge gives it: the chat's shared pieces, the phone's words to a session, Stop's way of closing a run's prompts. */
+export type WalkawayDeps = Omit<LimitNoticeDeps, "posts" | "talkBack"> &
+  Omit<StallAlertDeps, "posts" | "paused" | "afterMs"> &
+  Omit<SessionPostDeps, "topics"> & {
+    topics: SessionPostDeps["topics"];
+    talk: Pick<TalkBack, "talkBack">;
+    /** HERMES_STALL_AFTER (ms; 0: off); undefined: DEFAULT_STALL_AFTER_MS. */
+    afterMs: number | undefined;
+  };
+
+export class Walkaway {
+  readonly #limits: LimitNotices;
+  readonly #stalls: StallAlerts;
+
+  constructor(deps: WalkawayDeps) {
+    const posts = new SessionPosts(deps, "a walk-away message");
+    const talkBack = (owner: MessageOwner, userMessage: UserMessage, text: string, byVoice: boolean) => deps.talk.talkBack(owner, userMessage, text, byVoice);
+    this.#limits = new LimitNotices({ ...deps, posts, talkBack });
+    const afterMs = deps.afterMs ?? DEFAULT_STALL_AFTER_MS;
+    this.#stalls = new StallAlerts({ ...deps, posts, afterMs, paused: (sessionID) => this.#limits.isPaused(sessionID) });
+  }
+
+  observe(directory: string, event: HermesEvent): void {
+    this.#limits.observe(directory, event);
+    this.#stalls.observe(directory, event);
+  }
+
+  /** A message from the phone for a session: true when it is held until the run resumes. */
+  hold(owner: MessageOwner, userMessage: UserMessage, text: string, byVoice: boolean): boolean {
+    return this.#limits.hold(owner, userMessage, text, byVoice);
+  }
+
+  route(gate: Gate): void {
+    const limits = this.#limits;
+    const stalls = this.#stalls;
+    gate.route("callback", { claim: (tap) => limits.claimTap(tap), unclaimed: (tap) => limits.unclaimedTap(tap) });
+    gate.route("callback", { claim: (tap) => stalls.claimTap(tap), unclaimed: (tap) => stalls.unclaimedTap(tap) });
+  }
+
+  stop(): void {
+    this.#limits.stop();
+    this.#stalls.stop();
+  }
+}
