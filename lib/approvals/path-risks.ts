@@ -32,8 +32,39 @@ const STARTUP_FILES = new Set([
   "config.fish",
 ]);
 /** Directories whose files run later on their own: CI, git hooks, service and login items. */
-const RUNS_LATER_DIRS = [".github/workflows", ".git/hooks", ".husky", ".circleci", ".config/systemd", ".config/autostart", "Library/LaunchAgents"];
-const RUNS_LATER_FILES = new Set([".gitlab-ci.yml", ".travis.yml", "azure-pipelines.yml", "bitbucket-pipelines.yml", "Jenkinsfile"]);
+const RUNS_LATER_DIRS = [
+  ".github/workflows",
+  ".github/actions",
+  ".git/hooks",
+  ".husky",
+  ".circleci",
+  ".opencode",
+  ".config/opencode",
+  ".config/systemd",
+  ".config/autostart",
+  "Library/LaunchAgents",
+  ".devcontainer",
+];
+/** Files read as configuration that runs programs: CI, OpenCode's own config (its plugins, commands, permissions), direnv, editors' tasks. */
+const RUNS_LATER_FILES = new Set([
+  ".gitlab-ci.yml",
+  ".travis.yml",
+  "azure-pipelines.yml",
+  "bitbucket-pipelines.yml",
+  "Jenkinsfile",
+  "opencode.json",
+  "opencode.jsonc",
+  ".envrc",
+  ".pre-commit-config.yaml",
+  "lefthook.yml",
+  ".lefthook.yml",
+  "lefthook.yaml",
+  ".gitconfig",
+  ".lintstagedrc",
+  ".lintstagedrc.json",
+]);
+/** Paths (their last segments) that run later: git's own config and attributes (hooks, filters, fsmonitor), editors' tasks and settings. */
+const RUNS_LATER_PATHS = [".git/config", ".git/info/attributes", ".vscode/tasks.json", ".vscode/settings.json", ".vscode/launch.json", ".idea/workspace.xml"];
 
 /** The path as an absolute one (undefined when it names no file: a URL, an option). */
 export function resolvePath(path: string, place: Place): string | undefined {
@@ -79,7 +110,13 @@ export function isSecret(path: string): boolean {
 export function runsLater(path: string): boolean {
   const segments = segmentsOf(path);
   const name = segments.at(-1) ?? "";
-  return STARTUP_FILES.has(name) || RUNS_LATER_FILES.has(name) || containsDir(segments.slice(0, -1), RUNS_LATER_DIRS);
+  const joined = `/${segments.join("/")}`;
+  return (
+    STARTUP_FILES.has(name) ||
+    RUNS_LATER_FILES.has(name) ||
+    containsDir(segments.slice(0, -1), RUNS_LATER_DIRS) ||
+    RUNS_LATER_PATHS.some((path) => joined.endsWith(`/${path}`))
+  );
 }
 
 /** What a path a request touches is, as risk categories ("written": the request writes it). */

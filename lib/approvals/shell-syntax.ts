@@ -33,6 +33,8 @@ export interface SimpleCommand {
   words: ShellWord[];
   /** Words that are no argv: a `for` list, a test, an assignment's value. */
   loose: ShellWord[];
+  /** The assignments before the program (`X=1 npm test`), each as written; none on a compound command. */
+  assigns: { name: string; source: string; value?: ShellWord }[];
   redirects: ShellRedirect[];
   /** Every command in the earlier stages of the pipelines around this one: they feed its standard input. */
   upstream: SimpleCommand[];
@@ -109,16 +111,21 @@ class Reader {
     if (!cmd) return redirects.length > 0 ? [this.command(stmt, [], [], redirects, upstream)] : [];
     const type = this.syntax.NodeType(cmd);
     if (type === "CallExpr") {
-      const loose = (cmd.Assigns ?? []).flatMap((assign: Node) => (assign.Value ? [this.word(assign.Value)] : []));
-      return [
-        this.command(
-          stmt,
-          (cmd.Args ?? []).map((word: Node) => this.word(word)),
-          loose,
-          redirects,
-          upstream,
-        ),
-      ];
+      const assigns = (cmd.Assigns ?? []).map((assign: Node) => ({
+        name: String(assign.Name?.Value ?? ""),
+        source: this.sourceOf(assign),
+        ...(assign.Value ? { value: this.word(assign.Value) } : {}),
+      }));
+      const loose = assigns.flatMap((assign: { value?: ShellWord }) => (assign.value ? [assign.value] : []));
+      const made = this.command(
+        stmt,
+        (cmd.Args ?? []).map((word: Node) => this.word(word)),
+        loose,
+        redirects,
+        upstream,
+      );
+      made.assigns = assigns;
+      return [made];
     }
     if (type === "BinaryCmd") {
       const left = this.statement(cmd.X, upstream);
@@ -145,7 +152,7 @@ class Reader {
   }
 
   command(node: Node, words: ShellWord[], loose: ShellWord[], redirects: ShellRedirect[], upstream: SimpleCommand[]): SimpleCommand {
-    return { source: this.sourceOf(node), words, loose, redirects, upstream };
+    return { source: this.sourceOf(node), words, loose, assigns: [], redirects, upstream };
   }
 
   redirect(redirect: Node): ShellRedirect {

@@ -73,10 +73,10 @@ describe("approval messages", () => {
 
   it("lists session rules with a Revoke button each, within 64 bytes of callback data", () => {
     const rules = new SessionRules();
-    rules.add({ key: "a1b2c3d4e5f6", sessionID: "ses_1", directory: "/p/app", permission: "bash", scope: ["npm test *"] });
+    rules.add({ key: "a1b2c3d4e5f6", sessionID: "ses_1", directory: "/p/app", permission: "bash", cover: { kind: "command", entries: [] }, scope: [{ kind: "open", text: "npm test" }] });
     const rendered = renderRules(rules.list(), () => "Fix <login>", t);
     expect(rendered.text).toContain("Fix &lt;login&gt;");
-    expect(rendered.text).toContain("<code>npm test *</code>");
+    expect(rendered.text).toContain("<code>npm test</code> with any arguments after it");
     expect(rendered.keyboard[0]![0]!.text).toBe("✖ Revoke 1");
     expect(Buffer.byteLength(rendered.keyboard[0]![0]!.callback_data!)).toBeLessThanOrEqual(64);
   });

@@ -155,14 +155,23 @@ export class PromptLife implements PromptDesk {
     await this.#conclude(prompt, outcome, "answered");
   }
 
-  /** "Allow in this session": allowed once; once OpenCode took it, a rule answers the session's like requests. */
+  /**
+   * "Allow in this session": allowed once; only once OpenCode took that reply (its echo, or the
+   * request gone from its list) is a rule made. A request gone, refused, unreachable or answered
+   * elsewhere meanwhile leaves none.
+   */
   async allowInSession(prompt: PermissionPrompt): Promise<void> {
     const judge = this.#deps.judge;
-    if (!judge || prompt.state !== "pending") return;
-    // Shown on the confirmation; taken back if the reply does not go through.
-    prompt.sessionScope = judge.keep(prompt).scope;
+    const scope = judge?.scopeFor(prompt);
+    if (!judge || !scope || prompt.state !== "pending") return;
+    // Shown on the confirmation (rendered as the reply settles it); taken back if the reply does not go through.
+    prompt.sessionScope = scope;
     await this.decidePermission(prompt, { reply: "once" });
-    if (prompt.final?.reply !== "once") prompt.sessionScope = undefined;
+    const taken = prompt.final?.reply === "once" && prompt.final.by === "telegram";
+    const rule = taken ? judge.keep(prompt) : undefined;
+    if (rule) return;
+    prompt.sessionScope = undefined;
+    await this.refresh(prompt);
   }
 
   async askForText(prompt: Prompt, questionIndex: number, label: string): Promise<void> {
