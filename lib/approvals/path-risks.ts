@@ -12,9 +12,24 @@ const SCRATCH = ["/tmp", "/var/tmp", "/private/tmp"];
 /** Templates of a `.env` file, which hold no secrets. */
 const ENV_TEMPLATES = new Set([".env.example", ".env.sample", ".env.template", ".env.dist", ".env.defaults", ".env.test.example"]);
 /** Directories (anywhere in a path) that hold credentials. */
-const SECRET_DIRS = [".ssh", ".aws", ".gnupg", ".config/gh", ".kube", ".docker", ".azure", ".config/gcloud"];
+const SECRET_DIRS = [".ssh", ".aws", ".gnupg", ".config/gh", ".kube", ".docker", ".azure", ".config/gcloud", ".local/share/opencode", ".password-store"];
 /** File names that hold credentials. */
-const SECRET_FILES = new Set([".netrc", ".npmrc", ".pypirc", ".git-credentials", ".pgpass", "credentials.json", "secrets.json"]);
+const SECRET_FILES = new Set([
+  ".netrc",
+  ".npmrc",
+  ".pypirc",
+  ".git-credentials",
+  ".pgpass",
+  "credentials.json",
+  "secrets.json",
+  ".bash_history",
+  ".zsh_history",
+  ".python_history",
+  ".psql_history",
+  ".mysql_history",
+  ".node_repl_history",
+  "environ",
+]);
 const SECRET_PREFIXES = ["id_rsa", "id_ed25519", "id_ecdsa", "id_dsa"];
 const SECRET_EXTENSIONS = [".pem", ".p12", ".pfx", ".key"];
 
@@ -115,6 +130,8 @@ export function runsLater(path: string): boolean {
     STARTUP_FILES.has(name) ||
     RUNS_LATER_FILES.has(name) ||
     containsDir(segments.slice(0, -1), RUNS_LATER_DIRS) ||
+    // The directory itself: a destination (`cp hook .git/hooks/`).
+    RUNS_LATER_DIRS.some((dir) => joined.endsWith(`/${dir}`)) ||
     RUNS_LATER_PATHS.some((path) => joined.endsWith(`/${path}`))
   );
 }

@@ -58,7 +58,12 @@ export async function judgePermission(request: PermissionRequest, place: Place, 
       const added = file.diff === undefined ? undefined : addsInstallScript(file.diff);
       if (added) flags.push({ category: "runs-later", part: `${file.path}: ${added}` });
     }
-  const subject = written ? filesSubject(files.map((file) => file.path), place) : exactSubject(request.patterns.length > 0 ? request.patterns : files.map((file) => file.path));
+  const subject = written
+    ? filesSubject(
+        files.map((file) => file.path),
+        place,
+      )
+    : exactSubject(request.patterns.length > 0 ? request.patterns : files.map((file) => file.path));
   return { flags: orderFlags(flags), subject };
 }
 
@@ -103,7 +108,8 @@ function writtenFiles(request: PermissionRequest): WrittenFile[] {
   }
   // 1.x names a file relative to the worktree, which is `/` outside a git repository: a pattern that ends a known path is that file.
   const known = () => [...found.keys()];
-  for (const pattern of request.patterns) if (!known().some((path) => path.startsWith("/") && path.endsWith(`/${pattern}`))) add(pattern, single ? whole : undefined);
+  for (const pattern of request.patterns)
+    if (!known().some((path) => path.startsWith("/") && path.endsWith(`/${pattern}`))) add(pattern, single ? whole : undefined);
   // A package.json whose own part of the change is unknown is judged by the whole diff.
   for (const file of found.values()) if (file.diff === undefined && whole !== undefined) file.diff = whole;
   return [...found.values()];

@@ -236,7 +236,7 @@ function entryOf(part: CommandPart): ScopeEntry {
 /** Where the program is in argv, after the wrappers invocation.ts knows (`timeout 60 npm test`); -1: none. */
 function programIndex(argv: string[]): number {
   if (argv.length === 0) return -1;
-  const word = (value: string) => ({ source: value, value, home: false, substitutions: [], escapes: [] });
+  const word = (value: string) => ({ source: value, value, home: false, substitutions: [], escapes: [], params: [], template: [value] });
   const invocation = invocationOf({ source: argv.join(" "), words: argv.map(word), loose: [], assigns: [], redirects: [], upstream: [] });
   return invocation.program ? argv.length - 1 - invocation.args.length : -1;
 }

@@ -19,6 +19,7 @@ export interface CommandLine {
 
 export class ToolCommands {
   readonly #commands = new Map<string, string>();
+  readonly #waiting = new Map<string, () => void>();
 
   /** A run's tool step: its `command` input, if it has one, is kept under its call. */
   note(step: ToolStep): void {
@@ -27,6 +28,25 @@ export class ToolCommands {
     this.#commands.delete(step.callID);
     this.#commands.set(step.callID, command);
     while (this.#commands.size > CALLS_KEPT) this.#commands.delete(this.#commands.keys().next().value!);
+    this.#waiting.get(step.callID)?.();
+  }
+
+  /**
+   * A request that sends only its parts and names its call, whose input has not been seen yet
+   * (1.1.53 may publish the tool's running state after the request): waits for it, at most `ms`.
+   */
+  async awaitCall(request: PermissionRequest, ms: number): Promise<void> {
+    const callID = request.tool?.callID;
+    if (!request.partial || callID === undefined || this.#commands.has(callID) || this.#waiting.has(callID)) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.#waiting.delete(callID);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.#waiting.set(callID, done);
+    });
   }
 
   /** The command line of a shell request; undefined when it names none. */

@@ -6,6 +6,7 @@ export const approvalsEn: ApprovalStrings = {
   reasons: {
     "network-code": "Runs code from the network",
     hidden: "Hides what it runs",
+    "runs-code": "Runs code Hermes can’t see",
     unreadable: "Hermes could not read this command",
     deletes: "Deletes or discards",
     "force-push": "Rewrites what others see",

@@ -8,6 +8,7 @@ export interface ApprovalStrings {
   /** One reason per risk category (lib/approvals/risk.ts), shown as "⚠️ <reason>: <part>". */
   reasons: {
     "network-code": string;
+    "runs-code": string;
     hidden: string;
     unreadable: string;
     deletes: string;

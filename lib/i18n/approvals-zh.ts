@@ -6,6 +6,7 @@ export const approvalsZh: ApprovalStrings = {
   reasons: {
     "network-code": "运行来自网络的代码",
     hidden: "隐藏了要运行的内容",
+    "runs-code": "运行 Hermes 看不到的代码",
     unreadable: "Hermes 无法解析此命令",
     deletes: "删除或丢弃内容",
     "force-push": "改写他人可见的内容",

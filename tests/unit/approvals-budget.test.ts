@@ -73,7 +73,14 @@ describe("approval messages", () => {
 
   it("lists session rules with a Revoke button each, within 64 bytes of callback data", () => {
     const rules = new SessionRules();
-    rules.add({ key: "a1b2c3d4e5f6", sessionID: "ses_1", directory: "/p/app", permission: "bash", cover: { kind: "command", entries: [] }, scope: [{ kind: "open", text: "npm test" }] });
+    rules.add({
+      key: "a1b2c3d4e5f6",
+      sessionID: "ses_1",
+      directory: "/p/app",
+      permission: "bash",
+      cover: { kind: "command", entries: [] },
+      scope: [{ kind: "open", text: "npm test" }],
+    });
     const rendered = renderRules(rules.list(), () => "Fix <login>", t);
     expect(rendered.text).toContain("Fix &lt;login&gt;");
     expect(rendered.text).toContain("<code>npm test</code> with any arguments after it");

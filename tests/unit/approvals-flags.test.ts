@@ -90,7 +90,7 @@ describe("permission requests", () => {
   });
 
   it("reads a bash request's command, or its patterns without metadata (OpenCode ≤ 1.15)", async () => {
-    expect((await flagPermission(request("bash", { command: "rm -rf dist" }), PLACE)).map((flag) => flag.category)).toEqual(["deletes"]);
+    expect((await flagPermission(request("bash", { command: "rm -rf src" }), PLACE)).map((flag) => flag.category)).toEqual(["deletes"]);
     expect((await flagPermission(request("bash", {}, ["npm test", "git push -f"]), PLACE)).map((flag) => flag.category)).toEqual(["force-push"]);
     expect(await flagPermission(request("webfetch", { url: "https://e.com" }), PLACE)).toEqual([]);
   });

@@ -143,7 +143,10 @@ describe("an edit rule's scope", () => {
       ".vscode/tasks.json",
       ".git/hooks/pre-commit",
     ])
-      expect((await edit([file])).flags.map((flag) => flag.category), file).toContain("runs-later");
+      expect(
+        (await edit([file])).flags.map((flag) => flag.category),
+        file,
+      ).toContain("runs-later");
     expect((await edit(["src/opencode.ts", "docs/config.md"])).flags).toEqual([]);
   });
 

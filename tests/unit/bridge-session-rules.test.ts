@@ -44,13 +44,15 @@ describe("Bridge: Allow in this session", () => {
   });
 
   // Issue 49: the scope is Hermes' reading, never OpenCode's `always` (`node *`, `*`).
-  const replies = (opencode: { posts: { url: string; body: unknown }[] }) =>
+  const replies = (opencode: { posts: { url: string; body?: unknown }[] }) =>
     opencode.posts.filter((post) => post.url === "/permission/{requestID}/reply").map((post) => (post.body as { reply: string }).reply);
   const buttons = (message: { keyboard: { text: string }[][] }) => message.keyboard.flat().map((button) => button.text);
 
   it("a rule made on `node scripts/check.mjs` does not answer `node -e` reading ~/.ssh/id_ed25519 (OpenCode's scope: `node *`)", async () => {
     const { telegram, opencode, askPermission, tap } = setup();
-    const first = await askPermission(permission({ patterns: ["node scripts/check.mjs"], metadata: { command: "node scripts/check.mjs" }, always: ["node *"] }));
+    const first = await askPermission(
+      permission({ patterns: ["node scripts/check.mjs"], metadata: { command: "node scripts/check.mjs" }, always: ["node *"] }),
+    );
     await tap(first, "✅ Allow in this session");
     await vi.waitFor(() => expect(telegram.messages.find((m) => m.messageId === first.messageId)?.text).toContain("Allowed in this session</b>"));
     expect(telegram.messages.find((m) => m.messageId === first.messageId)?.text).toContain("<code>node scripts/check.mjs</code> with any arguments after it");
@@ -116,4 +118,3 @@ describe("Bridge: Allow in this session", () => {
     expect(replies(opencode)).toHaveLength(sent);
   });
 });
-

@@ -45,6 +45,8 @@ export interface SessionAllowDeps {
   home?: string;
 }
 
+/** How long a request that sends only its parts waits for its tool call's input (the whole line). */
+const CALL_WAIT_MS = 1_500;
 /** Escaped length of the command or file an auto-answer line shows. */
 const SHOWN_LIMIT = 200;
 
@@ -66,6 +68,7 @@ export class SessionAllow implements PermissionJudge {
 
   async flag(prompt: PermissionPrompt): Promise<RiskFlag[]> {
     const place = { directory: prompt.directory, home: this.#deps.home ?? homedir() };
+    await this.#toolCommands.awaitCall(prompt.request, CALL_WAIT_MS);
     const line = this.#toolCommands.lineOf(prompt.request);
     // The phone shows the whole line too (1.1.53 and 2.0.15 send only its parts).
     if (line?.whole && commandOf(prompt.request) !== line.text && ["bash", "shell"].includes(prompt.request.permission)) {
