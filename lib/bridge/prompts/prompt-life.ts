@@ -45,6 +45,8 @@ type Replied = Extract<HermesEvent, { type: "question.replied" | "question.rejec
 const SENDING_SHOWN_AFTER_MS = 400;
 
 export class PromptLife implements PromptDesk {
+  /** Allow-in-this-session replies on their way, by root session. */
+  readonly #allowing = new Map<string, Promise<void>>();
   readonly t: Strings;
   readonly #deps: PromptLifeDeps;
   readonly #queues = new SerialQueues();
@@ -134,7 +136,7 @@ export class PromptLife implements PromptDesk {
    * Sends a permission decision, waits for OpenCode to apply it, and shows the outcome. Feedback
    * the reject would drop (OpenCode 2) follows as the session's next message (permission-feedback.ts).
    */
-  async decidePermission(prompt: PermissionPrompt, decision: PermissionDecision): Promise<void> {
+  async decidePermission(prompt: PermissionPrompt, decision: PermissionDecision, onTaken?: () => void): Promise<void> {
     if (prompt.state !== "pending") return;
     prompt.sent = decision;
     let opencode: OpencodeEndpoint | undefined;
@@ -146,6 +148,8 @@ export class PromptLife implements PromptDesk {
     this.#deps.log.info({ requestID: prompt.requestID, reply: decision.reply, outcome }, "permission decision sent");
     if (prompt.state !== "pending") return; // settled meanwhile by an event
     if (outcome.ok) prompt.final = { ...decision, by: "telegram" };
+    // OpenCode took it: what follows from it starts now, before the message shows it (the next request may be on its way).
+    if (outcome.ok) onTaken?.();
     if (outcome.ok && opencode && feedbackAsMessage(decision, opencode)) {
       prompt.busy = true; // no tap in between: the reject took effect, the message is on its way
       const main = this.#deps.registry.sessions.rootOf(prompt.sessionID);
@@ -166,9 +170,16 @@ export class PromptLife implements PromptDesk {
     if (!judge || !scope || prompt.state !== "pending") return;
     // Shown on the confirmation (rendered as the reply settles it); taken back if the reply does not go through.
     prompt.sessionScope = scope;
-    await this.decidePermission(prompt, { reply: "once" });
-    const taken = prompt.final?.reply === "once" && prompt.final.by === "telegram";
-    const rule = taken ? judge.keep(prompt) : undefined;
+    const root = this.#deps.registry.sessions.rootOf(prompt.sessionID);
+    let rule: ReturnType<PermissionJudge["keep"]>;
+    // The session's next requests wait for this one's outcome before a rule is looked for.
+    const deciding = this.decidePermission(prompt, { reply: "once" }, () => {
+      rule = judge.keep(prompt);
+    });
+    this.#allowing.set(root, deciding);
+    await deciding.finally(() => {
+      if (this.#allowing.get(root) === deciding) this.#allowing.delete(root);
+    });
     if (rule) return;
     prompt.sessionScope = undefined;
     await this.refresh(prompt);
@@ -305,6 +316,8 @@ export class PromptLife implements PromptDesk {
     const judge = this.#deps.judge;
     if (!judge) return false;
     prompt.flags = await judge.flag(prompt);
+    // An Allow-in-this-session of the same session still on its way: its rule may answer this one.
+    await this.#allowing.get(this.#deps.registry.sessions.rootOf(prompt.sessionID))?.catch(() => undefined);
     const rule = prompt.flags.length === 0 && prompt.state === "pending" ? judge.covering(prompt) : undefined;
     if (!rule) return false;
     await this.enqueue(prompt, () => this.decidePermission(prompt, { reply: "once" }));
