@@ -35,6 +35,19 @@ describe("run budgets", () => {
     expect(over?.kind === "over" ? over.spent : 0).toBeCloseTo(4.03);
   });
 
+  // Issue 49: the budget stops again.
+  it("stops again after a stop that failed, and after Continue even when no new run was seen", () => {
+    const budgets = new Budgets(1);
+    budgets.startRun("s", false);
+    expect(budgets.check("s", { cost: 1.2, tokens: 100 })).toMatchObject({ kind: "over" });
+    budgets.stopFailed("s");
+    expect(budgets.check("s", { cost: 1.3, tokens: 110 })).toMatchObject({ kind: "over", cap: 1 });
+    // Continue raises the cap; the run it starts may not be seen as new (the stopped one never went idle).
+    budgets.raise("s", 1, 1.3);
+    expect(budgets.check("s", { cost: 0.2, tokens: 10 })).toBeUndefined();
+    expect(budgets.check("s", { cost: 0.8, tokens: 20 })).toMatchObject({ kind: "over", cap: 2 });
+  });
+
   it("a model without prices: says so once per run instead of guessing", () => {
     const budgets = new Budgets(1);
     expect(budgets.check("s", { cost: 0, tokens: 5000 })).toEqual({ kind: "no-cost", cap: 1 });
