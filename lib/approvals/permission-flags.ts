@@ -7,7 +7,7 @@
 // be read is flagged unreadable.
 import type { PermissionRequest } from "../hermes-events.ts";
 import { isRecord } from "../util/is-record.ts";
-import { commandOf, diffOf, fileOf } from "./permission-subject.ts";
+import { diffOf, fileOf } from "./permission-subject.ts";
 import { pathRisks } from "./path-risks.ts";
 import { flagCommand } from "./read-flags.ts";
 import { orderFlags, type Place, type RiskFlag } from "./risk.ts";

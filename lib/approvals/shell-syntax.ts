@@ -95,7 +95,9 @@ function operatorNames(parser: { Parse(text: string, name: string): Node }): Ope
   const redirects = new Map<number, string>();
   for (const op of [">", ">>", "<", "&>", "&>>", ">|", "<<<", "<>", ">&", "<&"]) redirects.set(parser.Parse(`a ${op} f`, "").Stmts[0].Redirs[0].Op, op);
   for (const op of ["<<", "<<-"]) redirects.set(parser.Parse(`a ${op}E\nx\nE\n`, "").Stmts[0].Redirs[0].Op, op);
-  const defaults = new Set<number>(["${a:-b}", "${a-b}"].map((text) => parser.Parse(`echo ${text}`, "").Stmts[0].Cmd.Args[1].Parts[0].Exp.Op as number));
+  const defaults = new Set<number>(
+    ["echo $" + "{a:-b}", "echo $" + "{a-b}"].map((text) => parser.Parse(text, "").Stmts[0].Cmd.Args[1].Parts[0].Exp.Op as number),
+  );
   return { pipes, redirects, defaults };
 }
 

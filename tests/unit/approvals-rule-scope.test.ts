@@ -81,7 +81,7 @@ describe("a command rule's scope", () => {
       "FOO=1 bash <<'EOF'\nnpm test\nEOF",
       "cat <<< 'x'",
       "$X test",
-      '"${c[@]}"',
+      '"$' + '{c[@]}"',
       "$(printf rm) -rf x",
       "npm test -- $FILE",
       "eval npm test",
