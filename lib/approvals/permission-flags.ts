@@ -6,7 +6,6 @@
 // `permission`, 2.x `action`, both arrive here as `permission`). Never throws: a request that can't
 // be read is flagged unreadable.
 import type { PermissionRequest } from "../hermes-events.ts";
-import { isRecord } from "../util/is-record.ts";
 import { diffOf, fileOf } from "./permission-subject.ts";
 import { pathRisks } from "./path-risks.ts";
 import { flagCommand } from "./read-flags.ts";
@@ -70,6 +69,10 @@ export async function judgePermission(request: PermissionRequest, place: Place, 
 /** The line of a request without its tool call's input: 1.18's `metadata.command`, else the parts joined by pipes. */
 function commandLineOf(request: PermissionRequest): CommandLine | undefined {
   return new ToolCommands().lineOf(request);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 interface WrittenFile {

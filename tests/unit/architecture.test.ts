@@ -13,7 +13,7 @@ const REPO = path.resolve(import.meta.dirname, "../..");
 const TABLE = `
 | Unit | Owns | May import |
 |---|---|---|
-| \`lib/plugin/hub.ts\` | top | \`lib/*.ts\`, \`lib/bridge/\` |
+| \`lib/hub.ts\` | top | \`lib/*.ts\`, \`lib/bridge/\` |
 | \`lib/*.ts\` | leaves | \`lib/i18n/\` |
 | \`lib/i18n/\` | strings | |
 | \`lib/bridge/\` | routes | \`lib/*.ts\` |
@@ -25,7 +25,7 @@ describe("the layer checker", () => {
 
   it("reads each row's unit and the units it may import", () => {
     expect(layers).toEqual([
-      { unit: "lib/plugin/hub.ts", mayImport: ["lib/*.ts", "lib/bridge/"] },
+      { unit: "lib/hub.ts", mayImport: ["lib/*.ts", "lib/bridge/"] },
       { unit: "lib/*.ts", mayImport: ["lib/i18n/"] },
       { unit: "lib/i18n/", mayImport: [] },
       { unit: "lib/bridge/", mayImport: ["lib/*.ts"] },
@@ -33,34 +33,34 @@ describe("the layer checker", () => {
   });
 
   it("puts a file in the most specific unit that names it", () => {
-    expect(unitOf("lib/plugin/hub.ts", units)).toBe("lib/plugin/hub.ts");
-    expect(unitOf("lib/config/config.ts", units)).toBe("lib/*.ts");
+    expect(unitOf("lib/hub.ts", units)).toBe("lib/hub.ts");
+    expect(unitOf("lib/config.ts", units)).toBe("lib/*.ts");
     expect(unitOf("lib/bridge/bridge.ts", units)).toBe("lib/bridge/");
     expect(unitOf("lib/relay/relay.ts", units)).toBeUndefined();
   });
 
   it("flags an import into a unit the row does not list, a file no row names, and a listed unit nothing imports", () => {
-    const files = ["lib/plugin/hub.ts", "lib/config/config.ts", "lib/bridge/bridge.ts", "lib/relay/relay.ts"];
+    const files = ["lib/hub.ts", "lib/config.ts", "lib/bridge/bridge.ts", "lib/relay/relay.ts"];
     const found = violations(
       layers,
       [
-        { from: "lib/plugin/hub.ts", to: "lib/bridge/bridge.ts" },
-        { from: "lib/bridge/bridge.ts", to: "lib/config/config.ts" },
+        { from: "lib/hub.ts", to: "lib/bridge/bridge.ts" },
+        { from: "lib/bridge/bridge.ts", to: "lib/config.ts" },
         { from: "lib/bridge/bridge.ts", to: "lib/bridge/core/desk.ts" },
-        { from: "lib/config/config.ts", to: "lib/bridge/bridge.ts" },
+        { from: "lib/config.ts", to: "lib/bridge/bridge.ts" },
       ],
       files,
     );
     expect(found).toEqual([
       "lib/relay/relay.ts: no row of the table names it",
-      "lib/config/config.ts imports lib/bridge/bridge.ts: lib/*.ts may not import lib/bridge/",
-      "lib/plugin/hub.ts may import lib/*.ts but imports nothing from it",
+      "lib/config.ts imports lib/bridge/bridge.ts: lib/*.ts may not import lib/bridge/",
+      "lib/hub.ts may import lib/*.ts but imports nothing from it",
       "lib/*.ts may import lib/i18n/ but imports nothing from it",
     ]);
   });
 
   it("flags a file in a folder that has no row of its own (a subfolder is a unit too)", () => {
-    const files = ["lib/bridge/bridge.ts", "lib/bridge/runs/stop.ts", "lib/config/config.ts"];
+    const files = ["lib/bridge/bridge.ts", "lib/bridge/runs/stop.ts", "lib/config.ts"];
     expect(violations(layers, [], files)).toContain("lib/bridge/runs/stop.ts: its folder lib/bridge/runs/ has no row of its own");
     expect(violations(layers, [], files).filter((line) => line.includes("bridge.ts") || line.includes("config.ts"))).toEqual([]);
   });
