@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { commitFiles } from "../../lib/git/commit-files.ts";
-import { planPush, push } from "../../lib/git/push.ts";
+import { isRemoteName, planPush, push } from "../../lib/git/push.ts";
 import { operationUnderWay, readChanges } from "../../lib/git/repo.ts";
 import { addWorktree, removeWorktree } from "../../lib/git/worktrees.ts";
 
@@ -71,7 +71,7 @@ describe("push", () => {
     try {
       git(["remote", "add", "upstream-one", bare]);
       const plan = await planPush(root);
-      expect(plan).toEqual({ ok: true, value: { branch: "main", remote: "upstream-one", url: bare, setsUpstream: true } });
+      expect(plan).toEqual({ ok: true, value: { branch: "main", remote: "upstream-one", url: bare, pushUrl: bare, setsUpstream: true } });
       if (!plan.ok) return;
       expect((await push(root, plan.value)).ok).toBe(true);
       expect(git(["rev-parse", "main"], bare)).toBe(git(["rev-parse", "HEAD"]));
@@ -90,6 +90,42 @@ describe("push", () => {
       expect(await planPush(root)).toEqual({ ok: false, error: "HEAD is detached: no branch to push" });
     } finally {
       fs.rmSync(bare, { recursive: true, force: true });
+    }
+  });
+
+  // Issue 49: push goes where the confirmation says.
+  it("names the URL git will push to (pushurl, pushInsteadOf), refuses a push whose URL changed since, and a remote that reads as an option", async () => {
+    const bare = `${root}-remote.git`;
+    const evil = `${root}-evil.git`;
+    execFileSync("git", ["init", "-q", "--bare", bare]);
+    execFileSync("git", ["init", "-q", "--bare", evil]);
+    try {
+      git(["remote", "add", "origin", bare]);
+      const plan = await planPush(root);
+      if (!plan.ok) throw new Error(plan.error);
+      expect(plan.value.url).toBe(bare);
+      // Planted after the confirmation was shown: refused, nothing pushed anywhere.
+      git(["config", "remote.origin.pushurl", evil]);
+      const refused = await push(root, plan.value);
+      expect(refused).toEqual({ ok: false, error: expect.stringContaining(`git would now push to ${evil}`) });
+      expect(() => git(["rev-parse", "-q", "--verify", "refs/heads/main"], evil)).toThrow();
+      expect(() => git(["rev-parse", "-q", "--verify", "refs/heads/main"], bare)).toThrow();
+      // A new confirmation names where git will push.
+      expect(await planPush(root)).toMatchObject({ ok: true, value: { url: evil } });
+      git(["config", "--unset", "remote.origin.pushurl"]);
+      git(["config", `url.${evil}.pushInsteadOf`, bare]);
+      expect(await planPush(root)).toMatchObject({ ok: true, value: { url: evil } });
+      git(["config", "--remove-section", `url.${evil}`]);
+      // A remote whose name git could read as an option.
+      git(["config", "branch.main.remote", "--receive-pack=touch /tmp/pwned"]);
+      expect(await planPush(root)).toMatchObject({ ok: false });
+      expect(isRemoteName("--receive-pack=x")).toBe(false);
+      expect(isRemoteName("origin")).toBe(true);
+      expect(isRemoteName("my/fork")).toBe(true);
+      expect(isRemoteName("a..b")).toBe(false);
+    } finally {
+      fs.rmSync(bare, { recursive: true, force: true });
+      fs.rmSync(evil, { recursive: true, force: true });
     }
   });
 });
