@@ -63,6 +63,34 @@ describe("commitFiles", () => {
   });
 });
 
+// Issue 49: reading runs nothing of the repository's choosing.
+describe("reading", () => {
+  it("runs no fsmonitor hook, textconv, external diff or pager the repository names", async () => {
+    const marks = path.join(root, "..", `${path.basename(root)}-ran`);
+    fs.mkdirSync(marks);
+    try {
+      const script = (name: string) => {
+        const file = path.join(marks, `${name}.sh`);
+        fs.writeFileSync(file, `#!/bin/sh\ntouch '${path.join(marks, name)}'\ncat "$@" 2>/dev/null\n`, { mode: 0o755 });
+        return file;
+      };
+      git(["config", "core.fsmonitor", script("fsmonitor")]);
+      git(["config", "diff.spy.textconv", script("textconv")]);
+      git(["config", "diff.external", script("external")]);
+      git(["config", "core.pager", script("pager")]);
+      write(".gitattributes", "*.txt diff=spy\n");
+      write("a.txt", "changed\n");
+      write("fresh.txt", "new file\n");
+      const changes = await readChanges(root);
+      expect(changes.ok).toBe(true);
+      expect(changes.ok ? changes.value.diff : "").toContain("+changed");
+      expect(fs.readdirSync(marks).filter((name) => !name.endsWith(".sh"))).toEqual([]);
+    } finally {
+      fs.rmSync(marks, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("push", () => {
   it("plans the branch's own name on the only remote, setting the upstream once; pushes there, never forced", async () => {
     expect(await planPush(root)).toEqual({ ok: false, error: "the repository has no remote" });
