@@ -59,7 +59,7 @@ export async function push(cwd: string, plan: PushPlan): Promise<GitAnswer<strin
 /** A remote's name git reads as a name: no option, no path tricks, the characters git allows in a ref's part. */
 export function isRemoteName(name: string): boolean {
   return (
-    /^[A-Za-z0-9_][A-Za-z0-9._\/-]*$/.test(name) &&
+    /^[A-Za-z0-9_][A-Za-z0-9._/-]*$/.test(name) &&
     !name.includes("..") &&
     !name.endsWith(".") &&
     !name.endsWith("/") &&

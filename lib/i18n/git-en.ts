@@ -37,6 +37,7 @@ export const gitEn: GitStrings = {
   underWay: (operation) => `A ${operation} is under way in this repository: finish it in the terminal first.`,
   pushAsk: (branch, remote, url, setsUpstream) =>
     html`⬆️ <b>Push ${branch}</b> to <b>${remote}</b> (<code>${url}</code>)?${setsUpstream ? html`\nIts upstream becomes ${remote}/${branch}.` : EMPTY_HTML}`,
+  hooksRun: (names, directory) => html`⚙️ It runs the repository's hooks ${names} (in <code>${directory}</code>).`,
   pushing: "Pushing…",
   pushed: (branch, remote) => html`⬆️ Pushed <b>${branch}</b> to <b>${remote}</b>`,
   pushFailed: (why) => html`❌ <b>Not pushed</b>\n<pre>${why}</pre>`,

@@ -44,6 +44,8 @@ export interface GitStrings {
   underWay: (operation: string) => string;
   /** Push. */
   pushAsk: (branch: Html, remote: Html, url: Html, setsUpstream: boolean) => Html;
+  /** The repository's hooks the commit or push will run, and where they are. */
+  hooksRun: (names: Html, directory: Html) => Html;
   pushing: string;
   pushed: (branch: Html, remote: Html) => Html;
   pushFailed: (why: Html) => Html;

@@ -37,6 +37,7 @@ export const gitZh: GitStrings = {
   underWay: (operation) => `此仓库中正在进行 ${operation}：请先在终端完成。`,
   pushAsk: (branch, remote, url, setsUpstream) =>
     html`⬆️ <b>将 ${branch} 推送</b>到 <b>${remote}</b>（<code>${url}</code>）？${setsUpstream ? html`\n其上游分支将设为 ${remote}/${branch}。` : EMPTY_HTML}`,
+  hooksRun: (names, directory) => html`⚙️ 这会运行仓库的钩子 ${names}（位于 <code>${directory}</code>）。`,
   pushing: "正在推送……",
   pushed: (branch, remote) => html`⬆️ 已将 <b>${branch}</b> 推送到 <b>${remote}</b>`,
   pushFailed: (why) => html`❌ <b>未推送</b>\n<pre>${why}</pre>`,

@@ -8,7 +8,10 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { commitFiles } from "../../lib/git/commit-files.ts";
+import { COMMIT_HOOKS, hooksToRun, PUSH_HOOKS } from "../../lib/git/hooks.ts";
 import { isRemoteName, planPush, push } from "../../lib/git/push.ts";
+import { CATALOGS } from "../../lib/i18n/catalog.ts";
+import { renderCommitAsk, renderPushAsk } from "../../lib/telegram/render/render-git.ts";
 import { operationUnderWay, readChanges } from "../../lib/git/repo.ts";
 import { addWorktree, removeWorktree } from "../../lib/git/worktrees.ts";
 
@@ -88,6 +91,27 @@ describe("reading", () => {
     } finally {
       fs.rmSync(marks, { recursive: true, force: true });
     }
+  });
+});
+
+// Issue 49: Commit's and Push's confirmations say which hooks will run.
+describe("hooks", () => {
+  it("names the executable hooks git would run, also through core.hooksPath, and the confirmations show them", async () => {
+    fs.mkdirSync(path.join(root, ".githooks"));
+    for (const name of ["pre-commit", "pre-push"]) fs.writeFileSync(path.join(root, ".githooks", name), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+    fs.writeFileSync(path.join(root, ".githooks", "commit-msg"), "#!/bin/sh\nexit 0\n", { mode: 0o644 });
+    expect((await hooksToRun(root, COMMIT_HOOKS)).names).toEqual([]);
+    git(["config", "core.hooksPath", ".githooks"]);
+    const commit = await hooksToRun(root, COMMIT_HOOKS);
+    expect(commit).toEqual({ directory: path.join(root, ".githooks"), names: ["pre-commit"] });
+    expect((await hooksToRun(root, PUSH_HOOKS)).names).toEqual(["pre-push"]);
+    const t = CATALOGS.en;
+    const ask = renderCommitAsk({ branch: "main", files: ["a.txt"], others: 0, message: "m", hooks: commit }, "k", t);
+    expect(ask.text).toContain("runs the repository's hooks <code>pre-commit</code>");
+    expect(ask.text).toContain(".githooks");
+    const push = renderPushAsk({ branch: "main", remote: "origin", url: "/r.git", setsUpstream: false, hooks: await hooksToRun(root, PUSH_HOOKS) }, "k", t);
+    expect(push.text).toContain("<code>pre-push</code>");
+    expect(renderPushAsk({ branch: "main", remote: "origin", url: "/r.git", setsUpstream: false }, "k", t).text).not.toContain("hooks");
   });
 });
 

@@ -9,6 +9,7 @@ import type { FileChange } from "../../hermes-events.ts";
 import { commitFiles } from "../../git/commit-files.ts";
 import { proposeMessage, typedMessage } from "../../git/commit-message.ts";
 import { createPullRequest, ghState } from "../../git/gh.ts";
+import { COMMIT_HOOKS, hooksToRun, PUSH_HOOKS } from "../../git/hooks.ts";
 import { planPush, push } from "../../git/push.ts";
 import { lastCommitMessage, operationUnderWay, readStatus, repoRoot } from "../../git/repo.ts";
 import type { ActivityTracker } from "../../notices/activity.ts";
@@ -170,7 +171,8 @@ export class GitTaps {
     const status = await readStatus(commit.root);
     const branch = status.ok ? (status.value.branch ?? this.#deps.t.git.detached) : "?";
     const others = status.ok ? status.value.entries.filter((entry) => !commit.files.includes(entry.path)).length : 0;
-    return renderCommitAsk({ branch, files: commit.files, others, message: commit.message }, target.key, this.#deps.t);
+    const hooks = await hooksToRun(commit.root, COMMIT_HOOKS);
+    return renderCommitAsk({ branch, files: commit.files, others, message: commit.message, hooks }, target.key, this.#deps.t);
   }
 
   async #commit(target: GitTarget, tapped: MessageRef | undefined): Promise<void> {
@@ -191,7 +193,8 @@ export class GitTaps {
     const plan = await planPush(target.cwd);
     if (!plan.ok) return void (await this.#posts.post(renderGitFailure("push", plan.error, t), where));
     target.push = plan.value;
-    await this.#posts.post(renderPushAsk(plan.value, target.key, t), where);
+    const hooks = await hooksToRun(target.cwd, PUSH_HOOKS);
+    await this.#posts.post(renderPushAsk({ ...plan.value, hooks }, target.key, t), where);
   }
 
   async #push(target: GitTarget, tapped: MessageRef | undefined): Promise<void> {

@@ -72,6 +72,8 @@ export interface CommitAskView {
   /** Uncommitted files that are not the run's: left out. */
   others: number;
   message: string;
+  /** The repository's hooks the commit runs. */
+  hooks?: HooksToRun;
 }
 
 export function renderCommitAsk(view: CommitAskView, key: string, t: Strings): RenderedMessage {
@@ -80,7 +82,7 @@ export function renderCommitAsk(view: CommitAskView, key: string, t: Strings): R
     "\n",
   );
   const others = view.others > 0 ? html`\n${t.git.othersLeftOut(view.others)}` : EMPTY_HTML;
-  const text = html`${t.git.commitAsk(shown(view.branch, t), html`${files}${others}`, shown(view.message, t, MESSAGE_LIMIT))}\n${t.git.replyToChange}`;
+  const text = html`${t.git.commitAsk(shown(view.branch, t), html`${files}${others}`, shown(view.message, t, MESSAGE_LIMIT))}${hooksLine(view.hooks, t)}\n${t.git.replyToChange}`;
   return { text, keyboard: [[gitButton("commitConfirm", key, t)]] };
 }
 
@@ -97,16 +99,34 @@ export function renderGitFailure(what: GitFailure, why: string, t: Strings, retr
   return { text: words(tail(why, t)), keyboard: retry ? [[retry]] : [] };
 }
 
+/** The repository's hooks a commit or push runs, and where git looks for them. */
+export interface HooksToRun {
+  directory: string;
+  names: string[];
+}
+
 export interface PushAskView {
   branch: string;
   remote: string;
   url: string;
   setsUpstream: boolean;
+  /** The repository's hooks the push runs. */
+  hooks?: HooksToRun;
+}
+
+/** "It runs the repository's hooks pre-commit, commit-msg (in …)"; nothing when none will run. */
+function hooksLine(hooks: HooksToRun | undefined, t: Strings): Html {
+  if (!hooks || hooks.names.length === 0) return EMPTY_HTML;
+  const names = joinHtml(
+    hooks.names.map((name) => html`<code>${shown(name, t)}</code>`),
+    html`, `,
+  );
+  return html`\n${t.git.hooksRun(names, shown(hooks.directory, t, 200))}`;
 }
 
 export function renderPushAsk(view: PushAskView, key: string, t: Strings): RenderedMessage {
   return {
-    text: t.git.pushAsk(shown(view.branch, t), shown(view.remote, t), shown(view.url, t, 200), view.setsUpstream),
+    text: html`${t.git.pushAsk(shown(view.branch, t), shown(view.remote, t), shown(view.url, t, 200), view.setsUpstream)}${hooksLine(view.hooks, t)}`,
     keyboard: [[gitButton("pushConfirm", key, t)]],
   };
 }
