@@ -105,3 +105,14 @@ export async function lastCommitMessage(cwd: string): Promise<GitAnswer<string>>
   const result = await readGit(cwd, ["log", "-1", "--format=%B"]);
   return result.code === 0 ? { ok: true, value: result.stdout.trim() } : { ok: false, error: failureText(result, "git") };
 }
+
+/** The ignored files and folders (git's own `!!` entries: a folder counts once), which removing a worktree deletes too. */
+export async function ignoredFiles(cwd: string): Promise<GitAnswer<string[]>> {
+  const result = await readGit(cwd, ["status", "--porcelain=v1", "-z", "--ignored=matching", "--untracked-files=normal"]);
+  if (result.code !== 0) return { ok: false, error: failureText(result, "git") };
+  const names = result.stdout
+    .split("\0")
+    .filter((entry) => entry.startsWith("!! "))
+    .map((entry) => entry.slice(3));
+  return { ok: true, value: names };
+}

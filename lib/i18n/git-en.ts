@@ -57,6 +57,9 @@ export const gitEn: GitStrings = {
           ? html`\n⚠️ It has 1 uncommitted change: they will be lost.`
           : html`\n⚠️ It has ${dirty} uncommitted changes: they will be lost.`
     }`,
+  ignoredLost: (count, names) =>
+    count === 1 ? html`⚠️ 1 ignored file or folder goes with it: ${names}.` : html`⚠️ ${count} ignored files or folders go with it: ${names}.`,
+  andMore: (count) => `and ${count} more`,
   removing: "Removing…",
   removed: (directory, branch) => html`🗑 Removed <code>${directory}</code>; the branch <b>${branch}</b> stays.`,
   removeFailed: (why) => html`❌ <b>Not removed</b>\n<pre>${why}</pre>`,

@@ -60,6 +60,9 @@ export interface GitStrings {
   worktreeFailed: (why: Html) => Html;
   worktreeUsage: Html;
   removeAsk: (directory: Html, dirty: number) => Html;
+  /** Ignored files and folders in a worktree to remove: deleted with it. */
+  ignoredLost: (count: number, names: Html) => Html;
+  andMore: (count: number) => string;
   removing: string;
   removed: (directory: Html, branch: Html) => Html;
   removeFailed: (why: Html) => Html;

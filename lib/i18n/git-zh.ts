@@ -51,6 +51,8 @@ export const gitZh: GitStrings = {
   worktreeUsage: html`请使用 <code>/new --worktree</code> 加上指令。`,
   removeAsk: (directory, dirty) =>
     html`🗑 <b>删除 worktree</b> <code>${directory}</code>？其分支会保留。${dirty > 0 ? html`\n⚠️ 其中有 ${dirty} 处未提交的更改：将会丢失。` : EMPTY_HTML}`,
+  ignoredLost: (count, names) => html`⚠️ 其中 ${count} 个被忽略的文件或文件夹会一并删除：${names}。`,
+  andMore: (count) => `另有 ${count} 个`,
   removing: "正在删除……",
   removed: (directory, branch) => html`🗑 已删除 <code>${directory}</code>；分支 <b>${branch}</b> 保留。`,
   removeFailed: (why) => html`❌ <b>未删除</b>\n<pre>${why}</pre>`,

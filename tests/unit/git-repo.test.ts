@@ -11,8 +11,8 @@ import { commitFiles } from "../../lib/git/commit-files.ts";
 import { COMMIT_HOOKS, hooksToRun, PUSH_HOOKS } from "../../lib/git/hooks.ts";
 import { isRemoteName, planPush, push } from "../../lib/git/push.ts";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
-import { renderCommitAsk, renderPushAsk } from "../../lib/telegram/render/render-git.ts";
-import { operationUnderWay, readChanges } from "../../lib/git/repo.ts";
+import { renderCommitAsk, renderPushAsk, renderRemoveAsk } from "../../lib/telegram/render/render-git.ts";
+import { ignoredFiles, operationUnderWay, readChanges } from "../../lib/git/repo.ts";
 import { addWorktree, removeWorktree } from "../../lib/git/worktrees.ts";
 
 let root: string;
@@ -112,6 +112,24 @@ describe("hooks", () => {
     const push = renderPushAsk({ branch: "main", remote: "origin", url: "/r.git", setsUpstream: false, hooks: await hooksToRun(root, PUSH_HOOKS) }, "k", t);
     expect(push.text).toContain("<code>pre-push</code>");
     expect(renderPushAsk({ branch: "main", remote: "origin", url: "/r.git", setsUpstream: false }, "k", t).text).not.toContain("hooks");
+  });
+});
+
+// Issue 49: Remove worktree names what it deletes.
+describe("ignored files", () => {
+  it("are listed (a copied .env, a folder once) and the removal's confirmation counts and names them", async () => {
+    write(".gitignore", ".env\nnode_modules/\n");
+    git(["add", ".gitignore"]);
+    git(["commit", "-qm", "ignore"]);
+    write(".env", "TOKEN=x\n");
+    fs.mkdirSync(path.join(root, "node_modules", "a"), { recursive: true });
+    write("node_modules/a/index.js", "x\n");
+    const ignored = await ignoredFiles(root);
+    expect(ignored).toEqual({ ok: true, value: [".env", "node_modules/"] });
+    const t = CATALOGS.en;
+    const ask = renderRemoveAsk("/p/wt", 0, "k", t, ignored.ok ? ignored.value : []);
+    expect(ask.text).toContain("2 ignored files or folders go with it: <code>.env</code>, <code>node_modules/</code>");
+    expect(renderRemoveAsk("/p/wt", 0, "k", t).text).not.toContain("ignored");
   });
 });
 

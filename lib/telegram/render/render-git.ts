@@ -140,8 +140,18 @@ export function renderPullRequest(url: string, t: Strings): RenderedMessage {
   return { text: t.git.prOpened(shown(url, t, 300)), keyboard: [] };
 }
 
-export function renderRemoveAsk(directory: string, dirty: number, key: string, t: Strings): RenderedMessage {
-  return { text: t.git.removeAsk(shown(directory, t, 300), dirty), keyboard: [[gitButton("removeConfirm", key, t)]] };
+/** Ignored files named on a removal's confirmation at most; the rest are counted. */
+const IGNORED_NAMED = 5;
+
+/** `ignored`: git's ignored files and folders in it (they are deleted too). */
+export function renderRemoveAsk(directory: string, dirty: number, key: string, t: Strings, ignored: readonly string[] = []): RenderedMessage {
+  const names = joinHtml(
+    ignored.slice(0, IGNORED_NAMED).map((name) => html`<code>${shown(name, t, 80)}</code>`),
+    html`, `,
+  );
+  const more = ignored.length > IGNORED_NAMED ? html` ${escapeHtml(t.git.andMore(ignored.length - IGNORED_NAMED))}` : EMPTY_HTML;
+  const lost = ignored.length > 0 ? html`\n${t.git.ignoredLost(ignored.length, html`${names}${more}`)}` : EMPTY_HTML;
+  return { text: html`${t.git.removeAsk(shown(directory, t, 300), dirty)}${lost}`, keyboard: [[gitButton("removeConfirm", key, t)]] };
 }
 
 export function renderRemoved(directory: string, branch: string, t: Strings): RenderedMessage {
