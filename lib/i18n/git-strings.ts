@@ -35,6 +35,8 @@ export interface GitStrings {
   commitAsk: (branch: Html, files: Html, message: Html) => Html;
   othersLeftOut: (count: number) => Html;
   replyToChange: Html;
+  /** A commit whose files do not all fit in its confirmation: refused. */
+  commitTooLong: (count: number) => Html;
   committing: string;
   committed: (hash: Html, branch: Html) => Html;
   commitFailed: (why: Html) => Html;

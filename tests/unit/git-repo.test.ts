@@ -133,6 +133,22 @@ describe("ignored files", () => {
   });
 });
 
+// Issue 49: Commit commits only what the phone showed.
+describe("commit's confirmation", () => {
+  it("shows every file, long ones by their start and end, or offers no Confirm when they do not all fit", () => {
+    const t = CATALOGS.en;
+    const long = `src/${"very-long-folder-name/".repeat(8)}the-file-that-changed.ts`;
+    const ask = renderCommitAsk({ branch: "main", files: ["a.ts", long], others: 0, message: "m" }, "k", t);
+    expect(ask.keyboard).toHaveLength(1);
+    expect(ask.text).toContain("src/very-long-folder-name/");
+    expect(ask.text).toContain("the-file-that-changed.ts</code>");
+    const many = Array.from({ length: 62 }, (_, index) => `packages/app/src/components/widgets/module-${index}/index.tsx`);
+    const refused = renderCommitAsk({ branch: "main", files: many, others: 0, message: "m" }, "k", t);
+    expect(refused.keyboard).toEqual([]);
+    expect(refused.text).toContain("62 files do not fit in one message");
+  });
+});
+
 describe("push", () => {
   it("plans the branch's own name on the only remote, setting the upstream once; pushes there, never forced", async () => {
     expect(await planPush(root)).toEqual({ ok: false, error: "the repository has no remote" });

@@ -153,6 +153,7 @@ export class GitTaps {
     if (action !== "commit" && action !== "commitConfirm") return undefined;
     const commit = target.commit;
     if (!commit || commit.done) return (t) => t.git.gone;
+    if (action === "commitConfirm" && commit.cut) return (t) => t.git.commitTooLong(commit.files.length);
     if (target.owner && activity.isBusy(target.owner.sessionID)) return (t) => t.git.busy;
     const operation = await operationUnderWay(commit.root);
     if (operation) return (t) => t.git.underWay(operation);
@@ -172,7 +173,11 @@ export class GitTaps {
     const branch = status.ok ? (status.value.branch ?? this.#deps.t.git.detached) : "?";
     const others = status.ok ? status.value.entries.filter((entry) => !commit.files.includes(entry.path)).length : 0;
     const hooks = await hooksToRun(commit.root, COMMIT_HOOKS);
-    return renderCommitAsk({ branch, files: commit.files, others, message: commit.message, hooks }, target.key, this.#deps.t);
+    const rendered = renderCommitAsk({ branch, files: commit.files, others, message: commit.message, hooks }, target.key, this.#deps.t);
+    // A list the message can't hold whole (a group's machine label takes room too) is never committed from the phone.
+    if (rendered.keyboard.length === 0) commit.cut = true;
+    else delete commit.cut;
+    return rendered;
   }
 
   async #commit(target: GitTarget, tapped: MessageRef | undefined): Promise<void> {

@@ -3,7 +3,8 @@
 // git's own words are untrusted text: shown through reveal, escaped, cut on graphemes.
 import type { Strings } from "../../i18n/catalog.ts";
 import { encodeCallback, type GitAction } from "../codec.ts";
-import { EMPTY_HTML, escapedTail, escapeHtml, escapeWithin, html, type Html, joinHtml } from "../../text/html.ts";
+import { EMPTY_HTML, escapedHead, escapedTail, escapeHtml, escapeWithin, html, type Html, joinHtml, MESSAGE_LIMIT } from "../../text/html.ts";
+import { LABEL_ROOM } from "./machine-label.ts";
 import { reveal } from "../../text/reveal.ts";
 import type { InlineButton, RenderedMessage } from "../wire/rendered-message.ts";
 
@@ -11,7 +12,7 @@ const NAME_LIMIT = 120;
 const LISTED_FILES = 20;
 /** git's own words (a hook's output, a refusal): the end matters most, and the message stays short. */
 const OUTPUT_LIMIT = 1_500;
-const MESSAGE_LIMIT = 1_500;
+const COMMIT_MESSAGE_LIMIT = 1_500;
 
 export interface DiffFileView {
   path: string;
@@ -76,13 +77,27 @@ export interface CommitAskView {
   hooks?: HooksToRun;
 }
 
+/** Room a commit's confirmation may take: a message, less a machine's label and a margin. */
+const COMMIT_ROOM = MESSAGE_LIMIT - LABEL_ROOM - 100;
+
+/** A path's start and end when it is long (the end names the file). */
+function shownPath(path: string, t: Strings): Html {
+  const revealed = reveal(path, t);
+  if (escapeHtml(revealed).length <= NAME_LIMIT) return escapeHtml(revealed);
+  const head = escapedHead(revealed, 60);
+  const end = escapedTail(revealed.slice(head.length), NAME_LIMIT - 61 - head.html.length + 60);
+  return html`${head.html}…${end.html}`;
+}
+
+/** Commit's confirmation: every file it commits, or, when they do not all fit, a refusal without Confirm. */
 export function renderCommitAsk(view: CommitAskView, key: string, t: Strings): RenderedMessage {
   const files = joinHtml(
-    view.files.map((file) => html`<code>${shown(file, t)}</code>`),
+    view.files.map((file) => html`<code>${shownPath(file, t)}</code>`),
     "\n",
   );
   const others = view.others > 0 ? html`\n${t.git.othersLeftOut(view.others)}` : EMPTY_HTML;
-  const text = html`${t.git.commitAsk(shown(view.branch, t), html`${files}${others}`, shown(view.message, t, MESSAGE_LIMIT))}${hooksLine(view.hooks, t)}\n${t.git.replyToChange}`;
+  const text = html`${t.git.commitAsk(shown(view.branch, t), html`${files}${others}`, shown(view.message, t, COMMIT_MESSAGE_LIMIT))}${hooksLine(view.hooks, t)}\n${t.git.replyToChange}`;
+  if (text.length > COMMIT_ROOM) return { text: t.git.commitTooLong(view.files.length), keyboard: [] };
   return { text, keyboard: [[gitButton("commitConfirm", key, t)]] };
 }
 
