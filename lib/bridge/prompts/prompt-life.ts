@@ -172,13 +172,19 @@ export class PromptLife implements PromptDesk {
     prompt.sessionScope = scope;
     const root = this.#deps.registry.sessions.rootOf(prompt.sessionID);
     let rule: ReturnType<PermissionJudge["keep"]>;
-    // The session's next requests wait for this one's outcome before a rule is looked for.
-    const deciding = this.decidePermission(prompt, { reply: "once" }, () => {
-      rule = judge.keep(prompt);
+    // The session's next requests wait for this reply's outcome (OpenCode took it, or not) before a
+    // rule is looked for; not for the message's edit, which a group's pace may hold back for a minute.
+    let decided = () => {};
+    const outcome = new Promise<void>((resolve) => {
+      decided = resolve;
     });
-    this.#allowing.set(root, deciding);
-    await deciding.finally(() => {
-      if (this.#allowing.get(root) === deciding) this.#allowing.delete(root);
+    this.#allowing.set(root, outcome);
+    await this.decidePermission(prompt, { reply: "once" }, () => {
+      rule = judge.keep(prompt);
+      decided();
+    }).finally(() => {
+      decided();
+      if (this.#allowing.get(root) === outcome) this.#allowing.delete(root);
     });
     if (rule) return;
     prompt.sessionScope = undefined;
