@@ -11,6 +11,7 @@ import type { PromptState } from "../../registry/prompt.ts";
 import { reopenLastAnswer, type QuestionPrompt } from "../../registry/question-prompt.ts";
 import type { Prompt, Registry } from "../../registry/registry.ts";
 import type { HermesEvent } from "../../hermes-events.ts";
+import { deferred } from "../../util/deferred.ts";
 import { errorText } from "../../util/error-text.ts";
 import type { Chat } from "../core/chat.ts";
 import type { InstanceLink, PromptDesk } from "../core/desk.ts";
@@ -168,23 +169,18 @@ export class PromptLife implements PromptDesk {
     const judge = this.#deps.judge;
     const scope = judge?.scopeFor(prompt);
     if (!judge || !scope || prompt.state !== "pending") return;
-    // Shown on the confirmation (rendered as the reply settles it); taken back if the reply does not go through.
-    prompt.sessionScope = scope;
+    prompt.sessionScope = scope; // shown on the confirmation; taken back if the reply does not go through
     const root = this.#deps.registry.sessions.rootOf(prompt.sessionID);
     let rule: ReturnType<PermissionJudge["keep"]>;
-    // The session's next requests wait for this reply's outcome (OpenCode took it, or not) before a
-    // rule is looked for; not for the message's edit, which a group's pace may hold back for a minute.
-    let decided = () => {};
-    const outcome = new Promise<void>((resolve) => {
-      decided = resolve;
-    });
-    this.#allowing.set(root, outcome);
+    // The session's next requests look for a rule once OpenCode took this reply or not (not after the group-paced edit).
+    const decided = deferred();
+    this.#allowing.set(root, decided.promise);
     await this.decidePermission(prompt, { reply: "once" }, () => {
       rule = judge.keep(prompt);
-      decided();
+      decided.resolve();
     }).finally(() => {
-      decided();
-      if (this.#allowing.get(root) === outcome) this.#allowing.delete(root);
+      decided.resolve();
+      if (this.#allowing.get(root) === decided.promise) this.#allowing.delete(root);
     });
     if (rule) return;
     prompt.sessionScope = undefined;
