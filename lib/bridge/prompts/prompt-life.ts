@@ -160,11 +160,7 @@ export class PromptLife implements PromptDesk {
     await this.#conclude(prompt, outcome, "answered");
   }
 
-  /**
-   * "Allow in this session": allowed once; only once OpenCode took that reply (its echo, or the
-   * request gone from its list) is a rule made. A request gone, refused, unreachable or answered
-   * elsewhere meanwhile leaves none.
-   */
+  /** "Allow in this session": allowed once; a rule only once OpenCode took that reply (a request gone, refused or answered elsewhere leaves none). */
   async allowInSession(prompt: PermissionPrompt): Promise<void> {
     const judge = this.#deps.judge;
     const scope = judge?.scopeFor(prompt);
