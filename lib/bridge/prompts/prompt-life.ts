@@ -167,18 +167,17 @@ export class PromptLife implements PromptDesk {
     if (!judge || !scope || prompt.state !== "pending") return;
     prompt.sessionScope = scope; // shown on the confirmation; taken back if the reply does not go through
     const root = this.#deps.registry.sessions.rootOf(prompt.sessionID);
-    let rule: ReturnType<PermissionJudge["keep"]>;
     // The session's next requests look for a rule once OpenCode took this reply or not (not after the group-paced edit).
     const decided = deferred();
     this.#allowing.set(root, decided.promise);
     await this.decidePermission(prompt, { reply: "once" }, () => {
-      rule = judge.keep(prompt);
+      judge.keep(prompt);
       decided.resolve();
-    }).finally(() => {
-      decided.resolve();
-      if (this.#allowing.get(root) === decided.promise) this.#allowing.delete(root);
     });
-    if (rule) return;
+    const taken = decided.settled;
+    decided.resolve();
+    if (this.#allowing.get(root) === decided.promise) this.#allowing.delete(root);
+    if (taken) return;
     prompt.sessionScope = undefined;
     await this.refresh(prompt);
   }
