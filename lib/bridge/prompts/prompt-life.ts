@@ -11,13 +11,13 @@ import type { PromptState } from "../../registry/prompt.ts";
 import { reopenLastAnswer, type QuestionPrompt } from "../../registry/question-prompt.ts";
 import type { Prompt, Registry } from "../../registry/registry.ts";
 import type { HermesEvent } from "../../hermes-events.ts";
-import { deferred } from "../../util/deferred.ts";
 import { errorText } from "../../util/error-text.ts";
 import type { Chat } from "../core/chat.ts";
 import type { InstanceLink, PromptDesk } from "../core/desk.ts";
 import type { InstanceLinks } from "../core/instance-links.ts";
 import { feedbackAsMessage, replyFor, sendFeedback } from "./permission-feedback.ts";
 import type { PermissionJudge } from "./permission-judge.ts";
+import { SessionAllowing } from "./session-allowing.ts";
 import { RICH_UNSENT, type PromptMessages } from "./prompt-messages.ts";
 import type { ReplyConfirmation } from "./reply-confirmation.ts";
 import { SerialQueues } from "./serial-queues.ts";
@@ -47,7 +47,7 @@ const SENDING_SHOWN_AFTER_MS = 400;
 
 export class PromptLife implements PromptDesk {
   /** Allow-in-this-session replies on their way, by root session. */
-  readonly #allowing = new Map<string, Promise<void>>();
+  readonly #allowing = new SessionAllowing((sessionID) => this.#deps.registry.sessions.rootOf(sessionID));
   readonly t: Strings;
   readonly #deps: PromptLifeDeps;
   readonly #queues = new SerialQueues();
@@ -160,26 +160,13 @@ export class PromptLife implements PromptDesk {
     await this.#conclude(prompt, outcome, "answered");
   }
 
-  /** "Allow in this session": allowed once; a rule only once OpenCode took that reply (a request gone, refused or answered elsewhere leaves none). */
+  /** "Allow in this session": allowed once, and a rule once OpenCode took it (session-allowing.ts). */
   async allowInSession(prompt: PermissionPrompt): Promise<void> {
     const judge = this.#deps.judge;
     const scope = judge?.scopeFor(prompt);
     if (!judge || !scope || prompt.state !== "pending") return;
-    prompt.sessionScope = scope; // shown on the confirmation; taken back if the reply does not go through
-    const root = this.#deps.registry.sessions.rootOf(prompt.sessionID);
-    // The session's next requests look for a rule once OpenCode took this reply or not (not after the group-paced edit).
-    const decided = deferred();
-    this.#allowing.set(root, decided.promise);
-    await this.decidePermission(prompt, { reply: "once" }, () => {
-      judge.keep(prompt);
-      decided.resolve();
-    });
-    const taken = decided.settled;
-    decided.resolve();
-    if (this.#allowing.get(root) === decided.promise) this.#allowing.delete(root);
-    if (taken) return;
-    prompt.sessionScope = undefined;
-    await this.refresh(prompt);
+    const decide = (onTaken: () => void) => this.decidePermission(prompt, { reply: "once" }, onTaken);
+    if (!(await this.#allowing.allow(prompt, judge, scope, decide))) await this.refresh(prompt);
   }
 
   async askForText(prompt: Prompt, questionIndex: number, label: string): Promise<void> {
@@ -314,7 +301,7 @@ export class PromptLife implements PromptDesk {
     if (!judge) return false;
     prompt.flags = await judge.flag(prompt);
     // An Allow-in-this-session of the same session still on its way: its rule may answer this one.
-    await this.#allowing.get(this.#deps.registry.sessions.rootOf(prompt.sessionID))?.catch(() => undefined);
+    await this.#allowing.settled(prompt.sessionID);
     const rule = prompt.flags.length === 0 && prompt.state === "pending" ? judge.covering(prompt) : undefined;
     if (!rule) return false;
     await this.enqueue(prompt, () => this.decidePermission(prompt, { reply: "once" }));
