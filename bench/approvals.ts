@@ -30,10 +30,14 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const PLACE = { directory: "/home/dev/project", home: "/home/dev" };
 
 function corpus(file: string): string[] {
-  return fs
-    .readFileSync(path.join(ROOT, "tests/fixtures/approvals", file), "utf8")
-    .split("\n")
-    .filter((line) => line.trim() !== "" && !line.startsWith("#"));
+  return (
+    fs
+      .readFileSync(path.join(ROOT, "tests/fixtures/approvals", file), "utf8")
+      .split("\n")
+      .filter((line) => line.trim() !== "" && !line.startsWith("#"))
+      // A line holds one command; ␤ stands for a newline inside it (a here-document).
+      .map((line) => line.replaceAll("␤", "\n"))
+  );
 }
 
 export async function runApprovals(options: { loads: number }): Promise<ApprovalsResult> {

@@ -36,6 +36,10 @@ export interface PermissionRequest {
   patterns: string[];
   metadata: Record<string, unknown>;
   always: string[];
+  /** The tool call that asks (1.x `tool { messageID, callID }`, 2.x `source { messageID, id }`), when OpenCode names it. */
+  tool?: { messageID: string; callID: string };
+  /** A shell request that names only the simple commands of its line, not the line (1.1.53, 2.0.15: the pipes and redirections are lost). */
+  partial?: true;
 }
 
 export interface SessionInfo {

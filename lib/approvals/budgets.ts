@@ -1,6 +1,6 @@
 // Run budgets, pure: the cap every run has (HERMES_RUN_BUDGET, off by default) or the one /budget
 // set for a session, and each run's verdict as its cost grows: over the cap (once per run, until
-// Continue raises it), or no cost counted at all though tokens were (a model without prices: said
+// Continue raises it or the stop fails: then the next crossing says it again), or no cost counted at all though tokens were (a model without prices: said
 // once per run). Continue carries what the stopped run spent into the run it starts, so the raised
 // cap means what it says.
 
@@ -67,13 +67,23 @@ export class Budgets {
     return undefined;
   }
 
-  /** Continue: the cap grows by `step`, and what was spent carries into the next run. */
+  /**
+   * Continue: the cap grows by `step`, and what was spent carries into the next run. The next
+   * crossing stops again, even when the stopped run never went idle (no new run was seen).
+   */
   raise(root: string, step: number, spent: number): number {
     const session = this.#session(root);
     const cap = (this.capOf(root) ?? 0) + step;
     session.cap = cap;
     session.carry = spent;
+    session.over = false;
     return cap;
+  }
+
+  /** The stop failed (OpenCode refused the abort, or could not be reached): the next crossing tries again. */
+  stopFailed(root: string): void {
+    const session = this.#sessions.get(root);
+    if (session) session.over = false;
   }
 
   forget(root: string): void {

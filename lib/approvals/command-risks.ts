@@ -139,7 +139,7 @@ const DEPLOYS: Record<string, string[]> = {
 const PUBLISHING_PACKAGERS = new Set(["npm", "pnpm", "yarn", "bun"]);
 
 const RULES: Record<string, Rule> = {
-  rm: (i) => (hasOption(i.args, "rR", ["--recursive"]) ? "deletes" : undefined),
+  rm: (i) => (hasOption(i.args, "rR", ["--recursive"]) && !onlyGenerated(i) ? "deletes" : undefined),
   find: (i) => {
     const values = valuesOf(i.args);
     if (values.includes("-delete")) return "deletes";
@@ -177,6 +177,45 @@ const RULES: Record<string, Rule> = {
   rsync: (i) => (valuesOf(i.args).some(isRemote) ? "publishes" : undefined),
   scp: (i) => (valuesOf(i.args).slice(-1).some(isRemote) ? "publishes" : undefined),
 };
+
+/** What builds and installs make again: deleting it loses nothing (`rm -rf node_modules dist`). */
+const GENERATED = new Set([
+  "node_modules",
+  "dist",
+  "build",
+  "out",
+  "coverage",
+  ".nyc_output",
+  ".next",
+  ".nuxt",
+  ".turbo",
+  ".cache",
+  ".parcel-cache",
+  ".vite",
+  ".svelte-kit",
+  ".angular",
+  "target",
+  "__pycache__",
+  ".pytest_cache",
+  ".mypy_cache",
+  ".ruff_cache",
+  ".tox",
+  "storybook-static",
+  ".gradle",
+]);
+
+/** Every operand a static relative path inside the project whose first segment is generated. */
+function onlyGenerated(invocation: Invocation): boolean {
+  const operands = valuesOf(invocation.args).filter((value) => !value.startsWith("-"));
+  return (
+    operands.length > 0 &&
+    invocation.args.every((word) => word.value !== undefined) &&
+    operands.every((value) => {
+      const segments = value.replace(/^\.\//, "").split("/").filter(Boolean);
+      return !value.startsWith("/") && !value.startsWith("~") && !segments.includes("..") && GENERATED.has(segments[0] ?? "");
+    })
+  );
+}
 
 /** A mode that lets everyone write (777, 666, o+w, a+w) or sets an id bit (4755, u+s). */
 function isLooseMode(mode: string): boolean {

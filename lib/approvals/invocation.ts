@@ -40,10 +40,11 @@ const WRAPPERS: Record<string, { valued: string[]; operands?: number }> = {
   flock: { valued: ["-w", "-E", "--timeout", "--conflict-exit-code"], operands: 1 },
   chronic: { valued: [] },
   pkexec: { valued: ["--user"] },
+  busybox: { valued: [] },
 };
 
 /** Shells: `-c S` runs S. */
-export const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "busybox"]);
+export const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "yash", "posh", "rbash"]);
 
 const MAX_WRAPPERS = 8;
 

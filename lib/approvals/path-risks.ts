@@ -12,9 +12,24 @@ const SCRATCH = ["/tmp", "/var/tmp", "/private/tmp"];
 /** Templates of a `.env` file, which hold no secrets. */
 const ENV_TEMPLATES = new Set([".env.example", ".env.sample", ".env.template", ".env.dist", ".env.defaults", ".env.test.example"]);
 /** Directories (anywhere in a path) that hold credentials. */
-const SECRET_DIRS = [".ssh", ".aws", ".gnupg", ".config/gh", ".kube", ".docker", ".azure", ".config/gcloud"];
+const SECRET_DIRS = [".ssh", ".aws", ".gnupg", ".config/gh", ".kube", ".docker", ".azure", ".config/gcloud", ".local/share/opencode", ".password-store"];
 /** File names that hold credentials. */
-const SECRET_FILES = new Set([".netrc", ".npmrc", ".pypirc", ".git-credentials", ".pgpass", "credentials.json", "secrets.json"]);
+const SECRET_FILES = new Set([
+  ".netrc",
+  ".npmrc",
+  ".pypirc",
+  ".git-credentials",
+  ".pgpass",
+  "credentials.json",
+  "secrets.json",
+  ".bash_history",
+  ".zsh_history",
+  ".python_history",
+  ".psql_history",
+  ".mysql_history",
+  ".node_repl_history",
+  "environ",
+]);
 const SECRET_PREFIXES = ["id_rsa", "id_ed25519", "id_ecdsa", "id_dsa"];
 const SECRET_EXTENSIONS = [".pem", ".p12", ".pfx", ".key"];
 
@@ -32,8 +47,39 @@ const STARTUP_FILES = new Set([
   "config.fish",
 ]);
 /** Directories whose files run later on their own: CI, git hooks, service and login items. */
-const RUNS_LATER_DIRS = [".github/workflows", ".git/hooks", ".husky", ".circleci", ".config/systemd", ".config/autostart", "Library/LaunchAgents"];
-const RUNS_LATER_FILES = new Set([".gitlab-ci.yml", ".travis.yml", "azure-pipelines.yml", "bitbucket-pipelines.yml", "Jenkinsfile"]);
+const RUNS_LATER_DIRS = [
+  ".github/workflows",
+  ".github/actions",
+  ".git/hooks",
+  ".husky",
+  ".circleci",
+  ".opencode",
+  ".config/opencode",
+  ".config/systemd",
+  ".config/autostart",
+  "Library/LaunchAgents",
+  ".devcontainer",
+];
+/** Files read as configuration that runs programs: CI, OpenCode's own config (its plugins, commands, permissions), direnv, editors' tasks. */
+const RUNS_LATER_FILES = new Set([
+  ".gitlab-ci.yml",
+  ".travis.yml",
+  "azure-pipelines.yml",
+  "bitbucket-pipelines.yml",
+  "Jenkinsfile",
+  "opencode.json",
+  "opencode.jsonc",
+  ".envrc",
+  ".pre-commit-config.yaml",
+  "lefthook.yml",
+  ".lefthook.yml",
+  "lefthook.yaml",
+  ".gitconfig",
+  ".lintstagedrc",
+  ".lintstagedrc.json",
+]);
+/** Paths (their last segments) that run later: git's own config and attributes (hooks, filters, fsmonitor), editors' tasks and settings. */
+const RUNS_LATER_PATHS = [".git/config", ".git/info/attributes", ".vscode/tasks.json", ".vscode/settings.json", ".vscode/launch.json", ".idea/workspace.xml"];
 
 /** The path as an absolute one (undefined when it names no file: a URL, an option). */
 export function resolvePath(path: string, place: Place): string | undefined {
@@ -79,7 +125,15 @@ export function isSecret(path: string): boolean {
 export function runsLater(path: string): boolean {
   const segments = segmentsOf(path);
   const name = segments.at(-1) ?? "";
-  return STARTUP_FILES.has(name) || RUNS_LATER_FILES.has(name) || containsDir(segments.slice(0, -1), RUNS_LATER_DIRS);
+  const joined = `/${segments.join("/")}`;
+  return (
+    STARTUP_FILES.has(name) ||
+    RUNS_LATER_FILES.has(name) ||
+    containsDir(segments.slice(0, -1), RUNS_LATER_DIRS) ||
+    // The directory itself: a destination (`cp hook .git/hooks/`).
+    RUNS_LATER_DIRS.some((dir) => joined.endsWith(`/${dir}`)) ||
+    RUNS_LATER_PATHS.some((path) => joined.endsWith(`/${path}`))
+  );
 }
 
 /** What a path a request touches is, as risk categories ("written": the request writes it). */

@@ -4,23 +4,31 @@
 // given as `<(…)`, or saved and then run), what hides its code ($'\x…', base64 -d into a shell, a long
 // encoded blob), and the scripts it runs in turn (`bash -c`, `eval`, `su -c`, …), read again. Pure
 // once given the parser.
+import { posix } from "node:path";
+import {
+  decodedTargets,
+  downloadTargets,
+  globMatchesSecret,
+  heredocBody,
+  hostMounts,
+  isBlob,
+  OUTPUT_REDIRECTS,
+  pathText,
+  pathWords,
+  staticText,
+  writtenWords,
+} from "./command-words.ts";
 import { commandRisks, DOWNLOADERS, interpreterInput, isDecoder, isInterpreter } from "./command-risks.ts";
-import { invocationOf, valuesOf, type Invocation } from "./invocation.ts";
+import { inlineCode, inlineCodeRisks, SECRET_NAME, sedWrites } from "./inline-code.ts";
+import { invocationOf, SHELLS, valuesOf, type Invocation } from "./invocation.ts";
+import { assignmentRisks } from "./environment-risks.ts";
+import { NETWORK_TOOLS, optionRisks } from "./option-risks.ts";
 import { isOutside, pathRisks, resolvePath } from "./path-risks.ts";
 import { orderFlags, type Place, type RiskCategory, type RiskFlag } from "./risk.ts";
 import type { ShellParser, ShellWord, SimpleCommand } from "./shell-syntax.ts";
 
 /** How deep `bash -c "bash -c '…'"` is read. */
 const MAX_DEPTH = 4;
-/** A single word this long, all in an encoding's alphabet, hides what it says. */
-const BLOB_LENGTH = 160;
-/** Commands whose operands are text, not paths. */
-const TEXT_COMMANDS = new Set(["echo", "printf", "cd-", "git-commit", "gh", "say", "notify-send", "true", ":"]);
-/** Commands whose first operand is a pattern or a program, not a path. */
-const PATTERN_COMMANDS = new Set(["grep", "egrep", "fgrep", "rg", "ag", "ack", "sed", "awk", "gawk", "jq", "yq", "perl"]);
-/** Options whose value is a pattern, a message or code. */
-const TEXT_OPTIONS = new Set(["-e", "-m", "--message", "--regexp", "-c", "--eval", "-p", "--print", "--title", "--body", "-t", "-b"]);
-const OUTPUT_REDIRECTS = new Set([">", ">>", "&>", "&>>", ">|", "<>"]);
 const OVERWRITING_REDIRECTS = new Set([">", "&>", ">|"]);
 
 /** The flags of a command line, most severe first. */
@@ -50,7 +58,7 @@ class FlagReader {
   }
 
   commands(commands: SimpleCommand[], depth: number): void {
-    const downloaded = new Set<string>();
+    const downloaded = new Map<string, RiskCategory>();
     for (const command of commands) this.command(command, depth, downloaded);
   }
 
@@ -58,24 +66,161 @@ class FlagReader {
     this.flags.push({ category, part });
   }
 
-  command(command: SimpleCommand, depth: number, downloaded: Set<string>): void {
-    const invocation = invocationOf(command);
+  command(command: SimpleCommand, depth: number, downloaded: Map<string, RiskCategory>): void {
     const part = command.source;
-    for (const category of commandRisks(invocation)) this.add(category, part);
     for (const word of [...command.words, ...command.loose, ...command.redirects.map((redirect) => redirect.target)]) this.word(word, depth);
+    this.assignments(command, part);
+    // A program that is no static word: resolved with the line's own assignments, `$PWD`, `${X:-default}`; else unseen.
+    const program = command.words[0];
+    if (program && program.value === undefined) {
+      const resolved = this.resolved(command);
+      if (!resolved) {
+        this.add("runs-code", part);
+        return;
+      }
+      command = resolved;
+    }
+    const invocation = invocationOf(command);
+    for (const category of commandRisks(invocation)) this.add(category, part);
+    this.options(invocation, part, depth, downloaded);
+    this.inline(invocation, part);
+    this.redirections(command, part, depth);
     this.paths(invocation);
     for (const script of invocation.scripts) {
       this.code(script, part);
       const text = staticText(script);
       if (text !== undefined && depth < MAX_DEPTH) this.script(text, depth + 1);
+      // `bash -c "$X"`: code Hermes can't see, unless what builds it was read (a download, a decoder).
+      else if (text === undefined && !script.some((word) => word.substitutions.length > 0)) this.add("runs-code", part);
     }
-    if (isInterpreter(invocation.name)) this.interpreter(invocation, downloaded);
+    if (invocation.wrappers.includes("xargs") && (SHELLS.has(invocation.name) || isInterpreter(invocation.name))) this.add("runs-code", part);
+    if (isInterpreter(invocation.name)) this.interpreter(invocation, downloaded, depth);
+    if (NETWORK_TOOLS.has(invocation.name) && command.upstream.some((feeder) => SHELLS.has(invocationOf(feeder).name))) this.add("network-code", part);
     if (invocation.program) {
       this.code([invocation.program], part);
-      if (invocation.program.value !== undefined && downloaded.has(this.key(invocation.program.value))) this.add("network-code", part);
+      const ran = invocation.program.value === undefined ? undefined : downloaded.get(this.key(invocation.program.value));
+      if (ran) this.add(ran, part);
     }
-    if (DOWNLOADERS.has(invocation.name)) for (const file of downloadTargets(invocation)) downloaded.add(this.key(file));
+    if (DOWNLOADERS.has(invocation.name)) for (const file of downloadTargets(invocation)) downloaded.set(this.key(file), "network-code");
+    if (isDecoder(invocation)) for (const file of decodedTargets(invocation)) downloaded.set(this.key(file), "hidden");
     if (invocation.name === "cd" || invocation.name === "pushd") this.move(invocation);
+    if (command.words.length === 0 || ["export", "declare", "local", "readonly", "typeset"].includes(invocation.name)) this.remember(command);
+  }
+
+  /** Variables the line sets before using them (`X=rm; $X -rf build`), with `$PWD`, `$OLDPWD` and `$HOME` known. */
+  readonly vars = new Map<string, string>();
+
+  remember(command: SimpleCommand): void {
+    for (const assign of command.assigns) {
+      const value = assign.value ? this.resolve(assign.value) : "";
+      if (value === undefined) this.vars.delete(assign.name);
+      else this.vars.set(assign.name, value);
+    }
+  }
+
+  /** A word's value with the line's variables; undefined when anything in it can't be known. */
+  resolve(word: ShellWord, keepUnknown = false): string | undefined {
+    if (word.value !== undefined) return word.value;
+    if (!word.template) return undefined;
+    const known: Record<string, string> = { PWD: this.place.cwd ?? this.place.directory, HOME: this.place.home };
+    let text = "";
+    for (const piece of word.template) {
+      if (typeof piece === "string") {
+        text += piece;
+        continue;
+      }
+      const value = this.vars.get(piece.param) ?? known[piece.param] ?? piece.fallback;
+      if (value === undefined && !keepUnknown) return undefined;
+      text += value ?? `\${${piece.param}}`;
+    }
+    return text;
+  }
+
+  /** The command with its words resolved; undefined when its program can't be. */
+  resolved(command: SimpleCommand): SimpleCommand | undefined {
+    const words: ShellWord[] = [];
+    for (const word of command.words) {
+      const value = this.resolve(word);
+      if (value === undefined && words.length === 0) return undefined;
+      words.push(value === undefined ? word : { ...word, value });
+    }
+    // A resolved program may be several words (`c="rm -rf"; $c x` is one word: the shell splits it).
+    const first = words[0]!;
+    const split = command.words[0]!.source.startsWith('"')
+      ? [first]
+      : first
+          .value!.split(/\s+/)
+          .filter(Boolean)
+          .map((value) => ({ ...first, value }));
+    return split.length === 0 ? undefined : { ...command, words: [...split, ...words.slice(1)] };
+  }
+
+  /** Assignments before the program, `env X=v`'s and `export X=v`'s, that make programs load code. */
+  assignments(command: SimpleCommand, part: string): void {
+    const pairs: { name: string; value: string }[] = [];
+    for (const assign of command.assigns) {
+      const value = assign.value ? this.resolve(assign.value, true) : "";
+      pairs.push({ name: assign.name, value: value ?? assign.value?.source ?? "" });
+    }
+    const first = command.words[0]?.value;
+    if (first === "env" || first === "export" || first === "declare" || first === "typeset" || first === "sudo")
+      for (const word of command.words.slice(1)) {
+        const text = this.resolve(word, true) ?? word.source;
+        const match = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(text);
+        if (match) pairs.push({ name: match[1]!, value: match[2]! });
+        else if (first === "env" && !text.startsWith("-")) break;
+      }
+    // Scratch space counts here: a program put first on PATH from /tmp runs instead of the real one.
+    const directory = posix.resolve(this.place.directory);
+    const leaves = (path: string) => {
+      const absolute = resolvePath(path.replace(/^\$\{HOME\}/, "~"), this.place);
+      return absolute !== undefined && absolute !== directory && !absolute.startsWith(`${directory}/`);
+    };
+    for (const pair of pairs) for (const category of assignmentRisks(pair.name, pair.value, leaves)) this.add(category, part);
+  }
+
+  /** What the command's options run (`find -exec`, `ssh -o ProxyCommand=`, `git -c alias.x=…`, …): read again. */
+  options(invocation: Invocation, part: string, depth: number, downloaded: Map<string, RiskCategory>): void {
+    const reading = optionRisks(invocation);
+    for (const category of reading.categories) this.add(category, part);
+    if (depth >= MAX_DEPTH) return;
+    for (const script of reading.scripts) this.script(script, depth + 1);
+    for (const argv of reading.commands) {
+      if (argv.length === 0) continue;
+      const words = argv.map((value): ShellWord => ({ source: value, value, home: false, substitutions: [], escapes: [], params: [], template: [value] }));
+      this.command({ source: argv.join(" "), words, loose: [], assigns: [], redirects: [], upstream: [] }, depth + 1, downloaded);
+    }
+  }
+
+  /** Inline code of an interpreter, an awk program, a sed script. */
+  inline(invocation: Invocation, part: string): void {
+    const found = inlineCode(invocation);
+    if (!found) return;
+    for (const category of inlineCodeRisks(found.language, found.code)) this.add(category, part);
+    if (found.language === "sed")
+      for (const file of sedWrites(found.code)) for (const category of pathRisks(file, this.place, true)) this.add(category, `w ${file}`);
+  }
+
+  /** Redirections to a network device (`/dev/tcp/host/port`), and here-documents a shell runs. */
+  redirections(command: SimpleCommand, part: string, depth: number): void {
+    for (const redirect of command.redirects) {
+      const target = redirect.target.value ?? redirect.target.source;
+      if (/^\/dev\/(tcp|udp)\//.test(target) && !redirect.op.startsWith("<<")) this.add("network-code", `${redirect.op} ${target}`);
+    }
+    const name = invocationOf(command).name;
+    if (!SHELLS.has(name) || interpreterInput(invocationOf(command)).inline !== undefined) return;
+    for (const redirect of command.redirects) {
+      if (redirect.op !== "<<" && redirect.op !== "<<-" && redirect.op !== "<<<") continue;
+      this.code([redirect.target], part);
+      const text = redirect.op === "<<<" ? redirect.target.value : heredocBody(redirect.target);
+      if (text !== undefined && depth < MAX_DEPTH) this.script(text, depth + 1);
+      else if (
+        !redirect.target.substitutions.some((substitution) =>
+          substitution.commands.map(invocationOf).some((feeder) => isDecoder(feeder) || DOWNLOADERS.has(feeder.name)),
+        )
+      )
+        this.add("runs-code", part);
+    }
   }
 
   /** `cd DIR`: later relative paths start there (`cd` alone or `cd -`: home or unknown, from the directory again). */
@@ -92,24 +237,68 @@ class FlagReader {
     if (word.escapes.length > 0) this.add("hidden", word.source);
     const value = word.value ?? "";
     if (isBlob(value)) this.add("hidden", `${value.slice(0, 40)}…`);
+    // A secret's variable (`$GITHUB_TOKEN`), the environment of a process in any spelling, a glob that can match `.env`.
+    if (word.params.some((name) => SECRET_NAME.test(name))) this.add("secrets", word.source);
+    if (/\/proc\/.*environ/.test(word.source) || /\/proc\/.*environ/.test(value)) this.add("secrets", word.source);
+    if (value !== "" && /[*?[]/.test(value) && globMatchesSecret(value)) this.add("secrets", word.source);
   }
 
-  /** A shell or interpreter fed by a download (network) or a decoder (hidden). */
-  interpreter(invocation: Invocation, downloaded: Set<string>): void {
+  /** A shell or interpreter fed by a download (network) or a decoder (hidden), or reading text as its program. */
+  interpreter(invocation: Invocation, downloaded: Map<string, RiskCategory>, depth: number): void {
     const part = invocation.command.source;
     const input = interpreterInput(invocation);
+    const shell = SHELLS.has(invocation.name) || invocation.name === "source" || invocation.name === ".";
     if (input.stdin) {
-      const upstream = invocation.command.upstream.map(invocationOf);
-      const download = upstream.find((feeder) => DOWNLOADERS.has(feeder.name));
+      const upstream = invocation.command.upstream.map((feeder) =>
+        invocationOf(feeder.words[0]?.value === undefined ? (this.resolved(feeder) ?? feeder) : feeder),
+      );
+      const download = upstream.find((feeder) => DOWNLOADERS.has(feeder.name) || NETWORK_TOOLS.has(feeder.name));
       if (download) this.add("network-code", `${download.command.source} | … ${part}`);
       const decoder = upstream.find(isDecoder);
       if (decoder) this.add("hidden", `${decoder.command.source} | … ${part}`);
+      // Text piped into a shell is its program: read like `bash -c`.
+      if (shell && !download && !decoder) this.piped(upstream, part, depth);
     }
+    if (
+      shell &&
+      valuesOf(invocation.args).some((value) => /^-[a-zA-Z]*i[a-zA-Z]*$/.test(value)) &&
+      invocation.command.upstream.some((feeder) => NETWORK_TOOLS.has(invocationOf(feeder).name))
+    )
+      this.add("network-code", part);
     const code = input.inline ?? input.operand;
     const word = code === undefined ? undefined : invocation.args[code];
     if (!word) return;
     this.code([word], part);
-    if (input.operand !== undefined && word.value !== undefined && downloaded.has(this.key(word.value))) this.add("network-code", part);
+    // `bash <(echo '…')`, `source <(printf …)`: the text it reads.
+    if (input.operand !== undefined && shell)
+      for (const substitution of word.substitutions) if (substitution.kind === "process") this.piped(substitution.commands.map(invocationOf), part, depth);
+    const ran = input.operand !== undefined && word.value !== undefined ? downloaded.get(this.key(word.value)) : undefined;
+    if (ran) this.add(ran, part);
+  }
+
+  /** What writes a shell's program: static text (`echo '…'`, `printf …`, `cat <<EOF`) is read as a script; anything else is unseen. */
+  piped(feeders: Invocation[], part: string, depth: number): void {
+    for (const feeder of feeders) {
+      let text: string | undefined;
+      if (feeder.name === "echo" || feeder.name === "printf") {
+        const words = feeder.args.filter((word, index) => !(index === 0 && /^-[neE]+$/.test(word.value ?? "")));
+        const values = words.map((word) => this.resolve(word));
+        if (values.some((value) => value === undefined)) {
+          this.add("runs-code", part);
+          continue;
+        }
+        text = values.join(" ").replace(/\\n/g, "\n");
+      } else if (feeder.name === "cat" && feeder.args.length === 0) {
+        const heredoc = feeder.command.redirects.find((redirect) => redirect.op === "<<" || redirect.op === "<<-" || redirect.op === "<<<");
+        if (!heredoc) continue;
+        text = heredoc.op === "<<<" ? heredoc.target.value : heredocBody(heredoc.target);
+        if (text === undefined) {
+          this.add("runs-code", part);
+          continue;
+        }
+      } else continue;
+      if (depth < MAX_DEPTH) this.script(text, depth + 1);
+    }
   }
 
   /** Words whose text is run as code: a download or a decoder substituted into them. */
@@ -125,6 +314,16 @@ class FlagReader {
   /** The paths a command names: outside the project, secrets, files that run later, overwrites outside. */
   paths(invocation: Invocation): void {
     const written = writtenWords(invocation);
+    // What curl and wget send: `-d @file`, `-F name=@file`, `name=<file`, `--post-file=f`.
+    if (DOWNLOADERS.has(invocation.name))
+      for (const word of invocation.args) {
+        const text = this.resolve(word, true) ?? word.source;
+        const sent = /(?:^|=)[@<]([^;,]+)$/.exec(text)?.[1]?.replace(/^\$\{HOME\}|^\$HOME/, "~");
+        if (sent && sent !== "-") for (const category of pathRisks(sent, this.place, false)) this.add(category, word.source);
+      }
+    for (const word of hostMounts(invocation, (word) => this.resolve(word, true))) {
+      for (const category of pathRisks(word.path, this.place, false)) this.add(category, word.source);
+    }
     for (const word of pathWords(invocation)) {
       const text = pathText(word);
       if (text === undefined) continue;
@@ -143,69 +342,4 @@ class FlagReader {
   key(path: string): string {
     return path.replace(/^\.\//, "");
   }
-}
-
-/** A long single word in an encoding's alphabet (a path, with a slash every few characters, is none). */
-function isBlob(value: string): boolean {
-  if (value.length < BLOB_LENGTH || !/^[A-Za-z0-9+/=_-]+$/.test(value)) return false;
-  return value.split("/").length - 1 <= value.length / 20;
-}
-
-/** The words of a script's text joined (`eval a b`), when all are static. */
-function staticText(words: ShellWord[]): string | undefined {
-  const values = words.map((word) => word.value);
-  return values.every((value) => value !== undefined) ? values.join(" ") : undefined;
-}
-
-/** Where a download saves: `-o F`, `--output F`, `wget -O F`, or `> F`. */
-function downloadTargets(invocation: Invocation): string[] {
-  const values = valuesOf(invocation.args);
-  const targets: string[] = [];
-  values.forEach((value, index) => {
-    if (["-o", "-O", "--output", "--output-document"].includes(value) && values[index + 1] && values[index + 1] !== "-") targets.push(values[index + 1]!);
-    if (value.startsWith("--output-document=") || value.startsWith("--output=")) targets.push(value.slice(value.indexOf("=") + 1));
-  });
-  for (const redirect of invocation.command.redirects) if (OUTPUT_REDIRECTS.has(redirect.op) && redirect.target.value) targets.push(redirect.target.value);
-  return targets;
-}
-
-/** The words that may name a file: operands and option values, not patterns, messages or code. */
-function pathWords(invocation: Invocation): ShellWord[] {
-  const { name, args } = invocation;
-  if (TEXT_COMMANDS.has(name) || (name === "git" && valuesOf(args).includes("commit") && !valuesOf(args).some((v) => v === "-F" || v === "--file")))
-    return name === "git" ? args.filter((_, index) => !TEXT_OPTIONS.has(args[index - 1]?.value ?? "")) : [];
-  const words: ShellWord[] = [];
-  let patternSeen = !PATTERN_COMMANDS.has(name) || args.some((word) => word.value === "-e" || word.value === "-f" || word.value === "--regexp");
-  args.forEach((word, index) => {
-    if (TEXT_OPTIONS.has(args[index - 1]?.value ?? "") && (isInterpreter(name) || PATTERN_COMMANDS.has(name) || name === "git")) return;
-    if (word.value?.startsWith("-") && !word.value.includes("=")) return;
-    if (!patternSeen && !word.value?.startsWith("-")) {
-      patternSeen = true;
-      return;
-    }
-    words.push(word);
-  });
-  return words;
-}
-
-/** What a word names as a path: its value (`--opt=value` → value), `$HOME/…` as `~/…`; undefined when it is no path. */
-function pathText(word: ShellWord): string | undefined {
-  let text = word.value;
-  if (text === undefined && word.home) text = `~${word.source.replace(/^"?(\$HOME|\$\{HOME\})/, "").replace(/"$/, "")}`;
-  if (text === undefined) return undefined;
-  if (text.startsWith("--") && text.includes("=")) text = text.slice(text.indexOf("=") + 1);
-  if (text === "" || text.startsWith("-") || text.includes("://") || text.includes("\n")) return undefined;
-  return text;
-}
-
-/** The words a command writes: `tee` operands, the target of cp/mv/install/ln, `sed -i`'s files. */
-function writtenWords(invocation: Invocation): Set<ShellWord> {
-  const { name, args } = invocation;
-  const operands = args.filter((word) => !word.value?.startsWith("-"));
-  if (name === "tee") return new Set(operands);
-  if (["cp", "mv", "install", "ln", "rsync"].includes(name) && operands.length > 1) return new Set(operands.slice(-1));
-  if ((name === "sed" || name === "perl") && valuesOf(args).some((value) => value.startsWith("-i") || value === "--in-place"))
-    return new Set(operands.slice(1));
-  if (name === "touch" || name === "mkdir") return new Set(operands);
-  return new Set();
 }

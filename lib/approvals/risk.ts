@@ -5,6 +5,7 @@
 export const RISK_CATEGORIES = [
   "network-code", // runs code from the network
   "hidden", // hides what it runs
+  "runs-code", // runs code Hermes cannot see: inline code that starts programs, a program that is no static word, an option or variable that runs or loads a program
   "unreadable", // the shell parser could not read it
   "deletes", // deletes or discards
   "force-push", // rewrites what others see (git push --force, +ref, --delete)

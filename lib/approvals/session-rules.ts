@@ -1,9 +1,8 @@
 // "Allow in this session": rules, in memory only, each answering "once" for later requests of one
-// session (its root: the run's sub-agents count in it) with the same permission and patterns the
-// rule's scope covers. The scope is what OpenCode's own `always` patterns say the first request
-// covers (its `patterns` when it has none), matched as OpenCode matches them (`*` any text, `?` one
-// character, a trailing " *" also matching nothing). A flagged request is never covered. Pure.
-import type { PermissionRequest } from "../hermes-events.ts";
+// session (its root: the run's sub-agents count in it) with the same permission whose subject the
+// rule's scope covers (rule-scope.ts: the program and its subcommand or script, the files of an
+// edit, never OpenCode's `always` patterns). A flagged or dynamic request is never covered. Pure.
+import { covers, type RuleScope, type ShownScope, type Subject } from "./rule-scope.ts";
 
 export interface SessionRule {
   /** Short key, for the Revoke button. */
@@ -12,8 +11,10 @@ export interface SessionRule {
   sessionID: string;
   directory: string;
   permission: string;
-  /** What it covers (OpenCode's `always` patterns of the request it was made from). */
-  scope: string[];
+  /** What it covers. */
+  cover: RuleScope;
+  /** The same, as the phone shows it. */
+  scope: ShownScope[];
   /** How many requests it answered. */
   used: number;
 }
@@ -21,25 +22,14 @@ export interface SessionRule {
 /** Rules kept at most; the oldest goes first. */
 export const RULES_KEPT = 200;
 
-/** What a rule made from this request would cover. */
-export function scopeOf(request: PermissionRequest): string[] {
-  return request.always.length > 0 ? request.always : request.patterns;
-}
-
-/** OpenCode's wildcard: `*` any text, `?` one character, a trailing " *" optional. */
-export function wildcardMatch(text: string, pattern: string): boolean {
-  let source = pattern
-    .replace(/[.+^${}()|[\]\\]/g, "\\$&")
-    .replace(/\*/g, ".*")
-    .replace(/\?/g, ".");
-  if (source.endsWith(" .*")) source = `${source.slice(0, -3)}( .*)?`;
-  return new RegExp(`^${source}$`, "s").test(text);
-}
-
 export class SessionRules {
   readonly #rules: SessionRule[] = [];
 
   add(rule: Omit<SessionRule, "used">): SessionRule {
+    const same = this.#rules.find(
+      (known) => known.sessionID === rule.sessionID && known.permission === rule.permission && JSON.stringify(known.cover) === JSON.stringify(rule.cover),
+    );
+    if (same) return same;
     const made = { ...rule, used: 0 };
     this.#rules.push(made);
     while (this.#rules.length > RULES_KEPT) this.#rules.shift();
@@ -47,14 +37,8 @@ export class SessionRules {
   }
 
   /** The rule that answers this (unflagged) request of the root session `root`, if any. */
-  covering(root: string, request: PermissionRequest): SessionRule | undefined {
-    if (request.patterns.length === 0) return undefined;
-    return this.#rules.find(
-      (rule) =>
-        rule.sessionID === root &&
-        rule.permission === request.permission &&
-        request.patterns.every((pattern) => rule.scope.some((scope) => wildcardMatch(pattern, scope))),
-    );
+  covering(root: string, permission: string, subject: Subject): SessionRule | undefined {
+    return this.#rules.find((rule) => rule.sessionID === root && rule.permission === permission && covers(rule.cover, subject));
   }
 
   revoke(key: string): SessionRule | undefined {

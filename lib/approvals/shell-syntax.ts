@@ -18,7 +18,17 @@ export interface ShellWord {
   substitutions: { kind: "command" | "process"; commands: SimpleCommand[] }[];
   /** Text inside `$'…'` that holds escapes (`\x41`, `\101`). */
   escapes: string[];
+  /** The parameters it expands (`$X`, `${X:-d}`, `$@`), by name. */
+  params: string[];
+  /**
+   * The word as literal text and plain parameters (`$X`, `${X}`, `${X:-default}`, `${X-default}`),
+   * for resolving it with the line's own assignments; undefined when anything else expands in it.
+   */
+  template?: TemplatePart[];
 }
+
+/** A piece of a word's template: literal text, or a parameter with its static default. */
+export type TemplatePart = string | { param: string; fallback?: string };
 
 export interface ShellRedirect {
   /** The operator: `>`, `>>`, `<`, `&>`, `>|`, `<<<`, … */
@@ -33,6 +43,8 @@ export interface SimpleCommand {
   words: ShellWord[];
   /** Words that are no argv: a `for` list, a test, an assignment's value. */
   loose: ShellWord[];
+  /** The assignments before the program (`X=1 npm test`), each as written; none on a compound command. */
+  assigns: { name: string; source: string; value?: ShellWord }[];
   redirects: ShellRedirect[];
   /** Every command in the earlier stages of the pipelines around this one: they feed its standard input. */
   upstream: SimpleCommand[];
@@ -78,12 +90,22 @@ function parserOf(syntax: Syntax): ShellParser {
  * The parser's operator codes, learnt from the parser itself at load (they are Go enum values that
  * may move between versions): pipes, and each redirection's spelling.
  */
-function operatorNames(parser: { Parse(text: string, name: string): Node }): { pipes: Set<number>; redirects: Map<number, string> } {
+function operatorNames(parser: { Parse(text: string, name: string): Node }): Operators {
   const pipes = new Set<number>(["a | b", "a |& b"].map((text) => parser.Parse(text, "").Stmts[0].Cmd.Op as number));
   const redirects = new Map<number, string>();
   for (const op of [">", ">>", "<", "&>", "&>>", ">|", "<<<", "<>", ">&", "<&"]) redirects.set(parser.Parse(`a ${op} f`, "").Stmts[0].Redirs[0].Op, op);
   for (const op of ["<<", "<<-"]) redirects.set(parser.Parse(`a ${op}E\nx\nE\n`, "").Stmts[0].Redirs[0].Op, op);
-  return { pipes, redirects };
+  const defaults = new Set<number>(
+    ["echo $" + "{a:-b}", "echo $" + "{a-b}"].map((text) => parser.Parse(text, "").Stmts[0].Cmd.Args[1].Parts[0].Exp.Op as number),
+  );
+  return { pipes, redirects, defaults };
+}
+
+interface Operators {
+  pipes: Set<number>;
+  redirects: Map<number, string>;
+  /** `${a:-b}` and `${a-b}`: a default when the parameter is unset. */
+  defaults: Set<number>;
 }
 
 class Reader {
@@ -94,7 +116,7 @@ class Reader {
   constructor(
     private readonly syntax: Syntax,
     text: string,
-    private readonly ops: { pipes: Set<number>; redirects: Map<number, string> },
+    private readonly ops: Operators,
   ) {
     this.#bytes = new TextEncoder().encode(text);
   }
@@ -109,16 +131,46 @@ class Reader {
     if (!cmd) return redirects.length > 0 ? [this.command(stmt, [], [], redirects, upstream)] : [];
     const type = this.syntax.NodeType(cmd);
     if (type === "CallExpr") {
-      const loose = (cmd.Assigns ?? []).flatMap((assign: Node) => (assign.Value ? [this.word(assign.Value)] : []));
-      return [
-        this.command(
-          stmt,
-          (cmd.Args ?? []).map((word: Node) => this.word(word)),
-          loose,
-          redirects,
-          upstream,
-        ),
-      ];
+      const assigns = (cmd.Assigns ?? []).map((assign: Node) => ({
+        name: String(assign.Name?.Value ?? ""),
+        source: this.sourceOf(assign),
+        ...(assign.Value ? { value: this.word(assign.Value) } : {}),
+      }));
+      const loose = assigns.flatMap((assign: { value?: ShellWord }) => (assign.value ? [assign.value] : []));
+      const made = this.command(
+        stmt,
+        (cmd.Args ?? []).map((word: Node) => this.word(word)),
+        loose,
+        redirects,
+        upstream,
+      );
+      made.assigns = assigns;
+      return [made];
+    }
+    if (type === "DeclClause") {
+      // `export X=v`, `declare -x X=v`, `local X`: a command whose arguments are its assignments, as written.
+      const variant = String(cmd.Variant?.Value ?? "export");
+      const words: ShellWord[] = [this.literal(variant)];
+      const assigns: SimpleCommand["assigns"] = [];
+      for (const assign of cmd.Args ?? []) {
+        const value = assign.Value ? this.word(assign.Value) : undefined;
+        if (assign.Naked) {
+          words.push(value ?? this.literal(String(assign.Name?.Value ?? "")));
+          continue;
+        }
+        const name = String(assign.Name?.Value ?? "");
+        const source = this.sourceOf(assign);
+        assigns.push({ name, source, ...(value ? { value } : {}) });
+        words.push({
+          ...(value ?? this.literal("")),
+          source,
+          ...(value?.value !== undefined || !value ? { value: `${name}=${value?.value ?? ""}` } : {}),
+          ...(value?.template ? { template: [`${name}=`, ...value.template] } : value ? {} : { template: [`${name}=`] }),
+        });
+      }
+      const made = this.command(stmt, words, [], redirects, upstream);
+      made.assigns = assigns;
+      return [made];
     }
     if (type === "BinaryCmd") {
       const left = this.statement(cmd.X, upstream);
@@ -145,7 +197,12 @@ class Reader {
   }
 
   command(node: Node, words: ShellWord[], loose: ShellWord[], redirects: ShellRedirect[], upstream: SimpleCommand[]): SimpleCommand {
-    return { source: this.sourceOf(node), words, loose, redirects, upstream };
+    return { source: this.sourceOf(node), words, loose, assigns: [], redirects, upstream };
+  }
+
+  /** A word made of static text. */
+  literal(text: string): ShellWord {
+    return { source: text, value: text, home: false, substitutions: [], escapes: [], params: [], template: [text] };
   }
 
   redirect(redirect: Node): ShellRedirect {
@@ -153,24 +210,28 @@ class Reader {
   }
 
   word(word: Node): ShellWord {
-    const shown: ShellWord = { source: this.sourceOf(word), home: false, substitutions: [], escapes: [] };
+    const shown: ShellWord = { source: this.sourceOf(word), home: false, substitutions: [], escapes: [], params: [] };
     let value: string | undefined = "";
+    let template: TemplatePart[] | undefined = [];
     const parts: Node[] = word.Parts ?? [];
     parts.forEach((part, index) => {
       const piece = this.part(part, shown, false);
       if (index === 0) shown.home = piece.home;
       value = value === undefined || piece.value === undefined ? undefined : value + piece.value;
+      template = template === undefined || piece.template === undefined ? undefined : [...template, ...piece.template];
     });
     if (value !== undefined) shown.value = value;
+    if (template !== undefined) shown.template = template;
     return shown;
   }
 
   /** One part of a word: its static value if it has one; substitutions and escapes recorded on the word. */
-  part(part: Node, word: ShellWord, quoted: boolean): { value?: string; home: boolean } {
+  part(part: Node, word: ShellWord, quoted: boolean): { value?: string; home: boolean; template?: TemplatePart[] } {
     switch (this.syntax.NodeType(part)) {
       case "Lit": {
         const raw = String(part.Value);
-        return { value: quoted ? unescapeQuoted(raw) : unescapeBare(raw), home: !quoted && raw.startsWith("~") };
+        const value = quoted ? unescapeQuoted(raw) : unescapeBare(raw);
+        return { value, home: !quoted && raw.startsWith("~"), template: [value] };
       }
       case "SglQuoted": {
         const raw = String(part.Value);
@@ -178,20 +239,31 @@ class Reader {
           word.escapes.push(raw);
           return { home: false };
         }
-        return { value: raw, home: false };
+        return { value: raw, home: false, template: [raw] };
       }
       case "DblQuoted": {
         let value: string | undefined = "";
+        let template: TemplatePart[] | undefined = [];
         let home = false;
         (part.Parts ?? []).forEach((inner: Node, index: number) => {
           const piece = this.part(inner, word, true);
           if (index === 0) home = piece.home;
           value = value === undefined || piece.value === undefined ? undefined : value + piece.value;
+          template = template === undefined || piece.template === undefined ? undefined : [...template, ...piece.template];
         });
-        return value === undefined ? { home } : { value, home };
+        return { home, ...(value === undefined ? {} : { value }), ...(template === undefined ? {} : { template }) };
       }
-      case "ParamExp":
-        return { home: part.Param?.Value === "HOME" };
+      case "ParamExp": {
+        const name = String(part.Param?.Value ?? "");
+        word.params.push(name);
+        const home = name === "HOME";
+        // What runs inside a default (`${X:-$(…)}`) is read too.
+        for (const inner of part.Exp?.Word?.Parts ?? []) this.part(inner, word, true);
+        if (part.Length || part.Index || part.Repl || part.Slice || part.Excl || part.Names) return { home };
+        if (!part.Exp) return { home, template: [{ param: name }] };
+        const fallback = this.ops.defaults.has(part.Exp.Op) && part.Exp.Word ? this.word(part.Exp.Word).value : undefined;
+        return fallback === undefined ? { home } : { home, template: [{ param: name, fallback }] };
+      }
       case "CmdSubst":
         word.substitutions.push({ kind: "command", commands: this.statements(part.Stmts, []) });
         return { home: false };

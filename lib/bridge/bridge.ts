@@ -4,7 +4,7 @@ import { ActivityTracker } from "../notices/activity.ts";
 import { DEFAULT_NOTICES } from "../notices/policy.ts";
 import type { Registry } from "../registry/registry.ts";
 import type { Claim, UpdateHandler } from "../relay/update-handler.ts";
-import type { HermesEvent, SessionInfo } from "../hermes-events.ts";
+import type { HermesEvent, SessionInfo, ToolStep } from "../hermes-events.ts";
 import type { Intent } from "../telegram/wire/updates.ts";
 import type { TelegramApi } from "../telegram/wire/api.ts";
 import { errorText } from "../util/error-text.ts";
@@ -77,6 +77,7 @@ export class Bridge implements UpdateHandler {
   readonly #agentFiles: AgentFiles;
   readonly #progress: LiveProgress | undefined;
   readonly #walkaway: Walkaway;
+  readonly #toolCalls: { noteTool(step: ToolStep): void };
   #stopped = false;
 
   constructor(options: BridgeOptions) {
@@ -113,6 +114,7 @@ export class Bridge implements UpdateHandler {
     const ttl = { question: options.questionTtlMs, permission: options.permissionTtlMs ?? 0 };
     const costs = new RunCosts({ registry, links, activity, log });
     const approvals = new Approvals({ ...stopDeps, chat, costs }, options, () => this.#progress);
+    this.#toolCalls = approvals.allow;
     const prompts = new PromptLife({ registry, messages, replies, links, chat, log, t, ttl, judge: approvals.allow });
     this.#prompts = prompts;
     const shared = { telegram, outbox, registry, topics, log, t, chatId, now, activity, stops, costs, budget: approvals.budget };
@@ -261,6 +263,8 @@ export class Bridge implements UpdateHandler {
         return;
       case "todo.updated":
       case "tool.step":
+        // A shell call's command, for the permission it may ask (approvals read its whole line).
+        if (event.type === "tool.step") this.#toolCalls.noteTool(event.step);
         this.#progress?.observe(directory, event);
         return;
       case "instance.disposed":

@@ -1,7 +1,10 @@
 // Push: the current branch to a branch of the same name on its remote, never forced, never
 // another branch. The remote is the branch's own (branch.<name>.remote), else the only remote,
-// else "origin"; with no upstream yet, the push sets it (--set-upstream) to the same name. The
-// remote's URL is shown only scrubbed of credentials.
+// else "origin"; with no upstream yet, the push sets it (--set-upstream) to the same name. The URL
+// shown is the one git will push to (`remote get-url --push`: a `pushurl`, `pushInsteadOf` and
+// `insteadOf` applied), scrubbed of credentials; the push is refused when it is no longer the one
+// shown (a `pushurl` planted after the confirmation), and a remote name git could read as an option
+// (`--receive-pack=…`) or that is no valid remote name is refused. Positional arguments follow `--`.
 import { failureText, NETWORK_TIMEOUT_MS } from "./run-tool.ts";
 import { git, type GitAnswer } from "./repo.ts";
 import { scrubCredentials } from "./scrub.ts";
@@ -9,8 +12,10 @@ import { scrubCredentials } from "./scrub.ts";
 export interface PushPlan {
   branch: string;
   remote: string;
-  /** Scrubbed. */
+  /** Where git will push, scrubbed. */
   url: string;
+  /** The same, as git said it (compared before pushing; never shown). */
+  pushUrl: string;
   /** The branch has no upstream yet: the push sets it. */
   setsUpstream: boolean;
 }
@@ -31,8 +36,11 @@ export async function planPush(cwd: string): Promise<GitAnswer<PushPlan>> {
   const upstream = merge.code === 0 ? merge.stdout.trim() : undefined;
   if (upstream !== undefined && upstream !== `refs/heads/${name}`)
     return { ok: false, error: `the branch's upstream is ${upstream.replace(/^refs\/heads\//, "")}, another name: push it from the terminal` };
-  const url = await git(cwd, ["remote", "get-url", remote]);
-  return { ok: true, value: { branch: name, remote, url: scrubCredentials(url.stdout.trim()), setsUpstream: upstream === undefined } };
+  if (!isRemoteName(remote)) return { ok: false, error: "the branch's remote has a name git could read as an option: push it from the terminal" };
+  const url = await git(cwd, ["remote", "get-url", "--push", "--", remote]);
+  const pushUrl = url.stdout.trim().split("\n")[0] ?? "";
+  if (url.code !== 0 || pushUrl === "") return { ok: false, error: "git names no URL to push to" };
+  return { ok: true, value: { branch: name, remote, url: scrubCredentials(pushUrl), pushUrl, setsUpstream: upstream === undefined } };
 }
 
 /** Pushes the planned branch, if it is still the current one. */
@@ -41,8 +49,21 @@ export async function push(cwd: string, plan: PushPlan): Promise<GitAnswer<strin
   if (!now.ok) return now;
   if (now.value.branch !== plan.branch || now.value.remote !== plan.remote)
     return { ok: false, error: `the checkout is now on ${now.value.branch}, not ${plan.branch}` };
+  if (now.value.pushUrl !== plan.pushUrl) return { ok: false, error: `git would now push to ${now.value.url}, not to ${plan.url} as shown: nothing pushed` };
   const refspec = `refs/heads/${plan.branch}:refs/heads/${plan.branch}`;
-  const args = ["push", "--porcelain", ...(now.value.setsUpstream ? ["--set-upstream"] : []), plan.remote, refspec];
+  const args = ["push", "--porcelain", ...(now.value.setsUpstream ? ["--set-upstream"] : []), "--", plan.remote, refspec];
   const result = await git(cwd, args, { timeoutMs: NETWORK_TIMEOUT_MS });
   return result.code === 0 ? { ok: true, value: scrubCredentials(result.stdout.trim()) } : { ok: false, error: failureText(result, "git push") };
+}
+
+/** A remote's name git reads as a name: no option, no path tricks, the characters git allows in a ref's part. */
+export function isRemoteName(name: string): boolean {
+  return (
+    /^[A-Za-z0-9_][A-Za-z0-9._/-]*$/.test(name) &&
+    !name.includes("..") &&
+    !name.endsWith(".") &&
+    !name.endsWith("/") &&
+    !name.endsWith(".lock") &&
+    !name.includes("//")
+  );
 }

@@ -33,6 +33,21 @@ export function git(
   return runTool("git", args, { cwd, ...extra });
 }
 
+/**
+ * Reading runs nothing of the repository's choosing: no fsmonitor hook, no pager, no external diff
+ * and no textconv program (a cloned or agent-edited config can name any of them). Filters named in
+ * `.gitattributes` stay git's to run: a clean filter runs when `status` must compare a file's content.
+ */
+const READ_ONLY = ["-c", "core.fsmonitor=false", "-c", "core.pager=cat", "--no-pager"];
+const READ_ENV = { GIT_PAGER: "cat", PAGER: "cat" };
+
+/** A git call that only reads (status, diff, log, rev-parse). */
+export function readGit(cwd: string, args: readonly string[]): Promise<ToolResult> {
+  const [command, ...rest] = args;
+  const diffing = command === "diff" || command === "show" || command === "log";
+  return git(cwd, [...READ_ONLY, command!, ...(diffing ? ["--no-ext-diff", "--no-textconv"] : []), ...rest], { env: READ_ENV });
+}
+
 /** The repository's top directory, or why there is none. */
 export async function repoRoot(cwd: string): Promise<GitAnswer<string>> {
   const result = await git(cwd, ["rev-parse", "--show-toplevel"]);
@@ -40,7 +55,7 @@ export async function repoRoot(cwd: string): Promise<GitAnswer<string>> {
 }
 
 export async function readStatus(cwd: string): Promise<GitAnswer<RepoStatus>> {
-  const result = await git(cwd, ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all"]);
+  const result = await readGit(cwd, ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all"]);
   return result.code === 0 ? { ok: true, value: parseStatus(result.stdout) } : { ok: false, error: failureText(result, "git") };
 }
 
@@ -50,8 +65,8 @@ export async function readChanges(cwd: string): Promise<GitAnswer<Changes>> {
   if (!status.ok) return status;
   const base = status.value.unborn ? EMPTY_TREE : "HEAD";
   const [numstat, diff] = await Promise.all([
-    git(cwd, ["diff", base, "--numstat", "-z", "--no-renames"]),
-    git(cwd, ["diff", base, "--no-renames", "--no-color", "--no-ext-diff"]),
+    readGit(cwd, ["diff", base, "--numstat", "-z", "--no-renames"]),
+    readGit(cwd, ["diff", base, "--no-renames", "--no-color"]),
   ]);
   if (numstat.code !== 0) return { ok: false, error: failureText(numstat, "git") };
   const counts = parseNumstat(numstat.stdout);
@@ -59,8 +74,8 @@ export async function readChanges(cwd: string): Promise<GitAnswer<Changes>> {
   const newFiles = status.value.entries.filter((entry) => entry.kind === "new" && !entry.staged);
   for (const entry of newFiles.slice(0, NEW_FILES_READ)) {
     // git diff --no-index exits 1 when the files differ: that is its answer, not a failure.
-    const args = ["diff", "--no-index", "--no-color", "--no-ext-diff", "--", "/dev/null", entry.path];
-    const [count, text] = await Promise.all([git(cwd, [...args.slice(0, 2), "--numstat", "-z", ...args.slice(4)]), git(cwd, args)]);
+    const args = ["diff", "--no-index", "--no-color", "--", "/dev/null", entry.path];
+    const [count, text] = await Promise.all([readGit(cwd, [...args.slice(0, 2), "--numstat", "-z", ...args.slice(3)]), readGit(cwd, args)]);
     const counted = [...parseNumstat(count.stdout).values()][0];
     if (counted) counts.set(entry.path, counted);
     parts.push(text.stdout);
@@ -87,6 +102,17 @@ export async function operationUnderWay(cwd: string): Promise<Operation> {
 
 /** The newest commit's message (a pull request's title and body). */
 export async function lastCommitMessage(cwd: string): Promise<GitAnswer<string>> {
-  const result = await git(cwd, ["log", "-1", "--format=%B"]);
+  const result = await readGit(cwd, ["log", "-1", "--format=%B"]);
   return result.code === 0 ? { ok: true, value: result.stdout.trim() } : { ok: false, error: failureText(result, "git") };
+}
+
+/** The ignored files and folders (git's own `!!` entries: a folder counts once), which removing a worktree deletes too. */
+export async function ignoredFiles(cwd: string): Promise<GitAnswer<string[]>> {
+  const result = await readGit(cwd, ["status", "--porcelain=v1", "-z", "--ignored=matching", "--untracked-files=normal"]);
+  if (result.code !== 0) return { ok: false, error: failureText(result, "git") };
+  const names = result.stdout
+    .split("\0")
+    .filter((entry) => entry.startsWith("!! "))
+    .map((entry) => entry.slice(3));
+  return { ok: true, value: names };
 }

@@ -6,6 +6,7 @@ export const approvalsEn: ApprovalStrings = {
   reasons: {
     "network-code": "Runs code from the network",
     hidden: "Hides what it runs",
+    "runs-code": "Runs code Hermes can’t see",
     unreadable: "Hermes could not read this command",
     deletes: "Deletes or discards",
     "force-push": "Rewrites what others see",
@@ -21,7 +22,10 @@ export const approvalsEn: ApprovalStrings = {
   flaggedNoSession: "A flagged request is never allowed for the session",
   allowedInSession: html`✅ <b>Allowed in this session</b>`,
   sessionScope: (permission, scope) =>
-    html`Until the session ends or /status revokes it, Hermes answers “once” by itself to ${permission}: ${scope} (never to a flagged request).`,
+    html`Until the session ends or /status revokes it, Hermes answers “once” by itself to ${permission} requests of this session that run only: ${scope}. Nothing else: no other program, script or file, no inline code, no flagged request.`,
+  scopeOpen: (code) => html`<code>${code}</code> with any arguments after it`,
+  scopeExact: (code) => html`exactly <code>${code}</code>`,
+  scopeFile: (code) => html`edits of <code>${code}</code>`,
   autoAllowed: (permission, what) => html`✔ auto-allowed in this session: ${permission} <code>${what}</code>`,
   autoAllowedCount: (count) => `✔ ${count} ${count === 1 ? "request" : "requests"} auto-allowed in this session`,
   rulesTitle: (count) => html`🔓 <b>Allowed in this session</b> (${count})`,

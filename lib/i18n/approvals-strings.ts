@@ -8,6 +8,7 @@ export interface ApprovalStrings {
   /** One reason per risk category (lib/approvals/risk.ts), shown as "⚠️ <reason>: <part>". */
   reasons: {
     "network-code": string;
+    "runs-code": string;
     hidden: string;
     unreadable: string;
     deletes: string;
@@ -29,6 +30,10 @@ export interface ApprovalStrings {
   /** The confirmation on the message: allowed once, and what the session rule covers from now on. */
   allowedInSession: Html;
   sessionScope: (permission: Html, scope: Html) => Html;
+  /** One item of a rule's scope, in words: a command's start with any arguments after it, a command exactly, a file. */
+  scopeOpen: (code: Html) => Html;
+  scopeExact: (code: Html) => Html;
+  scopeFile: (code: Html) => Html;
   /** The progress line of a request a session rule answered. */
   autoAllowed: (permission: Html, what: Html) => Html;
   /** The Done notice's count. */

@@ -6,6 +6,7 @@ export const approvalsZh: ApprovalStrings = {
   reasons: {
     "network-code": "运行来自网络的代码",
     hidden: "隐藏了要运行的内容",
+    "runs-code": "运行 Hermes 看不到的代码",
     unreadable: "Hermes 无法解析此命令",
     deletes: "删除或丢弃内容",
     "force-push": "改写他人可见的内容",
@@ -20,7 +21,11 @@ export const approvalsZh: ApprovalStrings = {
   sessionNote: "已允许，本会话剩余时间内同类请求也会允许",
   flaggedNoSession: "带风险标记的请求不能在本会话内一律允许",
   allowedInSession: html`✅ <b>已在本会话内允许</b>`,
-  sessionScope: (permission, scope) => html`在会话结束或通过 /status 撤销之前，Hermes 会自动以“仅此一次”回答 ${permission}：${scope}（带风险标记的请求除外）。`,
+  sessionScope: (permission, scope) =>
+    html`在会话结束或通过 /status 撤销之前，Hermes 会自动以“仅此一次”回答本会话中只运行以下内容的 ${permission} 请求：${scope}。其他一概不含：别的程序、脚本或文件，内联代码，带风险标记的请求。`,
+  scopeOpen: (code) => html`<code>${code}</code>（后面可跟任意参数）`,
+  scopeExact: (code) => html`恰好是 <code>${code}</code>`,
+  scopeFile: (code) => html`对 <code>${code}</code> 的修改`,
   autoAllowed: (permission, what) => html`✔ 本会话内自动允许：${permission} <code>${what}</code>`,
   autoAllowedCount: (count) => `✔ 本会话内自动允许了 ${count} 个请求`,
   rulesTitle: (count) => html`🔓 <b>本会话内允许</b>（${count}）`,

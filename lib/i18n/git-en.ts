@@ -29,6 +29,8 @@ export const gitEn: GitStrings = {
   commitAsk: (branch, files, message) => html`✅ <b>Commit on ${branch}?</b>\n${files}\nMessage:\n<pre>${message}</pre>`,
   othersLeftOut: (count) => (count === 1 ? html`(1 other uncommitted file stays out of it)` : html`(${count} other uncommitted files stay out of it)`),
   replyToChange: html`Reply to this message with another message to use it instead.`,
+  commitTooLong: (count) =>
+    html`✅ <b>Not committed from the phone</b>: its ${count} files do not fit in one message, so the phone could not show them all. Commit them from the terminal.`,
   committing: "Committing…",
   committed: (hash, branch) => html`✅ Committed <code>${hash}</code> on <b>${branch}</b>`,
   commitFailed: (why) => html`❌ <b>Nothing committed</b>; the index and the files are as they were.\n<pre>${why}</pre>`,
@@ -37,6 +39,7 @@ export const gitEn: GitStrings = {
   underWay: (operation) => `A ${operation} is under way in this repository: finish it in the terminal first.`,
   pushAsk: (branch, remote, url, setsUpstream) =>
     html`⬆️ <b>Push ${branch}</b> to <b>${remote}</b> (<code>${url}</code>)?${setsUpstream ? html`\nIts upstream becomes ${remote}/${branch}.` : EMPTY_HTML}`,
+  hooksRun: (names, directory) => html`⚙️ It runs the repository's hooks ${names} (in <code>${directory}</code>).`,
   pushing: "Pushing…",
   pushed: (branch, remote) => html`⬆️ Pushed <b>${branch}</b> to <b>${remote}</b>`,
   pushFailed: (why) => html`❌ <b>Not pushed</b>\n<pre>${why}</pre>`,
@@ -56,6 +59,9 @@ export const gitEn: GitStrings = {
           ? html`\n⚠️ It has 1 uncommitted change: they will be lost.`
           : html`\n⚠️ It has ${dirty} uncommitted changes: they will be lost.`
     }`,
+  ignoredLost: (count, names) =>
+    count === 1 ? html`⚠️ 1 ignored file or folder goes with it: ${names}.` : html`⚠️ ${count} ignored files or folders go with it: ${names}.`,
+  andMore: (count) => `and ${count} more`,
   removing: "Removing…",
   removed: (directory, branch) => html`🗑 Removed <code>${directory}</code>; the branch <b>${branch}</b> stays.`,
   removeFailed: (why) => html`❌ <b>Not removed</b>\n<pre>${why}</pre>`,

@@ -35,6 +35,8 @@ export interface GitStrings {
   commitAsk: (branch: Html, files: Html, message: Html) => Html;
   othersLeftOut: (count: number) => Html;
   replyToChange: Html;
+  /** A commit whose files do not all fit in its confirmation: refused. */
+  commitTooLong: (count: number) => Html;
   committing: string;
   committed: (hash: Html, branch: Html) => Html;
   commitFailed: (why: Html) => Html;
@@ -44,6 +46,8 @@ export interface GitStrings {
   underWay: (operation: string) => string;
   /** Push. */
   pushAsk: (branch: Html, remote: Html, url: Html, setsUpstream: boolean) => Html;
+  /** The repository's hooks the commit or push will run, and where they are. */
+  hooksRun: (names: Html, directory: Html) => Html;
   pushing: string;
   pushed: (branch: Html, remote: Html) => Html;
   pushFailed: (why: Html) => Html;
@@ -58,6 +62,9 @@ export interface GitStrings {
   worktreeFailed: (why: Html) => Html;
   worktreeUsage: Html;
   removeAsk: (directory: Html, dirty: number) => Html;
+  /** Ignored files and folders in a worktree to remove: deleted with it. */
+  ignoredLost: (count: number, names: Html) => Html;
+  andMore: (count: number) => string;
   removing: string;
   removed: (directory: Html, branch: Html) => Html;
   removeFailed: (why: Html) => Html;

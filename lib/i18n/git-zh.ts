@@ -29,6 +29,7 @@ export const gitZh: GitStrings = {
   commitAsk: (branch, files, message) => html`✅ <b>在 ${branch} 上提交？</b>\n${files}\n提交说明：\n<pre>${message}</pre>`,
   othersLeftOut: (count) => html`（另有 ${count} 个未提交的文件不包含在内）`,
   replyToChange: html`回复此消息即可改用另一条提交说明。`,
+  commitTooLong: (count) => html`✅ <b>不从手机提交</b>：这 ${count} 个文件在一条消息里放不下，手机无法全部显示。请在终端中提交。`,
   committing: "正在提交……",
   committed: (hash, branch) => html`✅ 已在 <b>${branch}</b> 上提交 <code>${hash}</code>`,
   commitFailed: (why) => html`❌ <b>未提交</b>；索引和文件保持原样。\n<pre>${why}</pre>`,
@@ -37,6 +38,7 @@ export const gitZh: GitStrings = {
   underWay: (operation) => `此仓库中正在进行 ${operation}：请先在终端完成。`,
   pushAsk: (branch, remote, url, setsUpstream) =>
     html`⬆️ <b>将 ${branch} 推送</b>到 <b>${remote}</b>（<code>${url}</code>）？${setsUpstream ? html`\n其上游分支将设为 ${remote}/${branch}。` : EMPTY_HTML}`,
+  hooksRun: (names, directory) => html`⚙️ 这会运行仓库的钩子 ${names}（位于 <code>${directory}</code>）。`,
   pushing: "正在推送……",
   pushed: (branch, remote) => html`⬆️ 已将 <b>${branch}</b> 推送到 <b>${remote}</b>`,
   pushFailed: (why) => html`❌ <b>未推送</b>\n<pre>${why}</pre>`,
@@ -50,6 +52,8 @@ export const gitZh: GitStrings = {
   worktreeUsage: html`请使用 <code>/new --worktree</code> 加上指令。`,
   removeAsk: (directory, dirty) =>
     html`🗑 <b>删除 worktree</b> <code>${directory}</code>？其分支会保留。${dirty > 0 ? html`\n⚠️ 其中有 ${dirty} 处未提交的更改：将会丢失。` : EMPTY_HTML}`,
+  ignoredLost: (count, names) => html`⚠️ 其中 ${count} 个被忽略的文件或文件夹会一并删除：${names}。`,
+  andMore: (count) => `另有 ${count} 个`,
   removing: "正在删除……",
   removed: (directory, branch) => html`🗑 已删除 <code>${directory}</code>；分支 <b>${branch}</b> 保留。`,
   removeFailed: (why) => html`❌ <b>未删除</b>\n<pre>${why}</pre>`,

@@ -52,3 +52,10 @@ export function usageOf(tokens: unknown, cost: unknown): MessageUsage | undefine
 export function modelOf(info: Record<string, unknown>): ModelRef | undefined {
   return isId(info.providerID) && isId(info.modelID) ? { providerID: info.providerID, modelID: info.modelID } : undefined;
 }
+
+/** The tool call a permission request names: 1.x `tool { messageID, callID }`, 2.x `source { type: "tool", messageID, id }`. */
+export function toolCallOf(value: unknown): { messageID: string; callID: string } | undefined {
+  if (!isRecord(value) || !isId(value.messageID)) return undefined;
+  const callID = value.callID ?? value.id;
+  return isId(callID) ? { messageID: value.messageID, callID } : undefined;
+}

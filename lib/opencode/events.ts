@@ -13,7 +13,7 @@ import {
 } from "../hermes-events.ts";
 import { isRecord } from "../util/is-record.ts";
 import { isLimitWords } from "../walkaway/reset-time.ts";
-import { isId, isToolName, modelOf, stringList, todoList, usageOf } from "./event-fields.ts";
+import { isId, isToolName, modelOf, stringList, todoList, toolCallOf, usageOf } from "./event-fields.ts";
 
 export interface ParsedEvent {
   /** Directory named by a `/global/event` envelope; the hook and `/event` leave it to the caller. */
@@ -63,6 +63,9 @@ function narrow(raw: Json): HermesEvent | undefined {
           patterns: stringList(p.patterns),
           metadata: isRecord(p.metadata) ? p.metadata : {},
           always: stringList(p.always),
+          ...withTool(p.tool),
+          // 1.1.53 sends no metadata: the patterns are the line's simple commands.
+          ...(p.permission === "bash" && !(isRecord(p.metadata) && typeof p.metadata.command === "string") ? { partial: true as const } : {}),
         },
       };
     }
@@ -138,6 +141,11 @@ function narrow(raw: Json): HermesEvent | undefined {
 }
 
 /** A tool part (`pending`, `running`, `completed`, `error`): one step of the run. */
+function withTool(value: unknown): { tool?: { messageID: string; callID: string } } {
+  const tool = toolCallOf(value);
+  return tool ? { tool } : {};
+}
+
 function narrowToolPart(part: Json): HermesEvent | undefined {
   const state = isRecord(part.state) ? part.state : undefined;
   if (!isId(part.sessionID) || !isId(part.callID) || !isToolName(part.tool) || typeof state?.status !== "string") return undefined;

@@ -4,7 +4,7 @@
 // untrusted: anything malformed is dropped, never thrown.
 import { isPermissionReply, type HermesEvent, type QuestionInfo, type QuestionOption, type SessionInfo } from "../hermes-events.ts";
 import { isRecord } from "../util/is-record.ts";
-import { isId, isToolName, stringList, usageOf } from "../opencode/event-fields.ts";
+import { isId, isToolName, stringList, toolCallOf, usageOf } from "../opencode/event-fields.ts";
 
 /** One field of a question form, as OpenCode 2 sends it. */
 interface FormField {
@@ -192,6 +192,7 @@ export function questionForm(raw: unknown): { request: { id: string; sessionID: 
 function permissionRequest(d: Json) {
   if (!isId(d.id) || !isId(d.sessionID) || typeof d.action !== "string") return undefined;
   const resources = stringList(d.resources);
+  const tool = isRecord(d.source) && d.source.type === "tool" ? toolCallOf(d.source) : undefined;
   return {
     id: d.id,
     sessionID: d.sessionID,
@@ -199,6 +200,9 @@ function permissionRequest(d: Json) {
     patterns: resources,
     metadata: permissionMetadata(d.action, resources, isRecord(d.metadata) ? d.metadata : {}),
     always: stringList(d.save),
+    ...(tool ? { tool } : {}),
+    // 2.0.15 sends a shell line only as its simple commands (a subshell's redirection is lost even from a lone one).
+    ...(d.action === "shell" ? { partial: true as const } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 // One pending permission request ("may I run this command?") and how it was decided. Pure.
 import type { PermissionReply, PermissionRequest } from "../hermes-events.ts";
 import type { RiskFlag } from "../approvals/risk.ts";
+import type { RuleScope, ShownScope, Subject } from "../approvals/rule-scope.ts";
 import type { PromptBase } from "./prompt.ts";
 
 export interface PermissionDecision {
@@ -20,8 +21,12 @@ export interface PermissionPrompt extends PromptBase {
   final?: PermissionDecision & { by: DecidedBy };
   /** What is risky about the request (lib/approvals/), read before it is delivered; undefined: not read. */
   flags?: RiskFlag[];
-  /** Allowed in this session from the phone: what the session rule made of it covers. */
-  sessionScope?: string[];
+  /** What a session rule compares of it (lib/approvals/rule-scope.ts), read with its flags. */
+  subject?: Subject;
+  /** What a rule made of it would cover; undefined: none may be made (a dynamic request, or not read). */
+  ruleScope?: RuleScope;
+  /** Allowed in this session from the phone, and OpenCode took the reply: what the session rule made of it covers. */
+  sessionScope?: ShownScope[];
   /**
    * The files sent just before the message when it can't show everything (the full request, the
    * full diff): whether they all went out, and the first one, which the message replies to.

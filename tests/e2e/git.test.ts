@@ -247,6 +247,30 @@ describe.each(VERSIONS)("git from the phone on OpenCode %s", { timeout: 240_000 
     fs.rmSync(path.join(directory, "image.bin"));
   });
 
+  // Issue 49: push goes where the confirmation says.
+  it("a pushurl planted after the confirmation: the push is refused and nothing lands anywhere", async () => {
+    const planted = path.join(path.dirname(bare), "planted.git");
+    execFileSync("git", ["init", "-q", "--bare", "-b", "main", planted]);
+    git(["checkout", "-q", "-b", "planted-branch"]);
+    try {
+      const command = rig.telegram.sendText(rig.chatId, "/diff");
+      const summary = await replyTo(command, "on <b>planted-branch</b>");
+      await tap(summary, "⬆️ Push");
+      const ask = await replyTo(summary, "Push planted-branch");
+      expect(ask.text).toContain(`<code>${bare}</code>`);
+      // What a prompt-injected agent would run between the confirmation and the tap.
+      git(["config", "remote.origin.pushurl", planted]);
+      await tap(ask, "⬆️ Confirm push");
+      const refused = await edited(ask, "Not pushed");
+      expect(refused.text).toContain("git would now push to");
+      expect(() => git(["rev-parse", "-q", "--verify", "refs/heads/planted-branch"], planted)).toThrow();
+      expect(() => git(["rev-parse", "-q", "--verify", "refs/heads/planted-branch"], bare)).toThrow();
+    } finally {
+      git(["config", "--unset", "remote.origin.pushurl"]);
+      git(["checkout", "-q", "feature-x"]);
+    }
+  });
+
   it("a remote URL with credentials never reaches the chat or the log", async () => {
     git(["checkout", "-q", "-b", "with-credentials"]);
     git(["remote", "set-url", "origin", `https://hermes:${TOKEN}@127.0.0.1:9/project.git`]);

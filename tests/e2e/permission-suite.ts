@@ -239,18 +239,13 @@ export function permissionSuite(cell: Cell): void {
       expect(message.replyToMessageId).toBe(file!.messageId);
       const content = file!.document!.content!;
       const exact = JSON.parse(content.slice(content.indexOf("{", content.lastIndexOf("Exact text (JSON)"))));
-      if (version === "1.18.33") {
-        // 1.17+ sends the command itself: shown with the blank run counted, and exact in the file.
-        expect(exact.command).toBe(command);
-        expect(plain.plain).toContain("word⟨1481 spaces⟩; echo hidden-payload-tail");
-        expect(content).toContain("word⟨1481 spaces⟩; echo hidden-payload-tail");
-      } else {
-        // ≤ 1.15 sends only patterns: OpenCode splits the command into its two simple commands.
-        expect(exact.command).toBeUndefined();
-        expect(exact.patterns).toHaveLength(2);
-        expect(exact.patterns[0]).toMatch(/^echo start-of-long-command (word ){399}word/);
-        expect(exact.patterns[1]).toBe("echo hidden-payload-tail");
-      }
+      // 1.18.33 sends the command itself; 1.1.53 and 2.0.15 only its two simple commands, and Hermes
+      // takes the line from the tool call that asks (issue 49): shown with the blank run counted, and
+      // exact in the file, on every version.
+      expect(exact.command).toBe(command);
+      expect(plain.plain).toContain("word⟨1481 spaces⟩; echo hidden-payload-tail");
+      expect(content).toContain("word⟨1481 spaces⟩; echo hidden-payload-tail");
+      if (version !== "1.18.33") expect(exact.patterns).toHaveLength(2);
       await rig.telegram.tapButton(message, "Allow once");
       const result = await rig.llm.waitForToolResult((r) => r.content.includes("hidden-payload-tail"), { what: "the whole command ran" });
       expect(result.content).toContain("start-of-long-command word");

@@ -35,6 +35,19 @@ describe("run budgets", () => {
     expect(over?.kind === "over" ? over.spent : 0).toBeCloseTo(4.03);
   });
 
+  // Issue 49: the budget stops again.
+  it("stops again after a stop that failed, and after Continue even when no new run was seen", () => {
+    const budgets = new Budgets(1);
+    budgets.startRun("s", false);
+    expect(budgets.check("s", { cost: 1.2, tokens: 100 })).toMatchObject({ kind: "over" });
+    budgets.stopFailed("s");
+    expect(budgets.check("s", { cost: 1.3, tokens: 110 })).toMatchObject({ kind: "over", cap: 1 });
+    // Continue raises the cap; the run it starts may not be seen as new (the stopped one never went idle).
+    budgets.raise("s", 1, 1.3);
+    expect(budgets.check("s", { cost: 0.2, tokens: 10 })).toBeUndefined();
+    expect(budgets.check("s", { cost: 0.8, tokens: 20 })).toMatchObject({ kind: "over", cap: 2 });
+  });
+
   it("a model without prices: says so once per run instead of guessing", () => {
     const budgets = new Budgets(1);
     expect(budgets.check("s", { cost: 0, tokens: 5000 })).toEqual({ kind: "no-cost", cap: 1 });
@@ -73,10 +86,17 @@ describe("approval messages", () => {
 
   it("lists session rules with a Revoke button each, within 64 bytes of callback data", () => {
     const rules = new SessionRules();
-    rules.add({ key: "a1b2c3d4e5f6", sessionID: "ses_1", directory: "/p/app", permission: "bash", scope: ["npm test *"] });
+    rules.add({
+      key: "a1b2c3d4e5f6",
+      sessionID: "ses_1",
+      directory: "/p/app",
+      permission: "bash",
+      cover: { kind: "command", entries: [] },
+      scope: [{ kind: "open", text: "npm test" }],
+    });
     const rendered = renderRules(rules.list(), () => "Fix <login>", t);
     expect(rendered.text).toContain("Fix &lt;login&gt;");
-    expect(rendered.text).toContain("<code>npm test *</code>");
+    expect(rendered.text).toContain("<code>npm test</code> with any arguments after it");
     expect(rendered.keyboard[0]![0]!.text).toBe("✖ Revoke 1");
     expect(Buffer.byteLength(rendered.keyboard[0]![0]!.callback_data!)).toBeLessThanOrEqual(64);
   });

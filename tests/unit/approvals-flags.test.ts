@@ -1,10 +1,11 @@
 // The risk flags' reading of nested commands (bash -c, sudo, env, xargs, $(…) inside a string),
 // of paths for edit and write permissions, and the session rules' cover. The parser is the real one.
 import { beforeAll, describe, expect, it } from "vitest";
-import { flagPermission } from "../../lib/approvals/permission-flags.ts";
+import { flagPermission, judgePermission } from "../../lib/approvals/permission-flags.ts";
 import { flagCommand } from "../../lib/approvals/read-flags.ts";
 import { RISK_CATEGORIES, type RiskFlag } from "../../lib/approvals/risk.ts";
-import { SessionRules, scopeOf, wildcardMatch } from "../../lib/approvals/session-rules.ts";
+import { scopeOf } from "../../lib/approvals/rule-scope.ts";
+import { SessionRules } from "../../lib/approvals/session-rules.ts";
 import { loadShellParser, type ShellParser } from "../../lib/approvals/shell-syntax.ts";
 import type { PermissionRequest } from "../../lib/hermes-events.ts";
 
@@ -85,33 +86,28 @@ describe("permission requests", () => {
   it("flags a package.json diff that adds an install script", async () => {
     const diff = '--- a/package.json\n+++ b/package.json\n@@ -2,3 +2,4 @@\n   "scripts": {\n+    "postinstall": "node x.js",\n     "test": "vitest"';
     const found = await flagPermission(request("edit", { filepath: "/home/dev/project/package.json", diff }), PLACE);
-    expect(found).toEqual([{ category: "runs-later", part: '"postinstall": "node x.js",' }]);
+    expect(found).toEqual([{ category: "runs-later", part: '/home/dev/project/package.json: "postinstall": "node x.js",' }]);
   });
 
   it("reads a bash request's command, or its patterns without metadata (OpenCode ≤ 1.15)", async () => {
-    expect((await flagPermission(request("bash", { command: "rm -rf dist" }), PLACE)).map((flag) => flag.category)).toEqual(["deletes"]);
+    expect((await flagPermission(request("bash", { command: "rm -rf src" }), PLACE)).map((flag) => flag.category)).toEqual(["deletes"]);
     expect((await flagPermission(request("bash", {}, ["npm test", "git push -f"]), PLACE)).map((flag) => flag.category)).toEqual(["force-push"]);
     expect(await flagPermission(request("webfetch", { url: "https://e.com" }), PLACE)).toEqual([]);
   });
 });
 
 describe("session rules", () => {
-  it("matches as OpenCode's wildcard does", () => {
-    expect(wildcardMatch("npm test", "npm test *")).toBe(true);
-    expect(wildcardMatch("npm test -- --watch", "npm test *")).toBe(true);
-    expect(wildcardMatch("npm testing", "npm test *")).toBe(false);
-    expect(wildcardMatch("src/a.ts", "src/?.ts")).toBe(true);
-  });
+  const subject = async (command: string) => (await judgePermission(request("bash", { command }, [command]), PLACE, { text: command, whole: true })).subject;
 
-  it("covers the same session's requests of the same permission inside its scope, until revoked", () => {
+  it("cover the same session's requests of the same permission inside their scope, until revoked", async () => {
     const rules = new SessionRules();
-    const first = request("bash", { command: "npm test" }, ["npm test"], ["npm test *"]);
-    const rule = rules.add({ key: "k1", sessionID: "ses_1", directory: "/d", permission: "bash", scope: scopeOf(first) });
-    expect(rules.covering("ses_1", request("bash", {}, ["npm test -- -t x"]))).toBe(rule);
-    expect(rules.covering("ses_2", request("bash", {}, ["npm test"]))).toBeUndefined();
-    expect(rules.covering("ses_1", request("edit", {}, ["npm test"]))).toBeUndefined();
-    expect(rules.covering("ses_1", request("bash", {}, ["npm test", "rm x"]))).toBeUndefined();
+    const cover = scopeOf(await subject("npm test"))!;
+    const rule = rules.add({ key: "k1", sessionID: "ses_1", directory: "/d", permission: "bash", cover, scope: [] });
+    expect(rules.covering("ses_1", "bash", await subject("npm test -- -t x"))).toBe(rule);
+    expect(rules.covering("ses_2", "bash", await subject("npm test"))).toBeUndefined();
+    expect(rules.covering("ses_1", "edit", await subject("npm test"))).toBeUndefined();
+    expect(rules.covering("ses_1", "bash", await subject("npm test; rm x"))).toBeUndefined();
     expect(rules.revoke("k1")).toBe(rule);
-    expect(rules.covering("ses_1", request("bash", {}, ["npm test"]))).toBeUndefined();
+    expect(rules.covering("ses_1", "bash", await subject("npm test"))).toBeUndefined();
   });
 });

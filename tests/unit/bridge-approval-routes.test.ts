@@ -95,7 +95,7 @@ describe("Bridge: the approvals' routes (issue 42)", () => {
 
     await bridge.handleUpdate(command("/status"));
     const list = await found(telegram, (m) => m.text.startsWith("🔓 <b>Allowed in this session</b> (1)"), "list of rules");
-    expect(list.text).toContain("Tests · bash: <code>npm test *</code> · used 1×");
+    expect(list.text).toContain("Tests · bash: <code>npm test</code> with any arguments after it · used 1×");
     expect(list.replyTo).toBe(77);
     const id = await tap(list, "✖ Revoke 1");
     await vi.waitFor(() => expect(telegram.callbackAnswers).toContainEqual({ id, text: "Revoked: the next such request asks again" }));

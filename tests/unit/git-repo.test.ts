@@ -8,8 +8,11 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { commitFiles } from "../../lib/git/commit-files.ts";
-import { planPush, push } from "../../lib/git/push.ts";
-import { operationUnderWay, readChanges } from "../../lib/git/repo.ts";
+import { COMMIT_HOOKS, hooksToRun, PUSH_HOOKS } from "../../lib/git/hooks.ts";
+import { isRemoteName, planPush, push } from "../../lib/git/push.ts";
+import { CATALOGS } from "../../lib/i18n/catalog.ts";
+import { renderCommitAsk, renderPushAsk, renderRemoveAsk } from "../../lib/telegram/render/render-git.ts";
+import { ignoredFiles, operationUnderWay, readChanges } from "../../lib/git/repo.ts";
 import { addWorktree, removeWorktree } from "../../lib/git/worktrees.ts";
 
 let root: string;
@@ -63,6 +66,89 @@ describe("commitFiles", () => {
   });
 });
 
+// Issue 49: reading runs nothing of the repository's choosing.
+describe("reading", () => {
+  it("runs no fsmonitor hook, textconv, external diff or pager the repository names", async () => {
+    const marks = path.join(root, "..", `${path.basename(root)}-ran`);
+    fs.mkdirSync(marks);
+    try {
+      const script = (name: string) => {
+        const file = path.join(marks, `${name}.sh`);
+        fs.writeFileSync(file, `#!/bin/sh\ntouch '${path.join(marks, name)}'\ncat "$@" 2>/dev/null\n`, { mode: 0o755 });
+        return file;
+      };
+      git(["config", "core.fsmonitor", script("fsmonitor")]);
+      git(["config", "diff.spy.textconv", script("textconv")]);
+      git(["config", "diff.external", script("external")]);
+      git(["config", "core.pager", script("pager")]);
+      write(".gitattributes", "*.txt diff=spy\n");
+      write("a.txt", "changed\n");
+      write("fresh.txt", "new file\n");
+      const changes = await readChanges(root);
+      expect(changes.ok).toBe(true);
+      expect(changes.ok ? changes.value.diff : "").toContain("+changed");
+      expect(fs.readdirSync(marks).filter((name) => !name.endsWith(".sh"))).toEqual([]);
+    } finally {
+      fs.rmSync(marks, { recursive: true, force: true });
+    }
+  });
+});
+
+// Issue 49: Commit's and Push's confirmations say which hooks will run.
+describe("hooks", () => {
+  it("names the executable hooks git would run, also through core.hooksPath, and the confirmations show them", async () => {
+    fs.mkdirSync(path.join(root, ".githooks"));
+    for (const name of ["pre-commit", "pre-push"]) fs.writeFileSync(path.join(root, ".githooks", name), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+    fs.writeFileSync(path.join(root, ".githooks", "commit-msg"), "#!/bin/sh\nexit 0\n", { mode: 0o644 });
+    expect((await hooksToRun(root, COMMIT_HOOKS)).names).toEqual([]);
+    git(["config", "core.hooksPath", ".githooks"]);
+    const commit = await hooksToRun(root, COMMIT_HOOKS);
+    expect(commit).toEqual({ directory: path.join(root, ".githooks"), names: ["pre-commit"] });
+    expect((await hooksToRun(root, PUSH_HOOKS)).names).toEqual(["pre-push"]);
+    const t = CATALOGS.en;
+    const ask = renderCommitAsk({ branch: "main", files: ["a.txt"], others: 0, message: "m", hooks: commit }, "k", t);
+    expect(ask.text).toContain("runs the repository's hooks <code>pre-commit</code>");
+    expect(ask.text).toContain(".githooks");
+    const push = renderPushAsk({ branch: "main", remote: "origin", url: "/r.git", setsUpstream: false, hooks: await hooksToRun(root, PUSH_HOOKS) }, "k", t);
+    expect(push.text).toContain("<code>pre-push</code>");
+    expect(renderPushAsk({ branch: "main", remote: "origin", url: "/r.git", setsUpstream: false }, "k", t).text).not.toContain("hooks");
+  });
+});
+
+// Issue 49: Remove worktree names what it deletes.
+describe("ignored files", () => {
+  it("are listed (a copied .env, a folder once) and the removal's confirmation counts and names them", async () => {
+    write(".gitignore", ".env\nnode_modules/\n");
+    git(["add", ".gitignore"]);
+    git(["commit", "-qm", "ignore"]);
+    write(".env", "TOKEN=x\n");
+    fs.mkdirSync(path.join(root, "node_modules", "a"), { recursive: true });
+    write("node_modules/a/index.js", "x\n");
+    const ignored = await ignoredFiles(root);
+    expect(ignored).toEqual({ ok: true, value: [".env", "node_modules/"] });
+    const t = CATALOGS.en;
+    const ask = renderRemoveAsk("/p/wt", 0, "k", t, ignored.ok ? ignored.value : []);
+    expect(ask.text).toContain("2 ignored files or folders go with it: <code>.env</code>, <code>node_modules/</code>");
+    expect(renderRemoveAsk("/p/wt", 0, "k", t).text).not.toContain("ignored");
+  });
+});
+
+// Issue 49: Commit commits only what the phone showed.
+describe("commit's confirmation", () => {
+  it("shows every file, long ones by their start and end, or offers no Confirm when they do not all fit", () => {
+    const t = CATALOGS.en;
+    const long = `src/${"very-long-folder-name/".repeat(8)}the-file-that-changed.ts`;
+    const ask = renderCommitAsk({ branch: "main", files: ["a.ts", long], others: 0, message: "m" }, "k", t);
+    expect(ask.keyboard).toHaveLength(1);
+    expect(ask.text).toContain("src/very-long-folder-name/");
+    expect(ask.text).toContain("the-file-that-changed.ts</code>");
+    const many = Array.from({ length: 62 }, (_, index) => `packages/app/src/components/widgets/module-${index}/index.tsx`);
+    const refused = renderCommitAsk({ branch: "main", files: many, others: 0, message: "m" }, "k", t);
+    expect(refused.keyboard).toEqual([]);
+    expect(refused.text).toContain("62 files do not fit in one message");
+  });
+});
+
 describe("push", () => {
   it("plans the branch's own name on the only remote, setting the upstream once; pushes there, never forced", async () => {
     expect(await planPush(root)).toEqual({ ok: false, error: "the repository has no remote" });
@@ -71,7 +157,7 @@ describe("push", () => {
     try {
       git(["remote", "add", "upstream-one", bare]);
       const plan = await planPush(root);
-      expect(plan).toEqual({ ok: true, value: { branch: "main", remote: "upstream-one", url: bare, setsUpstream: true } });
+      expect(plan).toEqual({ ok: true, value: { branch: "main", remote: "upstream-one", url: bare, pushUrl: bare, setsUpstream: true } });
       if (!plan.ok) return;
       expect((await push(root, plan.value)).ok).toBe(true);
       expect(git(["rev-parse", "main"], bare)).toBe(git(["rev-parse", "HEAD"]));
@@ -90,6 +176,42 @@ describe("push", () => {
       expect(await planPush(root)).toEqual({ ok: false, error: "HEAD is detached: no branch to push" });
     } finally {
       fs.rmSync(bare, { recursive: true, force: true });
+    }
+  });
+
+  // Issue 49: push goes where the confirmation says.
+  it("names the URL git will push to (pushurl, pushInsteadOf), refuses a push whose URL changed since, and a remote that reads as an option", async () => {
+    const bare = `${root}-remote.git`;
+    const evil = `${root}-evil.git`;
+    execFileSync("git", ["init", "-q", "--bare", bare]);
+    execFileSync("git", ["init", "-q", "--bare", evil]);
+    try {
+      git(["remote", "add", "origin", bare]);
+      const plan = await planPush(root);
+      if (!plan.ok) throw new Error(plan.error);
+      expect(plan.value.url).toBe(bare);
+      // Planted after the confirmation was shown: refused, nothing pushed anywhere.
+      git(["config", "remote.origin.pushurl", evil]);
+      const refused = await push(root, plan.value);
+      expect(refused).toEqual({ ok: false, error: expect.stringContaining(`git would now push to ${evil}`) });
+      expect(() => git(["rev-parse", "-q", "--verify", "refs/heads/main"], evil)).toThrow();
+      expect(() => git(["rev-parse", "-q", "--verify", "refs/heads/main"], bare)).toThrow();
+      // A new confirmation names where git will push.
+      expect(await planPush(root)).toMatchObject({ ok: true, value: { url: evil } });
+      git(["config", "--unset", "remote.origin.pushurl"]);
+      git(["config", `url.${evil}.pushInsteadOf`, bare]);
+      expect(await planPush(root)).toMatchObject({ ok: true, value: { url: evil } });
+      git(["config", "--remove-section", `url.${evil}`]);
+      // A remote whose name git could read as an option.
+      git(["config", "branch.main.remote", "--receive-pack=touch /tmp/pwned"]);
+      expect(await planPush(root)).toMatchObject({ ok: false });
+      expect(isRemoteName("--receive-pack=x")).toBe(false);
+      expect(isRemoteName("origin")).toBe(true);
+      expect(isRemoteName("my/fork")).toBe(true);
+      expect(isRemoteName("a..b")).toBe(false);
+    } finally {
+      fs.rmSync(bare, { recursive: true, force: true });
+      fs.rmSync(evil, { recursive: true, force: true });
     }
   });
 });

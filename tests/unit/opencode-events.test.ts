@@ -149,6 +149,8 @@ describe("recorded stream: /event (sse_event.sse)", () => {
         patterns: ["echo hello-from-bash"],
         metadata: { command: "echo hello-from-bash" },
         always: ["echo *"],
+        // Issue 49: the tool call that asks (its input holds the whole line on 1.1.53, which sends no metadata).
+        tool: { messageID: "msg_2005037da0011QxCrrLgilfWn2", callID: "call_1795301586968" },
       },
     });
   });

@@ -79,6 +79,9 @@ describe("OpenCode 2 events, as recorded from 2.0.15", () => {
           patterns: ["echo hi-perm"],
           metadata: { command: "echo hi-perm" },
           always: ["echo *"],
+          // Issue 49: 2.0.15 names only the line's simple commands; the tool call that asks holds the line.
+          partial: true,
+          tool: { messageID: "msg_2040936e6001GKeqlx4ua8exI3", callID: "call_2_a81ed1fa" },
         },
       },
     ]);

@@ -29,10 +29,10 @@ describe("the shell parser is loaded on first use", () => {
     await vi.waitFor(() => expect(telegram.messages.some((m) => m.text.includes("Which?"))).toBe(true));
     await askPermission(permission({ permission: "edit", patterns: ["src/a.ts"], metadata: { filepath: `${DIRECTORY}/src/a.ts` }, always: ["*"] }));
     expect(loads.count).toBe(0);
-    await askPermission(permission({ patterns: ["rm -rf build"], metadata: { command: "rm -rf build" }, always: ["rm *"] }));
+    await askPermission(permission({ patterns: ["rm -rf src"], metadata: { command: "rm -rf src" }, always: ["rm *"] }));
     expect(loads.count).toBe(1);
-    const flagged = telegram.messages.find((m) => m.text.includes("rm -rf build"))!;
-    expect(flagged.text).toContain("⚠️ <b>Deletes or discards</b>: <code>rm -rf build</code>");
+    const flagged = telegram.messages.find((m) => m.text.includes("rm -rf src"))!;
+    expect(flagged.text).toContain("⚠️ <b>Deletes or discards</b>: <code>rm -rf src</code>");
     expect(JSON.stringify(flagged.keyboard)).not.toContain("Allow in this session");
     await askPermission(permission());
     const ordinary = telegram.messages.find((m) => m.text.includes("echo hello"))!;

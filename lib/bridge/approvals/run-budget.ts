@@ -159,6 +159,7 @@ export class RunBudget {
     log.info({ sessionID: owner.sessionID, spent, cap, outcome }, "run stopped at its budget");
     if (!outcome.ok) {
       undo();
+      this.#budgets.stopFailed(owner.sessionID);
       const error = outcome.gone ? this.#deps.t.talk.sessionGone : outcome.error;
       return void (await this.#post(owner, renderBudgetStop({ spent, cap, step: cap, directory: owner.directory, error }, this.#deps.t)));
     }

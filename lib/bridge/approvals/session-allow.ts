@@ -5,12 +5,14 @@
 // and lists this process' rules on /status, each with Revoke. A session's rules go with it.
 import { randomBytes } from "node:crypto";
 import { homedir } from "node:os";
-import { flagPermission } from "../../approvals/permission-flags.ts";
+import { judgePermission } from "../../approvals/permission-flags.ts";
 import { commandOf, fileOf } from "../../approvals/permission-subject.ts";
 import type { RiskFlag } from "../../approvals/risk.ts";
-import { scopeOf, SessionRules, type SessionRule } from "../../approvals/session-rules.ts";
+import { scopeOf, scopeWords, type ShownScope } from "../../approvals/rule-scope.ts";
+import { SessionRules, type SessionRule } from "../../approvals/session-rules.ts";
+import { ToolCommands } from "../../approvals/tool-commands.ts";
 import { errorText } from "../../util/error-text.ts";
-import type { HermesEvent } from "../../hermes-events.ts";
+import type { HermesEvent, ToolStep } from "../../hermes-events.ts";
 import type { Strings } from "../../i18n/catalog.ts";
 import type { Logger } from "../../system/log.ts";
 import type { PermissionPrompt } from "../../registry/permission-prompt.ts";
@@ -20,6 +22,7 @@ import { decodeCallback } from "../../telegram/codec.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
 import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
 import { renderRules } from "../../telegram/render/render-approvals.ts";
+import { headAndTail } from "../../telegram/render/render-permission.ts";
 import { escapeWithin, type Html } from "../../text/html.ts";
 import { reveal } from "../../text/reveal.ts";
 import type { Chat } from "../core/chat.ts";
@@ -42,12 +45,15 @@ export interface SessionAllowDeps {
   home?: string;
 }
 
+/** How long a request that sends only its parts waits for its tool call's input (the whole line). */
+const CALL_WAIT_MS = 1_500;
 /** Escaped length of the command or file an auto-answer line shows. */
 const SHOWN_LIMIT = 200;
 
 export class SessionAllow implements PermissionJudge {
   readonly #deps: SessionAllowDeps;
   readonly #rules = new SessionRules();
+  readonly #toolCommands = new ToolCommands();
   /** Requests each root session's current run had answered by a rule (for its Done notice). */
   readonly #answered = new Map<string, number>();
 
@@ -55,27 +61,52 @@ export class SessionAllow implements PermissionJudge {
     this.#deps = deps;
   }
 
+  /** A run's tool step: a shell call's command is kept for the permission it may ask (its whole line). */
+  noteTool(step: ToolStep): void {
+    this.#toolCommands.note(step);
+  }
+
   async flag(prompt: PermissionPrompt): Promise<RiskFlag[]> {
     const place = { directory: prompt.directory, home: this.#deps.home ?? homedir() };
-    return flagPermission(prompt.request, place).catch((error: unknown) => {
+    await this.#toolCommands.awaitCall(prompt.request, CALL_WAIT_MS);
+    const line = this.#toolCommands.lineOf(prompt.request);
+    // The phone shows the whole line too (1.1.53 and 2.0.15 send only its parts).
+    if (line?.whole && commandOf(prompt.request) !== line.text && ["bash", "shell"].includes(prompt.request.permission)) {
+      const { partial: _parts, ...request } = prompt.request;
+      prompt.request = { ...request, metadata: { ...request.metadata, command: line.text } };
+    }
+    try {
+      const judged = await judgePermission(prompt.request, place, line);
+      prompt.subject = judged.subject;
+      const scope = scopeOf(judged.subject);
+      if (scope) prompt.ruleScope = scope;
+      return judged.flags;
+    } catch (error) {
       this.#deps.log.warn({ err: errorText(error), requestID: prompt.requestID }, "could not read a permission request's risks");
       return [{ category: "unreadable", part: commandOf(prompt.request) ?? fileOf(prompt.request) ?? prompt.request.permission }];
-    });
+    }
   }
 
   covering(prompt: PermissionPrompt): SessionRule | undefined {
-    if (prompt.flags === undefined || prompt.flags.length > 0) return undefined;
-    return this.#rules.covering(this.#rootOf(prompt.sessionID), prompt.request);
+    if (prompt.flags === undefined || prompt.flags.length > 0 || prompt.subject === undefined) return undefined;
+    return this.#rules.covering(this.#rootOf(prompt.sessionID), prompt.request.permission, prompt.subject);
   }
 
-  keep(prompt: PermissionPrompt): SessionRule {
+  /** What a rule made of this request would cover, in words; undefined: none may be made. */
+  scopeFor(prompt: PermissionPrompt): ShownScope[] | undefined {
+    return prompt.ruleScope && (prompt.flags?.length ?? 1) === 0 ? scopeWords(prompt.ruleScope, prompt.directory) : undefined;
+  }
+
+  /** OpenCode took the "once" of an Allow-in-this-session tap: the rule is made (or the same one kept). */
+  keep(prompt: PermissionPrompt): SessionRule | undefined {
+    const cover = prompt.ruleScope;
+    if (!cover || (prompt.flags?.length ?? 1) > 0) return undefined;
     const root = this.#rootOf(prompt.sessionID);
-    const scope = scopeOf(prompt.request);
-    const same = this.#rules.list().find((rule) => rule.sessionID === root && rule.permission === prompt.request.permission && sameScope(rule.scope, scope));
-    if (same) return same;
+    const scope = scopeWords(cover, prompt.directory);
     const key = randomBytes(6).toString("hex");
-    this.#deps.log.info({ sessionID: root, permission: prompt.request.permission, scope }, "session rule made from the phone");
-    return this.#rules.add({ key, sessionID: root, directory: prompt.directory, permission: prompt.request.permission, scope });
+    const rule = this.#rules.add({ key, sessionID: root, directory: prompt.directory, permission: prompt.request.permission, cover, scope });
+    if (rule.key === key) this.#deps.log.info({ sessionID: root, permission: prompt.request.permission, scope }, "session rule made from the phone");
+    return rule;
   }
 
   answered(prompt: PermissionPrompt, rule: SessionRule): void {
@@ -84,7 +115,8 @@ export class SessionAllow implements PermissionJudge {
     this.#answered.set(root, (this.#answered.get(root) ?? 0) + 1);
     const { t } = this.#deps;
     const what = commandOf(prompt.request) ?? fileOf(prompt.request) ?? prompt.request.patterns.join(" ");
-    const line = t.approvals.autoAllowed(escapeWithin(reveal(prompt.request.permission, t), 40), escapeWithin(reveal(what, t), SHOWN_LIMIT));
+    // Its start and its end, as prompts show a long command: the end is where a payload hides.
+    const line = t.approvals.autoAllowed(escapeWithin(reveal(prompt.request.permission, t), 40), headAndTail(reveal(what, t), SHOWN_LIMIT, " ", t).html);
     // Without a progress message (HERMES_PROGRESS=off) the line comes on its own, silently: an auto-answer is never unseen.
     if (!this.#deps.progress.note(root, line)) void this.#postSilently(root, prompt.directory, line);
   }
@@ -155,8 +187,4 @@ export class SessionAllow implements PermissionJudge {
   #rootOf(sessionID: string): string {
     return this.#deps.registry.sessions.rootOf(sessionID);
   }
-}
-
-function sameScope(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((pattern, index) => pattern === b[index]);
 }

@@ -9,6 +9,7 @@ import type { FileChange } from "../../hermes-events.ts";
 import { commitFiles } from "../../git/commit-files.ts";
 import { proposeMessage, typedMessage } from "../../git/commit-message.ts";
 import { createPullRequest, ghState } from "../../git/gh.ts";
+import { COMMIT_HOOKS, hooksToRun, PUSH_HOOKS } from "../../git/hooks.ts";
 import { planPush, push } from "../../git/push.ts";
 import { lastCommitMessage, operationUnderWay, readStatus, repoRoot } from "../../git/repo.ts";
 import type { ActivityTracker } from "../../notices/activity.ts";
@@ -152,6 +153,7 @@ export class GitTaps {
     if (action !== "commit" && action !== "commitConfirm") return undefined;
     const commit = target.commit;
     if (!commit || commit.done) return (t) => t.git.gone;
+    if (action === "commitConfirm" && commit.cut) return (t) => t.git.commitTooLong(commit.files.length);
     if (target.owner && activity.isBusy(target.owner.sessionID)) return (t) => t.git.busy;
     const operation = await operationUnderWay(commit.root);
     if (operation) return (t) => t.git.underWay(operation);
@@ -170,7 +172,12 @@ export class GitTaps {
     const status = await readStatus(commit.root);
     const branch = status.ok ? (status.value.branch ?? this.#deps.t.git.detached) : "?";
     const others = status.ok ? status.value.entries.filter((entry) => !commit.files.includes(entry.path)).length : 0;
-    return renderCommitAsk({ branch, files: commit.files, others, message: commit.message }, target.key, this.#deps.t);
+    const hooks = await hooksToRun(commit.root, COMMIT_HOOKS);
+    const rendered = renderCommitAsk({ branch, files: commit.files, others, message: commit.message, hooks }, target.key, this.#deps.t);
+    // A list the message can't hold whole (a group's machine label takes room too) is never committed from the phone.
+    if (rendered.keyboard.length === 0) commit.cut = true;
+    else delete commit.cut;
+    return rendered;
   }
 
   async #commit(target: GitTarget, tapped: MessageRef | undefined): Promise<void> {
@@ -191,7 +198,8 @@ export class GitTaps {
     const plan = await planPush(target.cwd);
     if (!plan.ok) return void (await this.#posts.post(renderGitFailure("push", plan.error, t), where));
     target.push = plan.value;
-    await this.#posts.post(renderPushAsk(plan.value, target.key, t), where);
+    const hooks = await hooksToRun(target.cwd, PUSH_HOOKS);
+    await this.#posts.post(renderPushAsk({ ...plan.value, hooks }, target.key, t), where);
   }
 
   async #push(target: GitTarget, tapped: MessageRef | undefined): Promise<void> {

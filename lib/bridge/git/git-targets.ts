@@ -20,6 +20,8 @@ export interface CommitPlan {
   message: string;
   /** The confirmation: a reply to it replaces the message. */
   ask?: MessageRef;
+  /** The confirmation could not show every file (it offered no Confirm): nothing is committed. */
+  cut?: true;
   done?: true;
 }
 

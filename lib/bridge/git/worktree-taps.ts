@@ -3,7 +3,7 @@
 // (with --force only when the confirmation said so). The branch stays. The book of worktrees
 // Hermes made in this process is worktree-book.ts'.
 import type { Strings } from "../../i18n/catalog.ts";
-import { readStatus } from "../../git/repo.ts";
+import { ignoredFiles, readStatus } from "../../git/repo.ts";
 import { removeWorktree } from "../../git/worktrees.ts";
 import type { Logger } from "../../system/log.ts";
 import type { MessageRef } from "../../registry/prompt.ts";
@@ -33,9 +33,10 @@ export class WorktreeTaps {
     const worktree = target.worktree;
     if (!worktree) return;
     if (action === "removeWorktree") {
-      const status = await readStatus(worktree.directory);
+      const [status, ignored] = await Promise.all([readStatus(worktree.directory), ignoredFiles(worktree.directory)]);
       worktree.dirty = status.ok ? status.value.entries.length : 0;
-      await posts.post(renderRemoveAsk(worktree.directory, worktree.dirty, target.key, t), where);
+      // Ignored files (a copied .env) go with the folder too: the confirmation counts and names them.
+      await posts.post(renderRemoveAsk(worktree.directory, worktree.dirty, target.key, t, ignored.ok ? ignored.value : []), where);
       return;
     }
     if (!tapped) return;

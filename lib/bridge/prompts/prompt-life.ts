@@ -17,6 +17,7 @@ import type { InstanceLink, PromptDesk } from "../core/desk.ts";
 import type { InstanceLinks } from "../core/instance-links.ts";
 import { feedbackAsMessage, replyFor, sendFeedback } from "./permission-feedback.ts";
 import type { PermissionJudge } from "./permission-judge.ts";
+import { SessionAllowing } from "./session-allowing.ts";
 import { RICH_UNSENT, type PromptMessages } from "./prompt-messages.ts";
 import type { ReplyConfirmation } from "./reply-confirmation.ts";
 import { SerialQueues } from "./serial-queues.ts";
@@ -45,6 +46,8 @@ type Replied = Extract<HermesEvent, { type: "question.replied" | "question.rejec
 const SENDING_SHOWN_AFTER_MS = 400;
 
 export class PromptLife implements PromptDesk {
+  /** Allow-in-this-session replies on their way, by root session. */
+  readonly #allowing = new SessionAllowing((sessionID) => this.#deps.registry.sessions.rootOf(sessionID));
   readonly t: Strings;
   readonly #deps: PromptLifeDeps;
   readonly #queues = new SerialQueues();
@@ -134,7 +137,7 @@ export class PromptLife implements PromptDesk {
    * Sends a permission decision, waits for OpenCode to apply it, and shows the outcome. Feedback
    * the reject would drop (OpenCode 2) follows as the session's next message (permission-feedback.ts).
    */
-  async decidePermission(prompt: PermissionPrompt, decision: PermissionDecision): Promise<void> {
+  async decidePermission(prompt: PermissionPrompt, decision: PermissionDecision, onTaken?: () => void): Promise<void> {
     if (prompt.state !== "pending") return;
     prompt.sent = decision;
     let opencode: OpencodeEndpoint | undefined;
@@ -146,6 +149,8 @@ export class PromptLife implements PromptDesk {
     this.#deps.log.info({ requestID: prompt.requestID, reply: decision.reply, outcome }, "permission decision sent");
     if (prompt.state !== "pending") return; // settled meanwhile by an event
     if (outcome.ok) prompt.final = { ...decision, by: "telegram" };
+    // OpenCode took it: what follows from it starts now, before the message shows it (the next request may be on its way).
+    if (outcome.ok) onTaken?.();
     if (outcome.ok && opencode && feedbackAsMessage(decision, opencode)) {
       prompt.busy = true; // no tap in between: the reject took effect, the message is on its way
       const main = this.#deps.registry.sessions.rootOf(prompt.sessionID);
@@ -155,14 +160,13 @@ export class PromptLife implements PromptDesk {
     await this.#conclude(prompt, outcome, "answered");
   }
 
-  /** "Allow in this session": allowed once; once OpenCode took it, a rule answers the session's like requests. */
+  /** "Allow in this session": allowed once, and a rule once OpenCode took it (session-allowing.ts). */
   async allowInSession(prompt: PermissionPrompt): Promise<void> {
     const judge = this.#deps.judge;
-    if (!judge || prompt.state !== "pending") return;
-    // Shown on the confirmation; taken back if the reply does not go through.
-    prompt.sessionScope = judge.keep(prompt).scope;
-    await this.decidePermission(prompt, { reply: "once" });
-    if (prompt.final?.reply !== "once") prompt.sessionScope = undefined;
+    const scope = judge?.scopeFor(prompt);
+    if (!judge || !scope || prompt.state !== "pending") return;
+    const decide = (onTaken: () => void) => this.decidePermission(prompt, { reply: "once" }, onTaken);
+    if (!(await this.#allowing.allow(prompt, judge, scope, decide))) await this.refresh(prompt);
   }
 
   async askForText(prompt: Prompt, questionIndex: number, label: string): Promise<void> {
@@ -296,6 +300,8 @@ export class PromptLife implements PromptDesk {
     const judge = this.#deps.judge;
     if (!judge) return false;
     prompt.flags = await judge.flag(prompt);
+    // An Allow-in-this-session of the same session still on its way: its rule may answer this one.
+    await this.#allowing.settled(prompt.sessionID);
     const rule = prompt.flags.length === 0 && prompt.state === "pending" ? judge.covering(prompt) : undefined;
     if (!rule) return false;
     await this.enqueue(prompt, () => this.decidePermission(prompt, { reply: "once" }));

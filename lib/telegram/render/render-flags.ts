@@ -2,6 +2,7 @@
 // first, "⚠️ <reason>: <the part that earned it>"; and what "Allow in this session" covers. Pure.
 // The part is the agent's text: revealed, escaped and cut.
 import type { RiskFlag } from "../../approvals/risk.ts";
+import type { ShownScope } from "../../approvals/rule-scope.ts";
 import type { Strings } from "../../i18n/catalog.ts";
 import type { PermissionPrompt } from "../../registry/permission-prompt.ts";
 import { escapeHtml, escapeWithin, html, type Html, joinHtml } from "../../text/html.ts";
@@ -22,21 +23,22 @@ export function flagLines(flags: readonly RiskFlag[], t: Strings): Html[] {
   return lines;
 }
 
-/** "Allow in this session" is offered for a request that was read and carries no flag. */
+/** "Allow in this session" is offered for a request that was read, carries no flag and is not dynamic (a rule can be made of it). */
 export function offersSession(prompt: PermissionPrompt): boolean {
-  return prompt.flags !== undefined && prompt.flags.length === 0;
+  return prompt.flags !== undefined && prompt.flags.length === 0 && prompt.ruleScope !== undefined;
 }
 
 /** What a session rule covers, in words. */
-export function sessionScopeLine(permission: string, scope: readonly string[], t: Strings): Html {
+export function sessionScopeLine(permission: string, scope: readonly ShownScope[], t: Strings): Html {
   return t.approvals.sessionScope(escapeWithin(reveal(permission, t), 40), scopeList(scope, t));
 }
 
-/** A rule's scope as a list of code spans. */
-export function scopeList(scope: readonly string[], t: Strings): Html {
+/** A rule's scope in words, each item's text in a code span (its start and end when long). */
+export function scopeList(scope: readonly ShownScope[], t: Strings): Html {
   const each = Math.max(40, Math.floor(SCOPE_LIMIT / Math.max(1, scope.length)));
+  const words = { open: t.approvals.scopeOpen, exact: t.approvals.scopeExact, file: t.approvals.scopeFile };
   return joinHtml(
-    scope.map((pattern) => html`<code>${escapeWithin(reveal(pattern, t), each)}</code>`),
-    html`, `,
+    scope.map((item) => words[item.kind](escapeWithin(reveal(item.text, t), each))),
+    html`; `,
   );
 }

@@ -3,7 +3,8 @@
 // git's own words are untrusted text: shown through reveal, escaped, cut on graphemes.
 import type { Strings } from "../../i18n/catalog.ts";
 import { encodeCallback, type GitAction } from "../codec.ts";
-import { EMPTY_HTML, escapedTail, escapeHtml, escapeWithin, html, type Html, joinHtml } from "../../text/html.ts";
+import { EMPTY_HTML, escapedHead, escapedTail, escapeHtml, escapeWithin, html, type Html, joinHtml, MESSAGE_LIMIT } from "../../text/html.ts";
+import { LABEL_ROOM } from "./machine-label.ts";
 import { reveal } from "../../text/reveal.ts";
 import type { InlineButton, RenderedMessage } from "../wire/rendered-message.ts";
 
@@ -11,7 +12,7 @@ const NAME_LIMIT = 120;
 const LISTED_FILES = 20;
 /** git's own words (a hook's output, a refusal): the end matters most, and the message stays short. */
 const OUTPUT_LIMIT = 1_500;
-const MESSAGE_LIMIT = 1_500;
+const COMMIT_MESSAGE_LIMIT = 1_500;
 
 export interface DiffFileView {
   path: string;
@@ -72,15 +73,31 @@ export interface CommitAskView {
   /** Uncommitted files that are not the run's: left out. */
   others: number;
   message: string;
+  /** The repository's hooks the commit runs. */
+  hooks?: HooksToRun;
 }
 
+/** Room a commit's confirmation may take: a message, less a machine's label and a margin. */
+const COMMIT_ROOM = MESSAGE_LIMIT - LABEL_ROOM - 100;
+
+/** A path's start and end when it is long (the end names the file). */
+function shownPath(path: string, t: Strings): Html {
+  const revealed = reveal(path, t);
+  if (escapeHtml(revealed).length <= NAME_LIMIT) return escapeHtml(revealed);
+  const head = escapedHead(revealed, 60);
+  const end = escapedTail(revealed.slice(head.length), NAME_LIMIT - 61 - head.html.length + 60);
+  return html`${head.html}…${end.html}`;
+}
+
+/** Commit's confirmation: every file it commits, or, when they do not all fit, a refusal without Confirm. */
 export function renderCommitAsk(view: CommitAskView, key: string, t: Strings): RenderedMessage {
   const files = joinHtml(
-    view.files.map((file) => html`<code>${shown(file, t)}</code>`),
+    view.files.map((file) => html`<code>${shownPath(file, t)}</code>`),
     "\n",
   );
   const others = view.others > 0 ? html`\n${t.git.othersLeftOut(view.others)}` : EMPTY_HTML;
-  const text = html`${t.git.commitAsk(shown(view.branch, t), html`${files}${others}`, shown(view.message, t, MESSAGE_LIMIT))}\n${t.git.replyToChange}`;
+  const text = html`${t.git.commitAsk(shown(view.branch, t), html`${files}${others}`, shown(view.message, t, COMMIT_MESSAGE_LIMIT))}${hooksLine(view.hooks, t)}\n${t.git.replyToChange}`;
+  if (text.length > COMMIT_ROOM) return { text: t.git.commitTooLong(view.files.length), keyboard: [] };
   return { text, keyboard: [[gitButton("commitConfirm", key, t)]] };
 }
 
@@ -97,16 +114,34 @@ export function renderGitFailure(what: GitFailure, why: string, t: Strings, retr
   return { text: words(tail(why, t)), keyboard: retry ? [[retry]] : [] };
 }
 
+/** The repository's hooks a commit or push runs, and where git looks for them. */
+export interface HooksToRun {
+  directory: string;
+  names: string[];
+}
+
 export interface PushAskView {
   branch: string;
   remote: string;
   url: string;
   setsUpstream: boolean;
+  /** The repository's hooks the push runs. */
+  hooks?: HooksToRun;
+}
+
+/** "It runs the repository's hooks pre-commit, commit-msg (in …)"; nothing when none will run. */
+function hooksLine(hooks: HooksToRun | undefined, t: Strings): Html {
+  if (!hooks || hooks.names.length === 0) return EMPTY_HTML;
+  const names = joinHtml(
+    hooks.names.map((name) => html`<code>${shown(name, t)}</code>`),
+    html`, `,
+  );
+  return html`\n${t.git.hooksRun(names, shown(hooks.directory, t, 200))}`;
 }
 
 export function renderPushAsk(view: PushAskView, key: string, t: Strings): RenderedMessage {
   return {
-    text: t.git.pushAsk(shown(view.branch, t), shown(view.remote, t), shown(view.url, t, 200), view.setsUpstream),
+    text: html`${t.git.pushAsk(shown(view.branch, t), shown(view.remote, t), shown(view.url, t, 200), view.setsUpstream)}${hooksLine(view.hooks, t)}`,
     keyboard: [[gitButton("pushConfirm", key, t)]],
   };
 }
@@ -120,8 +155,18 @@ export function renderPullRequest(url: string, t: Strings): RenderedMessage {
   return { text: t.git.prOpened(shown(url, t, 300)), keyboard: [] };
 }
 
-export function renderRemoveAsk(directory: string, dirty: number, key: string, t: Strings): RenderedMessage {
-  return { text: t.git.removeAsk(shown(directory, t, 300), dirty), keyboard: [[gitButton("removeConfirm", key, t)]] };
+/** Ignored files named on a removal's confirmation at most; the rest are counted. */
+const IGNORED_NAMED = 5;
+
+/** `ignored`: git's ignored files and folders in it (they are deleted too). */
+export function renderRemoveAsk(directory: string, dirty: number, key: string, t: Strings, ignored: readonly string[] = []): RenderedMessage {
+  const names = joinHtml(
+    ignored.slice(0, IGNORED_NAMED).map((name) => html`<code>${shown(name, t, 80)}</code>`),
+    html`, `,
+  );
+  const more = ignored.length > IGNORED_NAMED ? html` ${escapeHtml(t.git.andMore(ignored.length - IGNORED_NAMED))}` : EMPTY_HTML;
+  const lost = ignored.length > 0 ? html`\n${t.git.ignoredLost(ignored.length, html`${names}${more}`)}` : EMPTY_HTML;
+  return { text: html`${t.git.removeAsk(shown(directory, t, 300), dirty)}${lost}`, keyboard: [[gitButton("removeConfirm", key, t)]] };
 }
 
 export function renderRemoved(directory: string, branch: string, t: Strings): RenderedMessage {

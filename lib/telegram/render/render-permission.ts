@@ -168,7 +168,7 @@ function permissionParts(prompt: PermissionPrompt, context: PromptContext, whole
  * `text` escaped whole if it fits in `max`, else its head and its tail around a marker that says
  * how much is not shown: the end of a command is where a payload hides.
  */
-function headAndTail(text: string, max: number, separator: "\n" | " ", t: Strings): { html: Html; cut: boolean } {
+export function headAndTail(text: string, max: number, separator: "\n" | " ", t: Strings): { html: Html; cut: boolean } {
   const escaped = escapeHtml(text);
   if (escaped.length <= max) return { html: escaped, cut: false };
   const room = max - t.permission.omitted(text.length).length - 2 * separator.length;
