@@ -14,7 +14,7 @@ export class OpencodeApi implements OpencodeEndpoint {
   /** 1.x hands a reject's message to the agent as the tool's error (tests/e2e/permission-contract.test.ts). */
   readonly rejectKeepsMessage: boolean = true;
   readonly vocabulary: OpencodeVocabulary;
-  /** The shell route and MCP servers (issue 53); the status trailer follows the process' `SHELL`. */
+  /** The shell route and MCP servers (issue 53); the status trailer follows the shell OpenCode picks from the process' environment. */
   readonly desk: OpencodeDesk;
   readonly #transport: OpencodeTransport;
   readonly #retry: RetryPolicy;
@@ -24,7 +24,7 @@ export class OpencodeApi implements OpencodeEndpoint {
     this.#transport = transport;
     this.#retry = retry;
     this.vocabulary = new OpencodeVocabulary(transport);
-    this.desk = new OpencodeDesk(transport, process.env.SHELL);
+    this.desk = new OpencodeDesk(transport, process.env);
     if (elsewhere) this.at = (directory) => new OpencodeApi(elsewhere(directory) ?? transport, retry, elsewhere);
   }
 

@@ -3,7 +3,10 @@
 // message: one `bash` tool part with the whole output, no exit status; 409 on 1.18.33 and 500 on
 // 1.1.53 while the session works), `GET /mcp` (`{ name: { status, error? } }`) and `POST
 // /mcp/:name/connect|disconnect`. 1.x runs a command as `eval "<JSON string>"` in bash or zsh, so
-// the exit status is printed by a trailer whose `$` is made by a command substitution.
+// the exit status is printed by a trailer whose `$` is made by a command substitution. Which shell
+// runs it is OpenCode's `Shell.preferred()`: `SHELL`, else `bash` on PATH, else `/bin/sh` (read in
+// the 1.1.53 and 1.18.33 binaries; a process started without `SHELL`, as a service or CI is, runs bash).
+import { findExecutable } from "../system/find-executable.ts";
 import { isRecord } from "../util/is-record.ts";
 import type { DeskControls, McpServerState, Outcome, ShellRun } from "./endpoint.ts";
 import { DEFAULT_RETRY, describeBody, sendForOutcome } from "./send-outcome.ts";
@@ -29,6 +32,12 @@ export function withExitTrailer(command: string, shell: string | undefined): str
   return `(${command})${TRAILER}`;
 }
 
+/** The shell OpenCode 1.x runs a `!command` with, as its `Shell.preferred()` picks it from the environment. */
+export function opencodeShell(env: NodeJS.ProcessEnv, find: (name: string, searchPath: string | undefined) => string | undefined = findExecutable): string {
+  if (env.SHELL) return env.SHELL;
+  return find("bash", env.PATH) ?? "/bin/sh";
+}
+
 /** The output without the trailer's line, and the status it printed; the output unchanged when the command was not wrapped. */
 export function readExitTrailer(sent: string, output: string): { output: string; exit?: number } {
   if (!sent.endsWith(TRAILER)) return { output };
@@ -39,12 +48,13 @@ export function readExitTrailer(sent: string, output: string): { output: string;
 
 export class OpencodeDesk implements DeskControls {
   readonly #transport: OpencodeTransport;
-  readonly #shell: string | undefined;
+  readonly #env: NodeJS.ProcessEnv;
+  #shell: string | undefined;
 
-  /** `shell`: the `SHELL` of OpenCode's process (the plugin's own), which decides whether the status trailer is added. */
-  constructor(transport: OpencodeTransport, shell: string | undefined) {
+  /** `env`: the environment of OpenCode's process (the plugin's own), whose shell decides whether the status trailer is added. */
+  constructor(transport: OpencodeTransport, env: NodeJS.ProcessEnv) {
     this.#transport = transport;
-    this.#shell = shell;
+    this.#env = env;
   }
 
   async listMcp(): Promise<McpServerState[]> {
@@ -60,6 +70,7 @@ export class OpencodeDesk implements DeskControls {
 
   /** Tried once (a retry would run the command twice). */
   async shell(sessionID: string, command: string, options: { agent?: string; signal?: AbortSignal } = {}): Promise<ShellRun> {
+    this.#shell ??= opencodeShell(this.#env);
     const sent = withExitTrailer(command, this.#shell);
     try {
       const agent = options.agent ?? (await this.#lastAgent(sessionID)) ?? DEFAULT_AGENT;

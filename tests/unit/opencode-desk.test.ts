@@ -3,7 +3,7 @@
 // the history (and the whole output when truncated), `GET /api/mcp` and the experimental toggles.
 // The routes' real answers are in tests/e2e/desk-contract.test.ts.
 import { describe, expect, it, vi } from "vitest";
-import { OpencodeDesk, readExitTrailer, withExitTrailer } from "../../lib/opencode/desk.ts";
+import { OpencodeDesk, opencodeShell, readExitTrailer, withExitTrailer } from "../../lib/opencode/desk.ts";
 import type { HttpResult, OpencodeTransport } from "../../lib/opencode/transport.ts";
 import { Opencode2Desk } from "../../lib/opencode2/desk.ts";
 import { OwnServerClient } from "../../lib/opencode2/server-client.ts";
@@ -42,6 +42,22 @@ describe("the 1.x status trailer", () => {
   });
 });
 
+describe("the shell 1.x runs a command with (its Shell.preferred())", () => {
+  it("is SHELL when set; without SHELL, bash on PATH, else /bin/sh", () => {
+    const find = (name: string, searchPath: string | undefined) => (name === "bash" && searchPath === "/opt/bin" ? "/opt/bin/bash" : undefined);
+    expect(opencodeShell({ SHELL: "/usr/bin/fish", PATH: "/opt/bin" }, find)).toBe("/usr/bin/fish");
+    expect(opencodeShell({ PATH: "/opt/bin" }, find)).toBe("/opt/bin/bash");
+    expect(opencodeShell({ SHELL: "", PATH: "/opt/bin" }, find)).toBe("/opt/bin/bash");
+    expect(opencodeShell({ PATH: "/nowhere" }, find)).toBe("/bin/sh");
+  });
+
+  it("a process started without SHELL (a service, a CI runner) still gets the status: OpenCode runs bash then", async () => {
+    const { transport } = fakeTransport((method) => (method === "GET" ? { status: 200, data: [] } : bashAnswer("hi\n[exit 0]\n")));
+    const desk = new OpencodeDesk(transport, { PATH: process.env.PATH });
+    await expect(desk.shell("ses_1", "echo hi")).resolves.toMatchObject({ ok: true, output: "hi\n", exit: 0 });
+  });
+});
+
 describe("OpencodeDesk (1.x)", () => {
   it("runs the command through the shell route with the session's last agent, once, and reads the status", async () => {
     const { transport, request } = fakeTransport((method, url) => {
@@ -49,7 +65,7 @@ describe("OpencodeDesk (1.x)", () => {
       expect(url).toBe("/session/{sessionID}/shell");
       return bashAnswer("c3 three\nb2 two\na1 one\n[exit 0]\n");
     });
-    const desk = new OpencodeDesk(transport, "/bin/bash");
+    const desk = new OpencodeDesk(transport, { SHELL: "/bin/bash" });
     const run = await desk.shell("ses_1", "git log --oneline -n 3");
     expect(run).toEqual({
       ok: true,
@@ -65,7 +81,7 @@ describe("OpencodeDesk (1.x)", () => {
 
   it("names `build` when the session has no agent yet, or the caller's agent; without a trailer the status is unknown", async () => {
     const { transport, request } = fakeTransport((method) => (method === "GET" ? { status: 200, data: [] } : bashAnswer("hi\n")));
-    const desk = new OpencodeDesk(transport, "/usr/bin/fish");
+    const desk = new OpencodeDesk(transport, { SHELL: "/usr/bin/fish" });
     await expect(desk.shell("ses_1", "echo hi")).resolves.toEqual({ ok: true, command: "echo hi", output: "hi\n" });
     expect(request.mock.calls.at(-1)?.[2]?.body).toEqual({ agent: "build", command: "echo hi" });
     await desk.shell("ses_1", "echo hi", { agent: "review" });
@@ -80,7 +96,7 @@ describe("OpencodeDesk (1.x)", () => {
       { status: 500, data: { name: "UnknownError", data: { message: "disk full\n at x" } } },
     ];
     const { transport, request } = fakeTransport((method) => (method === "GET" ? { status: 200, data: [] } : answers.shift()!));
-    const desk = new OpencodeDesk(transport, "/bin/bash");
+    const desk = new OpencodeDesk(transport, { SHELL: "/bin/bash" });
     await expect(desk.shell("ses_1", "ls")).resolves.toEqual({ ok: false, busy: true });
     await expect(desk.shell("ses_1", "ls")).resolves.toEqual({ ok: false, busy: true });
     await expect(desk.shell("ses_1", "ls")).resolves.toEqual({ ok: false, busy: false, gone: true });
