@@ -8,8 +8,7 @@
 // another user of the machine gets neither the words nor the key, and the phone says why.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_CHAT_ID, type SentMessage } from "../support/fake-telegram.ts";
-import { startForeignListener, foreignListenerSkip } from "../support/foreign-listener.ts";
-import { freePort } from "../support/free-port.ts";
+import { type ForeignListener, startForeignListener, foreignListenerSkip } from "../support/foreign-listener.ts";
 import { directive } from "../support/mock-llm.ts";
 import type { OpencodeVersion } from "../support/opencode.ts";
 import { startFakeSpeech, type FakeSpeech } from "../support/speech-server.ts";
@@ -144,33 +143,32 @@ describe.each(VERSIONS)("spoken answers on OpenCode %s", (version) => {
 describe.skipIf(foreignListenerSkip !== undefined)("a speech service Hermes must not trust, on OpenCode 1.18.33", () => {
   let rig: Rig;
   let port: number;
+  /** Holds the service's port from the start (another test could take a port chosen and let go). */
+  let squatter: ForeignListener;
   const KEY = "sk-squatted-speech-123456";
   beforeAll(async () => {
-    port = await freePort();
+    squatter = await startForeignListener(0);
+    port = squatter.port;
     rig = await startRig("1.18.33", { HERMES_DONE_AFTER: "1s", HERMES_SPEECH_URL: `http://127.0.0.1:${port}/v1`, HERMES_SPEECH_KEY: KEY });
   }, 120_000);
   afterAll(async () => {
+    await squatter?.close();
     await rig?.stop();
   });
 
   it("another uid listening on the service's loopback port gets neither the words nor the key; the phone says why, once", async () => {
-    const squatter = await startForeignListener(port);
-    try {
-      const on = rig.telegram.sendText(DEFAULT_CHAT_ID, "/voice on");
-      await rig.telegram.waitForMessage((m) => m.replyToMessageId === on.messageId, { what: "the answer to /voice on" });
-      const session = await rig.opencode.createSession();
-      await rig.opencode.prompt(session.id, directive({ text: "SQUAT-7 secret words, slowly", chunks: 4, chunkMs: 500 }));
-      const finished = await rig.telegram.waitForMessage((m) => m.text.includes("<b>Done</b>") && m.text.includes("SQUAT-7"), {
-        timeoutMs: 40_000,
-        what: "Done",
-      });
-      const said = await rig.telegram.waitForMessage((m) => m.replyToMessageId === finished.messageId, { what: "the refusal" });
-      expect(said.text).toContain(`127.0.0.1:${port} is listened on by another user of this machine (uid 65534)`);
-      expect(squatter.requests).toEqual([]);
-      expect(rig.telegram.messages().filter((m) => m.voice !== undefined)).toEqual([]);
-      expect(rig.telegram.messages().some((m) => m.text.includes(KEY))).toBe(false);
-    } finally {
-      await squatter.close();
-    }
+    const on = rig.telegram.sendText(DEFAULT_CHAT_ID, "/voice on");
+    await rig.telegram.waitForMessage((m) => m.replyToMessageId === on.messageId, { what: "the answer to /voice on" });
+    const session = await rig.opencode.createSession();
+    await rig.opencode.prompt(session.id, directive({ text: "SQUAT-7 secret words, slowly", chunks: 4, chunkMs: 500 }));
+    const finished = await rig.telegram.waitForMessage((m) => m.text.includes("<b>Done</b>") && m.text.includes("SQUAT-7"), {
+      timeoutMs: 40_000,
+      what: "Done",
+    });
+    const said = await rig.telegram.waitForMessage((m) => m.replyToMessageId === finished.messageId, { what: "the refusal" });
+    expect(said.text).toContain(`127.0.0.1:${port} is listened on by another user of this machine (uid 65534)`);
+    expect(squatter.requests).toEqual([]);
+    expect(rig.telegram.messages().filter((m) => m.voice !== undefined)).toEqual([]);
+    expect(rig.telegram.messages().some((m) => m.text.includes(KEY))).toBe(false);
   });
 });

@@ -7,8 +7,7 @@
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_CHAT_ID, type SentMessage } from "../support/fake-telegram.ts";
-import { startForeignListener, foreignListenerSkip } from "../support/foreign-listener.ts";
-import { freePort } from "../support/free-port.ts";
+import { type ForeignListener, startForeignListener, foreignListenerSkip } from "../support/foreign-listener.ts";
 import { isTitleRequest } from "../support/llm/chat-request.ts";
 import { directive } from "../support/mock-llm.ts";
 import { toolsOf } from "../support/opencode/agent-tools.ts";
@@ -25,8 +24,11 @@ describe.skipIf(foreignListenerSkip !== undefined).each(VERSIONS)("a transcripti
   let rig: Rig;
   let port: number;
   let done: SentMessage;
+  /** Holds the service's port from the start (another test could take a port chosen and let go); the second test takes it over. */
+  let squatter: ForeignListener | undefined;
   beforeAll(async () => {
-    port = await freePort();
+    squatter = await startForeignListener(0);
+    port = squatter.port;
     rig = await startRig(version, { HERMES_DONE_AFTER: "2s", HERMES_TRANSCRIBE_URL: `http://${BASIC}@127.0.0.1:${port}/v1` });
     const session = await rig.opencode.createSession();
     await rig.opencode.prompt(session.id, directive({ ...toolsOf(version).shell("sleep 3"), then: [{ text: "first run finished" }] }));
@@ -36,26 +38,23 @@ describe.skipIf(foreignListenerSkip !== undefined).each(VERSIONS)("a transcripti
     });
   }, 120_000);
   afterAll(async () => {
+    await squatter?.close();
     await rig?.stop();
   });
 
   const sessionRequests = () => rig.llm.requests.filter((r) => !isTitleRequest(r)).length;
 
   it("another uid listening on the service's loopback port gets neither the audio nor the credentials; the phone says why; the agent gets nothing", async () => {
-    const squatter = await startForeignListener(port);
-    try {
-      const before = sessionRequests();
-      const sent = rig.telegram.sendFile(DEFAULT_CHAT_ID, { kind: "voice", bytes: OGG, duration: 2, replyTo: done.messageId });
-      const refusal = await rig.telegram.waitForMessage((m) => m.replyToMessageId === sent.messageId, { timeoutMs: 20_000, what: "the refusal" });
-      expect(refusal.text).toContain(`(<code>127.0.0.1:${port}</code>) belongs to another user of this machine (uid 65534)`);
-      expect(refusal.text).toContain("Not sent to the agent, nor to the transcription service");
-      await sleep(1_000);
-      expect(squatter.requests).toEqual([]);
-      expect(sessionRequests()).toBe(before);
-      expect(rig.llm.requests.filter((r) => JSON.stringify(r.messages ?? []).includes("SQUATTED"))).toEqual([]);
-    } finally {
-      await squatter.close();
-    }
+    const { requests } = squatter!;
+    const before = sessionRequests();
+    const sent = rig.telegram.sendFile(DEFAULT_CHAT_ID, { kind: "voice", bytes: OGG, duration: 2, replyTo: done.messageId });
+    const refusal = await rig.telegram.waitForMessage((m) => m.replyToMessageId === sent.messageId, { timeoutMs: 20_000, what: "the refusal" });
+    expect(refusal.text).toContain(`(<code>127.0.0.1:${port}</code>) belongs to another user of this machine (uid 65534)`);
+    expect(refusal.text).toContain("Not sent to the agent, nor to the transcription service");
+    await sleep(1_000);
+    expect(requests).toEqual([]);
+    expect(sessionRequests()).toBe(before);
+    expect(rig.llm.requests.filter((r) => JSON.stringify(r.messages ?? []).includes("SQUATTED"))).toEqual([]);
   });
 
   it("an answer of 20 MB, or a transcript of 200,000 characters in a small answer: cut off, said on the phone, nothing sent to the agent", async () => {
@@ -68,6 +67,9 @@ describe.skipIf(foreignListenerSkip !== undefined).each(VERSIONS)("a transcripti
       req.resume();
       req.on("end", () => res.writeHead(200, { "content-type": "application/json" }).end(answers.shift() ?? "{}"));
     });
+    // The squatter lets go of the port and the service takes it at once.
+    await squatter?.close();
+    squatter = undefined;
     await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
     try {
       const before = sessionRequests();

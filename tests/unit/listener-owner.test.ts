@@ -6,7 +6,6 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { AttachError } from "../../lib/attach/attach-mode.ts";
 import { startAttachFor } from "../../lib/attach/dispatch.ts";
-import { freePort } from "../support/free-port.ts";
 import { foreignListenerSkip, startForeignListener } from "../support/foreign-listener.ts";
 import {
   canonical,
@@ -194,8 +193,8 @@ describe("credentials and a listener owned by another uid", () => {
 
 describe.skipIf(foreignListenerSkip !== undefined)("a listener really running as another uid (65534) on 0.0.0.0", () => {
   it("attach mode sends the password to none of its spellings: 0.0.0.0, [::ffff:127.0.0.1], localhost., 127.0.0.1", async () => {
-    const port = await freePort();
-    const squatter = await startForeignListener(port, "0.0.0.0");
+    const squatter = await startForeignListener(0, "0.0.0.0");
+    const { port } = squatter;
     try {
       for (const host of ["0.0.0.0", "[::ffff:127.0.0.1]", "localhost.", "127.0.0.1"]) {
         const report: string[] = [];
