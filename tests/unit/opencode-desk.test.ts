@@ -114,18 +114,18 @@ describe("OpencodeDesk (1.x)", () => {
         off: { status: "disabled" },
       },
     }));
-    await expect(new OpencodeDesk(transport, undefined).listMcp()).resolves.toEqual([
+    await expect(new OpencodeDesk(transport, {}).listMcp()).resolves.toEqual([
       { name: "tiny", status: "connected" },
       { name: "broken", status: "failed", error: "MCP error -32000: Connection closed" },
       { name: "off", status: "disabled" },
     ]);
     const { transport: failing } = fakeTransport(() => ({ status: 500, data: "no" }));
-    await expect(new OpencodeDesk(failing, undefined).listMcp()).rejects.toThrow("500");
+    await expect(new OpencodeDesk(failing, {}).listMcp()).rejects.toThrow("500");
   });
 
   it("stops a running command with the session's abort", async () => {
     const { transport, request } = fakeTransport(() => ({ status: 200, data: true }));
-    await expect(new OpencodeDesk(transport, undefined).stopShell("ses_1")).resolves.toEqual({ ok: true });
+    await expect(new OpencodeDesk(transport, {}).stopShell("ses_1")).resolves.toEqual({ ok: true });
     expect(request.mock.calls.map(([method, url, options]) => [method, url, options?.path])).toEqual([
       ["POST", "/session/{sessionID}/abort", { sessionID: "ses_1" }],
     ]);
@@ -133,7 +133,7 @@ describe("OpencodeDesk (1.x)", () => {
 
   it("connects and disconnects through OpenCode's routes", async () => {
     const { transport, request } = fakeTransport(() => ({ status: 200, data: true }));
-    const desk = new OpencodeDesk(transport, undefined);
+    const desk = new OpencodeDesk(transport, {});
     await expect(desk.setMcp("tiny", false)).resolves.toEqual({ ok: true });
     await expect(desk.setMcp("tiny", true)).resolves.toEqual({ ok: true });
     expect(request.mock.calls.map(([method, url, options]) => [method, url, options?.path])).toEqual([
