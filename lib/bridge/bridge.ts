@@ -17,7 +17,9 @@ import { announceBot } from "./bot/bot-profile.ts";
 import { Gate, type IntentOf, type Route } from "./core/gate.ts";
 import type { BridgeOptions } from "./bridge-options.ts";
 import { Commands } from "./bot/commands.ts";
-import { routeRuns } from "./runs/runs-routes.ts";
+import { routeQueue, routeRuns } from "./runs/runs-routes.ts";
+import { QueueControl } from "./runs/queue-control.ts";
+import { SessionPosts } from "./core/session-posts.ts";
 import { TalkBack } from "./runs/talk-back.ts";
 import { PromptTaps } from "./prompts/prompt-taps.ts";
 import { routeSteering } from "./steering/steering-routes.ts";
@@ -77,6 +79,7 @@ export class Bridge implements UpdateHandler {
   readonly #agentFiles: AgentFiles;
   readonly #progress: LiveProgress | undefined;
   readonly #walkaway: Walkaway;
+  readonly #queue: QueueControl;
   readonly #toolCalls: { noteTool(step: ToolStep): void };
   #stopped = false;
 
@@ -122,7 +125,11 @@ export class Bridge implements UpdateHandler {
     this.#progress = progress;
     const spoken = new SpokenAnswers({ ...shared, chat, settings: options.speech });
     // A run held by a usage limit holds what the phone sends it (lib/bridge/walkaway/), and sends it on through the same TalkBack.
-    const talk = new TalkBack({ ...shared, links, chat, spoken, held: { hold: (...args) => this.#walkaway.hold(...args) }, ...(progress ? { progress } : {}) });
+    // A busy session's messages wait in the queue (lib/bridge/runs/queue-control.ts), which sends them on through the same TalkBack.
+    const held = { hold: (...args: Parameters<Walkaway["hold"]>) => this.#walkaway.hold(...args) };
+    const queued = { hold: (...args: Parameters<QueueControl["hold"]>) => this.#queue.hold(...args) };
+    const talk = new TalkBack({ ...shared, links, chat, spoken, held, queue: queued, ...(progress ? { progress } : {}) });
+    this.#queue = new QueueControl({ ...shared, links, chat, talk, progress, prompts: closing, posts: new SessionPosts({ ...shared }, "a queue message") });
     this.#walkaway = new Walkaway({ ...shared, links, chat, talk, prompts: closing, afterMs: options.stallAfterMs });
     // The Done notice's buttons from other capabilities (git's, ⑂ Fork): they work once their routes are added below.
     const git = new GitButtons();
@@ -157,6 +164,7 @@ export class Bridge implements UpdateHandler {
     const deps = { telegram, outbox, registry, topics, log, t, chatId, links, chat, runs, talk, activity, now };
     routeMcp(gate, deps);
     routeShell(gate, { ...deps, enabled: options.shell !== false });
+    routeQueue(gate, this.#queue);
     git.route(gate, deps);
     const steering = routeSteering(gate, { ...deps, choices: this.#choices });
     routeSchedules(gate, { ...deps, schedules: options.schedules });
@@ -241,6 +249,7 @@ export class Bridge implements UpdateHandler {
         this.#runs.observe(directory, event);
         this.#stops.observe(directory, event);
         this.#progress?.observe(directory, event);
+        this.#queue.observe(directory, event);
         this.registry.sessions.delete(event.sessionID);
         return;
       case "session.status":
@@ -251,6 +260,8 @@ export class Bridge implements UpdateHandler {
         // Before the notices: how the run ends is read from the activity they reset.
         this.#progress?.observe(directory, event);
         this.#runs.observe(directory, event);
+        // Last: the run's end is read by all above before a held message starts the next (lib/bridge/runs/queue-control.ts).
+        this.#queue.observe(directory, event);
         return;
       case "session.error":
         this.#progress?.observe(directory, event);
