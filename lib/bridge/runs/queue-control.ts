@@ -24,7 +24,7 @@ import { errorText } from "../../util/error-text.ts";
 import type { Chat } from "../core/chat.ts";
 import type { ActingCommand, ActingTap, ActingText } from "../core/gate.ts";
 import type { InstanceLinks } from "../core/instance-links.ts";
-import type { PostedMessage, SessionPosts } from "../core/session-posts.ts";
+import { type PostedMessage, SessionPosts, type SessionPostDeps } from "../core/session-posts.ts";
 import type { SessionTopics } from "../core/topics.ts";
 import type { PromptLife } from "../prompts/prompt-life.ts";
 import type { LiveProgress } from "./live-progress.ts";
@@ -37,7 +37,6 @@ export interface QueueDeps {
   progress?: Pick<LiveProgress, "showNow"> | undefined;
   links: Pick<InstanceLinks, "linkFor">;
   topics: Pick<SessionTopics, "ownerOf">;
-  posts: Pick<SessionPosts, "post" | "edit">;
   chat: Pick<Chat, "answerCallback">;
   /** After Send now's abort: the run's pending prompts are closed, as Stop does. */
   prompts: Pick<PromptLife, "closeRun">;
@@ -67,15 +66,15 @@ const LIST_LIMIT = 50;
 const WHY_LIMIT = 300;
 
 export class QueueControl {
-  readonly #deps: QueueDeps;
+  readonly #deps: QueueDeps & { posts: SessionPosts };
   readonly #queue = new MessageQueue<Held>();
   /** Sessions a held message was just sent to: nothing more goes until their run has started (and ended). */
   readonly #starting = new Map<string, ReturnType<typeof setTimeout>>();
   /** /queue's lists this process posted: which sessions each shows (undefined: all). */
   readonly #lists = new Map<string, { sessions: ReadonlySet<string> | undefined }>();
 
-  constructor(deps: QueueDeps) {
-    this.#deps = deps;
+  constructor(deps: QueueDeps & SessionPostDeps) {
+    this.#deps = { ...deps, posts: new SessionPosts(deps, "a queue message") };
   }
 
   /** A message from the phone for a session: held while the session works (true), else sent as usual (false). */
@@ -108,7 +107,11 @@ export class QueueControl {
       this.#starting.delete(sessionID);
       return;
     }
-    if ((event.type === "session.idle" || event.status === "idle") && !this.#starting.has(sessionID)) this.#release(sessionID);
+    // After the bridge's other observers have read the run's end (lib/bridge/bridge.ts asks this one first).
+    if ((event.type === "session.idle" || event.status === "idle") && this.#queue.has(sessionID))
+      queueMicrotask(() => {
+        if (!this.#starting.has(sessionID)) this.#release(sessionID);
+      });
   }
 
   // ── the phone's side ──
@@ -145,6 +148,11 @@ export class QueueControl {
     if (!entry) return undefined;
     return () =>
       this.#tap(intent, data as CallbackData<QueueAction>, entry).catch((error) => this.#deps.log.error({ err: errorText(error) }, "a queue tap failed"));
+  }
+
+  /** Whether a tap (anyone's) is on a message this process holds: it answers a stranger's. */
+  owns(data: CallbackData): boolean {
+    return isActionOn(data.action, "queue") && this.#queue.get(data.key) !== undefined;
   }
 
   /** A tap on a message no process holds any more (sent, removed, or a restart lost it). */

@@ -1,7 +1,7 @@
 // A run's own taps on the gate: Stop and its red confirmation (stop-control.ts), ⏪ Undo, its
 // confirmation and ↪ Redo (undo-control.ts). Every tap is answered; the work runs after the answer.
-// The queue's (queue-control.ts): `/queue` and its taps, added before the vocabulary's routes (a
-// reply `/queue` would be an OpenCode command) and the catch-alls.
+// The queue's (queue-control.ts): `/queue` typed as a reply, sent in a topic or alone, and Remove,
+// Send now and its confirmation (`/queue` is Hermes' own: the vocabulary's routes leave it).
 import type { Strings } from "../../i18n/catalog.ts";
 import type { Logger } from "../../system/log.ts";
 import type { Claim } from "../../relay/update-handler.ts";
@@ -14,9 +14,13 @@ import type { QueueControl } from "./queue-control.ts";
 import type { StopControl } from "./stop-control.ts";
 import type { UndoControl } from "./undo-control.ts";
 
+/** The queue is made by the bridge and routed here. */
+export { QueueControl } from "./queue-control.ts";
+
 export interface RunRouteDeps {
   stops: Pick<StopControl, "owns" | "tap">;
   undos: Pick<UndoControl, "owns" | "tap">;
+  queue: Pick<QueueControl, "claimTap" | "unclaimedTap" | "claimText" | "claimCommand" | "unclaimed" | "owns">;
   chat: Pick<Chat, "answerCallback">;
   log: Logger;
   t: Strings;
@@ -32,9 +36,13 @@ export function routeRuns(gate: Pick<Gate, "route">, deps: RunRouteDeps): (tap: 
     return undefined;
   };
   gate.route("callback", { claim });
+  const { queue } = deps;
+  gate.route("callback", { claim: (tap) => queue.claimTap(tap), unclaimed: (tap) => queue.unclaimedTap(tap) });
+  gate.route("text", { claim: (text) => queue.claimText(text) });
+  gate.route("command", { claim: (command) => queue.claimCommand(command), unclaimed: (command) => queue.unclaimed(command) });
   return (tap) => {
     const data = decodeCallback(tap.data);
-    return data !== undefined && (stops.owns(data) || undos.owns(data));
+    return data !== undefined && (stops.owns(data) || undos.owns(data) || queue.owns(data));
   };
 }
 
@@ -46,11 +54,4 @@ function tapped(intent: ActingTap): { chatId: number; messageId: number } | unde
 async function run(deps: RunRouteDeps, intent: ActingTap, tap: Tap, failure: string): Promise<void> {
   await deps.chat.answerCallback(intent.id, tap.note(deps.t), tap.alert);
   if (tap.next) await tap.next().catch((error) => deps.log.error({ err: errorText(error) }, failure));
-}
-
-/** The queue's routes: `/queue` typed as a reply, sent in a topic or alone, and Remove, Send now and its confirmation. */
-export function routeQueue(gate: Pick<Gate, "route">, queue: QueueControl): void {
-  gate.route("callback", { claim: (tap) => queue.claimTap(tap), unclaimed: (tap) => queue.unclaimedTap(tap) });
-  gate.route("text", { claim: (text) => queue.claimText(text) });
-  gate.route("command", { claim: (command) => queue.claimCommand(command), unclaimed: (command) => queue.unclaimed(command) });
 }

@@ -29,7 +29,7 @@ export interface TalkBackDeps {
   /** Says the phone's text started (or was queued behind) a run, with a way to stop it. */
   stops: Pick<StopControl, "announce">;
   /** With live progress on, a run the phone started gets its progress message instead of the Running notice. */
-  progress?: Pick<LiveProgress, "startFromPhone" | "showNow">;
+  progress?: Pick<LiveProgress, "startFromPhone" | "showNow"> | undefined;
   /** A run a voice note asked for is answered in voice too (spoken-answers.ts). */
   spoken?: Pick<SpokenAnswers, "heardVoice">;
   /** A run held by a usage limit holds what the phone sends it until it resumes (lib/bridge/walkaway/). */
