@@ -210,7 +210,9 @@ export class QueueControl {
     log.info({ sessionID: root, outcome }, "run stopped from the phone to send a held message now");
     if (outcome.ok) {
       await this.#deps.prompts.closeRun(root);
-      if (tapped && this.#queue.get(entry.key)) await posts.edit(tapped, renderQueuedOutcome("sendingNow", entry.item.text, t));
+      // On a list, the list again (the message first in its line); on its notice, what happens now.
+      const onList = tapped !== undefined && this.#lists.has(idOf(tapped));
+      if (tapped && this.#queue.get(entry.key)) await posts.edit(tapped, onList ? this.#render(listed) : renderQueuedOutcome("sendingNow", entry.item.text, t));
       return;
     }
     undo();
