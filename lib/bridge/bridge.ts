@@ -17,7 +17,7 @@ import { announceBot } from "./bot/bot-profile.ts";
 import { Gate, type IntentOf, type Route } from "./core/gate.ts";
 import type { BridgeOptions } from "./bridge-options.ts";
 import { Commands } from "./bot/commands.ts";
-import { routeRuns } from "./runs/runs-routes.ts";
+import { QueueControl, routeRuns } from "./runs/runs-routes.ts";
 import { TalkBack } from "./runs/talk-back.ts";
 import { PromptTaps } from "./prompts/prompt-taps.ts";
 import { routeSteering } from "./steering/steering-routes.ts";
@@ -77,6 +77,7 @@ export class Bridge implements UpdateHandler {
   readonly #agentFiles: AgentFiles;
   readonly #progress: LiveProgress | undefined;
   readonly #walkaway: Walkaway;
+  readonly #queue: QueueControl;
   readonly #toolCalls: { noteTool(step: ToolStep): void };
   #stopped = false;
 
@@ -121,8 +122,9 @@ export class Bridge implements UpdateHandler {
     const progress = options.progress ? new LiveProgress({ ...shared, startAfterMs: (options.notices ?? DEFAULT_NOTICES).doneAfterMs }) : undefined;
     this.#progress = progress;
     const spoken = new SpokenAnswers({ ...shared, chat, settings: options.speech });
-    // A run held by a usage limit holds what the phone sends it (lib/bridge/walkaway/), and sends it on through the same TalkBack.
-    const talk = new TalkBack({ ...shared, links, chat, spoken, held: { hold: (...args) => this.#walkaway.hold(...args) }, ...(progress ? { progress } : {}) });
+    // What the phone sends a run held by a usage limit (lib/bridge/walkaway/) or a busy one (the queue) waits, then goes through TalkBack.
+    this.#queue = new QueueControl({ ...shared, links, chat, progress, prompts: closing, talk: { send: (...args) => talk.send(...args) } });
+    const talk = new TalkBack({ ...shared, links, chat, spoken, held: { hold: (...args) => this.#walkaway.hold(...args) }, queue: this.#queue, progress });
     this.#walkaway = new Walkaway({ ...shared, links, chat, talk, prompts: closing, afterMs: options.stallAfterMs });
     // The Done notice's buttons from other capabilities (git's, ⑂ Fork): they work once their routes are added below.
     const git = new GitButtons();
@@ -162,7 +164,7 @@ export class Bridge implements UpdateHandler {
     routeSchedules(gate, { ...deps, schedules: options.schedules });
     vocabulary.route(gate, { ...deps, costs });
     const rules = approvals.route(gate);
-    ownsRunTap = routeRuns(gate, { stops, undos: runs.undos, chat, log, t });
+    ownsRunTap = routeRuns(gate, { stops, undos: runs.undos, queue: this.#queue, chat, log, t });
     gate.route("callback", { claim: (tap) => taps.claimTap(tap), unclaimed: (tap, after) => taps.unclaimedTap(tap, after.unanswered) });
     spoken.route(gate);
     this.#walkaway.route(gate);
@@ -219,8 +221,9 @@ export class Bridge implements UpdateHandler {
 
   handleEvent(directory: string, event: HermesEvent): void {
     if (this.#stopped) return;
-    // A usage-limit pause and a stall are read from every event of a run (lib/bridge/walkaway/).
+    // A usage-limit pause and a stall are read from every event of a run (lib/bridge/walkaway/); the queue sends on after the run's end is read below.
     this.#walkaway.observe(directory, event);
+    this.#queue.observe(directory, event);
     switch (event.type) {
       case "question.asked":
         this.#prompts.track(this.registry.addQuestion(event.request, directory, this.#now()));

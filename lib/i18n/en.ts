@@ -6,6 +6,7 @@ import { gitEn } from "./git-en.ts";
 import { richEn } from "./rich-en.ts";
 import { scheduleEn } from "./schedules-en.ts";
 import { mcpEn } from "./mcp-en.ts";
+import { queueEn } from "./queue-en.ts";
 import { shellEn } from "./shell-en.ts";
 import { speechEn } from "./speech-en.ts";
 import { vocabularyEn } from "./vocabulary-en.ts";
@@ -174,6 +175,7 @@ export const en: Strings = {
   vocabulary: vocabularyEn,
   git: gitEn,
   mcp: mcpEn,
+  queue: queueEn,
   shell: shellEn,
   rich: richEn,
   approvals: approvalsEn,

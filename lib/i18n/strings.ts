@@ -8,6 +8,7 @@
 import type { RemoteStrings } from "./remote-strings.ts";
 import type { GitStrings } from "./git-strings.ts";
 import type { McpStrings } from "./mcp-strings.ts";
+import type { QueueStrings } from "./queue-strings.ts";
 import type { ShellStrings } from "./shell-strings.ts";
 import type { RichStrings } from "./rich-strings.ts";
 import type { ApprovalStrings } from "./approvals-strings.ts";
@@ -197,6 +198,8 @@ export interface Strings extends RemoteStrings {
   git: GitStrings;
   /** MCP servers from the phone (issue 53). */
   mcp: McpStrings;
+  /** The queue from the phone (issue 53). */
+  queue: QueueStrings;
   /** The shell from the phone (issue 53). */
   shell: ShellStrings;
   /** Rich messages (Bot API 10.1+): what a rich Done notice says of its answer. */

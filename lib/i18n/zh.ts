@@ -6,6 +6,7 @@ import { gitZh } from "./git-zh.ts";
 import { richZh } from "./rich-zh.ts";
 import { scheduleZh } from "./schedules-zh.ts";
 import { mcpZh } from "./mcp-zh.ts";
+import { queueZh } from "./queue-zh.ts";
 import { shellZh } from "./shell-zh.ts";
 import { speechZh } from "./speech-zh.ts";
 import { vocabularyZh } from "./vocabulary-zh.ts";
@@ -171,6 +172,7 @@ export const zh: Strings = {
   vocabulary: vocabularyZh,
   git: gitZh,
   mcp: mcpZh,
+  queue: queueZh,
   shell: shellZh,
   rich: richZh,
   approvals: approvalsZh,

@@ -65,6 +65,11 @@ const ACTIONS = {
   pauseCancel: { code: "Pc", indexes: 0, on: "pause" }, // the same: stop waiting (OpenCode's own retry too)
   stallStop: { code: "Ss", indexes: 0, on: "stall" }, // a stalled run's alert: abort the run (issue 51)
   stallKeep: { code: "Sk", indexes: 0, on: "stall" }, // the same: keep waiting, no alert for another window
+  // The queue (issue 53, lib/bridge/runs/queue-control.ts): a message held for a busy session; the key is its entry's.
+  queueRemove: { code: "Qa", indexes: 0, on: "queue" }, // ✖ Remove: it is never sent
+  queueSendNow: { code: "Qb", indexes: 0, on: "queue" }, // ⏩ Send now: asks for confirmation (red)
+  queueConfirm: { code: "Qc", indexes: 0, on: "queue" }, // second tap: abort the run, this message goes next
+  queueBack: { code: "Qd", indexes: 0, on: "queue" }, // the confirmation's Back: the message as it was
 } as const satisfies Record<
   string,
   {
@@ -86,7 +91,8 @@ const ACTIONS = {
       | "mcp"
       | "shell"
       | "pause"
-      | "stall";
+      | "stall"
+      | "queue";
   }
 >;
 
@@ -104,6 +110,7 @@ export type UndoAction = ActionOn<"run">;
 export type VocabularyAction = ActionOn<"vocabulary">;
 export type GitAction = ActionOn<"git">;
 export type ShellAction = ActionOn<"shell">;
+export type QueueAction = ActionOn<"queue">;
 
 export interface CallbackData<A extends CallbackAction = CallbackAction> {
   key: string;

@@ -177,6 +177,59 @@ describe.each<OpencodeVersion>([...OPENCODE_VERSIONS, OPENCODE2_VERSION])("OpenC
     }
   });
 
+  it.skipIf(!v2)(
+    '2.0.15: a prompt sent with delivery "queue" waits in the inbox past the run\'s next step, and each goes as a turn of its own when the run ends; after an interrupt they stay in the inbox, undelivered',
+    async () => {
+      const session = await oc.createSession();
+      const run = async (seconds: number, tag: string) => {
+        await oc.prompt(session.id, directive({ tool: "shell", args: { command: `sleep ${seconds}` }, then: [{ text: `slept ${tag}` }] }));
+        const asked = await pollUntil(async () => (await oc.pendingPermissions())[0], { timeoutMs: 30_000, what: "the run's permission" });
+        await oc.answerPermission(asked, "once");
+        await pollUntil(() => oc.isBusy(session.id), { timeoutMs: 10_000, what: "busy" });
+        await sleep(500);
+      };
+      const queued = (text: string) => call("POST", `/api/session/${session.id}/prompt`, { text, delivery: "queue" });
+      const inbox = async () => ((await call("GET", `/api/session/${session.id}/inbox`)).body.data as any[]).map((e) => [e.type, e.delivery, e.payload?.text]);
+      const lastUser = (request: any) => (request.messages as any[]).filter((m) => m.role === "user").at(-1)?.content;
+      await run(4, "one");
+      const before = llm.requests.length;
+      const alpha = await queued("qd-alpha");
+      expect(alpha.status).toBe(200);
+      expect(alpha.body.data).toMatchObject({ type: "user", delivery: "queue" });
+      await queued("qd-beta");
+      expect(await inbox()).toEqual([
+        ["user", "queue", "qd-alpha"],
+        ["user", "queue", "qd-beta"],
+      ]);
+      await pollUntil(async () => !(await oc.isBusy(session.id)) && llm.requests.length >= before + 3, {
+        timeoutMs: 60_000,
+        intervalMs: 200,
+        what: "the run and both turns",
+      });
+      await pollUntil(async () => !(await oc.isBusy(session.id)), { timeoutMs: 60_000, intervalMs: 200, what: "idle" });
+      const seen = llm.requests.slice(before);
+      // The shell's result went to the model without them; then one turn each, in order.
+      expect(JSON.stringify(seen[0])).not.toContain("qd-alpha");
+      expect(seen.map(lastUser).slice(1, 3)).toEqual(["qd-alpha", "qd-beta"]);
+      expect(await inbox()).toEqual([]);
+
+      await run(20, "two");
+      await queued("qd-gamma");
+      await queued("qd-delta");
+      const interrupted = await call("POST", `/api/session/${session.id}/interrupt`);
+      expect(interrupted.body).toEqual({ interrupted: true });
+      await pollUntil(async () => !(await oc.isBusy(session.id)), { timeoutMs: 30_000, intervalMs: 200, what: "idle after the interrupt" });
+      await sleep(3_000);
+      expect(await inbox()).toEqual([
+        ["user", "queue", "qd-gamma"],
+        ["user", "queue", "qd-delta"],
+      ]);
+      expect(llm.userMessages().some((text) => text.includes("qd-gamma"))).toBe(false);
+      for (const entry of (await call("GET", `/api/session/${session.id}/inbox`)).body.data as any[])
+        expect((await call("DELETE", `/api/session/${session.id}/inbox/${entry.id}`)).status).toBe(204);
+    },
+  );
+
   it.skipIf(v2)(
     "1.x: a prompt sent to a busy session is stored in its history (at once on 1.18.33) and reaches the model with the current tool's result",
     async () => {

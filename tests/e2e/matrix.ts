@@ -76,6 +76,7 @@ export const FEATURES: readonly Feature[] = [
     suites: [{ suite: "vocabularySuite", cells: [...grid(EVERY_VERSION, ["private"]), ...grid(["1.18", "2"], ["topics"])] }],
   },
   { name: "desk", module: "desk-suite.ts", suites: [{ suite: "deskSuite", cells: [...grid(EVERY_VERSION, PRIVATE_AND_GROUP), cell("1.18", "topics")] }] },
+  { name: "queue", module: "queue-suite.ts", suites: [{ suite: "queueSuite", cells: grid(EVERY_VERSION, PRIVATE_AND_GROUP) }] },
   {
     name: "rich",
     module: "rich-suite.ts",

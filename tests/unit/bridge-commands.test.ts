@@ -87,6 +87,7 @@ describe("Bridge: commands", () => {
         "pending",
         "stop",
         "budget",
+        "queue",
         "undo",
         "voice",
         "commands",

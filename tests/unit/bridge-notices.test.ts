@@ -41,13 +41,15 @@ describe("Bridge: run notices and talking back", () => {
     expect(telegram.reactions[0]).toMatchObject({ chatId: CHAT, emoji: "👍" });
   });
 
-  it("a reply to a question's message also reaches its session, and a busy session says it is queued", async () => {
+  it("a reply to a question's message also reaches its session: a busy session holds it in the queue and gets it when the run ends", async () => {
     const { telegram, opencode, bridge, ask, say } = setup();
     bridge.handleEvent(DIRECTORY, { type: "session.status", sessionID: "ses_1", status: "busy" });
     const message = await ask(request([question()]));
     await say("also check the README", message.messageId);
+    await vi.waitFor(() => expect(telegram.messages.some((m) => m.text.includes("in the queue"))).toBe(true));
+    expect(opencode.posts.map((post) => post.url)).not.toContain("/session/{sessionID}/prompt_async");
+    bridge.handleEvent(DIRECTORY, { type: "session.idle", sessionID: "ses_1" });
     await vi.waitFor(() => expect(opencode.posts.map((post) => post.url)).toContain("/session/{sessionID}/prompt_async"));
-    await vi.waitFor(() => expect(telegram.messages.some((m) => m.text.includes("queued"))).toBe(true));
   });
 
   it("a message that cannot be delivered is never lost silently: it is quoted back", async () => {

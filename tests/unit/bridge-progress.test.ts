@@ -184,7 +184,7 @@ describe("Bridge: live progress", () => {
     emit({ type: "session.status", sessionID: "ses_1", status: "busy" });
     emit(bash("c1", "running", "make all"));
     await rig.say("and then the docs", message.messageId);
-    await vi.waitFor(() => expect(rig.telegram.messages.some((m) => m.text.includes("queued"))).toBe(true));
+    await vi.waitFor(() => expect(rig.telegram.messages.some((m) => m.text.includes("in the queue"))).toBe(true));
     const live = await vi.waitFor(() => progressOf(rig.telegram.messages)[0] ?? Promise.reject(new Error("no progress message")));
     expect(live.text).toContain("<code>make all</code>");
     expect(progressOf(rig.telegram.messages)).toHaveLength(1);

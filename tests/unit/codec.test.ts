@@ -73,10 +73,12 @@ describe("encodeCallback", () => {
           isActionOn(action, "shell"),
           isActionOn(action, "pause"),
           isActionOn(action, "stall"),
+          isActionOn(action, "queue"),
         ].filter(Boolean),
       ).toHaveLength(1);
     }
     expect(codes.size).toBe(CALLBACK_ACTIONS.length);
+    expect(CALLBACK_ACTIONS.filter((action) => isActionOn(action, "queue"))).toEqual(["queueRemove", "queueSendNow", "queueConfirm", "queueBack"]);
     expect(CALLBACK_ACTIONS.filter((action) => isActionOn(action, "question"))).toEqual(["option", "done", "type", "dismiss", "confirm", "page"]);
     expect(CALLBACK_ACTIONS.filter((action) => isActionOn(action, "permission"))).toEqual(["once", "always", "reject", "feedback", "session"]);
     expect(CALLBACK_ACTIONS.filter((action) => isActionOn(action, "session"))).toEqual(["stop", "halt"]);

@@ -45,7 +45,11 @@ export class TypedText {
   claim(intent: ActingText): Claim | undefined {
     const { registry, topics } = this.#deps;
     const sender = senderKey(intent.from);
-    const userMessage: UserMessage = { chatId: intent.from.chatId, messageId: intent.messageId };
+    const userMessage: UserMessage = {
+      chatId: intent.from.chatId,
+      messageId: intent.messageId,
+      ...(intent.from.name !== undefined ? { sender: intent.from.name } : {}),
+    };
     const replyTo = intent.replyTo === undefined ? undefined : { chatId: intent.from.chatId, messageId: intent.replyTo };
     const input = replyTo ? registry.inputFor(replyTo) : undefined;
     if (input) return this.#start(sender, { input }, intent.text);

@@ -78,6 +78,7 @@ export class VoiceNotes {
       chatId: intent.from.chatId,
       messageId: intent.messageId,
       ...(intent.threadId !== undefined ? { threadId: intent.threadId } : {}),
+      ...(intent.from.name !== undefined ? { sender: intent.from.name } : {}),
     };
     // The claim is granted at once: the download and the transcription go on after it.
     return async () => void this.#inTurn(userMessage.chatId, () => this.#hear(target, intent, userMessage));

@@ -1,5 +1,7 @@
 // A run's own taps on the gate: Stop and its red confirmation (stop-control.ts), ⏪ Undo, its
 // confirmation and ↪ Redo (undo-control.ts). Every tap is answered; the work runs after the answer.
+// The queue's (queue-control.ts): `/queue` typed as a reply, sent in a topic or alone, and Remove,
+// Send now and its confirmation (`/queue` is Hermes' own: the vocabulary's routes leave it).
 import type { Strings } from "../../i18n/catalog.ts";
 import type { Logger } from "../../system/log.ts";
 import type { Claim } from "../../relay/update-handler.ts";
@@ -8,12 +10,17 @@ import { errorText } from "../../util/error-text.ts";
 import type { Chat } from "../core/chat.ts";
 import type { Tap } from "../core/desk.ts";
 import type { ActingTap, Gate, IntentOf } from "../core/gate.ts";
+import type { QueueControl } from "./queue-control.ts";
 import type { StopControl } from "./stop-control.ts";
 import type { UndoControl } from "./undo-control.ts";
+
+/** The queue is made by the bridge and routed here. */
+export { QueueControl } from "./queue-control.ts";
 
 export interface RunRouteDeps {
   stops: Pick<StopControl, "owns" | "tap">;
   undos: Pick<UndoControl, "owns" | "tap">;
+  queue: Pick<QueueControl, "claimTap" | "unclaimedTap" | "claimText" | "claimCommand" | "unclaimed" | "owns">;
   chat: Pick<Chat, "answerCallback">;
   log: Logger;
   t: Strings;
@@ -29,9 +36,13 @@ export function routeRuns(gate: Pick<Gate, "route">, deps: RunRouteDeps): (tap: 
     return undefined;
   };
   gate.route("callback", { claim });
+  const { queue } = deps;
+  gate.route("callback", { claim: (tap) => queue.claimTap(tap), unclaimed: (tap) => queue.unclaimedTap(tap) });
+  gate.route("text", { claim: (text) => queue.claimText(text) });
+  gate.route("command", { claim: (command) => queue.claimCommand(command), unclaimed: (command) => queue.unclaimed(command) });
   return (tap) => {
     const data = decodeCallback(tap.data);
-    return data !== undefined && (stops.owns(data) || undos.owns(data));
+    return data !== undefined && (stops.owns(data) || undos.owns(data) || queue.owns(data));
   };
 }
 

@@ -1,6 +1,6 @@
 // The phone's words to a session: typed text (or a voice note's words) sent to a session as its next
 // instruction through OpenCode's prompt route, and said so quietly (👍, the run's progress message
-// or the Running notice with Stop, "queued" behind a busy run), or, when it could not be sent, the
+// or the Running notice with Stop; a busy session's wait in queue-control.ts first), or, when it could not be sent, the
 // text handed back (quoted, and whole as a file when long) so that nothing the person wrote is lost.
 import type { Strings } from "../../i18n/catalog.ts";
 import type { Logger } from "../../system/log.ts";
@@ -29,11 +29,13 @@ export interface TalkBackDeps {
   /** Says the phone's text started (or was queued behind) a run, with a way to stop it. */
   stops: Pick<StopControl, "announce">;
   /** With live progress on, a run the phone started gets its progress message instead of the Running notice. */
-  progress?: Pick<LiveProgress, "startFromPhone" | "showNow">;
+  progress?: Pick<LiveProgress, "startFromPhone" | "showNow"> | undefined;
   /** A run a voice note asked for is answered in voice too (spoken-answers.ts). */
   spoken?: Pick<SpokenAnswers, "heardVoice">;
   /** A run held by a usage limit holds what the phone sends it until it resumes (lib/bridge/walkaway/). */
   held?: { hold(owner: MessageOwner, userMessage: UserMessage, text: string, byVoice: boolean): boolean };
+  /** A busy session's messages wait in the queue until its run ends (queue-control.ts). */
+  queue?: { hold(owner: MessageOwner, userMessage: UserMessage, text: string, byVoice: boolean): boolean };
 }
 
 /** The user's own message that carried the text (for the 👍 and for replies). */
@@ -43,6 +45,8 @@ export interface UserMessage {
   threadId?: number;
   /** In the main chat while the session posts in its own topic (topics on, /new): the Running notice does not reply to it. */
   outsideTopic?: true;
+  /** Who sent it (their Telegram name), for the queue's list. */
+  sender?: string;
 }
 
 export class TalkBack {
@@ -56,8 +60,14 @@ export class TalkBack {
 
   /** Sends typed text (or a voice note's words: `byVoice`) to a session as its next instruction, and says so quietly (or says why not). */
   async talkBack(owner: MessageOwner, userMessage: UserMessage, text: string, byVoice = false): Promise<void> {
-    const { t, log, outbox, telegram } = this.#deps;
     if (this.#deps.held?.hold(owner, userMessage, text, byVoice)) return;
+    if (this.#deps.queue?.hold(owner, userMessage, text, byVoice)) return;
+    return this.send(owner, userMessage, text, byVoice);
+  }
+
+  /** Sends it now, whatever holds messages (the queue sends what it held through this). */
+  async send(owner: MessageOwner, userMessage: UserMessage, text: string, byVoice = false): Promise<void> {
+    const { t, log, outbox, telegram } = this.#deps;
     const link = this.#deps.links.linkFor(owner.directory);
     const busy = this.activity.isBusy(owner.sessionID);
     const outcome = link

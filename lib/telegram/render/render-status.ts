@@ -25,10 +25,12 @@ export function commandsFor(t: Strings): Array<{ command: string; description: s
   const diff = { command: "diff", description: t.git.menu };
   // The desk's MCP servers (issue 53), after /diff.
   const mcp = { command: "mcp", description: t.mcp.menu };
+  // The queue (issue 53), after /stop and /budget.
+  const queue = { command: "queue", description: t.queue.menu };
   // The run budget (issue 42), after /stop.
   const budget = { command: "budget", description: t.approvals.budgetCommand };
   const stop = menu.findIndex((entry) => entry.command === "stop") + 1;
-  return [...menu.slice(0, 2), ...schedules, ...menu.slice(2, stop), budget, ...menu.slice(stop, 8), voice, ...vocabulary, diff, mcp, ...menu.slice(8)];
+  return [...menu.slice(0, 2), ...schedules, ...menu.slice(2, stop), budget, queue, ...menu.slice(stop, 8), voice, ...vocabulary, diff, mcp, ...menu.slice(8)];
 }
 
 /** Room for each list, so /status stays within one message whatever the titles (escaped lengths). */
@@ -93,6 +95,7 @@ export function renderHelp(t: Strings = CATALOGS.en): Html {
       t.git.help,
       t.mcp.help,
       t.shell.help,
+      t.queue.help,
       EMPTY_HTML,
       ...commandsFor(t).map((entry) => escapeHtml(`/${entry.command} — ${entry.description}`)),
     ],

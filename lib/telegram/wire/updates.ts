@@ -5,6 +5,8 @@ export interface Sender {
   userId: number;
   chatId: number;
   chatType: string;
+  /** Their name as Telegram shows it (first name, else @username), when given: the queue says who sent a message. */
+  name?: string;
 }
 
 /** Who tapped a button: Telegram leaves out the message (and so the chat) when it is too old. */
@@ -76,7 +78,9 @@ export function parseUpdate(update: unknown): Intent | undefined {
   const { from: user, chat } = message;
   if (typeof user.id !== "number" || typeof chat.id !== "number" || typeof message.message_id !== "number") return undefined;
   if (user.is_bot === true) return undefined;
-  const from: Sender = { userId: user.id, chatId: chat.id, chatType: typeof chat.type === "string" ? chat.type : "" };
+  const name =
+    typeof user.first_name === "string" && user.first_name !== "" ? user.first_name : typeof user.username === "string" ? `@${user.username}` : undefined;
+  const from: Sender = { userId: user.id, chatId: chat.id, chatType: typeof chat.type === "string" ? chat.type : "", ...(name !== undefined ? { name } : {}) };
   const text = typeof message.text === "string" ? message.text : undefined;
   const replyTo =
     isRecord(message.reply_to_message) && typeof message.reply_to_message.message_id === "number" ? message.reply_to_message.message_id : undefined;
