@@ -1,10 +1,12 @@
 // Rich messages for reading the work end to end (issue 52, section 2's rest), per cell of the
 // matrix (tests/e2e/matrix.ts): the real OpenCode, a fake Bot API that has rich messages (validated
-// as documented: a refused one fails the test), a real git repository. richDiffSuite: /diff is one
+// as documented: a refused one fails the test), a real git repository. richListsSuite: /diff is one
 // rich message with each file's change in its own collapsible block (hostile lines verbatim), Push
 // as today and no changes.diff; a stranger's /diff and tap change nothing; changes that do not fit
-// are named, the message says so, and changes.diff replies to it; then the server loses rich
-// messages: today's message and changes.diff, one log line.
+// are named, the message says so, and changes.diff replies to it. /schedules is a table (hostile
+// instructions verbatim), its Cancel and Confirm taps edit it rich, a stranger's tap changes
+// nothing. Then the server loses rich messages: today's /diff and changes.diff, today's list, one
+// log line.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -12,15 +14,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isOpencode2 } from "../support/opencode.ts";
 import { findBlocks, plainOf } from "../support/telegram/rich.ts";
 import { pollUntil, sleep } from "../support/wait.ts";
+import type { SentMessage } from "../support/telegram/types.ts";
 import type { Cell } from "./matrix.ts";
 import { startRig, type Rig } from "./question-suite.ts";
 
 const STRANGER = { id: 666, is_bot: false, first_name: "Stranger" };
 const HOSTILE = Array.from({ length: 120 }, (_, i) => `<b>line ${i}</b> & "quoted" &amp; 漢字 😀 | a | b |`);
 
-export function richDiffSuite(cell: Cell): void {
+export function richListsSuite(cell: Cell): void {
   const { version, chat } = cell;
-  describe(`/diff as a rich message on OpenCode ${version} in a ${chat} chat`, () => {
+  describe(`/diff and /schedules as rich messages on OpenCode ${version} in a ${chat} chat`, () => {
     let rig: Rig;
     let directory: string;
     const git = (args: string[]) => execFileSync("git", args, { cwd: directory, encoding: "utf8" }).trim();
@@ -29,6 +32,7 @@ export function richDiffSuite(cell: Cell): void {
         timeoutMs: 30_000,
         what: "the answer to /diff",
       });
+    const current = (message: SentMessage) => rig.telegram.messages().find((m) => m.messageId === message.messageId && m.chatId === message.chatId)!;
     const logLines = () =>
       fs
         .readFileSync(rig.logFile, "utf8")
@@ -94,7 +98,38 @@ export function richDiffSuite(cell: Cell): void {
       for (const name of ["big-1.txt", "big-2.txt", "big-3.txt"]) fs.rmSync(path.join(directory, name));
     }, 90_000);
 
-    it("the server loses rich messages: today's message and changes.diff, one log line", async () => {
+    it("/schedules: a table, a row a schedule; a stranger's tap changes nothing; Cancel and Confirm edit it, rich", async () => {
+      const instruction = 'check <b>x</b> & "q" 漢字 😀 | a |';
+      for (const every of ["/every 2h", "/every 3h"]) {
+        const command = rig.telegram.sendText(rig.chatId, `${every} ${instruction}`);
+        await rig.telegram.waitForMessage((m) => m.replyToMessageId === command.messageId, { timeoutMs: 20_000, what: `the answer to ${every}` });
+      }
+      const command = rig.telegram.sendText(rig.chatId, "/schedules");
+      const list = await rig.telegram.waitForMessage((m) => m.replyToMessageId === command.messageId, { timeoutMs: 20_000, what: "the /schedules list" });
+      expect(list.rich, "a rich message").toBeDefined();
+      const rows = findBlocks(list.rich!, "tr");
+      expect(rows).toHaveLength(3);
+      const cells = rows.slice(1).map((row) => row.children.map((cell) => plainOf(cell as never)));
+      expect(cells.map((row) => [row[0], row[1], row[4]])).toEqual([
+        ["1", "every 2 h", instruction],
+        ["2", "every 3 h", instruction],
+      ]);
+      expect(rig.telegram.buttons(list).map((button) => button.text)).toEqual(["✖ Cancel 1", "✖ Cancel 2"]);
+
+      const refused = await rig.telegram.tapButton(list, "✖ Cancel 1", STRANGER);
+      expect(await rig.telegram.waitForCallbackAnswer(refused)).toMatchObject({ text: expect.stringContaining("Not authorized") });
+      expect(rig.telegram.buttons(current(list)).map((button) => button.text)).toEqual(["✖ Cancel 1", "✖ Cancel 2"]);
+
+      await rig.telegram.waitForCallbackAnswer(await rig.telegram.tapButton(list, "✖ Cancel 1"));
+      await pollUntil(() => rig.telegram.buttons(current(list)).some((button) => button.text === "✖ Confirm cancel 1"), { what: "the confirm button" });
+      expect(current(list).rich).toBeDefined();
+      await rig.telegram.waitForCallbackAnswer(await rig.telegram.tapButton(current(list), "✖ Confirm cancel 1"));
+      await pollUntil(() => findBlocks(current(list).rich!, "tr").length === 2 || undefined, { what: "the list without the cancelled schedule" });
+      expect(rig.telegram.buttons(current(list)).map((button) => button.text)).toEqual(["✖ Cancel 1"]);
+      expect(current(list).text).toContain("every 3 h");
+    }, 90_000);
+
+    it("the server loses rich messages: today's /diff and changes.diff, today's /schedules, one log line", async () => {
       rig.telegram.setRichMessages("refused");
       const command = rig.telegram.sendText(rig.chatId, "/diff");
       const answer = await answerTo(command);
@@ -108,6 +143,11 @@ export function richDiffSuite(cell: Cell): void {
       const again = await answerTo(rig.telegram.sendText(rig.chatId, "/diff"));
       expect(again.rich).toBeUndefined();
       expect(rig.telegram.calls.filter((call) => call.method === "sendRichMessage").length).toBe(calls);
+      const schedules = rig.telegram.sendText(rig.chatId, "/schedules");
+      const list = await rig.telegram.waitForMessage((m) => m.replyToMessageId === schedules.messageId, { timeoutMs: 20_000, what: "the /schedules list" });
+      expect(list.rich).toBeUndefined();
+      expect(list.text).toContain("every 3 h · <b>");
+      expect(rig.telegram.buttons(list).map((button) => button.text)).toEqual(["✖ Cancel 1"]);
       expect(logLines()).toHaveLength(1);
       expect(rig.telegram.retryAfterViolations).toBe(0);
     }, 90_000);
