@@ -42,6 +42,11 @@ export interface TelegramApi {
    * API 9.3+), replaced by each call with the same `draftId`; nothing stays in the chat. Groups refuse it (400).
    */
   sendDraft(chatId: number, draftId: number, html: Html, threadId?: number): Promise<void>;
+  /**
+   * A private chat's draft as a rich message (sendRichMessageDraft, Bot API 10.1+), as sendDraft's
+   * otherwise. Absent where sendRichMessage is; throws RichMessagesMissing as it does (one latch for both).
+   */
+  sendRichDraft?(chatId: number, draftId: number, rich: RichHtml, threadId?: number): Promise<void>;
   deleteMessage(chatId: number, messageId: number): Promise<void>;
   /** Sends text as a file (a diff too long to show inline). */
   sendDocument(
@@ -205,6 +210,22 @@ export function createTelegramApi(token: string, apiRoot: string, settings: Tele
     }
   };
 
+  const sendRichDraft: TelegramApi["sendRichDraft"] = async (chatId, draftId, rich, threadId) => {
+    if (richMissing) throw new RichMessagesMissing(false);
+    try {
+      await call("sendRichMessageDraft", {
+        chat_id: chatId,
+        draft_id: draftId,
+        rich_message: { html: rich },
+        ...(threadId !== undefined ? { message_thread_id: threadId } : {}),
+      });
+    } catch (error) {
+      if (!methodMissing(error)) throw error;
+      richMissing = true;
+      throw new RichMessagesMissing(true);
+    }
+  };
+
   const editRichMessage: TelegramApi["editRichMessage"] = async (chatId, messageId, rich, keyboard) => {
     await styles
       .send(keyboard, (shown) =>
@@ -214,7 +235,7 @@ export function createTelegramApi(token: string, apiRoot: string, settings: Tele
   };
 
   return {
-    ...(settings.rich === false ? {} : { sendRichMessage, editRichMessage }),
+    ...(settings.rich === false ? {} : { sendRichMessage, editRichMessage, sendRichDraft }),
     reachability,
     getUpdates: (offset, timeout, signal) => call<unknown[]>("getUpdates", { offset, timeout, allowed_updates: ["message", "callback_query"] }, signal),
     async sendMessage(chatId, html, options = {}) {
