@@ -114,6 +114,7 @@ async function photographRich(dir: ScreenshotDir): Promise<void> {
     const session = await opencode.createSession({ title: "Cache every lookup", directory: world.directory });
     await opencode.prompt(
       session.id,
+      // biome-ignore lint/suspicious/noThenProperty: the scripted LLM's next step, as in tests/support/whole-loop.ts
       directive({ tool: "write", args: { filePath: path.join(world.directory, "src", "cache.ts"), content: CACHE_TS }, then: [{ text: RICH_ANSWER }] }),
       { directory: world.directory },
     );
