@@ -10,4 +10,5 @@ export const richEn: RichStrings = {
   diffLeftOut: (count, file) =>
     html`✂️ ${escapeHtml(count === 1 ? "One file's change does" : `${count} files' changes do`)} not fit in this message: the whole diff is in the file <code>${file}</code> below.`,
   scheduleColumns: ["#", "When", "Project", "Next run", "Instruction"],
+  historyColumns: ["#", "Prompt", "Files it changed"],
 };

@@ -14,4 +14,6 @@ export interface RichStrings {
   diffLeftOut: (count: number, file: Html) => Html;
   /** The header row of /schedules' table: number, when, project, next run, instruction. */
   scheduleColumns: readonly [string, string, string, string, string];
+  /** The header row of /history's table: number, prompt, the files its run changed. */
+  historyColumns: readonly [string, string, string];
 }

@@ -9,4 +9,5 @@ export const richZh: RichStrings = {
   fileSummary: (file, kind, added, removed) => html`📄 <code>${file}</code>${kind} +${added} −${removed}`,
   diffLeftOut: (count, file) => html`✂️ 有 ${count} 个文件的改动放不进这条消息：完整差异见下方文件 <code>${file}</code>。`,
   scheduleColumns: ["#", "时间", "项目", "下次运行", "指令"],
+  historyColumns: ["#", "提示", "改动的文件"],
 };

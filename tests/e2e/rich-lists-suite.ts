@@ -5,12 +5,13 @@
 // as today and no changes.diff; a stranger's /diff and tap change nothing; changes that do not fit
 // are named, the message says so, and changes.diff replies to it. /schedules is a table (hostile
 // instructions verbatim), its Cancel and Confirm taps edit it rich, a stranger's tap changes
-// nothing. Then the server loses rich messages: today's /diff and changes.diff, today's list, one
-// log line.
+// nothing. /history is a table, its page turned rich. Then the server loses rich messages: today's
+// /diff and changes.diff, today's lists, one log line.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { directive } from "../support/mock-llm.ts";
 import { isOpencode2 } from "../support/opencode.ts";
 import { findBlocks, plainOf } from "../support/telegram/rich.ts";
 import { pollUntil, sleep } from "../support/wait.ts";
@@ -40,7 +41,7 @@ export function richListsSuite(cell: Cell): void {
         .filter((line) => line.includes("no rich messages"));
 
     beforeAll(async () => {
-      rig = await startRig(version, {}, undefined, { warmup: false, chat, telegram: { richMessages: "supported" } });
+      rig = await startRig(version, { HERMES_DONE_AFTER: "0s" }, undefined, { warmup: false, chat, telegram: { richMessages: "supported" } });
       directory = rig.opencode.directory;
       for (const name of ["app.html", "notes.md"]) fs.writeFileSync(path.join(directory, name), `${name} as committed\n`);
       git(["init", "-q", "-b", "main"]);
@@ -129,7 +130,40 @@ export function richListsSuite(cell: Cell): void {
       expect(current(list).text).toContain("every 3 h");
     }, 90_000);
 
-    it("the server loses rich messages: today's /diff and changes.diff, today's /schedules, one log line", async () => {
+    it("/history: a table, a row a prompt; ▶ turns the page, rich; a stranger's tap changes nothing", async () => {
+      const session = await rig.opencode.createSession();
+      let done: SentMessage | undefined;
+      for (let i = 1; i <= 6; i++) {
+        await rig.opencode.prompt(session.id, directive({ text: `history answer ${i}` }));
+        done = await rig.telegram.waitForMessage((m) => m.text.includes("Done") && m.text.includes(`history answer ${i}`), {
+          timeoutMs: 60_000,
+          what: `the Done notice of run ${i}`,
+        });
+      }
+      const command = rig.telegram.sendText(rig.chatId, "/history", { replyTo: done!.messageId });
+      const list = await rig.telegram.waitForMessage((m) => m.replyToMessageId === command.messageId, { timeoutMs: 30_000, what: "the /history list" });
+      expect(list.rich, "a rich message").toBeDefined();
+      const numbers = (message: SentMessage) =>
+        findBlocks(message.rich!, "tr")
+          .slice(1)
+          .map((row) => plainOf(row.children[0] as never));
+      expect(numbers(list)).toEqual(["1", "2", "3", "4", "5"]);
+      expect(findBlocks(list.rich!, "th").map((cell) => plainOf(cell))).toEqual(["#", "Prompt", "Files it changed"]);
+      expect(rig.telegram.buttons(list).map((button) => button.text)).toEqual(["1", "2", "3", "4", "5", "▶"]);
+
+      const before = rig.telegram.messages().length;
+      const refused = await rig.telegram.tapButton(list, "▶", STRANGER);
+      expect(await rig.telegram.waitForCallbackAnswer(refused)).toMatchObject({ text: expect.stringContaining("Not authorized") });
+      expect(numbers(current(list))).toEqual(["1", "2", "3", "4", "5"]);
+
+      await rig.telegram.waitForCallbackAnswer(await rig.telegram.tapButton(list, "▶"));
+      await pollUntil(() => numbers(current(list))[0] === "6" || undefined, { what: "the second page" });
+      expect(current(list).rich).toBeDefined();
+      expect(current(list).text).toContain("Page 2 of 2");
+      expect(rig.telegram.messages().length).toBe(before);
+    }, 180_000);
+
+    it("the server loses rich messages: today's /diff and changes.diff, today's /schedules and /history, one log line", async () => {
       rig.telegram.setRichMessages("refused");
       const command = rig.telegram.sendText(rig.chatId, "/diff");
       const answer = await answerTo(command);
@@ -148,6 +182,11 @@ export function richListsSuite(cell: Cell): void {
       expect(list.rich).toBeUndefined();
       expect(list.text).toContain("every 3 h · <b>");
       expect(rig.telegram.buttons(list).map((button) => button.text)).toEqual(["✖ Cancel 1"]);
+      const done = rig.telegram.messages().find((m) => m.text.includes("Done") && m.text.includes("history answer 6"))!;
+      const history = rig.telegram.sendText(rig.chatId, "/history", { replyTo: done.messageId });
+      const prompts = await rig.telegram.waitForMessage((m) => m.replyToMessageId === history.messageId, { timeoutMs: 30_000, what: "the /history list" });
+      expect(prompts.rich).toBeUndefined();
+      expect(prompts.text).toContain("<b>Last prompts</b>");
       expect(logLines()).toHaveLength(1);
       expect(rig.telegram.retryAfterViolations).toBe(0);
     }, 90_000);

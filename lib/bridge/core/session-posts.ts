@@ -15,8 +15,12 @@ import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
 import type { InlineButton, RichHtml } from "../../telegram/wire/rendered-message.ts";
 import { errorText } from "../../util/error-text.ts";
 import { editMessageIn, inThread } from "./chat.ts";
-import { sendRichOrHtml } from "./rich-send.ts";
+import { editRichOrHtml, sendRichOrHtml } from "./rich-send.ts";
+import { RecentIds } from "../../util/recent-ids.ts";
 import type { SessionTopics } from "./topics.ts";
+
+/** Rich messages remembered for their edits. */
+const RICH_KEPT = 200;
 
 export interface SessionPostDeps {
   telegram: TelegramApi;
@@ -51,6 +55,8 @@ export class SessionPosts {
   readonly #deps: SessionPostDeps;
   /** What the log calls these messages ("a git message"). */
   readonly #what: string;
+  /** Messages posted rich ("chatId:messageId"), the latest RICH_KEPT: their edits are rich. */
+  readonly #rich = new RecentIds<string>(RICH_KEPT);
 
   constructor(deps: SessionPostDeps, what: string) {
     this.#deps = deps;
@@ -68,11 +74,20 @@ export class SessionPosts {
     if (!sent) return undefined;
     const message = { chatId, messageId: sent.messageId };
     if (where.owner) registry.noteMessage(message, { sessionID: where.owner.sessionID, directory: where.owner.directory });
+    if (sent.rich) this.#rich.add(`${chatId}:${sent.messageId}`);
     return { ...message, ...inThread(threadId), ...(sent.rich ? { rich: true as const } : {}) };
   }
 
+  /** An edit keeps the message's kind: one posted rich is edited with its rich form (a caller editing it gives one). */
   async edit(message: MessageRef, shown: Shown): Promise<void> {
-    await editMessageIn(this.#deps, message, { text: shown.text, keyboard: shown.keyboard ?? [] }, Priority.Answer, `could not update ${this.#what}`);
+    const { outbox, log } = this.#deps;
+    const rich = this.#rich.has(`${message.chatId}:${message.messageId}`);
+    if (!rich)
+      return editMessageIn(this.#deps, message, { text: shown.text, keyboard: shown.keyboard ?? [] }, Priority.Answer, `could not update ${this.#what}`);
+    const full = { text: shown.text, rich: shown.rich, keyboard: shown.keyboard ?? [] };
+    await outbox
+      .edit(message.chatId, message.messageId, () => () => editRichOrHtml(this.#deps, { ...message, rich }, full), Priority.Answer)
+      .catch((error) => void log.warn({ err: errorText(error) }, `could not update ${this.#what}`));
   }
 
   /** A file replying to `where.replyTo` (a message posted above). */
