@@ -52,6 +52,22 @@ export function renderRichAnswer(head: Html, tokens: Token[], tail: Html | undef
   return { html: joinRich([top, body, ...(cut ? [cut] : []), ...(bottom ? [bottom] : [])]), shortened };
 }
 
+/**
+ * An answer still being written, as a rich draft (sendRichMessageDraft): its Markdown as rich
+ * blocks, its end in whole blocks past the limits (a draft is a preview: no note, no file), the
+ * end of a single huge block's text as written. Undefined while nothing shows.
+ */
+export function renderRichDraft(tokens: Token[]): RichHtml | undefined {
+  const blocks = markdownBlocks(tokens);
+  const room = { chars: RICH_LIMITS.text - RICH_LABEL_ROOM.chars, blocks: RICH_LIMITS.blocks - RICH_LABEL_ROOM.blocks };
+  const kept = fittingEnd(blocks, room);
+  if (kept.length > 0) return joinRich(kept.map((block) => block.html));
+  const last = blocks[blocks.length - 1];
+  if (last === undefined) return undefined;
+  const text = last.source.replace(/\n+$/, "");
+  return rich`<pre>${escapeRich(text.slice(graphemeStart(text, text.length - room.chars)))}</pre>`;
+}
+
 /** The longest run of blocks at the end that fits the room. */
 function fittingEnd(blocks: RichBlock[], room: { chars: number; blocks: number }): RichBlock[] {
   let chars = 0;

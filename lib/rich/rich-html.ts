@@ -4,7 +4,7 @@
 // (lib/text/html.ts' `Html`), so it has a type of its own: one can't be sent as the other.
 // Only this file makes RichHtml: `escapeRich` (any text), the `rich` template (literal parts are
 // Hermes' own markup, values RichHtml or numbers), `joinRich`, `richLines`, `richHeading`,
-// `richFromHtml`, which turns a line of Hermes' own Telegram HTML (a header, a hint) into a
+// `richInline` (a line of Hermes' HTML as a cell's inline content), `richFromHtml`, which turns a line of Hermes' own Telegram HTML (a header, a hint) into a
 // paragraph, and `trustedRich` for the scrubber's output. Pure.
 import type { Html } from "../text/html.ts";
 
@@ -83,6 +83,12 @@ const TAG = /<(\/?)([a-z-]+)([^>]*)>/g;
 export function richFromHtml(html: Html): RichHtml | undefined {
   const inline = inlineFromHtml(html);
   return inline === undefined ? undefined : asRich(`<p>${inline}</p>`);
+}
+
+/** Hermes' own Telegram HTML of inline tags as rich inline content (a table cell's), its line breaks as `br`; undefined for any other tag. */
+export function richInline(html: Html): RichHtml | undefined {
+  const inline = inlineFromHtml(html);
+  return inline === undefined ? undefined : asRich(inline);
 }
 
 /** Telegram HTML of inline tags only, its line breaks as `br`; undefined for any other tag. */

@@ -5,7 +5,8 @@ import type { Strings } from "../i18n/catalog.ts";
 import type { Html } from "../text/html.ts";
 import { loadLexer } from "../text/markdown.ts";
 import { reveal } from "../text/reveal.ts";
-import { type RichAnswer, renderRichAnswer } from "./rich-answer.ts";
+import { type RichAnswer, renderRichAnswer, renderRichDraft } from "./rich-answer.ts";
+import type { RichHtml } from "./rich-html.ts";
 
 /** `head` and `tail`: Hermes' lines around the answer (tail undefined: none); undefined: no rich form. */
 export type RichAnswerRenderer = (head: Html, answer: string, tail: Html | undefined, file: string, t: Strings) => RichAnswer | undefined;
@@ -18,4 +19,17 @@ export function loadRichAnswer(): Promise<RichAnswerRenderer | undefined> {
     lex ? (head, answer, tail, file, t) => renderRichAnswer(head, lex(reveal(answer.trim(), t, false)), tail, file, t) : undefined,
   );
   return loading;
+}
+
+/** An answer being written as a rich draft (rich-answer.ts' renderRichDraft); undefined: nothing shows yet. */
+export type RichDraftRenderer = (answer: string, t: Strings) => RichHtml | undefined;
+
+let loadingDraft: Promise<RichDraftRenderer | undefined> | undefined;
+
+/** The draft renderer, once marked is loaded; undefined if it can't be (then drafts are today's). */
+export function loadRichDraft(): Promise<RichDraftRenderer | undefined> {
+  loadingDraft ??= loadLexer().then((lex): RichDraftRenderer | undefined =>
+    lex ? (answer, t) => (answer.trim() === "" ? undefined : renderRichDraft(lex(reveal(answer.trim(), t, false)))) : undefined,
+  );
+  return loadingDraft;
 }

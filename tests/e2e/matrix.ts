@@ -85,6 +85,7 @@ export const FEATURES: readonly Feature[] = [
       { suite: "richPermissionsSuite", cells: grid(EVERY_VERSION, PRIVATE_AND_GROUP) },
     ],
   },
+  { name: "rich-lists", module: "rich-lists-suite.ts", suites: [{ suite: "richListsSuite", cells: grid(EVERY_VERSION, PRIVATE_AND_GROUP) }] },
   // Attach mode on OpenCode 2 (no plugin API of 1.x, its own routes) is a file of its own: opencode2-attach.test.ts.
   { name: "attach", module: "attach-suite.ts", suites: [{ suite: "attachSuite", cells: grid(["1.1", "1.18"], ["private"]) }] },
 ];

@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { DEFAULT_CHAT_ID, startFakeTelegram, type FakeTelegram, type SentMessage } from "./fake-telegram.ts";
+import { DEFAULT_CHAT_ID, startFakeTelegram, type FakeTelegram, type FakeTelegramOptions, type SentMessage } from "./fake-telegram.ts";
 import { directive, startMockLlm, type MockLlm } from "./mock-llm.ts";
 import { startOpencode, type OpencodeServer } from "./opencode.ts";
 
@@ -93,9 +93,10 @@ export interface LoopWorld {
 /**
  * `directory`: where the project goes (made afresh; the phone shows its path in the permission's
  * diff, which the screenshots write as a fixed one); default a new temporary acme-api folder.
+ * `telegram`: the fake's options (rich messages for the rich picture).
  */
-export async function startLoopWorld(options: { directory?: string } = {}): Promise<LoopWorld> {
-  const telegram = await startFakeTelegram();
+export async function startLoopWorld(options: { directory?: string; telegram?: FakeTelegramOptions } = {}): Promise<LoopWorld> {
+  const telegram = await startFakeTelegram(options.telegram);
   const llm = await startMockLlm();
   const opencode = await startOpencode({
     version: "1.18.33",

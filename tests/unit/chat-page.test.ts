@@ -7,6 +7,7 @@ import { createTelegramApi } from "../../lib/telegram/wire/api.ts";
 import { DEFAULT_CHAT_ID, startFakeTelegram, type FakeTelegram } from "../support/fake-telegram.ts";
 import { chatEntries, entitiesToHtml, renderChatPage } from "../support/telegram/chat-page.ts";
 import { trustedHtml } from "../../lib/text/html.ts";
+import { trustedRich } from "../../lib/rich/rich-html.ts";
 
 let fake: FakeTelegram | undefined;
 afterEach(async () => {
@@ -61,5 +62,29 @@ describe("renderChatPage on the fake Telegram's conversation", () => {
     expect(page).toContain('<div class="message human"><div class="bubble"><div class="reply">📄 changes.diff</div><div class="text">thanks &lt;3</div>');
     expect(page.indexOf("Allowed once")).toBeLessThan(page.indexOf("changes.diff"));
     expect(page).toContain("<small>bot · private chat</small>");
+  });
+});
+
+describe("renderChatPage: rich messages", () => {
+  it("draws a rich message from the fake's tree: heading, table with alignment, code with its language, a collapsible block closed or open, text escaped", async () => {
+    fake = await startFakeTelegram({ richMessages: "supported" });
+    const api = createTelegramApi(fake.token, fake.apiRoot);
+    const chat = DEFAULT_CHAT_ID;
+    await api.sendRichMessage!(
+      chat,
+      trustedRich(
+        '<h2>Done &lt;x&gt;</h2><table bordered><tr><th>file</th><th align="center">change</th></tr><tr><td>a &amp; b.ts</td><td align="center">+1</td></tr></table>' +
+          '<pre><code class="language-ts">a &lt; b</code></pre><details><summary>📄 diff</summary><pre><code class="language-diff">+&lt;b&gt;</code></pre></details>',
+      ),
+      { keyboard: [[{ text: "⑂ Fork", callback_data: "f" }]] },
+    );
+    const entries = chatEntries(fake.messages(chat));
+    const closed = renderChatPage([{ title: "Hermes", entries }]);
+    expect(closed).toContain("<h2>Done &lt;x&gt;</h2>");
+    expect(closed).toContain('<table class="rich"><tr><th>file</th><th style="text-align:center">change</th></tr><tr><td>a &amp; b.ts</td>');
+    expect(closed).toContain('<pre><code data-language="ts">a &lt; b</code></pre>');
+    expect(closed).toContain('<details><summary>📄 diff</summary><pre><code data-language="diff">+&lt;b&gt;</code></pre></details>');
+    expect(closed).toContain('<span class="button">⑂ Fork</span>');
+    expect(renderChatPage([{ title: "Hermes", entries, openDetails: true }])).toContain("<details open><summary>");
   });
 });

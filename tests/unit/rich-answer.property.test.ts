@@ -3,13 +3,17 @@
 // hostile text ("<", "&", quotes, entity and tag look-alikes, CJK, emoji) verbatim wherever the
 // Markdown puts it: a heading, a paragraph, a list or task item, a quote, a table cell, a link,
 // bold, inline code, a code block. Random Markdown soup and answers past every limit (characters,
-// blocks, nesting, table columns) pass too. A seeded generator: a failure names its seed and case.
+// blocks, nesting, table columns) pass too, and so do the other rich renderers with hostile text: a
+// permission's long diff, /diff's files in their blocks, /schedules' table. A seeded generator: a
+// failure names its seed and case.
 import { Lexer } from "marked";
 import { describe, expect, it } from "vitest";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
 import { createPermissionPrompt } from "../../lib/registry/permission-prompt.ts";
 import { renderRichAnswer } from "../../lib/rich/rich-answer.ts";
 import { renderPermissionRich } from "../../lib/telegram/render/render-permission.ts";
+import { renderDiffRich } from "../../lib/telegram/render/render-diff-rich.ts";
+import { renderScheduleListRich } from "../../lib/telegram/render/render-schedules.ts";
 import { richFromHtml } from "../../lib/rich/rich-html.ts";
 import { html } from "../../lib/text/html.ts";
 import { findBlocks, plainOf, readRichMessage, type RichContent } from "../support/telegram/rich.ts";
@@ -242,6 +246,52 @@ describe("rich permissions: a long diff of hostile text passes the validator and
       expect(read.content.plain).toContain(file);
       expect(read.content.plain).toContain(project.replace(/ +/g, " "));
       expect(rendered!.keyboard.flat().map((button) => button.text)).toContain("Allow once");
+    }
+  });
+});
+
+describe("rich lists: /diff and /schedules of hostile text pass the validator and show verbatim", () => {
+  it("/diff: every file's name on its block's summary and every line of its change", () => {
+    const next = hostile(SEED + 11);
+    for (let i = 0; i < CASES / 2; i++) {
+      const paths = Array.from({ length: 1 + (i % 4) }, () => `src/${next()}.ts`);
+      const changes = paths.map(() => Array.from({ length: 20 }, () => `+${next()}`));
+      const diff = paths
+        .map((path, n) => [`diff --git a/${path} b/${path}`, `--- a/${path}`, `+++ b/${path}`, "@@ -0,0 +1,20 @@", ...changes[n]!].join("\n"))
+        .join("\n");
+      const files = paths.map((path) => ({ path, kind: "modified" as const, added: 20, removed: 0, binary: false }));
+      const project = next();
+      const rendered = renderDiffRich({ project, branch: next(), upstream: undefined, ahead: 0, behind: 0, files }, diff, t);
+      expect(rendered, `case ${i}`).toBeDefined();
+      const read = readRichMessage({ html: rendered!.rich });
+      if (!read.ok) throw new Error(`case ${i} refused: ${read.error}`);
+      const blocks = findBlocks(read.content, "details");
+      expect(blocks, `case ${i}`).toHaveLength(paths.length);
+      blocks.forEach((block, n) => {
+        expect(plainOf(block.children[0]!)).toContain(paths[n]!.replace(/ +/g, " "));
+        expect(plainOf(block)).toContain(changes[n]!.join("\n"));
+      });
+      expect(read.content.plain).toContain(project.replace(/ +/g, " "));
+    }
+  });
+
+  it("/schedules: every instruction and project in its table cell", () => {
+    const next = hostile(SEED + 13);
+    for (let i = 0; i < CASES / 4; i++) {
+      const views = Array.from({ length: 1 + (i % 10) }, (_, n) => ({
+        id: `s${n}`,
+        directory: `/home/dev/${next()}`,
+        when: { kind: "interval" as const, minutes: 30, anchor: 0 },
+        instruction: next(),
+        next: 60_000 * (n + 1),
+      }));
+      const read = readRichMessage({ html: renderScheduleListRich(views, 0, t) });
+      if (!read.ok) throw new Error(`case ${i} refused: ${read.error}`);
+      const rows = findBlocks(read.content, "tr").slice(1);
+      expect(
+        rows.map((row) => plainOf(row.children[4] as never)),
+        `case ${i}`,
+      ).toEqual(views.map((view) => view.instruction.replace(/ +/g, " ")));
     }
   });
 });

@@ -67,4 +67,23 @@ describe("sendRichMessage", () => {
     expect(scrubbedTelegram(createTelegramApi(tg.token, tg.apiRoot, { rich: false }), [secret]).sendRichMessage).toBeUndefined();
     expect(labelMessages(createTelegramApi(tg.token, tg.apiRoot, { rich: false }), "x").sendRichMessage).toBeUndefined();
   });
+
+  it("sendRichDraft: sendRichMessageDraft with the rich HTML (scrubbed, labelled); the same latch as sendRichMessage; off: absent", async () => {
+    const secret = "dr4ft-secret-value";
+    const api = labelMessages(scrubbedTelegram(createTelegramApi(tg.token, tg.apiRoot), [secret]), "build-box");
+    await api.sendRichDraft!(DEFAULT_CHAT_ID, 7, rich`<p>key: ${escapeRich(secret)}</p>`);
+    const call = tg.calls.filter((c) => c.method === "sendRichMessageDraft").at(-1)!;
+    expect(call.payload).toEqual({ chat_id: DEFAULT_CHAT_ID, draft_id: 7, rich_message: { html: "<p>🖥 <b>build-box</b></p><p>key: [secret removed]</p>" } });
+    tg.setRichMessages("refused");
+    try {
+      const bare = createTelegramApi(tg.token, tg.apiRoot);
+      const errors: unknown[] = [];
+      await bare.sendRichDraft!(DEFAULT_CHAT_ID, 8, rich`<p>x</p>`).catch((error) => errors.push(error));
+      await bare.sendRichMessage!(DEFAULT_CHAT_ID, rich`<p>x</p>`).catch((error) => errors.push(error));
+      expect(errors.map((error) => error instanceof RichMessagesMissing && error.first)).toEqual([true, false]);
+    } finally {
+      tg.setRichMessages("supported");
+    }
+    expect(createTelegramApi(tg.token, tg.apiRoot, { rich: false }).sendRichDraft).toBeUndefined();
+  });
 });

@@ -4,6 +4,8 @@
 // straight away, several as a picker whose tap the serving process claims. The answer: the branch,
 // how it stands against its upstream, each file with lines added and removed (new, deleted and
 // binary ones marked), the whole diff as `changes.diff`, and Push when there is something to push.
+// Where the Bot API has rich messages it is one rich message with each file's change in its own
+// collapsible block (lib/telegram/render/render-diff-rich.ts), and `changes.diff` follows only when some did not fit.
 import type { Strings } from "../../i18n/catalog.ts";
 import { readChanges } from "../../git/repo.ts";
 import type { Logger } from "../../system/log.ts";
@@ -13,6 +15,7 @@ import { decodeCallback } from "../../telegram/codec.ts";
 import { projectName } from "../../telegram/render/render-context.ts";
 import { CHANGES_FILE } from "../../telegram/render/render-changes.ts";
 import { gitButton, renderDiff } from "../../telegram/render/render-git.ts";
+import { renderDiffRich } from "../../telegram/render/render-diff-rich.ts";
 import { escapeHtml, escapeWithin } from "../../text/html.ts";
 import { renderPicked } from "../../telegram/render/render-new.ts";
 import { Priority } from "../../telegram/wire/outbox.ts";
@@ -29,6 +32,8 @@ export interface DiffCommandDeps {
   registry: Registry;
   links: Pick<InstanceLinks, "linkFor" | "directories">;
   chat: Pick<Chat, "reply" | "send" | "answerCallback">;
+  /** Whether the client has rich messages (/diff then renders its rich form). */
+  rich: () => boolean;
   posts: SessionPosts;
   taps: Pick<GitTaps, "pushTarget">;
 }
@@ -96,7 +101,9 @@ export class DiffCommand {
     const view = { project: projectName(directory), branch: status.branch, upstream: status.upstream, ahead: status.ahead, behind: status.behind, files };
     const pushable = status.branch !== undefined && !status.unborn && (status.upstream === undefined || status.ahead > 0);
     const keyboard = pushable ? [[gitButton("push", this.#deps.taps.pushTarget(directory, owner, threadId).key, t)]] : [];
-    const sent = await posts.post({ text: renderDiff(view, t), keyboard }, { owner, replyTo, threadId });
+    const rich = this.#deps.rich() ? renderDiffRich(view, diff, t) : undefined;
+    const sent = await posts.post({ text: renderDiff(view, t), keyboard, rich: rich?.rich }, { owner, replyTo, threadId });
+    if (sent?.rich && !rich?.needsFile) return;
     if (sent && diff !== "") await posts.document(CHANGES_FILE, diff, t.git.diffCaption, { owner, threadId, replyTo: sent.messageId });
   }
 }

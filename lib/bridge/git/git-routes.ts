@@ -11,7 +11,9 @@ import { GitTaps, type GitTapDeps } from "./git-taps.ts";
 import { WorktreeBook } from "./worktree-book.ts";
 import { WorktreeSessions, type WorktreeSessionDeps } from "./worktree-sessions.ts";
 
-export type GitRouteDeps = Omit<GitTapDeps & DiffCommandDeps & WorktreeSessionDeps, "posts" | "taps" | "worktrees" | "links"> & { links: InstanceLinks };
+export type GitRouteDeps = Omit<GitTapDeps & DiffCommandDeps & WorktreeSessionDeps, "posts" | "taps" | "worktrees" | "links" | "rich"> & {
+  links: InstanceLinks;
+};
 
 /** The Done notice's git buttons, for RunNotices made before the gate: there once `route` has added git's routes. */
 export class GitButtons implements DoneButtons {
@@ -32,7 +34,7 @@ export function routeGit(gate: Gate, deps: GitRouteDeps): Pick<GitTaps, "buttons
   const posts = new SessionPosts(deps, "a git message");
   const worktrees = new WorktreeBook(deps.links);
   const taps = new GitTaps({ ...deps, posts, worktrees });
-  const diff = new DiffCommand({ ...deps, posts, taps });
+  const diff = new DiffCommand({ ...deps, posts, taps, rich: () => deps.telegram.sendRichMessage !== undefined });
   const sessions = new WorktreeSessions({ ...deps, posts, worktrees });
   gate.route("callback", { claim: (tap) => taps.claimTap(tap) ?? diff.claimTap(tap) ?? sessions.claimTap(tap) });
   gate.route("text", { claim: (text) => taps.claimText(text) ?? diff.claimText(text) });

@@ -1,5 +1,7 @@
-// The answer as it is written (HERMES_STREAM): in a private chat a draft (sendMessageDraft) that
-// grows, one per run, at most one call per DRAFT_EVERY_MS and only when what it shows changed; in
+// The answer as it is written (HERMES_STREAM): in a private chat a draft (sendMessageDraft; a rich
+// draft, sendRichMessageDraft, where the Bot API has rich messages: tables, code, headings as the
+// Done notice shows them, up to 32,768 characters; a server without them answers "method not found"
+// and today's drafts go from then on, logged once) that grows, one per run, at most one call per DRAFT_EVERY_MS and only when what it shows changed; in
 // a group (or once Telegram refused drafts) the run's progress message shows the answer's last
 // lines, with spare budget only (live-progress.ts, the outbox's lowest priority: a prompt never
 // waits behind it). Only a run whose end the phone hears of (a Done notice follows: the message
@@ -10,9 +12,11 @@ import type { Strings } from "../../i18n/catalog.ts";
 import type { Logger } from "../../system/log.ts";
 import type { HermesEvent } from "../../hermes-events.ts";
 import type { ActivityTracker } from "../../notices/activity.ts";
-import { draftDue, NO_ANSWER, reduceAnswer, type AnswerText, type DraftPace } from "../../progress/answer-text.ts";
+import { draftDue, draftSource, NO_ANSWER, reduceAnswer, type AnswerText, type DraftPace } from "../../progress/answer-text.ts";
 import type { Registry } from "../../registry/registry.ts";
-import { TelegramApiError, type TelegramApi } from "../../telegram/wire/api.ts";
+import { RichMessagesMissing, TelegramApiError, type TelegramApi } from "../../telegram/wire/api.ts";
+import { loadRichDraft, type RichDraftRenderer } from "../../rich/rich-markdown.ts";
+import type { RichHtml } from "../../telegram/wire/rendered-message.ts";
 import { loadMarkdown, type Markdown } from "../../text/markdown.ts";
 import { renderAnswerTail, renderDraft } from "../../telegram/render/render-draft.ts";
 import { errorText } from "../../util/error-text.ts";
@@ -25,7 +29,7 @@ import type { Html } from "../../text/html.ts";
 export const DRAFT_EVERY_MS = 1_000;
 
 export interface AnswerStreamDeps {
-  telegram: Pick<TelegramApi, "sendDraft">;
+  telegram: Pick<TelegramApi, "sendDraft" | "sendRichDraft">;
   registry: Registry;
   log: Logger;
   t: Strings;
@@ -73,6 +77,8 @@ export class AnswerStream {
   /** Telegram refused a draft: the progress message shows the answer for the rest of the process. */
   #draftsRefused = false;
   #markdown?: Markdown;
+  /** The rich drafts' renderer, when the client has them and marked loaded; dropped when the server refuses them. */
+  #rich?: RichDraftRenderer | undefined;
   #loading?: Promise<void>;
 
   constructor(deps: AnswerStreamDeps) {
@@ -132,8 +138,9 @@ export class AnswerStream {
     if (!drafts && !tail) return;
     if (!activity.endsWithDone(sessionID, now())) return;
     if (!this.#markdown) {
-      this.#loading ??= loadMarkdown().then((markdown) => {
+      this.#loading ??= Promise.all([loadMarkdown(), this.#deps.telegram.sendRichDraft ? loadRichDraft() : undefined]).then(([markdown, rich]) => {
         this.#markdown = markdown;
+        this.#rich = rich;
         for (const [id, waiting] of this.#runs) if (waiting.answer.text) this.#changed(id, waiting);
       });
       return;
@@ -145,8 +152,9 @@ export class AnswerStream {
   /** The run's draft now if it is due, else once it is (one call under way per run at most). */
   #draft(sessionID: string, run: Run): void {
     if (run.sending || run.timer || this.#runs.get(sessionID) !== run) return;
-    const html = renderDraft(run.answer.text, this.#markdown, this.#deps.t);
-    const due = draftDue(run.pace, html, this.#deps.now(), this.#everyMs);
+    const rich = this.#rich?.(draftSource(run.answer.text), this.#deps.t);
+    const draft: { html: Html } | { rich: RichHtml } = rich !== undefined ? { rich } : { html: renderDraft(run.answer.text, this.#markdown, this.#deps.t) };
+    const due = draftDue(run.pace, "rich" in draft ? draft.rich : draft.html, this.#deps.now(), this.#everyMs);
     if (!due) return;
     if ("waitMs" in due) {
       run.timer = setTimeout(() => {
@@ -156,21 +164,23 @@ export class AnswerStream {
       run.timer.unref?.();
       return;
     }
-    void this.#send(sessionID, run, html);
+    void this.#send(sessionID, run, draft);
   }
 
-  async #send(sessionID: string, run: Run, html: Html): Promise<void> {
+  async #send(sessionID: string, run: Run, draft: { html: Html } | { rich: RichHtml }): Promise<void> {
     const { telegram, chatId, log, now } = this.#deps;
     run.sending = true;
-    run.pace = { ...run.pace, sentAt: now(), sent: html };
+    run.pace = { ...run.pace, sentAt: now(), sent: "rich" in draft ? draft.rich : draft.html };
     try {
       // Not through the outbox, so bounded here: a draft that hangs never holds the next one back for long.
-      await withTimeout(telegram.sendDraft(chatId, run.draftId, html), CALL_TIMEOUT_MS, () => new Error("no answer to a draft"));
+      const call = "rich" in draft ? telegram.sendRichDraft!(chatId, run.draftId, draft.rich) : telegram.sendDraft(chatId, run.draftId, draft.html);
+      await withTimeout(call, CALL_TIMEOUT_MS, () => new Error("no answer to a draft"));
     } catch (error) {
       // Not shown: the same text may go again.
       const { sent: _lost, ...rest } = run.pace;
       run.pace = rest;
-      if (error instanceof TelegramApiError && error.code === 429) run.pace.blockedUntil = now() + (error.retryAfterSeconds ?? 1) * 1_000;
+      if ("rich" in draft && (error instanceof RichMessagesMissing || (error instanceof TelegramApiError && error.code === 400))) this.#richRefused(error);
+      else if (error instanceof TelegramApiError && error.code === 429) run.pace.blockedUntil = now() + (error.retryAfterSeconds ?? 1) * 1_000;
       else if (error instanceof TelegramApiError && !error.isTransient && !error.isParseError) this.#refused(error);
       else log.debug({ err: errorText(error) }, "a draft of the answer was not sent");
     } finally {
@@ -178,6 +188,16 @@ export class AnswerStream {
     }
     if (this.#draftsRefused) return;
     this.#draft(sessionID, run);
+  }
+
+  /** Rich drafts refused ("method not found", or a 400): today's drafts from now on, said once; the next goes at once. */
+  #richRefused(error: unknown): void {
+    if (this.#rich === undefined) return;
+    this.#rich = undefined;
+    const { log } = this.#deps;
+    if (error instanceof RichMessagesMissing) {
+      if (error.first) log.warn({}, "this Bot API server has no rich messages (sendRichMessageDraft: method not found): drafts go as HTML from now on");
+    } else log.warn({ err: errorText(error) }, "Telegram refused a rich draft of the answer: drafts go as HTML from now on");
   }
 
   /** Telegram refused drafts (an older Bot API server, or a 400): the progress message shows the answer from now on, said once. */

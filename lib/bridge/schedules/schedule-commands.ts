@@ -7,6 +7,8 @@
 // /schedules and its cancel buttons need no particular process: the file is this user's, shared by
 // all (lib/schedules/store.ts); the first tap on a cancel button asks for a second. Only updates
 // from those who may act arrive here (lib/bridge/core/gate.ts): a stranger's /every makes nothing.
+// Where the Bot API has rich messages /schedules is a table (lib/bridge/core/rich-send.ts: today's
+// list where it has none); its edits keep its kind.
 import { randomBytes } from "node:crypto";
 import type { Strings } from "../../i18n/catalog.ts";
 import type { Logger } from "../../system/log.ts";
@@ -24,16 +26,19 @@ import {
   renderScheduleCreated,
   renderScheduleError,
   renderScheduleList,
+  renderScheduleListRich,
+  type ScheduleView,
   renderSchedulePicked,
   renderSchedulePicker,
 } from "../../telegram/render/render-schedules.ts";
 import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
-import type { RenderedMessage } from "../../telegram/wire/rendered-message.ts";
+import type { RenderedMessage, RichHtml } from "../../telegram/wire/rendered-message.ts";
 import { parseCommand } from "../../telegram/wire/updates.ts";
 import type { Chat } from "../core/chat.ts";
 import type { ActingCommand, ActingTap } from "../core/gate.ts";
 import type { InstanceLinks } from "../core/instance-links.ts";
+import { editRichOrHtml, sendRichOrHtml } from "../core/rich-send.ts";
 import { parseProjectsPart, projectKey } from "../steering/projects-part.ts";
 
 /** What scheduled runs need of the process: the store and this bot's key; absent, schedules are off. */
@@ -67,8 +72,8 @@ const SHOWN_LIMIT = 50;
 
 export class ScheduleCommands {
   readonly #deps: ScheduleCommandDeps;
-  /** What each /schedules message of this process shows now, by message id: an edit that changes nothing is never sent. */
-  readonly #shown = new Map<number, string>();
+  /** What each /schedules message of this process shows now, by message id (an edit that changes nothing is never sent), and whether it is rich. */
+  readonly #shown = new Map<number, { key: string; rich: boolean }>();
   /** Pickers already tapped here ("chatId:messageId"): a quick second tap makes no second schedule. */
   readonly #picked = new RecentIds<string>(SHOWN_LIMIT);
 
@@ -185,9 +190,8 @@ export class ScheduleCommands {
     const { t, chat } = this.#deps;
     const mine = this.#mine();
     if ("refused" in mine) return chat.reply(t.schedule.off(escapeWithin(mine.refused, 300)), replyTo);
-    const list = renderScheduleList(mine.views, this.#deps.now(), t);
-    const sent = await chat.send(list.text, { keyboard: list.keyboard, replyTo }, Priority.Answer, NOT_ANSWERED);
-    if (sent) this.#remember(sent.messageId, list);
+    const sent = await this.#send(this.#render(mine.views), replyTo);
+    if (sent) this.#remember(sent.messageId, sent.list, sent.rich);
   }
 
   async #cancel(intent: ActingTap, id: string, confirmed: boolean): Promise<void> {
@@ -219,15 +223,17 @@ export class ScheduleCommands {
    * message, and the old one is no longer the list this process keeps up to date.
    */
   async #showList(messageId: number, confirming?: string): Promise<void> {
-    const { chatId, outbox, telegram, t, chat, log } = this.#deps;
+    const { chatId, outbox, t, chat, log } = this.#deps;
     const mine = this.#mine();
     if (chatId === undefined) return;
     if ("refused" in mine) return void (await chat.send(t.schedule.off(escapeWithin(mine.refused, 300)), {}, Priority.Answer, NOT_ANSWERED));
-    const list: RenderedMessage = renderScheduleList(mine.views, this.#deps.now(), t, confirming);
-    if (this.#shown.get(messageId) === JSON.stringify(list)) return;
-    this.#remember(messageId, list);
+    const list = this.#render(mine.views, confirming);
+    const was = this.#shown.get(messageId);
+    if (was?.key === JSON.stringify(list)) return;
+    const rich = was?.rich === true && list.rich !== undefined;
+    this.#remember(messageId, list, rich);
     const failed = await outbox
-      .edit(chatId, messageId, () => () => telegram.editMessage(chatId, messageId, list.text, list.keyboard), Priority.Answer)
+      .edit(chatId, messageId, () => () => editRichOrHtml(this.#deps, { chatId, messageId, rich }, list), Priority.Answer)
       .then(
         () => undefined,
         (error: unknown) => error,
@@ -235,13 +241,34 @@ export class ScheduleCommands {
     if (failed === undefined) return;
     this.#shown.delete(messageId);
     log.warn({ err: errorText(failed), messageId }, "the schedules list could not be edited; sent again as a new message");
-    const sent = await chat.send(list.text, { keyboard: list.keyboard }, Priority.Answer, NOT_ANSWERED);
-    if (sent) this.#remember(sent.messageId, list);
+    const sent = await this.#send(list, undefined);
+    if (sent) this.#remember(sent.messageId, sent.list, sent.rich);
   }
 
-  #remember(messageId: number, list: RenderedMessage): void {
+  /** The list, its rich form too where the client has rich messages (a table). */
+  #render(views: readonly ScheduleView[], confirming?: string): RenderedMessage & { rich?: RichHtml | undefined } {
+    const { telegram, t } = this.#deps;
+    const list = renderScheduleList(views, this.#deps.now(), t, confirming);
+    return telegram.sendRichMessage ? { ...list, rich: renderScheduleListRich(views, this.#deps.now(), t) } : list;
+  }
+
+  /** A new list message, rich when it can be (rich-send.ts); what it shows, as HTML when it went so. */
+  async #send(
+    list: RenderedMessage & { rich?: RichHtml | undefined },
+    replyTo: number | undefined,
+  ): Promise<{ messageId: number; list: typeof list; rich: boolean } | undefined> {
+    const { chatId, outbox, log } = this.#deps;
+    if (chatId === undefined) return undefined;
+    const options = { keyboard: list.keyboard, ...(replyTo !== undefined ? { replyTo } : {}) };
+    const sent = await outbox
+      .send(chatId, () => () => sendRichOrHtml(this.#deps, chatId, list, options, "the schedules list"), Priority.Answer)
+      .catch((error) => void log.warn({ err: errorText(error) }, NOT_ANSWERED));
+    return sent ? { messageId: sent.messageId, list, rich: sent.rich === true } : undefined;
+  }
+
+  #remember(messageId: number, list: RenderedMessage, rich: boolean): void {
     this.#shown.delete(messageId);
-    this.#shown.set(messageId, JSON.stringify(list));
+    this.#shown.set(messageId, { key: JSON.stringify(list), rich });
     if (this.#shown.size > SHOWN_LIMIT) this.#shown.delete(this.#shown.keys().next().value!);
   }
 }

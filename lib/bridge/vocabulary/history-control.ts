@@ -8,7 +8,7 @@ import { KeyedLists } from "../../registry/keyed-lists.ts";
 import { errorText } from "../../util/error-text.ts";
 import type { CallbackData, VocabularyAction } from "../../telegram/codec.ts";
 import { escapeHtml, escapeWithin, html, type Html } from "../../text/html.ts";
-import { renderHistory, renderHistoryPick, type PromptView } from "../../telegram/render/render-vocabulary.ts";
+import { renderHistory, renderHistoryPick, renderHistoryRich, type PromptView } from "../../telegram/render/render-vocabulary.ts";
 import type { Tap } from "../core/desk.ts";
 import type { ForkControl } from "./fork-control.ts";
 import type { VocabularyDesk } from "./vocabulary-desk.ts";
@@ -49,8 +49,10 @@ export class HistoryControl {
       return void (await this.#posts.post(owner, t.vocabulary.failed(escapeWithin(errorText(error), 300)), [], replyTo));
     }
     const key = this.#lists.add({ owner, entries, page: 0, state: "offered" });
-    const rendered = renderHistory(entries, this.#posts.titleOf(owner), key, 0, t);
-    await this.#posts.post(owner, rendered.text, rendered.keyboard, replyTo);
+    const title = this.#posts.titleOf(owner);
+    const rendered = renderHistory(entries, title, key, 0, t);
+    const rich = this.#posts.rich ? renderHistoryRich(entries, title, 0, t) : undefined;
+    await this.#posts.post(owner, rendered.text, rendered.keyboard, replyTo, rich);
   }
 
   tap(data: CallbackData<VocabularyAction>, message: { chatId: number; messageId: number } | undefined): Tap {
@@ -62,7 +64,8 @@ export class HistoryControl {
       if (!message || listing.page === data.question) return { ok: true, note: () => "" };
       listing.page = data.question;
       const rendered = renderHistory(listing.entries, title, data.key, data.question, t);
-      return { ok: true, note: () => "", next: () => this.#posts.edit(message, rendered.text, rendered.keyboard) };
+      const rich = this.#posts.rich ? renderHistoryRich(listing.entries, title, data.question, t) : undefined;
+      return { ok: true, note: () => "", next: () => this.#posts.edit(message, rendered.text, rendered.keyboard, rich) };
     }
     const entry = listing.entries[data.question];
     if (!entry) return { ok: false, note: (t) => t.vocabulary.history.gone, alert: true };

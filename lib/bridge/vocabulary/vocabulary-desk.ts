@@ -10,7 +10,7 @@ import { contextLine, projectName } from "../../telegram/render/render-context.t
 import { escapeHtml, type Html } from "../../text/html.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
 import type { Outbox } from "../../telegram/wire/outbox.ts";
-import type { InlineButton } from "../../telegram/wire/rendered-message.ts";
+import type { InlineButton, RichHtml } from "../../telegram/wire/rendered-message.ts";
 import { type PostedMessage, SessionPosts } from "../core/session-posts.ts";
 import type { InstanceLink } from "../core/desk.ts";
 import type { InstanceLinks } from "../core/instance-links.ts";
@@ -60,11 +60,18 @@ export class VocabularyDesk {
     return contextLine({ project: projectName(owner.directory), t: this.#deps.t, ...(title ? { sessionTitle: title } : {}) });
   }
 
-  async post(owner: MessageOwner, text: Html, keyboard: InlineButton[][] = [], replyTo?: number): Promise<PostedMessage | undefined> {
-    return this.#posts.post({ text, keyboard }, { owner, replyTo });
+  /** `rich`: the message's rich form, sent where the client has rich messages (lib/bridge/core/rich-send.ts). */
+  async post(owner: MessageOwner, text: Html, keyboard: InlineButton[][] = [], replyTo?: number, rich?: RichHtml): Promise<PostedMessage | undefined> {
+    return this.#posts.post({ text, keyboard, rich }, { owner, replyTo });
   }
 
-  async edit(message: { chatId: number; messageId: number }, text: Html, keyboard: InlineButton[][] = []): Promise<void> {
-    await this.#posts.edit(message, { text, keyboard });
+  /** `rich`: the rich form, for a message posted rich (its edits stay rich). */
+  async edit(message: { chatId: number; messageId: number }, text: Html, keyboard: InlineButton[][] = [], rich?: RichHtml): Promise<void> {
+    await this.#posts.edit(message, { text, keyboard, rich });
+  }
+
+  /** Whether the client has rich messages (a caller then renders a rich form). */
+  get rich(): boolean {
+    return this.#deps.telegram.sendRichMessage !== undefined;
   }
 }

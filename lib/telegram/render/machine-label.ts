@@ -45,6 +45,11 @@ function labelRich(send: NonNullable<TelegramApi["sendRichMessage"]>, line: Html
   return (chatId, body, options) => send(chatId, paragraph ? joinRich([paragraph, body]) : body, options);
 }
 
+function labelRichDraft(send: NonNullable<TelegramApi["sendRichDraft"]>, line: Html): NonNullable<TelegramApi["sendRichDraft"]> {
+  const paragraph = richFromHtml(line);
+  return (chatId, draftId, body, threadId) => send(chatId, draftId, paragraph ? joinRich([paragraph, body]) : body, threadId);
+}
+
 function labelRichEdit(edit: NonNullable<TelegramApi["editRichMessage"]>, line: Html): NonNullable<TelegramApi["editRichMessage"]> {
   const paragraph = richFromHtml(line);
   return (chatId, messageId, body, keyboard) => edit(chatId, messageId, paragraph ? joinRich([paragraph, body]) : body, keyboard);
@@ -60,6 +65,7 @@ export function labelMessages(api: TelegramApi, name: string): TelegramApi {
     editMessage: (chatId, messageId, text, keyboard) => api.editMessage(chatId, messageId, label(text, MESSAGE_LIMIT), keyboard),
     ...(api.sendRichMessage ? { sendRichMessage: labelRich(api.sendRichMessage, line) } : {}),
     ...(api.editRichMessage ? { editRichMessage: labelRichEdit(api.editRichMessage, line) } : {}),
+    ...(api.sendRichDraft ? { sendRichDraft: labelRichDraft(api.sendRichDraft, line) } : {}),
     sendDraft: (chatId, draftId, text, threadId) => api.sendDraft(chatId, draftId, label(text, MESSAGE_LIMIT), threadId),
     sendDocument: (chatId, filename, content, options = {}) =>
       api.sendDocument(chatId, filename, content, { ...options, caption: label(options.caption ?? EMPTY_HTML, CAPTION_LIMIT) }),

@@ -53,10 +53,16 @@ export function gitButton(action: GitAction, key: string, t: Strings): InlineBut
   return { text: labels[action], callback_data: encodeCallback({ key, action, question: 0, option: 0 }), ...(red ? { style: "danger" as const } : {}) };
 }
 
-export function renderDiff(view: DiffView, t: Strings): Html {
+/** /diff's first lines: the project, its branch, and how it stands against its upstream. */
+export function diffHead(view: DiffView, t: Strings): Html {
   const branch = view.branch === undefined ? escapeHtml(t.git.detached) : shown(view.branch, t);
   const lines = [t.git.head(shown(view.project, t), branch)];
   if (view.branch !== undefined) lines.push(view.upstream ? t.git.tracking(shown(view.upstream, t), view.ahead, view.behind) : t.git.noUpstream);
+  return joinHtml(lines, "\n");
+}
+
+export function renderDiff(view: DiffView, t: Strings): Html {
+  const lines = [diffHead(view, t)];
   if (view.files.length === 0) lines.push(t.git.clean);
   for (const file of view.files.slice(0, LISTED_FILES)) {
     const kind = file.kind === "new" ? t.git.fileNew : file.kind === "deleted" ? t.git.fileDeleted : file.kind === "renamed" ? t.git.fileRenamed : "";

@@ -1,7 +1,8 @@
 // What scheduled runs look like (pure): the project picker of /every and /at, what was understood,
 // the /schedules list with a cancel button per schedule (its second tap confirms), a run's first
 // message, and the notice of a missed run. Instructions and project names are the user's own text:
-// shown through reveal, cut by visible characters, escaped.
+// shown through reveal, cut by visible characters, escaped. Where the Bot API has rich messages,
+// /schedules is a table (renderScheduleListRich): a row a schedule, its buttons as today.
 import type { Strings } from "../../i18n/catalog.ts";
 import { describeMoment, describeWhen, describeZone } from "../../schedules/describe.ts";
 import type { WhenError, When } from "../../schedules/when.ts";
@@ -9,6 +10,7 @@ import { encodeCallback } from "../codec.ts";
 import { cutText, EMPTY_HTML, escapeHtml, escapeWithin, html, type Html, joinHtml } from "../../text/html.ts";
 import { reveal } from "../../text/reveal.ts";
 import type { RenderedMessage } from "../wire/rendered-message.ts";
+import { escapeRich, joinRich, rich, richFromHtml, trustedRich, type RichHtml } from "../../rich/rich-html.ts";
 import { projectLabels, PROJECT_ROWS, type ProjectChoice } from "./render-new.ts";
 import { projectName } from "./render-context.ts";
 
@@ -94,6 +96,33 @@ export function renderScheduleList(views: readonly ScheduleView[], now: number, 
       : { text: t.schedule.cancelButton(index + 1), callback_data: encodeCallback({ key: view.id, action: "scheduleCancel", question: 0, option: 0 }) },
   ]);
   return { text, keyboard };
+}
+
+/**
+ * /schedules as a rich message: the title, then a table with a row a schedule (its number as on
+ * its cancel button, when, project, next run, instruction), the rest counted; undefined when a
+ * line has no rich form. The buttons are renderScheduleList's.
+ */
+export function renderScheduleListRich(views: readonly ScheduleView[], now: number, t: Strings): RichHtml | undefined {
+  const title = richFromHtml(views.length === 0 ? t.schedule.none : t.schedule.listTitle(views.length, escapeHtml(describeZone(now))));
+  if (title === undefined || views.length === 0) return title;
+  const shown = [...views].sort((a, b) => a.next - b.next).slice(0, LISTED_SCHEDULES);
+  // Cells hold inline text only: the Html of one line, its own markup kept (it is Hermes' escaped text).
+  const cell = (tag: "th" | "td", value: Html) => trustedRich(`<${tag}>${value}</${tag}>`);
+  const head = rich`<tr>${joinRich(t.rich.scheduleColumns.map((name) => cell("th", escapeHtml(name))))}</tr>`;
+  const rows = shown.map(
+    (view, index) =>
+      rich`<tr>${joinRich([
+        cell("td", html`${index + 1}`),
+        cell("td", escapeHtml(describeWhen(view.when, t))),
+        cell("td", html`<b>${project(view.directory, t)}</b>`),
+        cell("td", escapeHtml(describeMoment(view.next, now, t))),
+        cell("td", instruction(view.instruction, t)),
+      ])}</tr>`,
+  );
+  const rest = views.length - shown.length;
+  const more = rest > 0 ? rich`<p>${escapeRich(t.status.andMore(rest))}</p>` : rich``;
+  return rich`${title}<table bordered>${head}${joinRich(rows)}</table>${more}`;
 }
 
 /** A run's first message: the instruction the new session gets, and why it runs now. */

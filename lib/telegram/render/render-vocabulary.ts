@@ -1,13 +1,15 @@
 // What OpenCode's own vocabulary looks like on the phone (issue 43): the /commands list a page at a
 // time with a button per command, /compact's fill before and after, a fork's first message, and
 // /history's prompts with Go back here and Fork here. Pure. Command names, descriptions, prompts,
-// titles and file names come from the project or the LLM: escaped and marked (reveal).
+// titles and file names come from the project or the LLM: escaped and marked (reveal). Where the Bot
+// API has rich messages, /history's list is a table (renderHistoryRich): a row a prompt, its files.
 import type { Strings } from "../../i18n/catalog.ts";
 import { encodeCallback, type VocabularyAction } from "../codec.ts";
 import { EMPTY_HTML, escapeHtml, escapeWithin, html, joinHtml, type Html } from "../../text/html.ts";
 import { reveal } from "../../text/reveal.ts";
 import { compactCount } from "./render-usage.ts";
 import type { InlineButton, RenderedMessage } from "../wire/rendered-message.ts";
+import { joinRich, rich, richFromHtml, richInline, type RichHtml } from "../../rich/rich-html.ts";
 
 /** A command as /commands shows it (OpenCode's CommandView). */
 export interface CommandView {
@@ -119,6 +121,29 @@ export function renderHistory(entries: readonly PromptView[], title: Html, key: 
   const more = pager(key, "historyPage", page, pages);
   if (more.length > 0) rows.push(more);
   return { text: joinHtml(lines, "\n"), keyboard: rows };
+}
+
+/**
+ * /history's page as a rich message: the title, a table with a row a prompt (its number as on its
+ * button, the prompt, the files its run changed), the page line; undefined when a line has no rich
+ * form. The buttons are renderHistory's.
+ */
+export function renderHistoryRich(entries: readonly PromptView[], title: Html, at: number, t: Strings): RichHtml | undefined {
+  const h = t.vocabulary.history;
+  if (entries.length === 0) return richFromHtml(h.none);
+  const { page, pages } = pageOf(at, entries.length, PROMPTS_PER_PAGE);
+  const first = page * PROMPTS_PER_PAGE;
+  const head = richFromHtml(h.title(title, entries.length));
+  const columns = t.rich.historyColumns.map((name) => richInline(escapeHtml(name)));
+  const rows = entries
+    .slice(first, first + PROMPTS_PER_PAGE)
+    .map((entry, index) => [richInline(html`${first + index + 1}`), richInline(show(entry.text, PROMPT_LIMIT, t)), richInline(fileList(entry.files, t))]);
+  const footer = pages > 1 ? richFromHtml(t.vocabulary.commands.page(page + 1, pages)) : rich``;
+  const cells = [...columns, ...rows.flat()];
+  if (head === undefined || footer === undefined || cells.some((cell) => cell === undefined)) return undefined;
+  const row = (tag: "th" | "td", values: Array<RichHtml | undefined>) =>
+    rich`<tr>${joinRich(values.map((value) => (tag === "th" ? rich`<th>${value!}</th>` : rich`<td>${value!}</td>`)))}</tr>`;
+  return rich`${head}<table bordered>${row("th", columns)}${joinRich(rows.map((values) => row("td", values)))}</table>${footer}`;
 }
 
 /** One prompt of /history picked: Go back here and Fork here; `confirm`: the red confirmation naming the files. */

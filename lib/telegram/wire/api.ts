@@ -4,6 +4,7 @@
 // which shaped these payloads before, kept about 3 MB more of OpenCode's memory (docs/performance.md).
 import { CALLBACK_ANSWER_LIMIT, CAPTION_LIMIT, cutHtml, cutText, type Html, PLACEHOLDER_LIMIT, TOPIC_NAME_LIMIT } from "../../text/html.ts";
 import type { InlineButton } from "./rendered-message.ts";
+import { richCalls } from "./rich-calls.ts";
 import { ButtonStyles } from "./button-style.ts";
 import { Reachability } from "./reachability.ts";
 import { callBotApi } from "./bot-api-call.ts";
@@ -42,6 +43,11 @@ export interface TelegramApi {
    * API 9.3+), replaced by each call with the same `draftId`; nothing stays in the chat. Groups refuse it (400).
    */
   sendDraft(chatId: number, draftId: number, html: Html, threadId?: number): Promise<void>;
+  /**
+   * A private chat's draft as a rich message (sendRichMessageDraft, Bot API 10.1+), as sendDraft's
+   * otherwise. Absent where sendRichMessage is; throws RichMessagesMissing as it does (one latch for both).
+   */
+  sendRichDraft?(chatId: number, draftId: number, rich: RichHtml, threadId?: number): Promise<void>;
   deleteMessage(chatId: number, messageId: number): Promise<void>;
   /** Sends text as a file (a diff too long to show inline). */
   sendDocument(
@@ -98,13 +104,7 @@ export class FileTooBigError extends Error {
   }
 }
 
-/** The Bot API server has no rich messages (older than 10.1): send today's HTML instead. `first`: this call found it out. */
-export class RichMessagesMissing extends Error {
-  constructor(readonly first: boolean) {
-    super("this Bot API server has no rich messages (sendRichMessage: method not found)");
-    this.name = "RichMessagesMissing";
-  }
-}
+export { RichMessagesMissing } from "./rich-calls.ts";
 
 /** What a Bot API server older than a method answers (tdlib/telegram-bot-api: 404 "Not Found: method not found"). */
 function methodMissing(error: unknown): boolean {
@@ -182,39 +182,9 @@ export function createTelegramApi(token: string, apiRoot: string, settings: Tele
     return { messageId: sent.messageId };
   };
   const styles = new ButtonStyles();
-  /** The server answered sendRichMessage "method not found" once: it has none. */
-  let richMissing = false;
-  const sendRichMessage: TelegramApi["sendRichMessage"] = async (chatId, rich, options = {}) => {
-    if (richMissing) throw new RichMessagesMissing(false);
-    try {
-      const sent = await styles.send(options.keyboard, (keyboard) =>
-        call<{ message_id: number }>("sendRichMessage", {
-          chat_id: chatId,
-          rich_message: { html: rich },
-          ...(keyboard?.length ? { reply_markup: markup(keyboard) } : {}),
-          ...(options.replyTo ? { reply_parameters: { message_id: options.replyTo, allow_sending_without_reply: true } } : {}),
-          ...(options.silent ? { disable_notification: true } : {}),
-          ...(options.threadId !== undefined ? { message_thread_id: options.threadId } : {}),
-        }),
-      );
-      return { messageId: sent.message_id };
-    } catch (error) {
-      if (!methodMissing(error)) throw error;
-      richMissing = true;
-      throw new RichMessagesMissing(true);
-    }
-  };
-
-  const editRichMessage: TelegramApi["editRichMessage"] = async (chatId, messageId, rich, keyboard) => {
-    await styles
-      .send(keyboard, (shown) =>
-        call("editMessageText", { chat_id: chatId, message_id: messageId, rich_message: { html: rich }, reply_markup: markup(shown ?? []) }),
-      )
-      .catch(ignoreNotModified);
-  };
-
+  const rich = richCalls({ call, styles, markup, methodMissing, ignoreNotModified });
   return {
-    ...(settings.rich === false ? {} : { sendRichMessage, editRichMessage }),
+    ...(settings.rich === false ? {} : rich),
     reachability,
     getUpdates: (offset, timeout, signal) => call<unknown[]>("getUpdates", { offset, timeout, allowed_updates: ["message", "callback_query"] }, signal),
     async sendMessage(chatId, html, options = {}) {

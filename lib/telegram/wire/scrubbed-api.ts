@@ -61,10 +61,11 @@ export function scrubbedTelegram(api: TelegramApi, secrets: string[]): TelegramA
     downloadFile: (filePath, maxBytes) => api.downloadFile(filePath, maxBytes),
     setCommands: (commands) => api.setCommands(commands),
   };
-  const { sendRichMessage, editRichMessage } = api;
+  const { sendRichMessage, editRichMessage, sendRichDraft } = api;
   // Rich HTML escapes text as Telegram HTML does: a secret's two forms are the same in both.
   if (sendRichMessage) scrubbed.sendRichMessage = (chatId, rich, options) => sendRichMessage(chatId, trustedRich(scrub(rich)), options);
   if (editRichMessage) scrubbed.editRichMessage = (chatId, messageId, rich, keyboard) => editRichMessage(chatId, messageId, trustedRich(scrub(rich)), keyboard);
+  if (sendRichDraft) scrubbed.sendRichDraft = (chatId, draftId, rich, threadId) => sendRichDraft(chatId, draftId, trustedRich(scrub(rich)), threadId);
   if (api.reachability) Object.defineProperty(scrubbed, "reachability", { get: () => api.reachability, enumerable: true });
   return scrubbed;
 }

@@ -2,9 +2,13 @@
 // snapshot, the bot's messages as bubbles with their formatting (Telegram HTML parsed into text and
 // entities by html.ts, then written back as the page's own markup), edits applied (the message as it
 // stands, marked "edited"), inline keyboards with their colours, files as file bubbles, replies with
-// the message they answer, and the human's messages on the right. Pure: values in, a string out.
+// the message they answer, and the human's messages on the right. A rich message (sendRichMessage)
+// is drawn from the tree the fake read (telegram/rich.ts): headings, paragraphs, code with its
+// language, lists, quotes, real tables with their alignment, collapsible blocks (closed, or open
+// when the snapshot says so), every text escaped. Pure: values in, a string out.
 // `npm run screenshots` (scripts/screenshots.ts) photographs it; tests can write it out to look at.
 import { parseTelegramHtml, type MessageEntity } from "./html.ts";
+import type { RichNode } from "./rich.ts";
 import type { SentMessage } from "./types.ts";
 
 export interface ChatButton {
@@ -23,11 +27,15 @@ export interface ChatEntry {
   document?: { filename: string; bytes: number };
   replyTo?: number;
   edited?: boolean;
+  /** A rich message's blocks (then `text` is its visible text). */
+  rich?: RichNode[];
 }
 
 export interface ChatSnapshot {
   title: string;
   entries: ChatEntry[];
+  /** Rich messages' collapsible blocks drawn open (as after a tap on them). */
+  openDetails?: boolean;
 }
 
 /** Bot messages as they stand now (deleted ones left out), with the human's messages, in the chat's order. */
@@ -48,6 +56,7 @@ export function chatEntries(
           ...(message.document ? { document: { filename: message.document.filename, bytes: message.document.bytes } } : {}),
           ...(message.replyToMessageId !== undefined ? { replyTo: message.replyToMessageId } : {}),
           ...(message.history.length > 1 ? { edited: true } : {}),
+          ...(message.rich ? { rich: message.rich.blocks } : {}),
         }),
       ),
     ...humans
@@ -120,7 +129,52 @@ export function entitiesToHtml(plain: string, entities: readonly MessageEntity[]
   return out;
 }
 
-function bodyOf(entry: ChatEntry): string {
+/** Rich tags drawn as the same page tag. */
+const RICH_SAME = new Set([
+  ..."p h1 h2 h3 h4 h5 h6 b strong i em u ins s strike del mark sub sup ul ol li blockquote table tr th td summary footer aside figure figcaption".split(" "),
+]);
+
+/** A rich message's tree as page markup: the tags it has a look for, their text escaped; `open`: collapsible blocks drawn open. */
+export function richToHtml(nodes: ReadonlyArray<RichNode | string>, open = false): string {
+  return nodes
+    .map((node) => {
+      if (typeof node === "string") return escapeText(node);
+      const inner = () => richToHtml(node.children, open);
+      switch (node.tag) {
+        case "br":
+          return "<br>";
+        case "hr":
+          return "<hr>";
+        case "input":
+          return node.attrs.checked !== undefined ? "☑ " : "☐ ";
+        case "a":
+          return `<a href="${escapeText(node.attrs.href ?? "")}">${inner()}</a>`;
+        case "tg-spoiler":
+          return `<span class="spoiler">${inner()}</span>`;
+        case "code":
+          return node.attrs.class
+            ? `<code data-language="${escapeText(node.attrs.class.replace(/^language-/, ""))}">${inner()}</code>`
+            : `<code>${inner()}</code>`;
+        case "pre":
+          return `<pre>${inner()}</pre>`;
+        case "details":
+          return `<details${open || node.attrs.open !== undefined ? " open" : ""}>${inner()}</details>`;
+        case "table":
+          return `<table class="rich">${inner()}</table>`;
+        case "th":
+        case "td": {
+          const align = node.attrs.align && /^(left|center|right)$/.test(node.attrs.align) ? ` style="text-align:${node.attrs.align}"` : "";
+          return `<${node.tag}${align}>${inner()}</${node.tag}>`;
+        }
+        default:
+          return RICH_SAME.has(node.tag) ? `<${node.tag}>${inner()}</${node.tag}>` : `<span>${inner()}</span>`;
+      }
+    })
+    .join("");
+}
+
+function bodyOf(entry: ChatEntry, open = false): string {
+  if (entry.rich) return `<div class="rich">${richToHtml(entry.rich, open)}</div>`;
   if (!entry.html) return escapeText(entry.text).replace(/\n/g, "<br>");
   const parsed = parseTelegramHtml(entry.text);
   return parsed.ok ? entitiesToHtml(parsed.plain, parsed.entities) : escapeText(entry.text).replace(/\n/g, "<br>");
@@ -138,13 +192,13 @@ function sizeOf(bytes: number): string {
   return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KB`;
 }
 
-function entryHtml(entry: ChatEntry, byId: Map<number, ChatEntry>): string {
+function entryHtml(entry: ChatEntry, byId: Map<number, ChatEntry>, open = false): string {
   const target = entry.replyTo !== undefined ? byId.get(entry.replyTo) : undefined;
   const reply = target ? `<div class="reply">${escapeText(quoteOf(target))}</div>` : "";
   const file = entry.document
     ? `<div class="file"><span class="file-icon">📄</span><span><b>${escapeText(entry.document.filename)}</b><br><small>${sizeOf(entry.document.bytes)}</small></span></div>`
     : "";
-  const text = entry.text !== "" ? `<div class="text">${bodyOf(entry)}</div>` : "";
+  const text = entry.text !== "" ? `<div class="text">${bodyOf(entry, open)}</div>` : "";
   const meta = `<div class="meta">${entry.edited ? "edited" : ""}</div>`;
   const keyboard = entry.keyboard
     ? `<div class="keyboard">${entry.keyboard
@@ -188,6 +242,17 @@ a { color: #2481cc; text-decoration: none; }
 .button.success { background: #3fa34d; }
 .button.danger { background: #d9453b; }
 .button.primary { background: #3a8fd6; }
+.rich h1, .rich h2, .rich h3, .rich h4, .rich h5, .rich h6 { margin: 6px 0 4px; line-height: 1.25; }
+.rich h1 { font-size: 19px; } .rich h2 { font-size: 17px; } .rich h3, .rich h4, .rich h5, .rich h6 { font-size: 15px; }
+.rich p { margin: 3px 0; }
+.rich ul, .rich ol { margin: 3px 0; padding-left: 22px; }
+.rich table.rich { border-collapse: collapse; margin: 5px 0; font-size: 13px; }
+.rich table.rich th, .rich table.rich td { border: 1px solid #d5dbe0; padding: 3px 7px; }
+.rich table.rich th { background: #f1f3f5; }
+.rich details { margin: 5px 0; border: 1px solid #d5dbe0; border-radius: 8px; padding: 4px 8px; background: #fafbfc; }
+.rich summary { cursor: pointer; color: #2481cc; }
+.rich details pre { max-height: 320px; overflow: hidden; }
+.rich hr { border: 0; border-top: 1px solid #d5dbe0; }
 `;
 
 /** The whole page: one phone column per snapshot. */
@@ -195,7 +260,7 @@ export function renderChatPage(snapshots: readonly ChatSnapshot[], subtitle = "b
   const phones = snapshots.map((snapshot) => {
     const byId = new Map(snapshot.entries.map((entry) => [entry.messageId, entry]));
     return `<section class="phone"><header>${escapeText(snapshot.title)}<small>${escapeText(subtitle)}</small></header><div class="chat">${snapshot.entries
-      .map((entry) => entryHtml(entry, byId))
+      .map((entry) => entryHtml(entry, byId, snapshot.openDetails === true))
       .join("\n")}</div></section>`;
   });
   return `<!doctype html><html><head><meta charset="utf-8"><title>Hermes on the phone</title><style>${STYLE}</style></head><body><div class="phones">${phones.join("\n")}</div></body></html>\n`;
