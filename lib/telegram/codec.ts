@@ -65,6 +65,7 @@ const ACTIONS = {
   pauseCancel: { code: "Pc", indexes: 0, on: "pause" }, // the same: stop waiting (OpenCode's own retry too)
   stallStop: { code: "Ss", indexes: 0, on: "stall" }, // a stalled run's alert: abort the run (issue 51)
   stallKeep: { code: "Sk", indexes: 0, on: "stall" }, // the same: keep waiting, no alert for another window
+  commandSend: { code: "Xa", indexes: 1, on: "vocabulary" }, // /commands: a command's preview (template, shell lines, flags) seen: run it (issue 49)
 } as const satisfies Record<
   string,
   {
