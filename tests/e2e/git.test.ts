@@ -348,6 +348,32 @@ describe.each(VERSIONS)("git from the phone on OpenCode %s", { timeout: 240_000 
     expect(fs.existsSync(worktree)).toBe(false);
     expect(git(["rev-parse", "--verify", "-q", `refs/heads/${branch}`])).not.toBe("");
   });
+
+  it("62 files that no message can list: the whole list goes out first as commit-files.txt, the confirmation replies to it, and Confirm commits exactly those (issue 49)", async () => {
+    const names = Array.from({ length: 62 }, (_, index) => `packages/app/src/components/widgets/module-${index}/index.tsx`);
+    const run = writes(
+      names.map((name) => [path.join(directory, name), `export const m = 1;\n`]),
+      "Wrote the widgets",
+    );
+    rig.telegram.sendText(rig.chatId, `/new ${run}`);
+    const notice = await doneNotice("Wrote the widgets");
+    await tap(notice, "✅ Commit");
+    const list = await rig.telegram.waitForMessage((m) => m.replyToMessageId === notice.messageId && m.document?.filename === "commit-files.txt", {
+      timeoutMs: 60_000,
+      what: "commit-files.txt",
+    });
+    const content = list.document!.content ?? list.document!.data!.toString("utf8");
+    expect(content.trim().split("\n").sort()).toEqual([...names].sort());
+    const ask = await replyTo(list, "Commit on feature-x?");
+    expect(ask.text).toContain("62 files, each listed in <code>commit-files.txt</code>");
+    expect(ask.text).not.toContain("module-0/index.tsx");
+    await strangerTap(ask, "✅ Confirm commit");
+    const before = git(["rev-parse", "HEAD"]);
+    await tap(ask, "✅ Confirm commit");
+    await edited(ask, "Committed");
+    expect(git(["rev-list", "--count", `${before}..HEAD`])).toBe("1");
+    expect(git(["show", "--name-only", "--format=", "HEAD"]).split("\n").sort()).toEqual([...names].sort());
+  });
 });
 
 // With forum topics on (a supergroup), a worktree's session gets its own topic named by its

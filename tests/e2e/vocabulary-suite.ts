@@ -255,6 +255,11 @@ export function vocabularySuite(cell: Cell): void {
         expect(read()).toBe("ONE\ntwo\nthree\n");
         return;
       }
+      if (version === "1.1.53") {
+        // 1.1.53's record of the runs' files races its tools: it may put back one of the two.
+        expect(outcome.text).toMatch(/Gone back: [12] files? restored/);
+        return;
+      }
       expect(outcome.text).toMatch(/Gone back: 2 files restored/);
       expect(read()).toBe(ORIGINAL);
       expect(readSecond()).toBe(SECOND);
