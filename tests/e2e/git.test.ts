@@ -247,6 +247,58 @@ describe.each(VERSIONS)("git from the phone on OpenCode %s", { timeout: 240_000 
     fs.rmSync(path.join(directory, "image.bin"));
   });
 
+  // Issue 49: reading runs nothing of the repository's choosing; Commit names the hooks it runs.
+  it("/diff runs no fsmonitor, textconv, external diff or pager the repository names; Commit's confirmation names the hooks (core.hooksPath)", async () => {
+    const marks = fs.mkdtempSync(path.join(os.tmpdir(), "hermes-marks-"));
+    const planted = (name: string) => {
+      const script = path.join(marks, `${name}.sh`);
+      fs.writeFileSync(script, `#!/bin/sh\ntouch '${path.join(marks, `${name}-ran`)}'\ncat "$@" 2>/dev/null\n`, { mode: 0o755 });
+      return script;
+    };
+    const hooks = path.join(marks, "hooks");
+    fs.mkdirSync(hooks);
+    fs.writeFileSync(path.join(hooks, "pre-commit"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+    const settings: Array<[string, string]> = [
+      ["core.fsmonitor", planted("fsmonitor")],
+      ["diff.planted.textconv", planted("textconv")],
+      ["diff.external", planted("external")],
+      ["core.pager", planted("pager")],
+      ["core.hooksPath", hooks],
+    ];
+    for (const [key, value] of settings) git(["config", key, value]);
+    fs.appendFileSync(path.join(directory, ".git", "info", "attributes"), "*.txt diff=planted\n");
+    const two = path.join(directory, "two.txt");
+    const twoBefore = fs.readFileSync(two, "utf8");
+    fs.appendFileSync(two, "a line for the planted diff\n");
+    try {
+      const command = rig.telegram.sendText(rig.chatId, "/diff");
+      const summary = await replyTo(command, "on <b>feature-x</b>");
+      expect(summary.text).toContain("<code>two.txt</code>");
+      const file = await rig.telegram.waitForMessage((m) => m.replyToMessageId === summary.messageId && m.document?.filename === "changes.diff", {
+        what: "changes.diff",
+      });
+      expect(file.document!.content ?? file.document!.data!.toString("utf8")).toContain("+a line for the planted diff");
+      expect(fs.readdirSync(marks).filter((name) => name.endsWith("-ran"))).toEqual([]);
+
+      const run = writes([[path.join(directory, "one.txt"), "one changed for the hooks\n"]], "Hooks run done");
+      rig.telegram.sendText(rig.chatId, `/new ${run}`);
+      const notice = await doneNotice("Hooks run done");
+      if (labels(notice).includes("✅ Commit")) {
+        await tap(notice, "✅ Commit");
+        const ask = await replyTo(notice, "Commit on feature-x?");
+        expect(ask.text).toContain("It runs the repository's hooks <code>pre-commit</code>");
+        expect(ask.text).toContain(hooks);
+      } else expect(version).toBe("1.1.53"); // its record of the run's files may miss the change (docs/undo.md)
+      // Still nothing of the repository's choosing ran (the confirmation read the status too).
+      expect(fs.readdirSync(marks).filter((name) => name.endsWith("-ran"))).toEqual([]);
+    } finally {
+      for (const [key] of settings) git(["config", "--unset", key]);
+      fs.writeFileSync(path.join(directory, ".git", "info", "attributes"), "");
+      git(["checkout", "--", "one.txt"]);
+      fs.writeFileSync(two, twoBefore);
+    }
+  });
+
   // Issue 49: push goes where the confirmation says.
   it("a pushurl planted after the confirmation: the push is refused and nothing lands anywhere", async () => {
     const planted = path.join(path.dirname(bare), "planted.git");
@@ -334,9 +386,13 @@ describe.each(VERSIONS)("git from the phone on OpenCode %s", { timeout: 240_000 
       expect(labels(notice)).toEqual(["⑂ Fork", "⬆️ Push", "🗑 Remove worktree"]);
     }
 
+    // An ignored file copied into the worktree (issue 49): the removal deletes it too, so the confirmation counts it.
+    fs.appendFileSync(path.join(directory, ".git", "info", "exclude"), ".env\n");
+    fs.writeFileSync(path.join(worktree, ".env"), "API_KEY=copied\n");
     await strangerTap(notice, "🗑 Remove worktree");
     await tap(notice, "🗑 Remove worktree");
     const remove = await replyTo(notice, "Remove the worktree");
+    expect(remove.text).toContain("⚠️ 1 ignored file or folder goes with it: <code>.env</code>.");
     // Uncommitted changes are named before the red Confirm (which then forces the removal).
     if (tracked) expect(remove.text).not.toContain("uncommitted");
     else expect(remove.text).toContain("It has 1 uncommitted change: they will be lost.");
