@@ -543,4 +543,34 @@ describe.each(VERSIONS)("a long commit list in a supergroup on OpenCode %s", { t
     expect(git(["rev-list", "--count", `${before}..HEAD`])).toBe("1");
     expect(git(["show", "--name-only", "--format=", "HEAD"]).split("\n").sort()).toEqual(shown);
   });
+
+  it("/diff in the group runs none of a planted fsmonitor, textconv, external diff or pager", async () => {
+    const marks = fs.mkdtempSync(path.join(os.tmpdir(), "hermes-group-marks-"));
+    const planted = (name: string) => {
+      const script = path.join(marks, `${name}.sh`);
+      fs.writeFileSync(script, `#!/bin/sh\ntouch '${path.join(marks, `${name}-ran`)}'\ncat "$@" 2>/dev/null\n`, { mode: 0o755 });
+      return script;
+    };
+    for (const [key, name] of [
+      ["core.fsmonitor", "fsmonitor"],
+      ["diff.planted.textconv", "textconv"],
+      ["diff.external", "external"],
+      ["core.pager", "pager"],
+    ] as const)
+      git(["config", key, planted(name)]);
+    fs.writeFileSync(path.join(directory, ".git", "info", "attributes"), "*.md diff=planted\n");
+    fs.appendFileSync(path.join(directory, "README.md"), "a line for the planted diff\n");
+    const command = rig.telegram.sendText(rig.chatId, "/diff");
+    const summary = await rig.telegram.waitForMessage((m) => m.replyToMessageId === command.messageId && m.text.includes("on <b>main</b>"), {
+      timeoutMs: 90_000,
+      what: "the /diff summary",
+    });
+    expect(summary.text).toContain("<code>README.md</code>");
+    const file = await rig.telegram.waitForMessage((m) => m.replyToMessageId === summary.messageId && m.document?.filename === "changes.diff", {
+      timeoutMs: 90_000,
+      what: "changes.diff",
+    });
+    expect(file.document!.content ?? file.document!.data!.toString("utf8")).toContain("+a line for the planted diff");
+    expect(fs.readdirSync(marks).filter((name) => name.endsWith("-ran"))).toEqual([]);
+  });
 });
