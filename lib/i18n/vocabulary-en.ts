@@ -60,6 +60,7 @@ export const vocabularyEn: VocabularyStrings = {
       html`⏪ <b>Go back to before this prompt?</b> · ${title}\n${text}\n${later > 0 ? html`This also undoes the ${later} later ${later === 1 ? html`run` : html`runs`} (OpenCode goes back over every run since). ` : EMPTY_HTML}These files go back to how they were before it:\n${files}\nTap <b>Confirm go back</b>.`,
     tooMany: (title, files, runs) =>
       html`⏪ <b>Not offered</b> · ${title}\nGoing back here would put back ${files} files of ${runs} runs, more than one message can list: go back from OpenCode itself. Nothing was changed.`,
+    tooManyTap: "Too many files to list: go back from OpenCode itself. Nothing was changed.",
     tapConfirm: "Tap Confirm go back",
     going: "Going back…",
     backDone: (title, restored) => html`⏪ <b>Gone back: ${restored} ${restored === 1 ? html`file` : html`files`} restored</b> · ${title}`,

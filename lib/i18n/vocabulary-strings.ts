@@ -65,6 +65,8 @@ export interface VocabularyStrings {
     confirm: (title: Html, text: Html, later: number, files: Html) => Html;
     /** `files` files of `runs` runs: more than a message can list, so no Confirm. */
     tooMany: (title: Html, files: number, runs: number) => Html;
+    /** A Confirm tap on such a list (it had no button): refused. */
+    tooManyTap: string;
     tapConfirm: string;
     going: string;
     backDone: (title: Html, restored: number) => Html;

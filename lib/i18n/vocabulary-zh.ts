@@ -59,6 +59,7 @@ export const vocabularyZh: VocabularyStrings = {
       html`⏪ <b>回到此提示之前？</b> · ${title}\n${text}\n${later > 0 ? html`这也会撤销之后的 ${later} 次运行（OpenCode 会回退此后的每一次运行）。` : EMPTY_HTML}这些文件将恢复到它之前的样子：\n${files}\n点按<b>确认回退</b>。`,
     tooMany: (title, files, runs) =>
       html`⏪ <b>未提供</b> · ${title}\n回到这里会恢复 ${runs} 次运行中的 ${files} 个文件，一条消息列不下：请在 OpenCode 中回退。未做任何更改。`,
+    tooManyTap: "文件太多，无法列出：请在 OpenCode 中回退。未做任何更改。",
     tapConfirm: "点按确认回退",
     going: "正在回退…",
     backDone: (title, restored) => html`⏪ <b>已回退：恢复了 ${restored} 个文件</b> · ${title}`,

@@ -90,7 +90,7 @@ export class HistoryControl {
         if (activity.isBusy(owner.sessionID)) return { ok: false, note: (t) => t.vocabulary.history.busy, alert: true };
         // A confirmation that could not list every file offered no Confirm: a tap that still comes is refused.
         if (renderGoBackConfirm(listing.entries, data.question, title, data.key, t).keyboard.length === 0)
-          return { ok: false, note: (t) => t.vocabulary.history.gone, alert: true };
+          return { ok: false, note: (t) => t.vocabulary.history.tooManyTap, alert: true };
         listing.state = "working";
         return { ok: true, note: (t) => t.vocabulary.history.going, next: () => this.#goBack(listing, entry, title, message) };
       }
