@@ -38,6 +38,7 @@ import { GitButtons } from "./git/git-routes.ts";
 import { routeMcp } from "./mcp/mcp-routes.ts";
 import { routeShell } from "./shell/shell-routes.ts";
 import { VocabularyButtons } from "./vocabulary/vocabulary-routes.ts";
+import { flagTemplate } from "./shell/template-flags.ts";
 import { SessionTopics } from "./core/topics.ts";
 import { StopControl } from "./runs/stop-control.ts";
 import { TypedText } from "./input/typed-text.ts";
@@ -162,7 +163,7 @@ export class Bridge implements UpdateHandler {
     git.route(gate, deps);
     const steering = routeSteering(gate, { ...deps, choices: this.#choices });
     routeSchedules(gate, { ...deps, schedules: options.schedules });
-    vocabulary.route(gate, { ...deps, costs });
+    vocabulary.route(gate, { ...deps, costs, flagTemplate });
     const rules = approvals.route(gate);
     ownsRunTap = routeRuns(gate, { stops, undos: runs.undos, queue: this.#queue, chat, log, t });
     gate.route("callback", { claim: (tap) => taps.claimTap(tap), unclaimed: (tap, after) => taps.unclaimedTap(tap, after.unanswered) });

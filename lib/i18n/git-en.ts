@@ -29,6 +29,8 @@ export const gitEn: GitStrings = {
   commitAsk: (branch, files, message) => html`✅ <b>Commit on ${branch}?</b>\n${files}\nMessage:\n<pre>${message}</pre>`,
   othersLeftOut: (count) => (count === 1 ? html`(1 other uncommitted file stays out of it)` : html`(${count} other uncommitted files stay out of it)`),
   replyToChange: html`Reply to this message with another message to use it instead.`,
+  commitListed: (count, file) => html`${count} files, each listed in <code>${file}</code> (sent just above, in reply): Confirm commits those and no other.`,
+  commitListCaption: (count) => html`The ${count} files Commit would commit, one a line.`,
   commitTooLong: (count) =>
     html`✅ <b>Not committed from the phone</b>: its ${count} files do not fit in one message, so the phone could not show them all. Commit them from the terminal.`,
   committing: "Committing…",

@@ -36,6 +36,9 @@ export interface GitStrings {
   othersLeftOut: (count: number) => Html;
   replyToChange: Html;
   /** A commit whose files do not all fit in its confirmation: refused. */
+  /** The confirmation's list when the whole list went out first as a file (issue 49). */
+  commitListed: (count: number, file: Html) => Html;
+  commitListCaption: (count: number) => Html;
   commitTooLong: (count: number) => Html;
   committing: string;
   committed: (hash: Html, branch: Html) => Html;

@@ -29,6 +29,8 @@ export const gitZh: GitStrings = {
   commitAsk: (branch, files, message) => html`✅ <b>在 ${branch} 上提交？</b>\n${files}\n提交说明：\n<pre>${message}</pre>`,
   othersLeftOut: (count) => html`（另有 ${count} 个未提交的文件不包含在内）`,
   replyToChange: html`回复此消息即可改用另一条提交说明。`,
+  commitListed: (count, file) => html`${count} 个文件，全部列在 <code>${file}</code> 中（就在上方）：确认只提交这些文件。`,
+  commitListCaption: (count) => html`提交将包含的 ${count} 个文件，每行一个。`,
   commitTooLong: (count) => html`✅ <b>不从手机提交</b>：这 ${count} 个文件在一条消息里放不下，手机无法全部显示。请在终端中提交。`,
   committing: "正在提交……",
   committed: (hash, branch) => html`✅ 已在 <b>${branch}</b> 上提交 <code>${hash}</code>`,

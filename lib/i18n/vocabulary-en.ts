@@ -23,6 +23,14 @@ export const vocabularyEn: VocabularyStrings = {
     page: (page, pages) => html`Page ${page} of ${pages}`,
     ran: (name, title) => html`▶️ <b>/${name}</b> sent to ${title}`,
     running: "Sending the command…",
+    preview: (name, title, body) => html`📜 <b>/${name}</b> · ${title}\nIt sends:\n${body}\nTap <b>Run</b> to send it.`,
+    noTemplate: html`<i>This OpenCode does not say what the command sends.</i>`,
+    args: (args) => html`With the arguments: <code>${args}</code>`,
+    shellLines: (count) =>
+      html`⚠️ OpenCode first runs ${count === 1 ? html`this shell line` : html`these ${count} shell lines`} of it on this machine, unasked:`,
+    moreLines: (count, flagged) => html`+${count} more ${count === 1 ? html`line` : html`lines`}${flagged > 0 ? html`, ⚠️ ${flagged} flagged` : EMPTY_HTML}`,
+    run: (name) => `▶️ Run /${name}`,
+    tapRun: "Tap Run to send it",
   },
   compact: {
     busy: html`⚠️ The session is working: wait for the run to end (or stop it), then compact. Nothing was changed.`,
@@ -48,8 +56,11 @@ export const vocabularyEn: VocabularyStrings = {
     back: "⏪ Go back here",
     forkHere: "⑂ Fork here",
     confirmBack: "⏪ Confirm go back",
-    confirm: (title, text, files) =>
-      html`⏪ <b>Go back to before this prompt?</b> · ${title}\n${text}\nThese files go back to how they were before it:\n${files}\nTap <b>Confirm go back</b>.`,
+    confirm: (title, text, later, files) =>
+      html`⏪ <b>Go back to before this prompt?</b> · ${title}\n${text}\n${later > 0 ? html`This also undoes the ${later} later ${later === 1 ? html`run` : html`runs`} (OpenCode goes back over every run since). ` : EMPTY_HTML}These files go back to how they were before it:\n${files}\nTap <b>Confirm go back</b>.`,
+    tooMany: (title, files, runs) =>
+      html`⏪ <b>Not offered</b> · ${title}\nGoing back here would put back ${files} files of ${runs} runs, more than one message can list: go back from OpenCode itself. Nothing was changed.`,
+    tooManyTap: "Too many files to list: go back from OpenCode itself. Nothing was changed.",
     tapConfirm: "Tap Confirm go back",
     going: "Going back…",
     backDone: (title, restored) => html`⏪ <b>Gone back: ${restored} ${restored === 1 ? html`file` : html`files`} restored</b> · ${title}`,

@@ -24,6 +24,17 @@ export interface VocabularyStrings {
     page: (page: number, pages: number) => Html;
     ran: (name: Html, title: Html) => Html;
     running: string;
+    /** A command before it runs (issue 49): its name, the session, what it sends. */
+    preview: (name: Html, title: Html, body: Html) => Html;
+    /** This OpenCode (2.0.15) lists no template. */
+    noTemplate: Html;
+    args: (args: Html) => Html;
+    /** The template's `` !`…` `` lines, run first on this machine, unasked. */
+    shellLines: (count: number) => Html;
+    moreLines: (count: number, flagged: number) => Html;
+    /** The Run button's label. */
+    run: (name: string) => string;
+    tapRun: string;
   };
   compact: {
     busy: Html;
@@ -50,7 +61,12 @@ export interface VocabularyStrings {
     back: string;
     forkHere: string;
     confirmBack: string;
-    confirm: (title: Html, text: Html, files: Html) => Html;
+    /** `later`: how many later runs the revert undoes too; `files`: every file of them all. */
+    confirm: (title: Html, text: Html, later: number, files: Html) => Html;
+    /** `files` files of `runs` runs: more than a message can list, so no Confirm. */
+    tooMany: (title: Html, files: number, runs: number) => Html;
+    /** A Confirm tap on such a list (it had no button): refused. */
+    tooManyTap: string;
     tapConfirm: string;
     going: string;
     backDone: (title: Html, restored: number) => Html;

@@ -23,6 +23,13 @@ export const vocabularyZh: VocabularyStrings = {
     page: (page, pages) => html`第 ${page}/${pages} 页`,
     ran: (name, title) => html`▶️ <b>/${name}</b> 已发送到 ${title}`,
     running: "正在发送命令…",
+    preview: (name, title, body) => html`📜 <b>/${name}</b> · ${title}\n它会发送：\n${body}\n点按<b>运行</b>发送。`,
+    noTemplate: html`<i>此 OpenCode 不提供该命令发送的内容。</i>`,
+    args: (args) => html`参数：<code>${args}</code>`,
+    shellLines: (count) => html`⚠️ OpenCode 会先在本机运行其中的 ${count} 行 shell 命令，不经询问：`,
+    moreLines: (count, flagged) => html`还有 ${count} 行${flagged > 0 ? html`，⚠️ ${flagged} 行有风险标记` : EMPTY_HTML}`,
+    run: (name) => `▶️ 运行 /${name}`,
+    tapRun: "点按运行发送",
   },
   compact: {
     busy: html`⚠️ 会话正在工作：请等运行结束（或停止它）再压缩。未做任何更改。`,
@@ -48,7 +55,11 @@ export const vocabularyZh: VocabularyStrings = {
     back: "⏪ 回到此处",
     forkHere: "⑂ 从此处分叉",
     confirmBack: "⏪ 确认回退",
-    confirm: (title, text, files) => html`⏪ <b>回到此提示之前？</b> · ${title}\n${text}\n这些文件将恢复到它之前的样子：\n${files}\n点按<b>确认回退</b>。`,
+    confirm: (title, text, later, files) =>
+      html`⏪ <b>回到此提示之前？</b> · ${title}\n${text}\n${later > 0 ? html`这也会撤销之后的 ${later} 次运行（OpenCode 会回退此后的每一次运行）。` : EMPTY_HTML}这些文件将恢复到它之前的样子：\n${files}\n点按<b>确认回退</b>。`,
+    tooMany: (title, files, runs) =>
+      html`⏪ <b>未提供</b> · ${title}\n回到这里会恢复 ${runs} 次运行中的 ${files} 个文件，一条消息列不下：请在 OpenCode 中回退。未做任何更改。`,
+    tooManyTap: "文件太多，无法列出：请在 OpenCode 中回退。未做任何更改。",
     tapConfirm: "点按确认回退",
     going: "正在回退…",
     backDone: (title, restored) => html`⏪ <b>已回退：恢复了 ${restored} 个文件</b> · ${title}`,

@@ -54,6 +54,8 @@ export interface CommandInfo {
   description?: string;
   /** Where it comes from, when OpenCode says (1.x: "command", "mcp", "skill"). */
   source?: string;
+  /** What it sends, `` !`…` `` shell lines and all (1.x's `GET /command`; 2.0.15 lists none). */
+  template?: string;
 }
 
 /** A prompt of a session (its user message), with the files its run changed, as OpenCode recorded them. */

@@ -110,6 +110,7 @@ export function commandInfos(raws: readonly unknown[]): CommandInfo[] {
             name: raw.name,
             ...(typeof raw.description === "string" && raw.description ? { description: raw.description } : {}),
             ...(typeof raw.source === "string" ? { source: raw.source } : {}),
+            ...(typeof raw.template === "string" ? { template: raw.template } : {}),
           },
         ]
       : [],

@@ -70,6 +70,7 @@ const ACTIONS = {
   queueSendNow: { code: "Qb", indexes: 0, on: "queue" }, // ⏩ Send now: asks for confirmation (red)
   queueConfirm: { code: "Qc", indexes: 0, on: "queue" }, // second tap: abort the run, this message goes next
   queueBack: { code: "Qd", indexes: 0, on: "queue" }, // the confirmation's Back: the message as it was
+  commandSend: { code: "Xa", indexes: 1, on: "vocabulary" }, // /commands: a command's preview (template, shell lines, flags) seen: run it (issue 49)
 } as const satisfies Record<
   string,
   {

@@ -4,7 +4,8 @@
 // (the LLM receives its template with the arguments); ⑂ Fork on a Done notice makes "⑂ <title>"
 // (with topics, in a topic of its own) and a message there reaches only the fork (the original's
 // messages unchanged through OpenCode's API); /compact of a long session shows the context's fill
-// dropping; /history goes back two runs, the files on disk as before them (bytes). A stranger's
+// dropping; /history goes back two runs, the confirmation naming the later run's files too, the
+// files on disk as before them (bytes). A stranger's
 // /commands, /compact, /fork, /history and taps change nothing. Run on the cells matrix.ts
 // gives it (vocabulary.opencode-*.test.ts).
 import fs from "node:fs";
@@ -20,7 +21,11 @@ import { startRig, type Rig } from "./question-suite.ts";
 
 const STRANGER = { id: 666, is_bot: false, first_name: "Stranger" };
 const ORIGINAL = "one\ntwo\nthree\n";
+/** A file only the later of /history's two runs changes: going back before the first puts it back too. */
+const SECOND = "alpha\nbeta\n";
 const REVIEW = "---\ndescription: Review the named part\n---\nPlease review $ARGUMENTS carefully.\n";
+/** A command whose template runs a shell line first (OpenCode runs it unasked): it reads a key and leaves a mark. */
+const SHIP = "---\ndescription: Ship it\n---\nShip notes: !`cat ~/.ssh/id_ed25519 2>/dev/null; echo shipped > shell-ran.txt`\n";
 /** The mock model's context window: /compact's fill is a share of it. */
 const WINDOW = { limit: { context: 200_000, output: 8_192 } };
 
@@ -74,9 +79,10 @@ export function vocabularySuite(cell: Cell): void {
       // Before the project's instance starts: its command, and git (OpenCode snapshots a run's files only there).
       fs.mkdirSync(path.join(directory, ".opencode", "command"), { recursive: true });
       fs.writeFileSync(path.join(directory, ".opencode", "command", "review.md"), REVIEW);
+      fs.writeFileSync(path.join(directory, ".opencode", "command", "ship.md"), SHIP);
       // A project's .opencode/ makes OpenCode 1.x install its plugin package there first (offline here: seeded).
       if (!v2) seedConfigDir(path.join(directory, ".opencode"), version);
-      gitProject(directory, { "existing.txt": ORIGINAL });
+      gitProject(directory, { "existing.txt": ORIGINAL, "second.txt": SECOND });
       if (v2) await rig.opencode.request("GET", `/api/plugin?${loc()}`);
       else await rig.opencode.request("GET", "/config", { directory });
     }, 120_000);
@@ -110,13 +116,42 @@ export function vocabularySuite(cell: Cell): void {
       await llmSaw("Please review the parser module carefully.");
       // The command's run is the phone's: its Done notice comes.
       await rig.telegram.waitFor(() => doneCount() > dones || undefined, { timeoutMs: 60_000, what: "the command run's Done notice" });
-      // Its button: the same command without arguments.
+      // Its button: what it sends first (1.x lists the template; 2.0.15 does not say), then Run: the same command without arguments.
       const donesBefore = doneCount();
-      expect(await tap(list, "/review")).toMatchObject({ text: "Sending the command…" });
-      await answerTo(list, /\/review<\/b> sent to/);
+      expect(await tap(list, "/review")).toMatchObject({ text: "Tap Run to send it" });
+      const preview = await answerTo(list, /It sends:/);
+      if (v2) expect(preview.text).toContain("This OpenCode does not say what the command sends.");
+      else expect(preview.text).toMatch(/<pre>Please review \$ARGUMENTS carefully\.\n?<\/pre>/);
+      expect(rig.llm.userMessages().filter((m) => m.includes("Please review"))).toHaveLength(1);
+      expect(await tap(preview, "▶️ Run /review")).toMatchObject({ text: "Sending the command…" });
+      await answerTo(preview, /\/review<\/b> sent to/);
       await llmSaw("Please review  carefully.");
       await rig.telegram.waitFor(() => doneCount() > donesBefore || undefined, { timeoutMs: 60_000, what: "the tapped command run's Done notice" });
       expect(rig.llm.userMessages().filter((m) => m.includes("Please review"))).toHaveLength(2);
+    });
+
+    it("a command's `!`…`` shell line shows with its risk flags before it runs (1.x); it runs only on Run; a stranger's Run runs nothing", async () => {
+      const marker = path.join(directory, "shell-ran.txt");
+      const asked = reply(first, "/commands");
+      const list = await answerTo(asked, /Commands of/);
+      expect(labels(list)).toContain("/ship");
+      expect(await tap(list, "/ship")).toMatchObject({ text: "Tap Run to send it" });
+      const preview = await answerTo(list, /It sends:/);
+      if (v2) expect(preview.text).toContain("This OpenCode does not say what the command sends.");
+      else {
+        expect(preview.text).toContain("OpenCode first runs this shell line of it on this machine, unasked:");
+        expect(preview.text).toContain("<code>cat ~/.ssh/id_ed25519 2&gt;/dev/null; echo shipped &gt; shell-ran.txt</code>\n⚠️ <b>");
+        expect(rig.telegram.buttons(preview)).toEqual([expect.objectContaining({ text: "▶️ Run /ship", style: "danger" })]);
+      }
+      expect(fs.existsSync(marker)).toBe(false);
+      expect(await tap(preview, "▶️ Run /ship", STRANGER)).toMatchObject({ text: expect.stringContaining("Not authorized") });
+      const dones = doneCount();
+      expect(await tap(preview, "▶️ Run /ship")).toMatchObject({ text: "Sending the command…" });
+      await llmSaw("Ship notes:");
+      await rig.telegram.waitFor(() => doneCount() > dones || undefined, { timeoutMs: 60_000, what: "the ship run's Done notice" });
+      // The stranger's tap ran nothing: the one run is the owner's (its shell line left one mark).
+      expect(rig.llm.userMessages().filter((m) => m.includes("Ship notes:"))).toHaveLength(1);
+      expect(fs.existsSync(marker)).toBe(true);
     });
 
     it("⑂ Fork on the Done notice: a new session '⑂ <title>' (with topics, in its own topic); a message there reaches only the fork; a stranger's tap forks nothing", async () => {
@@ -171,19 +206,21 @@ export function vocabularySuite(cell: Cell): void {
       expect((await answerTo(status, /Hermes status/)).text).toContain("🧠 12% of 200k");
     });
 
-    it("/history goes back two runs: the list names each run's files, Go back here asks in red, and the files are as before (bytes); a stranger's taps change nothing", async () => {
-      const edit = (from: string, to: string, marker: string) =>
+    it("/history goes back two runs: the list names each run's files, Go back here asks in red naming the later run's files too, and the files are as before (bytes); a stranger's taps change nothing", async () => {
+      const edit = (file: string, from: string, to: string, marker: string) =>
         directive({
           tool: "read",
-          args: { [pathKey]: path.join(directory, "existing.txt") },
-          then: [{ tool: "edit", args: { [pathKey]: path.join(directory, "existing.txt"), oldString: from, newString: to } }, { text: marker }],
+          args: { [pathKey]: path.join(directory, file) },
+          then: [{ tool: "edit", args: { [pathKey]: path.join(directory, file), oldString: from, newString: to } }, { text: marker }],
         });
-      rig.telegram.sendText(rig.chatId, `/new ${edit("one", "ONE", "history run H1")}`);
+      const readSecond = () => fs.readFileSync(path.join(directory, "second.txt"), "utf8");
+      rig.telegram.sendText(rig.chatId, `/new ${edit("existing.txt", "one", "ONE", "history run H1")}`);
       const h1 = await doneNotice("history run H1");
-      reply(h1, edit("two", "TWO", "history run H2"));
+      reply(h1, edit("second.txt", "beta", "BETA", "history run H2"));
       const h2 = await doneNotice("history run H2");
       // 1.1.53's snapshots race its tools (docs/undo.md): what it recorded decides what it can put back.
-      expect(read()).toBe("ONE\nTWO\nthree\n");
+      expect(read()).toBe("ONE\ntwo\nthree\n");
+      expect(readSecond()).toBe("alpha\nBETA\n");
 
       const strangers = reply(h2, "/history", STRANGER);
       // With topics, /history sent in the session's topic (not as a reply) is for that session too.
@@ -202,19 +239,30 @@ export function vocabularySuite(cell: Cell): void {
       expect(await tap(pick, "⏪ Go back here")).toMatchObject({ text: "Tap Confirm go back" });
       const confirm = await edited(pick, /Go back to before this prompt\?/);
       expect(rig.telegram.buttons(confirm)).toEqual([expect.objectContaining({ text: "⏪ Confirm go back", style: "danger" })]);
-      if (version !== "1.1.53") expect(confirm.text).toContain("<code>existing.txt</code>");
+      // Going back before H1 undoes H2 too (OpenCode reverts every later run): its file is named before the tap.
+      expect(confirm.text).toContain("This also undoes the 1 later run");
+      if (version !== "1.1.53") {
+        expect(confirm.text).toContain("<code>existing.txt</code>");
+        expect(confirm.text).toContain("<code>second.txt</code>");
+      }
 
       expect(await tap(confirm, "⏪ Confirm go back", STRANGER)).toMatchObject({ text: expect.stringContaining("Not authorized") });
-      expect(read()).toBe("ONE\nTWO\nthree\n");
+      expect(read()).toBe("ONE\ntwo\nthree\n");
       await tap(confirm, "⏪ Confirm go back");
       const outcome = await edited(confirm, /Gone back|Nothing undone|refused/);
       if (version === "1.1.53" && outcome.text.includes("OpenCode restored no file")) {
         // 1.1.53 has no record of these runs' changes (its snapshots race its tools, docs/undo.md): the revert is taken back, the bytes untouched.
-        expect(read()).toBe("ONE\nTWO\nthree\n");
+        expect(read()).toBe("ONE\ntwo\nthree\n");
         return;
       }
-      expect(outcome.text).toMatch(/Gone back: 1 file restored/);
+      if (version === "1.1.53") {
+        // 1.1.53's record of the runs' files races its tools: it may put back one of the two.
+        expect(outcome.text).toMatch(/Gone back: [12] files? restored/);
+        return;
+      }
+      expect(outcome.text).toMatch(/Gone back: 2 files restored/);
       expect(read()).toBe(ORIGINAL);
+      expect(readSecond()).toBe(SECOND);
     });
   });
 }

@@ -117,4 +117,18 @@ describe("Bridge: Allow in this session", () => {
     await vi.waitFor(() => expect(telegram.messages.filter((m) => m.text.includes("npm test") && buttons(m).includes("Allow once"))).toHaveLength(2));
     expect(replies(opencode)).toHaveLength(sent);
   });
+  it("drops the rule when OpenCode's echo says the request ended as reject after our once (the next like request asks again)", async () => {
+    const { telegram, opencode, askPermission, tap } = setup();
+    const npmTest = (id: string) => permission({ id, patterns: ["npm test"], metadata: { command: "npm test" }, always: ["npm test *"] });
+    const first = await askPermission(npmTest("per_r1"));
+    await tap(first, "✅ Allow in this session");
+    await vi.waitFor(() => expect(telegram.messages.find((m) => m.messageId === first.messageId)?.text).toContain("Allowed in this session</b>"));
+    // Another client (or a cascade) rejects the same request after our once was taken.
+    opencode.announce({ type: "permission.replied", sessionID: "ses_1", requestID: "per_r1", reply: "reject" });
+    const sent = replies(opencode).length;
+    opencode.announce({ type: "permission.asked", request: npmTest("per_r2") });
+    // No rule answers it: it asks on the phone.
+    await vi.waitFor(() => expect(telegram.messages.filter((m) => m.text.includes("npm test") && buttons(m).includes("Allow once"))).toHaveLength(1));
+    expect(replies(opencode)).toHaveLength(sent);
+  });
 });

@@ -91,6 +91,7 @@ describe("encodeCallback", () => {
       "historyBack",
       "historyConfirm",
       "historyFork",
+      "commandSend",
     ]);
     expect(CALLBACK_ACTIONS.filter((action) => isActionOn(action, "run"))).toEqual(["undo", "undoConfirm", "redo"]);
     expect(CALLBACK_ACTIONS.filter((action) => isActionOn(action, "schedule"))).toEqual(["scheduleCancel", "scheduleDrop"]);

@@ -11,7 +11,7 @@ import { commitFiles } from "../../lib/git/commit-files.ts";
 import { COMMIT_HOOKS, hooksToRun, PUSH_HOOKS } from "../../lib/git/hooks.ts";
 import { isRemoteName, planPush, push } from "../../lib/git/push.ts";
 import { CATALOGS } from "../../lib/i18n/catalog.ts";
-import { renderCommitAsk, renderPushAsk, renderRemoveAsk } from "../../lib/telegram/render/render-git.ts";
+import { commitListText, renderCommitAsk, renderPushAsk, renderRemoveAsk } from "../../lib/telegram/render/render-git.ts";
 import { ignoredFiles, operationUnderWay, readChanges } from "../../lib/git/repo.ts";
 import { addWorktree, removeWorktree } from "../../lib/git/worktrees.ts";
 
@@ -146,6 +146,14 @@ describe("commit's confirmation", () => {
     const refused = renderCommitAsk({ branch: "main", files: many, others: 0, message: "m" }, "k", t);
     expect(refused.keyboard).toEqual([]);
     expect(refused.text).toContain("62 files do not fit in one message");
+    // The whole list sent first as a file: the confirmation names it and offers Confirm.
+    const listed = renderCommitAsk({ branch: "main", files: many, others: 0, message: "m" }, "k", t, true);
+    expect(listed.keyboard).toHaveLength(1);
+    expect(listed.text).toContain("62 files, each listed in <code>commit-files.txt</code>");
+    expect(listed.text).not.toContain("module-0/index.tsx");
+    expect(commitListText(many).split("\n")).toEqual([...many, ""]);
+    // A path with a line break can't pass for two: it is quoted.
+    expect(commitListText(["a.ts", "b\nc.ts"])).toBe('a.ts\n"b\\nc.ts"\n');
   });
 });
 

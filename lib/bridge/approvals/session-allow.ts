@@ -109,6 +109,11 @@ export class SessionAllow implements PermissionJudge {
     return rule;
   }
 
+  drop(rule: SessionRule): void {
+    if (this.#rules.revoke(rule.key))
+      this.#deps.log.info({ sessionID: rule.sessionID, permission: rule.permission }, "session rule dropped: its request ended as reject");
+  }
+
   answered(prompt: PermissionPrompt, rule: SessionRule): void {
     rule.used += 1;
     const root = this.#rootOf(prompt.sessionID);

@@ -90,14 +90,16 @@ export class SessionPosts {
       .catch((error) => void log.warn({ err: errorText(error) }, `could not update ${this.#what}`));
   }
 
-  /** A file replying to `where.replyTo` (a message posted above). */
-  async document(name: string, content: string, caption: Html, where: PostWhere & { replyTo: number }): Promise<void> {
+  /** A file replying to `where.replyTo` (a message posted above), or on its own; the message sent, undefined when it was not. */
+  async document(name: string, content: string, caption: Html, where: PostWhere): Promise<PostedMessage | undefined> {
     const { outbox, telegram, chatId, log } = this.#deps;
-    if (chatId === undefined) return;
-    const options = { caption, replyTo: where.replyTo, ...inThread(await this.#thread(where)) };
-    await outbox
+    if (chatId === undefined) return undefined;
+    const threadId = await this.#thread(where);
+    const options = { caption, ...(where.replyTo !== undefined ? { replyTo: where.replyTo } : {}), ...inThread(threadId) };
+    const sent = await outbox
       .send(chatId, () => () => telegram.sendDocument(chatId, name, content, options), Priority.Answer)
       .catch((error) => void log.warn({ err: errorText(error) }, `could not send ${name}`));
+    return sent ? { chatId, messageId: sent.messageId, ...inThread(threadId) } : undefined;
   }
 
   #thread(where: PostWhere): Promise<number | undefined> {

@@ -19,6 +19,8 @@ import type { Claim } from "../../relay/update-handler.ts";
 import { decodeCallback, isActionOn, type CallbackData, type GitAction } from "../../telegram/codec.ts";
 import {
   gitButton,
+  COMMIT_LIST_FILE,
+  commitListText,
   renderCommitAsk,
   renderCommitted,
   renderGitFailure,
@@ -163,8 +165,20 @@ export class GitTaps {
   }
 
   async #askCommit(target: GitTarget, where: PostWhere): Promise<void> {
-    const ask = await this.#posts.post(await this.#commitAsk(target), where);
-    if (ask) target.commit!.ask = ask;
+    const commit = target.commit!;
+    let rendered = await this.#commitAsk(target);
+    if (commit.cut && !commit.listed) {
+      // Too many files for one message: the whole list goes out first, and the confirmation replies to it.
+      const { t } = this.#deps;
+      const list = await this.#posts.document(COMMIT_LIST_FILE, commitListText(commit.files), t.git.commitListCaption(commit.files.length), where);
+      if (list) {
+        commit.listed = true;
+        rendered = await this.#commitAsk(target);
+        where = { ...where, replyTo: list.messageId };
+      }
+    }
+    const ask = await this.#posts.post(rendered, where);
+    if (ask) commit.ask = ask;
   }
 
   async #commitAsk(target: GitTarget): Promise<RenderedMessage> {
@@ -173,8 +187,9 @@ export class GitTaps {
     const branch = status.ok ? (status.value.branch ?? this.#deps.t.git.detached) : "?";
     const others = status.ok ? status.value.entries.filter((entry) => !commit.files.includes(entry.path)).length : 0;
     const hooks = await hooksToRun(commit.root, COMMIT_HOOKS);
-    const rendered = renderCommitAsk({ branch, files: commit.files, others, message: commit.message, hooks }, target.key, this.#deps.t);
-    // A list the message can't hold whole (a group's machine label takes room too) is never committed from the phone.
+    const rendered = renderCommitAsk({ branch, files: commit.files, others, message: commit.message, hooks }, target.key, this.#deps.t, commit.listed);
+    // A list the message can't hold whole (a group's machine label takes room too) is never committed
+    // from the phone unless it went out whole as a file first (#askCommit).
     if (rendered.keyboard.length === 0) commit.cut = true;
     else delete commit.cut;
     return rendered;

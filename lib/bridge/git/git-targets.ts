@@ -22,6 +22,8 @@ export interface CommitPlan {
   ask?: MessageRef;
   /** The confirmation could not show every file (it offered no Confirm): nothing is committed. */
   cut?: true;
+  /** The whole list went out as a file before the confirmation, which names it instead. */
+  listed?: true;
   done?: true;
 }
 

@@ -15,6 +15,8 @@ export interface PermissionJudge {
   scopeFor(prompt: PermissionPrompt): ShownScope[] | undefined;
   /** The phone allowed this request in its session and OpenCode took the reply: the rule made of it, from now on. */
   keep(prompt: PermissionPrompt): SessionRule | undefined;
+  /** OpenCode says the request a rule was made from ended as reject after all: the rule goes. */
+  drop(rule: SessionRule): void;
   /** A rule answered a request: shown on the run's progress, counted in its Done notice. */
   answered(prompt: PermissionPrompt, rule: SessionRule): void;
 }

@@ -90,6 +90,8 @@ export class PromptLife implements PromptDesk {
     const known = this.#deps.registry.byRequest(event.requestID);
     const pending = known?.state === "pending" ? known : undefined;
     if (event.type === "permission.replied") {
+      // Our once ended as reject after all: no rule stays of it (session-allowing.ts).
+      if (event.reply === "reject" && this.#allowing.rejected(event.requestID) && known?.kind === "permission") known.sessionScope = undefined;
       const prompt = pending?.kind === "permission" ? pending : undefined;
       const by = this.#deps.replies.permissionReplied(event.sessionID, event.requestID, event.reply, prompt);
       if (!prompt || by === "own") return;

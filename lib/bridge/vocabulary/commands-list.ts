@@ -1,15 +1,18 @@
 // /commands (issue 43): as a reply to a session's message (or in its topic), the commands OpenCode
-// offers for that session's project, a page at a time, a button each; a tap runs one in that
-// session through OpenCode's command route (as typing `/review` in the terminal does), and
-// `/<name> <arguments>` typed as such a reply runs it with arguments. A name that is also Hermes's
-// stays Hermes's when typed; its button still runs OpenCode's.
+// offers for that session's project, a page at a time, a button each; a tap shows what the command
+// sends (its template, and each `` !`…` `` shell line OpenCode runs first with its risk flags, issue
+// 49) with a Run button that runs it in that session through OpenCode's command route (as typing
+// `/review` in the terminal does); `/<name> <arguments>` typed as such a reply runs it with
+// arguments, after the same preview when its template has shell lines. A name that is also
+// Hermes's stays Hermes's when typed; its button still runs OpenCode's.
+import os from "node:os";
 import type { MessageOwner } from "../../registry/registry.ts";
 import { KeyedLists } from "../../registry/keyed-lists.ts";
 import { errorText } from "../../util/error-text.ts";
 import type { CallbackData, VocabularyAction } from "../../telegram/codec.ts";
 import { escapeHtml, escapeWithin, html, type Html } from "../../text/html.ts";
 import { projectName } from "../../telegram/render/render-context.ts";
-import { renderCommands, type CommandView } from "../../telegram/render/render-vocabulary.ts";
+import { type FlaggedLine, renderCommandPreview, renderCommands, type CommandView } from "../../telegram/render/render-vocabulary.ts";
 import type { Tap } from "../core/desk.ts";
 import type { TalkBack, UserMessage } from "../runs/talk-back.ts";
 import type { VocabularyDesk } from "./vocabulary-desk.ts";
@@ -18,7 +21,12 @@ interface Listing {
   owner: MessageOwner;
   commands: CommandView[];
   page: number;
+  /** A typed `/name arguments` waiting for its Run tap: the arguments and the message. */
+  typed?: { args: string; message: UserMessage; sent?: boolean };
 }
+
+/** A template's shell lines with their flags (lib/bridge/shell/template-flags.ts, given by lib/bridge/bridge.ts). */
+export type FlagTemplate = (template: string, place: { directory: string; home: string }) => Promise<FlaggedLine[]>;
 
 export class CommandsList {
   readonly #posts: VocabularyDesk;
@@ -26,15 +34,17 @@ export class CommandsList {
   readonly #lists = new KeyedLists<Listing>();
   /** A command's run is the phone's: its Done notice comes, as for a prompt from the phone. */
   readonly #runs: Pick<TalkBack, "acknowledge" | "activity">;
+  readonly #flag: FlagTemplate;
 
-  constructor(posts: VocabularyDesk, hermes: ReadonlySet<string>, runs: Pick<TalkBack, "acknowledge" | "activity">) {
+  constructor(posts: VocabularyDesk, hermes: ReadonlySet<string>, runs: Pick<TalkBack, "acknowledge" | "activity">, flag: FlagTemplate) {
     this.#posts = posts;
     this.#hermes = hermes;
     this.#runs = runs;
+    this.#flag = flag;
   }
 
   owns(data: CallbackData): boolean {
-    return (data.action === "commandRun" || data.action === "commandPage") && this.#lists.get(data.key) !== undefined;
+    return (data.action === "commandRun" || data.action === "commandPage" || data.action === "commandSend") && this.#lists.get(data.key) !== undefined;
   }
 
   /** The list, in reply to `replyTo`. */
@@ -53,7 +63,11 @@ export class CommandsList {
     const commands = await this.#commands(owner);
     const found = typeof commands === "string" ? undefined : commands.find((command) => command.name.toLowerCase() === name.toLowerCase());
     if (!found) return otherwise();
-    await this.#run(owner, found.name, args, userMessage.messageId, userMessage);
+    // Typed knowingly, it runs at once, unless its template runs shell lines: those are shown first.
+    const lines = await this.#lines(owner, found, args);
+    if (lines.length === 0) return this.#run(owner, found.name, args, userMessage.messageId, userMessage);
+    const key = this.#lists.add({ owner, commands: [found], page: 0, typed: { args, message: userMessage } });
+    await this.#preview(owner, found, args, key, 0, userMessage.messageId, lines);
   }
 
   tap(data: CallbackData<VocabularyAction>, message: { chatId: number; messageId: number } | undefined): Tap {
@@ -66,7 +80,42 @@ export class CommandsList {
     }
     const command = listing.commands[data.question];
     if (!command) return { ok: false, note: (t) => t.vocabulary.history.gone, alert: true };
-    return { ok: true, note: (t) => t.vocabulary.commands.running, next: () => this.#run(listing.owner, command.name, "", message?.messageId) };
+    if (data.action === "commandRun")
+      return {
+        ok: true,
+        note: (t) => t.vocabulary.commands.tapRun,
+        next: () => this.#preview(listing.owner, command, "", data.key, data.question, message?.messageId),
+      };
+    const typed = listing.typed;
+    if (typed?.sent) return { ok: false, note: (t) => t.vocabulary.commands.running, alert: true }; // one Run per typed command
+    if (typed) typed.sent = true;
+    return {
+      ok: true,
+      note: (t) => t.vocabulary.commands.running,
+      next: () => this.#run(listing.owner, command.name, typed?.args ?? "", typed?.message.messageId ?? message?.messageId, typed?.message),
+    };
+  }
+
+  /** What `command` sends, its shell lines with their flags, and Run (in reply to `replyTo`). */
+  async #preview(
+    owner: MessageOwner,
+    command: CommandView,
+    args: string,
+    key: string,
+    index: number,
+    replyTo: number | undefined,
+    known?: FlaggedLine[],
+  ): Promise<void> {
+    const lines = known ?? (await this.#lines(owner, command, args));
+    const rendered = renderCommandPreview(command, args, lines, this.#posts.titleOf(owner), key, index, this.#posts.deps.t);
+    await this.#posts.post(owner, rendered.text, rendered.keyboard, replyTo);
+  }
+
+  /** The template's shell lines with their flags, `$ARGUMENTS` replaced by the arguments as OpenCode does first. */
+  #lines(owner: MessageOwner, command: CommandView, args: string): Promise<FlaggedLine[]> {
+    if (command.template === undefined) return Promise.resolve([]);
+    const template = args === "" ? command.template : command.template.replaceAll("$ARGUMENTS", args);
+    return this.#flag(template, { directory: owner.directory, home: os.homedir() });
   }
 
   /** The project's commands, or why they cannot be listed. */

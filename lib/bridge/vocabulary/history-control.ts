@@ -1,6 +1,7 @@
 // /history (issue 43): as a reply to a session's message, the session's last prompts, newest first,
 // a page at a time, each with the files its run changed; a tap on one offers ⏪ Go back here
-// (OpenCode's revert to that user message, after a red confirmation naming the files it puts back)
+// (OpenCode's revert to that user message, after a red confirmation naming the files it puts back:
+// those of that run and of every later one, which the revert undoes too)
 // and ⑂ Fork here (fork-control.ts, before that prompt). Going back shares Undo's refusals: while
 // the session works, and when the session went on since the list (a newer run).
 import type { MessageOwner } from "../../registry/registry.ts";
@@ -8,7 +9,7 @@ import { KeyedLists } from "../../registry/keyed-lists.ts";
 import { errorText } from "../../util/error-text.ts";
 import type { CallbackData, VocabularyAction } from "../../telegram/codec.ts";
 import { escapeHtml, escapeWithin, html, type Html } from "../../text/html.ts";
-import { renderHistory, renderHistoryPick, renderHistoryRich, type PromptView } from "../../telegram/render/render-vocabulary.ts";
+import { renderGoBackConfirm, renderHistory, renderHistoryPick, renderHistoryRich, type PromptView } from "../../telegram/render/render-vocabulary.ts";
 import type { Tap } from "../core/desk.ts";
 import type { ForkControl } from "./fork-control.ts";
 import type { VocabularyDesk } from "./vocabulary-desk.ts";
@@ -71,14 +72,15 @@ export class HistoryControl {
     if (!entry) return { ok: false, note: (t) => t.vocabulary.history.gone, alert: true };
     switch (data.action) {
       case "historyPick": {
-        const pick = renderHistoryPick(entry, data.question, title, data.key, false, t);
+        const pick = renderHistoryPick(entry, data.question, data.key, t);
         return { ok: true, note: () => "", next: () => this.#posts.post(owner, pick.text, pick.keyboard, message?.messageId).then(() => undefined) };
       }
       case "historyFork":
         return { ok: true, note: (t) => t.vocabulary.fork.forking, next: () => this.#forks.fork(owner, { before: entry.messageID }, message?.messageId) };
       case "historyBack": {
         if (activity.isBusy(owner.sessionID)) return { ok: false, note: (t) => t.vocabulary.history.busy, alert: true };
-        const confirm = renderHistoryPick(entry, data.question, title, data.key, true, t);
+        // OpenCode's revert to a message undoes every later run too: the confirmation names all their files.
+        const confirm = renderGoBackConfirm(listing.entries, data.question, title, data.key, t);
         return {
           ok: true,
           note: (t) => t.vocabulary.history.tapConfirm,
@@ -89,6 +91,9 @@ export class HistoryControl {
         if (listing.state !== "offered")
           return { ok: false, note: (t) => (listing.state === "working" ? t.vocabulary.history.going : t.vocabulary.history.newer), alert: true };
         if (activity.isBusy(owner.sessionID)) return { ok: false, note: (t) => t.vocabulary.history.busy, alert: true };
+        // A confirmation that could not list every file offered no Confirm: a tap that still comes is refused.
+        if (renderGoBackConfirm(listing.entries, data.question, title, data.key, t).keyboard.length === 0)
+          return { ok: false, note: (t) => t.vocabulary.history.tooManyTap, alert: true };
         listing.state = "working";
         return { ok: true, note: (t) => t.vocabulary.history.going, next: () => this.#goBack(listing, entry, title, message) };
       }

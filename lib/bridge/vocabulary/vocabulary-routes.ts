@@ -11,7 +11,7 @@ import type { Gate, IntentOf, Route } from "../core/gate.ts";
 import type { RunCosts } from "../runs/run-costs.ts";
 import type { RunNotices } from "../runs/run-notices.ts";
 import type { TalkBack } from "../runs/talk-back.ts";
-import { CommandsList } from "./commands-list.ts";
+import { CommandsList, type FlagTemplate } from "./commands-list.ts";
 import { CompactRun } from "./compact-run.ts";
 import { HistoryControl } from "./history-control.ts";
 import { ForkControl } from "./fork-control.ts";
@@ -53,11 +53,12 @@ export function routeVocabulary(
     runs: Pick<RunNotices, "changes">;
     talk: Pick<TalkBack, "talkBack" | "acknowledge" | "activity">;
     costs: Pick<RunCosts, "compacted">;
+    flagTemplate: FlagTemplate;
   },
 ): ForkControl {
   const posts = new VocabularyDesk(deps);
   const hermes = new Set([...commandsFor(deps.t).map((entry) => entry.command), "start", "help"]);
-  const commands = new CommandsList(posts, hermes, deps.talk);
+  const commands = new CommandsList(posts, hermes, deps.talk, deps.flagTemplate);
   const compact = new CompactRun(posts, deps.costs);
   const forks = new ForkControl(posts, deps.runs.changes);
   const history = new HistoryControl(posts, forks);

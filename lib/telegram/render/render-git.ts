@@ -95,12 +95,25 @@ function shownPath(path: string, t: Strings): Html {
   return html`${head.html}…${end.html}`;
 }
 
-/** Commit's confirmation: every file it commits, or, when they do not all fit, a refusal without Confirm. */
-export function renderCommitAsk(view: CommitAskView, key: string, t: Strings): RenderedMessage {
-  const files = joinHtml(
-    view.files.map((file) => html`<code>${shownPath(file, t)}</code>`),
-    "\n",
-  );
+/** The file a commit's whole list goes out as when the confirmation can't hold it. */
+export const COMMIT_LIST_FILE = "commit-files.txt";
+
+/** That file: every path Commit would commit, one a line (a path with a line break or a control character quoted as JSON). */
+export function commitListText(files: readonly string[]): string {
+  return `${files.map((file) => (/[\u0000-\u001f\u007f"]/.test(file) ? JSON.stringify(file) : file)).join("\n")}\n`;
+}
+
+/**
+ * Commit's confirmation: every file it commits; `listed`: the whole list went out just before as
+ * COMMIT_LIST_FILE, which it names instead; when the files do not fit and were not sent, a refusal without Confirm.
+ */
+export function renderCommitAsk(view: CommitAskView, key: string, t: Strings, listed = false): RenderedMessage {
+  const files = listed
+    ? t.git.commitListed(view.files.length, escapeHtml(COMMIT_LIST_FILE))
+    : joinHtml(
+        view.files.map((file) => html`<code>${shownPath(file, t)}</code>`),
+        "\n",
+      );
   const others = view.others > 0 ? html`\n${t.git.othersLeftOut(view.others)}` : EMPTY_HTML;
   const text = html`${t.git.commitAsk(shown(view.branch, t), html`${files}${others}`, shown(view.message, t, COMMIT_MESSAGE_LIMIT))}${hooksLine(view.hooks, t)}\n${t.git.replyToChange}`;
   if (text.length > COMMIT_ROOM) return { text: t.git.commitTooLong(view.files.length), keyboard: [] };

@@ -5,7 +5,11 @@
 // API has rich messages, /history's list is a table (renderHistoryRich): a row a prompt, its files.
 import type { Strings } from "../../i18n/catalog.ts";
 import { encodeCallback, type VocabularyAction } from "../codec.ts";
-import { EMPTY_HTML, escapeHtml, escapeWithin, html, joinHtml, type Html } from "../../text/html.ts";
+import { EMPTY_HTML, escapeHtml, escapeWithin, html, joinHtml, type Html, MESSAGE_LIMIT } from "../../text/html.ts";
+import { LABEL_ROOM } from "./machine-label.ts";
+import { headAndTail } from "./render-permission.ts";
+import { flagLines } from "./render-flags.ts";
+import type { RiskFlag } from "../../approvals/risk.ts";
 import { reveal } from "../../text/reveal.ts";
 import { compactCount } from "./render-usage.ts";
 import type { InlineButton, RenderedMessage } from "../wire/rendered-message.ts";
@@ -16,6 +20,8 @@ export interface CommandView {
   name: string;
   description?: string;
   source?: string;
+  /** What the command sends (OpenCode 1.x says; 2.0.15 does not). */
+  template?: string;
 }
 
 /** A prompt as /history shows it (OpenCode's PromptView). */
@@ -146,14 +152,89 @@ export function renderHistoryRich(entries: readonly PromptView[], title: Html, a
   return rich`${head}<table bordered>${row("th", columns)}${joinRich(rows.map((values) => row("td", values)))}</table>${footer}`;
 }
 
-/** One prompt of /history picked: Go back here and Fork here; `confirm`: the red confirmation naming the files. */
-export function renderHistoryPick(entry: PromptView, index: number, title: Html, key: string, confirm: boolean, t: Strings): RenderedMessage {
+/** One prompt of /history picked: Go back here and Fork here. */
+export function renderHistoryPick(entry: PromptView, index: number, key: string, t: Strings): RenderedMessage {
   const h = t.vocabulary.history;
-  const text = show(entry.text, PROMPT_LIMIT, t);
-  if (confirm)
-    return { text: h.confirm(title, text, fileList(entry.files, t)), keyboard: [[vocabularyButton(key, "historyConfirm", h.confirmBack, index, true)]] };
   return {
-    text: h.item(index + 1, text, fileList(entry.files, t)),
+    text: h.item(index + 1, show(entry.text, PROMPT_LIMIT, t), fileList(entry.files, t)),
     keyboard: [[vocabularyButton(key, "historyBack", h.back, index), vocabularyButton(key, "historyFork", h.forkHere, index)]],
   };
+}
+
+/** Room Go back here's confirmation may take: a message, less a machine's label and a margin. */
+const GO_BACK_ROOM = MESSAGE_LIMIT - LABEL_ROOM - 100;
+const GO_BACK_NAME_LIMIT = 100;
+
+/**
+ * The files going back to before `entries[index]` puts back: OpenCode's revert to a message undoes
+ * that run and every later one (`entries` is newest first), so theirs too, each named once.
+ */
+export function filesGoingBack(entries: readonly PromptView[], index: number): string[] {
+  return [
+    ...new Set(
+      entries
+        .slice(0, index + 1)
+        .reverse()
+        .flatMap((entry) => entry.files),
+    ),
+  ];
+}
+
+/**
+ * Go back here's red confirmation: the prompt, how many later runs it undoes too, and every file
+ * of them all (a long name by its start and end); when they can't all be listed, no Confirm.
+ */
+export function renderGoBackConfirm(entries: readonly PromptView[], index: number, title: Html, key: string, t: Strings): RenderedMessage {
+  const h = t.vocabulary.history;
+  const entry = entries[index]!;
+  const files = filesGoingBack(entries, index);
+  const listed =
+    files.length === 0
+      ? h.noFiles
+      : joinHtml(
+          files.map((file) => html`<code>${headAndTail(reveal(file, t), GO_BACK_NAME_LIMIT, " ", t).html}</code>`),
+          "\n",
+        );
+  const text = h.confirm(title, show(entry.text, PROMPT_LIMIT, t), index, listed);
+  if (text.length > GO_BACK_ROOM) return { text: h.tooMany(title, files.length, index + 1), keyboard: [] };
+  return { text, keyboard: [[vocabularyButton(key, "historyConfirm", h.confirmBack, index, true)]] };
+}
+
+/** A template's `` !`…` `` line with its risk flags. */
+export interface FlaggedLine {
+  line: string;
+  flags: RiskFlag[];
+}
+
+const TEMPLATE_LIMIT = 1_200;
+const SHELL_LINES_SHOWN = 5;
+const SHELL_LINE_LIMIT = 200;
+
+/**
+ * A command before it runs: what it sends (its template, its start and end when long; or that this
+ * OpenCode does not say), the arguments typed with it, and each `` !`…` `` line OpenCode will run
+ * first with its risk flags; a Run button (red when a line is flagged).
+ */
+export function renderCommandPreview(
+  command: CommandView,
+  args: string,
+  lines: readonly FlaggedLine[],
+  title: Html,
+  key: string,
+  index: number,
+  t: Strings,
+): RenderedMessage {
+  const v = t.vocabulary.commands;
+  const body = command.template === undefined ? v.noTemplate : html`<pre>${headAndTail(reveal(command.template, t), TEMPLATE_LIMIT, "\n", t).html}</pre>`;
+  const parts: Html[] = [v.preview(show(command.name, NAME_LIMIT, t), title, body)];
+  if (args !== "") parts.push(v.args(show(args, 300, t)));
+  if (lines.length > 0) {
+    parts.push(v.shellLines(lines.length));
+    for (const { line, flags } of lines.slice(0, SHELL_LINES_SHOWN))
+      parts.push(html`<code>${headAndTail(reveal(line, t), SHELL_LINE_LIMIT, " ", t).html}</code>`, ...flagLines(flags, t));
+    const hidden = lines.slice(SHELL_LINES_SHOWN);
+    if (hidden.length > 0) parts.push(v.moreLines(hidden.length, hidden.filter((line) => line.flags.length > 0).length));
+  }
+  const flagged = lines.some((line) => line.flags.length > 0);
+  return { text: joinHtml(parts, "\n"), keyboard: [[vocabularyButton(key, "commandSend", v.run(command.name.slice(0, NAME_LIMIT)), index, flagged)]] };
 }
