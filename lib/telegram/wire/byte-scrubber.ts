@@ -1,0 +1,71 @@
+// Secrets replaced in bytes (a file the agent sends), whole or as a stream of chunks: a file read
+// from disk a chunk at a time is scrubbed as it passes, never held whole. A secret split across two
+// chunks is still found: the last (longest secret − 1) bytes of a chunk wait for the next one, so
+// at most one chunk and that tail are held. Matches are found in the original bytes, left to right,
+// the longest first where two start at the same byte (the token before its secret half); the
+// result is the same whatever the chunks' sizes. Pure: scrubbed-api.ts gives it the secrets.
+
+/** A secret's UTF-8 bytes and what stands in for them. */
+export type BytePair = readonly [secret: Uint8Array, standIn: Uint8Array];
+
+/** The stream's chunks with every secret replaced; chunks without a secret pass as they are (or in slices). */
+export async function* scrubChunks(chunks: AsyncIterable<Uint8Array>, pairs: readonly BytePair[]): AsyncGenerator<Uint8Array> {
+  const usable = pairs.filter(([secret]) => secret.length > 0);
+  const keep = Math.max(0, ...usable.map(([secret]) => secret.length - 1));
+  let carry: Uint8Array = new Uint8Array(0);
+  for await (const chunk of chunks) {
+    const buffer = carry.length === 0 ? chunk : concat(carry, chunk);
+    const { out, rest } = scrubUpTo(buffer, usable, Math.max(0, buffer.length - keep));
+    carry = rest;
+    for (const part of out) if (part.length > 0) yield part;
+  }
+  const { out } = scrubUpTo(carry, usable, carry.length);
+  for (const part of out) if (part.length > 0) yield part;
+}
+
+/** Every secret in `bytes` replaced (the same bytes back when there is none). */
+export function scrubWhole(bytes: Uint8Array, pairs: readonly BytePair[]): Uint8Array {
+  const { out } = scrubUpTo(
+    bytes,
+    pairs.filter(([secret]) => secret.length > 0),
+    bytes.length,
+  );
+  return out.length === 1 && out[0] === bytes ? bytes : concat(...out);
+}
+
+/** Replaces the matches that start before `safe` (each lies whole in `buffer`); what follows the last of them, from `safe` on, is the rest. */
+function scrubUpTo(buffer: Uint8Array, pairs: readonly BytePair[], safe: number): { out: Uint8Array[]; rest: Uint8Array } {
+  const out: Uint8Array[] = [];
+  let from = 0;
+  for (;;) {
+    const match = firstMatch(buffer, pairs, from, safe);
+    if (!match) break;
+    out.push(buffer.subarray(from, match.at), match.pair[1]);
+    from = match.at + match.pair[0].length;
+  }
+  const end = Math.max(from, safe);
+  if (from === 0 && end === buffer.length) return { out: [buffer], rest: new Uint8Array(0) };
+  out.push(buffer.subarray(from, end));
+  return { out, rest: buffer.slice(end) };
+}
+
+function firstMatch(buffer: Uint8Array, pairs: readonly BytePair[], from: number, before: number): { at: number; pair: BytePair } | undefined {
+  const view = Buffer.from(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+  let best: { at: number; pair: BytePair } | undefined;
+  for (const pair of pairs) {
+    const at = view.indexOf(pair[0], from);
+    if (at < 0 || at >= before || at + pair[0].length > buffer.length) continue;
+    if (!best || at < best.at || (at === best.at && pair[0].length > best.pair[0].length)) best = { at, pair };
+  }
+  return best;
+}
+
+function concat(...parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
