@@ -225,7 +225,7 @@ export class MemoryTelegram implements TelegramApi {
     if (file.bytes instanceof Uint8Array) bytes = file.bytes;
     else {
       const parts: Uint8Array[] = [];
-      for await (const chunk of file.bytes.chunks()) parts.push(chunk);
+      for await (const chunk of file.bytes.chunks()) parts.push(chunk.slice());
       bytes = new Uint8Array(Buffer.concat(parts));
     }
     const messageId = this.#nextId++;

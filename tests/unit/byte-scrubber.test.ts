@@ -17,7 +17,7 @@ async function streamed(bytes: Uint8Array, size: number): Promise<string> {
     for (let at = 0; at < bytes.length; at += size) yield bytes.slice(at, at + size);
   }
   const out: Uint8Array[] = [];
-  for await (const part of scrubChunks(chunks(), PAIRS)) out.push(part);
+  for await (const part of scrubChunks(chunks(), PAIRS)) out.push(part.slice());
   return Buffer.concat(out).toString();
 }
 
@@ -41,7 +41,7 @@ describe("scrubChunks", () => {
       })(),
       PAIRS,
     ))
-      out.push(part);
+      out.push(part.slice());
     expect(Buffer.concat(out).equals(Buffer.from(bytes))).toBe(true);
   });
 

@@ -68,7 +68,7 @@ export async function readCheckedFile(checked: CheckedFile, limit = UPLOAD_LIMIT
   const opened = await openCheckedFile(checked, limit);
   try {
     const parts: Uint8Array[] = [];
-    for await (const chunk of opened.chunks()) parts.push(chunk);
+    for await (const chunk of opened.chunks()) parts.push(chunk.slice());
     return { path: opened.path, bytes: new Uint8Array(Buffer.concat(parts)) };
   } finally {
     await opened.close();
@@ -80,7 +80,11 @@ export interface OpenedFile {
   path: string;
   /** Its size when opened. */
   size: number;
-  /** Its bytes from the start, CHUNK_BYTES at a time, up to `size`; throws FileRefused when it cannot be read. */
+  /**
+   * Its bytes from the start, CHUNK_BYTES at a time, up to `size`, in one buffer reused for every
+   * chunk (a chunk is valid until the next is asked for: a large file leaves no garbage behind);
+   * throws FileRefused when it cannot be read.
+   */
   chunks(): AsyncGenerator<Uint8Array>;
   close(): Promise<void>;
 }
@@ -117,14 +121,14 @@ export async function openCheckedFile(checked: CheckedFile, limit = UPLOAD_LIMIT
     size,
     async *chunks() {
       let read = 0;
+      const buffer = new Uint8Array(Math.min(CHUNK_BYTES, size));
       while (read < size) {
-        const buffer = new Uint8Array(Math.min(CHUNK_BYTES, size - read));
-        const { bytesRead } = await handle.read(buffer, 0, buffer.length, read).catch((error: unknown) => {
+        const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, size - read), read).catch((error: unknown) => {
           throw unreadable(error);
         });
         if (bytesRead === 0) break;
         read += bytesRead;
-        yield bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead);
+        yield buffer.subarray(0, bytesRead);
       }
     },
     close: () => (closed ??= handle.close()),

@@ -1,37 +1,35 @@
-// A file uploaded from disk (the agent's files, telegram_send_file): never held whole. Its chunks
-// (read from the project's file, scrubbed of secrets on the way: scrubbed-api.ts) are first copied
-// into a private temporary file (a directory of its own, 0700, removed after the upload): that
-// copy is the snapshot the request sends, so its length is exact (the Content-Length) and a file
-// the agent is still writing cannot make the body disagree with it. The request body is then a
-// stream of the multipart form read from that copy a chunk at a time. Measured in OpenCode's Bun
-// (1.3.14 and 1.4.2), five 30 MB uploads at once: this body +28 to +39 MB of peak RSS; a FormData
-// holding a disk-backed Blob (`Bun.file`, `fs.openAsBlob`) +182 to +191 MB, Bun reads the whole
-// file into the form's body; in Node 20 the same stream +166 MB (docs/performance.md).
+// A file uploaded from disk (the agent's files, telegram_send_file): never held whole. The whole
+// multipart request body is written into a private temporary file (a directory of its own, 0700,
+// removed after the upload): the form's fields, then the file's chunks (read from the project's
+// file and scrubbed of secrets on the way, scrubbed-api.ts), then the form's end. That copy is the
+// snapshot the request sends (a file the agent is still writing cannot make the body disagree with
+// its length), and the request's body is a disk-backed Blob of it (`fs.openAsBlob`: Bun's is
+// `Bun.file`), which the runtime sends from disk. Measured in OpenCode's Bun 1.3.14, five 30 MB
+// uploads at once to the fake Telegram, five times: peak RSS +1 MB; the same file in a FormData
+// (even as a disk-backed Blob) +62 MB one at a time and +182 MB five at once, Bun reads it whole
+// into the form's body; a streamed body of 1 MB pieces +23 to +61 MB, growing with the garbage.
+import { openAsBlob } from "node:fs";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { ChunkedBytes } from "./upload-source.ts";
 
-/** How much of the copy is read for each piece of the body. */
-const READ_BYTES = 1024 * 1024;
-
-export interface StreamedForm {
-  body: ReadableStream<Uint8Array>;
+export interface DiskForm {
+  body: Blob;
   headers: Record<string, string>;
   /** Removes the copy (after the request, sent or not). */
   dispose(): Promise<void>;
 }
 
-/** The multipart form of `fields` and the file (its chunks copied to a private temporary file first), as a stream with its exact length. */
-export async function streamedForm(
+/** The multipart form of `fields` and the file, written to a private temporary file, as a disk-backed Blob. */
+export async function diskForm(
   fields: ReadonlyArray<readonly [string, string]>,
   file: { field: string; filename: string; type: string; bytes: ChunkedBytes },
-): Promise<StreamedForm> {
+): Promise<DiskForm> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), "hermes-upload-"));
   const dispose = () => fs.rm(dir, { recursive: true, force: true }).catch(() => undefined);
   try {
-    const copy = path.join(dir, "file");
-    const size = await copyChunks(file.bytes, copy);
+    const copy = path.join(dir, "body");
     const boundary = `----hermes${crypto.randomUUID().replaceAll("-", "")}`;
     const encoder = new TextEncoder();
     const head = encoder.encode(
@@ -40,58 +38,29 @@ export async function streamedForm(
         `Content-Type: ${file.type}\r\n\r\n`,
     );
     const tail = encoder.encode(`\r\n--${boundary}--\r\n`);
-    const handle = await fs.open(copy, "r");
-    let read = 0;
-    let stage: "head" | "file" | "tail" | "done" = "head";
-    const close = () => handle.close().catch(() => undefined);
-    const body = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        if (stage === "head") {
-          stage = size > 0 ? "file" : "tail";
-          controller.enqueue(head);
-        } else if (stage === "file") {
-          const buffer = new Uint8Array(Math.min(READ_BYTES, size - read));
-          const { bytesRead } = await handle.read(buffer, 0, buffer.length, read);
-          if (bytesRead === 0) throw new Error("the upload's copy ended early");
-          read += bytesRead;
-          if (read >= size) stage = "tail";
-          controller.enqueue(bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead));
-        } else {
-          stage = "done";
-          controller.enqueue(tail);
-          controller.close();
-          await close();
-        }
-      },
-      cancel: close,
-    });
-    return {
-      body,
-      headers: { "content-type": `multipart/form-data; boundary=${boundary}`, "content-length": String(head.length + size + tail.length) },
-      dispose: async () => {
-        await close();
-        await dispose();
-      },
-    };
+    await writeBody(copy, head, file.bytes, tail);
+    const body = await openAsBlob(copy);
+    return { body, headers: { "content-type": `multipart/form-data; boundary=${boundary}` }, dispose };
   } catch (error) {
     await dispose();
     throw error;
   }
 }
 
-async function copyChunks(bytes: ChunkedBytes, to: string): Promise<number> {
+/** Writes head, the chunks (each written before the next is read: a chunk may be reused) and tail, as 0600. */
+async function writeBody(to: string, head: Uint8Array, bytes: ChunkedBytes, tail: Uint8Array): Promise<void> {
   const out = await fs.open(to, "wx", 0o600);
-  let size = 0;
+  const write = async (chunk: Uint8Array) => {
+    let written = 0;
+    while (written < chunk.length) written += (await out.write(chunk, written, chunk.length - written)).bytesWritten;
+  };
   try {
-    for await (const chunk of bytes.chunks()) {
-      let written = 0;
-      while (written < chunk.length) written += (await out.write(chunk, written, chunk.length - written)).bytesWritten;
-      size += chunk.length;
-    }
+    await write(head);
+    for await (const chunk of bytes.chunks()) await write(chunk);
+    await write(tail);
   } finally {
     await out.close();
   }
-  return size;
 }
 
 /** A name or file name inside the header's quotes, as browsers write it (WHATWG multipart/form-data encoding). */

@@ -1,7 +1,10 @@
 // What an upload reads: bytes in memory, or bytes read a chunk at a time (a file of the project the
 // agent sends: never held whole, disk-upload.ts), and the error when they could not be read.
 
-/** Bytes read a chunk at a time, from the start each time `chunks()` is called (an upload tried again reads them again). */
+/**
+ * Bytes read a chunk at a time, from the start each time `chunks()` is called (an upload tried
+ * again reads them again). A chunk is valid until the next is asked for (its buffer may be reused).
+ */
 export interface ChunkedBytes {
   /** How many bytes the chunks hold at most (a scrubbed secret makes them fewer). */
   readonly size: number;
