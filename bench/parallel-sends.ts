@@ -96,8 +96,8 @@ export async function runParallelSends(options: { runs?: number } = {}): Promise
       if (wrong) throw new Error(`${sent ? "not sent" : "sent"}: ${wrong.content.slice(0, 300)}`);
     };
     // Five names a run (hard links: one file on disk): five identical calls would be OpenCode's doom loop. All made before the
-    // first send: OpenCode's snapshot of the project takes in new files after a step (measured: a run's five new 30 MB files
-    // added 150 to 250 MB to OpenCode's peak by themselves), and that is not the sends' cost.
+    // first send, so that no run's step finds new files in the project (OpenCode's snapshot takes them in after a step: its
+    // cost, not the sends'; the control below shows what such a step costs without a send).
     const namesOf = (run: number) => Array.from({ length: SENDS }, (_, n) => `big-${run}-${n + 1}.bin`);
     for (let run = 1; run <= runs; run++) for (const name of namesOf(run)) fs.linkSync(original, path.join(server.directory, name));
     // The first send loads what the tool needs (the bridge, its upload path): not counted.

@@ -2,7 +2,7 @@
 // Measured: inside OpenCode 2.0.15 (Bun 1.4.2) telegraf's multipart upload never reaches the
 // server (its `compress: true` now means "compress the request body" there, and the streamed form
 // hangs); the same FormData upload works under Bun 1.3 (OpenCode 1.18), Bun 1.4 and Node 20.
-// A file read in chunks (the agent's files) goes as a disk-backed body from a private copy instead (disk-upload.ts).
+// A file read in chunks (the agent's files) goes as a streamed body from a private copy instead (disk-upload.ts).
 import type { Html } from "../../text/html.ts";
 import { type ChunkedBytes, NotSentError } from "./upload-source.ts";
 
@@ -37,7 +37,7 @@ export async function uploadDocument(token: string, apiRoot: string, upload: Doc
   const method = field === "photo" ? "sendPhoto" : field === "voice" ? "sendVoice" : "sendDocument";
   const url = new URL(`./bot${token}/${method}`, apiRoot.endsWith("/") ? apiRoot : `${apiRoot}/`);
   const { content } = upload;
-  let request: { body: BodyInit; headers?: Record<string, string> };
+  let request: { body: BodyInit; headers?: Record<string, string>; duplex?: "half" };
   let dispose = async () => {};
   if (typeof content === "string" || content instanceof Uint8Array) {
     const form = new FormData();
@@ -50,13 +50,13 @@ export async function uploadDocument(token: string, apiRoot: string, upload: Doc
     const form = await diskForm(fields, { field, filename: upload.filename, type, bytes: content }).catch((error: unknown) => {
       throw new NotSentError(`${upload.filename} could not be read for the upload`, error);
     });
-    request = { body: form.body, headers: form.headers };
+    request = { body: form.body, headers: form.headers, duplex: "half" };
     dispose = form.dispose;
   }
   let response: Response;
   let body: { ok?: boolean; result?: { message_id?: unknown }; error_code?: unknown; description?: unknown; parameters?: { retry_after?: unknown } };
   try {
-    response = await fetchImpl(url, { method: "POST", ...request, signal: AbortSignal.timeout(upload.timeoutMs ?? UPLOAD_TIMEOUT_MS) });
+    response = await fetchImpl(url, { method: "POST", ...request, signal: AbortSignal.timeout(upload.timeoutMs ?? UPLOAD_TIMEOUT_MS) } as RequestInit);
     body = (await response.json()) as typeof body;
   } catch (error) {
     // Never the URL: it carries the token.
