@@ -63,6 +63,14 @@ describe("Bridge: live progress", () => {
       rig.emit(bash("c2", "running", "npm test"));
       await vi.waitFor(() => expect(live.text).toContain("<code>npm test</code>"));
       expect(progressCalls().slice(before)).toEqual([Priority.Progress, Priority.Awaited, Priority.Progress, Priority.Awaited]);
+      // A call shown while pending (no command yet) is not seen: its command's first sight is awaited too.
+      rig.emit(bash("c2", "completed"));
+      rig.emit(bash("c3", "running"));
+      await vi.waitFor(() => expect(live.text).toContain("▸ <b>bash</b>\n"));
+      const pending = progressCalls().length;
+      rig.emit(bash("c3", "running", "npm run build"));
+      await vi.waitFor(() => expect(live.text).toContain("<code>npm run build</code>"));
+      expect(progressCalls().slice(pending)).toEqual([Priority.Awaited]);
     } finally {
       update.mockRestore();
     }
