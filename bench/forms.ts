@@ -33,6 +33,8 @@ export interface BenchSettings {
   /** The answer-stream row's rounds (bench/answer-stream.ts). */
   streamRounds: number;
   agentFilePrompts: number;
+  /** Runs of five parallel 30 MB sends (bench/parallel-sends.ts): the target is the worst of 5, in both forms. */
+  parallelSendsRuns: number;
   weekRuns: number;
   memoryPairs: number;
   memorySettleS: number;
@@ -65,6 +67,7 @@ const FORMS: { [K in keyof BenchSettings]?: [short: BenchSettings[K], full: Benc
   streamRounds: [2, 4],
   tapsActingS: [8, 150],
   agentFilePrompts: [10, 30],
+  parallelSendsRuns: [5, 5],
   weekRuns: [100, 1_000],
   memoryPairs: [1, 8],
   memorySettleS: [3, 10],
@@ -72,7 +75,7 @@ const FORMS: { [K in keyof BenchSettings]?: [short: BenchSettings[K], full: Benc
 };
 
 /** The rows `--only` takes. */
-export const ONLY_ROWS = ["chats", "progress", "taps", "agent-file", "week", "opencode-memory", "memory-parts", "start-cost"] as const;
+export const ONLY_ROWS = ["chats", "progress", "taps", "agent-file", "parallel-sends", "week", "opencode-memory", "memory-parts", "start-cost"] as const;
 
 export function benchSettings(args: readonly string[]): BenchSettings {
   const flag = (name: string) => args.includes(`--${name}`);
@@ -113,6 +116,7 @@ export function benchSettings(args: readonly string[]): BenchSettings {
     streamRounds: pick("streamRounds"),
     tapsActingS: pick("tapsActingS"),
     agentFilePrompts: pick("agentFilePrompts"),
+    parallelSendsRuns: option("runs") ?? pick("parallelSendsRuns"),
     weekRuns: option("runs") ?? pick("weekRuns"),
     memoryPairs: option("pairs") ?? pick("memoryPairs"),
     memorySettleS: option("settle") ?? pick("memorySettleS"),

@@ -13,6 +13,8 @@
 //   npm run bench -- --only taps [--short]
 //                                       only a person's taps in a busy group (real OpenCode 1.18.33; ~3 min, --short 12 s of actions)
 //   npm run bench -- --only agent-file  only prompts while the agent's 20 MB file uploads (~20 s)
+//   npm run bench -- --only parallel-sends [--runs 5]
+//                                       only five 30 MB telegram_send_file calls at once in OpenCode 1.18.33, OpenCode's peak RSS per run (~1.5 min)
 //   npm run bench -- --only week [--runs 1000]
 //                                       only a week inside OpenCode: 1,000 runs and 10,000 prompts through one bridge (~1 min)
 //   npm run bench -- --only opencode-memory [--pairs 8] [--settle 10] [--floor]
@@ -39,6 +41,7 @@ import { printStream, runStreamBench, type StreamBenchResult } from "./answer-st
 import { printTapAnswer } from "./tap-answer-report.ts";
 import { runTapAnswer, type TapAnswerResult } from "./tap-answer.ts";
 import { runAgentFile, type AgentFileResult } from "./agent-file.ts";
+import { printParallelSends, runParallelSends, type ParallelSendsResult } from "./parallel-sends.ts";
 import { runWeek, type WeekResult } from "./week.ts";
 import { runMemory, type MemoryResult } from "./memory.ts";
 import { runOpencodeMemory, type OpencodeMemoryResult } from "./opencode-memory.ts";
@@ -64,6 +67,7 @@ const only = {
   progress: onlyRow("progress"),
   taps: onlyRow("taps"),
   agentFile: onlyRow("agent-file"),
+  parallelSends: onlyRow("parallel-sends"),
   week: onlyRow("week"),
   opencodeMemory: onlyRow("opencode-memory"),
   memoryParts: onlyRow("memory-parts"),
@@ -221,6 +225,12 @@ async function main(): Promise<void> {
     others || only.agentFile
       ? await section("the agent's 20 MB file uploading while prompts flow", () => runAgentFile({ prompts: settings.agentFilePrompts }))
       : await skipped<AgentFileResult>();
+  const parallelSends =
+    (others && settings.opencode) || only.parallelSends
+      ? await section(`five parallel 30 MB telegram_send_file calls in OpenCode 1.18.33 (${settings.parallelSendsRuns} runs)`, () =>
+          runParallelSends({ runs: settings.parallelSendsRuns }),
+        )
+      : await skipped<ParallelSendsResult>();
   const outage = chatsToo
     ? await section(`back after a ${settings.outageS} s outage (${settings.outageRuns} runs)`, () => runOutage(settings.outageRuns, settings.outageS * 1000))
     : await skipped<OutageResult>();
@@ -243,6 +253,8 @@ async function main(): Promise<void> {
   if (progressToo) printStream(answerStream, targets, log, form(settings, `${settings.streamRounds} rounds`, "streamRounds"));
   if ((chatsToo && settings.opencode) || only.taps) printTapAnswer(taps, targets, log, form(settings, `${settings.tapsActingS} s of actions`, "tapsActingS"));
   if (others || only.agentFile) printAgentFile(agentFile, targets, log, form(settings, `${settings.agentFilePrompts} prompts`, "agentFilePrompts"));
+  if ((others && settings.opencode) || only.parallelSends)
+    printParallelSends(parallelSends, targets, log, form(settings, `${settings.parallelSendsRuns} runs`, "parallelSendsRuns"));
   if (others) {
     printLatency(latency, targets);
     printThroughput(scaled, real, targets);
@@ -276,6 +288,7 @@ async function main(): Promise<void> {
       outage: outage.value ?? { error: outage.error },
       liveProgress: liveProgress.value ?? { error: liveProgress.error },
       agentFile: agentFile.value ?? { error: agentFile.error },
+      parallelSends: parallelSends.value ?? { error: parallelSends.error },
       answerStream: answerStream.value ?? { error: answerStream.error },
       tapAnswer: taps.value ?? { error: taps.error },
     },

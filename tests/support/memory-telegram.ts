@@ -216,13 +216,20 @@ export class MemoryTelegram implements TelegramApi {
     return { messageId };
   }
 
-  /** Files the agent sent (sendFile), bytes and all. */
-  readonly sentFiles: Array<{ chatId: number; messageId: number; file: OutgoingFile } & UploadOptions> = [];
+  /** Files the agent sent (sendFile), bytes and all (chunked bytes read, as Telegram would receive them). */
+  readonly sentFiles: Array<{ chatId: number; messageId: number; file: OutgoingFile & { bytes: Uint8Array } } & UploadOptions> = [];
 
   async sendFile(chatId: number, file: OutgoingFile, options: UploadOptions = {}) {
     if (options.caption !== undefined) this.#parse(file.as === "photo" ? "sendPhoto" : "sendDocument", options.caption);
+    let bytes: Uint8Array;
+    if (file.bytes instanceof Uint8Array) bytes = file.bytes;
+    else {
+      const parts: Uint8Array[] = [];
+      for await (const chunk of file.bytes.chunks()) parts.push(chunk.slice());
+      bytes = new Uint8Array(Buffer.concat(parts));
+    }
     const messageId = this.#nextId++;
-    this.sentFiles.push({ chatId, messageId, file, ...options });
+    this.sentFiles.push({ chatId, messageId, file: { ...file, bytes }, ...options });
     return { messageId };
   }
 

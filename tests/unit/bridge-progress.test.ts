@@ -8,6 +8,7 @@ import type { HermesEvent } from "../../lib/hermes-events.ts";
 import { DIRECTORY, question, request, setup } from "../support/bridge-rig.ts";
 import type { MemoryMessage } from "../support/memory-telegram.ts";
 import { runToQuiet } from "../support/run-to-quiet.ts";
+import { Outbox, Priority } from "../../lib/telegram/wire/outbox.ts";
 
 const quick = { level: "all" as const, doneAfterMs: 0 };
 const todos = (...statuses: string[]): HermesEvent => ({
@@ -45,6 +46,36 @@ async function started(rig: Awaited<ReturnType<typeof phoneRun>>) {
 }
 
 describe("Bridge: live progress", () => {
+  it("the first sight of a running command is awaited (ahead of spare traffic, issue 50); what follows while it runs is spare", async () => {
+    const update = vi.spyOn(Outbox.prototype, "update");
+    try {
+      const rig = await phoneRun(true);
+      const live = await started(rig);
+      const progressCalls = () => update.mock.calls.filter(([, key]) => String(key).startsWith("progress:")).map(([, , , priority]) => priority);
+      await vi.waitFor(() => expect(live.text).toContain("git status"));
+      const before = progressCalls().length;
+      rig.emit(bash("c0", "completed"));
+      rig.emit(bash("c1", "running", "sleep 8"));
+      await vi.waitFor(() => expect(live.text).toContain("<code>sleep 8</code>"));
+      // The todo list while `sleep 8` is already shown: spare again.
+      rig.emit(todos("in_progress", "pending"));
+      await vi.waitFor(() => expect(live.text).toContain("To do</b> 0/2"));
+      rig.emit(bash("c2", "running", "npm test"));
+      await vi.waitFor(() => expect(live.text).toContain("<code>npm test</code>"));
+      expect(progressCalls().slice(before)).toEqual([Priority.Progress, Priority.Awaited, Priority.Progress, Priority.Awaited]);
+      // A call shown while pending (no command yet) is not seen: its command's first sight is awaited too.
+      rig.emit(bash("c2", "completed"));
+      rig.emit(bash("c3", "running"));
+      await vi.waitFor(() => expect(live.text).toContain("▸ <b>bash</b>\n"));
+      const pending = progressCalls().length;
+      rig.emit(bash("c3", "running", "npm run build"));
+      await vi.waitFor(() => expect(live.text).toContain("<code>npm run build</code>"));
+      expect(progressCalls().slice(pending)).toEqual([Priority.Awaited]);
+    } finally {
+      update.mockRestore();
+    }
+  });
+
   it("a run the phone started: one silent message, with Stop, as soon as it has its todo list; the command shows as it changes; at the end one last line and Done", async () => {
     const { telegram, emit } = await phoneRun(true);
     emit({ type: "session.status", sessionID: "ses_1", status: "busy" });

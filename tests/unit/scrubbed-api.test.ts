@@ -53,4 +53,19 @@ describe("scrubbedTelegram", () => {
     expect(memory.sentFiles[0]!.file.bytes).toBe(bytes);
     expect(scrubbedTelegram(memory, [])).toBe(memory);
   });
+
+  it("a file read in chunks reaches Telegram scrubbed, a secret split between two chunks included", async () => {
+    const memory = new MemoryTelegram();
+    const text = `KEY=${TOKEN}\nother=${HALF}\n`;
+    const cut = text.indexOf(TOKEN) + 10;
+    const bytes = {
+      size: text.length,
+      async *chunks() {
+        yield new TextEncoder().encode(text.slice(0, cut));
+        yield new TextEncoder().encode(text.slice(cut));
+      },
+    };
+    await scrubbedTelegram(memory, secretsOf(TOKEN)).sendFile(1, { as: "document", filename: ".env", bytes, mime: "text/plain" });
+    expect(new TextDecoder().decode(memory.sentFiles[0]!.file.bytes)).toBe(`KEY=${SCRUBBED}\nother=${SCRUBBED}\n`);
+  });
 });

@@ -16,6 +16,7 @@ import { renderAgentFileCaption } from "../../telegram/render/render-agent-file.
 import { TelegramApiError, type OutgoingFile, type TelegramApi } from "../../telegram/wire/api.ts";
 import type { Outbox } from "../../telegram/wire/outbox.ts";
 import { uploadTimeoutMs } from "../../telegram/wire/upload-kind.ts";
+import { fileSize } from "../../telegram/wire/upload-source.ts";
 import { inThread } from "../core/chat.ts";
 import type { SessionTopics } from "../core/topics.ts";
 
@@ -53,7 +54,7 @@ export class AgentFiles {
     if (title) context.sessionTitle = title;
     const html = renderAgentFileCaption(context, caption, caption ? await loadMarkdown() : undefined, t);
     const threadId = await topics.threadOf(owner.sessionID, owner.directory);
-    const options = { caption: html, ...inThread(threadId), timeoutMs: uploadTimeoutMs(file.bytes.length) };
+    const options = { caption: html, ...inThread(threadId), timeoutMs: uploadTimeoutMs(fileSize(file.bytes)) };
     // The name as it is would let a bidi override show invoice‮fdp.apk as invoicekpa.pdf.
     const named = { ...file, filename: revealFileName(file.filename, t) };
     const upload = (as: OutgoingFile["as"]) => outbox.upload(chatId, () => () => telegram.sendFile(chatId, { ...named, as }, options), options.timeoutMs);
@@ -70,7 +71,7 @@ export class AgentFiles {
     }
     if (!sent) throw new Error("Hermes is stopping");
     registry.noteMessage({ chatId, messageId: sent.messageId }, owner);
-    log.info({ sessionID: owner.sessionID, as, bytes: file.bytes.length }, "the agent sent a file");
+    log.info({ sessionID: owner.sessionID, as, bytes: fileSize(file.bytes) }, "the agent sent a file");
     return { messageId: sent.messageId, as };
   }
 }

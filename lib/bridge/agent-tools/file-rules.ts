@@ -65,6 +65,34 @@ export async function readProjectFile(requested: string, roots: ProjectRoots, li
 
 /** Opens and reads a checked file if it is still the file that was checked; throws FileRefused otherwise. */
 export async function readCheckedFile(checked: CheckedFile, limit = UPLOAD_LIMIT_BYTES): Promise<ProjectFile> {
+  const opened = await openCheckedFile(checked, limit);
+  try {
+    const parts: Uint8Array[] = [];
+    for await (const chunk of opened.chunks()) parts.push(chunk.slice());
+    return { path: opened.path, bytes: new Uint8Array(Buffer.concat(parts)) };
+  } finally {
+    await opened.close();
+  }
+}
+
+/** A checked file, open: read a chunk at a time (as often as asked, from its start), never held whole. */
+export interface OpenedFile {
+  path: string;
+  /** Its size when opened. */
+  size: number;
+  /**
+   * Its bytes from the start, CHUNK_BYTES at a time, up to `size`, in one buffer reused for every
+   * chunk (a chunk is valid until the next is asked for: a large file leaves no garbage behind);
+   * throws FileRefused when it cannot be read.
+   */
+  chunks(): AsyncGenerator<Uint8Array>;
+  close(): Promise<void>;
+}
+
+export const CHUNK_BYTES = 1024 * 1024;
+
+/** Opens a checked file if it is still the file that was checked (closed again on a refusal); throws FileRefused otherwise. */
+export async function openCheckedFile(checked: CheckedFile, limit = UPLOAD_LIMIT_BYTES): Promise<OpenedFile> {
   const { requested, real } = checked;
   // O_NOFOLLOW: a symlink swapped in since the check is not followed; O_NONBLOCK: a fifo swapped in does not hang the open.
   const handle = await fs.open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch((error: unknown) => {
@@ -72,6 +100,9 @@ export async function readCheckedFile(checked: CheckedFile, limit = UPLOAD_LIMIT
     if (code === "ELOOP") throw changed(requested, "its last part became a symlink");
     throw new FileRefused(code === "ENOENT" ? "not-found" : "changed", `${requested} could not be opened (${code})`);
   });
+  const unreadable = (error: unknown) =>
+    error instanceof FileRefused ? error : new FileRefused("changed", `${requested} could not be read (${(error as NodeJS.ErrnoException).code ?? "error"})`);
+  let size: number;
   try {
     const stat = await handle.stat();
     // The directories on the way are not covered by O_NOFOLLOW: the open file must be the checked one.
@@ -79,20 +110,29 @@ export async function readCheckedFile(checked: CheckedFile, limit = UPLOAD_LIMIT
     const opened = await fs.readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
     if (opened !== undefined && !checked.allowed.some((root) => isInside(opened, root))) throw changed(requested, "what was opened lies outside the project");
     checkKind(requested, stat, limit);
-    const bytes = new Uint8Array(stat.size);
-    let read = 0;
-    while (read < stat.size) {
-      const { bytesRead } = await handle.read(bytes, read, stat.size - read, read);
-      if (bytesRead === 0) break;
-      read += bytesRead;
-    }
-    return { path: real, bytes: read === stat.size ? bytes : bytes.subarray(0, read) };
+    size = stat.size;
   } catch (error) {
-    if (error instanceof FileRefused) throw error;
-    throw new FileRefused("changed", `${requested} could not be read (${(error as NodeJS.ErrnoException).code ?? "error"})`);
-  } finally {
     await handle.close();
+    throw unreadable(error);
   }
+  let closed: Promise<void> | undefined;
+  return {
+    path: real,
+    size,
+    async *chunks() {
+      let read = 0;
+      const buffer = new Uint8Array(Math.min(CHUNK_BYTES, size));
+      while (read < size) {
+        const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, size - read), read).catch((error: unknown) => {
+          throw unreadable(error);
+        });
+        if (bytesRead === 0) break;
+        read += bytesRead;
+        yield buffer.subarray(0, bytesRead);
+      }
+    },
+    close: () => (closed ??= handle.close()),
+  };
 }
 
 function changed(requested: string, why: string): FileRefused {

@@ -33,7 +33,7 @@ export interface AnswerTarget {
   chatId: number;
   threadId: number | undefined;
   owner: MessageOwner;
-  /** The outbox's lane: `Priority.Answer` when a person asked for it (/sessions), `Priority.Edit` for a notice. */
+  /** The outbox's lane: `Priority.Answer` when a person asked for it (/sessions), `Priority.Awaited` for a run's notice. */
   priority: Priority;
 }
 

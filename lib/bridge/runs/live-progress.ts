@@ -11,7 +11,7 @@ import type { Strings } from "../../i18n/catalog.ts";
 import type { Logger } from "../../system/log.ts";
 import type { ActivityTracker } from "../../notices/activity.ts";
 import type { HermesEvent } from "../../hermes-events.ts";
-import { endProgress, hasSomethingToShow, reduceProgress, startProgress, type RunEnd, type RunProgress } from "../../progress/run-progress.ts";
+import { endProgress, hasSomethingToShow, reduceProgress, startProgress, type RunEnd, type RunProgress, type StepView } from "../../progress/run-progress.ts";
 import type { MessageOwner, Registry } from "../../registry/registry.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
 import { errorText } from "../../util/error-text.ts";
@@ -60,6 +60,8 @@ interface Run {
   message?: { chatId: number; messageId: number };
   /** The body (and buttons) the message has now. */
   showing?: string;
+  /** The running calls the message has shown, with what they act on once known (`sightOf`; their first sight is awaited, not spare: issue 50). */
+  seenRunning?: Set<string>;
   /** How the run is ending, from an error before its idle. */
   ending?: RunEnd;
   /** The answer's last lines as they are written (HTML, answer-stream.ts), when they show here. */
@@ -223,9 +225,11 @@ export class LiveProgress {
   }
 
   /** Queues the run's latest state; what goes out is rendered when the outbox lets it go. */
-  async #flush(run: Run, priority: Priority): Promise<void> {
+  async #flush(run: Run, asked: Priority): Promise<void> {
     const { outbox, telegram, chatId, log, registry } = this.#deps;
     if (chatId === undefined) return;
+    // A command the message has not named yet is what its person looks for: ahead of spare traffic, with a notice's budget (still spaced).
+    const priority = asked === Priority.Progress && this.#unseenRunning(run) ? Priority.Awaited : asked;
     const render = await this.#renderer!.catch((error) => {
       log.warn({ err: errorText(error) }, "could not load the progress renderer");
       return undefined;
@@ -251,10 +255,12 @@ export class LiveProgress {
             if (run.state.ended) return undefined;
             const { text, keyboard, body } = rendered();
             const options = { keyboard, silent: true, ...(run.replyTo !== undefined ? { replyTo: run.replyTo } : {}), ...inThread(run.threadId) };
+            const running = run.state.running.map(sightOf);
             return async () => {
               const sent = await telegram.sendMessage(chatId, text, options);
               run.message = { chatId, messageId: sent.messageId };
               run.showing = signature(body, keyboard.length);
+              this.#saw(run, running);
               // A reply to it reaches the session, as with any Hermes message.
               registry.noteMessage(run.message, run.owner);
             };
@@ -262,9 +268,11 @@ export class LiveProgress {
           const { text, keyboard, body } = rendered();
           const next = signature(body, keyboard.length);
           if (next === run.showing) return undefined;
+          const running = run.state.running.map(sightOf);
           return async () => {
             await telegram.editMessage(message.chatId, message.messageId, text, keyboard);
             run.showing = next;
+            this.#saw(run, running);
           };
         },
         priority,
@@ -272,10 +280,25 @@ export class LiveProgress {
       .catch((error) => log.warn({ err: errorText(error) }, "could not update a progress message"));
   }
 
+  #unseenRunning(run: Run): boolean {
+    return run.state.running.some((view) => !run.seenRunning?.has(sightOf(view)));
+  }
+
+  /** The message now shows `running` (of them, only the calls still running are remembered). */
+  #saw(run: Run, running: readonly string[]): void {
+    const seen = new Set([...(run.seenRunning ?? []), ...running]);
+    run.seenRunning = new Set(run.state.running.map(sightOf).filter((id) => seen.has(id)));
+  }
+
   #title(run: Run): { sessionTitle?: string } {
     const title = this.#deps.registry.sessions.title(run.owner.sessionID);
     return title ? { sessionTitle: title } : {};
   }
+}
+
+/** A running call as the message shows it: a call shown before its command was known (pending) is not seen yet. */
+function sightOf(view: StepView): string {
+  return view.target ? `${view.callID}\n${JSON.stringify(view.target)}` : view.callID;
 }
 
 function signature(body: string, buttons: number): string {

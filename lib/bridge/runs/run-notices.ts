@@ -180,7 +180,8 @@ export class RunNotices {
       // A reply to the notice (or to the whole answer's file) reaches the session.
       const sent = await postAnswerMessage(
         this.#deps,
-        { chatId, threadId, owner, priority: Priority.Edit },
+        // A run's end is what its person waits for (issue 50: ahead of spare traffic in a busy group); its retry notice too, so they stay in order.
+        { chatId, threadId, owner, priority: Priority.Awaited },
         rendered,
         notice.kind === "done" ? (notice.lastText ?? "") : "",
       );

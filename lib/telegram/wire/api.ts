@@ -9,6 +9,7 @@ import { ButtonStyles } from "./button-style.ts";
 import { Reachability } from "./reachability.ts";
 import { callBotApi } from "./bot-api-call.ts";
 import type { DocumentUpload } from "./send-document.ts";
+import type { ChunkedBytes } from "./upload-source.ts";
 import type { RichHtml } from "../../rich/rich-html.ts";
 
 export interface SendOptions {
@@ -80,7 +81,8 @@ export interface TelegramApi {
 export interface OutgoingFile {
   as: "photo" | "document";
   filename: string;
-  bytes: Uint8Array;
+  /** In memory, or read from disk a chunk at a time as it is uploaded (a file of the project: never held whole). */
+  bytes: Uint8Array | ChunkedBytes;
   mime: string;
 }
 

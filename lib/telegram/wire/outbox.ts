@@ -10,6 +10,7 @@
 // in a busy group is answered after prompts but before progress, notices and chores.
 import type { Logger } from "../../system/log.ts";
 import { TelegramApiError } from "./api.ts";
+import { NotSentError } from "./upload-source.ts";
 import { errorText } from "../../util/error-text.ts";
 import { Pacer, TELEGRAM_LIMITS, type PaceLimits, type Urgency } from "./pacer.ts";
 import type { Reachability } from "./reachability.ts";
@@ -38,10 +39,19 @@ export enum Priority {
   Prompt = 0,
   /** What answers a person's action: a command's reply, a confirmation, a list, a picker's edit. */
   Answer = 1,
-  Edit = 2,
-  Chore = 3,
+  /**
+   * What a person or the agent waits for that answers no tap: a run's Done notice and its spoken
+   * answer, a file the agent sent (the tool call waits for it), the first sight of a running command
+   * on the progress message. Not the answers' lane (a large upload must not hold up a tap's
+   * answer), but ahead of everything else there; its budget is an answer's (one slot left to
+   * prompts, no waiting while prompts flow), the first sight's a deferrable message's, spaced like
+   * its run's progress.
+   */
+  Awaited = 2,
+  Edit = 3,
+  Chore = 4,
   /** Spare traffic: only what the budget has left after everything else (see pacer.ts). */
-  Progress = 4,
+  Progress = 5,
 }
 
 /** Builds the call at the moment it can go out, or says it is no longer wanted (undefined). */
@@ -58,6 +68,8 @@ interface Job {
   /** An `update` job: its key is spaced out by the pacer. */
   spaced?: boolean;
   attempts: number;
+  /** When it was queued (its wait, in the log of its call). */
+  queuedAt: number;
   /** This call's own timeout (a large upload); the outbox's otherwise. */
   timeoutMs?: number;
   wait: RetryWait;
@@ -113,12 +125,13 @@ export class Outbox {
   }
 
   /**
-   * A file upload of the agent's: a new message at `Priority.Chore`, in the lane that is not the
-   * prompts' (a prompt never waits for it, however long it takes), retried like a send while
-   * Telegram is away, with its own timeout (`timeoutMs`, for a large file).
+   * An upload someone waits for (the agent's file, a spoken answer): a new message at
+   * `Priority.Awaited`, in the lane that is not the prompts' nor the answers' (neither waits for it,
+   * however long it takes), retried like a send while Telegram is away, with its own timeout
+   * (`timeoutMs`, for a large file).
    */
   upload<T>(chatId: number, prepare: Prepare<T>, timeoutMs: number): Promise<T | undefined> {
-    return this.#enqueue({ chatId, priority: Priority.Chore, prepare, persistent: true, timeoutMs });
+    return this.#enqueue({ chatId, priority: Priority.Awaited, prepare, persistent: true, timeoutMs });
   }
 
   /**
@@ -195,6 +208,7 @@ export class Outbox {
         ...spec,
         seq: this.#seq++,
         attempts: 0,
+        queuedAt: this.#now(),
         wait: { until: 0, told: false },
         settle: [{ resolve: resolve as (value: unknown) => void, reject }],
       };
@@ -222,7 +236,13 @@ export class Outbox {
       const lane = laneOf(job);
       this.#busyLanes.add(lane);
       if (job.key !== undefined) this.#busyKeys.add(job.key);
-      const answered = this.#pacer?.take(job.chatId, now, this.#urgency(job), job.spaced ? job.key : undefined);
+      const urgency = this.#urgency(job);
+      // Where a group's budget goes (HERMES_LOG_LEVEL=debug): every call with its lane, its priority and how long it waited.
+      this.#log.debug(
+        { chatId: job.chatId, lane, priority: Priority[job.priority], urgency, waitedMs: now - job.queuedAt, attempt: job.attempts + 1 },
+        "Telegram call",
+      );
+      const answered = this.#pacer?.take(job.chatId, now, urgency, job.spaced ? job.key : undefined);
       const done = this.#execute(job, call, answered).finally(() => {
         this.#busyLanes.delete(lane);
         if (job.key !== undefined) this.#busyKeys.delete(job.key);
@@ -252,8 +272,11 @@ export class Outbox {
     for (const job of this.#queue) {
       // One call at a time per lane, and never two for one message: its edits stay in order.
       if (this.#busyLanes.has(laneOf(job)) || (job.key !== undefined && this.#busyKeys.has(job.key))) continue;
-      const spare = job.priority === Priority.Progress ? job.key : undefined;
-      const at = Math.max(job.wait.until, this.#pacer?.readyAt(job.chatId, now, this.#urgency(job), spare) ?? now);
+      const keyed = job.spaced && (job.priority === Priority.Progress || job.priority === Priority.Awaited) ? job.key : undefined;
+      const at = Math.max(
+        job.wait.until,
+        this.#pacer?.readyAt(job.chatId, now, this.#urgency(job), keyed, { spare: job.priority === Priority.Progress }) ?? now,
+      );
       if (at > now) {
         wakeAt = wakeAt === undefined ? at : Math.min(wakeAt, at);
         continue;
@@ -265,11 +288,12 @@ export class Outbox {
 
   #urgency(job: Job): Urgency {
     if (job.priority === Priority.Prompt || this.#finishing) return "prompt";
+    if (job.priority === Priority.Awaited) return job.spaced ? "deferrable" : "answer";
     return job.priority === Priority.Answer ? "answer" : "deferrable";
   }
 
   #failed(job: Job, error: unknown): void {
-    const transient = !(error instanceof TelegramApiError) || error.isTransient;
+    const transient = error instanceof TelegramApiError ? error.isTransient : !(error instanceof NotSentError);
     job.attempts++;
     if (!transient || (!job.persistent && job.attempts >= HOUSEKEEPING_ATTEMPTS) || this.#stopped) {
       for (const waiter of job.settle) waiter.reject(error);

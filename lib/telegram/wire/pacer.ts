@@ -91,15 +91,20 @@ export class Pacer {
     this.#global = { tokens: limits.globalBurst, updatedAt: now };
   }
 
-  /** When a message to `chatId` may go out (`now` or later); `spareKey` for spare traffic (see above). */
-  readyAt(chatId: number, now: number, urgency: Urgency = "prompt", spareKey?: string): number {
+  /**
+   * When a message to `chatId` may go out (`now` or later); `spareKey` for spare traffic (see above).
+   * `spare: false` with a key: a deferrable message spaced like its key's spare traffic, but with a
+   * deferrable message's budget (the first sight of a running command, a person waits for it).
+   */
+  readyAt(chatId: number, now: number, urgency: Urgency = "prompt", spareKey?: string, options: { spare?: boolean } = {}): number {
     const chat = this.#chat(chatId, now);
     const { privatePerSecond, privateBurst, privateReserve } = this.#limits;
     const global = whenTokens(this.#global, this.#limits.globalPerSecond / 1000, this.#limits.globalBurst, 1, now);
-    const spare = spareKey !== undefined && urgency === "deferrable";
+    const keyed = spareKey !== undefined && urgency === "deferrable";
+    const spare = keyed && options.spare !== false;
     const needed = urgency !== "deferrable" ? 1 : spare ? privateBurst : 1 + privateReserve;
     const own = chat.sent ? this.#groupReadyAt(chat.sent, now, urgency, spare) : whenTokens(chat.bucket!, privatePerSecond / 1000, privateBurst, needed, now);
-    const key = spare ? this.#keyed.get(spareKey) : undefined;
+    const key = keyed ? this.#keyed.get(spareKey) : undefined;
     const spaced = key === undefined ? now : whenTokens(key, 1 / key.everyMs, this.#limits.spareBurst, 1, now);
     return Math.max(now, chat.blockedUntil, global, own, spaced);
   }

@@ -1,6 +1,7 @@
 // Every text Hermes sends to Telegram, with the secrets taken out: the bot token (and its secret
 // half) and the transcription key. The agent can read its environment or a file and print one; its
-// Done notice, its answer.md, the draft of its answer, a permission prompt, a file it sends (telegram_send_file) or a
+// Done notice, its answer.md, the draft of its answer, a permission prompt, a file it sends
+// (telegram_send_file; scrubbed a chunk at a time as it is read from disk, byte-scrubber.ts) or a
 // caption would then carry it into a chat a group sees. One wrapper around the client, so no
 // message, edit, caption, document, topic name or callback answer goes out without passing it.
 // HTML texts are scrubbed in their escaped form too (a key may hold `&` or `<`). What stands in for
@@ -8,6 +9,8 @@
 // wraps every bridge's client in it.
 import { escapeHtml, type Html, trustedHtml } from "../../text/html.ts";
 import type { TelegramApi } from "./api.ts";
+import { type BytePair, scrubChunks, scrubWhole } from "./byte-scrubber.ts";
+import type { ChunkedBytes } from "./upload-source.ts";
 import { trustedRich } from "../../rich/rich-html.ts";
 
 /** What stands in for a secret in what Telegram is sent (a shorter secret: as many "•"). */
@@ -70,24 +73,12 @@ export function scrubbedTelegram(api: TelegramApi, secrets: string[]): TelegramA
   return scrubbed;
 }
 
-/** The bytes of a file the agent sends, each secret's UTF-8 replaced (a file that holds none is sent as it is). */
-function scrubBytes(bytes: Uint8Array, secrets: string[]): Uint8Array {
-  let out = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let changed = false;
-  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
-    const needle = Buffer.from(secret);
-    if (out.indexOf(needle) < 0) continue;
-    const parts: Buffer[] = [];
-    let from = 0;
-    for (let at = out.indexOf(needle); at >= 0; at = out.indexOf(needle, from)) {
-      parts.push(out.subarray(from, at), Buffer.from(standIn(secret)));
-      from = at + needle.length;
-    }
-    parts.push(out.subarray(from));
-    out = Buffer.concat(parts);
-    changed = true;
-  }
-  return changed ? new Uint8Array(out) : bytes;
+/** The bytes of a file the agent sends, each secret's UTF-8 replaced (bytes that hold none are sent as they are); chunked bytes are scrubbed as they are read (byte-scrubber.ts). */
+function scrubBytes(bytes: Uint8Array | ChunkedBytes, secrets: string[]): Uint8Array | ChunkedBytes {
+  const encoder = new TextEncoder();
+  const pairs: BytePair[] = secrets.map((secret) => [encoder.encode(secret), encoder.encode(standIn(secret))]);
+  if (bytes instanceof Uint8Array) return scrubWhole(bytes, pairs);
+  return { size: bytes.size, chunks: () => scrubChunks(bytes.chunks(), pairs) };
 }
 
 /** Never longer than the secret (in visible characters too: its escaped form shows as the secret). */

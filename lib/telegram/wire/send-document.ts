@@ -2,13 +2,15 @@
 // Measured: inside OpenCode 2.0.15 (Bun 1.4.2) telegraf's multipart upload never reaches the
 // server (its `compress: true` now means "compress the request body" there, and the streamed form
 // hangs); the same FormData upload works under Bun 1.3 (OpenCode 1.18), Bun 1.4 and Node 20.
+// A file read in chunks (the agent's files) goes as a streamed body from a private copy instead (disk-upload.ts).
 import type { Html } from "../../text/html.ts";
+import { type ChunkedBytes, NotSentError } from "./upload-source.ts";
 
 export interface DocumentUpload {
   chatId: number;
   filename: string;
-  /** Text (a diff, an answer) goes as text/plain; bytes (a file of the project) as they are, typed `mime`. */
-  content: string | Uint8Array;
+  /** Text (a diff, an answer) goes as text/plain; bytes (a file of the project, in memory or in chunks) as they are, typed `mime`. */
+  content: string | Uint8Array | ChunkedBytes;
   mime?: string;
   /** `photo`: sendPhoto (Telegram shows it as a picture); `voice`: sendVoice (OGG/Opus, a voice message); `document` (the default): sendDocument. */
   as?: "photo" | "document" | "voice";
@@ -26,23 +28,35 @@ const UPLOAD_TIMEOUT_MS = 60_000;
 export type UploadResult = { ok: true; messageId: number } | { ok: false; code: number; description: string; retryAfterSeconds?: number };
 
 export async function uploadDocument(token: string, apiRoot: string, upload: DocumentUpload, fetchImpl: typeof fetch = fetch): Promise<UploadResult> {
-  const form = new FormData();
-  form.set("chat_id", String(upload.chatId));
   const field = upload.as ?? "document";
   const type = typeof upload.content === "string" ? "text/plain" : (upload.mime ?? "application/octet-stream");
-  form.set(field, new Blob([upload.content as BlobPart], { type }), upload.filename);
-  if (upload.caption) {
-    form.set("caption", upload.caption);
-    form.set("parse_mode", "HTML");
-  }
-  if (upload.replyTo) form.set("reply_parameters", JSON.stringify({ message_id: upload.replyTo, allow_sending_without_reply: true }));
-  if (upload.threadId !== undefined) form.set("message_thread_id", String(upload.threadId));
+  const fields: Array<[string, string]> = [["chat_id", String(upload.chatId)]];
+  if (upload.caption) fields.push(["caption", upload.caption], ["parse_mode", "HTML"]);
+  if (upload.replyTo) fields.push(["reply_parameters", JSON.stringify({ message_id: upload.replyTo, allow_sending_without_reply: true })]);
+  if (upload.threadId !== undefined) fields.push(["message_thread_id", String(upload.threadId)]);
   const method = field === "photo" ? "sendPhoto" : field === "voice" ? "sendVoice" : "sendDocument";
   const url = new URL(`./bot${token}/${method}`, apiRoot.endsWith("/") ? apiRoot : `${apiRoot}/`);
+  const { content } = upload;
+  let request: { body: BodyInit; headers?: Record<string, string>; duplex?: "half" };
+  let dispose = async () => {};
+  if (typeof content === "string" || content instanceof Uint8Array) {
+    const form = new FormData();
+    for (const [name, value] of fields) form.set(name, value);
+    form.set(field, new Blob([content as BlobPart], { type }), upload.filename);
+    request = { body: form };
+  } else {
+    const { diskForm } = await import("./disk-upload.ts");
+    // Telegram was not asked: the outbox must not try again as if it had not answered.
+    const form = await diskForm(fields, { field, filename: upload.filename, type, bytes: content }).catch((error: unknown) => {
+      throw new NotSentError(`${upload.filename} could not be read for the upload`, error);
+    });
+    request = { body: form.body, headers: form.headers, duplex: "half" };
+    dispose = form.dispose;
+  }
   let response: Response;
   let body: { ok?: boolean; result?: { message_id?: unknown }; error_code?: unknown; description?: unknown; parameters?: { retry_after?: unknown } };
   try {
-    response = await fetchImpl(url, { method: "POST", body: form, signal: AbortSignal.timeout(upload.timeoutMs ?? UPLOAD_TIMEOUT_MS) });
+    response = await fetchImpl(url, { method: "POST", ...request, signal: AbortSignal.timeout(upload.timeoutMs ?? UPLOAD_TIMEOUT_MS) } as RequestInit);
     body = (await response.json()) as typeof body;
   } catch (error) {
     // Never the URL: it carries the token.
@@ -52,6 +66,8 @@ export async function uploadDocument(token: string, apiRoot: string, upload: Doc
         ? `no answer to ${method}`
         : error.message.split(token).join("…");
     return { ok: false, code: 0, description };
+  } finally {
+    await dispose();
   }
   if (body.ok === true && typeof body.result?.message_id === "number") return { ok: true, messageId: body.result.message_id };
   const failure: UploadResult = {

@@ -1,0 +1,105 @@
+// What a busy supergroup must not hold back (issue 50), on the real OpenCode 1.18.33: after a
+// minute in which the person's commands filled most of the group's twenty messages, the agent's
+// telegram_send_file still returns at once (its upload is awaited traffic, lib/telegram/wire/outbox.ts,
+// ahead of edits, chores and spare progress), the progress message names an 8 s command while it
+// runs (its first sight is awaited, not spare), and Telegram never has to refuse a message.
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_USER } from "../support/fake-telegram.ts";
+import { directive } from "../support/mock-llm.ts";
+import { pollUntil } from "../support/wait.ts";
+import { toolsOf } from "../support/opencode/agent-tools.ts";
+import { askOnPhone, startRig, type Rig } from "./question-suite.ts";
+
+const TOOL = "telegram_send_file";
+/** A real 1×1 PNG. */
+const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+/** Commands whose answers fill the window: more than a deferrable message leaves room for (15), fewer than an awaited one's (19). */
+const BUSY = 16;
+
+describe("a busy supergroup on OpenCode 1.18.33", { timeout: 180_000 }, () => {
+  let rig: Rig;
+  beforeAll(async () => {
+    rig = await startRig("1.18.33", { HERMES_DONE_AFTER: "1h" }, undefined, { chat: "supergroup" });
+    fs.writeFileSync(path.join(rig.opencode.directory, "shot.png"), PNG);
+  }, 120_000);
+  afterAll(async () => {
+    await rig?.stop();
+  });
+
+  it("after a busy minute the agent's telegram_send_file of a small PNG returns within seconds (it waited over 20 s)", async () => {
+    const session = await rig.opencode.createSession();
+    const answered = () => rig.telegram.messages(rig.chatId).filter((m) => m.replyToMessageId !== undefined).length;
+    for (let i = 0; i < BUSY; i++) rig.telegram.sendText(rig.chatId, "/status", { from: DEFAULT_USER });
+    await pollUntil(() => rig.telegram.calls.filter((c) => c.method === "sendMessage").length >= BUSY, { timeoutMs: 60_000, what: "the commands' answers" });
+    const busy = answered();
+    const seen = rig.llm.toolResults.length;
+    const started = Date.now();
+    await rig.opencode.prompt(session.id, directive({ tool: TOOL, args: { path: "shot.png" }, then: [{ text: "done" }] }));
+    await pollUntil(() => rig.llm.toolResults.length > seen, { timeoutMs: 90_000, what: `the result of ${TOOL}` });
+    const took = Date.now() - started;
+    expect(rig.llm.toolResults[seen]!.content).toContain("Sent shot.png");
+    const photo = rig.telegram.messages(rig.chatId).find((m) => m.photo !== undefined);
+    expect(photo?.photo?.data.equals(PNG)).toBe(true);
+    console.log(`[issue 50] ${BUSY} commands answered (${busy} replies), then telegram_send_file returned in ${took} ms`);
+    // Before: the upload was a chore (a group's last five slots left, so it waited for the commands' answers to leave the window).
+    expect(took).toBeLessThan(15_000);
+    expect(rig.telegram.flood.rejected).toBe(0);
+  });
+});
+
+/** A phone run in a group whose window holds more than spare traffic may use (10): its todo list first, then an 8 s command. */
+describe("live progress in a busy supergroup on OpenCode 1.18.33", { timeout: 180_000 }, () => {
+  let rig: Rig;
+  beforeAll(async () => {
+    rig = await startRig("1.18.33", {}, undefined, { chat: "supergroup" });
+  }, 120_000);
+  afterAll(async () => {
+    await rig?.stop();
+  });
+
+  it("after a busy minute the progress message names the 8 s command while it runs (every edit came before it)", async () => {
+    const color = {
+      question: "Which color?",
+      header: "Color",
+      options: [
+        { label: "Red", description: "warm" },
+        { label: "Blue", description: "cool" },
+      ],
+    };
+    const { sessionID, message } = await askOnPhone(rig, [color], "busy-progress");
+    await rig.telegram.tapButton(message, "Red");
+    await pollUntil(async () => !(await rig.opencode.isBusy(sessionID)), { timeoutMs: 30_000, intervalMs: 100, what: "the first run over" });
+    const before = rig.telegram.calls.filter((c) => c.method === "sendMessage").length;
+    for (let i = 0; i < 10; i++) rig.telegram.sendText(rig.chatId, "/status", { from: DEFAULT_USER });
+    await pollUntil(() => rig.telegram.calls.filter((c) => c.method === "sendMessage").length >= before + 10, { timeoutMs: 60_000, what: "the answers" });
+    const { shell } = toolsOf("1.18.33");
+    const items = (first: string, second: string) => ({
+      tool: "todowrite",
+      args: {
+        todos: [
+          { content: "Build", status: first, priority: "high" },
+          { content: "Test", status: second, priority: "high" },
+        ],
+      },
+    });
+    const run = directive({
+      ...items("in_progress", "pending"),
+      then: [shell("sleep 8 && echo busy-1"), items("completed", "completed"), { text: "busy done" }],
+    });
+    const { messageId: mine } = rig.telegram.sendText(rig.chatId, run, { replyTo: message.messageId, from: DEFAULT_USER });
+    const live = await rig.telegram.waitForMessage((m) => m.replyToMessageId === mine && m.text.includes("<b>Running</b>"), {
+      timeoutMs: 20_000,
+      what: "the progress message",
+    });
+    const ended = await rig.llm.waitForToolResult((r) => r.content.includes("busy-1"), { timeoutMs: 60_000, what: "the 8 s command's result" });
+    const history = rig.telegram.messages().find((m) => m.messageId === live.messageId)!.history;
+    const running = history.find((h) => h.text.includes("▸ <b>bash</b> <code>sleep 8 &amp;&amp; echo busy-1</code>"));
+    console.log(`[issue 50] progress history: ${history.map((h) => h.at - ended.at).join(", ")} ms against the command's end`);
+    expect(running, "the 8 s command shown while it runs").toBeDefined();
+    expect(running!.at).toBeLessThan(ended.at);
+    await rig.telegram.waitForMessage((m) => m.text.includes("<b>Done</b>") && m.messageId > live.messageId, { timeoutMs: 90_000, what: "Done" });
+    expect(rig.telegram.flood.rejected).toBe(0);
+  });
+});
