@@ -46,6 +46,7 @@ import { SpokenAnswers } from "./runs/spoken-answers.ts";
 import type { Html } from "../text/html.ts";
 import { Approvals } from "./approvals/approvals-routes.ts";
 import { Walkaway } from "./walkaway/walkaway-routes.ts";
+import { DigestFeed } from "./walkaway/digest-feed.ts";
 
 export type { InstanceLink } from "./core/desk.ts";
 export type { BridgeOptions } from "./bridge-options.ts";
@@ -113,9 +114,12 @@ export class Bridge implements UpdateHandler {
     const messages = new PromptMessages({ telegram, outbox, chat, registry, topics, stops, log, t });
     const ttl = { question: options.questionTtlMs, permission: options.permissionTtlMs ?? 0 };
     const costs = new RunCosts({ registry, links, activity, log });
-    const approvals = new Approvals({ ...stopDeps, chat, costs }, options, () => this.#progress);
+    // What ran and who decided what (lib/bridge/walkaway/digest-feed.ts): every settled prompt, budget stop and phone prompt.
+    const digest = new DigestFeed({ registry, activity, costs, log, t, now });
+    links.watchPrompts(digest);
+    const approvals = new Approvals({ ...stopDeps, chat, costs, digest }, options, () => this.#progress);
     this.#toolCalls = approvals.allow;
-    const prompts = new PromptLife({ registry, messages, replies, links, chat, log, t, ttl, judge: approvals.allow });
+    const prompts = new PromptLife({ registry, messages, replies, links, chat, log, t, ttl, judge: approvals.allow, digest });
     this.#prompts = prompts;
     const shared = { telegram, outbox, registry, topics, log, t, chatId, now, activity, stops, costs, budget: approvals.budget };
     const progress = options.progress ? new LiveProgress({ ...shared, startAfterMs: (options.notices ?? DEFAULT_NOTICES).doneAfterMs }) : undefined;
@@ -123,7 +127,7 @@ export class Bridge implements UpdateHandler {
     const spoken = new SpokenAnswers({ ...shared, chat, settings: options.speech });
     // A run held by a usage limit holds what the phone sends it (lib/bridge/walkaway/), and sends it on through the same TalkBack.
     const talk = new TalkBack({ ...shared, links, chat, spoken, held: { hold: (...args) => this.#walkaway.hold(...args) }, ...(progress ? { progress } : {}) });
-    this.#walkaway = new Walkaway({ ...shared, links, chat, talk, prompts: closing, afterMs: options.stallAfterMs });
+    this.#walkaway = new Walkaway({ ...shared, links, chat, talk, prompts: closing, afterMs: options.stallAfterMs, digest });
     // The Done notice's buttons from other capabilities (git's, ⑂ Fork): they work once their routes are added below.
     const git = new GitButtons();
     const vocabulary = new VocabularyButtons();
@@ -140,7 +144,7 @@ export class Bridge implements UpdateHandler {
     const gate = new Gate(options.access, answers, log);
     this.#gate = gate;
     const quietMs = options.textQuietMs ?? 700;
-    const typed = new TypedText({ registry, topics, quietMs, inputs: taps, talk, undos: runs.undos });
+    const typed = new TypedText({ registry, topics, quietMs, inputs: taps, talk, undos: runs.undos, digests: this.#walkaway });
     this.#typed = typed;
     const load = options.loadTranscriber ? { load: options.loadTranscriber } : {};
     const timeout = options.transcribeTimeoutMs !== undefined ? { timeoutMs: options.transcribeTimeoutMs } : {};

@@ -19,7 +19,7 @@ describe("parseUpdate: callback queries", () => {
     expect(parseUpdate(callback())).toEqual({
       kind: "callback",
       id: "cb-1",
-      from: { userId: 111, chatId: -1001234567890, chatType: "supergroup" },
+      from: { userId: 111, chatId: -1001234567890, chatType: "supergroup", name: "Ann" },
       messageId: 77,
       hasButtons: false,
       data: "h1:ABCD:x",
@@ -96,7 +96,7 @@ describe("parseUpdate: commands", () => {
       kind: "command",
       name,
       args,
-      from: { userId: 111, chatId: 111, chatType: "private" },
+      from: { userId: 111, chatId: 111, chatType: "private", name: "Ann" },
       messageId: 50,
       ...(bot ? { bot } : {}),
     });
@@ -138,7 +138,7 @@ describe("parseUpdate: text and replies", () => {
     expect(parseUpdate(message({ text: "Green, please" }))).toEqual({
       kind: "text",
       text: "Green, please",
-      from: { userId: 111, chatId: 111, chatType: "private" },
+      from: { userId: 111, chatId: 111, chatType: "private", name: "Ann" },
       messageId: 50,
     });
   });
@@ -152,7 +152,7 @@ describe("parseUpdate: text and replies", () => {
     expect(parseUpdate(message({ text: "Green", reply_to_message: { message_id: 9, text: "Type your answer" } }))).toEqual({
       kind: "text",
       text: "Green",
-      from: { userId: 111, chatId: 111, chatType: "private" },
+      from: { userId: 111, chatId: 111, chatType: "private", name: "Ann" },
       messageId: 50,
       replyTo: 9,
     });
@@ -259,7 +259,7 @@ describe("parseUpdate: photos and files", () => {
       file: { kind: "photo", type: "photo", fileId: "big", size: 9000 },
       caption: "look",
       albumId: "1390",
-      from: { userId: 7, chatId: 7, chatType: "private" },
+      from: { userId: 7, chatId: 7, chatType: "private", name: "U" },
       messageId: 5,
       replyTo: 3,
       threadId: 9,
@@ -273,7 +273,7 @@ describe("parseUpdate: photos and files", () => {
     expect(intent).toEqual({
       kind: "attachment",
       file: { kind: "document", type: "document", fileId: "d", size: 12, mime: "text/plain", name: "a.txt" },
-      from: { userId: 7, chatId: 7, chatType: "private" },
+      from: { userId: 7, chatId: 7, chatType: "private", name: "U" },
       messageId: 5,
     });
   });

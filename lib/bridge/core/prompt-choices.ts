@@ -49,13 +49,16 @@ export class PromptChoices {
 }
 
 /** The endpoint with the phone's choice added to every prompt. */
-export function steered(endpoint: OpencodeEndpoint, choice: () => PromptChoice): OpencodeEndpoint {
+export function steered(endpoint: OpencodeEndpoint, choice: () => PromptChoice, prompted?: (sessionID: string) => void): OpencodeEndpoint {
   return {
     rejectKeepsMessage: endpoint.rejectKeepsMessage,
     replyQuestion: (requestID, answers) => endpoint.replyQuestion(requestID, answers),
     rejectQuestion: (requestID) => endpoint.rejectQuestion(requestID),
     replyPermission: (requestID, decision) => endpoint.replyPermission(requestID, decision),
-    prompt: (sessionID, parts) => endpoint.prompt(sessionID, parts, choice()),
+    prompt: (sessionID, parts) => {
+      prompted?.(sessionID);
+      return endpoint.prompt(sessionID, parts, choice());
+    },
     listModels: () => endpoint.listModels(),
     listSessions: () => endpoint.listSessions(),
     lastAnswer: (sessionID) => endpoint.lastAnswer(sessionID),

@@ -22,6 +22,7 @@ import { RICH_UNSENT, type PromptMessages } from "./prompt-messages.ts";
 import type { ReplyConfirmation } from "./reply-confirmation.ts";
 import { SerialQueues } from "./serial-queues.ts";
 import { lookUpSession } from "./session-lookup.ts";
+import { rejectExpired } from "./prompt-expiry.ts";
 import type { Html } from "../../text/html.ts";
 import { warmUpTextSoon } from "../../text/warm-up.ts";
 import { warmUpRendererSoon } from "../../telegram/render/render-warm-up.ts";
@@ -38,6 +39,8 @@ export interface PromptLifeDeps {
   ttl: Record<Prompt["kind"], number>;
   /** Risk flags and session rules (issue 42); without it permissions show no flags and offer no session rule. */
   judge?: PermissionJudge;
+  /** Every prompt as it ends, with who or what decided it (the digest: lib/bridge/walkaway/digest-feed.ts). */
+  digest?: { settled(prompt: Prompt): void };
 }
 
 type Replied = Extract<HermesEvent, { type: "question.replied" | "question.rejected" | "permission.replied" }>;
@@ -190,6 +193,7 @@ export class PromptLife implements PromptDesk {
     this.#expiry.delete(prompt.key);
     for (const input of registry.disarmInputs(prompt.key)) chat.delete(input.message);
     log.info({ kind: prompt.kind, requestID: prompt.requestID, state }, "prompt settled");
+    this.#deps.digest?.settled(prompt);
     // Still on its way to the phone: delivery shows the final state (or skips sending).
     if (!prompt.message) return;
     await this.refresh(prompt);
@@ -304,6 +308,7 @@ export class PromptLife implements PromptDesk {
     await this.#allowing.settled(prompt.sessionID);
     const rule = prompt.flags.length === 0 && prompt.state === "pending" ? judge.covering(prompt) : undefined;
     if (!rule) return false;
+    prompt.answeredByRule = rule.scope.map((scope) => scope.text).join(", ") || rule.permission;
     await this.enqueue(prompt, () => this.decidePermission(prompt, { reply: "once" }));
     if (prompt.state === "pending") return false;
     this.#deps.registry.forget(prompt);
@@ -336,10 +341,7 @@ export class PromptLife implements PromptDesk {
   /** Nobody answered in time: the question is dismissed, the permission rejected. */
   async #expire(prompt: Prompt): Promise<void> {
     if (prompt.state !== "pending") return;
-    const opencode = this.#deps.links.linkFor(prompt.directory)?.opencode;
-    const { requestID } = prompt;
-    const reject = () => (prompt.kind === "question" ? opencode!.rejectQuestion(requestID) : opencode!.replyPermission(requestID, { reply: "reject" }));
-    const outcome: Outcome = opencode ? await reject() : { ok: false, gone: true };
+    const outcome = await rejectExpired(this.#deps.links, prompt);
     this.#deps.log.info({ kind: prompt.kind, requestID: prompt.requestID, outcome }, "prompt expired");
     if (!outcome.ok && !outcome.gone) {
       const error = outcome.error;
