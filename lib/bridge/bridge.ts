@@ -115,19 +115,19 @@ export class Bridge implements UpdateHandler {
     const ttl = { question: options.questionTtlMs, permission: options.permissionTtlMs ?? 0 };
     const costs = new RunCosts({ registry, links, activity, log });
     // What ran and who decided what (lib/bridge/walkaway/digest-feed.ts): every settled prompt, budget stop and phone prompt.
-    const digest = new DigestFeed({ registry, activity, costs, log, t, now });
+    const digest = new DigestFeed({ registry, activity, costs, log, t, now, deskDelayMs: options.deskDelayMs });
     links.watchPrompts(digest);
     const approvals = new Approvals({ ...stopDeps, chat, costs, digest }, options, () => this.#progress);
     this.#toolCalls = approvals.allow;
     const prompts = new PromptLife({ registry, messages, replies, links, chat, log, t, ttl, judge: approvals.allow, digest });
     this.#prompts = prompts;
-    const shared = { telegram, outbox, registry, topics, log, t, chatId, now, activity, stops, costs, budget: approvals.budget };
+    const shared = { telegram, outbox, registry, topics, log, t, chatId, now, activity, stops, costs, budget: approvals.budget, digest };
     const progress = options.progress ? new LiveProgress({ ...shared, startAfterMs: (options.notices ?? DEFAULT_NOTICES).doneAfterMs }) : undefined;
     this.#progress = progress;
     const spoken = new SpokenAnswers({ ...shared, chat, settings: options.speech });
     // A run held by a usage limit holds what the phone sends it (lib/bridge/walkaway/), and sends it on through the same TalkBack.
     const talk = new TalkBack({ ...shared, links, chat, spoken, held: { hold: (...args) => this.#walkaway.hold(...args) }, ...(progress ? { progress } : {}) });
-    this.#walkaway = new Walkaway({ ...shared, links, chat, talk, prompts: closing, afterMs: options.stallAfterMs, digest });
+    this.#walkaway = new Walkaway({ ...shared, links, chat, talk, prompts: closing, afterMs: options.stallAfterMs });
     // The Done notice's buttons from other capabilities (git's, ⑂ Fork): they work once their routes are added below.
     const git = new GitButtons();
     const vocabulary = new VocabularyButtons();

@@ -42,6 +42,8 @@ export const walkawayEn: WalkawayStrings = {
 
   digestCommand: "What ran and who decided what, since a time (default 12 h)",
   awayCommand: "I left the desk: prompts reach the phone at once again",
+  awayNow: html`🚶 <b>Away from the desk</b>: prompts reach the phone at once, until the next sign of the desk.`,
+  awayOff: html`Prompts already reach the phone at once (<code>HERMES_DESK_DELAY</code> is not set).`,
   digestTitle: (since, span) => html`🗒 <b>Since ${since}</b> (${span})`,
   digestNothing: html`Nothing ran and nothing was decided.`,
   digestUsage: html`<code>/digest</code>, <code>/digest 8h</code>, or as a reply to a session's message for that session.`,

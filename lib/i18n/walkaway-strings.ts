@@ -56,6 +56,9 @@ export interface WalkawayStrings {
   /** The menu's and /help's lines of /digest and /away. */
   digestCommand: string;
   awayCommand: string;
+  /** /away's answer: prompts reach the phone at once (HERMES_DESK_DELAY set), or they did already (unset). */
+  awayNow: Html;
+  awayOff: Html;
   /** /digest: "🗒 Since 21:00 (12 h)". */
   digestTitle: (since: Html, span: Html) => Html;
   digestNothing: Html;

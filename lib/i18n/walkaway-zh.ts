@@ -39,6 +39,8 @@ export const walkawayZh: WalkawayStrings = {
 
   digestCommand: "某段时间以来运行了什么、谁做了哪些决定（默认 12 小时）",
   awayCommand: "我已离开电脑：提示再次立即发到手机",
+  awayNow: html`🚶 <b>已离开电脑</b>：提示立即发到手机，直到下次在电脑上操作。`,
+  awayOff: html`提示本来就会立即发到手机（未设置 <code>HERMES_DESK_DELAY</code>）。`,
   digestTitle: (since, span) => html`🗒 <b>自 ${since} 以来</b>（${span}）`,
   digestNothing: html`没有运行，也没有需要决定的事。`,
   digestUsage: html`<code>/digest</code>、<code>/digest 8h</code>，或回复某个会话的消息只看该会话。`,

@@ -137,6 +137,11 @@ export class DigestLog {
     };
   }
 
+  /** Who started the session's last run. */
+  startedBy(sessionID: string): RunStarter | undefined {
+    return this.#last(sessionID)?.startedBy;
+  }
+
   /** Whether the session's last run is still going. */
   running(sessionID: string): boolean {
     return this.#current(sessionID) !== undefined;

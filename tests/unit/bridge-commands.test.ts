@@ -87,6 +87,8 @@ describe("Bridge: commands", () => {
         "pending",
         "stop",
         "budget",
+        "digest",
+        "away",
         "undo",
         "voice",
         "commands",

@@ -39,8 +39,8 @@ export interface PromptLifeDeps {
   ttl: Record<Prompt["kind"], number>;
   /** Risk flags and session rules (issue 42); without it permissions show no flags and offer no session rule. */
   judge?: PermissionJudge;
-  /** Every prompt as it ends, with who or what decided it (the digest: lib/bridge/walkaway/digest-feed.ts). */
-  digest?: { settled(prompt: Prompt): void };
+  /** The digest (lib/bridge/walkaway/digest-feed.ts): every prompt as it ends; before one reaches the phone, the desk's delay (HERMES_DESK_DELAY). */
+  digest?: { settled(prompt: Prompt): void; delivering(): Promise<void> };
 }
 
 type Replied = Extract<HermesEvent, { type: "question.replied" | "question.rejected" | "permission.replied" }>;
@@ -261,7 +261,7 @@ export class PromptLife implements PromptDesk {
       const { messages, registry } = this.#deps;
       const threadId = await messages.threadOf(prompt);
       // Files that could not be sent the first time get another try: with them, Allow comes back.
-      if (prompt.kind === "permission" && prompt.files?.sent === false) await this.#attachFiles(prompt, threadId);
+      if (prompt.kind === "permission" && prompt.files?.sent === false) await messages.attachFiles(prompt, threadId);
       const sent = await this.#post(prompt, threadId).catch(() => undefined);
       if (!sent) return;
       // post() recorded what the new copy shows: edits that would change nothing on it are skipped too.
@@ -276,9 +276,10 @@ export class PromptLife implements PromptDesk {
     const { messages, registry, log } = this.#deps;
     let shown: string;
     if (prompt.kind === "permission" && (await this.#judged(prompt))) return;
+    await this.#deps.digest?.delivering();
     try {
       const threadId = await messages.threadOf(prompt);
-      if (prompt.kind === "permission") await this.#attachFiles(prompt, threadId);
+      if (prompt.kind === "permission") await messages.attachFiles(prompt, threadId);
       const sent = await this.#post(prompt, threadId);
       if (!sent) return registry.forget(prompt);
       shown = sent.text;
@@ -327,15 +328,9 @@ export class PromptLife implements PromptDesk {
       if (sent?.wholeDiff && prompt.kind === "permission") prompt.wholeDiff = true;
       return sent;
     }
-    if (prompt.kind === "permission") await this.#attachFiles(prompt, threadId);
+    if (prompt.kind === "permission") await messages.attachFiles(prompt, threadId);
     const again = await messages.post(prompt, threadId);
     return again === RICH_UNSENT ? undefined : again;
-  }
-
-  /** A permission's files go out before its message; if they can't be sent, the message offers no Allow. */
-  async #attachFiles(prompt: PermissionPrompt, threadId: number | undefined): Promise<void> {
-    const files = await this.#deps.messages.postFiles(prompt, threadId);
-    if (files) prompt.files = files;
   }
 
   /** Nobody answered in time: the question is dismissed, the permission rejected. */

@@ -9,6 +9,7 @@ import type { ActivityTracker } from "../../notices/activity.ts";
 import type { Prompt, Registry } from "../../registry/registry.ts";
 import { DigestLog, decisionLogFields, type Decision, type DigestSlice, type RunOutcome, type RunStarter } from "../../walkaway/digest-log.ts";
 import { decisionOf } from "../../walkaway/prompt-decision.ts";
+import { DeskQuiet } from "./desk-quiet.ts";
 
 export interface DigestFeedDeps {
   registry: Registry;
@@ -19,6 +20,8 @@ export interface DigestFeedDeps {
   log: Logger;
   t: Strings;
   now: () => number;
+  /** HERMES_DESK_DELAY (ms; undefined: off): the desk's signs are read here (desk-quiet.ts). */
+  deskDelayMs?: number | undefined;
 }
 
 const ABORTED = "MessageAbortedError";
@@ -30,9 +33,12 @@ export class DigestFeed {
   readonly #fromPhone = new Set<string>();
   /** How each running root's run is ending, from its errors, until its idle. */
   readonly #ending = new Map<string, Exclude<RunOutcome, "running">>();
+  /** Quiet while the person is at the desk: its signs are the runs started and the prompts answered there. */
+  readonly desk: DeskQuiet;
 
   constructor(deps: DigestFeedDeps) {
     this.#deps = deps;
+    this.desk = new DeskQuiet({ delayMs: deps.deskDelayMs, now: deps.now, log: deps.log });
   }
 
   /** A prompt the phone sends a session (lib/bridge/core/instance-links.ts calls this before sending it). */
@@ -54,8 +60,10 @@ export class DigestFeed {
         if (this.#isRunning(root)) return;
         this.#ending.delete(root);
         const title = registry.sessions.title(root);
-        this.#log.runStarted({ sessionID: root, directory, startedBy: this.#starter(root, title), ...(title ? { title } : {}) }, now());
+        const startedBy = this.#starter(root, title);
+        this.#log.runStarted({ sessionID: root, directory, startedBy, ...(title ? { title } : {}) }, now());
         this.#fromPhone.delete(root);
+        if (startedBy === "terminal") this.desk.sign("a prompt typed at the desk");
         return;
       }
       case "session.idle":
@@ -79,6 +87,17 @@ export class DigestFeed {
   settled(prompt: Prompt): void {
     const decision = decisionOf(prompt, this.#deps.now());
     if (decision) this.#decided(decision);
+    if (decision?.source.kind === "terminal") this.desk.sign("a prompt answered at the desk");
+  }
+
+  /** Before a new prompt reaches the phone (lib/bridge/prompts/prompt-life.ts): the desk's delay, if the person is there. */
+  delivering(): Promise<void> {
+    return this.desk.wait();
+  }
+
+  /** The Done notice of a run started at the desk goes silently while the person is there (HERMES_DESK_DELAY set). */
+  quietDone(sessionID: string): boolean {
+    return this.desk.atDesk() && this.#log.startedBy(this.#deps.registry.sessions.rootOf(sessionID)) === "terminal";
   }
 
   /** The run budget stopped a run (lib/bridge/approvals/run-budget.ts). */

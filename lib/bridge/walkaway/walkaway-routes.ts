@@ -5,7 +5,7 @@
 // read the run's events (lib/bridge/bridge.ts feeds them) and add their taps and command to the gate.
 import type { HermesEvent } from "../../hermes-events.ts";
 import type { MessageOwner } from "../../registry/registry.ts";
-import type { Gate } from "../core/gate.ts";
+import type { ActingCommand, Gate } from "../core/gate.ts";
 import type { TalkBack, UserMessage } from "../runs/talk-back.ts";
 import { SessionPosts, type SessionPostDeps } from "../core/session-posts.ts";
 import { DEFAULT_STALL_AFTER_MS } from "../../walkaway/stall-detector.ts";
@@ -32,9 +32,13 @@ export class Walkaway {
   readonly #stalls: StallAlerts;
   readonly #digest: DigestFeed;
   readonly #digestCommand: DigestCommand;
+  readonly #posts: SessionPosts;
+  readonly #t: WalkawayDeps["t"];
 
   constructor(deps: WalkawayDeps) {
     const posts = new SessionPosts(deps, "a walk-away message");
+    this.#posts = posts;
+    this.#t = deps.t;
     this.#digest = deps.digest;
     this.#digestCommand = new DigestCommand({ feed: this.#digest, posts: new SessionPosts(deps, "the digest"), log: deps.log, t: deps.t, now: deps.now });
     const talkBack = (owner: MessageOwner, userMessage: UserMessage, text: string, byVoice: boolean) => deps.talk.talkBack(owner, userMessage, text, byVoice);
@@ -66,13 +70,31 @@ export class Walkaway {
 
   route(gate: Gate): void {
     this.#digestCommand.route(gate);
+    // /away concerns every process sharing the bot (each has its own sense of the desk): each ends it, the one that polls answers.
+    const desk = this.#digest.desk;
+    gate.route("command", {
+      gathers: (command) => command.name === "away",
+      partFor: async (command) => {
+        if (command.name !== "away") return undefined;
+        desk.away();
+        return { on: desk.enabled };
+      },
+      unclaimed: (command, after) => (command.name === "away" ? this.#awayAnswer(command, after.parts) : undefined),
+    });
     const limits = this.#limits;
     const stalls = this.#stalls;
     gate.route("callback", { claim: (tap) => limits.claimTap(tap), unclaimed: (tap) => limits.unclaimedTap(tap) });
     gate.route("callback", { claim: (tap) => stalls.claimTap(tap), unclaimed: (tap) => stalls.unclaimedTap(tap) });
   }
 
+  async #awayAnswer(command: ActingCommand, parts: readonly unknown[] | undefined): Promise<void> {
+    const on = (parts ?? []).some((part) => typeof part === "object" && part !== null && (part as { on?: unknown }).on === true);
+    const t = this.#t;
+    await this.#posts.post({ text: on ? t.walkaway.awayNow : t.walkaway.awayOff }, { replyTo: command.messageId, threadId: command.threadId });
+  }
+
   stop(): void {
+    this.#digest.desk.stop();
     this.#limits.stop();
     this.#stalls.stop();
   }
