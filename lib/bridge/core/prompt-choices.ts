@@ -68,11 +68,27 @@ export function steered(endpoint: OpencodeEndpoint, choice: () => PromptChoice, 
     revertRun: (sessionID, messageID) => endpoint.revertRun(sessionID, messageID),
     unrevertRun: (sessionID) => endpoint.unrevertRun(sessionID),
     ...(endpoint.runChanges ? { runChanges: endpoint.runChanges.bind(endpoint) } : {}),
-    ...(endpoint.vocabulary ? { vocabulary: endpoint.vocabulary } : {}),
-    ...(endpoint.desk ? { desk: endpoint.desk } : {}),
+    // A command, a compaction or a shell command from the phone starts a run as a prompt does: the digest counts it the phone's.
+    ...(endpoint.vocabulary ? { vocabulary: noting(endpoint.vocabulary, ["runCommand", "compact"], prompted) } : {}),
+    ...(endpoint.desk ? { desk: noting(endpoint.desk, ["shell"], prompted) } : {}),
     listQuestions: () => endpoint.listQuestions(),
     listPermissions: () => endpoint.listPermissions(),
     session: (sessionID) => endpoint.session(sessionID),
-    ...(endpoint.at ? { at: (directory: string) => steered(endpoint.at!(directory), choice) } : {}),
+    ...(endpoint.at ? { at: (directory: string) => steered(endpoint.at!(directory), choice, prompted) } : {}),
   };
+}
+
+/** `target` whose `methods` (each taking the session first) tell `prompted` before they run. */
+function noting<T extends object>(target: T, methods: readonly string[], prompted: ((sessionID: string) => void) | undefined): T {
+  if (!prompted) return target;
+  return new Proxy(target, {
+    get(object, key, receiver) {
+      const value: unknown = Reflect.get(object, key, receiver);
+      if (typeof value !== "function" || !methods.includes(String(key))) return value;
+      return (sessionID: string, ...rest: unknown[]) => {
+        prompted(sessionID);
+        return value.call(object, sessionID, ...rest);
+      };
+    },
+  });
 }
