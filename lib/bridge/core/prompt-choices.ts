@@ -82,9 +82,11 @@ export function steered(endpoint: OpencodeEndpoint, choice: () => PromptChoice, 
 function noting<T extends object>(target: T, methods: readonly string[], prompted: ((sessionID: string) => void) | undefined): T {
   if (!prompted) return target;
   return new Proxy(target, {
-    get(object, key, receiver) {
-      const value: unknown = Reflect.get(object, key, receiver);
-      if (typeof value !== "function" || !methods.includes(String(key))) return value;
+    // Read and called on the target itself: a class's private fields are not the proxy's.
+    get(object, key) {
+      const value: unknown = Reflect.get(object, key, object);
+      if (typeof value !== "function") return value;
+      if (!methods.includes(String(key))) return value.bind(object);
       return (sessionID: string, ...rest: unknown[]) => {
         prompted(sessionID);
         return value.call(object, sessionID, ...rest);
