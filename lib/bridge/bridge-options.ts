@@ -54,4 +54,6 @@ export interface BridgeOptions extends ApprovalOptions {
   schedules?: ScheduleSetup | undefined;
   /** HERMES_STALL_AFTER: a busy run with no new event (or one tool call running) this long gets an alert; 0: off. */
   stallAfterMs?: number;
+  /** HERMES_DESK_DELAY: while the person is at the desk, a new prompt waits this long before it reaches the phone; undefined: off. */
+  deskDelayMs?: number | undefined;
 }

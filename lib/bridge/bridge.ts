@@ -47,6 +47,7 @@ import { SpokenAnswers } from "./runs/spoken-answers.ts";
 import type { Html } from "../text/html.ts";
 import { Approvals } from "./approvals/approvals-routes.ts";
 import { Walkaway } from "./walkaway/walkaway-routes.ts";
+import { DigestFeed } from "./walkaway/digest-feed.ts";
 
 export type { InstanceLink } from "./core/desk.ts";
 export type { BridgeOptions } from "./bridge-options.ts";
@@ -115,11 +116,14 @@ export class Bridge implements UpdateHandler {
     const messages = new PromptMessages({ telegram, outbox, chat, registry, topics, stops, log, t });
     const ttl = { question: options.questionTtlMs, permission: options.permissionTtlMs ?? 0 };
     const costs = new RunCosts({ registry, links, activity, log });
-    const approvals = new Approvals({ ...stopDeps, chat, costs }, options, () => this.#progress);
+    // What ran and who decided what (lib/bridge/walkaway/digest-feed.ts): every settled prompt, budget stop and phone prompt.
+    const digest = new DigestFeed({ registry, activity, costs, log, t, now, deskDelayMs: options.deskDelayMs });
+    links.watchPrompts(digest);
+    const approvals = new Approvals({ ...stopDeps, chat, costs, digest }, options, () => this.#progress);
     this.#toolCalls = approvals.allow;
-    const prompts = new PromptLife({ registry, messages, replies, links, chat, log, t, ttl, judge: approvals.allow });
+    const prompts = new PromptLife({ registry, messages, replies, links, chat, log, t, ttl, judge: approvals.allow, digest });
     this.#prompts = prompts;
-    const shared = { telegram, outbox, registry, topics, log, t, chatId, now, activity, stops, costs, budget: approvals.budget };
+    const shared = { telegram, outbox, registry, topics, log, t, chatId, now, activity, stops, costs, budget: approvals.budget, digest };
     const progress = options.progress ? new LiveProgress({ ...shared, startAfterMs: (options.notices ?? DEFAULT_NOTICES).doneAfterMs }) : undefined;
     this.#progress = progress;
     const spoken = new SpokenAnswers({ ...shared, chat, settings: options.speech });
@@ -143,7 +147,7 @@ export class Bridge implements UpdateHandler {
     const gate = new Gate(options.access, answers, log);
     this.#gate = gate;
     const quietMs = options.textQuietMs ?? 700;
-    const typed = new TypedText({ registry, topics, quietMs, inputs: taps, talk, undos: runs.undos });
+    const typed = new TypedText({ registry, topics, quietMs, inputs: taps, talk, undos: runs.undos, digests: this.#walkaway });
     this.#typed = typed;
     const load = options.loadTranscriber ? { load: options.loadTranscriber } : {};
     const timeout = options.transcribeTimeoutMs !== undefined ? { timeoutMs: options.transcribeTimeoutMs } : {};

@@ -30,6 +30,7 @@ const OPTION_VARIABLES = {
   notify: "HERMES_NOTIFY",
   doneAfter: "HERMES_DONE_AFTER",
   stallAfter: "HERMES_STALL_AFTER",
+  deskDelay: "HERMES_DESK_DELAY",
   language: "HERMES_LANGUAGE",
   topics: "HERMES_TELEGRAM_TOPICS",
   progress: "HERMES_PROGRESS",
@@ -157,6 +158,7 @@ const EXPECTED: Record<OptionName, string> = {
   notify: `must be ${quotedChoices(NOTICE_LEVELS)}`,
   doneAfter: 'must be milliseconds or a duration like "30s"',
   stallAfter: 'must be milliseconds, a duration like "10m", or "off"',
+  deskDelay: 'must be milliseconds, a duration like "30s", or "off"',
   language: 'must be "en" or "zh"',
   topics: "must be true or false",
   progress: 'must be true or false ("on" or "off")',
@@ -177,7 +179,9 @@ const EXPECTED: Record<OptionName, string> = {
 function asText(name: OptionName, value: unknown): string | undefined {
   if (typeof value === "string") return value;
   if (typeof value === "number")
-    return Number.isFinite(value) && ["chatId", "questionTtl", "permissionTtl", "doneAfter", "stallAfter"].includes(name) ? String(value) : undefined;
+    return Number.isFinite(value) && ["chatId", "questionTtl", "permissionTtl", "doneAfter", "stallAfter", "deskDelay"].includes(name)
+      ? String(value)
+      : undefined;
   if (typeof value === "boolean")
     return name === "topics" || name === "progress" || name === "agentTools" || name === "shell" || name === "stream" || name === "rich"
       ? value

@@ -58,6 +58,8 @@ export interface HermesConfig {
   shell?: boolean;
   /** HERMES_STALL_AFTER: a busy run showing nothing new this long gets an alert (ms; 0: off). */
   stallAfterMs: number;
+  /** HERMES_DESK_DELAY: while the person is at the desk, a new prompt waits this long before it reaches the phone (ms; undefined: off). */
+  deskDelayMs?: number;
   /** HERMES_RUN_BUDGET: dollars every run may spend before Hermes stops it (undefined: no cap). */
   runBudget?: number;
   /** HERMES_MACHINE_NAME: labels every message (several machines, one bot each, in one group). */
@@ -193,6 +195,8 @@ export function readConfig(env: Env = process.env, options?: unknown, global?: G
   const doneAfterMs = readDuration(settings("HERMES_DONE_AFTER"), DEFAULT_NOTICES.doneAfterMs, ignored);
   const stallSetting = settings("HERMES_STALL_AFTER");
   const stallAfterMs = OFF.includes(stallSetting.raw?.trim().toLowerCase() ?? "") ? 0 : readDuration(stallSetting, DEFAULT_STALL_AFTER_MS, ignored);
+  const deskSetting = settings("HERMES_DESK_DELAY");
+  const deskDelayMs = OFF.includes(deskSetting.raw?.trim().toLowerCase() ?? "") ? 0 : readDuration(deskSetting, 0, ignored);
   const languageSetting = settings("HERMES_LANGUAGE");
   const language = languageOf(languageSetting.raw) ?? "en";
   if (!languageOf(languageSetting.raw)) ignored.push(`${languageSetting.label} must be en or zh (zh-CN) (got "${languageSetting.raw}"): en is used`);
@@ -242,6 +246,7 @@ export function readConfig(env: Env = process.env, options?: unknown, global?: G
       notify,
       doneAfterMs,
       stallAfterMs,
+      ...(deskDelayMs > 0 ? { deskDelayMs } : {}),
       language,
       topics,
       progress,

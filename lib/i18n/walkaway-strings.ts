@@ -53,6 +53,12 @@ export interface WalkawayStrings {
   stopNote: string;
   stallGone: string;
 
+  /** The menu's and /help's lines of /digest and /away. */
+  digestCommand: string;
+  awayCommand: string;
+  /** /away's answer: prompts reach the phone at once (HERMES_DESK_DELAY set), or they did already (unset). */
+  awayNow: Html;
+  awayOff: Html;
   /** /digest: "🗒 Since 21:00 (12 h)". */
   digestTitle: (since: Html, span: Html) => Html;
   digestNothing: Html;
@@ -68,13 +74,17 @@ export interface WalkawayStrings {
   digestQuestion: (at: Html, asked: Html, answer: Html, source: Html) => Html;
   digestPermission: (at: Html, asked: Html, answer: Html, source: Html) => Html;
   digestBudget: (at: Html, source: Html) => Html;
-  answers: { once: string; always: string; reject: string; dismissed: string; stopped: string };
+  answers: { once: string; always: string; reject: string; dismissed: string; stopped: string; gone: string };
   sources: {
     phone: (name: Html) => Html;
     terminal: Html;
     sessionRule: (rule: Html) => Html;
     opencodeAlways: Html;
     budgetStop: Html;
+    /** Its run was stopped (Stop, the budget) while it waited. */
+    runStopped: Html;
+    /** Nobody answered in time. */
+    timeout: Html;
     unanswered: Html;
   };
   /** The file with the whole digest, when it is longer than a message. */

@@ -29,6 +29,7 @@ export interface HubOptions {
         | "notify"
         | "doneAfterMs"
         | "stallAfterMs"
+        | "deskDelayMs"
         | "language"
         | "topics"
         | "progress"
@@ -151,6 +152,7 @@ export function acquireBridge(options: HubOptions): BridgeLease | BridgeRefused 
       progress: config.progress ?? false,
       ...(config.runBudget !== undefined ? { runBudget: config.runBudget } : {}),
       ...(config.stallAfterMs !== undefined ? { stallAfterMs: config.stallAfterMs } : {}),
+      ...(config.deskDelayMs !== undefined ? { deskDelayMs: config.deskDelayMs } : {}),
       machine: machine === undefined ? undefined : makeScrubber(secrets)(machine),
       transcription: config.transcription,
       stream: config.stream,

@@ -29,4 +29,8 @@ export interface PromptBase {
   /** Shown under the prompt after a failed reply, until the next change. */
   notice?: Text;
   message?: MessageRef;
+  /** Who on the phone tapped it last, by name (the digest's "who decided"). */
+  tappedBy?: string;
+  /** A session rule answered it by itself: what the rule covers, in words. */
+  answeredByRule?: string;
 }

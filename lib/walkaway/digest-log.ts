@@ -39,18 +39,28 @@ export type DecisionSource =
   | { kind: "opencode-always" }
   /** The run budget stopped the run. */
   | { kind: "budget-stop" }
+  /** Its run was stopped (Stop on the phone, the budget): nobody answered it. */
+  | { kind: "run-stopped" }
+  /** Nobody answered in time: Hermes dismissed or rejected it (HERMES_QUESTION_TTL, HERMES_PERMISSION_TTL). */
+  | { kind: "timeout" }
   /** Nobody: the run ended or the request went away unanswered. */
   | { kind: "unanswered" };
+
+export type AnswerKind = "labels" | "once" | "always" | "reject" | "dismissed" | "gone" | "stopped";
 
 export interface Decision {
   at: number;
   sessionID: string;
+  /** The project's directory. */
+  directory?: string;
   requestID: string;
   kind: "question" | "permission" | "budget";
   /** What it asked: the question, or the permission and its patterns. */
   asked: string;
-  /** The answer: labels, once/always/reject, or the stop. */
+  /** The answer: labels (a question), once/always/reject (a permission), dismissed, or the stop (a budget). */
   answer: string;
+  /** What kind of answer, for the phone's words: the labels as they are, the others translated. */
+  answerKind: AnswerKind;
   source: DecisionSource;
 }
 
@@ -125,6 +135,16 @@ export class DigestLog {
       runs: this.#runs.filter((run) => mine(run.sessionID) && (run.startedAt >= since || (run.endedAt ?? now) >= since)).map((run) => ({ ...run })),
       decisions: this.#decisions.filter((d) => mine(d.sessionID) && d.at >= since).map((d) => ({ ...d })),
     };
+  }
+
+  /** Who started the session's last run. */
+  startedBy(sessionID: string): RunStarter | undefined {
+    return this.#last(sessionID)?.startedBy;
+  }
+
+  /** Whether the session's last run is still going. */
+  running(sessionID: string): boolean {
+    return this.#current(sessionID) !== undefined;
   }
 
   get sizes(): { runs: number; decisions: number } {

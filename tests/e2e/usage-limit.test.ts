@@ -133,6 +133,44 @@ describe.each(CASES)("a usage limit on OpenCode %s in a %s chat", (version, chat
     expect(requestsWith(after, "wait an hour, then cancel")).toEqual([]);
   }, 180_000);
 
+  // A bare 429 (no retry-after, no reset time in the body): 1.18.33 gives up after five retries
+  // (about 62 s), 2.0.15 after ten (about 84 s, provider.rate-limit); 1.1.53 never gives up (its
+  // pause keeps OpenCode's next retry time), so it has no end without a reset time.
+  it.skipIf(version === "1.1.53")(
+    "OpenCode gives up on a bare 429: no reset time known, Resume now only, nothing resumes by itself, Resume now sends continue",
+    async () => {
+      rig.llm.setFailure({ agentOnly: true, status: 429, times: isOpencode2(version) ? 11 : 6, message: RATE_LIMIT, type: "rate_limit_exceeded" });
+      const session = await rig.opencode.createSession();
+      const from = rig.llm.requests.length;
+      await rig.opencode.prompt(session.id, "work through a bare limit");
+      const pause = await pauseOf("the bare limit");
+      seen.add(pause.messageId);
+      expect(pause.text).toContain("OpenCode retries by itself then.");
+      await rig.telegram.waitFor(() => current(pause).text.includes("no reset time known"), { timeoutMs: 150_000, what: "OpenCode gave up: no reset time" });
+      expect(current(pause).text).toContain("Nothing resumes it by itself: tap Resume now when the limit is over.");
+      expect(labels(pause)).toEqual(["▶ Resume now"]);
+      await idle(session.id);
+      const isContinue = (body: unknown) => messagesOf(body).some((m) => m.role === "user" && contentText(m.content).trim() === "continue");
+      // Nothing resumes it by itself (time is the scenario here: Hermes would have sent continue at once).
+      await new Promise((resolve) => setTimeout(resolve, 8_000));
+      expect(requestsWith(from, "work through a bare limit").filter(isContinue)).toEqual([]);
+      expect(labels(pause)).toEqual(["▶ Resume now"]);
+
+      const refused = await rig.telegram.tapButton(pause, "▶ Resume now", STRANGER);
+      expect(await rig.telegram.waitForCallbackAnswer(refused)).toMatchObject({ text: expect.stringContaining("Not authorized") });
+      const tap = await rig.telegram.tapButton(pause, "▶ Resume now");
+      expect(await rig.telegram.waitForCallbackAnswer(tap)).toMatchObject({ text: "Resuming" });
+      await rig.telegram.waitFor(() => requestsWith(from, "work through a bare limit").find(isContinue), { timeoutMs: 60_000, what: "continue at the LLM" });
+      await rig.telegram.waitFor(() => current(pause).text.includes("from the phone"), { timeoutMs: 30_000, what: "Resumed from the phone" });
+      expect(labels(pause)).toEqual([]);
+      await idle(session.id);
+      expect(requestsWith(from, "work through a bare limit").filter(isContinue)).toHaveLength(1);
+      // No "retrying" or "Failed" notice beside the pause.
+      expect(rig.telegram.messages().filter((m) => /retrying|failed/i.test(m.text) && m.messageId !== pause.messageId)).toEqual([]);
+    },
+    300_000,
+  );
+
   it.skipIf(version !== "1.18.33")(
     "1.18.33 gives up after five retries: Hermes sends continue at the reset the body names",
     async () => {

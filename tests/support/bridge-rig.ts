@@ -90,6 +90,8 @@ export function setup(
     runBudget?: number;
     /** HERMES_SHELL (issue 53). */
     shell?: boolean;
+    /** HERMES_DESK_DELAY (issue 51). */
+    deskDelayMs?: number;
     /** Rich messages in the in-memory Telegram (memory-telegram.ts); absent: none, as with HERMES_RICH=off. */
     rich?: "supported" | "refused";
   } = {},
@@ -115,6 +117,7 @@ export function setup(
     ...(options.now ? { now: options.now } : {}),
     ...(options.runBudget !== undefined ? { runBudget: options.runBudget } : {}),
     ...(options.shell !== undefined ? { shell: options.shell } : {}),
+    ...(options.deskDelayMs !== undefined ? { deskDelayMs: options.deskDelayMs } : {}),
     // Long unless the fake stays silent: a reply must be confirmed by its echo, not by the timeout.
     confirmTimeoutMs: options.announce === false ? 50 : 10_000,
   });

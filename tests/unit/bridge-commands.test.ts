@@ -88,6 +88,8 @@ describe("Bridge: commands", () => {
         "stop",
         "budget",
         "queue",
+        "digest",
+        "away",
         "undo",
         "voice",
         "commands",

@@ -504,6 +504,17 @@ describe("readConfig: options from opencode.json", () => {
     expect(bad.ignored).toEqual([expect.stringContaining("HERMES_STALL_AFTER must be")]);
   });
 
+  it("HERMES_DESK_DELAY: unset by default (off), a duration, off (or 0) is unset, a wrong value is said", () => {
+    expect(ok(readConfig(BASE)).deskDelayMs).toBeUndefined();
+    expect(ok(readConfig({ ...BASE, HERMES_DESK_DELAY: "20s" })).deskDelayMs).toBe(20_000);
+    expect(ok(readConfig(BASE, { deskDelay: "1m" })).deskDelayMs).toBe(60_000);
+    expect(ok(readConfig({ ...BASE, HERMES_DESK_DELAY: "off" })).deskDelayMs).toBeUndefined();
+    expect(ok(readConfig({ ...BASE, HERMES_DESK_DELAY: "0" })).deskDelayMs).toBeUndefined();
+    const bad = ok(readConfig({ ...BASE, HERMES_DESK_DELAY: "soon" }));
+    expect(bad.deskDelayMs).toBeUndefined();
+    expect(bad.ignored).toEqual([expect.stringContaining("HERMES_DESK_DELAY must be")]);
+  });
+
   it("HERMES_PROGRESS: on by default, off when asked, a wrong value is a problem", () => {
     expect(ok(readConfig(BASE)).progress).toBe(true);
     expect(ok(readConfig({ ...BASE, HERMES_PROGRESS: "OFF" })).progress).toBe(false);

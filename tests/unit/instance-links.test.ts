@@ -52,6 +52,26 @@ describe("InstanceLinks", () => {
     ]);
   });
 
+  // The digest's "started from the phone" (issue 51): a prompt, a command, a compaction and a shell command sent through the links are told; a reply is not.
+  it("tells its watcher which session the phone starts a run in, before the call", async () => {
+    const links = new InstanceLinks();
+    const told: string[] = [];
+    const ok = async () => ({ ok: true });
+    const vocabulary = { runCommand: async () => (told.includes("ses_c") ? { ok: true } : { ok: false }), compact: ok, listCommands: async () => [] };
+    const opencode = { prompt: ok, replyQuestion: ok, vocabulary, desk: { shell: ok, listMcp: async () => [] } } as unknown as OpencodeEndpoint;
+    links.add({ directory: "/a", opencode });
+    links.watchPrompts({ promptedFromPhone: (sessionID) => void told.push(sessionID) });
+    const steered = links.linkFor("/a")!.opencode;
+    await steered.prompt("ses_p", [{ type: "text", text: "hi" }]);
+    expect(await steered.vocabulary!.runCommand!("ses_c", "test", "")).toEqual({ ok: true });
+    await steered.vocabulary!.compact!("ses_k");
+    await steered.desk!.shell!("ses_s", "ls");
+    await steered.replyQuestion("que_1", [["Red"]]);
+    await steered.vocabulary!.listCommands!();
+    await steered.desk!.listMcp!();
+    expect(told).toEqual(["ses_p", "ses_c", "ses_k", "ses_s"]);
+  });
+
   it("tells whether OpenCode still lists a request, on the list of its kind", async () => {
     const links = new InstanceLinks();
     links.add(link("/a", { questions: ["que_1"], permissions: ["per_1"] }));

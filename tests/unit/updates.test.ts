@@ -19,7 +19,7 @@ describe("parseUpdate: callback queries", () => {
     expect(parseUpdate(callback())).toEqual({
       kind: "callback",
       id: "cb-1",
-      from: { userId: 111, chatId: -1001234567890, chatType: "supergroup" },
+      from: { userId: 111, chatId: -1001234567890, chatType: "supergroup", name: "Ann" },
       messageId: 77,
       hasButtons: false,
       data: "h1:ABCD:x",

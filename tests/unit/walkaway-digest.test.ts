@@ -12,6 +12,7 @@ const decision = (at: number, n: number, over: Partial<Decision> = {}): Decision
   kind: "permission",
   asked: "bash: ls",
   answer: "once",
+  answerKind: "once",
   source: { kind: "phone", by: "Ana" },
   ...over,
 });

@@ -39,6 +39,8 @@ export interface RunBudgetDeps {
   t: Strings;
   /** HERMES_RUN_BUDGET; undefined: runs have no cap unless /budget sets one. */
   defaultCap: number | undefined;
+  /** A run stopped at its budget (the digest records it: lib/bridge/walkaway/digest-feed.ts). */
+  digest?: { budgetStopped(sessionID: string, directory: string, spent: number, cap: number): void };
 }
 
 /** What Continue sends the session. */
@@ -163,6 +165,7 @@ export class RunBudget {
       const error = outcome.gone ? this.#deps.t.talk.sessionGone : outcome.error;
       return void (await this.#post(owner, renderBudgetStop({ spent, cap, step: cap, directory: owner.directory, error }, this.#deps.t)));
     }
+    this.#deps.digest?.budgetStopped(owner.sessionID, owner.directory, spent, cap);
     await prompts.closeRun(owner.sessionID);
     const key = randomBytes(6).toString("hex");
     const step = [...this.#stops.values()].find((stop) => stop.owner.sessionID === owner.sessionID)?.step ?? cap;

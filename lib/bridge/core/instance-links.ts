@@ -1,5 +1,6 @@
 // The OpenCode instances (one per project directory) this process answers through. The links it
-// hands out add the phone's choice of model and agent to every prompt (prompt-choices.ts).
+// hands out add the phone's choice of model and agent to every prompt (prompt-choices.ts), and say
+// which session the phone prompts (the digest's "started from the phone").
 import type { PromptChoice } from "../../opencode/endpoint.ts";
 import type { Prompt } from "../../registry/registry.ts";
 import type { InstanceLink } from "./desk.ts";
@@ -9,13 +10,20 @@ export class InstanceLinks {
   /** Each link as it was added → the one handed out. */
   readonly #links = new Map<InstanceLink, InstanceLink>();
   readonly #choice: () => PromptChoice;
+  #watcher: { promptedFromPhone(sessionID: string): void } | undefined;
 
   constructor(choice: () => PromptChoice = () => ({})) {
     this.#choice = choice;
   }
 
+  /** Who hears of every prompt sent through these links (the digest: the run it starts is the phone's). */
+  watchPrompts(watcher: { promptedFromPhone(sessionID: string): void }): void {
+    this.#watcher = watcher;
+  }
+
   add(link: InstanceLink): void {
-    this.#links.set(link, { directory: link.directory, opencode: steered(link.opencode, this.#choice) });
+    const prompted = (sessionID: string) => this.#watcher?.promptedFromPhone(sessionID);
+    this.#links.set(link, { directory: link.directory, opencode: steered(link.opencode, this.#choice, prompted) });
   }
 
   delete(link: InstanceLink): void {

@@ -49,13 +49,16 @@ export class PromptChoices {
 }
 
 /** The endpoint with the phone's choice added to every prompt. */
-export function steered(endpoint: OpencodeEndpoint, choice: () => PromptChoice): OpencodeEndpoint {
+export function steered(endpoint: OpencodeEndpoint, choice: () => PromptChoice, prompted?: (sessionID: string) => void): OpencodeEndpoint {
   return {
     rejectKeepsMessage: endpoint.rejectKeepsMessage,
     replyQuestion: (requestID, answers) => endpoint.replyQuestion(requestID, answers),
     rejectQuestion: (requestID) => endpoint.rejectQuestion(requestID),
     replyPermission: (requestID, decision) => endpoint.replyPermission(requestID, decision),
-    prompt: (sessionID, parts) => endpoint.prompt(sessionID, parts, choice()),
+    prompt: (sessionID, parts) => {
+      prompted?.(sessionID);
+      return endpoint.prompt(sessionID, parts, choice());
+    },
     listModels: () => endpoint.listModels(),
     listSessions: () => endpoint.listSessions(),
     lastAnswer: (sessionID) => endpoint.lastAnswer(sessionID),
@@ -65,11 +68,29 @@ export function steered(endpoint: OpencodeEndpoint, choice: () => PromptChoice):
     revertRun: (sessionID, messageID) => endpoint.revertRun(sessionID, messageID),
     unrevertRun: (sessionID) => endpoint.unrevertRun(sessionID),
     ...(endpoint.runChanges ? { runChanges: endpoint.runChanges.bind(endpoint) } : {}),
-    ...(endpoint.vocabulary ? { vocabulary: endpoint.vocabulary } : {}),
-    ...(endpoint.desk ? { desk: endpoint.desk } : {}),
+    // A command, a compaction or a shell command from the phone starts a run as a prompt does: the digest counts it the phone's.
+    ...(endpoint.vocabulary ? { vocabulary: noting(endpoint.vocabulary, ["runCommand", "compact"], prompted) } : {}),
+    ...(endpoint.desk ? { desk: noting(endpoint.desk, ["shell"], prompted) } : {}),
     listQuestions: () => endpoint.listQuestions(),
     listPermissions: () => endpoint.listPermissions(),
     session: (sessionID) => endpoint.session(sessionID),
-    ...(endpoint.at ? { at: (directory: string) => steered(endpoint.at!(directory), choice) } : {}),
+    ...(endpoint.at ? { at: (directory: string) => steered(endpoint.at!(directory), choice, prompted) } : {}),
   };
+}
+
+/** `target` whose `methods` (each taking the session first) tell `prompted` before they run. */
+function noting<T extends object>(target: T, methods: readonly string[], prompted: ((sessionID: string) => void) | undefined): T {
+  if (!prompted) return target;
+  return new Proxy(target, {
+    // Read and called on the target itself: a class's private fields are not the proxy's.
+    get(object, key) {
+      const value: unknown = Reflect.get(object, key, object);
+      if (typeof value !== "function") return value;
+      if (!methods.includes(String(key))) return value.bind(object);
+      return (sessionID: string, ...rest: unknown[]) => {
+        prompted(sessionID);
+        return value.call(object, sessionID, ...rest);
+      };
+    },
+  });
 }

@@ -14,7 +14,7 @@ import { isUndoCommand } from "../runs/undo-control.ts";
 import type { SessionTopics } from "../core/topics.ts";
 import type { PromptTaps } from "../prompts/prompt-taps.ts";
 
-type TextTarget = { input: TextInput } | { owner: MessageOwner; userMessage: UserMessage };
+type TextTarget = { input: TextInput; by: string } | { owner: MessageOwner; userMessage: UserMessage };
 
 export interface TypedTextDeps {
   registry: Registry;
@@ -25,6 +25,8 @@ export interface TypedTextDeps {
   /** Where a session's next instruction goes. */
   talk: Pick<TalkBack, "talkBack">;
   undos: Pick<UndoControl, "offer">;
+  /** A reply `/digest …` to a session's message: that session's digest (lib/bridge/walkaway/digest-command.ts). */
+  digests?: { isDigest(text: string): boolean; digestFor(owner: MessageOwner, text: string, messageId: number): Promise<void> };
 }
 
 export class TypedText {
@@ -34,7 +36,7 @@ export class TypedText {
   constructor(deps: TypedTextDeps) {
     this.#deps = deps;
     this.#joiner = new TextJoiner(deps.quietMs, (target, text) =>
-      "input" in target ? deps.inputs.typed(target.input, text) : void deps.talk.talkBack(target.owner, target.userMessage, text),
+      "input" in target ? deps.inputs.typed(target.input, text, target.by) : void deps.talk.talkBack(target.owner, target.userMessage, text),
     );
   }
 
@@ -52,10 +54,13 @@ export class TypedText {
     };
     const replyTo = intent.replyTo === undefined ? undefined : { chatId: intent.from.chatId, messageId: intent.replyTo };
     const input = replyTo ? registry.inputFor(replyTo) : undefined;
-    if (input) return this.#start(sender, { input }, intent.text);
+    const by = intent.from.name ?? String(intent.from.userId);
+    if (input) return this.#start(sender, { input, by }, intent.text);
     // A reply to any other message of a session is a new instruction for that session (or /undo of its last run).
     const owner = replyTo ? registry.ownerOf(replyTo) : undefined;
     if (owner && isUndoCommand(intent.text)) return () => this.#deps.undos.offer(owner, intent.messageId);
+    const digests = this.#deps.digests;
+    if (owner && digests?.isDigest(intent.text)) return () => digests.digestFor(owner, intent.text, intent.messageId);
     if (owner) return this.#start(sender, { owner, userMessage }, intent.text);
     // A plain message in a session's forum topic is also for that session.
     const topicOwner = intent.threadId !== undefined ? topics.ownerOf(intent.threadId) : undefined;
@@ -64,7 +69,7 @@ export class TypedText {
     // A plain message while exactly one answer is awaited in this chat is that answer.
     const awaited = registry.inputsIn(intent.from.chatId);
     if (intent.replyTo !== undefined || awaited.length !== 1) return undefined;
-    return this.#start(sender, { input: awaited[0]! }, intent.text);
+    return this.#start(sender, { input: awaited[0]!, by }, intent.text);
   }
 
   clear(): void {

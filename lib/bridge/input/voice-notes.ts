@@ -26,7 +26,7 @@ import type { SessionTopics } from "../core/topics.ts";
 import type { PromptTaps } from "../prompts/prompt-taps.ts";
 
 /** Where the words go: an awaited answer (or feedback), or a session's next prompt. */
-export type VoiceTarget = { input: TextInput } | { owner: MessageOwner };
+export type VoiceTarget = { input: TextInput; by?: string } | { owner: MessageOwner };
 
 export interface VoiceNotesDeps {
   telegram: TelegramApi;
@@ -72,7 +72,11 @@ export class VoiceNotes {
     if (file.kind !== "audio" && !(input && file.kind === "document" && claimsAudio(file.mime, file.name))) return undefined;
     const owner = replyTo ? registry.ownerOf(replyTo) : undefined;
     const topicOwner = intent.threadId !== undefined ? topics.ownerOf(intent.threadId) : undefined;
-    const target: VoiceTarget | undefined = input ? { input } : (owner ?? topicOwner) ? { owner: (owner ?? topicOwner)! } : undefined;
+    const target: VoiceTarget | undefined = input
+      ? { input, by: intent.from.name ?? String(intent.from.userId) }
+      : (owner ?? topicOwner)
+        ? { owner: (owner ?? topicOwner)! }
+        : undefined;
     if (!target) return undefined;
     const userMessage: UserMessage = {
       chatId: intent.from.chatId,
@@ -136,7 +140,7 @@ export class VoiceNotes {
       const sent = await chat.post(t.voice.heardAnswer(shown), userMessage.messageId, userMessage.threadId);
       if (sent) registry.noteMessage(sent, { sessionID: prompt.sessionID, directory: prompt.directory });
       this.#deps.talk.heardVoice(prompt.sessionID);
-      this.#deps.inputs.typed(target.input, words);
+      this.#deps.inputs.typed(target.input, words, target.by);
       return;
     }
     // Queued first, so the phone shows the words before the 👍 and Running; the prompt does not wait for Telegram.

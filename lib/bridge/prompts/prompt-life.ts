@@ -22,6 +22,7 @@ import { RICH_UNSENT, type PromptMessages } from "./prompt-messages.ts";
 import type { ReplyConfirmation } from "./reply-confirmation.ts";
 import { SerialQueues } from "./serial-queues.ts";
 import { lookUpSession } from "./session-lookup.ts";
+import { rejectExpired } from "./prompt-expiry.ts";
 import type { Html } from "../../text/html.ts";
 import { warmUpTextSoon } from "../../text/warm-up.ts";
 import { warmUpRendererSoon } from "../../telegram/render/render-warm-up.ts";
@@ -38,6 +39,8 @@ export interface PromptLifeDeps {
   ttl: Record<Prompt["kind"], number>;
   /** Risk flags and session rules (issue 42); without it permissions show no flags and offer no session rule. */
   judge?: PermissionJudge;
+  /** The digest (lib/bridge/walkaway/digest-feed.ts): every prompt as it ends; before one reaches the phone, the desk's delay (HERMES_DESK_DELAY). */
+  digest?: { settled(prompt: Prompt): void; delivering(): Promise<void> };
 }
 
 type Replied = Extract<HermesEvent, { type: "question.replied" | "question.rejected" | "permission.replied" }>;
@@ -192,6 +195,7 @@ export class PromptLife implements PromptDesk {
     this.#expiry.delete(prompt.key);
     for (const input of registry.disarmInputs(prompt.key)) chat.delete(input.message);
     log.info({ kind: prompt.kind, requestID: prompt.requestID, state }, "prompt settled");
+    this.#deps.digest?.settled(prompt);
     // Still on its way to the phone: delivery shows the final state (or skips sending).
     if (!prompt.message) return;
     await this.refresh(prompt);
@@ -259,7 +263,7 @@ export class PromptLife implements PromptDesk {
       const { messages, registry } = this.#deps;
       const threadId = await messages.threadOf(prompt);
       // Files that could not be sent the first time get another try: with them, Allow comes back.
-      if (prompt.kind === "permission" && prompt.files?.sent === false) await this.#attachFiles(prompt, threadId);
+      if (prompt.kind === "permission" && prompt.files?.sent === false) await messages.attachFiles(prompt, threadId);
       const sent = await this.#post(prompt, threadId).catch(() => undefined);
       if (!sent) return;
       // post() recorded what the new copy shows: edits that would change nothing on it are skipped too.
@@ -274,9 +278,10 @@ export class PromptLife implements PromptDesk {
     const { messages, registry, log } = this.#deps;
     let shown: string;
     if (prompt.kind === "permission" && (await this.#judged(prompt))) return;
+    await this.#deps.digest?.delivering();
     try {
       const threadId = await messages.threadOf(prompt);
-      if (prompt.kind === "permission") await this.#attachFiles(prompt, threadId);
+      if (prompt.kind === "permission") await messages.attachFiles(prompt, threadId);
       const sent = await this.#post(prompt, threadId);
       if (!sent) return registry.forget(prompt);
       shown = sent.text;
@@ -306,6 +311,7 @@ export class PromptLife implements PromptDesk {
     await this.#allowing.settled(prompt.sessionID);
     const rule = prompt.flags.length === 0 && prompt.state === "pending" ? judge.covering(prompt) : undefined;
     if (!rule) return false;
+    prompt.answeredByRule = rule.scope.map((scope) => scope.text).join(", ") || rule.permission;
     await this.enqueue(prompt, () => this.decidePermission(prompt, { reply: "once" }));
     if (prompt.state === "pending") return false;
     this.#deps.registry.forget(prompt);
@@ -324,24 +330,15 @@ export class PromptLife implements PromptDesk {
       if (sent?.wholeDiff && prompt.kind === "permission") prompt.wholeDiff = true;
       return sent;
     }
-    if (prompt.kind === "permission") await this.#attachFiles(prompt, threadId);
+    if (prompt.kind === "permission") await messages.attachFiles(prompt, threadId);
     const again = await messages.post(prompt, threadId);
     return again === RICH_UNSENT ? undefined : again;
-  }
-
-  /** A permission's files go out before its message; if they can't be sent, the message offers no Allow. */
-  async #attachFiles(prompt: PermissionPrompt, threadId: number | undefined): Promise<void> {
-    const files = await this.#deps.messages.postFiles(prompt, threadId);
-    if (files) prompt.files = files;
   }
 
   /** Nobody answered in time: the question is dismissed, the permission rejected. */
   async #expire(prompt: Prompt): Promise<void> {
     if (prompt.state !== "pending") return;
-    const opencode = this.#deps.links.linkFor(prompt.directory)?.opencode;
-    const { requestID } = prompt;
-    const reject = () => (prompt.kind === "question" ? opencode!.rejectQuestion(requestID) : opencode!.replyPermission(requestID, { reply: "reject" }));
-    const outcome: Outcome = opencode ? await reject() : { ok: false, gone: true };
+    const outcome = await rejectExpired(this.#deps.links, prompt);
     this.#deps.log.info({ kind: prompt.kind, requestID: prompt.requestID, outcome }, "prompt expired");
     if (!outcome.ok && !outcome.gone) {
       const error = outcome.error;

@@ -161,6 +161,12 @@ export class PromptMessages {
    * (the message replies to them), so what Allow approves can be read before the tap. Undefined
    * when there is nothing to attach.
    */
+  /** A permission's files go out before its message; if they can't be sent, the message offers no Allow. */
+  async attachFiles(prompt: PermissionPrompt, threadId: number | undefined): Promise<void> {
+    const files = await this.postFiles(prompt, threadId);
+    if (files) prompt.files = files;
+  }
+
   async postFiles(prompt: PermissionPrompt, threadId: number | undefined): Promise<SentFiles | undefined> {
     const { outbox, telegram, chat, log, t } = this.#deps;
     // A rich message shows the whole diff itself.

@@ -65,7 +65,7 @@ export class PromptTaps {
   }
 
   /** Typed text for an awaited input (a free-text answer, or a reject's feedback). */
-  typed(input: TextInput, text: string): void {
+  typed(input: TextInput, text: string, by?: string): void {
     const { registry, prompts, chat } = this.#deps;
     const prompt = registry.byKey(input.key);
     if (prompt?.state !== "pending") return;
@@ -73,6 +73,7 @@ export class PromptTaps {
       if (prompt.state !== "pending" || !registry.inputFor(input.message)) return;
       registry.disarmInputs(prompt.key);
       chat.delete(input.message);
+      if (by !== undefined) prompt.tappedBy = by;
       if (prompt.kind === "question") await typeQuestionAnswer(prompts, prompt, input.questionIndex, text, input.message.messageId);
       else await typePermissionFeedback(prompts, prompt, text);
     });
@@ -85,6 +86,7 @@ export class PromptTaps {
     if (!isOn(prompt, intent)) return this.#stale(intent);
     if (prompt.state !== "pending") return chat.answerCallback(intent.id, t.note.notPending);
     if (prompt.busy) return chat.answerCallback(intent.id, t.note.sending);
+    prompt.tappedBy = intent.from.name ?? String(intent.from.userId);
     const tap: Tap = prompt.kind === "question" ? tapQuestion(prompts, prompt, data) : tapPermission(prompts, prompt, data);
     // The reply to OpenCode leaves before Telegram's acknowledgement of the tap (a macrotask later).
     if (tap.next) void prompts.enqueue(prompt, tap.next);

@@ -35,6 +35,8 @@ export interface AnswerTarget {
   owner: MessageOwner;
   /** The outbox's lane: `Priority.Answer` when a person asked for it (/sessions), `Priority.Awaited` for a run's notice. */
   priority: Priority;
+  /** Sent with no notification (a Done notice of a run started at the desk while the person is there). */
+  silent?: boolean;
 }
 
 /**
@@ -50,7 +52,7 @@ export async function postAnswerMessage(
 ): Promise<{ messageId: number } | undefined> {
   const { outbox, registry } = deps;
   const { chatId, threadId, owner } = target;
-  const options = { ...inThread(threadId), ...(message.keyboard ? { keyboard: message.keyboard } : {}) };
+  const options = { ...inThread(threadId), ...(message.keyboard ? { keyboard: message.keyboard } : {}), ...(target.silent ? { silent: true } : {}) };
   const sent = await outbox.send(chatId, () => () => sendAnswer(deps, chatId, message, options), target.priority);
   if (!sent) return undefined;
   registry.noteMessage({ chatId, messageId: sent.messageId }, owner);
@@ -85,7 +87,7 @@ async function sendAnswer(
   deps: AnswerMessageDeps,
   chatId: number,
   message: { html: Html; shortened: boolean; rich?: RichAnswer | undefined },
-  options: { threadId?: number; keyboard?: InlineButton[][] },
+  options: { threadId?: number; keyboard?: InlineButton[][]; silent?: boolean },
 ): Promise<{ messageId: number; shortened: boolean }> {
   const { telegram, log } = deps;
   if (message.rich && telegram.sendRichMessage) {
@@ -109,7 +111,7 @@ async function sendFormatted(
   deps: AnswerMessageDeps,
   chatId: number,
   html: Html,
-  options: { threadId?: number; keyboard?: InlineButton[][] },
+  options: { threadId?: number; keyboard?: InlineButton[][]; silent?: boolean },
 ): Promise<{ messageId: number }> {
   const { telegram, log } = deps;
   try {

@@ -52,6 +52,8 @@ export interface RunNoticeDeps {
   doneButtons?: readonly DoneButtons[];
   /** Approvals (issue 42): they see the run's events (the budget reads its cost), and count for the Done notice the requests session rules answered. */
   approvals?: { observe(directory: string, event: HermesEvent): void; takeAnswered(sessionID: string): number };
+  /** HERMES_DESK_DELAY (issue 51): whether the session's Done notice goes silently (its run started at the desk, the person is there). */
+  digest?: { quietDone(sessionID: string): boolean };
 }
 
 export class RunNotices {
@@ -181,7 +183,7 @@ export class RunNotices {
       const sent = await postAnswerMessage(
         this.#deps,
         // A run's end is what its person waits for (issue 50: ahead of spare traffic in a busy group); its retry notice too, so they stay in order.
-        { chatId, threadId, owner, priority: Priority.Awaited },
+        { chatId, threadId, owner, priority: Priority.Awaited, silent: notice.kind === "done" && this.#deps.digest?.quietDone(notice.sessionID) === true },
         rendered,
         notice.kind === "done" ? (notice.lastText ?? "") : "",
       );

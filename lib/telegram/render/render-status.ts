@@ -29,8 +29,26 @@ export function commandsFor(t: Strings): Array<{ command: string; description: s
   const queue = { command: "queue", description: t.queue.menu };
   // The run budget (issue 42), after /stop.
   const budget = { command: "budget", description: t.approvals.budgetCommand };
+  // Walking away (issue 51): /digest and /away, after /budget.
+  const walkaway = [
+    { command: "digest", description: t.walkaway.digestCommand },
+    { command: "away", description: t.walkaway.awayCommand },
+  ];
   const stop = menu.findIndex((entry) => entry.command === "stop") + 1;
-  return [...menu.slice(0, 2), ...schedules, ...menu.slice(2, stop), budget, queue, ...menu.slice(stop, 8), voice, ...vocabulary, diff, mcp, ...menu.slice(8)];
+  return [
+    ...menu.slice(0, 2),
+    ...schedules,
+    ...menu.slice(2, stop),
+    budget,
+    queue,
+    ...walkaway,
+    ...menu.slice(stop, 8),
+    voice,
+    ...vocabulary,
+    diff,
+    mcp,
+    ...menu.slice(8),
+  ];
 }
 
 /** Room for each list, so /status stays within one message whatever the titles (escaped lengths). */

@@ -5,7 +5,7 @@ export interface Sender {
   userId: number;
   chatId: number;
   chatType: string;
-  /** Their name as Telegram shows it (first name, else @username), when given: the queue says who sent a message. */
+  /** How Telegram names the person (first and last name, else @username): the queue says who sent a message, the digest who decided. */
   name?: string;
 }
 
@@ -14,6 +14,8 @@ export interface TapSender {
   userId: number;
   chatId: number | undefined;
   chatType: string;
+  /** How Telegram names the person (first and last name, else @username): the digest says who decided. */
+  name?: string;
 }
 
 export type Intent =
@@ -64,6 +66,8 @@ export function parseUpdate(update: unknown): Intent | undefined {
     const chat = message && isRecord(message.chat) ? message.chat : undefined;
     if (typeof callback.id !== "string" || typeof userId !== "number") return undefined;
     const from: TapSender = { userId, chatId: typeof chat?.id === "number" ? chat.id : undefined, chatType: typeof chat?.type === "string" ? chat.type : "" };
+    const name = nameOf(callback.from);
+    if (name) from.name = name;
     const intent: Intent = { kind: "callback", id: callback.id, from, data: typeof callback.data === "string" ? callback.data : "" };
     if (typeof message?.message_id === "number") {
       intent.messageId = message.message_id;
@@ -78,9 +82,9 @@ export function parseUpdate(update: unknown): Intent | undefined {
   const { from: user, chat } = message;
   if (typeof user.id !== "number" || typeof chat.id !== "number" || typeof message.message_id !== "number") return undefined;
   if (user.is_bot === true) return undefined;
-  const name =
-    typeof user.first_name === "string" && user.first_name !== "" ? user.first_name : typeof user.username === "string" ? `@${user.username}` : undefined;
-  const from: Sender = { userId: user.id, chatId: chat.id, chatType: typeof chat.type === "string" ? chat.type : "", ...(name !== undefined ? { name } : {}) };
+  const from: Sender = { userId: user.id, chatId: chat.id, chatType: typeof chat.type === "string" ? chat.type : "" };
+  const name = nameOf(user);
+  if (name) from.name = name;
   const text = typeof message.text === "string" ? message.text : undefined;
   const replyTo =
     isRecord(message.reply_to_message) && typeof message.reply_to_message.message_id === "number" ? message.reply_to_message.message_id : undefined;
@@ -93,6 +97,14 @@ export function parseUpdate(update: unknown): Intent | undefined {
   if (replyTo !== undefined) intent.replyTo = replyTo;
   if (topic.threadId !== undefined) intent.threadId = topic.threadId;
   return intent;
+}
+
+/** "Ana Lima", else "@ana": how the person is named to others (untrusted: escaped where shown). */
+function nameOf(user: unknown): string | undefined {
+  if (!isRecord(user)) return undefined;
+  const full = [user.first_name, user.last_name].filter((part): part is string => typeof part === "string" && part.trim() !== "").join(" ");
+  if (full) return full.slice(0, 64);
+  return typeof user.username === "string" && user.username !== "" ? `@${user.username.slice(0, 64)}` : undefined;
 }
 
 /** "/name@bot args": the command's name (lower case), its arguments (trimmed), and the bot it names, if any. */
