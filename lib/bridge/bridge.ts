@@ -4,7 +4,7 @@ import { ActivityTracker } from "../notices/activity.ts";
 import { DEFAULT_NOTICES } from "../notices/policy.ts";
 import type { Registry } from "../registry/registry.ts";
 import type { Claim, UpdateHandler } from "../relay/update-handler.ts";
-import type { HermesEvent, SessionInfo, ToolStep } from "../hermes-events.ts";
+import type { HermesEvent } from "../hermes-events.ts";
 import type { Intent } from "../telegram/wire/updates.ts";
 import type { TelegramApi } from "../telegram/wire/api.ts";
 import { errorText } from "../util/error-text.ts";
@@ -48,6 +48,7 @@ import type { Html } from "../text/html.ts";
 import { Approvals } from "./approvals/approvals-routes.ts";
 import { Walkaway } from "./walkaway/walkaway-routes.ts";
 import { DigestFeed } from "./walkaway/digest-feed.ts";
+import { EventObservers } from "./event-observers.ts";
 
 export type { InstanceLink } from "./core/desk.ts";
 export type { BridgeOptions } from "./bridge-options.ts";
@@ -69,18 +70,17 @@ export class Bridge implements UpdateHandler {
   readonly #links = new InstanceLinks(() => this.#choices.choice());
   readonly #chat: Chat;
   readonly #topics: SessionTopics;
-  readonly #replies: ReplyConfirmation;
   readonly #prompts: PromptLife;
   readonly #typed: TypedText;
   readonly #runs: RunNotices;
   readonly #commands: Commands;
-  readonly #stops: StopControl;
   readonly #files: PhoneFiles;
   readonly #agentFiles: AgentFiles;
   readonly #progress: LiveProgress | undefined;
   readonly #walkaway: Walkaway;
   readonly #queue: QueueControl;
-  readonly #toolCalls: { noteTool(step: ToolStep): void };
+  /** Where each of OpenCode's events goes, in order (event-observers.ts). */
+  readonly #events: EventObservers;
   #stopped = false;
 
   constructor(options: BridgeOptions) {
@@ -105,14 +105,12 @@ export class Bridge implements UpdateHandler {
     this.#topics = topics;
     const activity = new ActivityTracker(options.notices ?? DEFAULT_NOTICES);
     const replies = new ReplyConfirmation({ timeoutMs: options.confirmTimeoutMs ?? 3_000, now, links });
-    this.#replies = replies;
     // Two circles are real, and each is closed by one forwarder: Stop closes a run's prompts while
     // every prompt's message carries Stop; the budget stops a run while the progress message
     // shows what the budget's rules answered.
     const closing = { closeRun: (sessionID: string) => this.#prompts.closeRun(sessionID) };
     const stopDeps = { telegram, outbox, registry, activity, topics, log, t, chatId, links, prompts: closing };
     const stops = new StopControl(stopDeps);
-    this.#stops = stops;
     const messages = new PromptMessages({ telegram, outbox, chat, registry, topics, stops, log, t });
     const ttl = { question: options.questionTtlMs, permission: options.permissionTtlMs ?? 0 };
     const costs = new RunCosts({ registry, links, activity, log });
@@ -120,7 +118,6 @@ export class Bridge implements UpdateHandler {
     const digest = new DigestFeed({ registry, activity, costs, log, t, now, deskDelayMs: options.deskDelayMs });
     links.watchPrompts(digest);
     const approvals = new Approvals({ ...stopDeps, chat, costs, digest }, options, () => this.#progress);
-    this.#toolCalls = approvals.allow;
     const prompts = new PromptLife({ registry, messages, replies, links, chat, log, t, ttl, judge: approvals.allow, digest });
     this.#prompts = prompts;
     const shared = { telegram, outbox, registry, topics, log, t, chatId, now, activity, stops, costs, budget: approvals.budget, digest };
@@ -180,6 +177,8 @@ export class Bridge implements UpdateHandler {
     // Voice notes (and an audio document answering a prompt) before every other file.
     gate.route("attachment", { claim: (file) => voice.claim(file) });
     gate.route("attachment", { claim: (file) => files.claim(file), unclaimed: (file) => files.unclaimed(file) });
+    const observers = { registry, now, walkaway: this.#walkaway, queue: this.#queue, prompts, replies, runs, stops, progress, topics };
+    this.#events = new EventObservers({ ...observers, toolCalls: approvals.allow });
   }
 
   // ── OpenCode side ──────────────────────────────────────────────────────────────────────────
@@ -226,71 +225,7 @@ export class Bridge implements UpdateHandler {
 
   handleEvent(directory: string, event: HermesEvent): void {
     if (this.#stopped) return;
-    // A usage-limit pause and a stall are read from every event of a run (lib/bridge/walkaway/); the queue sends on after the run's end is read below.
-    this.#walkaway.observe(directory, event);
-    this.#queue.observe(directory, event);
-    switch (event.type) {
-      case "question.asked":
-        this.#prompts.track(this.registry.addQuestion(event.request, directory, this.#now()));
-        return;
-      case "permission.asked":
-        this.#prompts.track(this.registry.addPermission(event.request, directory, this.#now()));
-        return;
-      case "question.replied":
-      case "question.rejected":
-      case "permission.replied":
-        this.#prompts.onReplied(event);
-        return;
-      case "session.upserted":
-        this.#sessionUpserted(event.info);
-        return;
-      case "session.deleted":
-        this.#replies.forgetSession(event.sessionID);
-        this.#runs.observe(directory, event);
-        this.#stops.observe(directory, event);
-        this.#progress?.observe(directory, event);
-        this.registry.sessions.delete(event.sessionID);
-        return;
-      case "session.status":
-      case "session.idle":
-        // A run started: its prompts may follow, and neither their lines nor their Markdown may wait for a load.
-        if (event.type === "session.status" && event.status === "busy") this.#prompts.runStarted();
-        this.#stops.observe(directory, event);
-        // Before the notices: how the run ends is read from the activity they reset.
-        this.#progress?.observe(directory, event);
-        this.#runs.observe(directory, event);
-        return;
-      case "session.error":
-        this.#progress?.observe(directory, event);
-        this.#runs.observe(directory, event);
-        return;
-      case "message.role":
-      case "message.text":
-      case "message.delta":
-        this.#runs.observe(directory, event);
-        return;
-      case "todo.updated":
-      case "tool.step":
-        // A shell call's command, for the permission it may ask (approvals read its whole line).
-        if (event.type === "tool.step") this.#toolCalls.noteTool(event.step);
-        this.#progress?.observe(directory, event);
-        return;
-      case "instance.disposed":
-        this.#progress?.observe(directory, event);
-        void this.#prompts.closeDirectory(event.directory);
-        return;
-      default:
-        routed(event);
-        return;
-    }
-  }
-
-  /** A session's title or parent changed: its open prompts and its forum topic show it. */
-  #sessionUpserted(info: SessionInfo): void {
-    const before = this.registry.sessions.get(info.id);
-    this.registry.sessions.upsert(info);
-    if (info.title !== before?.title || info.parentID !== before?.parentID) this.#prompts.refreshSession(info.id);
-    if (info.title && before?.title && info.title !== before.title) this.#topics.rename(info.id, info.title);
+    this.#events.observe(directory, event);
   }
 
   // ── Telegram side ──────────────────────────────────────────────────────────────────────────
@@ -376,6 +311,3 @@ export class Bridge implements UpdateHandler {
 }
 
 /** Where the compiler checks that every event type is routed: a new HermesEvent type fails to compile here until it has a case. */
-function routed(event: never): void {
-  void event;
-}
