@@ -105,6 +105,16 @@ export class DigestLog {
     if (usage.filesChanged !== undefined) run.filesChanged = usage.filesChanged;
   }
 
+  /** How many files the session's last ended run changed (read just after its end: lib/bridge/runs/run-notices.ts). */
+  runFiles(sessionID: string, count: number): void {
+    for (let i = this.#runs.length - 1; i >= 0; i--) {
+      const run = this.#runs[i]!;
+      if (run.sessionID !== sessionID || run.outcome === "running") continue;
+      run.filesChanged = count;
+      return;
+    }
+  }
+
   /** A session's title, once known. */
   titled(sessionID: string, title: string): void {
     for (const run of this.#runs) if (run.sessionID === sessionID) run.title = title;

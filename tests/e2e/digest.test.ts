@@ -29,7 +29,8 @@ describe.each(CASES)("/digest on OpenCode %s in a %s chat", (version, chat) => {
   const bash = tools.shell;
   let rig: Rig;
   beforeAll(async () => {
-    rig = await startRig(version, { HERMES_DONE_AFTER: "0s" }, undefined, { permission: tools.permission, chat });
+    // Edits go unasked: the run writes one file, which the digest counts.
+    rig = await startRig(version, { HERMES_DONE_AFTER: "0s" }, undefined, { permission: { ...tools.permission, edit: "allow" }, chat });
   }, 120_000);
   afterAll(async () => {
     await rig?.stop();
@@ -53,7 +54,14 @@ describe.each(CASES)("/digest on OpenCode %s in a %s chat", (version, chat) => {
     const script = {
       tool: "question",
       args: { questions: [question] },
-      then: [bash("npm test"), bash("npm test"), bash("echo digest-once"), bash("rm -rf build-tmp"), { text: "digest over" }],
+      then: [
+        bash("npm test"),
+        bash("npm test"),
+        bash("echo digest-once"),
+        bash("rm -rf build-tmp"),
+        tools.write("digest-note.txt", "noted\n"),
+        { text: "digest over" },
+      ],
     };
     await rig.opencode.prompt(session.id, directive(script));
 
@@ -79,7 +87,8 @@ describe.each(CASES)("/digest on OpenCode %s in a %s chat", (version, chat) => {
     });
     const text = digest.text;
     const shell = tools.shellName;
-    expect(text).toMatch(/▶ \d\d:\d\d at the terminal · /);
+    // Who started the run, how it ended, and the one file it wrote.
+    expect(text).toMatch(/▶ \d\d:\d\d at the terminal · done( · [^·\n]+)? · 1 file\b/);
     expect(text).toMatch(/❓ Which color\? \[digest\] → Red · Owner on the phone/);
     expect(text).toContain(`🔐 ${shell}: npm test → allowed once · Owner on the phone`);
     expect(text).toContain(`🔐 ${shell}: npm test → allowed once · Allow in this session (npm test)`);

@@ -16,6 +16,23 @@ function logged() {
 }
 
 describe("Bridge: /digest", () => {
+  it("counts the files a run changed, read after its end (a short run without a Done notice too)", async () => {
+    const { telegram, bridge, say } = setup({ allowedUsers: [1001] });
+    bridge.handleEvent(DIR, { type: "session.upserted", info: { id: "ses_f", title: "Edit two", directory: DIR } });
+    bridge.handleEvent(DIR, { type: "session.status", sessionID: "ses_f", status: "busy" });
+    const changes = [
+      { file: "src/a.ts", additions: 2, deletions: 1 },
+      { file: "src/b.ts", additions: 5, deletions: 0 },
+    ];
+    bridge.handleEvent(DIR, { type: "message.role", sessionID: "ses_f", messageID: "msg_u1", role: "user", changes });
+    bridge.handleEvent(DIR, { type: "session.idle", sessionID: "ses_f" });
+    await vi.waitFor(async () => {
+      await say("/digest");
+      const found = [...telegram.messages].reverse().find((m) => m.text.includes("Since"));
+      expect(found?.text).toMatch(/▶ \d\d:\d\d at the terminal · done · 2 files/);
+    });
+  });
+
   it("lists the run and every decision with who or what decided it; the log has one decision line each", async () => {
     const { lines, logger } = logged();
     const { telegram, opencode, bridge, ask, askPermission, tap, say } = setup({ allowedUsers: [1001], logger });

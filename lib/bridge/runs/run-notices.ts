@@ -53,7 +53,7 @@ export interface RunNoticeDeps {
   /** Approvals (issue 42): they see the run's events (the budget reads its cost), and count for the Done notice the requests session rules answered. */
   approvals?: { observe(directory: string, event: HermesEvent): void; takeAnswered(sessionID: string): number };
   /** HERMES_DESK_DELAY (issue 51): whether the session's Done notice goes silently (its run started at the desk, the person is there). */
-  digest?: { quietDone(sessionID: string): boolean };
+  digest?: { quietDone(sessionID: string): boolean; filesChanged?(sessionID: string, count: number): void };
 }
 
 export class RunNotices {
@@ -61,6 +61,8 @@ export class RunNotices {
   readonly #deps: RunNoticeDeps;
   readonly #graceMs: number;
   readonly #pendingDone = new Map<string, ReturnType<typeof setTimeout>>();
+  /** Runs ended without a Done notice: their files are counted for the digest after the grace. */
+  readonly #pendingCounts = new Set<ReturnType<typeof setTimeout>>();
   /** What each session's current run changed: written here only (Undo reads it). */
   readonly #changes = new RunChanges();
   /** ⏪ Undo on the Done notice of a run that changed files, /undo, and Redo. */
@@ -97,12 +99,27 @@ export class RunNotices {
     const notice = this.activity.observe(event, now(), (sessionID) => !registry.sessions.get(sessionID)?.parentID);
     if (notice?.kind === "done") this.#scheduleDone(directory, notice);
     else if (notice) void this.#send(directory, notice);
+    // The digest counts every run's files; a Done notice counts them as it is sent.
+    if (event.type === "session.idle" && notice?.kind !== "done" && this.#deps.digest?.filesChanged) this.#countFilesLater(directory, event.sessionID);
+  }
+
+  /** After the grace (a run's summary comes just after its idle): the files the run changed, for the digest. */
+  #countFilesLater(directory: string, sessionID: string): void {
+    if (this.#deps.registry.sessions.get(sessionID)?.parentID) return;
+    const timer = setTimeout(() => {
+      this.#pendingCounts.delete(timer);
+      void this.#changesOf(sessionID, directory).then((changes) => this.#deps.digest?.filesChanged?.(sessionID, changes.length));
+    }, this.#graceMs);
+    timer.unref?.();
+    this.#pendingCounts.add(timer);
   }
 
   stop(): void {
     this.#stream?.stop();
     for (const timer of this.#pendingDone.values()) clearTimeout(timer);
     this.#pendingDone.clear();
+    for (const timer of this.#pendingCounts) clearTimeout(timer);
+    this.#pendingCounts.clear();
   }
 
   /** OpenCode 1.1.53 reports an abort (Esc) just after the idle that ends the run: wait a moment. */
@@ -157,6 +174,7 @@ export class RunNotices {
     if (session?.title) context.sessionTitle = session.title;
     if (notice.kind === "done" && notice.lastText) context.markdown = await loadMarkdown();
     const changes = notice.kind === "done" ? await this.#changesOf(notice.sessionID, directory) : [];
+    if (notice.kind === "done") this.#deps.digest?.filesChanged?.(notice.sessionID, changes.length);
     const used = notice.kind === "done" ? this.#deps.costs?.take(notice.sessionID) : undefined;
     const autoAllowed = notice.kind === "done" ? (this.#deps.approvals?.takeAnswered(notice.sessionID) ?? 0) : 0;
     const spent = autoAllowed > 0 ? { tokens: used?.tokens ?? 0, cost: used?.cost ?? 0, autoAllowed } : used;

@@ -100,6 +100,17 @@ export class DigestFeed {
     return this.desk.atDesk() && this.#log.startedBy(this.#deps.registry.sessions.rootOf(sessionID)) === "terminal";
   }
 
+  /** How many files a session's run changed, read just after its end (lib/bridge/runs/run-notices.ts). */
+  filesChanged(sessionID: string, count: number): void {
+    if (this.#deps.registry.sessions.rootOf(sessionID) === sessionID) this.#log.runFiles(sessionID, count);
+  }
+
+  /** The stall alert went up for a run (stall-alerts.ts): it ends as stalled unless it is stopped, fails or is paused. */
+  stalled(sessionID: string): void {
+    const root = this.#deps.registry.sessions.rootOf(sessionID);
+    if (this.#isRunning(root) && !this.#ending.has(root)) this.#ending.set(root, "stalled");
+  }
+
   /** The run budget stopped a run (lib/bridge/approvals/run-budget.ts). */
   budgetStopped(sessionID: string, directory: string, spent: number, cap: number): void {
     const asked = `$${spent.toFixed(2)} of $${cap.toFixed(2)}`;
@@ -138,7 +149,10 @@ export class DigestFeed {
   #ended(root: string): void {
     if (!this.#isRunning(root)) return;
     const { activity, costs, now } = this.#deps;
-    const outcome = this.#ending.get(root) ?? (activity.endsEarly(root) ? "stopped" : "done");
+    const early = activity.endsEarly(root) ? "stopped" : "done";
+    const ending = this.#ending.get(root);
+    // A stalled run stopped (its alert's Stop, or /stop) ended stopped; one that went on by itself stays stalled.
+    const outcome = ending === undefined || (ending === "stalled" && early === "stopped") ? early : ending;
     this.#ending.delete(root);
     const cost = costs.spent(root)?.cost;
     if (cost !== undefined) this.#log.runUsage(root, { cost });

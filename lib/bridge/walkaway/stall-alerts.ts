@@ -32,6 +32,8 @@ export interface StallAlertDeps {
   now: () => number;
   /** HERMES_STALL_AFTER in ms; 0: off. */
   afterMs: number;
+  /** The digest (digest-feed.ts): a run whose alert went up ends as stalled there. */
+  digest?: { stalled(sessionID: string): void };
   /** The run is held by a usage limit (limit-notices.ts): its wait is no stall. */
   paused(sessionID: string): boolean;
 }
@@ -183,6 +185,7 @@ export class StallAlerts {
     const alert: Alert = { owner, key, stall };
     this.#alerts.set(stall.sessionID, alert);
     this.#byKey.set(key, stall.sessionID);
+    this.#deps.digest?.stalled(stall.sessionID);
     this.#deps.log.info(
       { sessionID: stall.sessionID, quietMs: stall.quietMs, tool: stall.tool?.tool, runningMs: stall.tool?.runningMs },
       "run stalled: alert sent",
