@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ChatKind } from "../support/chat-kind.ts";
 import type { SentMessage } from "../support/fake-telegram.ts";
 import { colorQuestion } from "../support/fixtures.ts";
+import { gitProject } from "../support/git-project.ts";
 import { directive } from "../support/mock-llm.ts";
 import { OPENCODE2_VERSION, type OpencodeVersion } from "../support/opencode.ts";
 import { toolsOf } from "../support/opencode/agent-tools.ts";
@@ -30,7 +31,9 @@ describe.each(CASES)("/digest on OpenCode %s in a %s chat", (version, chat) => {
   let rig: Rig;
   beforeAll(async () => {
     // Edits go unasked: the run writes one file, which the digest counts.
-    rig = await startRig(version, { HERMES_DONE_AFTER: "0s" }, undefined, { permission: { ...tools.permission, edit: "allow" }, chat });
+    rig = await startRig(version, { HERMES_DONE_AFTER: "0s" }, undefined, { permission: { ...tools.permission, edit: "allow" }, chat, warmup: false });
+    // A git project, before its instance starts: OpenCode knows a run's files only there.
+    gitProject(rig.opencode.directory, { "README.md": "digest\n" });
   }, 120_000);
   afterAll(async () => {
     await rig?.stop();
@@ -58,8 +61,8 @@ describe.each(CASES)("/digest on OpenCode %s in a %s chat", (version, chat) => {
         bash("npm test"),
         bash("npm test"),
         bash("echo digest-once"),
-        bash("rm -rf build-tmp"),
         tools.write("digest-note.txt", "noted\n"),
+        bash("rm -rf build-tmp"),
         { text: "digest over" },
       ],
     };
@@ -78,6 +81,9 @@ describe.each(CASES)("/digest on OpenCode %s in a %s chat", (version, chat) => {
     await rig.telegram.tapButton(no, "Reject");
     await settled(no);
     await pollUntil(async () => !(await rig.opencode.isBusy(session.id)), { timeoutMs: 60_000, intervalMs: 200, what: "the run over" });
+    // The run's Done notice: the files it changed are counted by then.
+    // (The rejection ends the run: the Done notice has no answer.)
+    await rig.telegram.waitForMessage((m) => m.text.includes("<b>Done</b>"), { timeoutMs, what: "the Done notice" });
 
     const refused = rig.telegram.sendText(rig.chatId, "/digest", { from: STRANGER });
     const asking = rig.telegram.sendText(rig.chatId, "/digest");
