@@ -50,10 +50,13 @@ describe.each(RUNS)("what a prompt-injected agent writes, on OpenCode %s in a %s
     const file = path.join(rig.opencode.directory, "hidden-payload.js");
     const session = await rig.opencode.createSession();
     await rig.opencode.prompt(session.id, directive(tools.write(file, content)));
-    const message = await rig.telegram.waitForMessage((m) => m.text.includes("hidden-payload.js") && rig.telegram.buttons(m).length > 0, {
-      timeoutMs: 60_000,
-      what: "the permission prompt of the edit",
-    });
+    const message = await rig.telegram.waitForMessage(
+      (m) => m.text.includes("Permission") && m.text.includes("hidden-payload.js") && rig.telegram.buttons(m).length > 0,
+      {
+        timeoutMs: 60_000,
+        what: "the permission prompt of the edit",
+      },
+    );
     const shown = visible(message);
     expect(shown).toContain(`module.exports = { name: "harmless" };⟨400 spaces⟩${payload}`);
     expect(shown).not.toMatch(/ {49}/);
@@ -118,7 +121,7 @@ describe.each(RUNS)("what a prompt-injected agent writes, on OpenCode %s in a %s
       const result = await rig.llm.waitForToolResult((r) => r.content.includes("env-file"), { timeoutMs: 40_000, what: "the refusal" });
       expect(result.content).toMatch(/not sent \(rule \\?"env-file\\?"\)/);
     } else {
-      const prompt = await rig.telegram.waitForMessage((m) => m.text.includes(".env") && rig.telegram.buttons(m).length > 0, {
+      const prompt = await rig.telegram.waitForMessage((m) => m.text.includes("Permission") && m.text.includes(".env") && rig.telegram.buttons(m).length > 0, {
         timeoutMs: 40_000,
         what: "the read permission prompt of .env",
       });

@@ -53,10 +53,13 @@ describe(`OpenCode ${OPENCODE2_VERSION} serve without a known password`, () => {
   it("permissions still work from the phone", async () => {
     const session = await rig.opencode.createSession();
     await rig.opencode.prompt(session.id, directive({ tool: "shell", args: { command: "echo still-works" } }));
-    const message = await rig.telegram.waitForMessage((m) => m.text.includes("echo still-works") && rig.telegram.buttons(m).length > 0, {
-      timeoutMs: 60_000,
-      what: "permission",
-    });
+    const message = await rig.telegram.waitForMessage(
+      (m) => m.text.includes("Permission") && m.text.includes("echo still-works") && rig.telegram.buttons(m).length > 0,
+      {
+        timeoutMs: 60_000,
+        what: "permission",
+      },
+    );
     await rig.telegram.tapButton(message, "Allow once");
     expect((await rig.llm.waitForToolResult((r) => r.content.includes("still-works"), { what: "shell output" })).content.trim()).toBe("still-works");
   });

@@ -203,7 +203,7 @@ export function richPermissionsSuite(cell: Cell): void {
 
     const current = (message: SentMessage) => rig.telegram.messages().find((m) => m.messageId === message.messageId && m.chatId === message.chatId)!;
     const onPhone = (marker: string) =>
-      rig.telegram.waitForMessage((m) => m.text.includes(marker) && rig.telegram.buttons(m).length > 0, {
+      rig.telegram.waitForMessage((m) => m.text.includes("Permission") && m.text.includes(marker) && rig.telegram.buttons(m).length > 0, {
         timeoutMs: 60_000,
         what: `permission for ${marker}`,
       });
@@ -256,7 +256,9 @@ export function richPermissionsSuite(cell: Cell): void {
       const attached = rig.telegram.messages().find((m) => m.document?.filename === "plain-change.html.diff");
       expect(attached).toBeDefined();
       expect(message.replyToMessageId).toBe(attached!.messageId);
-      expect(rig.telegram.messages().filter((m) => m.text.includes("plain-change.html") && rig.telegram.buttons(m).length > 0)).toHaveLength(1);
+      expect(
+        rig.telegram.messages().filter((m) => m.text.includes("Permission") && m.text.includes("plain-change.html") && rig.telegram.buttons(m).length > 0),
+      ).toHaveLength(1);
       await rig.telegram.tapButton(message, "Allow once");
       await written(file, content);
       await pollUntil(() => fs.readFileSync(rig.logFile, "utf8").includes("no rich messages"), { what: "the log line" });
