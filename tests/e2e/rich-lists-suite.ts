@@ -92,6 +92,7 @@ export function richListsSuite(cell: Cell): void {
       expect(answer.rich!.stats.chars).toBeLessThanOrEqual(32768);
       expect(answer.text).toMatch(/files' changes do not fit in this message: the whole diff is in the file changes\.diff below\./);
       const file = await rig.telegram.waitForMessage((m) => m.replyToMessageId === answer.messageId && m.document?.filename === "changes.diff", {
+        timeoutMs: 90_000,
         what: "changes.diff",
       });
       const diff = file.document!.content ?? file.document!.data!.toString("utf8");
@@ -170,7 +171,11 @@ export function richListsSuite(cell: Cell): void {
       expect(answer.rich).toBeUndefined();
       expect(answer.text).toContain("<code>app.html</code> +120 −1");
       expect(answer.text).toContain("<code>new.txt</code> (new) +2 −0");
-      await rig.telegram.waitForMessage((m) => m.replyToMessageId === answer.messageId && m.document?.filename === "changes.diff", { what: "changes.diff" });
+      // In a group the file waits for its turn in the twenty a minute the test's lists have used.
+      await rig.telegram.waitForMessage((m) => m.replyToMessageId === answer.messageId && m.document?.filename === "changes.diff", {
+        timeoutMs: 90_000,
+        what: "changes.diff",
+      });
       await pollUntil(() => logLines().length > 0, { what: "the log line" });
       // A second /diff does not ask again.
       const calls = rig.telegram.calls.filter((call) => call.method === "sendRichMessage").length;
