@@ -14,6 +14,8 @@ import { renderRichAnswer } from "../../lib/rich/rich-answer.ts";
 import { renderPermissionRich } from "../../lib/telegram/render/render-permission.ts";
 import { renderDiffRich } from "../../lib/telegram/render/render-diff-rich.ts";
 import { renderScheduleListRich } from "../../lib/telegram/render/render-schedules.ts";
+import { renderHistoryRich } from "../../lib/telegram/render/render-vocabulary.ts";
+import { escapeHtml } from "../../lib/text/html.ts";
 import { richFromHtml } from "../../lib/rich/rich-html.ts";
 import { html } from "../../lib/text/html.ts";
 import { findBlocks, plainOf, readRichMessage, type RichContent } from "../support/telegram/rich.ts";
@@ -273,6 +275,24 @@ describe("rich lists: /diff and /schedules of hostile text pass the validator an
       });
       expect(read.content.plain).toContain(project.replace(/ +/g, " "));
     }
+  });
+
+  it("/history: a row a prompt, each with its prompt and its files, a page at a time", () => {
+    const next = hostile(SEED + 17);
+    let drawn = 0;
+    for (let i = 0; i < CASES / 4; i++) {
+      const entries = Array.from({ length: 1 + (i % 12) }, (_, n) => ({ messageID: `msg_${n}`, text: next(), files: [`src/${next()}.ts`] }));
+      const rendered = renderHistoryRich(entries, escapeHtml(next()), 0, t);
+      if (rendered === undefined) continue; // a line with no rich form: today's message instead
+      const read = readRichMessage({ html: rendered });
+      if (!read.ok) throw new Error(`case ${i} refused: ${read.error}`);
+      const rows = findBlocks(read.content, "tr").slice(1);
+      expect(rows, `case ${i}`).toHaveLength(Math.min(entries.length, 5));
+      for (const row of rows) expect(plainOf(row.children[1] as never).trim(), `case ${i}`).not.toBe("");
+      drawn++;
+    }
+    // Hostile text has a rich form nearly always: most cases are tables.
+    expect(drawn).toBeGreaterThan(CASES / 8);
   });
 
   it("/schedules: every instruction and project in its table cell", () => {
