@@ -53,7 +53,7 @@ export interface RunNoticeDeps {
   /** Approvals (issue 42): they see the run's events (the budget reads its cost), and count for the Done notice the requests session rules answered. */
   approvals?: { observe(directory: string, event: HermesEvent): void; takeAnswered(sessionID: string): number };
   /** HERMES_DESK_DELAY (issue 51): whether the session's Done notice goes silently (its run started at the desk, the person is there). */
-  digest?: { quietDone(sessionID: string): boolean; filesChanged?(sessionID: string, count: number): void };
+  digest?: { quietDone(sessionID: string): boolean; filesChanged(sessionID: string, count: number): void };
 }
 
 export class RunNotices {
@@ -100,7 +100,7 @@ export class RunNotices {
     if (notice?.kind === "done") this.#scheduleDone(directory, notice);
     else if (notice) void this.#send(directory, notice);
     // The digest counts every run's files; a Done notice counts them as it is sent.
-    if (event.type === "session.idle" && notice?.kind !== "done" && this.#deps.digest?.filesChanged) this.#countFilesLater(directory, event.sessionID);
+    if (event.type === "session.idle" && notice?.kind !== "done" && this.#deps.digest) this.#countFilesLater(directory, event.sessionID);
   }
 
   /** After the grace (a run's summary comes just after its idle): the files the run changed, for the digest. */
@@ -108,7 +108,7 @@ export class RunNotices {
     if (this.#deps.registry.sessions.get(sessionID)?.parentID) return;
     const timer = setTimeout(() => {
       this.#pendingCounts.delete(timer);
-      void this.#changesOf(sessionID, directory).then((changes) => this.#deps.digest?.filesChanged?.(sessionID, changes.length));
+      void this.#changesOf(sessionID, directory).then((changes) => this.#deps.digest?.filesChanged(sessionID, changes.length));
     }, this.#graceMs);
     timer.unref?.();
     this.#pendingCounts.add(timer);
@@ -174,7 +174,7 @@ export class RunNotices {
     if (session?.title) context.sessionTitle = session.title;
     if (notice.kind === "done" && notice.lastText) context.markdown = await loadMarkdown();
     const changes = notice.kind === "done" ? await this.#changesOf(notice.sessionID, directory) : [];
-    if (notice.kind === "done") this.#deps.digest?.filesChanged?.(notice.sessionID, changes.length);
+    if (notice.kind === "done") this.#deps.digest?.filesChanged(notice.sessionID, changes.length);
     const used = notice.kind === "done" ? this.#deps.costs?.take(notice.sessionID) : undefined;
     const autoAllowed = notice.kind === "done" ? (this.#deps.approvals?.takeAnswered(notice.sessionID) ?? 0) : 0;
     const spent = autoAllowed > 0 ? { tokens: used?.tokens ?? 0, cost: used?.cost ?? 0, autoAllowed } : used;
