@@ -52,6 +52,16 @@ function phoneView(message: SentMessage, label: string): string {
   return [`┌${"─".repeat(width)}┐ 📱 ${label}`, ...lines.map((line) => `│ ${line}`), `└${"─".repeat(width)}┘`].join("\n");
 }
 
+/** The progress message names what the run does at the permission: the edit it asks for, and the to-do list's first item done. */
+function caughtUp(text: string): boolean {
+  return text.includes("src/api.ts") && text.includes("1/3");
+}
+
+/** "8 s" of the Done notice's "Done after 8 s". */
+function runTook(text: string): string | undefined {
+  return /Done<\/b> after ([^·<]+?)\s*(?:·|<|$)/.exec(text)?.[1];
+}
+
 /** One key press from the terminal: the index of `choices` it picks (Enter or anything else: the first). */
 async function tap(choices: string[]): Promise<string> {
   if (!process.stdin.isTTY) {
@@ -82,6 +92,7 @@ async function main(): Promise<void> {
   console.log(bold("Hermes demo") + dim(" — the real OpenCode 1.18.33, a scripted LLM, a local Telegram stand-in, no network"));
   console.log(dim("starting OpenCode with Hermes loaded from plugin.ts …"));
   const world = await startLoopWorld();
+  const ready = Date.now();
   const show = (message: SentMessage, label: string) => {
     console.log(`\n${phoneView(message, label)}`);
   };
@@ -95,7 +106,14 @@ async function main(): Promise<void> {
       async permission(message) {
         const answered = world.telegram.messages(world.chatId).find((m) => m.text.includes("Answered from Telegram"));
         if (answered) show(answered, "the question, answered: the agent carries on");
-        const progress = world.telegram.messages(world.chatId).find((m) => /Running/.test(m.text));
+        // The progress message is spare traffic (an edit every few seconds at most): shown once it has
+        // caught up with the run, so what it says agrees with the permission beside it.
+        const progress = await world.telegram
+          .waitFor(() => world.telegram.messages(world.chatId).find((m) => /Running/.test(m.text) && caughtUp(m.text)), {
+            timeoutMs: 15_000,
+            what: "the progress message at the permission",
+          })
+          .catch(() => world.telegram.messages(world.chatId).find((m) => /Running/.test(m.text)));
         if (progress) show(progress, "live progress: one silent message, edited in place as the run goes");
         show(message, "a permission, with the diff it approves");
         console.log(dim("(Reject, or Reject with feedback, would stop or steer the run; this demo goes on)"));
@@ -106,8 +124,11 @@ async function main(): Promise<void> {
     if (progress) show(progress, "the progress message, at the end of the run");
     show(done, "Done: the answer formatted, and what changed");
     show(diff, "the whole diff, in reply to the notice");
+    // The times add up: OpenCode's start, the run (the Done notice's own clock), and what came after the notice.
+    const seconds = (from: number, to = Date.now()) => Math.round((to - from) / 1000);
+    const doneAt = done.history[0]?.at ?? Date.now();
     console.log(
-      `\n${bold("The loop, end to end")} in ${((Date.now() - started) / 1000).toFixed(0)} s. ${dim("A reply to the Done notice would be the session's next prompt.")}`,
+      `\n${bold("The loop, end to end")} in ${seconds(started)} s: OpenCode started in ${seconds(started, ready)} s, the run took ${runTook(done.text) ?? `${seconds(ready, doneAt)} s`} (its Done notice's time), and its diff and last edit came ${seconds(doneAt)} s after the notice. ${dim("A reply to the Done notice would be the session's next prompt.")}`,
     );
     console.log(dim("Next: create a bot with @BotFather and run node bin/opencode-hermes.mjs setup here (README, “Set it up”)."));
   } finally {

@@ -1,7 +1,8 @@
 // `npm run demo` as a new user runs it (without a terminal, so it taps for itself): the whole loop
 // on the real OpenCode 1.18.33 in under 30 s (time measured here but asserted with room for a loaded
 // machine), and its output shows the question, the permission with its diff, live progress, and the
-// Done notice with the formatted answer and the changed files.
+// Done notice with the formatted answer and the changed files; the progress beside the permission
+// is the run's state then, and the times it prints agree with each other.
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -35,8 +36,13 @@ describe("npm run demo", () => {
     expect(permission).toContain("-  return db.users.find(id);");
     expect(permission).toContain("+  if (cached) return cached;");
     expect(permission).toContain("[ Allow once ] [ Always ]");
-    expect(stdout).toContain("📱 live progress");
-    expect(stdout).toContain("▶️ Running");
+    // The progress shown beside the permission is the run's state then: the edit it asks for, the first to-do done.
+    const live = from("📱 live progress").split("└")[0]!;
+    expect(live, context).toContain("▶️ Running");
+    expect(live).toContain("▸ edit src/api.ts");
+    expect(live).toContain("To do 1/3");
+    expect(live).toContain("✅ Pick a cache");
+    expect(live).not.toContain("▸ bash");
     const done = from("📱 Done: the answer formatted, and what changed");
     expect(done, context).toContain("✅ Done after");
     expect(done).toContain("Cache wired in");
@@ -46,7 +52,18 @@ describe("npm run demo", () => {
     expect(done).toContain("• a hit skips the query");
     expect(done).toContain("src/api.ts +5 −1");
     expect(done).toContain("📄 changes.diff");
-    expect(stdout).toMatch(/The loop, end to end in \d+ s\./);
+    // The times agree: the progress's last line and the Done notice say the same run time, and the
+    // last line's parts (OpenCode's start, that run time, what came after the notice) add up to its total.
+    const runTime = /✅ Done after (\d+) s/.exec(done)?.[1];
+    expect(from("📱 the progress message, at the end of the run")).toContain(`Run finished after ${runTime} s`);
+    const times =
+      /The loop, end to end in (\d+) s: OpenCode started in (\d+) s, the run took (\d+) s \(its Done notice's time\), and its diff and last edit came (\d+) s after the notice\./.exec(
+        stdout,
+      );
+    expect(times, context).not.toBeNull();
+    const [total, start, run, after] = times!.slice(1).map(Number) as [number, number, number, number];
+    expect(String(run)).toBe(runTime);
+    expect(Math.abs(start + run + after - total)).toBeLessThanOrEqual(2);
     // The last line points at what works from a clone (the package is not on the registry yet).
     expect(stdout.trim().split("\n").at(-1)).toContain("node bin/opencode-hermes.mjs setup");
   }, 120_000);
