@@ -138,3 +138,26 @@ describe("the checks themselves", () => {
     ]);
   });
 });
+
+// docs/telegram-data.md is the one page of what leaves the machine: every file Hermes attaches to a
+// message (a name written in lib/ as a string literal, such as "changes.diff") is named there.
+describe("docs/telegram-data.md", () => {
+  const page = fs.readFileSync(path.join(REPO, "docs", "telegram-data.md"), "utf8");
+  const sent = new Set<string>();
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name.endsWith(".ts"))
+        for (const match of fs.readFileSync(full, "utf8").matchAll(/"([a-z][a-z-]*\.(?:txt|diff|md))"/g)) sent.add(match[1]!);
+    }
+  };
+  walk(path.join(REPO, "lib"));
+  // The name given to a file from the phone that came without one: received, never sent.
+  sent.delete("file.txt");
+
+  it("names every file Hermes attaches", () => {
+    expect(sent.size).toBeGreaterThanOrEqual(7);
+    for (const name of sent) expect(page, name).toContain(`\`${name}\``);
+  });
+});
