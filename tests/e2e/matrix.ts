@@ -86,6 +86,9 @@ export const FEATURES: readonly Feature[] = [
     ],
   },
   { name: "rich-lists", module: "rich-lists-suite.ts", suites: [{ suite: "richListsSuite", cells: grid(EVERY_VERSION, PRIVATE_AND_GROUP) }] },
+  { name: "digest", module: "digest-suite.ts", suites: [{ suite: "digestSuite", cells: grid(EVERY_VERSION, PRIVATE_AND_GROUP) }] },
+  { name: "desk-delay", module: "desk-delay-suite.ts", suites: [{ suite: "deskDelaySuite", cells: grid(EVERY_VERSION, PRIVATE_AND_GROUP) }] },
+  { name: "stall", module: "stall-suite.ts", suites: [{ suite: "stallSuite", cells: grid(EVERY_VERSION, PRIVATE_AND_GROUP) }] },
   // Attach mode on OpenCode 2 (no plugin API of 1.x, its own routes) is a file of its own: opencode2-attach.test.ts.
   { name: "attach", module: "attach-suite.ts", suites: [{ suite: "attachSuite", cells: grid(["1.1", "1.18"], ["private"]) }] },
 ];

@@ -1,0 +1,6 @@
+// Generated from tests/e2e/matrix.ts by `npm run e2e-matrix`: change the table, not this file.
+import { cell } from "./matrix.ts";
+import { deskDelaySuite } from "./desk-delay-suite.ts";
+
+const here = cell("2", "private");
+deskDelaySuite(here);
