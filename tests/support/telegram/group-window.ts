@@ -12,11 +12,11 @@ export interface GroupWindow {
 
 export const TELEGRAM_GROUP_WINDOW: Readonly<GroupWindow> = { limit: TELEGRAM_FLOOD_LIMITS.groupPerMinute, windowMs: 60_000 };
 
-/** When each counted message to `chatId` reached the fake (Date.now()), for the calls it let through. */
-export function countedSends(calls: readonly ApiCall[], chatId: number): number[] {
+/** When each counted message to `chatId` reached the fake (`at`: Date.now(); `hrAt`: performance.now()), for the calls it let through. */
+export function countedSends(calls: readonly ApiCall[], chatId: number, clock: "at" | "hrAt" = "at"): number[] {
   return calls
     .filter((c) => c.status === 200 && floodChatOf(c.method, c.payload) === chatId)
-    .map((c) => c.at)
+    .map((c) => c[clock] ?? c.at)
     .sort((a, b) => a - b);
 }
 
