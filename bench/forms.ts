@@ -33,6 +33,8 @@ export interface BenchSettings {
   /** The answer-stream row's rounds (bench/answer-stream.ts). */
   streamRounds: number;
   agentFilePrompts: number;
+  /** The busy group's awaited row's rounds (bench/awaited.ts): a busy and an idle group each. */
+  awaitedRounds: number;
   /** Runs of five parallel 30 MB sends (bench/parallel-sends.ts): the target is the worst of 5, in both forms. */
   parallelSendsRuns: number;
   weekRuns: number;
@@ -67,6 +69,7 @@ const FORMS: { [K in keyof BenchSettings]?: [short: BenchSettings[K], full: Benc
   streamRounds: [2, 4],
   tapsActingS: [8, 150],
   agentFilePrompts: [10, 30],
+  awaitedRounds: [2, 8],
   parallelSendsRuns: [5, 5],
   weekRuns: [100, 1_000],
   memoryPairs: [1, 8],
@@ -75,7 +78,18 @@ const FORMS: { [K in keyof BenchSettings]?: [short: BenchSettings[K], full: Benc
 };
 
 /** The rows `--only` takes. */
-export const ONLY_ROWS = ["chats", "progress", "taps", "agent-file", "parallel-sends", "week", "opencode-memory", "memory-parts", "start-cost"] as const;
+export const ONLY_ROWS = [
+  "chats",
+  "progress",
+  "taps",
+  "agent-file",
+  "awaited",
+  "parallel-sends",
+  "week",
+  "opencode-memory",
+  "memory-parts",
+  "start-cost",
+] as const;
 
 export function benchSettings(args: readonly string[]): BenchSettings {
   const flag = (name: string) => args.includes(`--${name}`);
@@ -116,6 +130,7 @@ export function benchSettings(args: readonly string[]): BenchSettings {
     streamRounds: pick("streamRounds"),
     tapsActingS: pick("tapsActingS"),
     agentFilePrompts: pick("agentFilePrompts"),
+    awaitedRounds: option("rounds") ?? pick("awaitedRounds"),
     parallelSendsRuns: option("runs") ?? pick("parallelSendsRuns"),
     weekRuns: option("runs") ?? pick("weekRuns"),
     memoryPairs: option("pairs") ?? pick("memoryPairs"),

@@ -13,6 +13,8 @@
 //   npm run bench -- --only taps [--short]
 //                                       only a person's taps in a busy group (real OpenCode 1.18.33; ~3 min, --short 12 s of actions)
 //   npm run bench -- --only agent-file  only prompts while the agent's 20 MB file uploads (~20 s)
+//   npm run bench -- --only awaited [--short] [--rounds 8]
+//                                       only a busy group's awaited traffic: room again → the agent's file, a Done notice, a first sight (~50 s, --short 12 s)
 //   npm run bench -- --only parallel-sends [--runs 5]
 //                                       only five 30 MB telegram_send_file calls at once in OpenCode 1.18.33, OpenCode's peak RSS per run (~1.5 min)
 //   npm run bench -- --only week [--runs 1000]
@@ -41,6 +43,8 @@ import { printStream, runStreamBench, type StreamBenchResult } from "./answer-st
 import { printTapAnswer } from "./tap-answer-report.ts";
 import { runTapAnswer, type TapAnswerResult } from "./tap-answer.ts";
 import { runAgentFile, type AgentFileResult } from "./agent-file.ts";
+import { printAwaited } from "./awaited-report.ts";
+import { runAwaited, type AwaitedResult } from "./awaited.ts";
 import { printParallelSends, runParallelSends, type ParallelSendsResult } from "./parallel-sends.ts";
 import { runWeek, type WeekResult } from "./week.ts";
 import { runMemory, type MemoryResult } from "./memory.ts";
@@ -67,6 +71,7 @@ const only = {
   progress: onlyRow("progress"),
   taps: onlyRow("taps"),
   agentFile: onlyRow("agent-file"),
+  awaited: onlyRow("awaited"),
   parallelSends: onlyRow("parallel-sends"),
   week: onlyRow("week"),
   opencodeMemory: onlyRow("opencode-memory"),
@@ -225,6 +230,12 @@ async function main(): Promise<void> {
     others || only.agentFile
       ? await section("the agent's 20 MB file uploading while prompts flow", () => runAgentFile({ prompts: settings.agentFilePrompts }))
       : await skipped<AgentFileResult>();
+  const awaited =
+    others || only.awaited
+      ? await section(`a busy group's awaited traffic (${settings.awaitedRounds} rounds busy and idle, ×10)`, () =>
+          runAwaited({ rounds: settings.awaitedRounds }),
+        )
+      : await skipped<AwaitedResult>();
   const parallelSends =
     (others && settings.opencode) || only.parallelSends
       ? await section(`five parallel 30 MB telegram_send_file calls in OpenCode 1.18.33 (${settings.parallelSendsRuns} runs)`, () =>
@@ -253,6 +264,7 @@ async function main(): Promise<void> {
   if (progressToo) printStream(answerStream, targets, log, form(settings, `${settings.streamRounds} rounds`, "streamRounds"));
   if ((chatsToo && settings.opencode) || only.taps) printTapAnswer(taps, targets, log, form(settings, `${settings.tapsActingS} s of actions`, "tapsActingS"));
   if (others || only.agentFile) printAgentFile(agentFile, targets, log, form(settings, `${settings.agentFilePrompts} prompts`, "agentFilePrompts"));
+  if (others || only.awaited) printAwaited(awaited, targets, log, form(settings, `${settings.awaitedRounds} rounds`, "awaitedRounds"));
   if ((others && settings.opencode) || only.parallelSends)
     printParallelSends(parallelSends, targets, log, form(settings, `${settings.parallelSendsRuns} runs`, "parallelSendsRuns"));
   if (others) {
@@ -288,6 +300,7 @@ async function main(): Promise<void> {
       outage: outage.value ?? { error: outage.error },
       liveProgress: liveProgress.value ?? { error: liveProgress.error },
       agentFile: agentFile.value ?? { error: agentFile.error },
+      awaited: awaited.value ?? { error: awaited.error },
       parallelSends: parallelSends.value ?? { error: parallelSends.error },
       answerStream: answerStream.value ?? { error: answerStream.error },
       tapAnswer: taps.value ?? { error: taps.error },

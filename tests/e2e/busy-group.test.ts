@@ -2,12 +2,18 @@
 // minute in which the person's commands filled most of the group's twenty messages, the agent's
 // telegram_send_file still returns at once (its upload is awaited traffic, lib/telegram/wire/outbox.ts,
 // ahead of edits, chores and spare progress), the progress message names an 8 s command while it
-// runs (its first sight is awaited, not spare), and Telegram never has to refuse a message.
+// runs (its first sight is awaited, not spare), a run a voice note started gets its Done notice
+// within seconds of the group's window having room again and its spoken answer after it (both
+// awaited, not a deferrable notice and a chore), and Telegram never has to refuse a message.
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_USER } from "../support/fake-telegram.ts";
+import { DEFAULT_USER, type SentMessage } from "../support/fake-telegram.ts";
+import { isTitleRequest } from "../support/llm/chat-request.ts";
 import { directive } from "../support/mock-llm.ts";
+import { startFakeSpeech, type FakeSpeech } from "../support/speech-server.ts";
+import { countedSends, heldAt, roomAgainAt } from "../support/telegram/group-window.ts";
+import { startFakeTranscription, type FakeTranscription } from "../support/transcription-server.ts";
 import { pollUntil } from "../support/wait.ts";
 import { toolsOf } from "../support/opencode/agent-tools.ts";
 import { askOnPhone, startRig, type Rig } from "./question-suite.ts";
@@ -103,6 +109,86 @@ describe("live progress in a busy supergroup on OpenCode 1.18.33", { timeout: 18
     expect(running, "the 8 s command shown while it runs").toBeDefined();
     expect(running!.at).toBeLessThan(ended.at);
     await rig.telegram.waitForMessage((m) => m.text.includes("<b>Done</b>") && m.messageId > live.messageId, { timeoutMs: 90_000, what: "Done" });
+    expect(rig.telegram.flood.rejected).toBe(0);
+  });
+});
+
+/** The start of an OGG/Opus voice note (the fake transcription service hears what the test says). */
+const OGG = Buffer.concat([Buffer.from("OggS\0\x02\0\0\0\0\0\0\0\0", "latin1"), Buffer.from(Array.from({ length: 64 }, (_, i) => i))]);
+/** The group's window before the voice note: what a deferrable message leaves room for (15) is used up; an awaited one's (19) is not. */
+const FILLED = 15;
+
+/** A run a voice note started, in a group whose window the person's commands filled (issue 50 §4: its Done notice and voice came late). */
+describe("a voice note's run in a busy supergroup on OpenCode 1.18.33", { timeout: 240_000 }, () => {
+  let rig: Rig;
+  let speech: FakeSpeech;
+  let transcription: FakeTranscription;
+  let done: SentMessage;
+  let sessionID: string;
+  beforeAll(async () => {
+    speech = await startFakeSpeech();
+    transcription = await startFakeTranscription();
+    rig = await startRig(
+      "1.18.33",
+      {
+        HERMES_DONE_AFTER: "1s",
+        HERMES_TRANSCRIBE_URL: transcription.url,
+        HERMES_TRANSCRIBE_KEY: transcription.key,
+        HERMES_SPEECH_URL: speech.url,
+        HERMES_SPEECH_KEY: speech.key,
+      },
+      undefined,
+      { chat: "supergroup" },
+    );
+    // A Done notice of the session to reply to with the voice note.
+    const session = await rig.opencode.createSession();
+    sessionID = session.id;
+    await rig.opencode.prompt(session.id, directive({ text: "FIRST-50 finished, slowly", chunks: 4, chunkMs: 500 }));
+    done = await rig.telegram.waitForMessage((m) => m.text.includes("<b>Done</b>") && m.text.includes("FIRST-50"), { timeoutMs: 40_000, what: "Done" });
+    await pollUntil(async () => !(await rig.opencode.isBusy(sessionID)), { timeoutMs: 30_000, intervalMs: 100, what: "the first run over" });
+  }, 120_000);
+  afterAll(async () => {
+    await rig?.stop();
+    await speech?.close();
+    await transcription?.close();
+  });
+
+  it("after a busy minute the Done notice comes within 15 s of the window having room again, and the spoken answer after it", async () => {
+    const sends = () => countedSends(rig.telegram.calls, rig.chatId);
+    const before = heldAt(sends(), Date.now());
+    const commands = Array.from({ length: FILLED - before }, () => rig.telegram.sendText(rig.chatId, "/status", { from: DEFAULT_USER }).messageId);
+    const replied = (id: number) => rig.telegram.messages(rig.chatId).some((m) => m.replyToMessageId === id);
+    await pollUntil(() => commands.every(replied), { timeoutMs: 60_000, what: "the commands' answers" });
+    transcription.hear(`VOICE-50 ${directive({ text: "SPOKEN-50 the answer, at once" })}`);
+    const note = rig.telegram.sendFile(rig.chatId, { kind: "voice", bytes: OGG, duration: 2, replyTo: done.messageId });
+    const finished = await rig.telegram.waitForMessage((m) => m.text.includes("<b>Done</b>") && m.text.includes("SPOKEN-50"), {
+      timeoutMs: 150_000,
+      what: "the Done notice of the voice note's run",
+    });
+    const voice = await rig.telegram.waitForMessage((m) => m.voice !== undefined && m.replyToMessageId === finished.messageId, {
+      timeoutMs: 90_000,
+      what: "the spoken answer",
+    });
+    // The run's one LLM request: the answer is wanted on the phone from then on.
+    const asked = rig.llm.requests.findIndex((r) => !isTitleRequest(r) && JSON.stringify(r.messages ?? []).includes("VOICE-50"));
+    expect(asked).toBeGreaterThanOrEqual(0);
+    const askedAt = rig.llm.requestTimes[asked]!;
+    const held = heldAt(sends(), askedAt);
+    const roomAt = roomAgainAt(sends(), askedAt);
+    const doneAt = finished.history[0]!.at;
+    const voiceAt = voice.history[0]!.at;
+    console.log(
+      `[issue 50] ${before} in the window, ${commands.length} commands; at the run's request the window held ${held}; ` +
+        `room again +${roomAt - askedAt} ms, Done +${doneAt - askedAt} ms, voice +${voiceAt - askedAt} ms`,
+    );
+    expect(held, "the window was busy when the run answered").toBeGreaterThanOrEqual(FILLED);
+    // Before: the notice was a deferrable edit and the voice a chore: both waited for the window to hold fewer than 15 (about a minute).
+    expect(doneAt - roomAt, "the Done notice after room again").toBeLessThan(15_000);
+    expect(voiceAt - roomAt, "the spoken answer after room again").toBeLessThan(15_000);
+    expect(voice.messageId).toBeGreaterThan(finished.messageId);
+    expect(voice.voice!.data.equals(speech.audio)).toBe(true);
+    expect(speech.requests.at(-1)!.json.input).toContain("SPOKEN-50 the answer, at once");
+    expect(rig.telegram.messages(rig.chatId).some((m) => m.replyToMessageId === note.messageId && m.text.includes("Heard"))).toBe(true);
     expect(rig.telegram.flood.rejected).toBe(0);
   });
 });
