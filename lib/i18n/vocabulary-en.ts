@@ -59,6 +59,7 @@ export const vocabularyEn: VocabularyStrings = {
     confirm: (title, text, later, files, notes) =>
       html`⏪ <b>Go back to before this prompt?</b> · ${title}\n${text}\n${later > 0 ? html`This also undoes the ${later} later ${later === 1 ? html`run` : html`runs`} (OpenCode goes back over every run since). ` : EMPTY_HTML}These files go back to how they were before it:\n${files}\n${notes}Tap <b>Confirm go back</b>.`,
     handMark: html`✋ changed since by hand: your edit is lost`,
+    handSinceConfirm: (file) => `A file was changed by hand since this confirmation: nothing was changed. Tap Go back here again to see it marked. ${file}`,
     unknownMark: html`❔ cannot tell whether it was changed since by hand`,
     handCount: (files) =>
       html`✋ <b>${files} ${files === 1 ? html`file was` : html`files were`} changed since by hand</b>: going back overwrites ${files === 1 ? html`that edit` : html`those edits`}.\n`,

@@ -68,6 +68,8 @@ export interface VocabularyStrings {
     /** After a file's name: no way to know (OpenCode kept no record of what the run left, or the file is too large, or leads out of the project). */
     unknownMark: Html;
     handCount: (files: number) => Html;
+    /** A Confirm tap after `file` was changed by hand since the confirmation showed it unmarked: refused. */
+    handSinceConfirm: (file: string) => string;
     unknownCount: (files: number) => Html;
     /** `files` files of `runs` runs: more than a message can list, so no Confirm. */
     tooMany: (title: Html, files: number, runs: number) => Html;

@@ -58,6 +58,7 @@ export const vocabularyZh: VocabularyStrings = {
     confirm: (title, text, later, files, notes) =>
       html`⏪ <b>回到此提示之前？</b> · ${title}\n${text}\n${later > 0 ? html`这也会撤销之后的 ${later} 次运行（OpenCode 会回退此后的每一次运行）。` : EMPTY_HTML}这些文件将恢复到它之前的样子：\n${files}\n${notes}点按<b>确认回退</b>。`,
     handMark: html`✋ 此后被手动更改过：你的修改将丢失`,
+    handSinceConfirm: (file) => `此确认之后有文件被手动更改过：未做任何更改。请再次点按“回到此处”查看标记。${file}`,
     unknownMark: html`❔ 无法判断此后是否被手动更改过`,
     handCount: (files) => html`✋ <b>${files} 个文件此后被手动更改过</b>：回退会覆盖这些修改。\n`,
     unknownCount: (files) =>

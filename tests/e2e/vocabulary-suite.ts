@@ -206,7 +206,7 @@ export function vocabularySuite(cell: Cell): void {
       expect((await answerTo(status, /Hermes status/)).text).toContain("🧠 12% of 200k");
     });
 
-    it("/history goes back two runs: the list names each run's files, Go back here asks in red naming the later run's files too, marking the one edited by hand since (not the one untouched), and the files are as before (bytes); a stranger's taps change nothing", async () => {
+    it("/history goes back two runs: the list names each run's files, Go back here asks in red naming the later run's files too, marking the one edited by hand since (not the one untouched) and refusing a Confirm after a later hand edit, and the files are as before (bytes); a stranger's taps change nothing", async () => {
       const edit = (file: string, from: string, to: string, marker: string) =>
         directive({
           tool: "read",
@@ -257,6 +257,13 @@ export function vocabularySuite(cell: Cell): void {
 
       expect(await tap(confirm, "⏪ Confirm go back", STRANGER)).toMatchObject({ text: expect.stringContaining("Not authorized") });
       expect(read()).toBe("ONE\ntwo\nthree\n");
+      if (confirm.text.includes("<code>existing.txt</code>")) {
+        // A hand edit after the confirmation showed the file unmarked: Confirm is refused, nothing goes back; as the run left it again, Confirm goes on.
+        fs.writeFileSync(path.join(directory, "existing.txt"), "ONE\ntwo\nthree\nlate hand edit\n");
+        expect(await tap(confirm, "⏪ Confirm go back")).toMatchObject({ text: expect.stringContaining("changed by hand since this confirmation") });
+        expect(read()).toBe("ONE\ntwo\nthree\nlate hand edit\n");
+        fs.writeFileSync(path.join(directory, "existing.txt"), "ONE\ntwo\nthree\n");
+      }
       await tap(confirm, "⏪ Confirm go back");
       const outcome = await edited(confirm, /Gone back|Nothing undone|refused/);
       if (version === "1.1.53" && outcome.text.includes("OpenCode restored no file")) {

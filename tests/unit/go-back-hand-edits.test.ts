@@ -151,6 +151,13 @@ describe("Go back here's confirmation with the marks", () => {
     expect(two.text).toContain("✋ <b>2 files were changed since by hand</b>: going back overwrites those edits.");
   });
 
+  it("a Confirm refused after a later hand edit names the file last (the answer is cut at its end), in English and Chinese", () => {
+    expect(CATALOGS.en.vocabulary.history.handSinceConfirm("src/a.ts")).toMatch(
+      /^A file was changed by hand since this confirmation: nothing was changed\..* src\/a\.ts$/,
+    );
+    expect(CATALOGS.zh.vocabulary.history.handSinceConfirm("src/a.ts")).toMatch(/^此确认之后有文件被手动更改过：未做任何更改。.*src\/a\.ts$/);
+  });
+
   it("without marks says nothing of hands", () => {
     const plain = renderGoBackConfirm(entries, 1, html`p`, "Ab3dEf9H", CATALOGS.en);
     expect(plain.text).not.toContain("✋");

@@ -31,8 +31,13 @@ interface Listing {
   page: number;
   /** A Go back here under way or done: its buttons answer so. */
   state: "offered" | "working" | "done";
-  /** Each confirmation's marks (by the prompt's index): what its Confirm was shown with. */
-  marks: Map<number, ReadonlyMap<string, GoBackMark>>;
+  /** Each confirmation shown (by the prompt's index): its marks and the repository's top they were read from. */
+  shown: Map<number, Shown>;
+}
+
+interface Shown {
+  marks: ReadonlyMap<string, GoBackMark>;
+  root: string | undefined;
 }
 
 const HISTORY_ACTIONS = new Set<string>(["historyPick", "historyPage", "historyBack", "historyConfirm", "historyFork"]);
@@ -62,7 +67,7 @@ export class HistoryControl {
       log.warn({ err: errorText(error) }, "could not read the session's prompts");
       return void (await this.#posts.post(owner, t.vocabulary.failed(escapeWithin(errorText(error), 300)), [], replyTo));
     }
-    const key = this.#lists.add({ owner, entries, page: 0, state: "offered", marks: new Map() });
+    const key = this.#lists.add({ owner, entries, page: 0, state: "offered", shown: new Map() });
     const title = this.#posts.titleOf(owner);
     const rendered = renderHistory(entries, title, key, 0, t);
     const rich = this.#posts.rich ? renderHistoryRich(entries, title, 0, t) : undefined;
@@ -95,9 +100,11 @@ export class HistoryControl {
         // OpenCode's revert to a message undoes every later run too: the confirmation names all their files, each changed since by hand marked.
         const index = data.question;
         const confirmed = async () => {
-          const marks = await this.#marks(listing, index);
-          listing.marks.set(index, marks);
-          const confirm = renderGoBackConfirm(listing.entries, index, title, data.key, t, marks);
+          const found = await repoRoot(owner.directory).catch(() => undefined);
+          const root = found?.ok ? found.value : undefined;
+          const shown = { root, marks: handMarks(listing.entries, index, filesGoingBack(listing.entries, index), root) };
+          listing.shown.set(index, shown);
+          const confirm = renderGoBackConfirm(listing.entries, index, title, data.key, t, shown.marks);
           if (message) await this.#posts.edit(message, confirm.text, confirm.keyboard);
         };
         return { ok: true, note: (t) => t.vocabulary.history.tapConfirm, next: confirmed };
@@ -106,19 +113,18 @@ export class HistoryControl {
         if (listing.state !== "offered")
           return { ok: false, note: (t) => (listing.state === "working" ? t.vocabulary.history.going : t.vocabulary.history.newer), alert: true };
         if (activity.isBusy(owner.sessionID)) return { ok: false, note: (t) => t.vocabulary.history.busy, alert: true };
+        const shown = listing.shown.get(data.question);
+        if (!shown) return { ok: false, note: (t) => t.vocabulary.history.gone, alert: true };
         // A confirmation that could not list every file offered no Confirm: a tap that still comes is refused.
-        if (renderGoBackConfirm(listing.entries, data.question, title, data.key, t, listing.marks.get(data.question)).keyboard.length === 0)
+        if (renderGoBackConfirm(listing.entries, data.question, title, data.key, t, shown.marks).keyboard.length === 0)
           return { ok: false, note: (t) => t.vocabulary.history.tooManyTap, alert: true };
+        // A file changed by hand after the confirmation was shown would be overwritten unseen: refused, to be asked again.
+        const unseen = newlyHandEdited(shown, handMarks(listing.entries, data.question, filesGoingBack(listing.entries, data.question), shown.root));
+        if (unseen !== undefined) return { ok: false, note: (t) => t.vocabulary.history.handSinceConfirm(unseen), alert: true };
         listing.state = "working";
         return { ok: true, note: (t) => t.vocabulary.history.going, next: () => this.#goBack(listing, entry, title, message) };
       }
     }
-  }
-
-  /** The files going back that were changed since by hand (or cannot be told), read from the repository's top. */
-  async #marks(listing: Listing, index: number): Promise<ReadonlyMap<string, GoBackMark>> {
-    const root = await repoRoot(listing.owner.directory).catch(() => undefined);
-    return handMarks(listing.entries, index, filesGoingBack(listing.entries, index), root?.ok ? root.value : undefined);
   }
 
   /** Reverts the session to before `entry`, unless it went on since the list (then nothing is asked of OpenCode). */
@@ -146,4 +152,10 @@ export class HistoryControl {
     if (message) await this.#posts.edit(message, text);
     else await this.#posts.post(owner, text);
   }
+}
+
+/** The first file changed by hand now that the confirmation did not show as such. */
+function newlyHandEdited(shown: Shown, now: ReadonlyMap<string, GoBackMark>): string | undefined {
+  for (const [file, mark] of now) if (mark === "hand" && shown.marks.get(file) !== "hand") return file;
+  return undefined;
 }
