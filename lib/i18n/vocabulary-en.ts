@@ -56,8 +56,15 @@ export const vocabularyEn: VocabularyStrings = {
     back: "⏪ Go back here",
     forkHere: "⑂ Fork here",
     confirmBack: "⏪ Confirm go back",
-    confirm: (title, text, later, files) =>
-      html`⏪ <b>Go back to before this prompt?</b> · ${title}\n${text}\n${later > 0 ? html`This also undoes the ${later} later ${later === 1 ? html`run` : html`runs`} (OpenCode goes back over every run since). ` : EMPTY_HTML}These files go back to how they were before it:\n${files}\nTap <b>Confirm go back</b>.`,
+    confirm: (title, text, later, files, notes) =>
+      html`⏪ <b>Go back to before this prompt?</b> · ${title}\n${text}\n${later > 0 ? html`This also undoes the ${later} later ${later === 1 ? html`run` : html`runs`} (OpenCode goes back over every run since). ` : EMPTY_HTML}These files go back to how they were before it:\n${files}\n${notes}Tap <b>Confirm go back</b>.`,
+    handMark: html`✋ changed since by hand: your edit is lost`,
+    handSinceConfirm: (file) => `A file was changed by hand since this confirmation: nothing was changed. Tap Go back here again to see it marked. ${file}`,
+    unknownMark: html`❔ cannot tell whether it was changed since by hand`,
+    handCount: (files) =>
+      html`✋ <b>${files} ${files === 1 ? html`file was` : html`files were`} changed since by hand</b>: going back overwrites ${files === 1 ? html`that edit` : html`those edits`}.\n`,
+    unknownCount: (files) =>
+      html`❔ For ${files} ${files === 1 ? html`file` : html`files`} Hermes cannot tell whether ${files === 1 ? html`it was` : html`they were`} changed since by hand (this OpenCode kept no record of what the run left, or the file is too large to compare or leads out of the project).\n`,
     tooMany: (title, files, runs) =>
       html`⏪ <b>Not offered</b> · ${title}\nGoing back here would put back ${files} files of ${runs} runs, more than one message can list: go back from OpenCode itself. Nothing was changed.`,
     tooManyTap: "Too many files to list: go back from OpenCode itself. Nothing was changed.",

@@ -61,8 +61,16 @@ export interface VocabularyStrings {
     back: string;
     forkHere: string;
     confirmBack: string;
-    /** `later`: how many later runs the revert undoes too; `files`: every file of them all. */
-    confirm: (title: Html, text: Html, later: number, files: Html) => Html;
+    /** `later`: how many later runs the revert undoes too; `files`: every file of them all; `notes`: handCount/unknownCount lines, or empty. */
+    confirm: (title: Html, text: Html, later: number, files: Html, notes: Html) => Html;
+    /** After a file's name: it differs from what the last run that touched it left (a change by hand, which going back overwrites). */
+    handMark: Html;
+    /** After a file's name: no way to know (OpenCode kept no record of what the run left, or the file is too large, or leads out of the project). */
+    unknownMark: Html;
+    handCount: (files: number) => Html;
+    /** A Confirm tap after `file` was changed by hand since the confirmation showed it unmarked: refused. */
+    handSinceConfirm: (file: string) => string;
+    unknownCount: (files: number) => Html;
     /** `files` files of `runs` runs: more than a message can list, so no Confirm. */
     tooMany: (title: Html, files: number, runs: number) => Html;
     /** A Confirm tap on such a list (it had no button): refused. */

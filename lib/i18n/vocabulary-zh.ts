@@ -55,8 +55,14 @@ export const vocabularyZh: VocabularyStrings = {
     back: "⏪ 回到此处",
     forkHere: "⑂ 从此处分叉",
     confirmBack: "⏪ 确认回退",
-    confirm: (title, text, later, files) =>
-      html`⏪ <b>回到此提示之前？</b> · ${title}\n${text}\n${later > 0 ? html`这也会撤销之后的 ${later} 次运行（OpenCode 会回退此后的每一次运行）。` : EMPTY_HTML}这些文件将恢复到它之前的样子：\n${files}\n点按<b>确认回退</b>。`,
+    confirm: (title, text, later, files, notes) =>
+      html`⏪ <b>回到此提示之前？</b> · ${title}\n${text}\n${later > 0 ? html`这也会撤销之后的 ${later} 次运行（OpenCode 会回退此后的每一次运行）。` : EMPTY_HTML}这些文件将恢复到它之前的样子：\n${files}\n${notes}点按<b>确认回退</b>。`,
+    handMark: html`✋ 此后被手动更改过：你的修改将丢失`,
+    handSinceConfirm: (file) => `此确认之后有文件被手动更改过：未做任何更改。请再次点按“回到此处”查看标记。${file}`,
+    unknownMark: html`❔ 无法判断此后是否被手动更改过`,
+    handCount: (files) => html`✋ <b>${files} 个文件此后被手动更改过</b>：回退会覆盖这些修改。\n`,
+    unknownCount: (files) =>
+      html`❔ 有 ${files} 个文件 Hermes 无法判断此后是否被手动更改过（此 OpenCode 没有记录运行留下的内容，或文件太大无法比较，或指向项目之外）。\n`,
     tooMany: (title, files, runs) =>
       html`⏪ <b>未提供</b> · ${title}\n回到这里会恢复 ${runs} 次运行中的 ${files} 个文件，一条消息列不下：请在 OpenCode 中回退。未做任何更改。`,
     tooManyTap: "文件太多，无法列出：请在 OpenCode 中回退。未做任何更改。",

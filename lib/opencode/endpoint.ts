@@ -63,6 +63,8 @@ export interface HistoryEntry {
   messageID: string;
   text: string;
   files: string[];
+  /** What the run left in each of its files (run-left.ts): a fingerprint, `null` when it deleted it; a file missing here, OpenCode did not say. */
+  left?: Record<string, string | null>;
 }
 
 /** What a compaction did to the session's context, in tokens: before, the last answer's; after, the summary's. */

@@ -3,6 +3,7 @@
 // /session/:id/summarize`, `POST /session/:id/fork`, `PATCH /session/:id`, and the user messages of
 // `GET /session/:id/message` for the history (each with `summary.diffs`, the files its run changed).
 import { isRecord } from "../util/is-record.ts";
+import { leftByRunOf } from "./run-left.ts";
 import type { CommandInfo, Compacted, Created, HistoryEntry, Outcome, SessionVocabulary } from "./endpoint.ts";
 import { DEFAULT_RETRY, describeBody, sendForOutcome } from "./send-outcome.ts";
 import { REQUEST_TIMEOUT_MS, type OpencodeTransport } from "./transport.ts";
@@ -76,7 +77,7 @@ export class OpencodeVocabulary implements SessionVocabulary {
     return sendForOutcome(send, DEFAULT_RETRY);
   }
 
-  /** The user messages with text, newest first, each with `info.summary.diffs[].file`. */
+  /** The user messages with text, newest first, each with `info.summary.diffs[].file` and what the run left in them (1.1.53's `after`, 1.18.33's whole-file `patch`). */
   async history(sessionID: string): Promise<HistoryEntry[]> {
     const entries: HistoryEntry[] = [];
     for (const message of await this.#messages(sessionID)) {
@@ -86,7 +87,7 @@ export class OpencodeVocabulary implements SessionVocabulary {
       if (!text) continue;
       const diffs = isRecord(info.summary) && Array.isArray(info.summary.diffs) ? info.summary.diffs : [];
       const files = diffs.flatMap((diff) => (isRecord(diff) && typeof diff.file === "string" ? [diff.file] : []));
-      entries.push({ messageID: info.id, text, files });
+      entries.push({ messageID: info.id, text, files, left: leftByRunOf(diffs) });
     }
     return entries.reverse();
   }

@@ -7,6 +7,7 @@ import { isRecord } from "../util/is-record.ts";
 import { sleep } from "../util/sleep.ts";
 import type { CommandInfo, Compacted, Created, HistoryEntry, Outcome, SessionVocabulary } from "../opencode/endpoint.ts";
 import { describeBody } from "../opencode/send-outcome.ts";
+import { leftByRunOf } from "../opencode/run-left.ts";
 import { commandInfos } from "../opencode/vocabulary.ts";
 import type { OwnServerClient } from "./server-client.ts";
 
@@ -85,13 +86,14 @@ export class Opencode2Vocabulary implements SessionVocabulary {
         ? [{ messageID: message.id, text: message.text.trim() }]
         : [],
     );
-    return Promise.all(users.map(async (user) => ({ ...user, files: await this.#files(sessionID, user.messageID) })));
+    return Promise.all(users.map(async (user) => ({ ...user, ...(await this.#files(sessionID, user.messageID)) })));
   }
 
-  async #files(sessionID: string, messageID: string): Promise<string[]> {
+  /** A turn's files, and what it left in them (each patch has the whole file as context: its new side). */
+  async #files(sessionID: string, messageID: string): Promise<{ files: string[]; left: Record<string, string | null> }> {
     const query = { from: messageID, to: messageID, ...this.#where() };
-    const changes = await this.#server.get(`/api/session/${encodeURIComponent(sessionID)}/diff`, query).catch(() => undefined);
-    return dataOf(changes).flatMap((change) => (isRecord(change) && typeof change.file === "string" ? [change.file] : []));
+    const changes = dataOf(await this.#server.get(`/api/session/${encodeURIComponent(sessionID)}/diff`, query).catch(() => undefined));
+    return { files: changes.flatMap((change) => (isRecord(change) && typeof change.file === "string" ? [change.file] : [])), left: leftByRunOf(changes) };
   }
 
   async #messages(sessionID: string): Promise<unknown[]> {

@@ -444,7 +444,8 @@ describe.each(VERSIONS)("git from the phone on OpenCode %s", { timeout: 240_000 
 });
 
 // With forum topics on (a supergroup), a worktree's session gets its own topic named by its
-// branch; its Done notice and Commit's confirmation are there.
+// branch; its Done notice and Commit's confirmation are there, and Remove worktree's confirmation
+// counts an ignored file copied into it (issue 49), within the group's flood limits.
 describe("a worktree's session in its own forum topic on OpenCode 1.18.33", { timeout: 180_000 }, () => {
   let rig: Rig;
   beforeAll(async () => {
@@ -464,7 +465,7 @@ describe("a worktree's session in its own forum topic on OpenCode 1.18.33", { ti
     await rig?.stop();
   });
 
-  it("the topic carries the branch's name; the Done notice and Commit's confirmation are in it", async () => {
+  it("the topic carries the branch's name; the Done notice and Commit's and Remove worktree's confirmations are in it, the latter counting an ignored .env; no flood refusal", async () => {
     const run = directive({ tool: "write", args: { filePath: "topic-file.txt", content: "in the worktree\n" }, then: [{ text: "Topic run done" }] });
     const command = rig.telegram.sendText(rig.chatId, `/new --worktree ${run}`);
     const created = await rig.telegram.waitForMessage((m) => m.replyToMessageId === command.messageId && m.text.includes("New worktree on"), {
@@ -483,6 +484,35 @@ describe("a worktree's session in its own forum topic on OpenCode 1.18.33", { ti
       what: "the confirmation",
     });
     expect(ask.threadId).toBe(notice.threadId);
+
+    // An ignored file copied into the worktree (issue 49): removing the worktree deletes it too, so the confirmation counts it, in the topic.
+    const worktree = /<code>([^<]+)<\/code>/.exec(created.text)![1]!;
+    fs.appendFileSync(path.join(rig.opencode.directory, ".git", "info", "exclude"), ".env\n");
+    fs.writeFileSync(path.join(worktree, ".env"), "API_KEY=copied\n");
+    const stranger = await rig.telegram.waitForCallbackAnswer(await rig.telegram.tapButton(notice, "🗑 Remove worktree", STRANGER));
+    expect(stranger.text).toContain("Not authorized");
+    await rig.telegram.waitForCallbackAnswer(await rig.telegram.tapButton(notice, "🗑 Remove worktree"));
+    const remove = await rig.telegram.waitForMessage((m) => m.replyToMessageId === notice.messageId && m.text.includes("Remove the worktree"), {
+      what: "Remove worktree's confirmation",
+    });
+    expect(remove.threadId).toBe(notice.threadId);
+    expect(remove.text).toContain("⚠️ 1 ignored file or folder goes with it: <code>.env</code>.");
+    // The run's file is uncommitted (Commit was not confirmed): named too.
+    expect(remove.text).toContain("It has 1 uncommitted change: they will be lost.");
+    expect(rig.telegram.buttons(remove)).toEqual([expect.objectContaining({ text: "🗑 Confirm remove", style: "danger" })]);
+    await rig.telegram.waitForCallbackAnswer(await rig.telegram.tapButton(remove, "🗑 Confirm remove"));
+    await rig.telegram.waitFor(
+      () =>
+        rig.telegram
+          .messages()
+          .find((m) => m.messageId === remove.messageId)
+          ?.text.includes("Removed")
+          ? true
+          : undefined,
+      { what: "Removed" },
+    );
+    expect(fs.existsSync(worktree)).toBe(false);
+    expect(rig.telegram.flood.rejected).toBe(0);
   });
 });
 

@@ -206,7 +206,7 @@ export function vocabularySuite(cell: Cell): void {
       expect((await answerTo(status, /Hermes status/)).text).toContain("🧠 12% of 200k");
     });
 
-    it("/history goes back two runs: the list names each run's files, Go back here asks in red naming the later run's files too, and the files are as before (bytes); a stranger's taps change nothing", async () => {
+    it("/history goes back two runs: the list names each run's files, Go back here asks in red naming the later run's files too, marking the one edited by hand since (not the one untouched) and refusing a Confirm after a later hand edit, and the files are as before (bytes); a stranger's taps change nothing", async () => {
       const edit = (file: string, from: string, to: string, marker: string) =>
         directive({
           tool: "read",
@@ -221,6 +221,8 @@ export function vocabularySuite(cell: Cell): void {
       // 1.1.53's snapshots race its tools (docs/undo.md): what it recorded decides what it can put back.
       expect(read()).toBe("ONE\ntwo\nthree\n");
       expect(readSecond()).toBe("alpha\nBETA\n");
+      // A person at the desk edits the later run's file by hand: going back would overwrite it.
+      fs.writeFileSync(path.join(directory, "second.txt"), "alpha\nBETA\nedited by hand\n");
 
       const strangers = reply(h2, "/history", STRANGER);
       // With topics, /history sent in the session's topic (not as a reply) is for that session too.
@@ -245,9 +247,23 @@ export function vocabularySuite(cell: Cell): void {
         expect(confirm.text).toContain("<code>existing.txt</code>");
         expect(confirm.text).toContain("<code>second.txt</code>");
       }
+      // The file edited by hand is marked and counted; the one as its run left it is not (each version's record of what a run left: docs/compatibility.md).
+      if (confirm.text.includes("<code>second.txt</code>")) {
+        expect(confirm.text).toContain("<code>second.txt</code> ✋ changed since by hand: your edit is lost");
+        expect(confirm.text).toContain("✋ <b>1 file was changed since by hand</b>");
+      }
+      if (confirm.text.includes("<code>existing.txt</code>")) expect(confirm.text).toContain("<code>existing.txt</code>\n");
+      expect(confirm.text).not.toContain("cannot tell");
 
       expect(await tap(confirm, "⏪ Confirm go back", STRANGER)).toMatchObject({ text: expect.stringContaining("Not authorized") });
       expect(read()).toBe("ONE\ntwo\nthree\n");
+      if (confirm.text.includes("<code>existing.txt</code>")) {
+        // A hand edit after the confirmation showed the file unmarked: Confirm is refused, nothing goes back; as the run left it again, Confirm goes on.
+        fs.writeFileSync(path.join(directory, "existing.txt"), "ONE\ntwo\nthree\nlate hand edit\n");
+        expect(await tap(confirm, "⏪ Confirm go back")).toMatchObject({ text: expect.stringContaining("changed by hand since this confirmation") });
+        expect(read()).toBe("ONE\ntwo\nthree\nlate hand edit\n");
+        fs.writeFileSync(path.join(directory, "existing.txt"), "ONE\ntwo\nthree\n");
+      }
       await tap(confirm, "⏪ Confirm go back");
       const outcome = await edited(confirm, /Gone back|Nothing undone|refused/);
       if (version === "1.1.53" && outcome.text.includes("OpenCode restored no file")) {

@@ -208,6 +208,6 @@ describe("render-vocabulary", () => {
     const tooMany = renderGoBackConfirm(many, 1, html`p`, "Ab3dEf9H", t);
     expect(tooMany.keyboard).toEqual([]);
     expect(tooMany.text).toContain("302 files of 2 runs");
-    expect(CATALOGS.zh.vocabulary.history.confirm(html`p`, html`x`, 1, html`f`)).toContain("1 次运行");
+    expect(CATALOGS.zh.vocabulary.history.confirm(html`p`, html`x`, 1, html`f`, html``)).toContain("1 次运行");
   });
 });

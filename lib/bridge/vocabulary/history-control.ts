@@ -1,7 +1,8 @@
 // /history (issue 43): as a reply to a session's message, the session's last prompts, newest first,
 // a page at a time, each with the files its run changed; a tap on one offers ⏪ Go back here
 // (OpenCode's revert to that user message, after a red confirmation naming the files it puts back:
-// those of that run and of every later one, which the revert undoes too)
+// those of that run and of every later one, which the revert undoes too, each changed since by hand
+// marked: hand-edits.ts)
 // and ⑂ Fork here (fork-control.ts, before that prompt). Going back shares Undo's refusals: while
 // the session works, and when the session went on since the list (a newer run).
 import type { MessageOwner } from "../../registry/registry.ts";
@@ -9,9 +10,19 @@ import { KeyedLists } from "../../registry/keyed-lists.ts";
 import { errorText } from "../../util/error-text.ts";
 import type { CallbackData, VocabularyAction } from "../../telegram/codec.ts";
 import { escapeHtml, escapeWithin, html, type Html } from "../../text/html.ts";
-import { renderGoBackConfirm, renderHistory, renderHistoryPick, renderHistoryRich, type PromptView } from "../../telegram/render/render-vocabulary.ts";
+import { repoRoot } from "../../git/repo.ts";
+import {
+  filesGoingBack,
+  type GoBackMark,
+  renderGoBackConfirm,
+  renderHistory,
+  renderHistoryPick,
+  renderHistoryRich,
+  type PromptView,
+} from "../../telegram/render/render-vocabulary.ts";
 import type { Tap } from "../core/desk.ts";
 import type { ForkControl } from "./fork-control.ts";
+import { handMarks } from "./hand-edits.ts";
 import type { VocabularyDesk } from "./vocabulary-desk.ts";
 
 interface Listing {
@@ -20,6 +31,13 @@ interface Listing {
   page: number;
   /** A Go back here under way or done: its buttons answer so. */
   state: "offered" | "working" | "done";
+  /** Each confirmation shown (by the prompt's index): its marks and the repository's top they were read from. */
+  shown: Map<number, Shown>;
+}
+
+interface Shown {
+  marks: ReadonlyMap<string, GoBackMark>;
+  root: string | undefined;
 }
 
 const HISTORY_ACTIONS = new Set<string>(["historyPick", "historyPage", "historyBack", "historyConfirm", "historyFork"]);
@@ -49,7 +67,7 @@ export class HistoryControl {
       log.warn({ err: errorText(error) }, "could not read the session's prompts");
       return void (await this.#posts.post(owner, t.vocabulary.failed(escapeWithin(errorText(error), 300)), [], replyTo));
     }
-    const key = this.#lists.add({ owner, entries, page: 0, state: "offered" });
+    const key = this.#lists.add({ owner, entries, page: 0, state: "offered", shown: new Map() });
     const title = this.#posts.titleOf(owner);
     const rendered = renderHistory(entries, title, key, 0, t);
     const rich = this.#posts.rich ? renderHistoryRich(entries, title, 0, t) : undefined;
@@ -79,21 +97,30 @@ export class HistoryControl {
         return { ok: true, note: (t) => t.vocabulary.fork.forking, next: () => this.#forks.fork(owner, { before: entry.messageID }, message?.messageId) };
       case "historyBack": {
         if (activity.isBusy(owner.sessionID)) return { ok: false, note: (t) => t.vocabulary.history.busy, alert: true };
-        // OpenCode's revert to a message undoes every later run too: the confirmation names all their files.
-        const confirm = renderGoBackConfirm(listing.entries, data.question, title, data.key, t);
-        return {
-          ok: true,
-          note: (t) => t.vocabulary.history.tapConfirm,
-          next: () => (message ? this.#posts.edit(message, confirm.text, confirm.keyboard) : Promise.resolve()),
+        // OpenCode's revert to a message undoes every later run too: the confirmation names all their files, each changed since by hand marked.
+        const index = data.question;
+        const confirmed = async () => {
+          const found = await repoRoot(owner.directory).catch(() => undefined);
+          const root = found?.ok ? found.value : undefined;
+          const shown = { root, marks: handMarks(listing.entries, index, filesGoingBack(listing.entries, index), root) };
+          listing.shown.set(index, shown);
+          const confirm = renderGoBackConfirm(listing.entries, index, title, data.key, t, shown.marks);
+          if (message) await this.#posts.edit(message, confirm.text, confirm.keyboard);
         };
+        return { ok: true, note: (t) => t.vocabulary.history.tapConfirm, next: confirmed };
       }
       default: {
         if (listing.state !== "offered")
           return { ok: false, note: (t) => (listing.state === "working" ? t.vocabulary.history.going : t.vocabulary.history.newer), alert: true };
         if (activity.isBusy(owner.sessionID)) return { ok: false, note: (t) => t.vocabulary.history.busy, alert: true };
+        const shown = listing.shown.get(data.question);
+        if (!shown) return { ok: false, note: (t) => t.vocabulary.history.gone, alert: true };
         // A confirmation that could not list every file offered no Confirm: a tap that still comes is refused.
-        if (renderGoBackConfirm(listing.entries, data.question, title, data.key, t).keyboard.length === 0)
+        if (renderGoBackConfirm(listing.entries, data.question, title, data.key, t, shown.marks).keyboard.length === 0)
           return { ok: false, note: (t) => t.vocabulary.history.tooManyTap, alert: true };
+        // A file changed by hand after the confirmation was shown would be overwritten unseen: refused, to be asked again.
+        const unseen = newlyHandEdited(shown, handMarks(listing.entries, data.question, filesGoingBack(listing.entries, data.question), shown.root));
+        if (unseen !== undefined) return { ok: false, note: (t) => t.vocabulary.history.handSinceConfirm(unseen), alert: true };
         listing.state = "working";
         return { ok: true, note: (t) => t.vocabulary.history.going, next: () => this.#goBack(listing, entry, title, message) };
       }
@@ -125,4 +152,10 @@ export class HistoryControl {
     if (message) await this.#posts.edit(message, text);
     else await this.#posts.post(owner, text);
   }
+}
+
+/** The first file changed by hand now that the confirmation did not show as such. */
+function newlyHandEdited(shown: Shown, now: ReadonlyMap<string, GoBackMark>): string | undefined {
+  for (const [file, mark] of now) if (mark === "hand" && shown.marks.get(file) !== "hand") return file;
+  return undefined;
 }

@@ -29,6 +29,8 @@ export interface PromptView {
   messageID: string;
   text: string;
   files: string[];
+  /** What the run left in its files (lib/opencode/run-left.ts): what "changed since by hand" compares. */
+  left?: Record<string, string | null>;
 }
 
 /** Buttons (and lines) per page of /commands and /history. */
@@ -180,22 +182,41 @@ export function filesGoingBack(entries: readonly PromptView[], index: number): s
   ];
 }
 
+/** A file going back: changed since by hand, or no way to tell (lib/bridge/vocabulary/hand-edits.ts). */
+export type GoBackMark = "hand" | "unknown";
+
 /**
  * Go back here's red confirmation: the prompt, how many later runs it undoes too, and every file
- * of them all (a long name by its start and end); when they can't all be listed, no Confirm.
+ * of them all (a long name by its start and end), each marked when it was changed since by hand
+ * (or when that cannot be told), with how many; when they can't all be listed, no Confirm.
  */
-export function renderGoBackConfirm(entries: readonly PromptView[], index: number, title: Html, key: string, t: Strings): RenderedMessage {
+export function renderGoBackConfirm(
+  entries: readonly PromptView[],
+  index: number,
+  title: Html,
+  key: string,
+  t: Strings,
+  marks: ReadonlyMap<string, GoBackMark> = new Map(),
+): RenderedMessage {
   const h = t.vocabulary.history;
   const entry = entries[index]!;
   const files = filesGoingBack(entries, index);
+  const mark = (file: string) => {
+    const found = marks.get(file);
+    return found === "hand" ? html` ${h.handMark}` : found === "unknown" ? html` ${h.unknownMark}` : EMPTY_HTML;
+  };
   const listed =
     files.length === 0
       ? h.noFiles
       : joinHtml(
-          files.map((file) => html`<code>${headAndTail(reveal(file, t), GO_BACK_NAME_LIMIT, " ", t).html}</code>`),
+          files.map((file) => html`<code>${headAndTail(reveal(file, t), GO_BACK_NAME_LIMIT, " ", t).html}</code>${mark(file)}`),
           "\n",
         );
-  const text = h.confirm(title, show(entry.text, PROMPT_LIMIT, t), index, listed);
+  const count = (kind: GoBackMark) => files.filter((file) => marks.get(file) === kind).length;
+  const hand = count("hand");
+  const unknown = count("unknown");
+  const notes = joinHtml([...(hand > 0 ? [h.handCount(hand)] : []), ...(unknown > 0 ? [h.unknownCount(unknown)] : [])]);
+  const text = h.confirm(title, show(entry.text, PROMPT_LIMIT, t), index, listed, notes);
   if (text.length > GO_BACK_ROOM) return { text: h.tooMany(title, files.length, index + 1), keyboard: [] };
   return { text, keyboard: [[vocabularyButton(key, "historyConfirm", h.confirmBack, index, true)]] };
 }
