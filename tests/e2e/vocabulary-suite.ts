@@ -83,6 +83,12 @@ export function vocabularySuite(cell: Cell): void {
       fs.writeFileSync(path.join(directory, ".opencode", "command", "review.md"), REVIEW);
       fs.writeFileSync(path.join(directory, ".opencode", "command", "ship.md"), SHIP);
       fs.writeFileSync(path.join(directory, ".opencode", "command", "stamp.md"), STAMP);
+      if (v2) {
+        // Two definitions of one name that differ (2.0.15 runs commands/'s): Hermes cannot be sure which runs.
+        fs.mkdirSync(path.join(directory, ".opencode", "commands"), { recursive: true });
+        fs.writeFileSync(path.join(directory, ".opencode", "command", "twin.md"), "Twin A: !`echo twin-a`\n");
+        fs.writeFileSync(path.join(directory, ".opencode", "commands", "twin.md"), "Twin B.\n");
+      }
       // A project's .opencode/ makes OpenCode 1.x install its plugin package there first (offline here: seeded).
       if (!v2) seedConfigDir(path.join(directory, ".opencode"), version);
       gitProject(directory, { "existing.txt": ORIGINAL, "second.txt": SECOND });
@@ -171,6 +177,15 @@ export function vocabularySuite(cell: Cell): void {
       await rig.telegram.waitFor(() => doneCount() > dones || undefined, { timeoutMs: 60_000, what: "the stamp run's Done notice" });
       expect(rig.llm.userMessages().filter((m) => m.includes("Stamp:"))).toHaveLength(1);
       expect(fs.readFileSync(marker, "utf8")).toBe("stamped\n");
+    });
+
+    it.skipIf(!v2)("2.0.15: a typed command with definitions that differ asks first, saying so, with every definition's shell lines", async () => {
+      const typed = reply(first, "/twin");
+      const preview = await answerTo(typed, /It sends:/);
+      expect(preview.text).toContain("<pre>Twin B.</pre>");
+      expect(preview.text).toContain("more than one definition, and they differ");
+      expect(preview.text).toContain("<code>echo twin-a</code>");
+      expect(rig.llm.userMessages().some((m) => m.includes("Twin"))).toBe(false);
     });
 
     it("⑂ Fork on the Done notice: a new session '⑂ <title>' (with topics, in its own topic); a message there reaches only the fork; a stranger's tap forks nothing", async () => {
