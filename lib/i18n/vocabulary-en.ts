@@ -25,6 +25,8 @@ export const vocabularyEn: VocabularyStrings = {
     running: "Sending the command…",
     preview: (name, title, body) => html`📜 <b>/${name}</b> · ${title}\nIt sends:\n${body}\nTap <b>Run</b> to send it.`,
     noTemplate: html`<i>This OpenCode does not say what the command sends.</i>`,
+    unknownTemplate: html`⚠️ <b>Hermes cannot show what this command runs</b>: OpenCode does not say, and Hermes found no definition of it that it could read. It may run shell lines on this machine.`,
+    ambiguous: html`⚠️ This command has more than one definition, and they differ: Hermes cannot be sure which one OpenCode runs. The shell lines of all of them are shown.`,
     args: (args) => html`With the arguments: <code>${args}</code>`,
     shellLines: (count) =>
       html`⚠️ OpenCode first runs ${count === 1 ? html`this shell line` : html`these ${count} shell lines`} of it on this machine, unasked:`,

@@ -28,6 +28,10 @@ export interface VocabularyStrings {
     preview: (name: Html, title: Html, body: Html) => Html;
     /** This OpenCode (2.0.15) lists no template. */
     noTemplate: Html;
+    /** 2.0.15: no definition Hermes could read (a typed one asks first). */
+    unknownTemplate: Html;
+    /** 2.0.15: definitions that differ; the shell lines of all are shown. */
+    ambiguous: Html;
     args: (args: Html) => Html;
     /** The template's `` !`…` `` lines, run first on this machine, unasked. */
     shellLines: (count: number) => Html;

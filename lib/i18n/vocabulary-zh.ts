@@ -25,6 +25,8 @@ export const vocabularyZh: VocabularyStrings = {
     running: "正在发送命令…",
     preview: (name, title, body) => html`📜 <b>/${name}</b> · ${title}\n它会发送：\n${body}\n点按<b>运行</b>发送。`,
     noTemplate: html`<i>此 OpenCode 不提供该命令发送的内容。</i>`,
+    unknownTemplate: html`⚠️ <b>Hermes 无法显示此命令会运行什么</b>：OpenCode 不提供，Hermes 也没有找到它可以读取的该命令定义。它可能会在本机运行 shell 命令。`,
+    ambiguous: html`⚠️ 此命令有多个定义且内容不同：Hermes 无法确定 OpenCode 会运行哪一个。下面列出所有定义中的 shell 命令。`,
     args: (args) => html`参数：<code>${args}</code>`,
     shellLines: (count) => html`⚠️ OpenCode 会先在本机运行其中的 ${count} 行 shell 命令，不经询问：`,
     moreLines: (count, flagged) => html`还有 ${count} 行${flagged > 0 ? html`，⚠️ ${flagged} 行有风险标记` : EMPTY_HTML}`,

@@ -54,8 +54,12 @@ export interface CommandInfo {
   description?: string;
   /** Where it comes from, when OpenCode says (1.x: "command", "mcp", "skill"). */
   source?: string;
-  /** What it sends, `` !`…` `` shell lines and all (1.x's `GET /command`; 2.0.15 lists none). */
+  /** What it sends, `` !`…` `` shell lines and all (1.x's `GET /command`; on 2.0.15 read from its files, lib/opencode2/command-files.ts). */
   template?: string;
+  /** Other definitions of the name whose shell lines are shown too (2.0.15, when Hermes cannot be sure which one runs). */
+  others?: string[];
+  /** Why Hermes cannot be sure what it runs (2.0.15): then a typed one asks first. */
+  unsure?: "unknown" | "ambiguous";
 }
 
 /** A prompt of a session (its user message), with the files its run changed, as OpenCode recorded them. */

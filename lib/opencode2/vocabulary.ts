@@ -9,6 +9,8 @@ import type { CommandInfo, Compacted, Created, HistoryEntry, Outcome, SessionVoc
 import { describeBody } from "../opencode/send-outcome.ts";
 import { leftByRunOf } from "../opencode/run-left.ts";
 import { commandInfos } from "../opencode/vocabulary.ts";
+import { knownTemplate } from "./command-definitions.ts";
+import { readConfigSources } from "./command-files.ts";
 import type { OwnServerClient } from "./server-client.ts";
 
 /** How long the phone waits for a compaction's summary, and how often it looks. */
@@ -26,11 +28,25 @@ export class Opencode2Vocabulary implements SessionVocabulary {
     this.#server = server;
   }
 
-  /** `{ location, data: [{ name, description }] }`. A location's first answer, while it activates, is empty: asked again once. */
+  /**
+   * `{ location, data: [{ name, description }] }`. A location's first answer, while it activates, is
+   * empty: asked again once. 2.0.15 says no template: each is read where it reads them (`GET
+   * /api/config`'s entries, lib/opencode2/command-files.ts), or marked as one Hermes cannot be sure of.
+   */
   async listCommands(): Promise<CommandInfo[]> {
     const read = async () => commandInfos(dataOf(await this.#server.get("/api/command", this.#where())));
     const first = await read();
-    return first.length > 0 ? first : read();
+    const commands = first.length > 0 ? first : await read();
+    const sources = await readConfigSources(await this.#server.get("/api/config", this.#where()).catch(() => undefined));
+    return commands.map((command) => {
+      const known = knownTemplate(command.name, command.description, sources);
+      return {
+        ...command,
+        ...(known.template !== undefined ? { template: known.template } : {}),
+        ...(known.others.length > 0 ? { others: known.others } : {}),
+        ...(known.unsure ? { unsure: known.unsure } : {}),
+      };
+    });
   }
 
   runCommand(sessionID: string, name: string, args: string): Promise<Outcome> {

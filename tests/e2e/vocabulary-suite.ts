@@ -26,6 +26,8 @@ const SECOND = "alpha\nbeta\n";
 const REVIEW = "---\ndescription: Review the named part\n---\nPlease review $ARGUMENTS carefully.\n";
 /** A command whose template runs a shell line first (OpenCode runs it unasked): it reads a key and leaves a mark. */
 const SHIP = "---\ndescription: Ship it\n---\nShip notes: !`cat ~/.ssh/id_ed25519 2>/dev/null; echo shipped > shell-ran.txt`\n";
+/** A command with a harmless shell line that leaves a mark: typed, it asks first (issue 49, item 10). */
+const STAMP = "---\ndescription: Stamp it\n---\nStamp: !`echo stamped > typed-ran.txt`\n";
 /** The mock model's context window: /compact's fill is a share of it. */
 const WINDOW = { limit: { context: 200_000, output: 8_192 } };
 
@@ -80,6 +82,13 @@ export function vocabularySuite(cell: Cell): void {
       fs.mkdirSync(path.join(directory, ".opencode", "command"), { recursive: true });
       fs.writeFileSync(path.join(directory, ".opencode", "command", "review.md"), REVIEW);
       fs.writeFileSync(path.join(directory, ".opencode", "command", "ship.md"), SHIP);
+      fs.writeFileSync(path.join(directory, ".opencode", "command", "stamp.md"), STAMP);
+      if (v2) {
+        // Two definitions of one name that differ (2.0.15 runs commands/'s): Hermes cannot be sure which runs.
+        fs.mkdirSync(path.join(directory, ".opencode", "commands"), { recursive: true });
+        fs.writeFileSync(path.join(directory, ".opencode", "command", "twin.md"), "Twin A: !`echo twin-a`\n");
+        fs.writeFileSync(path.join(directory, ".opencode", "commands", "twin.md"), "Twin B.\n");
+      }
       // A project's .opencode/ makes OpenCode 1.x install its plugin package there first (offline here: seeded).
       if (!v2) seedConfigDir(path.join(directory, ".opencode"), version);
       gitProject(directory, { "existing.txt": ORIGINAL, "second.txt": SECOND });
@@ -116,12 +125,11 @@ export function vocabularySuite(cell: Cell): void {
       await llmSaw("Please review the parser module carefully.");
       // The command's run is the phone's: its Done notice comes.
       await rig.telegram.waitFor(() => doneCount() > dones || undefined, { timeoutMs: 60_000, what: "the command run's Done notice" });
-      // Its button: what it sends first (1.x lists the template; 2.0.15 does not say), then Run: the same command without arguments.
+      // Its button: what it sends first (1.x lists the template; on 2.0.15 Hermes reads it where OpenCode does), then Run: the same command without arguments.
       const donesBefore = doneCount();
       expect(await tap(list, "/review")).toMatchObject({ text: "Tap Run to send it" });
       const preview = await answerTo(list, /It sends:/);
-      if (v2) expect(preview.text).toContain("This OpenCode does not say what the command sends.");
-      else expect(preview.text).toMatch(/<pre>Please review \$ARGUMENTS carefully\.\n?<\/pre>/);
+      expect(preview.text).toMatch(/<pre>Please review \$ARGUMENTS carefully\.\n?<\/pre>/);
       expect(rig.llm.userMessages().filter((m) => m.includes("Please review"))).toHaveLength(1);
       expect(await tap(preview, "▶️ Run /review")).toMatchObject({ text: "Sending the command…" });
       await answerTo(preview, /\/review<\/b> sent to/);
@@ -130,19 +138,16 @@ export function vocabularySuite(cell: Cell): void {
       expect(rig.llm.userMessages().filter((m) => m.includes("Please review"))).toHaveLength(2);
     });
 
-    it("a command's `!`…`` shell line shows with its risk flags before it runs (1.x); it runs only on Run; a stranger's Run runs nothing", async () => {
+    it("a command's `!`…`` shell line shows with its risk flags before it runs; it runs only on Run; a stranger's Run runs nothing", async () => {
       const marker = path.join(directory, "shell-ran.txt");
       const asked = reply(first, "/commands");
       const list = await answerTo(asked, /Commands of/);
       expect(labels(list)).toContain("/ship");
       expect(await tap(list, "/ship")).toMatchObject({ text: "Tap Run to send it" });
       const preview = await answerTo(list, /It sends:/);
-      if (v2) expect(preview.text).toContain("This OpenCode does not say what the command sends.");
-      else {
-        expect(preview.text).toContain("OpenCode first runs this shell line of it on this machine, unasked:");
-        expect(preview.text).toContain("<code>cat ~/.ssh/id_ed25519 2&gt;/dev/null; echo shipped &gt; shell-ran.txt</code>\n⚠️ <b>");
-        expect(rig.telegram.buttons(preview)).toEqual([expect.objectContaining({ text: "▶️ Run /ship", style: "danger" })]);
-      }
+      expect(preview.text).toContain("OpenCode first runs this shell line of it on this machine, unasked:");
+      expect(preview.text).toContain("<code>cat ~/.ssh/id_ed25519 2&gt;/dev/null; echo shipped &gt; shell-ran.txt</code>\n⚠️ <b>");
+      expect(rig.telegram.buttons(preview)).toEqual([expect.objectContaining({ text: "▶️ Run /ship", style: "danger" })]);
       expect(fs.existsSync(marker)).toBe(false);
       expect(await tap(preview, "▶️ Run /ship", STRANGER)).toMatchObject({ text: expect.stringContaining("Not authorized") });
       const dones = doneCount();
@@ -152,6 +157,35 @@ export function vocabularySuite(cell: Cell): void {
       // The stranger's tap ran nothing: the one run is the owner's (its shell line left one mark).
       expect(rig.llm.userMessages().filter((m) => m.includes("Ship notes:"))).toHaveLength(1);
       expect(fs.existsSync(marker)).toBe(true);
+    });
+
+    it("a typed `/name` whose template has a shell line is not run until Run is tapped: it asks with the line shown; a stranger's Run runs nothing", async () => {
+      const marker = path.join(directory, "typed-ran.txt");
+      const typed = reply(first, "/stamp now");
+      const preview = await answerTo(typed, /It sends:/);
+      expect(preview.text).toContain("<pre>Stamp: !`echo stamped &gt; typed-ran.txt`</pre>");
+      expect(preview.text).toContain("OpenCode first runs this shell line of it on this machine, unasked:\n<code>echo stamped &gt; typed-ran.txt</code>");
+      expect(preview.text).toContain("With the arguments: <code>now</code>");
+      expect(rig.telegram.buttons(preview)).toEqual([expect.objectContaining({ text: "▶️ Run /stamp" })]);
+      expect(fs.existsSync(marker)).toBe(false);
+      expect(rig.llm.userMessages().some((m) => m.includes("Stamp:"))).toBe(false);
+      expect(await tap(preview, "▶️ Run /stamp", STRANGER)).toMatchObject({ text: expect.stringContaining("Not authorized") });
+      expect(fs.existsSync(marker)).toBe(false);
+      const dones = doneCount();
+      expect(await tap(preview, "▶️ Run /stamp")).toMatchObject({ text: "Sending the command…" });
+      await llmSaw("Stamp:");
+      await rig.telegram.waitFor(() => doneCount() > dones || undefined, { timeoutMs: 60_000, what: "the stamp run's Done notice" });
+      expect(rig.llm.userMessages().filter((m) => m.includes("Stamp:"))).toHaveLength(1);
+      expect(fs.readFileSync(marker, "utf8")).toBe("stamped\n");
+    });
+
+    it.skipIf(!v2)("2.0.15: a typed command with definitions that differ asks first, saying so, with every definition's shell lines", async () => {
+      const typed = reply(first, "/twin");
+      const preview = await answerTo(typed, /It sends:/);
+      expect(preview.text).toContain("<pre>Twin B.</pre>");
+      expect(preview.text).toContain("more than one definition, and they differ");
+      expect(preview.text).toContain("<code>echo twin-a</code>");
+      expect(rig.llm.userMessages().some((m) => m.includes("Twin"))).toBe(false);
     });
 
     it("⑂ Fork on the Done notice: a new session '⑂ <title>' (with topics, in its own topic); a message there reaches only the fork; a stranger's tap forks nothing", async () => {

@@ -26,7 +26,7 @@ interface Listing {
 }
 
 /** A template's shell lines with their flags (lib/bridge/shell/template-flags.ts, given by lib/bridge/bridge.ts). */
-export type FlagTemplate = (template: string, place: { directory: string; home: string }) => Promise<FlaggedLine[]>;
+export type FlagTemplate = (template: string, args: string, place: { directory: string; home: string }) => Promise<FlaggedLine[]>;
 
 export class CommandsList {
   readonly #posts: VocabularyDesk;
@@ -63,9 +63,10 @@ export class CommandsList {
     const commands = await this.#commands(owner);
     const found = typeof commands === "string" ? undefined : commands.find((command) => command.name.toLowerCase() === name.toLowerCase());
     if (!found) return otherwise();
-    // Typed knowingly, it runs at once, unless its template runs shell lines: those are shown first.
+    // Typed knowingly, it runs at once, unless its template runs shell lines (those are shown first)
+    // or Hermes cannot be sure what it runs (2.0.15: it asks first, saying so).
     const lines = await this.#lines(owner, found, args);
-    if (lines.length === 0) return this.#run(owner, found.name, args, userMessage.messageId, userMessage);
+    if (lines.length === 0 && !found.unsure) return this.#run(owner, found.name, args, userMessage.messageId, userMessage);
     const key = this.#lists.add({ owner, commands: [found], page: 0, typed: { args, message: userMessage } });
     await this.#preview(owner, found, args, key, 0, userMessage.messageId, lines);
   }
@@ -111,11 +112,18 @@ export class CommandsList {
     await this.#posts.post(owner, rendered.text, rendered.keyboard, replyTo);
   }
 
-  /** The template's shell lines with their flags, `$ARGUMENTS` replaced by the arguments as OpenCode does first. */
-  #lines(owner: MessageOwner, command: CommandView, args: string): Promise<FlaggedLine[]> {
-    if (command.template === undefined) return Promise.resolve([]);
-    const template = args === "" ? command.template : command.template.replaceAll("$ARGUMENTS", args);
-    return this.#flag(template, { directory: owner.directory, home: os.homedir() });
+  /**
+   * The shell lines with their flags of the text OpenCode makes of the template and the arguments
+   * (lib/shell/command-template.ts), of every definition shown (2.0.15's `others`), once each; of the
+   * arguments alone when the template is unknown.
+   */
+  async #lines(owner: MessageOwner, command: CommandView, args: string): Promise<FlaggedLine[]> {
+    const templates = [...(command.template !== undefined ? [command.template] : []), ...(command.others ?? [])];
+    if (templates.length === 0 && args !== "") templates.push("");
+    const place = { directory: owner.directory, home: os.homedir() };
+    const flagged = await Promise.all(templates.map((template) => this.#flag(template, args, place)));
+    const seen = new Set<string>();
+    return flagged.flat().filter((line) => !seen.has(line.line) && seen.add(line.line));
   }
 
   /** The project's commands, or why they cannot be listed. */

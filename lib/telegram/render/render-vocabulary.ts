@@ -20,8 +20,12 @@ export interface CommandView {
   name: string;
   description?: string;
   source?: string;
-  /** What the command sends (OpenCode 1.x says; 2.0.15 does not). */
+  /** What the command sends (OpenCode 1.x says; on 2.0.15 Hermes reads it where OpenCode does). */
   template?: string;
+  /** Other definitions whose shell lines are shown too. */
+  others?: string[];
+  /** Why Hermes cannot be sure what it runs. */
+  unsure?: "unknown" | "ambiguous";
 }
 
 /** A prompt as /history shows it (OpenCode's PromptView). */
@@ -246,8 +250,14 @@ export function renderCommandPreview(
   t: Strings,
 ): RenderedMessage {
   const v = t.vocabulary.commands;
-  const body = command.template === undefined ? v.noTemplate : html`<pre>${headAndTail(reveal(command.template, t), TEMPLATE_LIMIT, "\n", t).html}</pre>`;
+  const body =
+    command.template !== undefined
+      ? html`<pre>${headAndTail(reveal(command.template, t), TEMPLATE_LIMIT, "\n", t).html}</pre>`
+      : command.unsure
+        ? v.unknownTemplate
+        : v.noTemplate;
   const parts: Html[] = [v.preview(show(command.name, NAME_LIMIT, t), title, body)];
+  if (command.unsure === "ambiguous") parts.push(v.ambiguous);
   if (args !== "") parts.push(v.args(show(args, 300, t)));
   if (lines.length > 0) {
     parts.push(v.shellLines(lines.length));
@@ -256,6 +266,7 @@ export function renderCommandPreview(
     const hidden = lines.slice(SHELL_LINES_SHOWN);
     if (hidden.length > 0) parts.push(v.moreLines(hidden.length, hidden.filter((line) => line.flags.length > 0).length));
   }
-  const flagged = lines.some((line) => line.flags.length > 0);
-  return { text: joinHtml(parts, "\n"), keyboard: [[vocabularyButton(key, "commandSend", v.run(command.name.slice(0, NAME_LIMIT)), index, flagged)]] };
+  // Red when a line is flagged, or when Hermes cannot show what runs at all.
+  const danger = lines.some((line) => line.flags.length > 0) || (command.unsure !== undefined && command.template === undefined);
+  return { text: joinHtml(parts, "\n"), keyboard: [[vocabularyButton(key, "commandSend", v.run(command.name.slice(0, NAME_LIMIT)), index, danger)]] };
 }
