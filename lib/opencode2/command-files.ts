@@ -8,6 +8,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { isRecord } from "../util/is-record.ts";
 import { type CommandDefinition, commandName, type DefinitionSource, documentDefinitions, markdownTemplate } from "./command-definitions.ts";
+import { isInside } from "../util/is-inside.ts";
 
 export interface CommandFileCaps {
   files: number;
@@ -66,7 +67,7 @@ class Walk {
   async folder(absolute: string, relative: string, depth: number): Promise<void> {
     const real = await fs.realpath(absolute).catch(() => undefined);
     if (real === undefined) return; // not there
-    if (!this.#inside(real)) return this.#cut();
+    if (!isInside(real, this.#root)) return this.#cut();
     if (this.#seen.has(real)) return;
     this.#seen.add(real);
     if (depth > this.#caps.depth) return this.#cut();
@@ -87,7 +88,7 @@ class Walk {
     if (stat?.isDirectory()) return this.folder(absolute, relative, depth + 1);
     if (!relative.endsWith(".md")) return;
     if (stat === undefined) return; // a dangling link: OpenCode reads nothing there either
-    this.#file(real !== undefined && this.#inside(real) ? { relative, real } : { relative });
+    this.#file(real !== undefined && isInside(real, this.#root) ? { relative, real } : { relative });
   }
 
   #file(found: Found): void {
@@ -98,11 +99,6 @@ class Walk {
   /** Something Hermes would not read: names below it are unknown. */
   #cut(): void {
     this.complete = false;
-  }
-
-  #inside(real: string): boolean {
-    const relative = path.relative(this.#root, real);
-    return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
   }
 }
 

@@ -12,6 +12,7 @@ import { constants } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { UPLOAD_LIMIT_BYTES } from "../../telegram/wire/upload-kind.ts";
+import { isInside } from "../../util/is-inside.ts";
 
 /** Each rule by its name, as the tool's result names it. */
 export type FileRule =
@@ -191,11 +192,6 @@ function describeRoots(roots: ProjectRoots): string {
   return usableWorktree(roots) && path.resolve(roots.worktree!) !== path.resolve(roots.directory)
     ? `the session's directory ${roots.directory} and its worktree ${roots.worktree}`
     : `the session's directory ${roots.directory}`;
-}
-
-export function isInside(file: string, root: string): boolean {
-  const relative = path.relative(root, file);
-  return relative === "" || (!relative.startsWith(`..${path.sep}`) && relative !== ".." && !path.isAbsolute(relative));
 }
 
 function megabytes(bytes: number): string {

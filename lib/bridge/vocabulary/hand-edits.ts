@@ -6,6 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { RUN_LEFT_LIMIT, textFingerprint } from "../../opencode/run-left.ts";
+import { isInside } from "../../util/is-inside.ts";
 import type { GoBackMark, PromptView } from "../../telegram/render/render-vocabulary.ts";
 
 /** What the newest of `entries[0..index]` that changed `file` left in it (entries newest first); undefined: no record. */
@@ -19,7 +20,7 @@ export function currentFingerprint(root: string, file: string): string | null | 
   const realRoot = safeRealpath(root);
   if (realRoot === undefined) return undefined;
   const absolute = path.resolve(realRoot, file);
-  if (!inside(realRoot, absolute)) return undefined;
+  if (absolute === realRoot || !isInside(absolute, realRoot)) return undefined;
   let real: string;
   try {
     real = fs.realpathSync(absolute);
@@ -27,7 +28,7 @@ export function currentFingerprint(root: string, file: string): string | null | 
     // Gone, unless a dangling symlink (or a parent that is no directory) stands there.
     return (error as NodeJS.ErrnoException).code === "ENOENT" && lstatMissing(absolute) ? null : undefined;
   }
-  if (!inside(realRoot, real)) return undefined;
+  if (real === realRoot || !isInside(real, realRoot)) return undefined;
   let descriptor: number | undefined;
   try {
     descriptor = fs.openSync(real, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
@@ -54,11 +55,6 @@ export function handMarks(entries: readonly PromptView[], index: number, files: 
     else if (now !== left) marks.set(file, "hand");
   }
   return marks;
-}
-
-function inside(root: string, file: string): boolean {
-  const relative = path.relative(root, file);
-  return relative !== "" && relative !== ".." && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
 }
 
 function safeRealpath(directory: string): string | undefined {
