@@ -63,10 +63,13 @@ describe("Bridge: live progress", () => {
       rig.emit(bash("c2", "running", "npm test"));
       await vi.waitFor(() => expect(live.text).toContain("<code>npm test</code>"));
       expect(progressCalls().slice(before)).toEqual([Priority.Progress, Priority.Awaited, Priority.Progress, Priority.Awaited]);
-      // A call shown while pending (no command yet) is not seen: its command's first sight is awaited too.
+      // A call shown while pending (no command yet) is spare, and not seen: its command's first sight is awaited.
       rig.emit(bash("c2", "completed"));
+      await vi.waitFor(() => expect(live.text).not.toContain("▸ <b>bash</b> <code>npm test</code>"));
+      const beforePending = progressCalls().length;
       rig.emit(bash("c3", "running"));
       await vi.waitFor(() => expect(live.text).toContain("▸ <b>bash</b>\n"));
+      expect(progressCalls().slice(beforePending)).toEqual([Priority.Progress]);
       const pending = progressCalls().length;
       rig.emit(bash("c3", "running", "npm run build"));
       await vi.waitFor(() => expect(live.text).toContain("<code>npm run build</code>"));

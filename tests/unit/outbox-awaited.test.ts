@@ -95,6 +95,17 @@ describe("Outbox: awaited traffic in a busy group", () => {
     expect(sent.map((s) => s.name)).toEqual(["running: npm test", "edit"]);
   });
 
+  it("a queued spare update raised to awaited (a command named while it waited) goes at once: the outbox does not sleep out the spare wait", async () => {
+    const { box, sent, call } = await busyGroup(12);
+    // Twelve in the window: spare traffic waits until the window drops under ten, most of a minute.
+    void box.update(GROUP, "progress:1", call("pending call")).catch(() => undefined);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(sent).toEqual([]);
+    void box.update(GROUP, "progress:1", call("running: sleep 8"), Priority.Awaited).catch(() => undefined);
+    await vi.advanceTimersByTimeAsync(500);
+    expect(sent.map((s) => s.name)).toEqual(["running: sleep 8"]);
+  });
+
   it("prompts still come first, and an awaited message leaves the window's last slot to them", async () => {
     const { box, sent, call } = await busyGroup(17);
     void box.send(GROUP, call("Done"), Priority.Awaited).catch(() => undefined);

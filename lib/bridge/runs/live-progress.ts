@@ -280,8 +280,12 @@ export class LiveProgress {
       .catch((error) => log.warn({ err: errorText(error) }, "could not update a progress message"));
   }
 
+  /**
+   * Whether a running call's command is known and not shown yet. A call still pending (what it acts
+   * on unknown) is spare: shown early it would spend its key's token that the sight of its command needs.
+   */
   #unseenRunning(run: Run): boolean {
-    return run.state.running.some((view) => !run.seenRunning?.has(sightOf(view)));
+    return run.state.running.some((view) => view.target !== undefined && !run.seenRunning?.has(sightOf(view)));
   }
 
   /** The message now shows `running` (of them, only the calls still running are remembered). */

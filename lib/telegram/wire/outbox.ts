@@ -143,8 +143,7 @@ export class Outbox {
     const key = `${chatId}:${messageId}`;
     const queued = this.#queuedEdits.get(key);
     if (queued) {
-      queued.prepare = prepare;
-      queued.priority = priority;
+      this.#replace(queued, prepare, priority);
       return new Promise((resolve, reject) => queued.settle.push({ resolve: () => resolve(), reject }));
     }
     return this.#enqueue({ chatId, priority, prepare, persistent: true, key }).then(() => undefined);
@@ -159,8 +158,7 @@ export class Outbox {
   update<T>(chatId: number, key: string, prepare: Prepare<T>, priority: Priority = Priority.Progress): Promise<T | undefined> {
     const queued = this.#queuedEdits.get(key);
     if (queued) {
-      queued.prepare = prepare;
-      queued.priority = priority;
+      this.#replace(queued, prepare, priority);
       queued.persistent = priority !== Priority.Progress;
       return new Promise((resolve, reject) => queued.settle.push({ resolve: resolve as (value: unknown) => void, reject }));
     }
@@ -199,6 +197,17 @@ export class Outbox {
     return this.#queue.length;
   }
 
+  /**
+   * A queued job gets a newer state and the caller's priority. The loop may be asleep until the
+   * old priority's time (spare traffic waits for the window to drain, up to a minute): it looks again.
+   */
+  #replace(queued: Job, prepare: Prepare<unknown>, priority: Priority): void {
+    queued.prepare = prepare;
+    const raised = priority < queued.priority;
+    queued.priority = priority;
+    if (raised) this.#wake?.();
+  }
+
   #enqueue<T>(
     spec: Pick<Job, "chatId" | "priority" | "prepare" | "persistent"> & { key?: string; spaced?: boolean; timeoutMs?: number },
   ): Promise<T | undefined> {
@@ -230,6 +239,7 @@ export class Outbox {
       if (job.key) this.#queuedEdits.delete(job.key);
       const call = job.prepare();
       if (!call) {
+        this.#log.debug({ chatId: job.chatId, key: job.key, priority: Priority[job.priority] }, "Telegram call no longer needed");
         for (const waiter of job.settle) waiter.resolve(undefined);
         continue;
       }
@@ -239,7 +249,7 @@ export class Outbox {
       const urgency = this.#urgency(job);
       // Where a group's budget goes (HERMES_LOG_LEVEL=debug): every call with its lane, its priority and how long it waited.
       this.#log.debug(
-        { chatId: job.chatId, lane, priority: Priority[job.priority], urgency, waitedMs: now - job.queuedAt, attempt: job.attempts + 1 },
+        { chatId: job.chatId, key: job.key, lane, priority: Priority[job.priority], urgency, waitedMs: now - job.queuedAt, attempt: job.attempts + 1 },
         "Telegram call",
       );
       const answered = this.#pacer?.take(job.chatId, now, urgency, job.spaced ? job.key : undefined);
