@@ -4,12 +4,15 @@
 // lane. Failures are logged or ignored: none of these is worth stopping for.
 import type { Logger } from "../../system/log.ts";
 import type { MessageRef } from "../../registry/prompt.ts";
-import type { TelegramApi } from "../../telegram/wire/api.ts";
+import { TelegramApiError, type TelegramApi } from "../../telegram/wire/api.ts";
 import { CALLBACK_ANSWER_LIMIT, cutText, type Html } from "../../text/html.ts";
 import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
 import { errorText } from "../../util/error-text.ts";
 
 type SendOptions = Parameters<TelegramApi["sendMessage"]>[2];
+
+/** The waits before a tap's answer is tried again (see `answerCallback`). */
+const CALLBACK_RETRY_MS = [250, 1_000] as const;
 
 export class Chat {
   constructor(
@@ -53,11 +56,23 @@ export class Chat {
     void outbox.chore(message.chatId, () => telegram.removeKeyboard(message.chatId, message.messageId)).catch(() => undefined);
   }
 
+  /**
+   * Answers a tap (its button stops spinning). A call that got no answer (a connection reset) or
+   * server trouble is tried again after CALLBACK_RETRY_MS, twice at most: Telegram takes a tap's
+   * answer only for a few seconds, and one left unanswered spins on the phone.
+   */
   async answerCallback(id: string, text?: string, alert?: boolean): Promise<void> {
     const { telegram, log } = this.deps;
-    await telegram
-      .answerCallback(id, text === undefined ? undefined : cutText(text, CALLBACK_ANSWER_LIMIT), alert)
-      .catch((error) => log.warn({ err: errorText(error) }, "could not answer a callback query"));
+    const shown = text === undefined ? undefined : cutText(text, CALLBACK_ANSWER_LIMIT);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await telegram.answerCallback(id, shown, alert);
+      } catch (error) {
+        const again = attempt < CALLBACK_RETRY_MS.length && error instanceof TelegramApiError && error.code !== 429 && error.isTransient;
+        if (!again) return void log.warn({ err: errorText(error), attempts: attempt + 1 }, "could not answer a callback query");
+        await new Promise((resolve) => setTimeout(resolve, CALLBACK_RETRY_MS[attempt]));
+      }
+    }
   }
 }
 
