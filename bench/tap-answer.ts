@@ -32,8 +32,9 @@ export interface TapAnswerResult {
   answer: Summary;
   /** `/status`'s reply, Stop's confirmation, Confirm stop's edit, `/stop`'s picker (several runs). */
   byAction: Record<Action, Summary>;
-  /** Actions whose answer did not come within the bench's wait. */
+  /** Actions whose answer did not come within the bench's wait, and which they were. */
   unanswered: number;
+  unansweredKinds: string[];
   /** Progress calls (sends and edits) while the owner acted. */
   progressCalls: number;
   http429: number;
@@ -82,6 +83,8 @@ export async function runTapAnswer(options: { actingS?: number; gapMs?: number }
         HERMES_LOG_FILE: path.join(logDir, "hermes.log"),
         // A run gets its progress message after 3 s of work (not 30): the bench starts sooner.
         HERMES_DONE_AFTER: "3s",
+        // Every Telegram call with its lane and wait (kept with KEEP_TMP=1): where the group's budget went.
+        HERMES_LOG_LEVEL: "debug",
       },
     });
     // Long enough that the runs outlast the owner's actions.
@@ -100,28 +103,40 @@ export async function runTapAnswer(options: { actingS?: number; gapMs?: number }
     const progressBefore = countProgress(telegram.calls);
     const samples: Record<Action, number[]> = { status: [], stop: [], confirm: [], list: [] };
     let unanswered = 0;
+    const unansweredKinds: string[] = [];
     let next = 0;
     const started = performance.now();
     let confirmation: SentMessage | undefined;
+    const stoppedRuns: SentMessage[] = [];
     for (let action = 0; performance.now() - started < actingS * 1000; action++) {
       const kind = ACTIONS[action % ACTIONS.length]!;
       const at = performance.now();
       let answered: Promise<number>;
+      let why: (() => Promise<string>) | undefined;
       if (kind === "status" || kind === "list") {
         const asked = telegram.sendText(chat.chatId, kind === "status" ? "/status" : "/stop");
         answered = answerAt(telegram, "sendMessage", (call) => call.payload.reply_parameters?.message_id === asked.messageId, at);
       } else if (kind === "stop") {
         const target = progress[next++ % progress.length]!;
         const current = telegram.messages(chat.chatId).find((m) => m.messageId === target.messageId)!;
-        void telegram.tapButton(current, "⏹ Stop").catch(() => undefined);
+        // What the tap got instead of a confirmation, if none came (read when the wait is over: the callback's note, or why it could not be tapped).
+        const tapped = telegram.tapButton(current, "⏹ Stop");
+        why = () =>
+          tapped.then(
+            (id) => `callback answered ${JSON.stringify(telegram.callbackAnswers.find((a) => a.callbackQueryId === id)?.text ?? "(not at all)")}`,
+            (error: Error) => error.message.slice(0, 120),
+          );
         answered = answerAt(telegram, "sendMessage", (call) => call.payload.reply_parameters?.message_id === target.messageId, at);
-        void answered.then(() => {
-          confirmation = telegram
-            .messages(chat.chatId)
-            .filter((m) => m.replyToMessageId === target.messageId)
-            .at(-1);
-          return undefined;
-        });
+        // An answer that never comes is counted below (unanswered), not a crash of the bench.
+        void answered.then(
+          () => {
+            confirmation = telegram
+              .messages(chat.chatId)
+              .filter((m) => m.replyToMessageId === target.messageId)
+              .at(-1);
+          },
+          () => undefined,
+        );
       } else {
         // Confirm stop on the last confirmation: its answer is that message edited; a new run takes the stopped one's place.
         const tapped = confirmation;
@@ -131,12 +146,22 @@ export async function runTapAnswer(options: { actingS?: number; gapMs?: number }
         answered = answerAt(telegram, "editMessageText", (call) => call.payload.message_id === tapped.messageId, at);
         const stopped = tapped.replyToMessageId;
         const index = progress.findIndex((m) => m.messageId === stopped);
-        if (index >= 0) progress.splice(index, 1);
-        void startRun(server, steps, `run${RUNS + next}`).then(() => waitForNewProgress(telegram, chat.chatId, progress).then((m) => progress.push(m)));
+        if (index >= 0) stoppedRuns.push(...progress.splice(index, 1));
+        // The stopped run's message still says Running until its last edit goes (an edit waits for the group's budget): never taken for the new run's.
+        void startRun(server, steps, `run${RUNS + next}`).then(() =>
+          waitForNewProgress(telegram, chat.chatId, [...progress, ...stoppedRuns]).then((m) => progress.push(m)),
+        );
       }
       const took = await answered.then((arrived) => arrived - at).catch(() => undefined);
-      if (took === undefined) unanswered++;
-      else samples[kind].push(took);
+      if (took === undefined) {
+        unanswered++;
+        // The long polls since the action: when each reached the fake (s after the action), its offset and status.
+        const polls = telegram.calls
+          .filter((call) => call.method === "getUpdates" && call.hrAt! >= at - 60_000)
+          .map((call) => `${((call.hrAt! - at) / 1000).toFixed(1)}s@${call.payload.offset}:${call.status}`)
+          .join(" ");
+        unansweredKinds.push(`${why ? `${kind} (${await why()})` : kind} polls ${polls}`);
+      } else samples[kind].push(took);
       await sleep(Math.max(0, gapMs - (performance.now() - at)));
     }
     const all = Object.values(samples).flat();
@@ -146,6 +171,7 @@ export async function runTapAnswer(options: { actingS?: number; gapMs?: number }
       answer: summarize(all),
       byAction: { status: summarize(samples.status), stop: summarize(samples.stop), confirm: summarize(samples.confirm), list: summarize(samples.list) },
       unanswered,
+      unansweredKinds,
       progressCalls: countProgress(telegram.calls) - progressBefore,
       http429: telegram.flood.rejected,
       retryAfterViolations: telegram.retryAfterViolations,
@@ -154,7 +180,8 @@ export async function runTapAnswer(options: { actingS?: number; gapMs?: number }
     await opencode?.stop();
     await llm.close();
     await telegram.close();
-    fs.rmSync(logDir, { recursive: true, force: true });
+    if (process.env.KEEP_TMP) console.error(`· the taps row's Hermes log: ${logDir}/hermes.log`);
+    else fs.rmSync(logDir, { recursive: true, force: true });
   }
 }
 

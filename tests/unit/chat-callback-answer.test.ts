@@ -1,21 +1,24 @@
-// A tap's answer (answerCallbackQuery) that got no answer, a connection reset as the taps bench saw
-// on a kept-alive socket, is tried again twice within Telegram's few seconds: the button must not
-// spin on the phone. What Telegram refused (a 400: the query is too old) is not tried again, nor a
+// A tap's answer (answerCallbackQuery) that got no answer (a connection reset, as the taps bench saw
+// on a kept-alive socket, or a call that hangs) is tried again twice within Telegram's few seconds:
+// the button must not spin on the phone, and the tap's work (which waits for it) goes on. What Telegram refused (a 400: the query is too old) is not tried again, nor a
 // 429 (its retry_after outlasts the tap).
 import pino from "pino";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { Chat } from "../../lib/bridge/core/chat.ts";
 import { TelegramApiError, type TelegramApi } from "../../lib/telegram/wire/api.ts";
 import { Outbox } from "../../lib/telegram/wire/outbox.ts";
+import { CALLBACK_ANSWER_TIMEOUT_MS } from "../../lib/telegram/wire/timeouts.ts";
 
 const logger = pino({ level: "silent" });
 
-function chatFailing(failures: unknown[]) {
+/** A failure to throw, or "hang": a call that never gets an answer (a dead kept-alive socket). */
+function chatFailing(failures: Array<unknown | "hang">) {
   const calls: Array<{ id: string; text?: string }> = [];
   const telegram = {
     async answerCallback(id: string, text?: string) {
       calls.push({ id, ...(text !== undefined ? { text } : {}) });
       const failure = failures.shift();
+      if (failure === "hang") return new Promise<void>(() => undefined);
       if (failure) throw failure;
     },
   } as unknown as TelegramApi;
@@ -55,6 +58,22 @@ describe("Chat.answerCallback", () => {
     expect(calls).toHaveLength(3);
     expect(warn).toHaveBeenCalledTimes(1);
     expect(warn.mock.calls[0]![0]).toMatchObject({ attempts: 3 });
+    await outbox.stop();
+  });
+
+  it("a call that never gets an answer is given up after CALLBACK_ANSWER_TIMEOUT_MS and tried again: the tap's work (its confirmation) does not wait for ever", async () => {
+    const { chat, calls, warn, outbox } = chatFailing(["hang"]);
+    let done = false;
+    const answered = chat.answerCallback("cb4", "Confirm to stop").then(() => {
+      done = true;
+    });
+    await vi.advanceTimersByTimeAsync(CALLBACK_ANSWER_TIMEOUT_MS - 100);
+    expect(done).toBe(false);
+    expect(calls).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(400);
+    await answered;
+    expect(calls).toHaveLength(2);
+    expect(warn).not.toHaveBeenCalled();
     await outbox.stop();
   });
 

@@ -8,6 +8,8 @@ import { TelegramApiError, type TelegramApi } from "../../telegram/wire/api.ts";
 import { CALLBACK_ANSWER_LIMIT, cutText, type Html } from "../../text/html.ts";
 import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
 import { errorText } from "../../util/error-text.ts";
+import { withTimeout } from "../../util/with-timeout.ts";
+import { CALLBACK_ANSWER_TIMEOUT_MS } from "../../telegram/wire/timeouts.ts";
 
 type SendOptions = Parameters<TelegramApi["sendMessage"]>[2];
 
@@ -57,7 +59,8 @@ export class Chat {
   }
 
   /**
-   * Answers a tap (its button stops spinning). A call that got no answer (a connection reset) or
+   * Answers a tap (its button stops spinning). A call that got no answer (a connection reset, as the
+   * taps bench saw, or nothing within CALLBACK_ANSWER_TIMEOUT_MS: the tap's work waits for it) or
    * server trouble is tried again after CALLBACK_RETRY_MS, twice at most: Telegram takes a tap's
    * answer only for a few seconds, and one left unanswered spins on the phone.
    */
@@ -66,7 +69,8 @@ export class Chat {
     const shown = text === undefined ? undefined : cutText(text, CALLBACK_ANSWER_LIMIT);
     for (let attempt = 0; ; attempt++) {
       try {
-        return await telegram.answerCallback(id, shown, alert);
+        const call = telegram.answerCallback(id, shown, alert);
+        return await withTimeout(call, CALLBACK_ANSWER_TIMEOUT_MS, () => new TelegramApiError(0, `no answer within ${CALLBACK_ANSWER_TIMEOUT_MS} ms`));
       } catch (error) {
         const again = attempt < CALLBACK_RETRY_MS.length && error instanceof TelegramApiError && error.code !== 429 && error.isTransient;
         if (!again) return void log.warn({ err: errorText(error), attempts: attempt + 1 }, "could not answer a callback query");

@@ -111,7 +111,9 @@ export class Gate implements UpdateHandler {
       const tap = admission.outsider;
       return tap.kind === "callback" && this.#answers.ownsTap(tap) ? () => this.#refuse(tap) : undefined;
     }
-    return this.#first(admission.acting, (route, intent) => route.claim?.(intent));
+    const claim = this.#first(admission.acting, (route, intent) => route.claim?.(intent));
+    this.#log.debug({ kind: admission.acting.kind, claimed: claim !== undefined }, "an update from someone who may act");
+    return claim;
   }
 
   async handleUnclaimed(update: unknown, parts?: unknown[], unanswered = false): Promise<void> {
@@ -119,7 +121,9 @@ export class Gate implements UpdateHandler {
     if (!admission || !this.#addressedToUs(admission)) return;
     if ("start" in admission) return this.#answers.start(admission.start);
     if ("outsider" in admission) return this.#turnAway(admission.outsider);
-    await this.#first(admission.acting, (route, intent) => route.unclaimed?.(intent, { parts, unanswered }));
+    const work = this.#first(admission.acting, (route, intent) => route.unclaimed?.(intent, { parts, unanswered }));
+    if (work === undefined) this.#log.debug({ kind: admission.acting.kind }, "an update no route answers");
+    await work;
   }
 
   gathers(update: unknown): boolean {

@@ -2,6 +2,11 @@
 
 /** A call without an answer after this long counts as a network error. */
 export const CALL_TIMEOUT_MS = 30_000;
+/**
+ * A tap's answer (answerCallbackQuery) without an answer after this long counts as a network error
+ * and is tried again: Telegram takes it only for a few seconds, and the tap's work waits for it.
+ */
+export const CALLBACK_ANSWER_TIMEOUT_MS = 5_000;
 /** How long Telegram may hold one getUpdates open (its `timeout`, in seconds). */
 export const LONG_POLL_SECONDS = 25;
 /** A long poll still open this long past its own timeout has stalled, and is abandoned. */
