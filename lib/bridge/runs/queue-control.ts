@@ -253,12 +253,10 @@ export class QueueControl {
   async #sendOn(entry: Queued<Held>): Promise<void> {
     const { owner, userMessage, text, byVoice } = entry.item;
     this.#deps.log.info({ sessionID: entry.sessionID, left: this.#queue.list(new Set([entry.sessionID])).length }, "a held message sent on: the run ended");
-    // The agent does not wait for the notice's edit (a busy group's window may hold it for a while).
-    const shown = this.#showOutcome(entry, "sent");
+    await this.#showOutcome(entry, "sent");
     await this.#deps.talk
       .send(owner, userMessage, text, byVoice)
       .catch((error) => this.#deps.log.warn({ err: errorText(error) }, "could not send a held message"));
-    await shown;
   }
 
   async #showOutcome(entry: Queued<Held>, outcome: "removed" | "sent"): Promise<void> {
