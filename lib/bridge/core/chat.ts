@@ -8,6 +8,7 @@ import { TelegramApiError, type TelegramApi } from "../../telegram/wire/api.ts";
 import { CALLBACK_ANSWER_LIMIT, cutText, type Html } from "../../text/html.ts";
 import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
 import { errorText } from "../../util/error-text.ts";
+import { sleep } from "../../util/sleep.ts";
 import { withTimeout } from "../../util/with-timeout.ts";
 import { CALLBACK_ANSWER_TIMEOUT_MS } from "../../telegram/wire/timeouts.ts";
 
@@ -74,7 +75,7 @@ export class Chat {
       } catch (error) {
         const again = attempt < CALLBACK_RETRY_MS.length && error instanceof TelegramApiError && error.code !== 429 && error.isTransient;
         if (!again) return void log.warn({ err: errorText(error), attempts: attempt + 1 }, "could not answer a callback query");
-        await new Promise((resolve) => setTimeout(resolve, CALLBACK_RETRY_MS[attempt]));
+        await sleep(CALLBACK_RETRY_MS[attempt]!);
       }
     }
   }
