@@ -155,12 +155,7 @@ export async function runTapAnswer(options: { actingS?: number; gapMs?: number }
       const took = await answered.then((arrived) => arrived - at).catch(() => undefined);
       if (took === undefined) {
         unanswered++;
-        // The long polls since the action: when each reached the fake (s after the action), its offset and status.
-        const polls = telegram.calls
-          .filter((call) => call.method === "getUpdates" && call.hrAt! >= at - 60_000)
-          .map((call) => `${((call.hrAt! - at) / 1000).toFixed(1)}s@${call.payload.offset}:${call.status}`)
-          .join(" ");
-        unansweredKinds.push(`${why ? `${kind} (${await why()})` : kind} polls ${polls}`);
+        unansweredKinds.push(why ? `${kind} (${await why()})` : kind);
       } else samples[kind].push(took);
       await sleep(Math.max(0, gapMs - (performance.now() - at)));
     }
