@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { freePort } from "./free-port.ts";
 import { pollUntil } from "./wait.ts";
-import { isOpencode2, opencodeBinary, type OpencodeVersion } from "./opencode/binary.ts";
+import { isOpencode2, opencodeBinary, REPO_ROOT, type OpencodeVersion } from "./opencode/binary.ts";
 import { spawnManaged, type ManagedChild } from "./opencode/child-process.ts";
 import { createHermeticEnv } from "./opencode/hermetic-env.ts";
 import { opencodeRequest } from "./opencode/http-client.ts";
@@ -104,15 +104,30 @@ export interface StartOpencodeOptions {
 const PRINTED_PASSWORD = /server password (\S+)/;
 /** What OpenCode says when its port was taken between freePort() and its own bind (another test's server got it). */
 const PORT_TAKEN = /Failed to start server on port|EADDRINUSE/;
+/**
+ * OpenCode's own binary dying before it listens: 1.1.53's Bun once trapped inside the TUI library's
+ * WebAssembly start-up ("RuntimeError: access to a null reference" in @opentui/core) under CI's load.
+ * Nothing of Hermes runs by then (1.x creates a plugin on the first request for a directory), so
+ * such a crash is OpenCode's, not ours, unless its trace names a file of this repository.
+ */
+const CRASHED_BEFORE_LISTENING = /exited before "server listening on"/;
 const START_ATTEMPTS = 3;
 
-/** Starts OpenCode in a world of its own; a port taken by another test meanwhile means a new world on a new port. */
+/** Whether a failed start is the machine's luck (a port taken meanwhile, OpenCode crashing in its own start-up) rather than Hermes. */
+export function startIsWorthRetrying(error: unknown, repoRoot: string): boolean {
+  const text = String(error);
+  if (PORT_TAKEN.test(text)) return true;
+  return CRASHED_BEFORE_LISTENING.test(text) && !text.includes(repoRoot);
+}
+
+/** Starts OpenCode in a world of its own; a port taken by another test meanwhile, or OpenCode's own start-up crash, means a new world on a new port. */
 export async function startOpencode(opts: StartOpencodeOptions): Promise<OpencodeServer> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await startOpencodeOnce(opts);
     } catch (error) {
-      if (attempt >= START_ATTEMPTS || !PORT_TAKEN.test(String(error))) throw error;
+      if (attempt >= START_ATTEMPTS || !startIsWorthRetrying(error, REPO_ROOT)) throw error;
+      console.error(`[harness] OpenCode ${opts.version} did not start (attempt ${attempt}), starting it again: ${String(error).split("\n")[0]}`);
     }
   }
 }
