@@ -62,6 +62,13 @@ function runTook(text: string): string | undefined {
   return /Done<\/b> after ([^·<]+?)\s*(?:·|<|$)/.exec(text)?.[1];
 }
 
+/** 8 of "8 s", 65 of "1 min 5 s" (the Done notice's words, lib/i18n/duration.ts), or undefined. */
+function wholeSeconds(duration: string): number | undefined {
+  const match = /^(?:(\d+) min\s*)?(?:(\d+) s)?$/.exec(duration.trim());
+  if (!match || (match[1] === undefined && match[2] === undefined)) return undefined;
+  return Number(match[1] ?? 0) * 60 + Number(match[2] ?? 0);
+}
+
 /** One key press from the terminal: the index of `choices` it picks (Enter or anything else: the first). */
 async function tap(choices: string[]): Promise<string> {
   if (!process.stdin.isTTY) {
@@ -124,11 +131,16 @@ async function main(): Promise<void> {
     if (progress) show(progress, "the progress message, at the end of the run");
     show(done, "Done: the answer formatted, and what changed");
     show(diff, "the whole diff, in reply to the notice");
-    // The times add up: OpenCode's start, the run (the Done notice's own clock), and what came after the notice.
+    // The times add up: OpenCode's start, the prompt's way in and the notice's way out, the run (the
+    // Done notice's own clock), and what came after the notice. Each part is measured, not made up
+    // as a rest, except the ways in and out: what is left between OpenCode listening and the notice.
     const seconds = (from: number, to = Date.now()) => Math.round((to - from) / 1000);
     const doneAt = done.history[0]?.at ?? Date.now();
+    const run = runTook(done.text);
+    const runSeconds = run === undefined ? undefined : wholeSeconds(run);
+    const around = runSeconds === undefined ? 0 : Math.max(0, seconds(ready, doneAt) - runSeconds);
     console.log(
-      `\n${bold("The loop, end to end")} in ${seconds(started)} s: OpenCode started in ${seconds(started, ready)} s, the run took ${runTook(done.text) ?? `${seconds(ready, doneAt)} s`} (its Done notice's time), and its diff and last edit came ${seconds(doneAt)} s after the notice. ${dim("A reply to the Done notice would be the session's next prompt.")}`,
+      `\n${bold("The loop, end to end")} in ${seconds(started)} s: OpenCode started in ${seconds(started, ready)} s, the prompt's way to the agent and the notice's to the phone took ${around} s, the run took ${run ?? `${seconds(ready, doneAt)} s`} (its Done notice's time), and its diff and last edit came ${seconds(doneAt)} s after the notice. ${dim("A reply to the Done notice would be the session's next prompt.")}`,
     );
     console.log(dim("Next: create a bot with @BotFather and run node bin/opencode-hermes.mjs setup here (README, “Set it up”)."));
   } finally {

@@ -59,13 +59,15 @@ describe("npm run demo", () => {
     const finished = /Run finished after (\d+) s/.exec(from("📱 the progress message, at the end of the run"))?.[1];
     expect(Math.abs(Number(finished) - Number(runTime)), context).toBeLessThanOrEqual(2);
     const times =
-      /The loop, end to end in (\d+) s: OpenCode started in (\d+) s, the run took (\d+) s \(its Done notice's time\), and its diff and last edit came (\d+) s after the notice\./.exec(
+      /The loop, end to end in (\d+) s: OpenCode started in (\d+) s, the prompt's way to the agent and the notice's to the phone took (\d+) s, the run took (\d+) s \(its Done notice's time\), and its diff and last edit came (\d+) s after the notice\./.exec(
         stdout,
       );
     expect(times, context).not.toBeNull();
-    const [total, start, run, after] = times!.slice(1).map(Number) as [number, number, number, number];
+    const [total, start, around, run, after] = times!.slice(1).map(Number) as [number, number, number, number, number];
     expect(String(run)).toBe(runTime);
-    expect(Math.abs(start + run + after - total)).toBeLessThanOrEqual(2);
+    // Four parts each rounded to a second against a total rounded on its own: at most 1 s apart (2 s
+    // under CI's load once: the prompt's way in and the notice's way out, which the line then did not name).
+    expect(Math.abs(start + around + run + after - total), context).toBeLessThanOrEqual(1);
     // The last line points at what works from a clone (the package is not on the registry yet).
     expect(stdout.trim().split("\n").at(-1)).toContain("node bin/opencode-hermes.mjs setup");
   }, 120_000);
