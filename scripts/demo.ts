@@ -54,7 +54,10 @@ function phoneView(message: SentMessage, label: string): string {
 
 /** The progress message names what the run does at the permission: the edit it asks for, and the to-do list's first item done. */
 function caughtUp(text: string): boolean {
-  return text.includes("src/api.ts") && text.includes("1/3");
+  // The running step, not any line naming the file: "▸ read src/api.ts" comes just before the edit
+  // (CI's load once caught the message there, stop 56).
+  const seen = text.replace(/<[^>]*>/g, "");
+  return seen.includes("▸ edit src/api.ts") && seen.includes("1/3");
 }
 
 /** "8 s" of the Done notice's "Done after 8 s". */
@@ -117,7 +120,7 @@ async function main(): Promise<void> {
         // caught up with the run, so what it says agrees with the permission beside it.
         const progress = await world.telegram
           .waitFor(() => world.telegram.messages(world.chatId).find((m) => /Running/.test(m.text) && caughtUp(m.text)), {
-            timeoutMs: 15_000,
+            timeoutMs: 30_000,
             what: "the progress message at the permission",
           })
           .catch(() => world.telegram.messages(world.chatId).find((m) => /Running/.test(m.text)));

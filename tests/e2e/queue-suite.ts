@@ -43,6 +43,11 @@ export function queueSuite(cell: Cell): void {
         ...(v2 ? { tool: "shell", args: { command: `sleep ${seconds}` } } : { tool: "bash", args: { command: `sleep ${seconds}`, description: "wait" } }),
         then: [{ text }],
       });
+    /** A step after the command: a request that ends with the command's result, its call just before it. */
+    const stepAfter = (command: string) => (request: any) => {
+      const messages = request.messages as any[];
+      return messages.at(-1)?.role === "tool" && JSON.stringify(messages.at(-2)).includes(command);
+    };
     /** What the model received: every user message of every request (a message can reach it only this way). */
     const received = (text: string) => rig.llm.userMessages().some((message) => message.includes(text));
 
@@ -109,9 +114,7 @@ export function queueSuite(cell: Cell): void {
       });
       const withAlpha = rig.llm.requests.findIndex((request) => JSON.stringify(request).includes("queue-alpha"));
       // The run's next step (the request with the command's result) came before it, without it.
-      const stepAfterSleep = rig.llm.requests.findIndex(
-        (request) => (request.messages as any[]).some((m) => m.role === "tool") && JSON.stringify(request).includes("sleep 8"),
-      );
+      const stepAfterSleep = rig.llm.requests.findIndex(stepAfter("sleep 8"));
       expect(stepAfterSleep).toBeGreaterThan(-1);
       expect(stepAfterSleep).toBeLessThan(withAlpha);
       await idle();
@@ -121,8 +124,8 @@ export function queueSuite(cell: Cell): void {
     });
 
     it("Send now asks first (red), then stops the run through OpenCode's abort; the model receives that message next", async () => {
-      const started = Date.now();
-      reply(first, sleeper(40, "never finished Q3"));
+      // A command far longer than the waits below: gamma can reach the model within them only if the run was stopped.
+      reply(first, sleeper(300, "never finished Q3"));
       await pollUntil(busy, { timeoutMs: 30_000, what: "busy" });
       const gamma = reply(first, "queue-gamma goes now");
       const notice = await answerTo(gamma, /in the queue/);
@@ -139,9 +142,12 @@ export function queueSuite(cell: Cell): void {
       expect(received("queue-gamma")).toBe(false);
       expect(await tap(notice, "⏩ Stop the run and send")).toMatchObject({ text: expect.stringContaining("Stopping") });
       await pollUntil(() => received("queue-gamma"), { timeoutMs: 60_000, intervalMs: 200, what: "gamma reaches the model" });
-      // Long before the 40-second command would have ended: the run was stopped, and gamma was the next message.
-      expect(Date.now() - started).toBeLessThan(38_000);
-      const withGamma = rig.llm.requests.find((request) => JSON.stringify(request).includes("queue-gamma"));
+      // The run was stopped, not finished: no step came after the command before gamma (a wall-clock bound
+      // here failed under CI's load, stop 56; the 300-second command against the minute's wait is the bound).
+      const gammaAt = rig.llm.requests.findIndex((request) => JSON.stringify(request).includes("queue-gamma"));
+      const stepAfterSleep = rig.llm.requests.findIndex(stepAfter("sleep 300"));
+      expect(stepAfterSleep === -1 || stepAfterSleep >= gammaAt, `step after the command at ${stepAfterSleep}, gamma at ${gammaAt}`).toBe(true);
+      const withGamma = rig.llm.requests[gammaAt];
       const users = (withGamma.messages as any[]).filter((m) => m.role === "user");
       expect(JSON.stringify(users.at(-1))).toContain("queue-gamma");
       await idle();
