@@ -36,29 +36,14 @@ async function busyGroup(busy: number) {
 describe("Pacer: spaced but not spare (the first sight of a running command)", () => {
   it("goes while the window holds fewer than a deferrable message's limit (not only the spare limit), spaced by its key", () => {
     const pacer = new Pacer(TELEGRAM_LIMITS, 0);
-    for (let i = 0; i < 11; i++) pacer.take(GROUP, 0, "deferrable");
-    // Eleven in the window: spare traffic waits for the window to drop under ten; the first sight goes.
+    for (let i = 0; i < 12; i++) pacer.take(GROUP, 0, "deferrable");
+    // Twelve in the window: spare traffic waits for the window to drop under ten; the first sight goes.
     expect(pacer.readyAt(GROUP, 5_000, "deferrable", "progress:1")).toBeGreaterThan(5_000);
     expect(pacer.readyAt(GROUP, 5_000, "deferrable", "progress:1", { spare: false })).toBe(5_000);
-    // Its key's bucket is spent as spare traffic's is: two back to back, then one per ten seconds;
-    // the first sight may borrow the next token (the spare calls before it must not hold it up).
+    // Its key's bucket is spent as spare traffic's is: two back to back, then one per ten seconds.
     pacer.take(GROUP, 5_000, "deferrable", "progress:1");
-    pacer.take(GROUP, 5_000, "deferrable", "progress:1");
-    expect(pacer.readyAt(GROUP, 5_000, "deferrable", "progress:1", { spare: false })).toBe(5_000);
-    // Borrowed once: the next first sight waits for the debt to be paid.
     pacer.take(GROUP, 5_000, "deferrable", "progress:1");
     expect(pacer.readyAt(GROUP, 5_000, "deferrable", "progress:1", { spare: false })).toBe(15_000);
-  });
-
-  it("spare traffic of a key pays for a borrowed token: after the first sight's borrow, the next spare call waits a spacing more", () => {
-    const pacer = new Pacer(TELEGRAM_LIMITS, 0);
-    pacer.take(GROUP, 0, "deferrable", "progress:2");
-    pacer.take(GROUP, 0, "deferrable", "progress:2");
-    // The key's two tokens spent: spare traffic waits a spacing (ten seconds in a group), the first sight goes.
-    expect(pacer.readyAt(GROUP, 0, "deferrable", "progress:2")).toBe(10_000);
-    expect(pacer.readyAt(GROUP, 0, "deferrable", "progress:2", { spare: false })).toBe(0);
-    pacer.take(GROUP, 0, "deferrable", "progress:2");
-    expect(pacer.readyAt(GROUP, 0, "deferrable", "progress:2")).toBe(20_000);
   });
 });
 

@@ -14,8 +14,7 @@
 // fewer than `groupSpareLimit` messages or a private chat's bucket is full, and each spare key (one
 // run's progress message) has a token bucket of its own: on average one call per `spareEveryGroupMs`
 // (group) or `spareEveryPrivateMs`, with bursts of `spareBurst` (a step of a few seconds right after
-// a quiet spell shows; a minute holds at most `spareBurst` + 60 s / spareEvery calls of one key, one
-// more where a first sight borrowed its key's next token).
+// a quiet spell shows; a minute holds at most `spareBurst` + 60 s / spareEvery calls of one key).
 
 /** How a call spends a chat's budget, most urgent first (see above); spare traffic is deferrable with a spare key. */
 export type Urgency = "prompt" | "answer" | "deferrable";
@@ -95,8 +94,7 @@ export class Pacer {
   /**
    * When a message to `chatId` may go out (`now` or later); `spareKey` for spare traffic (see above).
    * `spare: false` with a key: a deferrable message spaced like its key's spare traffic, but with a
-   * deferrable message's budget and one token of its key borrowed (the first sight of a running
-   * command, a person waits for it; the spare calls after it wait the longer).
+   * deferrable message's budget (the first sight of a running command, a person waits for it).
    */
   readyAt(chatId: number, now: number, urgency: Urgency = "prompt", spareKey?: string, options: { spare?: boolean } = {}): number {
     const chat = this.#chat(chatId, now);
@@ -107,9 +105,7 @@ export class Pacer {
     const needed = urgency !== "deferrable" ? 1 : spare ? privateBurst : 1 + privateReserve;
     const own = chat.sent ? this.#groupReadyAt(chat.sent, now, urgency, spare) : whenTokens(chat.bucket!, privatePerSecond / 1000, privateBurst, needed, now);
     const key = keyed ? this.#keyed.get(spareKey) : undefined;
-    // The first sight may borrow its key's next token: spare traffic before it (a call still pending,
-    // the to-do list) must not make the person wait out a whole spacing for the command (stop 57's CI).
-    const spaced = key === undefined ? now : whenTokens(key, 1 / key.everyMs, this.#limits.spareBurst, spare ? 1 : 0, now);
+    const spaced = key === undefined ? now : whenTokens(key, 1 / key.everyMs, this.#limits.spareBurst, 1, now);
     return Math.max(now, chat.blockedUntil, global, own, spaced);
   }
 
