@@ -54,9 +54,10 @@ function phoneView(message: SentMessage, label: string): string {
 
 /** The progress message names what the run does at the permission: the edit it asks for, and the to-do list's first item done. */
 function caughtUp(text: string): boolean {
-  // The running step, not any line naming the file: "▸ read src/api.ts" comes just before the edit
-  // (CI's load once caught the message there, stop 56).
-  const seen = text.replace(/<[^>]*>/g, "");
+  // The running step as the phone shows it, not any line naming the file: "▸ read src/api.ts" comes
+  // just before the edit (CI's load once caught the message there, stop 56).
+  const parsed = parseTelegramHtml(text);
+  const seen = parsed.ok ? parsed.plain : text;
   return seen.includes("▸ edit src/api.ts") && seen.includes("1/3");
 }
 
