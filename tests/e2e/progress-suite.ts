@@ -112,7 +112,7 @@ export function progressSuite(cell: Cell): void {
       expect(new Set(texts).size).toBe(texts.length);
       if (chat === "supergroup") {
         expect(rig.telegram.flood.rejected).toBe(0);
-        // One run's calls: eight in any minute at most (a burst of two, then one per 10 s on average).
+        // One run's calls: eight in any minute at most (a burst of two, the second a command's first sight, then one per 10 s on average).
         const at = current(live).history.map((h) => h.at);
         for (const from of at) expect(at.filter((other) => other >= from && other < from + 60_000).length).toBeLessThanOrEqual(8);
         for (let i = 2; i < at.length - 1; i++) expect(at[i]! - at[i - 2]!).toBeGreaterThanOrEqual(9_900);

@@ -132,17 +132,25 @@ describe("Pacer", () => {
       });
     }
 
-    it("after a quiet spell two calls go back to back, then one per 10 s in a group (3 s in a private chat)", () => {
-      expect(spare(new Pacer(TELEGRAM_LIMITS, 0), GROUP, "p", [0, 1_000, 2_000, 3_000, 4_000])).toEqual([0, 1_000, 10_000, 20_000, 30_000]);
-      // A private chat's spare call also waits for the chat's bucket to be full (1 s here); ms rounded.
+    it("spare calls leave the key's last token: one at once after a quiet spell, then one per 10 s in a group (3 s in a private chat)", () => {
+      expect(spare(new Pacer(TELEGRAM_LIMITS, 0), GROUP, "p", [0, 1_000, 2_000, 3_000, 4_000])).toEqual([0, 10_000, 20_000, 30_000, 40_000]);
+      // A private chat's spare call also waits for the chat's bucket to be full; ms rounded.
       const privately = spare(new Pacer(TELEGRAM_LIMITS, 0), 7, "p", [0, 100, 200, 300]);
-      expect(privately.map((at) => Math.round(at / 10) * 10)).toEqual([0, 1_000, 3_000, 6_000]);
+      expect(privately.map((at) => Math.round(at / 10) * 10)).toEqual([0, 3_000, 6_000, 9_000]);
     });
 
-    it("the first seconds of a run: its message, then a step of 5 s shows at once, and the step after it within 10 s", () => {
+    it("the first seconds of a run: its message, a spare change right after it, then a command's first sight at once (the token spare traffic left), the todos after it within 20 s", () => {
       const pacer = new Pacer(TELEGRAM_LIMITS, 0);
-      // The message goes out at 0 with the todo list; a command starts at 1 s and runs 5 s; the todos change at 6 s.
-      expect(spare(pacer, GROUP, "run", [0, 1_000, 6_000])).toEqual([0, 1_000, 10_000]);
+      // The message goes out at 0 with the todo list (an answer under the key).
+      pacer.take(GROUP, 0, "answer", "run")(0);
+      // The to-do tool's own step ends at 200 ms: spare, it waits (it would leave nothing for the command).
+      expect(pacer.readyAt(GROUP, 200, "deferrable", "run")).toBe(10_000);
+      // The command is named at 1 s: its first sight goes at once, with the last token.
+      expect(pacer.readyAt(GROUP, 1_000, "deferrable", "run", { spare: false })).toBe(1_000);
+      pacer.take(GROUP, 1_000, "deferrable", "run")(1_000);
+      // The todos move on at 9 s: spare again, when the bucket holds two.
+      expect(pacer.readyAt(GROUP, 9_000, "deferrable", "run")).toBe(20_000);
+      // Before this rule the spare change spent the last token and the command waited 10 s (issue 50, a supergroup under load).
     });
 
     it("never more than eight calls of one run in any minute, however often its state changes", () => {
@@ -154,14 +162,26 @@ describe("Pacer", () => {
         Array.from({ length: 60 }, (_, i) => i * 500),
       );
       for (const at of times) expect(times.filter((other) => other >= at && other < at + 60_000).length).toBeLessThanOrEqual(8);
-      expect(times.filter((at) => at < 60_000)).toHaveLength(7); // 0, 500 (the burst), then 10 s … 50 s
+      expect(times.filter((at) => at < 60_000)).toHaveLength(6); // 0, then 10 s … 50 s
+      // First sights among them use the last token too, and still no more than eight a minute.
+      const mixed = new Pacer(TELEGRAM_LIMITS, 0);
+      const at: number[] = [];
+      for (let want = 0, i = 0; want < 120_000; want += 500, i++) {
+        const sight = i % 3 === 0 ? { spare: false } : {};
+        if (mixed.readyAt(GROUP, want, "deferrable", "busy", sight) > want) continue;
+        mixed.take(GROUP, want, "deferrable", "busy")(want);
+        at.push(want);
+      }
+      for (const from of at) expect(at.filter((other) => other >= from && other < from + 60_000).length).toBeLessThanOrEqual(8);
+      for (let i = 2; i < at.length; i++) expect(at[i]! - at[i - 2]!).toBeGreaterThanOrEqual(9_900);
     });
 
     it("an urgent call under the key (the run's first message, its last line) spends a token too", () => {
       const pacer = new Pacer(TELEGRAM_LIMITS, 0);
       pacer.take(GROUP, 0, "prompt", "run");
       pacer.take(GROUP, 100, "prompt", "run");
-      expect(pacer.readyAt(GROUP, 2_100, "deferrable", "run")).toBe(10_000);
+      expect(pacer.readyAt(GROUP, 2_100, "deferrable", "run", { spare: false })).toBe(10_000);
+      expect(pacer.readyAt(GROUP, 2_100, "deferrable", "run")).toBe(20_000);
     });
 
     it("keys of other runs do not share a bucket, and a key whose bucket is full again is forgotten", () => {

@@ -13,8 +13,10 @@
 // Spare traffic (live progress) is the least important: it goes only while a group's window holds
 // fewer than `groupSpareLimit` messages or a private chat's bucket is full, and each spare key (one
 // run's progress message) has a token bucket of its own: on average one call per `spareEveryGroupMs`
-// (group) or `spareEveryPrivateMs`, with bursts of `spareBurst` (a step of a few seconds right after
-// a quiet spell shows; a minute holds at most `spareBurst` + 60 s / spareEvery calls of one key).
+// (group) or `spareEveryPrivateMs`, with bursts of `spareBurst` (a minute holds at most `spareBurst`
+// + 60 s / spareEvery calls of one key). Spare calls leave the key's last token to the calls under
+// it that a person looks for (the first sight of a running command, the run's first message): a
+// to-do list or a call still pending shown just before never makes the command wait a whole spacing.
 
 /** How a call spends a chat's budget, most urgent first (see above); spare traffic is deferrable with a spare key. */
 export type Urgency = "prompt" | "answer" | "deferrable";
@@ -105,7 +107,7 @@ export class Pacer {
     const needed = urgency !== "deferrable" ? 1 : spare ? privateBurst : 1 + privateReserve;
     const own = chat.sent ? this.#groupReadyAt(chat.sent, now, urgency, spare) : whenTokens(chat.bucket!, privatePerSecond / 1000, privateBurst, needed, now);
     const key = keyed ? this.#keyed.get(spareKey) : undefined;
-    const spaced = key === undefined ? now : whenTokens(key, 1 / key.everyMs, this.#limits.spareBurst, 1, now);
+    const spaced = key === undefined ? now : whenTokens(key, 1 / key.everyMs, this.#limits.spareBurst, spare ? 2 : 1, now);
     return Math.max(now, chat.blockedUntil, global, own, spaced);
   }
 
