@@ -41,7 +41,7 @@ export interface PaceLimits {
   /** One spare key's calls, on average one per this long: in a group, and in a private chat. */
   spareEveryGroupMs: number;
   spareEveryPrivateMs: number;
-  /** One spare key's calls that may go back to back after a quiet spell (its bucket's size). */
+  /** One spare key's calls that may go back to back after a quiet spell (its bucket's size; spare calls leave the last one to a first sight). */
   spareBurst: number;
 }
 
