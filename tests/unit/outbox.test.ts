@@ -159,6 +159,31 @@ describe("Outbox", () => {
     expect(sent).toEqual(["first", "final"]);
   });
 
+  it("progress leaves its key's last token to a first sight; the answer being written may spend it (the latest update says which)", async () => {
+    const box = make(TELEGRAM_LIMITS);
+    const sent: Array<{ name: string; at: number }> = [];
+    const start = Date.now();
+    const call = (name: string) => () => async () => void sent.push({ name, at: Date.now() - start });
+    await box.update(GROUP, "progress:1", call("message"));
+    // A step ended: spare, it waits (one token left, for the next command's first sight).
+    void box.update(GROUP, "progress:1", call("step ended")).catch(() => undefined);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(sent.map((s) => s.name)).toEqual(["message"]);
+    // The answer is being written: the queued edit takes its state and may spend the last token.
+    void box.update(GROUP, "progress:1", call("answer"), Priority.Progress, { lastToken: true }).catch(() => undefined);
+    await vi.advanceTimersByTimeAsync(500);
+    expect(sent.map((s) => s.name)).toEqual(["message", "answer"]);
+    // A step after it (the latest update leaves the token again) waits until the bucket holds two.
+    void box.update(GROUP, "progress:2", call("other run")).catch(() => undefined);
+    void box.update(GROUP, "progress:1", call("answer, then a step"), Priority.Progress, { lastToken: true }).catch(() => undefined);
+    void box.update(GROUP, "progress:1", call("a step")).catch(() => undefined);
+    await vi.advanceTimersByTimeAsync(15_000);
+    expect(sent.map((s) => s.name)).toEqual(["message", "answer", "other run"]);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(sent.map((s) => s.name)).toEqual(["message", "answer", "other run", "a step"]);
+    expect(sent.at(-1)!.at).toBeGreaterThanOrEqual(20_000);
+  });
+
   it("waits exactly retry_after after a 429, then sends once", async () => {
     const box = make(TELEGRAM_LIMITS);
     const attempts: number[] = [];

@@ -176,6 +176,18 @@ describe("Pacer", () => {
       for (let i = 2; i < at.length; i++) expect(at[i]! - at[i - 2]!).toBeGreaterThanOrEqual(9_900);
     });
 
+    it("a spare call that no command follows (the answer being written) may spend the key's last token", () => {
+      const pacer = new Pacer(TELEGRAM_LIMITS, 0);
+      // The run's message at 1 s (spare), then the answer's last lines 200 ms later: they go at once.
+      pacer.take(GROUP, 1_000, "deferrable", "run")(1_000);
+      expect(pacer.readyAt(GROUP, 1_200, "deferrable", "run")).toBe(11_000);
+      expect(pacer.readyAt(GROUP, 1_200, "deferrable", "run", { lastToken: true })).toBe(1_200);
+      pacer.take(GROUP, 1_200, "deferrable", "run")(1_200);
+      // The bucket is spent: the next call of any kind waits, and still no three within 10 s.
+      expect(pacer.readyAt(GROUP, 2_000, "deferrable", "run", { lastToken: true })).toBe(11_000);
+      expect(pacer.readyAt(GROUP, 2_000, "deferrable", "run", { spare: false })).toBe(11_000);
+    });
+
     it("an urgent call under the key (the run's first message, its last line) spends a token too", () => {
       const pacer = new Pacer(TELEGRAM_LIMITS, 0);
       pacer.take(GROUP, 0, "prompt", "run");

@@ -15,7 +15,7 @@ import { endProgress, hasSomethingToShow, reduceProgress, startProgress, type Ru
 import type { MessageOwner, Registry } from "../../registry/registry.ts";
 import type { TelegramApi } from "../../telegram/wire/api.ts";
 import { errorText } from "../../util/error-text.ts";
-import { Priority, type Outbox } from "../../telegram/wire/outbox.ts";
+import { Priority, type Outbox, type UpdateOptions } from "../../telegram/wire/outbox.ts";
 import type { Html } from "../../text/html.ts";
 import { projectName } from "../../telegram/render/render-context.ts";
 import { inThread } from "../core/chat.ts";
@@ -156,12 +156,16 @@ export class LiveProgress {
     return run && !run.state.ended ? this.#show(run, Priority.Answer) : Promise.resolve();
   }
 
-  /** The answer's last lines (HTML) as it is written: a message already out shows them with spare budget only. */
+  /**
+   * The answer's last lines (HTML) as it is written: a message already out shows them with spare
+   * budget only, but may spend its key's last token (an answer is a run's last phase: no command's
+   * first sight is expected to need it; a step's or a to-do tick's edit leaves it).
+   */
   showAnswer(sessionID: string, html: Html): void {
     const run = this.#runs.get(this.#deps.registry.sessions.rootOf(sessionID));
     if (!run || run.state.ended || run.answer === html) return;
     run.answer = html;
-    if (run.shown) void this.#flush(run, Priority.Progress);
+    if (run.shown) void this.#flush(run, Priority.Progress, { lastToken: true });
   }
 
   /** A line about the session's run (already HTML): shown on its progress message, silently, the last few kept; false without a run to show it. */
@@ -225,7 +229,7 @@ export class LiveProgress {
   }
 
   /** Queues the run's latest state; what goes out is rendered when the outbox lets it go. */
-  async #flush(run: Run, asked: Priority): Promise<void> {
+  async #flush(run: Run, asked: Priority, options: UpdateOptions = {}): Promise<void> {
     const { outbox, telegram, chatId, log, registry } = this.#deps;
     if (chatId === undefined) return;
     // A command the message has not named yet is what its person looks for: ahead of spare traffic, with a notice's budget (still spaced).
@@ -276,6 +280,7 @@ export class LiveProgress {
           };
         },
         priority,
+        options,
       )
       .catch((error) => log.warn({ err: errorText(error) }, "could not update a progress message"));
   }

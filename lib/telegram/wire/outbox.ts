@@ -54,6 +54,15 @@ export enum Priority {
   Progress = 5,
 }
 
+/** How an `update` spends its key's spacing. */
+export interface UpdateOptions {
+  /**
+   * Spare traffic that no command's first sight is expected to follow (the answer being written):
+   * it may spend its key's last token, which other spare calls leave to a first sight (pacer.ts).
+   */
+  lastToken?: boolean;
+}
+
 /** Builds the call at the moment it can go out, or says it is no longer wanted (undefined). */
 export type Prepare<T> = () => (() => Promise<T>) | undefined;
 
@@ -67,6 +76,8 @@ interface Job {
   persistent: boolean;
   /** An `update` job: its key is spaced out by the pacer. */
   spaced?: boolean;
+  /** Spare traffic that may spend its key's last token (`UpdateOptions`). */
+  lastToken?: boolean;
   attempts: number;
   /** When it was queued (its wait, in the log of its call). */
   queuedAt: number;
@@ -155,14 +166,18 @@ export class Outbox {
    * and builds the call from the state of that moment (or says nothing changed). At
    * `Priority.Progress` the pacer spaces the key's calls and gives them only spare budget.
    */
-  update<T>(chatId: number, key: string, prepare: Prepare<T>, priority: Priority = Priority.Progress): Promise<T | undefined> {
+  update<T>(chatId: number, key: string, prepare: Prepare<T>, priority: Priority = Priority.Progress, options: UpdateOptions = {}): Promise<T | undefined> {
+    const lastToken = options.lastToken === true;
     const queued = this.#queuedEdits.get(key);
     if (queued) {
+      // Allowed the last token now: it may go sooner than the loop is asleep for.
+      if (lastToken && !queued.lastToken) this.#wake?.();
+      queued.lastToken = lastToken;
       this.#replace(queued, prepare, priority);
       queued.persistent = priority !== Priority.Progress;
       return new Promise((resolve, reject) => queued.settle.push({ resolve: resolve as (value: unknown) => void, reject }));
     }
-    return this.#enqueue({ chatId, priority, prepare, persistent: priority !== Priority.Progress, key, spaced: true });
+    return this.#enqueue({ chatId, priority, prepare, persistent: priority !== Priority.Progress, key, spaced: true, lastToken });
   }
 
   /** Best effort: deleting a helper message, stripping a stale keyboard, attaching a file. */
@@ -209,7 +224,7 @@ export class Outbox {
   }
 
   #enqueue<T>(
-    spec: Pick<Job, "chatId" | "priority" | "prepare" | "persistent"> & { key?: string; spaced?: boolean; timeoutMs?: number },
+    spec: Pick<Job, "chatId" | "priority" | "prepare" | "persistent"> & { key?: string; spaced?: boolean; lastToken?: boolean; timeoutMs?: number },
   ): Promise<T | undefined> {
     if (this.#stopped) return Promise.reject(new Error("outbox stopped"));
     return new Promise((resolve, reject) => {
@@ -285,7 +300,8 @@ export class Outbox {
       const keyed = job.spaced && (job.priority === Priority.Progress || job.priority === Priority.Awaited) ? job.key : undefined;
       const at = Math.max(
         job.wait.until,
-        this.#pacer?.readyAt(job.chatId, now, this.#urgency(job), keyed, { spare: job.priority === Priority.Progress }) ?? now,
+        this.#pacer?.readyAt(job.chatId, now, this.#urgency(job), keyed, { spare: job.priority === Priority.Progress, lastToken: job.lastToken === true }) ??
+          now,
       );
       if (at > now) {
         wakeAt = wakeAt === undefined ? at : Math.min(wakeAt, at);

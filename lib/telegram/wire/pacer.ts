@@ -16,7 +16,9 @@
 // (group) or `spareEveryPrivateMs`, with bursts of `spareBurst` (a minute holds at most `spareBurst`
 // + 60 s / spareEvery calls of one key). Spare calls leave the key's last token to the calls under
 // it that a person looks for (the first sight of a running command, the run's first message): a
-// to-do list or a call still pending shown just before never makes the command wait a whole spacing.
+// step's end or a to-do tick shown just before never makes the next command wait a whole spacing.
+// Only a spare call that says no command follows (`lastToken`: the answer being written, a run's
+// last phase) may spend it.
 
 /** How a call spends a chat's budget, most urgent first (see above); spare traffic is deferrable with a spare key. */
 export type Urgency = "prompt" | "answer" | "deferrable";
@@ -41,7 +43,7 @@ export interface PaceLimits {
   /** One spare key's calls, on average one per this long: in a group, and in a private chat. */
   spareEveryGroupMs: number;
   spareEveryPrivateMs: number;
-  /** One spare key's calls that may go back to back after a quiet spell (its bucket's size; spare calls leave the last one to a first sight). */
+  /** One spare key's calls that may go back to back after a quiet spell (its bucket's size; spare calls mostly leave the last one to a first sight). */
   spareBurst: number;
 }
 
@@ -97,8 +99,9 @@ export class Pacer {
    * When a message to `chatId` may go out (`now` or later); `spareKey` for spare traffic (see above).
    * `spare: false` with a key: a deferrable message spaced like its key's spare traffic, but with a
    * deferrable message's budget (the first sight of a running command, a person waits for it).
+   * `lastToken`: a spare call that may spend its key's last token (see above).
    */
-  readyAt(chatId: number, now: number, urgency: Urgency = "prompt", spareKey?: string, options: { spare?: boolean } = {}): number {
+  readyAt(chatId: number, now: number, urgency: Urgency = "prompt", spareKey?: string, options: { spare?: boolean; lastToken?: boolean } = {}): number {
     const chat = this.#chat(chatId, now);
     const { privatePerSecond, privateBurst, privateReserve } = this.#limits;
     const global = whenTokens(this.#global, this.#limits.globalPerSecond / 1000, this.#limits.globalBurst, 1, now);
@@ -107,7 +110,7 @@ export class Pacer {
     const needed = urgency !== "deferrable" ? 1 : spare ? privateBurst : 1 + privateReserve;
     const own = chat.sent ? this.#groupReadyAt(chat.sent, now, urgency, spare) : whenTokens(chat.bucket!, privatePerSecond / 1000, privateBurst, needed, now);
     const key = keyed ? this.#keyed.get(spareKey) : undefined;
-    const spaced = key === undefined ? now : whenTokens(key, 1 / key.everyMs, this.#limits.spareBurst, spare ? 2 : 1, now);
+    const spaced = key === undefined ? now : whenTokens(key, 1 / key.everyMs, this.#limits.spareBurst, spare && !options.lastToken ? 2 : 1, now);
     return Math.max(now, chat.blockedUntil, global, own, spaced);
   }
 
