@@ -170,10 +170,7 @@ export class Outbox {
     const lastToken = options.lastToken === true;
     const queued = this.#queuedEdits.get(key);
     if (queued) {
-      // Allowed the last token now: it may go sooner than the loop is asleep for.
-      if (lastToken && !queued.lastToken) this.#wake?.();
-      queued.lastToken = lastToken;
-      this.#replace(queued, prepare, priority);
+      this.#replace(queued, prepare, priority, lastToken);
       queued.persistent = priority !== Priority.Progress;
       return new Promise((resolve, reject) => queued.settle.push({ resolve: resolve as (value: unknown) => void, reject }));
     }
@@ -213,14 +210,16 @@ export class Outbox {
   }
 
   /**
-   * A queued job gets a newer state and the caller's priority. The loop may be asleep until the
-   * old priority's time (spare traffic waits for the window to drain, up to a minute): it looks again.
+   * A queued job gets a newer state, the caller's priority and its say on the key's last token. The
+   * loop may be asleep until the old job's time (spare traffic waits for the window to drain, up to
+   * a minute, or for its key's tokens): raised, or allowed the last token, it looks again.
    */
-  #replace(queued: Job, prepare: Prepare<unknown>, priority: Priority): void {
+  #replace(queued: Job, prepare: Prepare<unknown>, priority: Priority, lastToken = false): void {
+    const sooner = priority < queued.priority || (lastToken && !queued.lastToken);
     queued.prepare = prepare;
-    const raised = priority < queued.priority;
     queued.priority = priority;
-    if (raised) this.#wake?.();
+    queued.lastToken = lastToken;
+    if (sooner) this.#wake?.();
   }
 
   #enqueue<T>(

@@ -64,6 +64,9 @@ export const TELEGRAM_LIMITS: PaceLimits = {
   spareBurst: 2,
 };
 
+/** The tokens of its key a spare call leaves (to the first sight of a command; `lastToken` spends them). */
+const KEY_TOKENS_KEPT = 1;
+
 interface Bucket {
   tokens: number;
   updatedAt: number;
@@ -110,7 +113,8 @@ export class Pacer {
     const needed = urgency !== "deferrable" ? 1 : spare ? privateBurst : 1 + privateReserve;
     const own = chat.sent ? this.#groupReadyAt(chat.sent, now, urgency, spare) : whenTokens(chat.bucket!, privatePerSecond / 1000, privateBurst, needed, now);
     const key = keyed ? this.#keyed.get(spareKey) : undefined;
-    const spaced = key === undefined ? now : whenTokens(key, 1 / key.everyMs, this.#limits.spareBurst, spare && !options.lastToken ? 2 : 1, now);
+    const keyTokens = spare && !options.lastToken ? 1 + KEY_TOKENS_KEPT : 1;
+    const spaced = key === undefined ? now : whenTokens(key, 1 / key.everyMs, this.#limits.spareBurst, keyTokens, now);
     return Math.max(now, chat.blockedUntil, global, own, spaced);
   }
 
