@@ -24,6 +24,7 @@ export const UNLIMITED_PACING: PaceLimits = {
   groupWindowMs: 60_000,
   groupReserve: 0,
   groupAnswerReserve: 0,
+  groupSightReserve: 0,
   groupQuietMs: 0,
   globalPerSecond: 1e9,
   globalBurst: 1e9,

@@ -86,6 +86,31 @@ describe("Pacer", () => {
     expect(pacer.readyAt(GROUP, 1_000)).toBe(60_000);
   });
 
+  it("a command's first sight leaves only the last three slots of a group's minute: an edit and a chore before it do not hold it 45 s", () => {
+    const pacer = new Pacer(TELEGRAM_LIMITS, 0);
+    // A busy minute (issue 50, a supergroup): 13 prompts and answers, then a settled question's edit and a 👍.
+    drain(pacer, GROUP, 13, 0);
+    pacer.take(GROUP, 5_000, "deferrable");
+    pacer.take(GROUP, 5_000, "deferrable");
+    // The window holds 15: another edit waits for the minute to turn, a first sight goes at once.
+    expect(pacer.readyAt(GROUP, 20_000, "deferrable")).toBe(60_000);
+    expect(pacer.readyAt(GROUP, 20_000, "deferrable", "run", { spare: false })).toBe(20_000);
+    pacer.take(GROUP, 20_000, "deferrable", "run")(20_000);
+    expect(pacer.readyAt(GROUP, 20_000, "deferrable", "other", { spare: false })).toBe(20_000);
+    pacer.take(GROUP, 20_000, "deferrable", "other")(20_000);
+    // At 17 even a first sight waits: the last three slots stay for answers and prompts.
+    expect(pacer.readyAt(GROUP, 20_000, "deferrable", "third", { spare: false })).toBe(60_000);
+    expect(pacer.readyAt(GROUP, 20_000, "answer")).toBe(20_000);
+    expect(drain(pacer, GROUP, 3, 20_000)).toEqual([20_000, 20_000, 20_000]);
+    expect(pacer.readyAt(GROUP, 20_000)).toBe(60_000);
+  });
+
+  it("a first sight still waits out the quiet after a prompt in a group", () => {
+    const pacer = new Pacer(TELEGRAM_LIMITS, 0);
+    pacer.take(GROUP, 1_000);
+    expect(pacer.readyAt(GROUP, 1_100, "deferrable", "run", { spare: false })).toBe(3_000);
+  });
+
   it("private edits keep a token for the next prompt", () => {
     const pacer = new Pacer(limits, 0);
     expect(drain(pacer, 1, 3, 0, "deferrable")).toEqual([0, 0, 1000]);

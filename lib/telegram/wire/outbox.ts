@@ -44,8 +44,8 @@ export enum Priority {
    * answer, a file the agent sent (the tool call waits for it), the first sight of a running command
    * on the progress message. Not the answers' lane (a large upload must not hold up a tap's
    * answer), but ahead of everything else there; its budget is an answer's (one slot left to
-   * prompts, no waiting while prompts flow), the first sight's a deferrable message's, spaced like
-   * its run's progress.
+   * prompts, no waiting while prompts flow), the first sight's its own (the last three slots left,
+   * an edit leaves five; 2 s after a prompt, as an edit), spaced like its run's progress.
    */
   Awaited = 2,
   Edit = 3,

@@ -9,7 +9,9 @@
 // while prompts flow. Everything else (edits of settled prompts, notices, chores) is deferrable
 // and leaves room for both: in a group the last `groupReserve` slots of the window, and it waits
 // while prompts flow (one went out in the last `groupQuietMs`); in a private chat `privateReserve`
-// tokens.
+// tokens. The first sight of a running command (deferrable, spaced under its run's key) leaves
+// fewer in a group, `groupSightReserve`: a person waits for it, and an edit or a chore that went
+// just before it must not take the slot it needs (an 8 s command went unseen in a busy supergroup).
 // Spare traffic (live progress) is the least important: it goes only while a group's window holds
 // fewer than `groupSpareLimit` messages or a private chat's bucket is full, and each spare key (one
 // run's progress message) has a token bucket of its own: on average one call per `spareEveryGroupMs`
@@ -34,6 +36,8 @@ export interface PaceLimits {
   groupReserve: number;
   /** Slots of a group's window that answers to a person's action leave to prompts (fewer than `groupReserve`). */
   groupAnswerReserve: number;
+  /** Slots of a group's window that the first sight of a running command leaves to prompts and answers (between the two above). */
+  groupSightReserve: number;
   /** Deferrable messages to a group wait until no prompt went out for this long. */
   groupQuietMs: number;
   globalPerSecond: number;
@@ -55,6 +59,7 @@ export const TELEGRAM_LIMITS: PaceLimits = {
   groupWindowMs: 60_000,
   groupReserve: 5,
   groupAnswerReserve: 1,
+  groupSightReserve: 3,
   groupQuietMs: 2_000,
   globalPerSecond: 25,
   globalBurst: 25,
@@ -101,7 +106,7 @@ export class Pacer {
   /**
    * When a message to `chatId` may go out (`now` or later); `spareKey` for spare traffic (see above).
    * `spare: false` with a key: a deferrable message spaced like its key's spare traffic, but with a
-   * deferrable message's budget (the first sight of a running command, a person waits for it).
+   * budget of its own (the first sight of a running command, a person waits for it: see above).
    * `lastToken`: a spare call that may spend its key's last token (see above).
    */
   readyAt(chatId: number, now: number, urgency: Urgency = "prompt", spareKey?: string, options: { spare?: boolean; lastToken?: boolean } = {}): number {
@@ -111,7 +116,9 @@ export class Pacer {
     const keyed = spareKey !== undefined && urgency === "deferrable";
     const spare = keyed && options.spare !== false;
     const needed = urgency !== "deferrable" ? 1 : spare ? privateBurst : 1 + privateReserve;
-    const own = chat.sent ? this.#groupReadyAt(chat.sent, now, urgency, spare) : whenTokens(chat.bucket!, privatePerSecond / 1000, privateBurst, needed, now);
+    const own = chat.sent
+      ? this.#groupReadyAt(chat.sent, now, urgency, spare ? "spare" : keyed ? "sight" : "other")
+      : whenTokens(chat.bucket!, privatePerSecond / 1000, privateBurst, needed, now);
     const key = keyed ? this.#keyed.get(spareKey) : undefined;
     const keyTokens = spare && !options.lastToken ? 1 + KEY_TOKENS_KEPT : 1;
     const spaced = key === undefined ? now : whenTokens(key, 1 / key.everyMs, this.#limits.spareBurst, keyTokens, now);
@@ -166,12 +173,14 @@ export class Pacer {
 
   /**
    * The earliest time the window has room: any slot for a prompt, a slot beyond the prompts' reserve
-   * for an answer, beyond the larger reserve otherwise, fewer still for spare traffic.
+   * for an answer, beyond the sight's reserve for a first sight, beyond the largest reserve
+   * otherwise, fewer still for spare traffic.
    */
-  #groupReadyAt(sent: Array<{ at: number; urgent: boolean }>, now: number, urgency: Urgency, spare: boolean): number {
-    const { groupLimit, groupWindowMs, groupReserve, groupAnswerReserve, groupQuietMs, groupSpareLimit } = this.#limits;
+  #groupReadyAt(sent: Array<{ at: number; urgent: boolean }>, now: number, urgency: Urgency, kind: "spare" | "sight" | "other"): number {
+    const { groupLimit, groupWindowMs, groupReserve, groupAnswerReserve, groupSightReserve, groupQuietMs, groupSpareLimit } = this.#limits;
     while (sent.length > 0 && sent[0]!.at + groupWindowMs <= now) sent.shift();
-    const deferrable = spare ? Math.min(groupSpareLimit, groupLimit - groupReserve) : groupLimit - groupReserve;
+    const deferrable =
+      kind === "spare" ? Math.min(groupSpareLimit, groupLimit - groupReserve) : kind === "sight" ? groupLimit - groupSightReserve : groupLimit - groupReserve;
     const allowed = urgency === "prompt" ? groupLimit : urgency === "answer" ? groupLimit - groupAnswerReserve : deferrable;
     // Entries leave the window oldest first: the one that brings the count under `allowed`.
     const roomAt = sent.length < allowed ? now : sent[sent.length - Math.max(1, allowed)]!.at + groupWindowMs;
