@@ -12,6 +12,7 @@ import { holdsBotToken } from "./bot-token.ts";
 import type { GlobalHermesOptions } from "./global-config.ts";
 import { isRecord } from "../util/is-record.ts";
 import { NOTICE_LEVELS } from "../notices/policy.ts";
+import { closestName } from "./unknown-variables.ts";
 
 /** How an on/off setting may be written. */
 export const ON = ["1", "true", "on", "yes"];
@@ -69,7 +70,10 @@ export interface OptionValues {
   values: Partial<Record<SettingVariable, string>>;
   /** What to call a setting that came from here (valid or not), in a problem. */
   labels: Partial<Record<SettingVariable, string>>;
+  /** What turns Hermes off: the token or a secret here, what a project may not decide, a wrong chat or allow-list. */
   problems: string[];
+  /** Unknown options and optional ones of the wrong type: ignored (their defaults used), said once. */
+  ignored: string[];
 }
 
 function optionLabel(name: string): string {
@@ -78,7 +82,7 @@ function optionLabel(name: string): string {
 
 /** `global`: what the user's global config says for Hermes (global-config.ts). */
 export function readOptions(options: unknown, global?: GlobalHermesOptions): OptionValues {
-  const result: OptionValues = { values: {}, labels: {}, problems: [] };
+  const result: OptionValues = { values: {}, labels: {}, problems: [], ignored: [] };
   if (options !== undefined && options !== null && !isRecord(options)) {
     result.problems.push(`the opencode.json options for Hermes must be an object like { "chatId": 123456789 } (got ${describeValue(options)})`);
     return result;
@@ -114,7 +118,14 @@ function readGiven(options: Record<string, unknown>, global: GlobalHermesOptions
       continue;
     }
     if (!Object.hasOwn(OPTION_VARIABLES, name)) {
-      result.problems.push(`${optionLabel(name)} is unknown (known: ${Object.keys(OPTION_VARIABLES).join(", ")})`);
+      // A misspelled option is ignored, as a misspelled variable is: named, with the option it is closest to.
+      const known = Object.keys(OPTION_VARIABLES);
+      const closest = closestName(name, known, Math.max(2, Math.floor(name.length / 3)));
+      result.ignored.push(
+        closest
+          ? `${optionLabel(name)} is not a Hermes option and is ignored: did you mean "${closest}"?`
+          : `${optionLabel(name)} is not a Hermes option and is ignored (known: ${known.join(", ")})`,
+      );
       continue;
     }
     const key = name as OptionName;
@@ -136,7 +147,9 @@ function readGiven(options: Record<string, unknown>, global: GlobalHermesOptions
       continue;
     }
     if (text === undefined) {
-      result.problems.push(`${optionLabel(name)} ${EXPECTED[key]} (got ${describeValue(value)})`);
+      // Only the chat and the allow-list turn Hermes off; any other option of the wrong type is ignored for its default.
+      if (GLOBAL_ONLY.has(key)) result.problems.push(`${optionLabel(name)} ${EXPECTED[key]} (got ${describeValue(value)})`);
+      else result.ignored.push(`${optionLabel(name)} ${EXPECTED[key]} (got ${describeValue(value)}): its default is used`);
       continue;
     }
     result.values[OPTION_VARIABLES[key]] = text;

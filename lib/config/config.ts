@@ -96,9 +96,10 @@ interface Setting {
 }
 type Settings = (name: SettingVariable) => Setting;
 
-function settingsOf(env: Env, options: unknown, problems: string[], global?: GlobalHermesOptions): Settings {
+function settingsOf(env: Env, options: unknown, problems: string[], ignored: string[], global?: GlobalHermesOptions): Settings {
   const fromOptions = readOptions(options, global);
   problems.push(...fromOptions.problems);
+  ignored.push(...fromOptions.ignored);
   const token = env.HERMES_TELEGRAM_TOKEN?.trim();
   const voiceSecrets = [env.HERMES_TRANSCRIBE_KEY?.trim() ?? "", env.HERMES_SPEECH_KEY?.trim() ?? "", ...credentialSecrets(env.HERMES_TRANSCRIBE_URL)].filter(
     (secret) => secret.length >= 6,
@@ -127,7 +128,7 @@ function settingsOf(env: Env, options: unknown, problems: string[], global?: Glo
   };
 }
 
-export function readLogSettings(env: Env, problems: string[] = [], settings: Settings = settingsOf(env, undefined, [])): LogSettings {
+export function readLogSettings(env: Env, problems: string[] = [], settings: Settings = settingsOf(env, undefined, [], [])): LogSettings {
   const fileSetting = settings("HERMES_LOG_FILE");
   const rawFile = fileSetting.raw?.trim();
   // A relative path would land wherever OpenCode was started.
@@ -151,7 +152,7 @@ export function readConfig(env: Env = process.env, options?: unknown, global?: G
   // ignored for its default, and said once (log, toast, phone, doctor).
   const problems: string[] = [];
   const ignored: string[] = unknownVariables(env).map(unknownVariableText);
-  const settings = settingsOf(env, options, problems, global);
+  const settings = settingsOf(env, options, problems, ignored, global);
   const log = readLogSettings(env, ignored, settings);
 
   const token = env.HERMES_TELEGRAM_TOKEN?.trim() ?? "";

@@ -62,16 +62,20 @@ function distance(a: string, b: string): number {
   return d[a.length]?.[b.length] ?? 0;
 }
 
+/** The one of `known` closest to `name` (letter case aside) within `allowed` edits, else none. */
+export function closestName(name: string, known: readonly string[], allowed: number): string | undefined {
+  const lower = name.toLowerCase();
+  let best: { name: string; edits: number } | undefined;
+  for (const candidate of known) {
+    const edits = distance(lower, candidate.toLowerCase());
+    if (!best || edits < best.edits) best = { name: candidate, edits };
+  }
+  return best && best.edits <= allowed ? best.name : undefined;
+}
+
 /** The known name closest to `name`: within a third of its own length after the prefix (at least 2 edits), else none. */
 export function closestVariable(name: string): string | undefined {
-  const upper = name.toUpperCase();
-  let best: { name: string; edits: number } | undefined;
-  for (const known of KNOWN_VARIABLES) {
-    const edits = distance(upper, known);
-    if (!best || edits < best.edits) best = { name: known, edits };
-  }
-  const allowed = Math.max(2, Math.floor((upper.length - "HERMES_".length) / 3));
-  return best && best.edits <= allowed ? best.name : undefined;
+  return closestName(name, KNOWN_VARIABLES, Math.max(2, Math.floor((name.length - "HERMES_".length) / 3)));
 }
 
 /** The HERMES_* names in `env` that Hermes does not read (set, even to ""), in name order. */

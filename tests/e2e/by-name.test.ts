@@ -183,30 +183,43 @@ describe("options next to Hermes in the global opencode.json (OpenCode 1.18.33 p
   });
 });
 
-describe("an unknown option in opencode.json (OpenCode 1.18.33)", () => {
+describe("an unknown option and one of the wrong type in opencode.json (OpenCode 1.18.33)", () => {
   let rig: Rig;
   beforeAll(async () => {
     // No warm-up: the recorder's own request starts the instance, so it can't miss the toast.
-    rig = await startRig("1.18.33", { XDG_CACHE_HOME: cacheWithHermes("1.18.33") }, SPEC, { extraConfig: { plugin: [[SPEC, { chatID: 42 }]] }, warmup: false });
+    rig = await startRig("1.18.33", { XDG_CACHE_HOME: cacheWithHermes("1.18.33") }, SPEC, {
+      extraConfig: { plugin: [[SPEC, { chatID: 42, progress: 3 }]] },
+      warmup: false,
+    });
   }, 180_000);
   afterAll(async () => {
     await rig?.stop();
   });
 
-  it("turns Hermes off with one log line and a toast naming the option, like a bad variable", async () => {
+  it("ignores both, as a misspelled or bad variable: Hermes stays on and names them once (toast, phone, log), the typo with the option it is closest to (issue 50)", async () => {
     const stream = await recordEvents(rig.opencode.url, rig.opencode.directory);
     try {
-      const toast = await pollUntil(() => stream.events.find((e) => e.type === "tui.toast.show"), { what: "toast", timeoutMs: 15_000 });
-      expect(toast.properties.message).toContain('opencode.json option "chatID" is unknown (known: chatId,');
-      const lines = fs
-        .readFileSync(rig.logFile, "utf8")
-        .trim()
-        .split("\n")
-        .filter((line) => line.includes("Hermes is off"));
-      expect(lines).toHaveLength(1);
-      expect(rig.telegram.calls).toHaveLength(0);
+      const toast = await pollUntil(() => stream.events.find((e) => e.type === "tui.toast.show"), { what: "toast", timeoutMs: 30_000 });
+      expect(toast.properties.message).toContain('opencode.json option "chatID" is not a Hermes option and is ignored: did you mean "chatId"?');
+      expect(toast.properties.message).toContain('opencode.json option "progress" must be true or false ("on" or "off") (got 3): its default is used');
     } finally {
       stream.close();
     }
+    const notice = await rig.telegram.waitForMessage((m) => m.text.includes("chatID"), { what: "the ignored options on the phone", timeoutMs: 30_000 });
+    expect(notice.text).toContain("progress");
+    // Hermes is on: a question comes and a tap answers it.
+    const { message } = await askOnPhone(rig, [color], "option-typo");
+    await rig.telegram.tapButton(message, "Blue");
+    const result = await rig.llm.waitForToolResult((r) => r.content.includes("option-typo"), { what: "tool result" });
+    expect(result.content).toContain('"Blue"');
+    const log = fs.readFileSync(rig.logFile, "utf8");
+    expect(log).not.toContain("Hermes is off");
+    expect(
+      log
+        .trim()
+        .split("\n")
+        .filter((line) => line.includes("Hermes ignored settings")),
+    ).toHaveLength(1);
+    expect(rig.telegram.messages().filter((m) => m.text.includes("chatID"))).toHaveLength(1);
   });
 });

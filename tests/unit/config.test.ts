@@ -515,7 +515,7 @@ describe("readConfig: options from opencode.json", () => {
     expect(bad.ignored).toEqual([expect.stringContaining("HERMES_DESK_DELAY must be")]);
   });
 
-  it("HERMES_PROGRESS: on by default, off when asked, a wrong value is a problem", () => {
+  it("HERMES_PROGRESS: on by default, off when asked, a wrong value is ignored for its default", () => {
     expect(ok(readConfig(BASE)).progress).toBe(true);
     expect(ok(readConfig({ ...BASE, HERMES_PROGRESS: "OFF" })).progress).toBe(false);
     expect(ok(readConfig(BASE, { progress: "off" })).progress).toBe(false);
@@ -524,10 +524,11 @@ describe("readConfig: options from opencode.json", () => {
     expect(ok(bad).progress).toBe(true);
     expect(ignored(bad)).toEqual(['HERMES_PROGRESS must be on or off (got "sometimes"): its default is used']);
     const badOption = readConfig(BASE, { progress: 3 });
-    expect(badOption.ok ? [] : badOption.problems).toEqual(['opencode.json option "progress" must be true or false ("on" or "off") (got 3)']);
+    expect(ok(badOption).progress).toBe(true);
+    expect(ignored(badOption)).toEqual(['opencode.json option "progress" must be true or false ("on" or "off") (got 3): its default is used']);
   });
 
-  it("HERMES_AGENT_TOOLS: on by default, off from the environment or a project's option (turning a tool off is harmless), a wrong value is a problem", () => {
+  it("HERMES_AGENT_TOOLS: on by default, off from the environment or a project's option (turning a tool off is harmless), a wrong value is ignored for its default", () => {
     expect(ok(readConfig(BASE)).agentTools).toBe(true);
     expect(ok(readConfig({ ...BASE, HERMES_AGENT_TOOLS: "off" })).agentTools).toBe(false);
     expect(ok(readConfig(BASE, { agentTools: false })).agentTools).toBe(false);
@@ -536,7 +537,12 @@ describe("readConfig: options from opencode.json", () => {
     expect(ok(bad).agentTools).toBe(true);
     expect(ignored(bad)).toEqual(['HERMES_AGENT_TOOLS must be on or off (got "maybe"): its default is used']);
     const badOption = readConfig(BASE, { agentTools: 1 });
-    expect(badOption.ok ? [] : badOption.problems).toEqual(['opencode.json option "agentTools" must be true or false ("on" or "off") (got 1)']);
+    expect(ok(badOption).agentTools).toBe(true);
+    expect(ignored(badOption)).toEqual(['opencode.json option "agentTools" must be true or false ("on" or "off") (got 1): its default is used']);
+    // A global entry's off stays off whatever a project's option says, of any type.
+    expect(ok(readConfig(BASE, { agentTools: 1 }, { file: "/home/tester/.config/opencode/opencode.json", options: { agentTools: false } })).agentTools).toBe(
+      false,
+    );
   });
 
   it("HERMES_SHELL: on by default (no field), off from the environment or a project's option, a wrong value is ignored for its default (issue 50)", () => {
@@ -614,10 +620,29 @@ describe("readConfig: options from opencode.json", () => {
     expect(JSON.stringify(problems(fromGlobal(ENV, { chatId: 42, token: TOKEN })))).not.toContain(TOKEN);
   });
 
-  it("names unknown options and lists the known ones", () => {
-    const list = problems(readConfig({ ...ENV, HERMES_TELEGRAM_CHAT_ID: "42" }, { chatID: 42 }));
-    expect(list).toHaveLength(1);
-    expect(list[0]).toMatch(/^opencode\.json option "chatID" is unknown \(known: chatId, allowedUsers, apiRoot, /);
+  it("ignores an unknown option, naming the option it is closest to (or listing the known ones): Hermes stays on (issue 50)", () => {
+    const typo = readConfig({ ...ENV, HERMES_TELEGRAM_CHAT_ID: "42" }, { chatID: 42, progres: false });
+    expect(ignored(typo)).toEqual([
+      'opencode.json option "chatID" is not a Hermes option and is ignored: did you mean "chatId"?',
+      'opencode.json option "progres" is not a Hermes option and is ignored: did you mean "progress"?',
+    ]);
+    expect(ok(typo).progress).toBe(true);
+    const far = ignored(readConfig({ ...ENV, HERMES_TELEGRAM_CHAT_ID: "42" }, { colour: "red" }));
+    expect(far).toHaveLength(1);
+    expect(far[0]).toMatch(/^opencode\.json option "colour" is not a Hermes option and is ignored \(known: chatId, allowedUsers, apiRoot, /);
+  });
+
+  it("ignores an optional option of the wrong type for its default; a wrong chat or allow-list still turns Hermes off", () => {
+    const config = ok(fromGlobal(ENV, { chatId: 42, progress: 3, questionTtl: [1], stream: {} }));
+    expect(config.progress).toBe(true);
+    expect(config.questionTtlMs).toBe(ok(fromGlobal(ENV, { chatId: 42 })).questionTtlMs);
+    expect(config.stream).toBeUndefined();
+    expect(config.ignored).toEqual([
+      'opencode.json option "progress" must be true or false ("on" or "off") (got 3): its default is used',
+      'opencode.json option "questionTtl" must be milliseconds or a duration like "30m" (got a list): its default is used',
+      'opencode.json option "stream" must be true or false ("on" or "off") (got an object): its default is used',
+    ]);
+    expect(readConfig(ENV, { chatId: true }, inGlobal({ chatId: true })).ok).toBe(false);
   });
 
   it.each([
@@ -627,8 +652,8 @@ describe("readConfig: options from opencode.json", () => {
     [{ chatId: 42, allowedUsers: [1, { id: 2 }] }, 'opencode.json option "allowedUsers" must be a list of numeric user ids, or "anyone" (got a list)'],
     [{ chatId: 42, allowedUsers: ["x"] }, 'opencode.json option "allowedUsers" must be comma-separated numeric user ids, or "anyone" (bad entry "x")'],
     [{ chatId: 42, language: "fr" }, 'opencode.json option "language" must be en or zh (zh-CN) (got "fr"): en is used'],
-    [{ chatId: 42, language: 1 }, 'opencode.json option "language" must be "en" or "zh" (got 1)'],
-    [{ chatId: 42, notify: 1 }, 'opencode.json option "notify" must be "all", "errors" or "off" (got 1)'],
+    [{ chatId: 42, language: 1 }, 'opencode.json option "language" must be "en" or "zh" (got 1): its default is used'],
+    [{ chatId: 42, notify: 1 }, 'opencode.json option "notify" must be "all", "errors" or "off" (got 1): its default is used'],
     [{ chatId: 42, notify: "loud" }, 'opencode.json option "notify" must be one of all, errors, off (got "loud"): all is used'],
     [
       { chatId: 42, questionTtl: "soon" },
