@@ -1,7 +1,6 @@
 // The checks of `opencode-hermes doctor` that stay on this machine: Node and OpenCode versions,
 // Hermes in the global and the project's opencode.json, the log file, and the transcription service
 // (reachable, and a loopback one owned by this user). The Telegram checks are doctor-telegram.ts.
-import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { parse } from "jsonc-parser";
@@ -10,14 +9,14 @@ import { isHttpUrl, readLogSettings } from "../config/config.ts";
 import { basicAuthorization, withoutCredentials } from "../config/process-secrets.ts";
 import { globalConfigDirectory, globalConfigFile, hermesEntryOptions } from "../config/global-config.ts";
 import { ok, problem, skipped, type Check } from "./doctor-check.ts";
-import { hermesSpecIn, ownCommand, ownPluginSpec } from "./plugin-spec.ts";
+import { hermesEntryIn, opencode2Entry, ownCommand, ownPluginSpec } from "./plugin-spec.ts";
+import { isOpencode2, type FoundOpencode } from "./opencode-version.ts";
 import { forTerminal } from "./terminal-text.ts";
 
 type Env = Record<string, string | undefined>;
 
 const MIN_NODE_MAJOR = 20;
 const TESTED_OPENCODE = ["1.1.53", "1.18.33", "2.0.15"];
-const VERSION_TIMEOUT_MS = 15_000;
 const PROBE_TIMEOUT_MS = 5_000;
 
 export function nodeCheck(version: string = process.versions.node): Check {
@@ -27,29 +26,44 @@ export function nodeCheck(version: string = process.versions.node): Check {
     : problem(`Node ${version} is too old: the command line needs Node ${MIN_NODE_MAJOR} or later`, `install Node ${MIN_NODE_MAJOR}+ (https://nodejs.org).`);
 }
 
-/** `opencode --version`, found on the PATH of `env`. */
-export function opencodeCheck(env: Env): Promise<Check> {
-  return new Promise((resolve) => {
-    execFile("opencode", ["--version"], { env: env as NodeJS.ProcessEnv, timeout: VERSION_TIMEOUT_MS }, (error, stdout) => {
-      const version = /\d+\.\d+\.\d+\S*/.exec(String(stdout))?.[0];
-      if (error || version === undefined) {
-        const missing = (error as NodeJS.ErrnoException | null)?.code === "ENOENT";
-        resolve(
-          problem(
-            missing ? "OpenCode is not on the PATH" : `\`opencode --version\` failed (${forTerminal(error?.message ?? "no version printed")})`,
-            "install OpenCode (npm i -g opencode-ai, or see https://opencode.ai), then run doctor again.",
-          ),
-        );
-        return;
-      }
-      const tested = TESTED_OPENCODE.includes(version) ? "" : ` (Hermes is tested on ${TESTED_OPENCODE.join(", ")})`;
-      resolve(ok(`OpenCode ${version}${tested}`));
-    });
-  });
+/** The OpenCode on the PATH (opencode-version.ts). */
+export function opencodeCheck(found: FoundOpencode): Check {
+  if (!("version" in found)) {
+    return problem(
+      found.missing ? "OpenCode is not on the PATH" : `\`opencode --version\` failed (${forTerminal(found.reason)})`,
+      "install OpenCode (npm i -g opencode-ai, or see https://opencode.ai), then run doctor again.",
+    );
+  }
+  const tested = TESTED_OPENCODE.includes(found.version) ? "" : ` (Hermes is tested on ${TESTED_OPENCODE.join(", ")})`;
+  return ok(`OpenCode ${found.version}${tested}`);
+}
+
+/**
+ * Whether the entry's form is one the OpenCode on the PATH loads: OpenCode 2 skips a 1.x entry that
+ * names a file (a local plugin must be a folder), and OpenCode 1.x reads only `plugin`. Undefined
+ * when it does, or the version is not known.
+ */
+export function entryFormCheck(entry: { file: string; spec: string; key: string }, version: string | undefined): Check | undefined {
+  if (version === undefined) return undefined;
+  const shown = forTerminal(entry.spec, 160);
+  if (isOpencode2(version) && /\.(ts|js|mjs)$/.test(entry.spec)) {
+    const folder = opencode2Entry(entry.spec);
+    return problem(
+      `Its entry ${shown} names a file, which OpenCode ${version} skips (a local plugin must be a folder): OpenCode starts without Hermes`,
+      `in ${entry.file}, list ${JSON.stringify(folder)} in "plugins" instead (the folder, which loads its server.ts).`,
+    );
+  }
+  if (!isOpencode2(version) && entry.key === "plugins") {
+    return problem(
+      `Its entry ${shown} is in "plugins", which OpenCode ${version} does not read: OpenCode starts without Hermes`,
+      `in ${entry.file}, list ${JSON.stringify(ownPluginSpec().spec)} in "plugin" instead.`,
+    );
+  }
+  return undefined;
 }
 
 /** What one opencode.json says about Hermes. */
-type EntryState = { kind: "listed"; spec: string } | { kind: "absent" } | { kind: "unreadable"; reason: string };
+type EntryState = { kind: "listed"; spec: string; key: string } | { kind: "absent" } | { kind: "unreadable"; reason: string };
 
 function entryIn(file: string): EntryState | undefined {
   let text: string;
@@ -62,8 +76,8 @@ function entryIn(file: string): EntryState | undefined {
   const errors: Parameters<typeof parse>[1] = [];
   const config: unknown = parse(text, errors, { allowTrailingComma: true });
   if (errors.length > 0) return { kind: "unreadable", reason: "it is not valid JSON(C)" };
-  const spec = hermesEntryOptions(config) !== undefined ? hermesSpecIn(config) : undefined;
-  return spec !== undefined ? { kind: "listed", spec } : { kind: "absent" };
+  const entry = hermesEntryOptions(config) !== undefined ? hermesEntryIn(config) : undefined;
+  return entry !== undefined ? { kind: "listed", ...entry } : { kind: "absent" };
 }
 
 /** The config files a project's OpenCode reads, from `directory` up to its git root (or /). */
@@ -86,11 +100,11 @@ function entryLine(): string {
 }
 
 /** The Hermes entry OpenCode would load in `directory`: the project's nearest, else the global one's. */
-export function effectiveEntry(env: Env, directory: string): { file: string; spec: string } | undefined {
+export function effectiveEntry(env: Env, directory: string): { file: string; spec: string; key: string } | undefined {
   for (const files of [projectConfigFiles(directory), globalFiles(env).reverse()]) {
     for (const file of files) {
       const state = entryIn(file);
-      if (state?.kind === "listed") return { file, spec: state.spec };
+      if (state?.kind === "listed") return { file, spec: state.spec, key: state.key };
     }
   }
   return undefined;

@@ -10,7 +10,18 @@ import { DEFAULT_API_ROOT, readConfig } from "../config/config.ts";
 import { globalHermesOptions, hermesEntryOptions } from "../config/global-config.ts";
 import { environmentSecrets, makeScrubber } from "../system/log.ts";
 import { checkLine, ok, problem, type Check } from "./doctor-check.ts";
-import { effectiveEntry, logCheck, nodeCheck, opencodeCheck, pluginEntryChecks, projectConfigFiles, speechCheck, transcriptionCheck } from "./doctor-local.ts";
+import { opencodeVersion } from "./opencode-version.ts";
+import {
+  effectiveEntry,
+  entryFormCheck,
+  logCheck,
+  nodeCheck,
+  opencodeCheck,
+  pluginEntryChecks,
+  projectConfigFiles,
+  speechCheck,
+  transcriptionCheck,
+} from "./doctor-local.ts";
 import { specCheck } from "./doctor-spec.ts";
 import { telegramChecks, type TelegramSettings } from "./doctor-telegram.ts";
 import { EXIT, type CliIo } from "./io.ts";
@@ -58,10 +69,14 @@ export async function doctor(args: string[], io: CliIo): Promise<number> {
     }
   };
 
-  report([nodeCheck(), await opencodeCheck(io.env)]);
+  const found = await opencodeVersion(io.env);
+  report([nodeCheck(), opencodeCheck(found)]);
   report(pluginEntryChecks(io.env, directory));
   const entry = effectiveEntry(io.env, directory);
-  if (entry) report([await specCheck(entry.spec, entry.file, io.env)]);
+  if (entry) {
+    const form = entryFormCheck(entry, "version" in found ? found.version : undefined);
+    report(form ? [form] : [await specCheck(entry.spec, entry.file, io.env)]);
+  }
   const options = effectiveOptions(io.env, directory);
   report(settingsChecks(io.env, options.project ?? options.global));
   report(await telegramChecks(telegramSettings(io.env, options), io.env));

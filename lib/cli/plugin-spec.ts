@@ -5,6 +5,7 @@
 // OpenCode loads as it is; only a copy that npx fetched from a registry is named by name@version.
 import fs from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { isHermesSpec } from "../config/hermes-spec.ts";
 import { isRecord } from "../util/is-record.ts";
 import { OWN_PLUGIN, PACKAGE_NAME, packageVersion } from "../config/package-info.ts";
@@ -80,17 +81,30 @@ export function ownCommand(plugin: string = OWN_PLUGIN, exists: Exists = fs.exis
   return /[\\/]_npx[\\/]/.test(root) ? `npx ${PACKAGE_NAME}` : PACKAGE_NAME;
 }
 
-/** The spec of the last entry that names Hermes in one parsed config (`plugin` of 1.x or `plugins` of 2.x). */
-export function hermesSpecIn(config: unknown): string | undefined {
+/** The spec and the key of the last entry that names Hermes in one parsed config (`plugin` of 1.x or `plugins` of 2.x). */
+export function hermesEntryIn(config: unknown): { spec: string; key: string } | undefined {
   if (!isRecord(config)) return undefined;
-  let found: string | undefined;
+  let found: { spec: string; key: string } | undefined;
   for (const key of ["plugin", "plugins"]) {
     const entries = config[key];
     if (!Array.isArray(entries)) continue;
     for (const entry of entries) {
       const spec: unknown = isRecord(entry) ? entry.package : Array.isArray(entry) ? entry[0] : entry;
-      if (typeof spec === "string" && isHermesSpec(spec)) found = spec.trim();
+      if (typeof spec === "string" && isHermesSpec(spec)) found = { spec: spec.trim(), key };
     }
   }
   return found;
+}
+
+/** The spec of the last entry that names Hermes in one parsed config. */
+export function hermesSpecIn(config: unknown): string | undefined {
+  return hermesEntryIn(config)?.spec;
+}
+
+/**
+ * What OpenCode 2 loads for the 1.x entry `spec`: a local plugin must be a folder (it loads the
+ * folder's server.ts), named by its file: URL; a name stays a name.
+ */
+export function opencode2Entry(spec: string): string {
+  return /\.(ts|js|mjs)$/.test(spec) && path.isAbsolute(spec) ? pathToFileURL(path.dirname(spec)).href : spec;
 }

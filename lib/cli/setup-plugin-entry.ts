@@ -10,19 +10,29 @@ import type { CliIo } from "./io.ts";
 import { checkLine } from "./doctor-check.ts";
 import { specCheck } from "./doctor-spec.ts";
 import { addPluginEntry, lineDiff, replacePluginEntry } from "./opencode-config.ts";
-import { ownPluginSpec } from "./plugin-spec.ts";
+import { isOpencode2 } from "./opencode-version.ts";
+import { opencode2Entry, ownPluginSpec } from "./plugin-spec.ts";
 
 /** As the kernel allows (Linux' MAXSYMLINKS). */
 const MAX_LINK_HOPS = 40;
 
 export type EntryOutcome = "written" | "present" | "declined" | "failed";
 
-export async function offerPluginEntry(io: CliIo, options: { yes: boolean; now: () => number }, stop: AbortSignal): Promise<EntryOutcome> {
+/** `opencodeVersion`: the OpenCode on the PATH, when known (OpenCode 2 wants another entry). */
+export async function offerPluginEntry(
+  io: CliIo,
+  options: { yes: boolean; now: () => number; opencodeVersion?: string },
+  stop: AbortSignal,
+): Promise<EntryOutcome> {
   const file = globalConfigFile(io.env);
-  // What loads this Hermes from where setup runs: a clone's or an installed copy's plugin.ts, or the published name.
+  // What loads this Hermes from where setup runs: a clone's or an installed copy's plugin.ts, or the
+  // published name; on OpenCode 2, which skips a file, the folder of that plugin.ts in `plugins`.
   const own = ownPluginSpec();
-  const entry = own.spec;
-  const manual = `Add ${JSON.stringify(entry)} to the "plugin" list of ${file} (or of a project's opencode.json).`;
+  const opencode2 = isOpencode2(options.opencodeVersion);
+  const key = opencode2 ? "plugins" : "plugin";
+  const entry = opencode2 ? opencode2Entry(own.spec) : own.spec;
+  const why = opencode2 && entry !== own.spec ? `the folder of ${own.why} (OpenCode ${options.opencodeVersion} loads a local plugin from its folder)` : own.why;
+  const manual = `Add ${JSON.stringify(entry)} to the "${key}" list of ${file} (or of a project's opencode.json).`;
   let before = "";
   try {
     before = fs.readFileSync(file, "utf8");
@@ -32,7 +42,7 @@ export async function offerPluginEntry(io: CliIo, options: { yes: boolean; now: 
       return "failed";
     }
   }
-  let edit = addPluginEntry(before, entry);
+  let edit = addPluginEntry(before, entry, key);
   if (edit.kind === "present") {
     // Listed is not loaded: a name that is not on the registry, or a path that is gone, loads nothing.
     const listed: unknown = JSON.parse(edit.spec);
@@ -43,14 +53,14 @@ export async function offerPluginEntry(io: CliIo, options: { yes: boolean; now: 
       return "present";
     }
     io.out(checkLine(loads));
-    edit = { kind: "add", text: replacePluginEntry(before, edit, entry) };
+    edit = { kind: "add", text: replacePluginEntry(before, edit, entry, key) };
   }
   if (edit.kind === "invalid") {
     io.err(`(Left ${file} alone: ${edit.reason}.) ${manual}`);
     return "failed";
   }
 
-  io.out(`OpenCode loads what its plugin list names; for this Hermes that is ${own.why}. The change to ${file}${before === "" ? " (a new file)" : ""}:`);
+  io.out(`OpenCode loads what its plugin list names; for this Hermes that is ${why}. The change to ${file}${before === "" ? " (a new file)" : ""}:`);
   if (own.note) io.out(own.note);
   io.out("");
   for (const line of lineDiff(before, edit.text)) io.out(`    ${line}`);

@@ -15,4 +15,6 @@ export interface SetupTuning {
   /** The one-time pairing code (default: 16 random bytes). */
   pairingCode?: () => string;
   now?: () => number;
+  /** The version of the OpenCode on the PATH, undefined when none answers (default: `opencode --version`). */
+  opencodeVersion?: () => Promise<string | undefined>;
 }

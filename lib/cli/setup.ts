@@ -19,6 +19,7 @@ import { getMeProblem, postHint } from "./setup-problems.ts";
 import type { SetupTuning } from "./setup-tuning.ts";
 import { skipBacklog, waitForStart } from "./setup-wait.ts";
 import { offerPluginEntry } from "./setup-plugin-entry.ts";
+import { opencodeVersion } from "./opencode-version.ts";
 import { forTerminal } from "./terminal-text.ts";
 
 const TEST_MESSAGE = "Hermes is set up: OpenCode's questions will appear here.";
@@ -158,7 +159,8 @@ async function run(args: string[], io: CliIo, tuning: SetupTuning, stop: AbortSi
   io.out("");
 
   // 6. Load it in OpenCode.
-  const entry = await offerPluginEntry(io, { yes: options.yes, now: tuning.now ?? Date.now }, stop);
+  const found = tuning.opencodeVersion ? await tuning.opencodeVersion() : await opencodeVersion(io.env).then((f) => ("version" in f ? f.version : undefined));
+  const entry = await offerPluginEntry(io, { yes: options.yes, now: tuning.now ?? Date.now, ...(found ? { opencodeVersion: found } : {}) }, stop);
   if (stop.aborted) throw new Error("stopped");
   io.out("");
   io.out(

@@ -9,12 +9,14 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CliIo } from "../../lib/cli/io.ts";
 import { main } from "../../lib/cli/main.ts";
 import { DEFAULT_CHAT_ID, startFakeTelegram, type FakeTelegram } from "../support/fake-telegram.ts";
 import { startMockLlm, type MockLlm } from "../support/mock-llm.ts";
 import { startOpencode, type OpencodeServer } from "../support/opencode.ts";
+import { opencodeBinary } from "../support/opencode/binary.ts";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
 const PLUGIN = path.join(REPO, "plugin.ts");
@@ -233,6 +235,28 @@ describe("opencode-hermes doctor", { timeout: 120_000 }, () => {
     } finally {
       registry.close();
     }
+  });
+
+  it('OpenCode 2.0.15 on the PATH and a 1.x entry naming plugin.ts (2.0.15 skips it): ❌ with the folder for "plugins"; that entry: no ❌ for it', async () => {
+    const bin = path.join(scratch, "opencode2-bin");
+    fs.mkdirSync(bin, { recursive: true });
+    if (!fs.existsSync(path.join(bin, "opencode"))) fs.symlinkSync(opencodeBinary("2.0.15"), path.join(bin, "opencode"));
+    const env = environment({ PATH: `${bin}${path.delimiter}${process.env.PATH ?? ""}` });
+    const file = path.join(scratch, "config", "opencode", "opencode.json");
+    const skipped = await doctor(env, path.join(scratch, "bare-project"));
+    expect(skipped.checks).toContain("✅ OpenCode 2.0.15.");
+    expect(skipped.problems).toContain(
+      `❌ Its entry ${PLUGIN} names a file, which OpenCode 2.0.15 skips (a local plugin must be a folder): OpenCode starts without Hermes. ` +
+        `Fix: in ${file}, list "${pathToFileURL(REPO).href}" in "plugins" instead (the folder, which loads its server.ts).`,
+    );
+    expect(skipped.status).toBe(1);
+
+    const config = path.join(scratch, "opencode2-config");
+    fs.mkdirSync(path.join(config, "opencode"), { recursive: true });
+    fs.writeFileSync(path.join(config, "opencode", "opencode.json"), JSON.stringify({ plugins: [pathToFileURL(REPO).href] }));
+    const folder = await doctor({ ...env, XDG_CONFIG_HOME: config }, path.join(scratch, "bare-project"));
+    expect(folder.problems.filter((line) => line.includes("Its entry"))).toEqual([]);
+    expect(folder.checks.some((line) => line.startsWith(`✅ Its entry ${pathToFileURL(REPO).href} is there`))).toBe(true);
   });
 
   it("an OpenCode running with the token whose entry loaded nothing: ❌ no Hermes polls for it, exit 1", async () => {

@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { checkLine, ok, problem, skipped } from "../../lib/cli/doctor-check.ts";
-import { logCheck, nodeCheck, projectConfigFiles, speechCheck, transcriptionCheck } from "../../lib/cli/doctor-local.ts";
+import { entryFormCheck, logCheck, nodeCheck, opencodeCheck, projectConfigFiles, speechCheck, transcriptionCheck } from "../../lib/cli/doctor-local.ts";
 import { main } from "../../lib/cli/main.ts";
 import { credentialSecrets } from "../../lib/config/process-secrets.ts";
 
@@ -49,6 +49,29 @@ describe("doctor lines", () => {
     expect(out[0]).toMatch(/^Usage: opencode-hermes doctor/);
     expect(await main(["doctor", "--frobnicate"], io)).toBe(64);
     expect(err[0]).toMatch(/frobnicate/);
+  });
+});
+
+describe("the entry's form and the OpenCode on the PATH", () => {
+  const file = "/home/you/.config/opencode/opencode.json";
+  it('OpenCode 2 skips a 1.x entry naming a file: ❌ with the folder\'s file: URL for "plugins"', () => {
+    const check = entryFormCheck({ file, spec: "/home/you/hermes/plugin.ts", key: "plugin" }, "2.0.15");
+    expect(check?.state).toBe("problem");
+    expect(checkLine(check!)).toContain("names a file, which OpenCode 2.0.15 skips");
+    expect(checkLine(check!)).toContain('list "file:///home/you/hermes" in "plugins" instead');
+  });
+  it('OpenCode 1.x does not read "plugins": ❌', () => {
+    expect(entryFormCheck({ file, spec: "file:///home/you/hermes", key: "plugins" }, "1.18.33")?.state).toBe("problem");
+  });
+  it("says nothing where the form fits, or the version is not known", () => {
+    expect(entryFormCheck({ file, spec: "file:///home/you/hermes", key: "plugins" }, "2.0.15")).toBeUndefined();
+    expect(entryFormCheck({ file, spec: "/home/you/hermes/plugin.ts", key: "plugin" }, "1.18.33")).toBeUndefined();
+    expect(entryFormCheck({ file, spec: "opencode-hermes@0.2.0", key: "plugin" }, "2.0.15")).toBeUndefined();
+    expect(entryFormCheck({ file, spec: "/home/you/hermes/plugin.ts", key: "plugin" }, undefined)).toBeUndefined();
+  });
+  it("names the OpenCode found, or why none was", () => {
+    expect(checkLine(opencodeCheck({ version: "2.0.15" }))).toBe("✅ OpenCode 2.0.15.");
+    expect(opencodeCheck({ missing: true, reason: "spawn opencode ENOENT" }).state).toBe("problem");
   });
 });
 

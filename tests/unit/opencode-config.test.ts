@@ -45,6 +45,21 @@ describe("addPluginEntry", () => {
     expect(replaced).toContain("// mine");
   });
 
+  it('OpenCode 2\'s list: adds to "plugins", finds a { package, options } entry, and replaces its package keeping the options', () => {
+    const folder = "file:///home/you/hermes";
+    expect(parse((addPluginEntry("", folder, "plugins") as { text: string }).text)).toEqual({ $schema: "https://opencode.ai/config.json", plugins: [folder] });
+    const text = '{ "plugin": ["x"], "plugins": ["a", { "package": "opencode-hermes@0.2.0", "options": { "chatId": 42 } }] }\n';
+    const edit = addPluginEntry(text, folder, "plugins");
+    expect(edit).toEqual({ kind: "present", spec: '"opencode-hermes@0.2.0"', index: 1, tuple: false, object: true });
+    if (edit.kind !== "present") return;
+    expect(parse(replacePluginEntry(text, edit, folder, "plugins"))).toEqual({ plugin: ["x"], plugins: ["a", { package: folder, options: { chatId: 42 } }] });
+    // A 1.x entry elsewhere in the file is not OpenCode 2's: the folder is added to "plugins".
+    expect(parse((addPluginEntry('{ "plugin": ["/home/you/hermes/plugin.ts"] }', folder, "plugins") as { text: string }).text)).toEqual({
+      plugin: ["/home/you/hermes/plugin.ts"],
+      plugins: [folder],
+    });
+  });
+
   it.each([
     ['{ "plugin": [', /^it is not valid JSON\(C\)/],
     ["[1, 2]", /^it does not hold a JSON object$/],

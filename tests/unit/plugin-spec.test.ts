@@ -2,7 +2,7 @@
 // clone and an installed package are named by their plugin.ts, only a copy npx fetched from a
 // registry by name@version; and which spec a config holds for Hermes.
 import { describe, expect, it } from "vitest";
-import { hermesSpecIn, ownCommand, ownPluginSpec } from "../../lib/cli/plugin-spec.ts";
+import { hermesEntryIn, hermesSpecIn, opencode2Entry, ownCommand, ownPluginSpec } from "../../lib/cli/plugin-spec.ts";
 
 const files = (present: Record<string, string>) => ({
   exists: (file: string) => Object.hasOwn(present, file),
@@ -42,6 +42,13 @@ describe("the entry setup writes", () => {
     const plugin = "/usr/local/lib/node_modules/opencode-hermes/plugin.ts";
     expect(ownPluginSpec(plugin, "0.2.0", exists, read).spec).toBe(plugin);
     expect(ownCommand(plugin, exists)).toBe("opencode-hermes");
+  });
+
+  it("OpenCode 2's entry for a clone's plugin.ts is its folder's file: URL; a name stays a name; the key a spec was found under", () => {
+    expect(opencode2Entry("/home/me/hermes/plugin.ts")).toBe("file:///home/me/hermes");
+    expect(opencode2Entry("opencode-hermes@0.2.0")).toBe("opencode-hermes@0.2.0");
+    expect(hermesEntryIn({ plugin: ["/home/me/hermes/plugin.ts"] })).toEqual({ spec: "/home/me/hermes/plugin.ts", key: "plugin" });
+    expect(hermesEntryIn({ plugins: [{ package: "file:///home/me/hermes" }] })).toEqual({ spec: "file:///home/me/hermes", key: "plugins" });
   });
 
   it("reads the spec of the last Hermes entry: a name, a path, a tuple, OpenCode 2's package", () => {

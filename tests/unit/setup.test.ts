@@ -4,6 +4,7 @@ import http from "node:http";
 import net from "node:net";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { PassThrough } from "node:stream";
 import fs from "node:fs";
 import os from "node:os";
@@ -48,7 +49,7 @@ function terminal(env: Record<string, string | undefined> = {}, tuning: SetupTun
     err: (line) => err.push(line),
     onSignal: () => () => undefined,
     ...(input ? { input, prompt: new PassThrough() } : {}),
-    setup: { timeoutMs: 15_000, pollSeconds: 1, pairingCode: () => CODE, ...tuning },
+    setup: { timeoutMs: 15_000, pollSeconds: 1, pairingCode: () => CODE, opencodeVersion: async () => undefined, ...tuning },
   };
   return { io, out, err, all: () => [...out, ...err].join("\n") };
 }
@@ -373,6 +374,24 @@ describe("opencode-hermes setup: adding Hermes to the global opencode.json", () 
     expect(t.out).toContain(`    +     "${ENTRY}",`);
     expect(t.out).toContain(`✅ Added "${ENTRY}" to ${configFile()} (the old file is kept as ${backup}).`);
     expect(t.out.at(-1)).toMatch(/^Done\. Set the variables above/);
+  });
+
+  it('with OpenCode 2 on the PATH: the clone\'s folder, as a file: URL, in "plugins" (2.0.15 skips a 1.x entry naming a file)', async () => {
+    const t = terminal({}, { now: () => Date.UTC(2026, 10, 22, 12, 0, 0), opencodeVersion: async () => "2.0.15" });
+    const status = setup(args("--yes"), t.io);
+    await waitingFor(t.out);
+    fake.sendText(DEFAULT_USER.id, `/start ${CODE}`);
+    expect(await status, t.all()).toBe(0);
+    const folder = pathToFileURL(path.dirname(ENTRY)).href;
+    expect(JSON.parse(fs.readFileSync(configFile(), "utf8"))).toEqual({ $schema: "https://opencode.ai/config.json", plugins: [folder] });
+    expect(t.all()).toContain("OpenCode 2.0.15 loads a local plugin from its folder");
+    // Run again: the folder is there, and it loads (it exists).
+    const again = terminal({}, { opencodeVersion: async () => "2.0.15" });
+    const second = setup(args("--yes"), again.io);
+    await waitingFor(again.out);
+    fake.sendText(DEFAULT_USER.id, `/start ${CODE}`);
+    expect(await second, again.all()).toBe(0);
+    expect(again.out).toContain(`✅ ${configFile()} already loads Hermes (${JSON.stringify(folder)}).`);
   });
 
   it("a symlinked config (dotfiles) stays a symlink: the change goes to its target, the old text to the backup", async () => {
