@@ -9,7 +9,8 @@ import { isHttpUrl, readLogSettings } from "../config/config.ts";
 import { basicAuthorization, withoutCredentials } from "../config/process-secrets.ts";
 import { globalConfigDirectory, globalConfigFile, hermesEntryOptions } from "../config/global-config.ts";
 import { ok, problem, skipped, type Check } from "./doctor-check.ts";
-import { hermesEntryIn, opencode2Entry, ownCommand, ownPluginSpec } from "./plugin-spec.ts";
+import type { PluginKey } from "./opencode-config.ts";
+import { hermesEntryIn, namesPluginFile, ownCommand, type OwnEntry } from "./plugin-spec.ts";
 import { isOpencode2, type FoundOpencode } from "./opencode-version.ts";
 import { forTerminal } from "./terminal-text.ts";
 
@@ -43,27 +44,24 @@ export function opencodeCheck(found: FoundOpencode): Check {
  * names a file (a local plugin must be a folder), and OpenCode 1.x reads only `plugin`. Undefined
  * when it does, or the version is not known.
  */
-export function entryFormCheck(entry: { file: string; spec: string; key: string }, version: string | undefined): Check | undefined {
+export function entryFormCheck(entry: { file: string; spec: string; key: PluginKey }, version: string | undefined, own: OwnEntry): Check | undefined {
   if (version === undefined) return undefined;
   const shown = forTerminal(entry.spec, 160);
-  if (isOpencode2(version) && /\.(ts|js|mjs)$/.test(entry.spec)) {
-    const folder = opencode2Entry(entry.spec);
+  const instead = `in ${entry.file}, list ${JSON.stringify(own.spec)} in "${own.key}" instead.`;
+  if (isOpencode2(version) && namesPluginFile(entry.spec)) {
     return problem(
       `Its entry ${shown} names a file, which OpenCode ${version} skips (a local plugin must be a folder): OpenCode starts without Hermes`,
-      `in ${entry.file}, list ${JSON.stringify(folder)} in "plugins" instead (the folder, which loads its server.ts).`,
+      instead,
     );
   }
   if (!isOpencode2(version) && entry.key === "plugins") {
-    return problem(
-      `Its entry ${shown} is in "plugins", which OpenCode ${version} does not read: OpenCode starts without Hermes`,
-      `in ${entry.file}, list ${JSON.stringify(ownPluginSpec().spec)} in "plugin" instead.`,
-    );
+    return problem(`Its entry ${shown} is in "plugins", which OpenCode ${version} does not read: OpenCode starts without Hermes`, instead);
   }
   return undefined;
 }
 
 /** What one opencode.json says about Hermes. */
-type EntryState = { kind: "listed"; spec: string; key: string } | { kind: "absent" } | { kind: "unreadable"; reason: string };
+type EntryState = { kind: "listed"; spec: string; key: PluginKey } | { kind: "absent" } | { kind: "unreadable"; reason: string };
 
 function entryIn(file: string): EntryState | undefined {
   let text: string;
@@ -95,12 +93,8 @@ function globalFiles(env: Env): string[] {
   return [path.join(dir, "config.json"), path.join(dir, "opencode.json"), path.join(dir, "opencode.jsonc"), ...(explicit ? [explicit] : [])];
 }
 
-function entryLine(): string {
-  return JSON.stringify(ownPluginSpec().spec);
-}
-
 /** The Hermes entry OpenCode would load in `directory`: the project's nearest, else the global one's. */
-export function effectiveEntry(env: Env, directory: string): { file: string; spec: string; key: string } | undefined {
+export function effectiveEntry(env: Env, directory: string): { file: string; spec: string; key: PluginKey } | undefined {
   for (const files of [projectConfigFiles(directory), globalFiles(env).reverse()]) {
     for (const file of files) {
       const state = entryIn(file);
@@ -110,8 +104,11 @@ export function effectiveEntry(env: Env, directory: string): { file: string; spe
   return undefined;
 }
 
-/** Two lines: the global config, and the project in `directory`. A missing entry is a problem only when neither loads Hermes. */
-export function pluginEntryChecks(env: Env, directory: string): Check[] {
+/**
+ * Two lines: the global config, and the project in `directory`. A missing entry is a problem only
+ * when neither loads Hermes; `own`: the entry to add (plugin-spec.ts).
+ */
+export function pluginEntryChecks(env: Env, directory: string, own: OwnEntry): Check[] {
   const scan = (files: string[]) => {
     const found = files.map((file) => ({ file, state: entryIn(file) })).filter((entry) => entry.state !== undefined);
     return {
@@ -122,7 +119,8 @@ export function pluginEntryChecks(env: Env, directory: string): Check[] {
   const global = scan(globalFiles(env));
   const project = scan(projectConfigFiles(directory));
   const checks: Check[] = [];
-  const add = `add ${entryLine()} to its "plugin" list (OpenCode 2: "plugins"), or run ${ownCommand()} setup.`;
+  // With the version unknown the entry is 1.x's: say what OpenCode 2 reads instead.
+  const add = `add ${JSON.stringify(own.spec)} to its "${own.key}" list${own.key === "plugin" ? ' (OpenCode 2: "plugins")' : ""}, or run ${ownCommand()} setup.`;
   const brokenCheck = (where: { file: string; state?: EntryState }) =>
     problem(`Could not read ${where.file}: ${where.state?.kind === "unreadable" ? where.state.reason : "?"}`, "fix the file: OpenCode can't read it either.");
   if (global.broken) checks.push(brokenCheck(global.broken));

@@ -8,7 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PACKAGE_NAME } from "../config/package-info.ts";
 import { ok, problem, skipped, type Check } from "./doctor-check.ts";
-import { ownCommand, ownPluginSpec } from "./plugin-spec.ts";
+import { ownCommand, ownEntry, type OwnEntry } from "./plugin-spec.ts";
 import { forTerminal } from "./terminal-text.ts";
 
 type Env = Record<string, string | undefined>;
@@ -79,19 +79,23 @@ function installedByOpencode(spec: string, env: Env): string | undefined {
   return undefined;
 }
 
-const fixEntry = (configFile: string) => {
-  const own = ownPluginSpec();
-  return `in ${configFile}, list ${JSON.stringify(own.spec)} instead (${own.why}); ${ownCommand()} setup writes it.`;
-};
+const fixEntry = (configFile: string, own: OwnEntry) =>
+  `in ${configFile}, list ${JSON.stringify(own.spec)} instead (${own.why}); ${ownCommand()} setup writes it.`;
 
-/** Whether the Hermes entry `spec` of `configFile` loads anything. */
-export async function specCheck(spec: string, configFile: string, env: Env, fetchImpl: typeof fetch = fetch): Promise<Check> {
+/** Whether the Hermes entry `spec` of `configFile` loads anything; `own`: the entry that would (plugin-spec.ts). */
+export async function specCheck(
+  spec: string,
+  configFile: string,
+  env: Env,
+  fetchImpl: typeof fetch = fetch,
+  own: OwnEntry = ownEntry(undefined),
+): Promise<Check> {
   const shown = forTerminal(spec, 160);
   const file = entryPath(spec, configFile, env);
   if (file !== undefined) {
     return fs.existsSync(file)
       ? ok(`Its entry ${shown} is there (${forTerminal(file, 160)})`)
-      : problem(`Its entry ${shown} names ${forTerminal(file, 160)}, which does not exist: OpenCode starts without Hermes`, fixEntry(configFile));
+      : problem(`Its entry ${shown} names ${forTerminal(file, 160)}, which does not exist: OpenCode starts without Hermes`, fixEntry(configFile, own));
   }
   const installed = installedByOpencode(spec, env);
   if (installed) return ok(`Its entry ${shown} is installed where OpenCode looks (${forTerminal(installed, 160)})`);
@@ -121,7 +125,7 @@ export async function specCheck(spec: string, configFile: string, env: Env, fetc
     ? ok(`Its entry ${shown} is on the registry: OpenCode installs it when it starts`)
     : problem(
         `Its entry ${shown} is neither on the registry ${forTerminal(registry, 80)} nor installed where OpenCode looks: OpenCode starts without Hermes`,
-        fixEntry(configFile),
+        fixEntry(configFile, own),
       );
 }
 

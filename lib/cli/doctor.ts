@@ -11,6 +11,7 @@ import { globalHermesOptions, hermesEntryOptions } from "../config/global-config
 import { environmentSecrets, makeScrubber } from "../system/log.ts";
 import { checkLine, ok, problem, type Check } from "./doctor-check.ts";
 import { opencodeVersion } from "./opencode-version.ts";
+import { ownEntry } from "./plugin-spec.ts";
 import {
   effectiveEntry,
   entryFormCheck,
@@ -70,13 +71,13 @@ export async function doctor(args: string[], io: CliIo): Promise<number> {
   };
 
   const found = await opencodeVersion(io.env);
+  const version = "version" in found ? found.version : undefined;
+  // The entry that loads this Hermes in the OpenCode on the PATH: what every fix below names.
+  const own = ownEntry(version);
   report([nodeCheck(), opencodeCheck(found)]);
-  report(pluginEntryChecks(io.env, directory));
+  report(pluginEntryChecks(io.env, directory, own));
   const entry = effectiveEntry(io.env, directory);
-  if (entry) {
-    const form = entryFormCheck(entry, "version" in found ? found.version : undefined);
-    report(form ? [form] : [await specCheck(entry.spec, entry.file, io.env)]);
-  }
+  if (entry) report([entryFormCheck(entry, version, own) ?? (await specCheck(entry.spec, entry.file, io.env, fetch, own))]);
   const options = effectiveOptions(io.env, directory);
   report(settingsChecks(io.env, options.project ?? options.global));
   report(await telegramChecks(telegramSettings(io.env, options), io.env));

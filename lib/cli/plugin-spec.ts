@@ -9,6 +9,8 @@ import { pathToFileURL } from "node:url";
 import { isHermesSpec } from "../config/hermes-spec.ts";
 import { isRecord } from "../util/is-record.ts";
 import { OWN_PLUGIN, PACKAGE_NAME, packageVersion } from "../config/package-info.ts";
+import type { PluginKey } from "./opencode-config.ts";
+import { isOpencode2 } from "./opencode-version.ts";
 
 export interface OwnSpec {
   /** What goes in the `plugin` list. */
@@ -82,10 +84,10 @@ export function ownCommand(plugin: string = OWN_PLUGIN, exists: Exists = fs.exis
 }
 
 /** The spec and the key of the last entry that names Hermes in one parsed config (`plugin` of 1.x or `plugins` of 2.x). */
-export function hermesEntryIn(config: unknown): { spec: string; key: string } | undefined {
+export function hermesEntryIn(config: unknown): { spec: string; key: PluginKey } | undefined {
   if (!isRecord(config)) return undefined;
-  let found: { spec: string; key: string } | undefined;
-  for (const key of ["plugin", "plugins"]) {
+  let found: { spec: string; key: PluginKey } | undefined;
+  for (const key of ["plugin", "plugins"] as const) {
     const entries = config[key];
     if (!Array.isArray(entries)) continue;
     for (const entry of entries) {
@@ -101,10 +103,28 @@ export function hermesSpecIn(config: unknown): string | undefined {
   return hermesEntryIn(config)?.spec;
 }
 
+/** An entry naming a plugin file, which OpenCode 2 skips (its local plugins are folders). */
+export function namesPluginFile(spec: string): boolean {
+  return /\.(ts|js|mjs)$/.test(spec);
+}
+
+export interface OwnEntry extends OwnSpec {
+  /** The list it goes in. */
+  key: PluginKey;
+}
+
 /**
- * What OpenCode 2 loads for the 1.x entry `spec`: a local plugin must be a folder (it loads the
- * folder's server.ts), named by its file: URL; a name stays a name.
+ * The entry that loads this Hermes in the OpenCode of `version` (1.x when not known), for setup to
+ * write and doctor to name: on OpenCode 2, in `plugins`, and for a plugin.ts its folder (it loads
+ * the folder's server.ts), named by its file: URL.
  */
-export function opencode2Entry(spec: string): string {
-  return /\.(ts|js|mjs)$/.test(spec) && path.isAbsolute(spec) ? pathToFileURL(path.dirname(spec)).href : spec;
+export function ownEntry(version: string | undefined, own: OwnSpec = ownPluginSpec()): OwnEntry {
+  if (!isOpencode2(version)) return { ...own, key: "plugin" };
+  if (!namesPluginFile(own.spec)) return { ...own, key: "plugins" };
+  return {
+    spec: pathToFileURL(path.dirname(own.spec)).href,
+    why: `the folder ${path.dirname(own.spec)} (OpenCode ${version} loads a local plugin from its folder)`,
+    ...(own.note ? { note: own.note } : {}),
+    key: "plugins",
+  };
 }

@@ -10,8 +10,7 @@ import type { CliIo } from "./io.ts";
 import { checkLine } from "./doctor-check.ts";
 import { specCheck } from "./doctor-spec.ts";
 import { addPluginEntry, lineDiff, replacePluginEntry } from "./opencode-config.ts";
-import { isOpencode2 } from "./opencode-version.ts";
-import { opencode2Entry, ownPluginSpec } from "./plugin-spec.ts";
+import { ownEntry } from "./plugin-spec.ts";
 
 /** As the kernel allows (Linux' MAXSYMLINKS). */
 const MAX_LINK_HOPS = 40;
@@ -27,11 +26,8 @@ export async function offerPluginEntry(
   const file = globalConfigFile(io.env);
   // What loads this Hermes from where setup runs: a clone's or an installed copy's plugin.ts, or the
   // published name; on OpenCode 2, which skips a file, the folder of that plugin.ts in `plugins`.
-  const own = ownPluginSpec();
-  const opencode2 = isOpencode2(options.opencodeVersion);
-  const key = opencode2 ? "plugins" : "plugin";
-  const entry = opencode2 ? opencode2Entry(own.spec) : own.spec;
-  const why = opencode2 && entry !== own.spec ? `the folder of ${own.why} (OpenCode ${options.opencodeVersion} loads a local plugin from its folder)` : own.why;
+  const own = ownEntry(options.opencodeVersion);
+  const { key, spec: entry } = own;
   const manual = `Add ${JSON.stringify(entry)} to the "${key}" list of ${file} (or of a project's opencode.json).`;
   let before = "";
   try {
@@ -47,7 +43,7 @@ export async function offerPluginEntry(
     // Listed is not loaded: a name that is not on the registry, or a path that is gone, loads nothing.
     const listed: unknown = JSON.parse(edit.spec);
     const spec = Array.isArray(listed) ? listed[0] : listed;
-    const loads = typeof spec === "string" ? await specCheck(spec, file, io.env) : undefined;
+    const loads = typeof spec === "string" ? await specCheck(spec, file, io.env, fetch, own) : undefined;
     if (loads?.state !== "problem") {
       io.out(`✅ ${file} already loads Hermes (${edit.spec}).`);
       return "present";
@@ -60,7 +56,7 @@ export async function offerPluginEntry(
     return "failed";
   }
 
-  io.out(`OpenCode loads what its plugin list names; for this Hermes that is ${why}. The change to ${file}${before === "" ? " (a new file)" : ""}:`);
+  io.out(`OpenCode loads what its plugin list names; for this Hermes that is ${own.why}. The change to ${file}${before === "" ? " (a new file)" : ""}:`);
   if (own.note) io.out(own.note);
   io.out("");
   for (const line of lineDiff(before, edit.text)) io.out(`    ${line}`);

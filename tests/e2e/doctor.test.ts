@@ -247,9 +247,12 @@ describe("opencode-hermes doctor", { timeout: 120_000 }, () => {
     expect(skipped.checks).toContain("✅ OpenCode 2.0.15.");
     expect(skipped.problems).toContain(
       `❌ Its entry ${PLUGIN} names a file, which OpenCode 2.0.15 skips (a local plugin must be a folder): OpenCode starts without Hermes. ` +
-        `Fix: in ${file}, list "${pathToFileURL(REPO).href}" in "plugins" instead (the folder, which loads its server.ts).`,
+        `Fix: in ${file}, list "${pathToFileURL(REPO).href}" in "plugins" instead.`,
     );
     expect(skipped.status).toBe(1);
+    // Every fix names what this OpenCode loads: with no entry at all, the folder in "plugins".
+    const none = await doctor({ ...env, XDG_CONFIG_HOME: path.join(scratch, "empty-config") }, path.join(scratch, "bare-project"));
+    expect(none.problems.some((line) => line.includes(`add "${pathToFileURL(REPO).href}" to its "plugins" list, or run`))).toBe(true);
 
     const config = path.join(scratch, "opencode2-config");
     fs.mkdirSync(path.join(config, "opencode"), { recursive: true });

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { checkLine, ok, problem, skipped } from "../../lib/cli/doctor-check.ts";
 import { entryFormCheck, logCheck, nodeCheck, opencodeCheck, projectConfigFiles, speechCheck, transcriptionCheck } from "../../lib/cli/doctor-local.ts";
 import { main } from "../../lib/cli/main.ts";
+import { ownEntry } from "../../lib/cli/plugin-spec.ts";
 import { credentialSecrets } from "../../lib/config/process-secrets.ts";
 
 const dirs: string[] = [];
@@ -54,20 +55,24 @@ describe("doctor lines", () => {
 
 describe("the entry's form and the OpenCode on the PATH", () => {
   const file = "/home/you/.config/opencode/opencode.json";
+  /** The entry that loads a clone in ~/hermes, in the OpenCode of `version`. */
+  const own = (version: string | undefined) => ownEntry(version, { spec: "/home/you/hermes/plugin.ts", why: "this clone's plugin.ts" });
   it('OpenCode 2 skips a 1.x entry naming a file: ❌ with the folder\'s file: URL for "plugins"', () => {
-    const check = entryFormCheck({ file, spec: "/home/you/hermes/plugin.ts", key: "plugin" }, "2.0.15");
+    const check = entryFormCheck({ file, spec: "/home/you/hermes/plugin.ts", key: "plugin" }, "2.0.15", own("2.0.15"));
     expect(check?.state).toBe("problem");
     expect(checkLine(check!)).toContain("names a file, which OpenCode 2.0.15 skips");
     expect(checkLine(check!)).toContain('list "file:///home/you/hermes" in "plugins" instead');
   });
   it('OpenCode 1.x does not read "plugins": ❌', () => {
-    expect(entryFormCheck({ file, spec: "file:///home/you/hermes", key: "plugins" }, "1.18.33")?.state).toBe("problem");
+    const check = entryFormCheck({ file, spec: "file:///home/you/hermes", key: "plugins" }, "1.18.33", own("1.18.33"));
+    expect(check?.state).toBe("problem");
+    expect(checkLine(check!)).toContain('list "/home/you/hermes/plugin.ts" in "plugin" instead');
   });
   it("says nothing where the form fits, or the version is not known", () => {
-    expect(entryFormCheck({ file, spec: "file:///home/you/hermes", key: "plugins" }, "2.0.15")).toBeUndefined();
-    expect(entryFormCheck({ file, spec: "/home/you/hermes/plugin.ts", key: "plugin" }, "1.18.33")).toBeUndefined();
-    expect(entryFormCheck({ file, spec: "opencode-hermes@0.2.0", key: "plugin" }, "2.0.15")).toBeUndefined();
-    expect(entryFormCheck({ file, spec: "/home/you/hermes/plugin.ts", key: "plugin" }, undefined)).toBeUndefined();
+    expect(entryFormCheck({ file, spec: "file:///home/you/hermes", key: "plugins" }, "2.0.15", own("2.0.15"))).toBeUndefined();
+    expect(entryFormCheck({ file, spec: "/home/you/hermes/plugin.ts", key: "plugin" }, "1.18.33", own("1.18.33"))).toBeUndefined();
+    expect(entryFormCheck({ file, spec: "opencode-hermes@0.2.0", key: "plugin" }, "2.0.15", own("2.0.15"))).toBeUndefined();
+    expect(entryFormCheck({ file, spec: "/home/you/hermes/plugin.ts", key: "plugin" }, undefined, own(undefined))).toBeUndefined();
   });
   it("names the OpenCode found, or why none was", () => {
     expect(checkLine(opencodeCheck({ version: "2.0.15" }))).toBe("✅ OpenCode 2.0.15.");

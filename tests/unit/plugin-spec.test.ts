@@ -2,7 +2,7 @@
 // clone and an installed package are named by their plugin.ts, only a copy npx fetched from a
 // registry by name@version; and which spec a config holds for Hermes.
 import { describe, expect, it } from "vitest";
-import { hermesEntryIn, hermesSpecIn, opencode2Entry, ownCommand, ownPluginSpec } from "../../lib/cli/plugin-spec.ts";
+import { hermesEntryIn, hermesSpecIn, ownCommand, ownEntry, ownPluginSpec } from "../../lib/cli/plugin-spec.ts";
 
 const files = (present: Record<string, string>) => ({
   exists: (file: string) => Object.hasOwn(present, file),
@@ -45,8 +45,18 @@ describe("the entry setup writes", () => {
   });
 
   it("OpenCode 2's entry for a clone's plugin.ts is its folder's file: URL; a name stays a name; the key a spec was found under", () => {
-    expect(opencode2Entry("/home/me/hermes/plugin.ts")).toBe("file:///home/me/hermes");
-    expect(opencode2Entry("opencode-hermes@0.2.0")).toBe("opencode-hermes@0.2.0");
+    const clone = { spec: "/home/me/hermes/plugin.ts", why: "this clone's plugin.ts" };
+    expect(ownEntry("2.0.15", clone)).toEqual({
+      spec: "file:///home/me/hermes",
+      why: "the folder /home/me/hermes (OpenCode 2.0.15 loads a local plugin from its folder)",
+      key: "plugins",
+    });
+    expect(ownEntry("2.0.15", { spec: "opencode-hermes@0.2.0", why: "the published package" })).toMatchObject({
+      spec: "opencode-hermes@0.2.0",
+      key: "plugins",
+    });
+    expect(ownEntry("1.18.33", clone)).toEqual({ ...clone, key: "plugin" });
+    expect(ownEntry(undefined, clone)).toEqual({ ...clone, key: "plugin" });
     expect(hermesEntryIn({ plugin: ["/home/me/hermes/plugin.ts"] })).toEqual({ spec: "/home/me/hermes/plugin.ts", key: "plugin" });
     expect(hermesEntryIn({ plugins: [{ package: "file:///home/me/hermes" }] })).toEqual({ spec: "file:///home/me/hermes", key: "plugins" });
   });
