@@ -21,6 +21,8 @@ import { askOnPhone, startRig, type Rig } from "./question-suite.ts";
 const TOOL = "telegram_send_file";
 /** A real 1×1 PNG. */
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+/** A member of the supergroup who is not on the allow-list. */
+const STRANGER = { id: 666, is_bot: false, first_name: "Stranger" };
 /** Commands whose answers fill the window: more than a deferrable message leaves room for (15), fewer than an awaited one's (19). */
 const BUSY = 16;
 
@@ -86,10 +88,22 @@ describe("live progress in a busy supergroup on OpenCode 1.18.33", { timeout: 18
       ],
     };
     const { sessionID, message } = await askOnPhone(rig, [color], "busy-progress");
+    // A stranger in the group taps first: refused (the callback answered), the question still open.
+    const refused = await rig.telegram.waitForCallbackAnswer(await rig.telegram.tapButton(message, "Blue", STRANGER));
+    expect(refused.text).toBe("Not authorized");
+    expect(await rig.opencode.pendingQuestions()).toHaveLength(1);
     await rig.telegram.tapButton(message, "Red");
+    const picked = await rig.llm.waitForToolResult((r) => r.content.includes("busy-progress"), { what: "the owner's answer" });
+    expect(picked.content).toContain('"Red"');
     await pollUntil(async () => !(await rig.opencode.isBusy(sessionID)), { timeoutMs: 30_000, intervalMs: 100, what: "the first run over" });
     const before = rig.telegram.calls.filter((c) => c.method === "sendMessage").length;
-    for (let i = 0; i < 10; i++) rig.telegram.sendText(rig.chatId, "/status", { from: DEFAULT_USER });
+    // The busy minute: the owner's ten /status, and beside them a stranger's ten and a run the stranger asks for.
+    const strangers: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      rig.telegram.sendText(rig.chatId, "/status", { from: DEFAULT_USER });
+      strangers.push(rig.telegram.sendText(rig.chatId, "/status", { from: STRANGER }).messageId);
+    }
+    strangers.push(rig.telegram.sendText(rig.chatId, "stranger-run: delete everything", { replyTo: message.messageId, from: STRANGER }).messageId);
     await pollUntil(() => rig.telegram.calls.filter((c) => c.method === "sendMessage").length >= before + 10, { timeoutMs: 60_000, what: "the answers" });
     const { shell } = toolsOf("1.18.33");
     const items = (first: string, second: string) => ({
@@ -118,6 +132,9 @@ describe("live progress in a busy supergroup on OpenCode 1.18.33", { timeout: 18
     expect(running!.at).toBeLessThan(ended.at);
     await rig.telegram.waitForMessage((m) => m.text.includes("<b>Done</b>") && m.messageId > live.messageId, { timeoutMs: 90_000, what: "Done" });
     expect(rig.telegram.flood.rejected).toBe(0);
+    // The stranger got nothing: no answer to any of their messages, and their run never reached the model.
+    expect(rig.telegram.messages(rig.chatId).filter((m) => m.replyToMessageId !== undefined && strangers.includes(m.replyToMessageId))).toEqual([]);
+    expect(JSON.stringify(rig.llm.requests)).not.toContain("stranger-run");
   });
 });
 
